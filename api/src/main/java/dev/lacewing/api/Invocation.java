@@ -1,0 +1,33 @@
+package dev.lacewing.api;
+
+/**
+ * One command handed to a storage engine: what it touches and how to run it. Created by the
+ * server on the connection's thread.
+ */
+public interface Invocation {
+
+    CommandSpec spec();
+
+    Arguments arguments();
+
+    /** The database the connection has selected. */
+    int database();
+
+    /** The worker (I/O thread index) the connection lives on. */
+    int homeWorker();
+
+    /** Number of keys the command names. */
+    int keyCount();
+
+    /** The argument index of key {@code i}. */
+    int keyArgument(int i);
+
+    /**
+     * Runs the command body. The engine calls it exactly once, with exclusive access to the keys
+     * (or the whole keyspace for {@link KeyScope#ALL}), on any thread.
+     */
+    void run();
+
+    /** Called by the engine after {@link #run()} finished on another thread; resumes the connection. */
+    void completed();
+}

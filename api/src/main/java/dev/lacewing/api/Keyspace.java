@@ -1,0 +1,56 @@
+package dev.lacewing.api;
+
+import java.util.function.Consumer;
+
+/**
+ * One database as a command sees it. Keys are byte slices (array, offset, length) and are copied
+ * when stored; values are {@code byte[]} for strings, and the data-type objects of core for the
+ * aggregate types. Expiry is absolute, in milliseconds since the epoch; {@link #NO_EXPIRY} when
+ * a key has none. A key whose time has passed is absent: lookups delete it (lazy expiry).
+ *
+ * <p>Thread rule: the engine gives the executing command exclusive access to its keys; nothing
+ * here locks.
+ */
+public interface Keyspace {
+
+    long NO_EXPIRY = -1;
+
+    /** The live value of a key, or null. */
+    Object get(byte[] key, int offset, int length);
+
+    default Object get(byte[] key) {
+        return get(key, 0, key.length);
+    }
+
+    /** The expiry of a live key, {@link #NO_EXPIRY}, or -2 when the key does not exist. */
+    long expireAt(byte[] key, int offset, int length);
+
+    /** Stores a value with an expiry ({@link #NO_EXPIRY} for none), replacing any old value and expiry. */
+    void put(byte[] key, int offset, int length, Object value, long expireAt);
+
+    /** Replaces the value of a key and keeps its expiry; stores it without expiry if it was absent. */
+    void putKeepExpiry(byte[] key, int offset, int length, Object value);
+
+    /** Sets the expiry of a live key; false when the key does not exist. */
+    boolean setExpireAt(byte[] key, int offset, int length, long expireAt);
+
+    /** Deletes a key; false when it did not exist. */
+    boolean remove(byte[] key, int offset, int length);
+
+    /** Number of keys, counting keys whose time has passed but are not yet reclaimed. */
+    long size();
+
+    /** Number of keys that have an expiry. */
+    long expiringSize();
+
+    void clear();
+
+    /**
+     * Visits keys from a cursor; returns the next cursor, 0 when the scan is complete. Visits at
+     * least {@code count} slots of the table when there are that many.
+     */
+    long scan(long cursor, int count, Consumer<byte[]> visitor);
+
+    /** A random live key, or null when the database is empty. */
+    byte[] randomKey();
+}

@@ -1,0 +1,56 @@
+package dev.lacewing.api;
+
+/**
+ * Writes RESP replies straight into the connection's outbound buffer. Aggregate headers are
+ * written first, then exactly as many elements. Methods that have no RESP2 form ({@link #map},
+ * {@link #doubleValue}, {@link #bool}, {@link #nullValue}) fall back to the RESP2 encoding Redis
+ * uses when the connection speaks RESP2.
+ *
+ * <p>Thread rule: only the thread executing the command writes; the engine hands it over.
+ */
+public interface ReplyWriter {
+
+    /** 2 or 3, as set by HELLO. */
+    int protocol();
+
+    void simple(String text);
+
+    default void ok() {
+        simple("OK");
+    }
+
+    /** An error reply; {@code message} starts with its code, for example {@code "ERR syntax error"}. */
+    void error(String message);
+
+    void integer(long value);
+
+    void bulk(byte[] value);
+
+    void bulk(byte[] array, int offset, int length);
+
+    /** A bulk string of ASCII or UTF-8 text. */
+    void bulk(String text);
+
+    /** Null bulk string in RESP2, null in RESP3. */
+    void nullBulk();
+
+    /** Null array in RESP2, null in RESP3. */
+    void nullArray();
+
+    void array(int length);
+
+    /** A map of {@code pairs} key/value pairs: a flat array of 2 * pairs in RESP2. */
+    void map(int pairs);
+
+    /** A set: an array in RESP2. */
+    void set(int length);
+
+    /** A double: a bulk string in RESP2, formatted as Redis formats it. */
+    void doubleValue(double value);
+
+    /** A boolean: the integer 1 or 0 in RESP2. */
+    void bool(boolean value);
+
+    /** A verbatim string ({@code txt}): a bulk string in RESP2. */
+    void verbatim(String text);
+}

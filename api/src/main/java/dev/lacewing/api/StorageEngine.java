@@ -1,0 +1,27 @@
+package dev.lacewing.api;
+
+/**
+ * A running storage engine: the policy that decides on which thread, under which locks, a
+ * command runs against the keyspace. Created by a {@link StorageEngineProvider}.
+ */
+public interface StorageEngine extends AutoCloseable {
+
+    /**
+     * Runs an invocation. Returns true when it ran to completion on the calling thread; false
+     * when it will run on another thread, in which case the engine calls
+     * {@link Invocation#completed()} once it has.
+     */
+    boolean execute(Invocation invocation);
+
+    /** The keyspace of database {@code index} as a command with exclusive access would see it. */
+    Keyspace keyspace(int index);
+
+    /** Approximate key count of a database, for INFO; may be read from any thread. */
+    long approximateSize(int index);
+
+    /** Approximate count of keys with an expiry, for INFO; may be read from any thread. */
+    long approximateExpiringSize(int index);
+
+    @Override
+    void close();
+}

@@ -1,0 +1,9 @@
+package dev.lacewing.api;
+
+/** A storage engine plugin, chosen with the {@code engine} setting by {@link #name()}. */
+public interface StorageEngineProvider {
+
+    String name();
+
+    StorageEngine create(EngineContext context);
+}

@@ -1,0 +1,20 @@
+package dev.lacewing.api;
+
+import java.util.Optional;
+
+/**
+ * A network transport plugin, chosen with the {@code transport} setting by {@link #name()}.
+ * The binding to an I/O mechanism lives in core ({@code dev.lacewing.core.transport.NettyTransport}),
+ * which every transport the server can run implements; this interface is what selection and
+ * INFO need.
+ */
+public interface TransportProvider {
+
+    String name();
+
+    /** Empty when the transport can run on this machine, otherwise why it cannot. */
+    Optional<String> unavailabilityCause();
+
+    /** {@code transport auto} picks the available transport with the highest preference. */
+    int preference();
+}

@@ -1,0 +1,113 @@
+package dev.lacewing.core.config;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Reads settings the way redis-server does: {@code [config-file] [--name value ...]}, where the
+ * file has one {@code name value...} per line ({@code #} comments, {@code include} of further
+ * files) and command-line options come after the file and override it.
+ */
+public final class ConfigSource {
+
+    /** One setting as written: the name lower-cased, the value its remaining words joined by a space. */
+    public record Entry(String name, String value) {
+    }
+
+    private ConfigSource() {
+    }
+
+    /** Parses redis-server style arguments; a first argument not starting with {@code --} is the file. */
+    public static List<Entry> fromCommandLine(String[] args) throws IOException {
+        List<Entry> entries = new ArrayList<>();
+        int i = 0;
+        if (args.length > 0 && !args[0].startsWith("--")) {
+            entries.addAll(fromFile(Path.of(args[0])));
+            i = 1;
+        }
+        while (i < args.length) {
+            String arg = args[i];
+            if (!arg.startsWith("--") || arg.length() == 2) {
+                throw new IllegalArgumentException("expected --name value, got '" + arg + "'");
+            }
+            String name = arg.substring(2).toLowerCase(Locale.ROOT);
+            StringBuilder value = new StringBuilder();
+            i++;
+            while (i < args.length && !args[i].startsWith("--")) {
+                if (value.length() > 0) {
+                    value.append(' ');
+                }
+                value.append(args[i]);
+                i++;
+            }
+            entries.add(new Entry(name, value.toString()));
+        }
+        return entries;
+    }
+
+    /** Parses a redis.conf-style file. */
+    public static List<Entry> fromFile(Path file) throws IOException {
+        List<Entry> entries = new ArrayList<>();
+        int lineNumber = 0;
+        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+            lineNumber++;
+            String trimmed = line.strip();
+            if (trimmed.isEmpty() || trimmed.startsWith("#")) {
+                continue;
+            }
+            List<String> words = splitWords(trimmed, file, lineNumber);
+            String name = words.get(0).toLowerCase(Locale.ROOT);
+            String value = String.join(" ", words.subList(1, words.size()));
+            if (name.equals("include")) {
+                entries.addAll(fromFile(file.resolveSibling(value)));
+            } else {
+                entries.add(new Entry(name, value));
+            }
+        }
+        return entries;
+    }
+
+    /** Splits on blanks, honouring "double" and 'single' quotes as redis.conf does. */
+    private static List<String> splitWords(String line, Path file, int lineNumber) {
+        List<String> words = new ArrayList<>();
+        StringBuilder word = new StringBuilder();
+        char quote = 0;
+        boolean inWord = false;
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (quote != 0) {
+                if (c == quote) {
+                    quote = 0;
+                } else if (c == '\\' && quote == '"' && i + 1 < line.length()) {
+                    word.append(line.charAt(++i));
+                } else {
+                    word.append(c);
+                }
+            } else if (c == '"' || c == '\'') {
+                quote = c;
+                inWord = true;
+            } else if (Character.isWhitespace(c)) {
+                if (inWord) {
+                    words.add(word.toString());
+                    word.setLength(0);
+                    inWord = false;
+                }
+            } else {
+                word.append(c);
+                inWord = true;
+            }
+        }
+        if (quote != 0) {
+            throw new IllegalArgumentException(file + ":" + lineNumber + ": unbalanced quotes");
+        }
+        if (inWord) {
+            words.add(word.toString());
+        }
+        return words;
+    }
+}

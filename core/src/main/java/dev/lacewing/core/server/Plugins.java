@@ -1,0 +1,50 @@
+package dev.lacewing.core.server;
+
+import dev.lacewing.api.CommandProvider;
+import dev.lacewing.api.StorageEngineProvider;
+import dev.lacewing.api.ThreadingStrategy;
+import dev.lacewing.api.TransportProvider;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceLoader;
+
+/**
+ * Where the server finds its providers. {@link #fromServiceLoader} serves the class path and
+ * JPMS module layers; the launcher's OSGi mode supplies one backed by Felix's service registry.
+ *
+ * @param mode what INFO reports as {@code lacewing_plugin_mode}: {@code classpath}, {@code jpms} or {@code osgi}
+ */
+public record Plugins(String mode, List<StorageEngineProvider> engines, List<TransportProvider> transports,
+                      List<ThreadingStrategy> threadingStrategies, List<CommandProvider> commands) {
+
+    public Plugins {
+        engines = List.copyOf(engines);
+        transports = List.copyOf(transports);
+        threadingStrategies = List.copyOf(threadingStrategies);
+        commands = List.copyOf(commands);
+    }
+
+    /** Providers visible to the class loader of core (the class path, or core's module layer). */
+    public static Plugins fromClassPath() {
+        return new Plugins("classpath",
+            load(ServiceLoader.load(StorageEngineProvider.class, Plugins.class.getClassLoader())),
+            load(ServiceLoader.load(TransportProvider.class, Plugins.class.getClassLoader())),
+            load(ServiceLoader.load(ThreadingStrategy.class, Plugins.class.getClassLoader())),
+            load(ServiceLoader.load(CommandProvider.class, Plugins.class.getClassLoader())));
+    }
+
+    /** Providers of a module layer and its parents (JPMS mode). */
+    public static Plugins fromModuleLayer(ModuleLayer layer) {
+        return new Plugins("jpms",
+            load(ServiceLoader.load(layer, StorageEngineProvider.class)),
+            load(ServiceLoader.load(layer, TransportProvider.class)),
+            load(ServiceLoader.load(layer, ThreadingStrategy.class)),
+            load(ServiceLoader.load(layer, CommandProvider.class)));
+    }
+
+    private static <T> List<T> load(ServiceLoader<T> loader) {
+        List<T> found = new ArrayList<>();
+        loader.forEach(found::add);
+        return found;
+    }
+}

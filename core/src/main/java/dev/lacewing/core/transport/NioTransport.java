@@ -1,0 +1,36 @@
+package dev.lacewing.core.transport;
+
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import java.util.Optional;
+
+/** The JDK NIO transport: available everywhere, the fallback when no native transport loads. */
+public final class NioTransport implements NettyTransport {
+
+    @Override
+    public String name() {
+        return "nio";
+    }
+
+    @Override
+    public Optional<String> unavailabilityCause() {
+        return Optional.empty();
+    }
+
+    @Override
+    public int preference() {
+        return 0;
+    }
+
+    @Override
+    public IoHandlerFactory ioHandlerFactory() {
+        return NioIoHandler.newFactory();
+    }
+
+    @Override
+    public Class<? extends ServerChannel> serverChannelClass() {
+        return NioServerSocketChannel.class;
+    }
+}

@@ -1,0 +1,33 @@
+/**
+ * Lacewing's core: the RESP protocol, the command table and command families, the keyspace,
+ * configuration, and the server that wires the chosen engine, transport and threading plugins.
+ */
+module dev.lacewing.core {
+    requires transitive dev.lacewing.api;
+    requires io.netty.common;
+    requires io.netty.buffer;
+    requires io.netty.transport;
+    requires java.management;
+
+    exports dev.lacewing.core.command;
+    exports dev.lacewing.core.command.string;
+    exports dev.lacewing.core.command.generic;
+    exports dev.lacewing.core.command.server;
+    exports dev.lacewing.core.config;
+    exports dev.lacewing.core.keyspace;
+    exports dev.lacewing.core.resp;
+    exports dev.lacewing.core.server;
+    exports dev.lacewing.core.threading;
+    exports dev.lacewing.core.transport;
+
+    uses dev.lacewing.api.StorageEngineProvider;
+    uses dev.lacewing.api.TransportProvider;
+    uses dev.lacewing.api.ThreadingStrategy;
+    uses dev.lacewing.api.CommandProvider;
+
+    provides dev.lacewing.api.TransportProvider with dev.lacewing.core.transport.NioTransport;
+    provides dev.lacewing.api.ThreadingStrategy with
+        dev.lacewing.core.threading.PerCoreStrategy,
+        dev.lacewing.core.threading.SingleStrategy,
+        dev.lacewing.core.threading.IoPoolStrategy;
+}
