@@ -19,6 +19,9 @@ public interface CommandContext {
 
     int databases();
 
+    /** Swaps two databases (SWAPDB); only for commands of scope {@link KeyScope#ALL}. */
+    void swapDatabases(int first, int second);
+
     /** Milliseconds since the epoch, read once per command so that a command sees one clock. */
     long now();
 
