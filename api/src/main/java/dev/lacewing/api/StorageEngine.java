@@ -16,6 +16,12 @@ public interface StorageEngine extends AutoCloseable {
     /** The keyspace of database {@code index} as a command with exclusive access would see it. */
     Keyspace keyspace(int index);
 
+    /** Swaps two databases; called by a command of scope {@link KeyScope#ALL}, so with exclusive access. */
+    void swapDatabases(int first, int second);
+
+    /** Keys deleted because their time had passed, for INFO; may be read from any thread. */
+    long expiredKeys();
+
     /** Approximate key count of a database, for INFO; may be read from any thread. */
     long approximateSize(int index);
 

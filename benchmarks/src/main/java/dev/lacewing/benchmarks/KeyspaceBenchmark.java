@@ -1,0 +1,81 @@
+package dev.lacewing.benchmarks;
+
+import dev.lacewing.api.Keyspace;
+import dev.lacewing.core.keyspace.PartitionedKeyspace;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * GET and SET against the keyspace (one partition, as a shard sees it) holding {@code keys}
+ * keys of 256-byte values. Keys are looked up as slices of a request-like buffer, as the server
+ * does.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx4g"})
+public class KeyspaceBenchmark {
+
+    @Param({"1000000"})
+    public int keys;
+
+    private Keyspace database;
+    private byte[] requestBuffer;
+    private final byte[] value = new byte[256];
+    private int next;
+
+    @Setup
+    public void setUp() {
+        database = new PartitionedKeyspace(1, 16).database(0);
+        for (int i = 0; i < keys; i++) {
+            byte[] key = key(i);
+            database.put(key, 0, key.length, value, Keyspace.NO_EXPIRY);
+        }
+        requestBuffer = new byte[64];
+    }
+
+    private static byte[] key(int i) {
+        return ("key:" + (1_000_000 + i)).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** Writes key number {@code i} into the request buffer at offset 8, as a decoder slice would be. */
+    private int slice(int i) {
+        int n = 1_000_000 + i;
+        requestBuffer[8] = 'k';
+        requestBuffer[9] = 'e';
+        requestBuffer[10] = 'y';
+        requestBuffer[11] = ':';
+        for (int d = 18; d >= 12; d--) {
+            requestBuffer[d] = (byte) ('0' + n % 10);
+            n /= 10;
+        }
+        return 11;
+    }
+
+    @Benchmark
+    public Object get() {
+        int length = slice(next);
+        next = (next + 7919) % keys;
+        return database.get(requestBuffer, 8, length);
+    }
+
+    @Benchmark
+    public void set() {
+        int length = slice(next);
+        next = (next + 7919) % keys;
+        database.put(requestBuffer, 8, length, value, Keyspace.NO_EXPIRY);
+    }
+}

@@ -1,0 +1,134 @@
+package dev.lacewing.core.command;
+
+import dev.lacewing.api.CommandHandler;
+import dev.lacewing.api.CommandRegistry;
+import dev.lacewing.api.CommandSpec;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * The command table: every command's spec and handler. It drives dispatch, COMMAND output, key
+ * routing to shards and, later, ACLs. Lookup hashes the request's name bytes case-insensitively
+ * into an open-addressing array and compares in place: no String per request.
+ *
+ * <p>Thread rule: immutable; the server publishes a new table when plugins add or remove commands.
+ */
+public final class CommandTable {
+
+    private final Map<String, Command> byName;
+    private final Command[] slots;
+
+    private CommandTable(Map<String, Command> byName) {
+        this.byName = Collections.unmodifiableMap(new LinkedHashMap<>(byName));
+        int capacity = Integer.highestOneBit(Math.max(byName.size(), 1) * 4 - 1) << 1;
+        slots = new Command[capacity];
+        for (Command command : byName.values()) {
+            byte[] name = command.nameBytes();
+            int i = hash(name, 0, name.length) & (capacity - 1);
+            while (slots[i] != null) {
+                i = (i + 1) & (capacity - 1);
+            }
+            slots[i] = command;
+        }
+    }
+
+    /** The command named by the bytes, in any case, or null. */
+    public Command lookup(byte[] bytes, int offset, int length) {
+        int mask = slots.length - 1;
+        for (int i = hash(bytes, offset, length) & mask; ; i = (i + 1) & mask) {
+            Command command = slots[i];
+            if (command == null) {
+                return null;
+            }
+            if (equalsIgnoreCase(command.nameBytes(), bytes, offset, length)) {
+                return command;
+            }
+        }
+    }
+
+    public Command lookup(String name) {
+        return byName.get(name.toLowerCase(java.util.Locale.ROOT));
+    }
+
+    public Collection<Command> commands() {
+        return byName.values();
+    }
+
+    public int size() {
+        return byName.size();
+    }
+
+    /** A new table with the commands of {@code builder} added. */
+    public CommandTable with(Builder builder) {
+        Builder merged = new Builder(builder.owner);
+        merged.commands.putAll(byName);
+        for (Command command : builder.commands.values()) {
+            if (merged.commands.putIfAbsent(command.spec().name(), command) != null) {
+                throw new IllegalArgumentException("command '" + command.spec().name() + "' already exists");
+            }
+        }
+        return merged.build();
+    }
+
+    /** A new table without the commands {@code remove} selects. */
+    public CommandTable without(Predicate<Command> remove) {
+        Map<String, Command> kept = new LinkedHashMap<>(byName);
+        kept.values().removeIf(remove);
+        return new CommandTable(kept);
+    }
+
+    private static int hash(byte[] bytes, int offset, int length) {
+        int h = length;
+        for (int i = offset; i < offset + length; i++) {
+            h = h * 31 + (bytes[i] | 0x20);
+        }
+        return h ^ (h >>> 15);
+    }
+
+    private static boolean equalsIgnoreCase(byte[] lowerName, byte[] bytes, int offset, int length) {
+        if (lowerName.length != length) {
+            return false;
+        }
+        for (int i = 0; i < length; i++) {
+            byte b = bytes[offset + i];
+            if (b >= 'A' && b <= 'Z') {
+                b = (byte) (b | 0x20);
+            }
+            if (lowerName[i] != b) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Collects commands; families and plugins register through it. */
+    public static final class Builder implements CommandRegistry {
+
+        private final String owner;
+        private final Map<String, Command> commands = new LinkedHashMap<>();
+
+        public Builder(String owner) {
+            this.owner = owner;
+        }
+
+        @Override
+        public void register(CommandSpec spec, CommandHandler handler) {
+            if (commands.putIfAbsent(spec.name(), new Command(spec, handler, owner)) != null) {
+                throw new IllegalArgumentException("command '" + spec.name() + "' registered twice");
+            }
+        }
+
+        public List<String> names() {
+            return new ArrayList<>(commands.keySet());
+        }
+
+        public CommandTable build() {
+            return new CommandTable(commands);
+        }
+    }
+}

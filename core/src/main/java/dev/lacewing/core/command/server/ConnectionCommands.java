@@ -1,0 +1,374 @@
+package dev.lacewing.core.command.server;
+
+import static dev.lacewing.api.CommandFlag.FAST;
+import static dev.lacewing.api.CommandFlag.LOADING;
+import static dev.lacewing.api.CommandFlag.NOSCRIPT;
+import static dev.lacewing.api.CommandFlag.NO_AUTH;
+import static dev.lacewing.api.CommandFlag.STALE;
+
+import dev.lacewing.api.Arguments;
+import dev.lacewing.api.CommandContext;
+import dev.lacewing.api.CommandFlag;
+import dev.lacewing.api.CommandRegistry;
+import dev.lacewing.api.CommandSpec;
+import dev.lacewing.api.KeyScope;
+import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.core.command.Errors;
+import dev.lacewing.core.server.ClientConnection;
+import dev.lacewing.core.server.ServerState;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Connection commands: PING, ECHO, QUIT, RESET, HELLO, AUTH and CLIENT. Lacewing answers them
+ * as Redis 7.0 does (so CLIENT SETINFO, a 7.2 addition, is an unknown subcommand, which
+ * clients such as lettuce accept and go on).
+ */
+public final class ConnectionCommands {
+
+    private ConnectionCommands() {
+    }
+
+    public static void register(CommandRegistry registry) {
+        registry.register(spec("ping", -1, "Returns the server's liveliness response.", FAST, STALE),
+            ConnectionCommands::ping);
+        registry.register(spec("echo", 2, "Returns the given string.", FAST, LOADING, STALE),
+            ConnectionCommands::echo);
+        registry.register(spec("quit", -1, "Closes the connection.", NOSCRIPT, LOADING, STALE, FAST, NO_AUTH,
+            CommandFlag.ALLOW_BUSY), ConnectionCommands::quit);
+        registry.register(spec("reset", 1, "Resets the connection.", NOSCRIPT, LOADING, STALE, FAST, NO_AUTH,
+            CommandFlag.ALLOW_BUSY), ConnectionCommands::reset);
+        registry.register(spec("hello", -1, "Handshakes with the Redis server.", NOSCRIPT, LOADING, STALE, FAST,
+            NO_AUTH, CommandFlag.ALLOW_BUSY), ConnectionCommands::hello);
+        registry.register(spec("auth", -2, "Authenticates the connection.", NOSCRIPT, LOADING, STALE, FAST,
+            NO_AUTH, CommandFlag.ALLOW_BUSY), ConnectionCommands::auth);
+        registry.register(spec("client", -2, "A container for client connection commands.", NOSCRIPT, LOADING,
+            STALE), ConnectionCommands::client);
+    }
+
+    private static CommandSpec spec(String name, int arity, String summary, CommandFlag... flags) {
+        return new CommandSpec(name, arity, Set.of(flags), 0, 0, 0, KeyScope.NONE, "connection", summary);
+    }
+
+    private static void ping(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        if (args.count() > 2) {
+            ctx.reply().error(Errors.wrongArity("ping"));
+        } else if (args.count() == 2) {
+            ctx.reply().bulk(args.array(), args.offset(1), args.length(1));
+        } else {
+            ctx.reply().simple("PONG");
+        }
+    }
+
+    private static void echo(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        ctx.reply().bulk(args.array(), args.offset(1), args.length(1));
+    }
+
+    private static void quit(CommandContext ctx) {
+        ctx.reply().ok();
+        ctx.client().closeAfterReply();
+    }
+
+    private static void reset(CommandContext ctx) {
+        ctx.client().selectDatabase(0);
+        ctx.client().setProtocol(2);
+        ctx.client().setName("");
+        ctx.client().setAuthenticated(requirePass(ctx).isEmpty());
+        ctx.reply().simple("RESET");
+    }
+
+    private static String requirePass(CommandContext ctx) {
+        return ctx.server().settings().get("requirepass", "");
+    }
+
+    /** HELLO [protover [AUTH username password] [SETNAME clientname]] */
+    private static void hello(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
+        int protocol = ctx.client().protocol();
+        int next = 1;
+        if (args.count() >= 2) {
+            long requested;
+            try {
+                requested = Long.parseLong(args.string(1));
+            } catch (NumberFormatException e) {
+                reply.error("ERR Protocol version is not an integer or out of range");
+                return;
+            }
+            if (requested < 2 || requested > 3) {
+                reply.error("NOPROTO unsupported protocol version");
+                return;
+            }
+            protocol = (int) requested;
+            next = 2;
+        }
+        String user = null;
+        String password = null;
+        String name = null;
+        for (int i = next; i < args.count(); i++) {
+            boolean more = i + 1 < args.count();
+            if (args.is(i, "AUTH") && i + 2 < args.count()) {
+                user = args.string(i + 1);
+                password = args.string(i + 2);
+                i += 2;
+            } else if (args.is(i, "SETNAME") && more) {
+                name = args.string(i + 1);
+                i++;
+            } else {
+                reply.error("ERR Syntax error in HELLO option '" + args.string(i) + "'");
+                return;
+            }
+        }
+        if (user != null && !checkPassword(ctx, user, password)) {
+            return;
+        }
+        if (!ctx.client().authenticated()) {
+            reply.error("NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO "
+                + "<proto> AUTH <user> <pass> option can be used to authenticate the client and select the RESP "
+                + "protocol version at the same time");
+            return;
+        }
+        if (name != null) {
+            if (!validName(name)) {
+                reply.error("ERR Client names cannot contain spaces, newlines or special characters.");
+                return;
+            }
+            ctx.client().setName(name);
+        }
+        ctx.client().setProtocol(protocol);
+        reply.map(7);
+        reply.bulk("server");
+        reply.bulk("redis");
+        reply.bulk("version");
+        reply.bulk(ServerState.REDIS_VERSION);
+        reply.bulk("proto");
+        reply.integer(protocol);
+        reply.bulk("id");
+        reply.integer(ctx.client().id());
+        reply.bulk("mode");
+        reply.bulk("standalone");
+        reply.bulk("role");
+        reply.bulk("master");
+        reply.bulk("modules");
+        reply.array(0);
+    }
+
+    /** AUTH [username] password */
+    private static void auth(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        if (args.count() > 3) {
+            ctx.reply().error(Errors.SYNTAX);
+            return;
+        }
+        if (args.count() == 2 && requirePass(ctx).isEmpty()) {
+            ctx.reply().error("ERR AUTH <password> called without any password configured for the default user. "
+                + "Are you sure your configuration is correct?");
+            return;
+        }
+        String user = args.count() == 3 ? args.string(1) : "default";
+        if (checkPassword(ctx, user, args.string(args.count() - 1))) {
+            ctx.reply().ok();
+        }
+    }
+
+    /** Checks the default user's password; replies WRONGPASS and returns false when it does not match. */
+    private static boolean checkPassword(CommandContext ctx, String user, String password) {
+        String required = requirePass(ctx);
+        boolean ok = user.equals("default") && (required.isEmpty() || required.equals(password));
+        if (!ok) {
+            ctx.reply().error(Errors.WRONGPASS);
+            return false;
+        }
+        ctx.client().setAuthenticated(true);
+        return true;
+    }
+
+    static boolean validName(String name) {
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c < '!' || c > '~') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void client(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
+        ServerState server = (ServerState) ctx.server();
+        int count = args.count();
+        if (args.is(1, "ID") && count == 2) {
+            reply.integer(ctx.client().id());
+        } else if (args.is(1, "SETNAME") && count == 3) {
+            String name = args.string(2);
+            if (!validName(name)) {
+                reply.error("ERR Client names cannot contain spaces, newlines or special characters.");
+                return;
+            }
+            ctx.client().setName(name);
+            reply.ok();
+        } else if (args.is(1, "GETNAME") && count == 2) {
+            String name = ctx.client().name();
+            if (name.isEmpty()) {
+                reply.nullBulk();
+            } else {
+                reply.bulk(name);
+            }
+        } else if (args.is(1, "INFO") && count == 2) {
+            reply.verbatim(((ClientConnection) ctx.client()).describe() + "\n");
+        } else if (args.is(1, "LIST")) {
+            clientList(ctx, server);
+        } else if (args.is(1, "KILL") && count >= 3) {
+            clientKill(ctx, server);
+        } else if (args.is(1, "HELP") && count == 2) {
+            help(reply, "CLIENT",
+                "ID", "    Return the ID of the current connection.",
+                "GETNAME", "    Return the name of the current connection.",
+                "SETNAME <name>", "    Assign the name <name> to the current connection.",
+                "INFO", "    Return information about the current client connection.",
+                "LIST [TYPE normal] [ID <id> [<id> ...]]", "    Return information about client connections.",
+                "KILL <ip:port>", "    Kill connection made from <ip:port>.",
+                "KILL <option> <value> [<option> <value> [...]]",
+                "    Kill connections. Options are: ID <client-id>, ADDR <ip:port>, LADDR <ip:port>, "
+                    + "SKIPME (YES|NO), TYPE normal.");
+        } else {
+            reply.error(unknownSubcommand(args.string(1), "CLIENT"));
+        }
+    }
+
+    /** The error Redis gives for an unknown or malformed subcommand of a container command. */
+    static String unknownSubcommand(String subcommand, String command) {
+        return "ERR unknown subcommand or wrong number of arguments for '" + subcommand + "'. Try " + command
+            + " HELP.";
+    }
+
+    /** Replies the help lines of a container command, in Redis's format. */
+    static void help(ReplyWriter reply, String command, String... lines) {
+        reply.array(lines.length + 3);
+        reply.simple(command + " <subcommand> [<arg> [value] [opt] ...]. Subcommands are:");
+        for (String line : lines) {
+            reply.simple(line);
+        }
+        reply.simple("HELP");
+        reply.simple("    Print this help.");
+    }
+
+    private static void clientList(CommandContext ctx, ServerState server) {
+        Arguments args = ctx.arguments();
+        List<Long> ids = null;
+        for (int i = 2; i < args.count(); i++) {
+            if (args.is(i, "TYPE") && i + 1 < args.count()) {
+                String type = args.string(++i);
+                if (!List.of("normal", "master", "replica", "pubsub").contains(type.toLowerCase())) {
+                    ctx.reply().error("ERR Unknown client type '" + type + "'");
+                    return;
+                }
+                if (!type.equalsIgnoreCase("normal")) {
+                    ids = List.of();
+                }
+            } else if (args.is(i, "ID") && i + 1 < args.count()) {
+                ids = new ArrayList<>();
+                for (i = i + 1; i < args.count(); i++) {
+                    try {
+                        ids.add(Long.parseLong(args.string(i)));
+                    } catch (NumberFormatException e) {
+                        ctx.reply().error("ERR Invalid client ID");
+                        return;
+                    }
+                }
+            } else {
+                ctx.reply().error(Errors.SYNTAX);
+                return;
+            }
+        }
+        StringBuilder text = new StringBuilder();
+        for (ClientConnection client : server.clients().values()) {
+            if (ids == null || ids.contains(client.id())) {
+                text.append(client.describe()).append('\n');
+            }
+        }
+        ctx.reply().verbatim(text.toString());
+    }
+
+    /** CLIENT KILL ip:port, or CLIENT KILL with ID / ADDR / LADDR / SKIPME / TYPE filters. */
+    private static void clientKill(CommandContext ctx, ServerState server) {
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
+        if (args.count() == 3) {
+            String address = args.string(2);
+            for (ClientConnection client : server.clients().values()) {
+                if (client.remoteAddress().equals(address)) {
+                    killOrCloseAfterReply(ctx, client);
+                    reply.ok();
+                    return;
+                }
+            }
+            reply.error("ERR No such client");
+            return;
+        }
+        if (args.count() % 2 != 0) {
+            reply.error(Errors.SYNTAX);
+            return;
+        }
+        Long id = null;
+        String address = null;
+        String localAddress = null;
+        boolean skipMe = true;
+        boolean normalType = true;
+        for (int i = 2; i < args.count(); i += 2) {
+            String value = args.string(i + 1);
+            if (args.is(i, "ID")) {
+                try {
+                    id = Long.parseLong(value);
+                } catch (NumberFormatException e) {
+                    reply.error("ERR client-id should be greater than 0");
+                    return;
+                }
+            } else if (args.is(i, "ADDR")) {
+                address = value;
+            } else if (args.is(i, "LADDR")) {
+                localAddress = value;
+            } else if (args.is(i, "SKIPME")) {
+                if (!value.equalsIgnoreCase("yes") && !value.equalsIgnoreCase("no")) {
+                    reply.error(Errors.SYNTAX);
+                    return;
+                }
+                skipMe = value.equalsIgnoreCase("yes");
+            } else if (args.is(i, "TYPE")) {
+                if (!List.of("normal", "master", "replica", "slave", "pubsub").contains(value.toLowerCase())) {
+                    reply.error("ERR Unknown client type '" + value + "'");
+                    return;
+                }
+                normalType = value.equalsIgnoreCase("normal");
+            } else {
+                reply.error(Errors.SYNTAX);
+                return;
+            }
+        }
+        int killed = 0;
+        for (ClientConnection client : server.clients().values()) {
+            boolean matches = normalType
+                && (id == null || client.id() == id)
+                && (address == null || client.remoteAddress().equals(address))
+                && (localAddress == null || client.localAddress().equals(localAddress))
+                && !(skipMe && client.id() == ctx.client().id());
+            if (matches) {
+                killOrCloseAfterReply(ctx, client);
+                killed++;
+            }
+        }
+        reply.integer(killed);
+    }
+
+    private static void killOrCloseAfterReply(CommandContext ctx, ClientConnection client) {
+        if (client.id() == ctx.client().id()) {
+            ctx.client().closeAfterReply();
+        } else {
+            client.kill();
+        }
+    }
+}

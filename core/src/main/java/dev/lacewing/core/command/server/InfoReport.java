@@ -1,0 +1,194 @@
+package dev.lacewing.core.command.server;
+
+import dev.lacewing.api.StorageEngine;
+import dev.lacewing.core.command.Command;
+import dev.lacewing.core.server.ServerState;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Set;
+
+/** The text of INFO, section by section, with Redis's field names. */
+final class InfoReport {
+
+    private InfoReport() {
+    }
+
+    static String render(ServerState state, Set<String> sections) {
+        StringBuilder text = new StringBuilder();
+        for (String section : sections) {
+            int before = text.length();
+            switch (section) {
+                case "server" -> server(state, text);
+                case "clients" -> clients(state, text);
+                case "memory" -> memory(text);
+                case "persistence" -> persistence(text);
+                case "stats" -> stats(state, text);
+                case "replication" -> replication(text);
+                case "cpu" -> cpu(text);
+                case "commandstats" -> commandstats(state, text);
+                case "keyspace" -> keyspace(state, text);
+                default -> {
+                }
+            }
+            if (text.length() > before) {
+                text.append("\r\n");
+            }
+        }
+        if (text.length() >= 2) {
+            text.setLength(text.length() - 2);
+        }
+        return text.toString();
+    }
+
+    private static void line(StringBuilder text, String name, Object value) {
+        text.append(name).append(':').append(value).append("\r\n");
+    }
+
+    private static void server(ServerState state, StringBuilder text) {
+        text.append("# Server\r\n");
+        line(text, "redis_version", ServerState.REDIS_VERSION);
+        line(text, "redis_git_sha1", "00000000");
+        line(text, "redis_git_dirty", 0);
+        line(text, "redis_mode", "standalone");
+        line(text, "os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+            + System.getProperty("os.arch"));
+        line(text, "arch_bits", 64);
+        line(text, "java_version", System.getProperty("java.version"));
+        line(text, "java_vm", System.getProperty("java.vm.name"));
+        line(text, "process_id", ProcessHandle.current().pid());
+        line(text, "tcp_port", state.port());
+        line(text, "server_time_usec", System.currentTimeMillis() * 1000);
+        line(text, "uptime_in_seconds", state.uptimeSeconds());
+        line(text, "uptime_in_days", state.uptimeSeconds() / 86400);
+        line(text, "hz", state.settings().value("hz"));
+        line(text, "executable", ProcessHandle.current().info().command().orElse(""));
+        line(text, "lacewing_version", ServerState.VERSION);
+        line(text, "lacewing_engine", state.engineName());
+        line(text, "lacewing_transport", state.transport());
+        line(text, "lacewing_transport_notes", state.transportNotes().isEmpty() ? "none" : state.transportNotes());
+        line(text, "lacewing_threading", state.threading().strategy());
+        line(text, "lacewing_threads", state.threading().workers());
+        line(text, "lacewing_plugin_mode", state.pluginMode());
+    }
+
+    private static void clients(ServerState state, StringBuilder text) {
+        text.append("# Clients\r\n");
+        line(text, "connected_clients", state.clients().size());
+        line(text, "maxclients", state.settings().value("maxclients"));
+        line(text, "blocked_clients", 0);
+    }
+
+    private static void memory(StringBuilder text) {
+        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        long heapUsed = memory.getHeapMemoryUsage().getUsed();
+        long nonHeap = memory.getNonHeapMemoryUsage().getUsed();
+        long rss = residentSetSize();
+        text.append("# Memory\r\n");
+        line(text, "used_memory", heapUsed);
+        line(text, "used_memory_human", human(heapUsed));
+        line(text, "used_memory_rss", rss);
+        line(text, "used_memory_rss_human", human(rss));
+        line(text, "used_memory_peak", Math.max(heapUsed, memory.getHeapMemoryUsage().getCommitted()));
+        line(text, "used_memory_heap_committed", memory.getHeapMemoryUsage().getCommitted());
+        line(text, "used_memory_non_heap", nonHeap);
+        line(text, "maxmemory", 0);
+        line(text, "maxmemory_policy", "noeviction");
+        line(text, "mem_allocator", "jvm");
+    }
+
+    /** RSS from /proc/self/statm, 0 where there is none. */
+    private static long residentSetSize() {
+        try {
+            String[] fields = Files.readString(Path.of("/proc/self/statm")).trim().split("\\s+");
+            return Long.parseLong(fields[1]) * 4096;
+        } catch (Exception e) {
+            return 0;
+        }
+    }
+
+    private static String human(long bytes) {
+        if (bytes < 1024) {
+            return bytes + "B";
+        }
+        String[] units = {"K", "M", "G", "T"};
+        double value = bytes;
+        int unit = -1;
+        while (value >= 1024 && unit < units.length - 1) {
+            value /= 1024;
+            unit++;
+        }
+        return String.format(Locale.ROOT, "%.2f%s", value, units[unit]);
+    }
+
+    private static void persistence(StringBuilder text) {
+        text.append("# Persistence\r\n");
+        line(text, "loading", 0);
+        line(text, "aof_enabled", 0);
+    }
+
+    private static void stats(ServerState state, StringBuilder text) {
+        text.append("# Stats\r\n");
+        line(text, "total_connections_received", state.connectionsReceived());
+        line(text, "total_commands_processed", state.commandsProcessed());
+        line(text, "total_net_input_bytes", state.netInputBytes());
+        line(text, "total_net_output_bytes", state.netOutputBytes());
+        line(text, "rejected_connections", state.rejectedConnections());
+        line(text, "expired_keys", state.engine().expiredKeys());
+        line(text, "evicted_keys", 0);
+        line(text, "total_error_replies", state.errorReplies());
+    }
+
+    private static void replication(StringBuilder text) {
+        text.append("# Replication\r\n");
+        line(text, "role", "master");
+        line(text, "connected_slaves", 0);
+    }
+
+    private static void cpu(StringBuilder text) {
+        text.append("# CPU\r\n");
+        double[] times = processCpuSeconds();
+        line(text, "used_cpu_sys", String.format(Locale.ROOT, "%.6f", times[0]));
+        line(text, "used_cpu_user", String.format(Locale.ROOT, "%.6f", times[1]));
+    }
+
+    /** System and user CPU seconds of this process, from /proc/self/stat (clock ticks of 1/100 s). */
+    private static double[] processCpuSeconds() {
+        try {
+            String stat = Files.readString(Path.of("/proc/self/stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return new double[] {Long.parseLong(fields[12]) / 100.0, Long.parseLong(fields[11]) / 100.0};
+        } catch (Exception e) {
+            return new double[] {0, 0};
+        }
+    }
+
+    private static void commandstats(ServerState state, StringBuilder text) {
+        text.append("# Commandstats\r\n");
+        for (Command command : state.commands().commands()) {
+            long calls = command.calls();
+            if (calls == 0 && command.rejectedCalls() == 0) {
+                continue;
+            }
+            long micros = command.microseconds();
+            line(text, "cmdstat_" + command.spec().name(), "calls=" + calls + ",usec=" + micros + ",usec_per_call="
+                + String.format(Locale.ROOT, "%.2f", calls == 0 ? 0.0 : (double) micros / calls)
+                + ",rejected_calls=" + command.rejectedCalls() + ",failed_calls=" + command.failedCalls());
+        }
+    }
+
+    private static void keyspace(ServerState state, StringBuilder text) {
+        text.append("# Keyspace\r\n");
+        StorageEngine engine = state.engine();
+        int databases = (int) state.settings().longValue("databases");
+        for (int db = 0; db < databases; db++) {
+            long keys = engine.approximateSize(db);
+            if (keys > 0) {
+                line(text, "db" + db, "keys=" + keys + ",expires=" + engine.approximateExpiringSize(db)
+                   );
+            }
+        }
+    }
+}

@@ -1,0 +1,401 @@
+package dev.lacewing.core.command.server;
+
+import static dev.lacewing.api.CommandFlag.ADMIN;
+import static dev.lacewing.api.CommandFlag.FAST;
+import static dev.lacewing.api.CommandFlag.LOADING;
+import static dev.lacewing.api.CommandFlag.NOSCRIPT;
+import static dev.lacewing.api.CommandFlag.READONLY;
+import static dev.lacewing.api.CommandFlag.STALE;
+
+import dev.lacewing.api.Arguments;
+import dev.lacewing.api.CommandContext;
+import dev.lacewing.api.CommandFlag;
+import dev.lacewing.api.CommandRegistry;
+import dev.lacewing.api.CommandSpec;
+import dev.lacewing.api.KeyScope;
+import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.core.command.Command;
+import dev.lacewing.core.command.Errors;
+import dev.lacewing.core.command.Glob;
+import dev.lacewing.core.config.Config;
+import dev.lacewing.core.keyspace.KeyTable;
+import dev.lacewing.core.server.ModuleLoader;
+import dev.lacewing.core.server.ServerState;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/** Server commands: INFO, CONFIG, COMMAND, MEMORY, DEBUG, TIME, SHUTDOWN and MODULE. */
+public final class ServerCommands {
+
+    private ServerCommands() {
+    }
+
+    public static void register(CommandRegistry registry) {
+        registry.register(spec("info", -1, "Returns information and statistics about the server.", LOADING, STALE),
+            ServerCommands::info);
+        registry.register(spec("config", -2, "A container for server configuration commands.", ADMIN, NOSCRIPT,
+            LOADING, STALE), ServerCommands::config);
+        registry.register(spec("command", -1, "Returns detailed information about all commands.", LOADING, STALE),
+            ServerCommands::command);
+        registry.register(new CommandSpec("memory", -2, Set.of(READONLY), 2, 2, 1, KeyScope.KEYS, "server",
+            "A container for memory diagnostics commands."), ServerCommands::memory);
+        registry.register(spec("debug", -2, "A container for debugging commands.", ADMIN, NOSCRIPT, LOADING, STALE),
+            ServerCommands::debug);
+        registry.register(spec("time", 1, "Returns the server time.", LOADING, STALE, FAST), ServerCommands::time);
+        registry.register(spec("shutdown", -1, "Synchronously saves the database(s) to disk and shuts down the "
+            + "Redis server.", ADMIN, NOSCRIPT, LOADING, STALE, CommandFlag.NO_MULTI, CommandFlag.ALLOW_BUSY),
+            ServerCommands::shutdown);
+        registry.register(spec("module", -2, "A container for module commands.", ADMIN, NOSCRIPT),
+            ServerCommands::module);
+    }
+
+    private static CommandSpec spec(String name, int arity, String summary, CommandFlag... flags) {
+        return new CommandSpec(name, arity, Set.of(flags), 0, 0, 0, KeyScope.NONE, "server", summary);
+    }
+
+    private static ServerState state(CommandContext ctx) {
+        return (ServerState) ctx.server();
+    }
+
+    // ---- INFO -------------------------------------------------------------------------------
+
+    private static final List<String> DEFAULT_SECTIONS =
+        List.of("server", "clients", "memory", "persistence", "stats", "replication", "cpu", "keyspace");
+
+    private static void info(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        Set<String> sections = new LinkedHashSet<>();
+        if (args.count() == 1) {
+            sections.addAll(DEFAULT_SECTIONS);
+        }
+        for (int i = 1; i < args.count(); i++) {
+            String section = args.string(i).toLowerCase(Locale.ROOT);
+            switch (section) {
+                case "default" -> sections.addAll(DEFAULT_SECTIONS);
+                case "all", "everything" -> {
+                    sections.addAll(DEFAULT_SECTIONS);
+                    sections.add("commandstats");
+                }
+                default -> sections.add(section);
+            }
+        }
+        ctx.reply().verbatim(InfoReport.render(state(ctx), sections));
+    }
+
+    // ---- CONFIG -----------------------------------------------------------------------------
+
+    private static void config(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
+        Config config = state(ctx).settings();
+        if (args.is(1, "GET") && args.count() >= 3) {
+            Map<String, String> found = new LinkedHashMap<>();
+            for (int i = 2; i < args.count(); i++) {
+                byte[] pattern = args.copy(i);
+                for (Map.Entry<String, String> entry : config.matching(
+                        name -> Glob.matches(pattern, name.getBytes(StandardCharsets.US_ASCII), true))) {
+                    found.putIfAbsent(entry.getKey(), entry.getValue());
+                }
+            }
+            reply.map(found.size());
+            found.forEach((name, value) -> {
+                reply.bulk(name);
+                reply.bulk(value);
+            });
+        } else if (args.is(1, "SET") && args.count() >= 4 && args.count() % 2 == 0) {
+            configSet(ctx, config);
+        } else if (args.is(1, "RESETSTAT") && args.count() == 2) {
+            state(ctx).resetStats();
+            reply.ok();
+        } else if (args.is(1, "REWRITE") && args.count() == 2) {
+            reply.error("ERR The server is running without a config file");
+        } else if (args.is(1, "HELP") && args.count() == 2) {
+            ConnectionCommands.help(reply, "CONFIG",
+                "GET <pattern>", "    Return parameters matching the glob-like <pattern> and their values.",
+                "SET <directive> <value>", "    Set the configuration <directive> to <value>.",
+                "RESETSTAT", "    Reset statistics reported by the INFO command.",
+                "REWRITE", "    Rewrite the configuration file.");
+        } else {
+            reply.error(ConnectionCommands.unknownSubcommand(args.string(1), "CONFIG"));
+        }
+    }
+
+    /** Sets several parameters atomically: all are checked first, and a failure undoes what was set. */
+    private static void configSet(CommandContext ctx, Config config) {
+        Arguments args = ctx.arguments();
+        Map<String, String> requested = new LinkedHashMap<>();
+        for (int i = 2; i < args.count(); i += 2) {
+            String name = args.string(i).toLowerCase(Locale.ROOT);
+            String canonical = config.setting(name).map(s -> s.name()).orElse(name);
+            if (requested.put(canonical, args.string(i + 1)) != null) {
+                ctx.reply().error("ERR CONFIG SET failed (possibly related to argument '" + name
+                    + "') - duplicate parameter");
+                return;
+            }
+        }
+        Map<String, String> previous = new LinkedHashMap<>();
+        for (Map.Entry<String, String> entry : requested.entrySet()) {
+            try {
+                String before = config.get(entry.getKey()).orElse(null);
+                config.set(entry.getKey(), entry.getValue());
+                previous.put(entry.getKey(), before);
+            } catch (IllegalArgumentException e) {
+                previous.forEach(config::restore);
+                ctx.reply().error("ERR CONFIG SET failed (possibly related to argument '" + entry.getKey() + "') - "
+                    + e.getMessage());
+                return;
+            }
+        }
+        ctx.reply().ok();
+    }
+
+    // ---- COMMAND ----------------------------------------------------------------------------
+
+    private static void command(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
+        ServerState state = state(ctx);
+        if (args.count() == 1) {
+            reply.array(state.commands().size());
+            state.commands().commands().forEach(command -> CommandDescriptions.info(reply, command));
+        } else if (args.is(1, "COUNT") && args.count() == 2) {
+            reply.integer(state.commands().size());
+        } else if (args.is(1, "INFO")) {
+            if (args.count() == 2) {
+                reply.array(state.commands().size());
+                state.commands().commands().forEach(command -> CommandDescriptions.info(reply, command));
+                return;
+            }
+            reply.array(args.count() - 2);
+            for (int i = 2; i < args.count(); i++) {
+                Command command = state.commands().lookup(args.string(i));
+                if (command == null) {
+                    reply.nullArray();
+                } else {
+                    CommandDescriptions.info(reply, command);
+                }
+            }
+        } else if (args.is(1, "DOCS")) {
+            List<Command> selected = new ArrayList<>();
+            if (args.count() == 2) {
+                selected.addAll(state.commands().commands());
+            }
+            for (int i = 2; i < args.count(); i++) {
+                Command command = state.commands().lookup(args.string(i));
+                if (command != null) {
+                    selected.add(command);
+                }
+            }
+            reply.map(selected.size());
+            selected.forEach(command -> CommandDescriptions.docs(reply, command));
+        } else if (args.is(1, "LIST")) {
+            commandList(ctx, state);
+        } else if (args.is(1, "GETKEYS") && args.count() >= 3) {
+            commandGetKeys(ctx, state);
+        } else if (args.is(1, "HELP") && args.count() == 2) {
+            ConnectionCommands.help(reply, "COMMAND",
+                "(no subcommand)", "    Return details about all Redis commands.",
+                "COUNT", "    Return the total number of commands in this Redis server.",
+                "LIST", "    Return a list of all commands in this Redis server.",
+                "INFO [<command-name> ...]", "    Return details about multiple Redis commands.",
+                "DOCS [<command-name> ...]", "    Return documentation details about multiple Redis commands.",
+                "GETKEYS <full-command>", "    Return the keys from a full Redis command.");
+        } else {
+            reply.error(ConnectionCommands.unknownSubcommand(args.string(1), "COMMAND"));
+        }
+    }
+
+    /** COMMAND LIST [FILTERBY MODULE name | ACLCAT category | PATTERN pattern] */
+    private static void commandList(CommandContext ctx, ServerState state) {
+        Arguments args = ctx.arguments();
+        List<String> names = new ArrayList<>();
+        if (args.count() == 2) {
+            state.commands().commands().forEach(command -> names.add(command.spec().name()));
+        } else if (args.count() == 5 && args.is(2, "FILTERBY")) {
+            String value = args.string(4);
+            for (Command command : state.commands().commands()) {
+                String name = command.spec().name();
+                boolean keep;
+                if (args.is(3, "PATTERN")) {
+                    keep = Glob.matches(value.getBytes(StandardCharsets.UTF_8), name.getBytes(StandardCharsets.US_ASCII),
+                        true);
+                } else if (args.is(3, "MODULE")) {
+                    keep = command.owner().equals(value);
+                } else if (args.is(3, "ACLCAT")) {
+                    keep = CommandDescriptions.aclCategories(command.spec()).contains(value.toLowerCase(Locale.ROOT));
+                } else {
+                    ctx.reply().error(Errors.SYNTAX);
+                    return;
+                }
+                if (keep) {
+                    names.add(name);
+                }
+            }
+        } else {
+            ctx.reply().error(Errors.SYNTAX);
+            return;
+        }
+        ctx.reply().array(names.size());
+        names.forEach(ctx.reply()::bulk);
+    }
+
+    private static void commandGetKeys(CommandContext ctx, ServerState state) {
+        Arguments args = ctx.arguments();
+        Command command = state.commands().lookup(args.string(2));
+        if (command == null) {
+            ctx.reply().error("ERR Invalid command specified");
+            return;
+        }
+        CommandSpec spec = command.spec();
+        int count = args.count() - 2;
+        if (!spec.acceptsArgumentCount(count)) {
+            ctx.reply().error("ERR Invalid number of arguments specified for command");
+            return;
+        }
+        if (spec.firstKey() <= 0 || spec.scope() != KeyScope.KEYS) {
+            ctx.reply().error("ERR The command has no key arguments");
+            return;
+        }
+        int last = spec.lastKeyIndex(count);
+        List<Integer> keys = new ArrayList<>();
+        for (int i = spec.firstKey(); i <= last && i < count; i += Math.max(spec.step(), 1)) {
+            keys.add(i + 2);
+        }
+        ctx.reply().array(keys.size());
+        keys.forEach(i -> ctx.reply().bulk(args.array(), args.offset(i), args.length(i)));
+    }
+
+    // ---- MEMORY, DEBUG, TIME, SHUTDOWN, MODULE -------------------------------------------
+
+    private static void memory(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
+        if (args.is(1, "USAGE") && args.count() >= 3) {
+            if (args.count() != 3 && !(args.count() == 5 && args.is(3, "SAMPLES"))) {
+                reply.error(Errors.SYNTAX);
+                return;
+            }
+            Object value = ctx.keyspace().get(args.array(), args.offset(2), args.length(2));
+            if (value == null) {
+                reply.nullBulk();
+            } else {
+                // Entry slot (key ref, value ref, expiry, hash), key array and value as stored.
+                reply.integer(20 + 16 + args.length(2) + KeyTable.valueBytes(value));
+            }
+        } else if (args.is(1, "HELP") && args.count() == 2) {
+            ConnectionCommands.help(reply, "MEMORY",
+                "USAGE <key> [SAMPLES <count>]", "    Return memory in bytes used by <key> and its value.");
+        } else {
+            reply.error(ConnectionCommands.unknownSubcommand(args.string(1), "MEMORY"));
+        }
+    }
+
+    private static void debug(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
+        String allowed = state(ctx).settings().value("enable-debug-command");
+        boolean local = ((dev.lacewing.core.server.ClientConnection) ctx.client()).remoteAddress().startsWith("127.")
+            || ((dev.lacewing.core.server.ClientConnection) ctx.client()).remoteAddress().startsWith("[::1]");
+        if (!(allowed.equals("yes") || (allowed.equals("local") && local))) {
+            reply.error("ERR DEBUG command not allowed. If the enable-debug-command option is set to \"local\", you "
+                + "can run it from a local connection, otherwise you need to set this option in the configuration "
+                + "file, and then restart the server.");
+            return;
+        }
+        if (args.is(1, "SLEEP") && args.count() == 3) {
+            try {
+                double seconds = Double.parseDouble(args.string(2));
+                Thread.sleep((long) (seconds * 1000));
+            } catch (NumberFormatException e) {
+                reply.error(Errors.NOT_FLOAT);
+                return;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            reply.ok();
+        } else if (args.is(1, "HELP") && args.count() == 2) {
+            ConnectionCommands.help(reply, "DEBUG", "SLEEP <seconds>", "    Stop the server for <seconds>.");
+        } else {
+            reply.error(ConnectionCommands.unknownSubcommand(args.string(1), "DEBUG"));
+        }
+    }
+
+    private static void time(CommandContext ctx) {
+        java.time.Instant now = java.time.Instant.now();
+        ctx.reply().array(2);
+        ctx.reply().bulk(Long.toString(now.getEpochSecond()));
+        ctx.reply().bulk(Long.toString(now.getNano() / 1000));
+    }
+
+    /** SHUTDOWN [NOSAVE | SAVE] [NOW] [FORCE] [ABORT]: nothing is persisted yet, so all stop at once. */
+    private static void shutdown(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        for (int i = 1; i < args.count(); i++) {
+            if (args.is(i, "ABORT")) {
+                ctx.reply().error("ERR No shutdown in progress.");
+                return;
+            }
+            if (!(args.is(i, "NOSAVE") || args.is(i, "SAVE") || args.is(i, "NOW") || args.is(i, "FORCE"))) {
+                ctx.reply().error(Errors.SYNTAX);
+                return;
+            }
+        }
+        System.getLogger(ServerCommands.class.getName()).log(System.Logger.Level.WARNING,
+            "User requested shutdown...");
+        ctx.client().closeAfterReply();
+        state(ctx).requestShutdown();
+    }
+
+    private static void module(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
+        ModuleLoader loader = state(ctx).moduleLoader();
+        if (args.is(1, "HELP") && args.count() == 2) {
+            ConnectionCommands.help(reply, "MODULE",
+                "LIST", "    Return a list of loaded modules.",
+                "LOAD <path> [<arg> ...]", "    Load a module plugin jar from <path>.",
+                "UNLOAD <name>", "    Unload a module.");
+            return;
+        }
+        if (loader == null && (args.is(1, "LOAD") || args.is(1, "UNLOAD"))) {
+            reply.error("ERR Error loading the extension. MODULE LOAD and UNLOAD need plugin-mode osgi (the server "
+                + "runs with plugin-mode " + state(ctx).pluginMode() + ")");
+            return;
+        }
+        try {
+            if (args.is(1, "LIST") && args.count() == 2) {
+                List<ModuleLoader.LoadedModule> modules = loader == null ? List.of() : loader.list();
+                reply.array(modules.size());
+                for (ModuleLoader.LoadedModule module : modules) {
+                    reply.map(3);
+                    reply.bulk("name");
+                    reply.bulk(module.name());
+                    reply.bulk("ver");
+                    reply.bulk(module.version());
+                    reply.bulk("path");
+                    reply.bulk(module.path());
+                }
+            } else if (args.is(1, "LOAD") && args.count() >= 3) {
+                loader.load(Path.of(args.string(2)));
+                reply.ok();
+            } else if (args.is(1, "UNLOAD") && args.count() == 3) {
+                if (loader.unload(args.string(2))) {
+                    reply.ok();
+                } else {
+                    reply.error("ERR Error unloading module: no such module with that name");
+                }
+            } else {
+                reply.error(ConnectionCommands.unknownSubcommand(args.string(1), "MODULE"));
+            }
+        } catch (Exception e) {
+            reply.error("ERR Error loading the extension. Please check the server logs. (" + e.getMessage() + ")");
+        }
+    }
+}

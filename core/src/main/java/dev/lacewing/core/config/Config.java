@@ -1,0 +1,141 @@
+package dev.lacewing.core.config;
+
+import dev.lacewing.api.Settings;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
+import java.util.function.Predicate;
+
+/**
+ * The server's settings: one typed table ({@link #TABLE}) serves the config file, the
+ * {@code --name value} flags, CONFIG GET/SET and the documentation.
+ *
+ * <p>Thread rule: values are read from any thread; CONFIG SET writes them on a worker thread,
+ * each value being published atomically.
+ */
+public final class Config implements Settings {
+
+    private static final boolean MUTABLE = true;
+    private static final boolean FIXED = false;
+
+    /** Every setting Lacewing has, under Redis's names where Redis has one. */
+    public static final List<Setting> TABLE = List.of(
+        new Setting("port", List.of(), "6379", FIXED, Setting.Type.INTEGER, "TCP port; 0 picks a free one"),
+        new Setting("bind", List.of(), "127.0.0.1 -::1", FIXED, Setting.Type.WORDS,
+            "addresses to listen on; a leading - means: skip it if the address is not available"),
+        new Setting("protected-mode", List.of(), "yes", MUTABLE, Setting.Type.BOOLEAN,
+            "without a password, refuse clients that are not on the loopback interface"),
+        new Setting("requirepass", List.of(), "", MUTABLE, Setting.Type.STRING,
+            "the password AUTH and HELLO AUTH must give; empty for none"),
+        new Setting("databases", List.of(), "16", FIXED, Setting.Type.INTEGER, "number of databases"),
+        new Setting("maxclients", List.of(), "10000", MUTABLE, Setting.Type.INTEGER, "most simultaneous clients"),
+        new Setting("timeout", List.of(), "0", MUTABLE, Setting.Type.INTEGER,
+            "close a client idle for this many seconds; 0 never"),
+        new Setting("proto-max-bulk-len", List.of(), "536870912", MUTABLE, Setting.Type.MEMORY,
+            "longest bulk string a request may carry"),
+        new Setting("client-query-buffer-limit", List.of(), "1073741824", MUTABLE, Setting.Type.MEMORY,
+            "most bytes buffered for one client's unexecuted requests; over it the client is closed"),
+        new Setting("enable-debug-command", List.of(), "no", FIXED, Setting.Type.STRING,
+            "allow DEBUG: yes, local (loopback clients only) or no"),
+        new Setting("loglevel", List.of(), "notice", MUTABLE, Setting.Type.STRING,
+            "debug, verbose, notice or warning"),
+        new Setting("hz", List.of(), "10", MUTABLE, Setting.Type.INTEGER, "background tasks (active expiry) per second"),
+        new Setting("engine", List.of(), "shared-nothing", FIXED, Setting.Type.STRING,
+            "storage engine plugin: shared-nothing or multithread"),
+        new Setting("transport", List.of(), "auto", FIXED, Setting.Type.STRING,
+            "network transport plugin: auto (io_uring, then epoll, then nio), io_uring, epoll or nio"),
+        new Setting("threading", List.of(), "per-core", FIXED, Setting.Type.STRING,
+            "threading strategy: per-core, single or io-pool"),
+        new Setting("threads", List.of(), Integer.toString(Runtime.getRuntime().availableProcessors()), FIXED,
+            Setting.Type.INTEGER, "worker threads; default the number of cores"),
+        new Setting("plugin-mode", List.of(), "jpms", FIXED, Setting.Type.STRING,
+            "how the launcher loads plugins/: jpms (module layer) or osgi (embedded Felix)"),
+        new Setting("plugins-dir", List.of(), "plugins", FIXED, Setting.Type.STRING, "where the launcher finds plugins"));
+
+    private final Map<String, Setting> byName = new LinkedHashMap<>();
+    private final Map<String, String> values = new ConcurrentHashMap<>();
+    private final List<BiConsumer<String, String>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    public Config() {
+        for (Setting setting : TABLE) {
+            byName.put(setting.name(), setting);
+            for (String alias : setting.aliases()) {
+                byName.put(alias, setting);
+            }
+            values.put(setting.name(), setting.defaultValue());
+        }
+    }
+
+    /** The setting a name or alias denotes. */
+    public Optional<Setting> setting(String name) {
+        return Optional.ofNullable(byName.get(name.toLowerCase(Locale.ROOT)));
+    }
+
+    /** Sets a value at startup (config file, flags, embedding builder): fixed settings included. */
+    public void initialize(String name, String value) {
+        Setting setting = setting(name).orElseThrow(() -> new IllegalArgumentException("Bad directive or wrong number of arguments"));
+        values.put(setting.name(), setting.type().normalize(value));
+    }
+
+    /**
+     * CONFIG SET of one setting; IllegalArgumentException carries Redis's reason. Listeners hear
+     * of the change.
+     */
+    public void set(String name, String value) {
+        Setting setting = setting(name).orElseThrow(() -> new IllegalArgumentException("Unknown option or number of arguments for CONFIG SET - '" + name + "'"));
+        if (!setting.mutable()) {
+            throw new IllegalArgumentException("can't set immutable config");
+        }
+        String normalized = setting.type().normalize(value);
+        values.put(setting.name(), normalized);
+        listeners.forEach(listener -> listener.accept(setting.name(), normalized));
+    }
+
+    /** Hears every CONFIG SET (name, normalized value). */
+    public void onChange(BiConsumer<String, String> listener) {
+        listeners.add(listener);
+    }
+
+    @Override
+    public Optional<String> get(String name) {
+        return setting(name).map(setting -> values.get(setting.name()));
+    }
+
+    public String value(String name) {
+        return values.get(setting(name).orElseThrow().name());
+    }
+
+    public long longValue(String name) {
+        return Long.parseLong(value(name));
+    }
+
+    public boolean flag(String name) {
+        return value(name).equals("yes");
+    }
+
+    /** Name/value pairs of the settings whose name or an alias matches, each reported once, under the name matched. */
+    public List<Map.Entry<String, String>> matching(Predicate<String> nameMatches) {
+        List<Map.Entry<String, String>> found = new ArrayList<>();
+        for (Setting setting : TABLE) {
+            if (nameMatches.test(setting.name())) {
+                found.add(Map.entry(setting.name(), values.get(setting.name())));
+            }
+            for (String alias : setting.aliases()) {
+                if (nameMatches.test(alias)) {
+                    found.add(Map.entry(alias, values.get(setting.name())));
+                }
+            }
+        }
+        return found;
+    }
+
+    /** Restores a value without telling listeners; used to undo a failed multi-setting CONFIG SET. */
+    public void restore(String name, String value) {
+        values.put(setting(name).orElseThrow().name(), value);
+    }
+}

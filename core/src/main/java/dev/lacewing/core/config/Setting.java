@@ -1,0 +1,75 @@
+package dev.lacewing.core.config;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One configuration setting: its Redis name, legacy aliases, default, whether CONFIG SET may
+ * change it while the server runs, and how its value is checked and normalized.
+ *
+ * @param name the name CONFIG GET replies
+ * @param aliases legacy names accepted everywhere the name is
+ * @param defaultValue the default, in the normalized form CONFIG GET replies
+ * @param mutable whether CONFIG SET accepts it at runtime
+ * @param type how values are checked and normalized
+ * @param description one line for the docs and conf/lacewing.conf
+ */
+public record Setting(String name, List<String> aliases, String defaultValue, boolean mutable, Type type,
+                      String description) {
+
+    /** Value kinds, each with Redis's parsing. */
+    public enum Type {
+        STRING, BOOLEAN, INTEGER, MEMORY, WORDS;
+
+        /** The value in the form CONFIG GET replies; IllegalArgumentException with Redis's wording if invalid. */
+        String normalize(String value) {
+            return switch (this) {
+                case STRING, WORDS -> value;
+                case BOOLEAN -> {
+                    String lower = value.toLowerCase(Locale.ROOT);
+                    if (!lower.equals("yes") && !lower.equals("no")) {
+                        throw new IllegalArgumentException("argument must be 'yes' or 'no'");
+                    }
+                    yield lower;
+                }
+                case INTEGER -> {
+                    try {
+                        yield Long.toString(Long.parseLong(value));
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException("argument couldn't be parsed into an integer");
+                    }
+                }
+                case MEMORY -> Long.toString(parseMemory(value));
+            };
+        }
+    }
+
+    public Setting {
+        aliases = List.copyOf(aliases);
+    }
+
+    /** Redis's memtoull: a number with an optional k, kb, m, mb, g or gb unit (case-insensitive). */
+    public static long parseMemory(String value) {
+        String lower = value.toLowerCase(Locale.ROOT);
+        long unit = 1;
+        String digits = lower;
+        String[][] units = {{"kb", "1024"}, {"mb", "1048576"}, {"gb", "1073741824"},
+            {"k", "1000"}, {"m", "1000000"}, {"g", "1000000000"}, {"b", "1"}};
+        for (String[] candidate : units) {
+            if (lower.endsWith(candidate[0])) {
+                unit = Long.parseLong(candidate[1]);
+                digits = lower.substring(0, lower.length() - candidate[0].length());
+                break;
+            }
+        }
+        try {
+            long number = Long.parseLong(digits);
+            if (number < 0) {
+                throw new IllegalArgumentException("argument must be a memory value");
+            }
+            return Math.multiplyExact(number, unit);
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw new IllegalArgumentException("argument must be a memory value");
+        }
+    }
+}

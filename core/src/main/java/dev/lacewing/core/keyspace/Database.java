@@ -1,0 +1,134 @@
+package dev.lacewing.core.keyspace;
+
+import dev.lacewing.api.Keyspace;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+
+/**
+ * One database seen across all partitions: routes each key to its partition by hash slot. Both
+ * engines hand commands this same view; what differs is who may touch which partition when.
+ *
+ * <p>Thread rule: a command may only touch keys of partitions the engine granted it.
+ */
+public final class Database implements Keyspace {
+
+    private final int index;
+    private final Partition[] partitions;
+    private final LongSupplier clock;
+
+    public Database(int index, Partition[] partitions, LongSupplier clock) {
+        this.index = index;
+        this.partitions = partitions;
+        this.clock = clock;
+    }
+
+    private KeyTable table(byte[] key, int offset, int length) {
+        return partitions[Slots.partitionOf(key, offset, length, partitions.length)].table(index);
+    }
+
+    @Override
+    public Object get(byte[] key, int offset, int length) {
+        return table(key, offset, length).get(key, offset, length, clock.getAsLong());
+    }
+
+    @Override
+    public long expireAt(byte[] key, int offset, int length) {
+        return table(key, offset, length).expireAt(key, offset, length, clock.getAsLong());
+    }
+
+    @Override
+    public void put(byte[] key, int offset, int length, Object value, long expireAt) {
+        table(key, offset, length).put(key, offset, length, value, expireAt);
+    }
+
+    @Override
+    public void putKeepExpiry(byte[] key, int offset, int length, Object value) {
+        table(key, offset, length).putKeepExpiry(key, offset, length, value, clock.getAsLong());
+    }
+
+    @Override
+    public boolean setExpireAt(byte[] key, int offset, int length, long expireAt) {
+        return table(key, offset, length).setExpireAt(key, offset, length, expireAt, clock.getAsLong());
+    }
+
+    @Override
+    public boolean remove(byte[] key, int offset, int length) {
+        return table(key, offset, length).remove(key, offset, length, clock.getAsLong());
+    }
+
+    @Override
+    public long size() {
+        long total = 0;
+        for (Partition partition : partitions) {
+            total += partition.table(index).size();
+        }
+        return total;
+    }
+
+    @Override
+    public long expiringSize() {
+        long total = 0;
+        for (Partition partition : partitions) {
+            total += partition.table(index).expiringSize();
+        }
+        return total;
+    }
+
+    @Override
+    public void clear() {
+        for (Partition partition : partitions) {
+            partition.table(index).clear();
+        }
+    }
+
+    /** The cursor is {@code tableCursor * partitions + partition}: partitions are scanned one after another. */
+    @Override
+    public long scan(long cursor, int count, Consumer<byte[]> visitor) {
+        int n = partitions.length;
+        int partition = (int) (cursor % n);
+        long tableCursor = cursor / n;
+        long now = clock.getAsLong();
+        while (partition < n) {
+            long next = partitions[partition].table(index).scan(tableCursor, count, now, visitor);
+            if (next != 0) {
+                return next * n + partition;
+            }
+            partition++;
+            tableCursor = 0;
+            if (partition < n) {
+                // Redis returns as soon as it has looked at enough; a partition boundary is such a point.
+                return partition;
+            }
+        }
+        return 0;
+    }
+
+    @Override
+    public byte[] randomKey() {
+        long total = size();
+        if (total == 0) {
+            return null;
+        }
+        long now = clock.getAsLong();
+        for (int attempt = 0; attempt < 16; attempt++) {
+            long pick = ThreadLocalRandom.current().nextLong(total);
+            for (Partition partition : partitions) {
+                KeyTable table = partition.table(index);
+                if (pick < table.size()) {
+                    byte[] key = table.randomKey(now);
+                    if (key != null) {
+                        return key;
+                    }
+                    break;
+                }
+                pick -= table.size();
+            }
+            total = size();
+            if (total == 0) {
+                return null;
+            }
+        }
+        return null;
+    }
+}

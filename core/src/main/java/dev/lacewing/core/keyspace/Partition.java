@@ -1,0 +1,70 @@
+package dev.lacewing.core.keyspace;
+
+/**
+ * A range of hash slots across every database: one {@link KeyTable} per database. The unit an
+ * engine hands to a thread: a shard in the shared-nothing engine, a lock stripe in the
+ * multithread engine.
+ *
+ * <p>Thread rule: touched only by the thread the engine grants it to; the counters are read
+ * without synchronization by INFO, which tolerates stale values.
+ */
+public final class Partition {
+
+    /** Slots examined per database in one active-expiry step. */
+    private static final int EXPIRY_SLOTS_PER_STEP = 2048;
+
+    private final KeyTable[] databases;
+
+    public Partition(int databases) {
+        this.databases = new KeyTable[databases];
+        for (int i = 0; i < databases; i++) {
+            this.databases[i] = new KeyTable();
+        }
+    }
+
+    public KeyTable table(int database) {
+        return databases[database];
+    }
+
+    public int databaseCount() {
+        return databases.length;
+    }
+
+    public void swap(int first, int second) {
+        KeyTable table = databases[first];
+        databases[first] = databases[second];
+        databases[second] = table;
+    }
+
+    public void clearAll() {
+        for (KeyTable table : databases) {
+            table.clear();
+        }
+    }
+
+    /**
+     * One active-expiry step, as Redis's activeExpireCycle: examine a bounded number of slots in
+     * each database, and keep going while a quarter or more of what was examined had expired,
+     * within {@code budgetNanos}.
+     */
+    public void expireCycle(long now, long budgetNanos) {
+        long deadline = System.nanoTime() + budgetNanos;
+        for (KeyTable table : databases) {
+            while (table.expiringSize() > 0) {
+                int deleted = table.expireSome(now, EXPIRY_SLOTS_PER_STEP);
+                if (deleted * 4 < Math.min(EXPIRY_SLOTS_PER_STEP, table.expiringSize() + deleted)
+                    || System.nanoTime() > deadline) {
+                    break;
+                }
+            }
+        }
+    }
+
+    public long expiredCount() {
+        long total = 0;
+        for (KeyTable table : databases) {
+            total += table.expiredCount();
+        }
+        return total;
+    }
+}

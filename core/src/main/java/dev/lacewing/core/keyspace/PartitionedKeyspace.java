@@ -1,0 +1,65 @@
+package dev.lacewing.core.keyspace;
+
+import dev.lacewing.api.Keyspace;
+
+/**
+ * All the data of a server: its partitions, and one {@link Database} view per database over
+ * them. Engines build on it and differ only in who may touch which partition when.
+ *
+ * <p>Thread rule: partitions follow the engine's rule; the approximate counts read racily.
+ */
+public final class PartitionedKeyspace {
+
+    private final Partition[] partitions;
+    private final Database[] databases;
+
+    public PartitionedKeyspace(int partitionCount, int databaseCount) {
+        partitions = new Partition[partitionCount];
+        for (int i = 0; i < partitionCount; i++) {
+            partitions[i] = new Partition(databaseCount);
+        }
+        databases = new Database[databaseCount];
+        for (int i = 0; i < databaseCount; i++) {
+            databases[i] = new Database(i, partitions, System::currentTimeMillis);
+        }
+    }
+
+    public int partitionCount() {
+        return partitions.length;
+    }
+
+    public Partition partition(int index) {
+        return partitions[index];
+    }
+
+    public Keyspace database(int index) {
+        return databases[index];
+    }
+
+    /** The partition a key lives in. */
+    public int partitionOf(byte[] key, int offset, int length) {
+        return Slots.partitionOf(key, offset, length, partitions.length);
+    }
+
+    public void swapDatabases(int first, int second) {
+        for (Partition partition : partitions) {
+            partition.swap(first, second);
+        }
+    }
+
+    public long approximateSize(int database) {
+        return databases[database].size();
+    }
+
+    public long approximateExpiringSize(int database) {
+        return databases[database].expiringSize();
+    }
+
+    public long expiredKeys() {
+        long total = 0;
+        for (Partition partition : partitions) {
+            total += partition.expiredCount();
+        }
+        return total;
+    }
+}

@@ -1,0 +1,199 @@
+package dev.lacewing.core.resp;
+
+import dev.lacewing.api.ReplyWriter;
+import io.netty.buffer.ByteBuf;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Encodes replies straight into the connection's outbound {@link ByteBuf}, in RESP2 or RESP3.
+ * Numbers are written digit by digit: no String per reply.
+ *
+ * <p>Thread rule: used by whichever thread runs the connection's current command; the engine's
+ * hand-over orders those uses.
+ */
+public final class RespWriter implements ReplyWriter {
+
+    private static final byte[] CRLF = {'\r', '\n'};
+    private static final byte[] NULL_BULK = "$-1\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] NULL_ARRAY = "*-1\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] RESP3_NULL = "_\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] OK = "+OK\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] DIGITS_MIN_LONG = "-9223372036854775808".getBytes(StandardCharsets.US_ASCII);
+
+    private ByteBuf out;
+    private int protocol = 2;
+    private long errors;
+
+    /** Directs the writer at the buffer the next replies go to. */
+    public void target(ByteBuf buffer) {
+        this.out = buffer;
+    }
+
+    public void protocol(int protocol) {
+        this.protocol = protocol;
+    }
+
+    /** Error replies written so far; the server reads it to count failed calls. */
+    public long errorCount() {
+        return errors;
+    }
+
+    @Override
+    public int protocol() {
+        return protocol;
+    }
+
+    @Override
+    public void simple(String text) {
+        out.writeByte('+');
+        out.writeCharSequence(text, StandardCharsets.UTF_8);
+        out.writeBytes(CRLF);
+    }
+
+    @Override
+    public void ok() {
+        out.writeBytes(OK);
+    }
+
+    @Override
+    public void error(String message) {
+        errors++;
+        out.writeByte('-');
+        // An error is one line: Redis replaces newlines in error text with spaces.
+        int start = out.writerIndex();
+        out.writeCharSequence(message, StandardCharsets.UTF_8);
+        for (int i = start; i < out.writerIndex(); i++) {
+            byte b = out.getByte(i);
+            if (b == '\r' || b == '\n') {
+                out.setByte(i, ' ');
+            }
+        }
+        out.writeBytes(CRLF);
+    }
+
+    @Override
+    public void integer(long value) {
+        out.writeByte(':');
+        writeDecimal(value);
+        out.writeBytes(CRLF);
+    }
+
+    @Override
+    public void bulk(byte[] value) {
+        bulk(value, 0, value.length);
+    }
+
+    @Override
+    public void bulk(byte[] array, int offset, int length) {
+        out.ensureWritable(length + 16);
+        out.writeByte('$');
+        writeDecimal(length);
+        out.writeBytes(CRLF);
+        out.writeBytes(array, offset, length);
+        out.writeBytes(CRLF);
+    }
+
+    @Override
+    public void bulk(String text) {
+        bulk(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public void nullBulk() {
+        out.writeBytes(protocol == 3 ? RESP3_NULL : NULL_BULK);
+    }
+
+    @Override
+    public void nullArray() {
+        out.writeBytes(protocol == 3 ? RESP3_NULL : NULL_ARRAY);
+    }
+
+    @Override
+    public void array(int length) {
+        header('*', length);
+    }
+
+    @Override
+    public void map(int pairs) {
+        if (protocol == 3) {
+            header('%', pairs);
+        } else {
+            header('*', pairs * 2L);
+        }
+    }
+
+    @Override
+    public void set(int length) {
+        header(protocol == 3 ? '~' : '*', length);
+    }
+
+    @Override
+    public void doubleValue(double value) {
+        String text = DoubleFormat.reply(value);
+        if (protocol == 3) {
+            out.writeByte(',');
+            out.writeCharSequence(text, StandardCharsets.US_ASCII);
+            out.writeBytes(CRLF);
+        } else {
+            bulk(text);
+        }
+    }
+
+    @Override
+    public void bool(boolean value) {
+        if (protocol == 3) {
+            out.writeByte('#');
+            out.writeByte(value ? 't' : 'f');
+            out.writeBytes(CRLF);
+        } else {
+            integer(value ? 1 : 0);
+        }
+    }
+
+    @Override
+    public void verbatim(String text) {
+        if (protocol == 3) {
+            byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+            out.writeByte('=');
+            writeDecimal(bytes.length + 4);
+            out.writeBytes(CRLF);
+            out.writeCharSequence("txt:", StandardCharsets.US_ASCII);
+            out.writeBytes(bytes);
+            out.writeBytes(CRLF);
+        } else {
+            bulk(text);
+        }
+    }
+
+    private void header(char type, long length) {
+        out.writeByte(type);
+        writeDecimal(length);
+        out.writeBytes(CRLF);
+    }
+
+    private void writeDecimal(long value) {
+        if (value == Long.MIN_VALUE) {
+            out.writeBytes(DIGITS_MIN_LONG);
+            return;
+        }
+        if (value < 0) {
+            out.writeByte('-');
+            value = -value;
+        }
+        if (value < 10) {
+            out.writeByte((int) ('0' + value));
+            return;
+        }
+        int digits = 1;
+        for (long v = value / 10; v > 0; v /= 10) {
+            digits++;
+        }
+        out.ensureWritable(digits);
+        int end = out.writerIndex() + digits;
+        for (int i = end - 1; i >= out.writerIndex(); i--) {
+            out.setByte(i, (int) ('0' + value % 10));
+            value /= 10;
+        }
+        out.writerIndex(end);
+    }
+}

@@ -1,0 +1,471 @@
+package dev.lacewing.core.server;
+
+import dev.lacewing.api.Arguments;
+import dev.lacewing.api.Client;
+import dev.lacewing.api.CommandContext;
+import dev.lacewing.api.CommandFlag;
+import dev.lacewing.api.CommandSpec;
+import dev.lacewing.api.Invocation;
+import dev.lacewing.api.KeyScope;
+import dev.lacewing.api.Keyspace;
+import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.core.command.Command;
+import dev.lacewing.core.command.Errors;
+import dev.lacewing.core.resp.RequestDecoder;
+import dev.lacewing.core.resp.RespWriter;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
+
+/**
+ * One client connection: decodes its requests, runs them in order, and writes their replies
+ * with one flush per read batch. It is also the {@link Invocation} it hands the engine (a
+ * connection runs one command at a time) and the {@link CommandContext} the command sees.
+ *
+ * <p>Thread rule: owned by its event loop (its home worker). While the engine runs a command
+ * on another thread ({@link #waiting}), the connection touches neither the request bytes nor
+ * the outbound buffer; bytes that arrive meanwhile wait in {@link #deferredInput}. The engine's
+ * hand-over and {@link #completed()}'s hop back order the accesses.
+ */
+public final class ClientConnection extends ChannelInboundHandlerAdapter implements Client, CommandContext, Invocation {
+
+    private static final System.Logger LOG = System.getLogger(ClientConnection.class.getName());
+
+    private final ServerState server;
+    private final int homeWorker;
+    private final long id;
+    private final long createdMillis = System.currentTimeMillis();
+    private final RequestDecoder decoder = new RequestDecoder();
+    private final RespWriter writer = new RespWriter();
+    private final ArrayDeque<ByteBuf> deferredInput = new ArrayDeque<>();
+
+    private Channel channel;
+    private ByteBuf out;
+    private Command current;
+    private long commandMillis;
+    private boolean waiting;
+    private boolean closing;
+    private boolean closed;
+
+    private volatile int database;
+    private volatile String name = "";
+    private volatile boolean authenticated;
+    private volatile long lastInteractionMillis = createdMillis;
+    private volatile String lastCommand = "NULL";
+
+    ClientConnection(ServerState server, int homeWorker) {
+        this.server = server;
+        this.homeWorker = homeWorker;
+        this.id = server.nextClientId();
+        this.authenticated = server.settings().value("requirepass").isEmpty();
+    }
+
+    // ---- channel events -------------------------------------------------------------------
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        channel = ctx.channel();
+        server.connectionsReceived.increment();
+        if (server.clients().size() >= server.settings().longValue("maxclients")) {
+            server.rejectedConnections.increment();
+            rejectWith("ERR max number of clients reached");
+            return;
+        }
+        if (protectedModeRefuses()) {
+            server.rejectedConnections.increment();
+            rejectWith("DENIED Lacewing is running in protected mode because protected mode is enabled and no "
+                + "password is set for the default user. In this mode connections are only accepted from the "
+                + "loopback interface. To accept connections from other hosts, set a password with requirepass, "
+                + "or disable protected mode with CONFIG SET protected-mode no from the loopback interface.");
+            return;
+        }
+        server.clients().put(id, this);
+        ctx.fireChannelActive();
+    }
+
+    private boolean protectedModeRefuses() {
+        if (!server.settings().flag("protected-mode") || !server.settings().value("requirepass").isEmpty()) {
+            return false;
+        }
+        return channel.remoteAddress() instanceof InetSocketAddress address
+            && !address.getAddress().isLoopbackAddress();
+    }
+
+    private void rejectWith(String error) {
+        ByteBuf buffer = channel.alloc().buffer();
+        writer.target(buffer);
+        writer.error(error);
+        closed = true;
+        channel.writeAndFlush(buffer).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ByteBuf in = (ByteBuf) msg;
+        server.netInputBytes.add(in.readableBytes());
+        if (waiting || closing || closed) {
+            if (closing || closed) {
+                in.release();
+            } else {
+                deferredInput.add(in);
+            }
+            return;
+        }
+        try {
+            decoder.append(in);
+        } finally {
+            in.release();
+        }
+        processInput();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        closed = true;
+        server.clients().remove(id);
+        releaseDeferred();
+        if (!waiting) {
+            releaseOut();
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.log(System.Logger.Level.DEBUG, "client " + id + " closed after an I/O error", cause);
+        ctx.close();
+    }
+
+    // ---- request processing ---------------------------------------------------------------
+
+    /** Runs every complete request buffered, then flushes their replies at once. */
+    private void processInput() {
+        decoder.maxBulkLength(server.settings().longValue("proto-max-bulk-len"));
+        while (!waiting && !closing && !closed) {
+            RequestDecoder.Result result = decoder.decode();
+            if (result == RequestDecoder.Result.INCOMPLETE) {
+                if (decoder.bufferedBytes() > server.settings().longValue("client-query-buffer-limit")) {
+                    LOG.log(System.Logger.Level.WARNING, "Closing client that reached max query buffer length: id="
+                        + id + " addr=" + remoteAddress() + " qbuf=" + decoder.bufferedBytes());
+                    closing = true;
+                    channel.close();
+                    return;
+                }
+                decoder.trim();
+                break;
+            }
+            if (result == RequestDecoder.Result.ERROR) {
+                LOG.log(System.Logger.Level.INFO, "Protocol error (" + decoder.error() + ") from client: id=" + id
+                    + " addr=" + remoteAddress());
+                writer.target(out());
+                writer.error("ERR " + decoder.error());
+                server.errorReplies.increment();
+                closing = true;
+                break;
+            }
+            dispatch();
+            if (!waiting) {
+                decoder.consume();
+            }
+        }
+        flush();
+    }
+
+    private void dispatch() {
+        lastInteractionMillis = System.currentTimeMillis();
+        writer.target(out());
+        Arguments args = decoder;
+        Command command = server.commands().lookup(args.array(), args.offset(0), args.length(0));
+        if (command == null) {
+            reject(null, unknownCommand(args));
+            return;
+        }
+        CommandSpec spec = command.spec();
+        if (!spec.acceptsArgumentCount(args.count())) {
+            reject(command, Errors.wrongArity(spec.name()));
+            return;
+        }
+        if (!authenticated && !spec.has(CommandFlag.NO_AUTH)) {
+            reject(command, Errors.NOAUTH);
+            return;
+        }
+        current = command;
+        lastCommand = spec.name();
+        commandMillis = System.currentTimeMillis();
+        if (spec.scope() == KeyScope.NONE || (spec.scope() == KeyScope.KEYS && keyCount() == 0)) {
+            run();
+        } else {
+            waiting = !server.engine().execute(this);
+            if (waiting) {
+                channel.config().setAutoRead(false);
+            }
+        }
+    }
+
+    private void reject(Command command, String error) {
+        if (command != null) {
+            command.recordRejected();
+        }
+        writer.error(error);
+        server.errorReplies.increment();
+    }
+
+    private static String unknownCommand(Arguments args) {
+        StringBuilder message = new StringBuilder("ERR unknown command '")
+            .append(truncated(args.string(0))).append("', with args beginning with: ");
+        for (int i = 1; i < args.count() && message.length() < 1024; i++) {
+            message.append('\'').append(truncated(args.string(i))).append("' ");
+        }
+        return message.toString();
+    }
+
+    private static String truncated(String text) {
+        return text.length() > 128 ? text.substring(0, 128) : text;
+    }
+
+    @Override
+    public void run() {
+        long start = System.nanoTime();
+        long errorsBefore = writer.errorCount();
+        try {
+            current.handler().execute(this);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "command " + current.spec().name() + " failed", e);
+            writer.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
+        boolean failed = writer.errorCount() != errorsBefore;
+        if (failed) {
+            server.errorReplies.increment();
+        }
+        current.recordCall((System.nanoTime() - start) / 1000, failed);
+        server.commandsProcessed.increment();
+    }
+
+    @Override
+    public void completed() {
+        channel.eventLoop().execute(this::resume);
+    }
+
+    private void resume() {
+        waiting = false;
+        decoder.consume();
+        if (closed) {
+            releaseOut();
+            releaseDeferred();
+            return;
+        }
+        channel.config().setAutoRead(true);
+        while (!deferredInput.isEmpty()) {
+            ByteBuf in = deferredInput.poll();
+            try {
+                decoder.append(in);
+            } finally {
+                in.release();
+            }
+        }
+        processInput();
+    }
+
+    private ByteBuf out() {
+        if (out == null) {
+            out = channel.alloc().ioBuffer(512);
+        }
+        return out;
+    }
+
+    private void flush() {
+        if (closed) {
+            return;
+        }
+        if (out != null && out.isReadable()) {
+            server.netOutputBytes.add(out.readableBytes());
+            ByteBuf buffer = out;
+            out = null;
+            if (closing) {
+                channel.writeAndFlush(buffer).addListener(ChannelFutureListener.CLOSE);
+                return;
+            }
+            channel.writeAndFlush(buffer, channel.voidPromise());
+        } else if (closing) {
+            channel.close();
+        }
+    }
+
+    private void releaseOut() {
+        if (out != null) {
+            out.release();
+            out = null;
+        }
+    }
+
+    private void releaseDeferred() {
+        while (!deferredInput.isEmpty()) {
+            deferredInput.poll().release();
+        }
+    }
+
+    // ---- Invocation -------------------------------------------------------------------------
+
+    @Override
+    public CommandSpec spec() {
+        return current.spec();
+    }
+
+    @Override
+    public Arguments arguments() {
+        return decoder;
+    }
+
+    @Override
+    public int homeWorker() {
+        return homeWorker;
+    }
+
+    @Override
+    public int keyCount() {
+        CommandSpec spec = current.spec();
+        if (spec.firstKey() <= 0 || spec.firstKey() >= decoder.count()) {
+            return 0;
+        }
+        int last = spec.lastKeyIndex(decoder.count());
+        return last < spec.firstKey() ? 0 : (last - spec.firstKey()) / Math.max(spec.step(), 1) + 1;
+    }
+
+    @Override
+    public int keyArgument(int i) {
+        CommandSpec spec = current.spec();
+        return spec.firstKey() + i * Math.max(spec.step(), 1);
+    }
+
+    // ---- CommandContext -------------------------------------------------------------------
+
+    @Override
+    public ReplyWriter reply() {
+        return writer;
+    }
+
+    @Override
+    public Keyspace keyspace() {
+        return server.engine().keyspace(database);
+    }
+
+    @Override
+    public Keyspace keyspace(int index) {
+        return server.engine().keyspace(index);
+    }
+
+    @Override
+    public int databases() {
+        return (int) server.settings().longValue("databases");
+    }
+
+    @Override
+    public void swapDatabases(int first, int second) {
+        server.engine().swapDatabases(first, second);
+    }
+
+    @Override
+    public long now() {
+        return commandMillis;
+    }
+
+    @Override
+    public Client client() {
+        return this;
+    }
+
+    @Override
+    public ServerState server() {
+        return server;
+    }
+
+    // ---- Client -----------------------------------------------------------------------------
+
+    @Override
+    public long id() {
+        return id;
+    }
+
+    @Override
+    public int database() {
+        return database;
+    }
+
+    @Override
+    public void selectDatabase(int index) {
+        database = index;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public void setName(String name) {
+        this.name = name;
+    }
+
+    @Override
+    public int protocol() {
+        return writer.protocol();
+    }
+
+    @Override
+    public void setProtocol(int protocol) {
+        writer.protocol(protocol);
+    }
+
+    @Override
+    public boolean authenticated() {
+        return authenticated;
+    }
+
+    @Override
+    public void setAuthenticated(boolean authenticated) {
+        this.authenticated = authenticated;
+    }
+
+    @Override
+    public void closeAfterReply() {
+        closing = true;
+    }
+
+    /** Closes the connection from another client (CLIENT KILL). */
+    public void kill() {
+        channel.eventLoop().execute(() -> {
+            closing = true;
+            channel.close();
+        });
+    }
+
+    public String remoteAddress() {
+        return channel == null ? "?" : addressText(channel.remoteAddress());
+    }
+
+    public String localAddress() {
+        return channel == null ? "?" : addressText(channel.localAddress());
+    }
+
+    private static String addressText(java.net.SocketAddress address) {
+        if (address instanceof InetSocketAddress inet) {
+            String host = inet.getAddress().getHostAddress();
+            return (host.contains(":") ? "[" + host + "]" : host) + ":" + inet.getPort();
+        }
+        return String.valueOf(address);
+    }
+
+    /** The line CLIENT LIST and CLIENT INFO print for this client. */
+    public String describe() {
+        long now = System.currentTimeMillis();
+        return "id=" + id + " addr=" + remoteAddress() + " laddr=" + localAddress() + " fd=-1 name=" + name
+            + " age=" + (now - createdMillis) / 1000 + " idle=" + (now - lastInteractionMillis) / 1000
+            + " flags=N db=" + database + " sub=0 psub=0 ssub=0 multi=-1 qbuf=" + decoder.bufferedBytes()
+            + " qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd="
+            + lastCommand + " user=default redir=-1 resp=" + writer.protocol()
+            + " worker=" + homeWorker;
+    }
+}

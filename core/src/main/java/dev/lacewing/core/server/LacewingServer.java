@@ -1,0 +1,340 @@
+package dev.lacewing.core.server;
+
+import dev.lacewing.api.CommandProvider;
+import dev.lacewing.api.EngineContext;
+import dev.lacewing.api.Settings;
+import dev.lacewing.api.StorageEngine;
+import dev.lacewing.api.StorageEngineProvider;
+import dev.lacewing.api.ThreadingPlan;
+import dev.lacewing.api.ThreadingStrategy;
+import dev.lacewing.api.TransportProvider;
+import dev.lacewing.api.Workers;
+import dev.lacewing.core.command.CommandTable;
+import dev.lacewing.core.command.server.ConnectionCommands;
+import dev.lacewing.core.command.server.ServerCommands;
+import dev.lacewing.core.command.string.StringCommands;
+import dev.lacewing.core.config.Config;
+import dev.lacewing.core.threading.IoPoolStrategy;
+import dev.lacewing.core.threading.PerCoreStrategy;
+import dev.lacewing.core.threading.SingleStrategy;
+import dev.lacewing.core.transport.NettyTransport;
+import dev.lacewing.core.transport.NioTransport;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * A running Lacewing server, and the API to start one in-process:
+ * <pre>{@code
+ * try (LacewingServer server = LacewingServer.builder().set("port", "0").set("engine", "multithread").start()) {
+ *     connect to 127.0.0.1:server.port()
+ * }
+ * }</pre>
+ * The launcher of the distribution uses the same builder, with the plugins it loaded.
+ *
+ * <p>Thread rule: start and close from one thread; {@link #port()} from any.
+ */
+public final class LacewingServer implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(LacewingServer.class.getName());
+
+    private final ServerState state;
+    private final MultiThreadIoEventLoopGroup group;
+    private final List<Channel> listeners;
+    private final StorageEngine engine;
+    private volatile boolean closed;
+
+    private LacewingServer(ServerState state, MultiThreadIoEventLoopGroup group, List<Channel> listeners,
+                           StorageEngine engine) {
+        this.state = state;
+        this.group = group;
+        this.listeners = listeners;
+        this.engine = engine;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The TCP port the server listens on (the chosen one when started with port 0). */
+    public int port() {
+        return state.port();
+    }
+
+    /** The shared state; for server tools and tests in core. */
+    public ServerState state() {
+        return state;
+    }
+
+    /** Blocks until SHUTDOWN is received or {@link #close()} is called. */
+    public void awaitShutdown() throws InterruptedException {
+        state.shutdownLatch().await();
+    }
+
+    /** Stops listening, closes every client, stops the engine and the workers. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (Channel listener : listeners) {
+            listener.close().syncUninterruptibly();
+        }
+        for (ClientConnection client : List.copyOf(state.clients().values())) {
+            client.kill();
+        }
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        engine.close();
+        state.requestShutdown();
+        LOG.log(System.Logger.Level.INFO, "Lacewing is now ready to exit, bye bye...");
+    }
+
+    /** Configures and starts a server. */
+    public static final class Builder {
+
+        private final Map<String, String> settings = new LinkedHashMap<>();
+        private Plugins plugins;
+        private Function<ModuleRegistry, ModuleLoader> moduleLoader;
+
+        /** Any setting by its Redis name or alias; checked when the server starts. */
+        public Builder set(String name, String value) {
+            settings.put(name, value);
+            return this;
+        }
+
+        public Builder port(int port) {
+            return set("port", Integer.toString(port));
+        }
+
+        public Builder engine(String engine) {
+            return set("engine", engine);
+        }
+
+        public Builder transport(String transport) {
+            return set("transport", transport);
+        }
+
+        public Builder threading(String threading) {
+            return set("threading", threading);
+        }
+
+        public Builder threads(int threads) {
+            return set("threads", Integer.toString(threads));
+        }
+
+        /** Where providers come from; by default the class path. */
+        public Builder plugins(Plugins plugins) {
+            this.plugins = plugins;
+            return this;
+        }
+
+        /** Enables MODULE LOAD/UNLOAD with a loader that reports to the server's registry. */
+        public Builder moduleLoader(Function<ModuleRegistry, ModuleLoader> factory) {
+            this.moduleLoader = factory;
+            return this;
+        }
+
+        /**
+         * Starts the server. IllegalArgumentException (message: the reason) for a bad setting or a
+         * plugin that is missing or cannot run here; IllegalStateException when it cannot listen.
+         */
+        public LacewingServer start() {
+            Config config = new Config();
+            settings.forEach((name, value) -> {
+                try {
+                    config.initialize(name, value);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("'" + name + " " + value + "': " + e.getMessage(), e);
+                }
+            });
+            Plugins found = plugins != null ? plugins : Plugins.fromClassPath();
+
+            String engineName = config.value("engine");
+            ThreadingStrategy strategy = pick(withBuiltInStrategies(found.threadingStrategies()),
+                config.value("threading"), ThreadingStrategy::name, "threading strategy");
+            ThreadingPlan plan = strategy.plan((int) config.longValue("threads"), engineName);
+            StorageEngineProvider engineProvider = pick(found.engines(), engineName, StorageEngineProvider::name,
+                "engine");
+            TransportChoice transport = chooseTransport(withBuiltInTransports(found.transports()),
+                config.value("transport"));
+
+            MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(plan.workers(),
+                new DefaultThreadFactory("lacewing-worker"), transport.transport().ioHandlerFactory());
+            try {
+                return start(config, found, plan, engineName, engineProvider, transport, group);
+            } catch (RuntimeException e) {
+                group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+                throw e;
+            }
+        }
+
+        private LacewingServer start(Config config, Plugins found, ThreadingPlan plan, String engineName,
+                                     StorageEngineProvider engineProvider, TransportChoice transport,
+                                     MultiThreadIoEventLoopGroup group) {
+            NettyWorkers workers = new NettyWorkers(group);
+            ServerState state = new ServerState(config, new CommandTable.Builder("core").build(), plan, engineName,
+                transport.transport().name(), transport.notes(), found.mode());
+            CommandTable.Builder core = new CommandTable.Builder("core");
+            StringCommands.register(core);
+            ConnectionCommands.register(core);
+            ServerCommands.register(core);
+            state.commands(core.build());
+            for (CommandProvider provider : found.commands()) {
+                state.addCommands(provider);
+            }
+            StorageEngine engine = engineProvider.create(new EngineContext() {
+                @Override
+                public Settings settings() {
+                    return config;
+                }
+
+                @Override
+                public Workers workers() {
+                    return workers;
+                }
+
+                @Override
+                public int databases() {
+                    return (int) config.longValue("databases");
+                }
+
+                @Override
+                public ThreadingPlan threading() {
+                    return plan;
+                }
+            });
+            state.engine(engine);
+            if (moduleLoader != null) {
+                state.moduleLoader(moduleLoader.apply(state));
+            }
+
+            ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(group, group)
+                .channel(transport.transport().serverChannelClass())
+                .option(ChannelOption.SO_BACKLOG, 511)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.SO_KEEPALIVE, true)
+                .childHandler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel channel) {
+                        channel.pipeline().addLast(new ClientConnection(state, workers.indexOf(channel.eventLoop())));
+                    }
+                });
+            List<Channel> listeners = new ArrayList<>();
+            int port = (int) config.longValue("port");
+            try {
+                for (String address : config.value("bind").split("\\s+")) {
+                    boolean optional = address.startsWith("-");
+                    String host = optional ? address.substring(1) : address;
+                    try {
+                        Channel listener = bootstrap.bind(new InetSocketAddress(host, port)).syncUninterruptibly().channel();
+                        listeners.add(listener);
+                        port = ((InetSocketAddress) listener.localAddress()).getPort();
+                    } catch (RuntimeException e) {
+                        if (!optional) {
+                            throw new IllegalStateException("Could not create server TCP listening socket " + host + ":"
+                                + port + ": " + e.getMessage(), e);
+                        }
+                        LOG.log(System.Logger.Level.DEBUG, "skipping optional bind address " + host + ": " + e.getMessage());
+                    }
+                }
+                if (listeners.isEmpty()) {
+                    throw new IllegalStateException("Failed listening on any address of '" + config.value("bind") + "'");
+                }
+            } catch (RuntimeException e) {
+                listeners.forEach(Channel::close);
+                engine.close();
+                throw e;
+            }
+            state.port(port);
+            LOG.log(System.Logger.Level.INFO, "Lacewing " + ServerState.VERSION + " ready: port " + port + ", engine "
+                + engineName + ", transport " + transport.transport().name() + ", threading " + plan.strategy()
+                + " (" + plan.workers() + " threads), plugins " + found.mode()
+                + (transport.notes().isEmpty() ? "" : "; " + transport.notes()));
+            return new LacewingServer(state, group, listeners, engine);
+        }
+
+        private static List<ThreadingStrategy> withBuiltInStrategies(List<ThreadingStrategy> found) {
+            List<ThreadingStrategy> all = new ArrayList<>(List.of(new PerCoreStrategy(), new SingleStrategy(),
+                new IoPoolStrategy()));
+            all.addAll(found);
+            return all;
+        }
+
+        private static List<TransportProvider> withBuiltInTransports(List<TransportProvider> found) {
+            List<TransportProvider> all = new ArrayList<>(found);
+            all.add(new NioTransport());
+            return all;
+        }
+
+        /** The first provider of that name; built-ins come first so a plugin cannot shadow them by accident. */
+        private static <T> T pick(List<T> providers, String name, Function<T, String> nameOf, String what) {
+            for (T provider : providers) {
+                if (nameOf.apply(provider).equals(name)) {
+                    return provider;
+                }
+            }
+            List<String> names = providers.stream().map(nameOf).distinct().toList();
+            throw new IllegalArgumentException("no " + what + " named '" + name + "'; available: " + names);
+        }
+
+        private record TransportChoice(NettyTransport transport, String notes) {
+        }
+
+        /**
+         * {@code auto} takes the available transport with the highest preference and notes why
+         * any preferred one could not load; a named transport that cannot load is an error
+         * carrying its reason.
+         */
+        private static TransportChoice chooseTransport(List<TransportProvider> transports, String requested) {
+            List<TransportProvider> candidates = new ArrayList<>();
+            for (TransportProvider transport : transports) {
+                if (candidates.stream().noneMatch(c -> c.name().equals(transport.name()))) {
+                    candidates.add(transport);
+                }
+            }
+            List<String> notes = new ArrayList<>();
+            if (!requested.equals("auto")) {
+                TransportProvider named = pick(candidates, requested, TransportProvider::name, "transport");
+                named.unavailabilityCause().ifPresent(cause -> {
+                    throw new IllegalArgumentException("transport " + requested + " cannot run here: " + cause);
+                });
+                return new TransportChoice(asNetty(named), "");
+            }
+            candidates.sort(Comparator.comparingInt(TransportProvider::preference).reversed());
+            for (TransportProvider candidate : candidates) {
+                var cause = candidate.unavailabilityCause();
+                if (cause.isEmpty() && candidate instanceof NettyTransport netty) {
+                    if (!notes.isEmpty()) {
+                        LOG.log(System.Logger.Level.WARNING, "transport auto chose " + candidate.name() + ": "
+                            + String.join("; ", notes));
+                    }
+                    return new TransportChoice(netty, String.join("; ", notes));
+                }
+                notes.add(candidate.name() + " unavailable: " + cause.orElse("not a Netty transport"));
+            }
+            throw new IllegalStateException("no transport can run here: " + notes);
+        }
+
+        private static NettyTransport asNetty(TransportProvider provider) {
+            if (provider instanceof NettyTransport netty) {
+                return netty;
+            }
+            throw new IllegalArgumentException("transport " + provider.name() + " does not implement "
+                + NettyTransport.class.getName());
+        }
+    }
+}

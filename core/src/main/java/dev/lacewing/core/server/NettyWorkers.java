@@ -1,0 +1,68 @@
+package dev.lacewing.core.server;
+
+import dev.lacewing.api.Workers;
+import io.netty.channel.EventLoop;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.util.concurrent.EventExecutor;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The transport's event loops as the engines see them: numbered executors, no Netty type in
+ * the API. Worker {@code i} is event loop {@code i} of the group.
+ *
+ * <p>Thread rule: immutable after construction.
+ */
+final class NettyWorkers implements Workers {
+
+    private final EventLoop[] loops;
+
+    NettyWorkers(MultiThreadIoEventLoopGroup group) {
+        List<EventLoop> found = new ArrayList<>();
+        for (EventExecutor executor : group) {
+            found.add((EventLoop) executor);
+        }
+        loops = found.toArray(new EventLoop[0]);
+    }
+
+    EventLoop loop(int index) {
+        return loops[index];
+    }
+
+    /** The worker index of an event loop. */
+    int indexOf(EventLoop loop) {
+        for (int i = 0; i < loops.length; i++) {
+            if (loops[i] == loop) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("event loop not in the worker group");
+    }
+
+    @Override
+    public int count() {
+        return loops.length;
+    }
+
+    @Override
+    public Executor executor(int index) {
+        return loops[index];
+    }
+
+    @Override
+    public int currentIndex() {
+        for (int i = 0; i < loops.length; i++) {
+            if (loops[i].inEventLoop()) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    @Override
+    public void scheduleAtFixedRate(int index, Runnable task, long period, TimeUnit unit) {
+        loops[index].scheduleAtFixedRate(task, period, period, unit);
+    }
+}

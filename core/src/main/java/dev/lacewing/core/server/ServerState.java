@@ -1,0 +1,197 @@
+package dev.lacewing.core.server;
+
+import dev.lacewing.api.CommandProvider;
+import dev.lacewing.api.Server;
+import dev.lacewing.api.StorageEngine;
+import dev.lacewing.api.ThreadingPlan;
+import dev.lacewing.core.command.Command;
+import dev.lacewing.core.command.CommandTable;
+import dev.lacewing.core.config.Config;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What every connection and server command shares: configuration, the command table, the
+ * engine, the clients, the counters INFO reports.
+ *
+ * <p>Thread rule: read by every worker; the command table is replaced atomically (copy on
+ * write) when plugins come and go; counters are concurrent.
+ */
+public final class ServerState implements Server, ModuleRegistry {
+
+    public static final String VERSION = "0.1.0";
+    /** The Redis version Lacewing answers as, for clients that check it. */
+    public static final String REDIS_VERSION = "7.0.15";
+
+    private final Config config;
+    private volatile CommandTable commands;
+    private StorageEngine engine;
+    private final ThreadingPlan threading;
+    private final String transport;
+    private final String transportNotes;
+    private final String pluginMode;
+    private final String engineName;
+    private volatile ModuleLoader moduleLoader;
+    private final Map<Long, ClientConnection> clients = new ConcurrentHashMap<>();
+    private final AtomicLong nextClientId = new AtomicLong(1);
+    private final long startMillis = System.currentTimeMillis();
+    private final long startNanos = System.nanoTime();
+    private final CountDownLatch shutdown = new CountDownLatch(1);
+    private volatile int port;
+
+    final LongAdder connectionsReceived = new LongAdder();
+    final LongAdder rejectedConnections = new LongAdder();
+    final LongAdder commandsProcessed = new LongAdder();
+    final LongAdder errorReplies = new LongAdder();
+    final LongAdder netInputBytes = new LongAdder();
+    final LongAdder netOutputBytes = new LongAdder();
+
+    ServerState(Config config, CommandTable commands, ThreadingPlan threading, String engineName, String transport,
+                String transportNotes, String pluginMode) {
+        this.config = config;
+        this.commands = commands;
+        this.threading = threading;
+        this.engineName = engineName;
+        this.transport = transport;
+        this.transportNotes = transportNotes;
+        this.pluginMode = pluginMode;
+    }
+
+    void commands(CommandTable table) {
+        this.commands = table;
+    }
+
+    void engine(StorageEngine engine) {
+        this.engine = engine;
+    }
+
+    void moduleLoader(ModuleLoader loader) {
+        this.moduleLoader = loader;
+    }
+
+    void port(int port) {
+        this.port = port;
+    }
+
+    @Override
+    public Config settings() {
+        return config;
+    }
+
+    @Override
+    public String version() {
+        return VERSION;
+    }
+
+    public CommandTable commands() {
+        return commands;
+    }
+
+    public StorageEngine engine() {
+        return engine;
+    }
+
+    public ThreadingPlan threading() {
+        return threading;
+    }
+
+    public String engineName() {
+        return engineName;
+    }
+
+    public String transport() {
+        return transport;
+    }
+
+    /** Why transports that were not chosen could not load, empty when all could. */
+    public String transportNotes() {
+        return transportNotes;
+    }
+
+    public String pluginMode() {
+        return pluginMode;
+    }
+
+    public ModuleLoader moduleLoader() {
+        return moduleLoader;
+    }
+
+    public Map<Long, ClientConnection> clients() {
+        return clients;
+    }
+
+    long nextClientId() {
+        return nextClientId.getAndIncrement();
+    }
+
+    public long startMillis() {
+        return startMillis;
+    }
+
+    public long uptimeSeconds() {
+        return (System.nanoTime() - startNanos) / 1_000_000_000L;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public long connectionsReceived() {
+        return connectionsReceived.sum();
+    }
+
+    public long rejectedConnections() {
+        return rejectedConnections.sum();
+    }
+
+    public long commandsProcessed() {
+        return commandsProcessed.sum();
+    }
+
+    public long errorReplies() {
+        return errorReplies.sum();
+    }
+
+    public long netInputBytes() {
+        return netInputBytes.sum();
+    }
+
+    public long netOutputBytes() {
+        return netOutputBytes.sum();
+    }
+
+    /** CONFIG RESETSTAT. */
+    public void resetStats() {
+        connectionsReceived.reset();
+        rejectedConnections.reset();
+        commandsProcessed.reset();
+        errorReplies.reset();
+        netInputBytes.reset();
+        netOutputBytes.reset();
+        commands.commands().forEach(Command::resetStats);
+    }
+
+    /** Asks the server to stop (SHUTDOWN); {@link LacewingServer#awaitShutdown()} returns. */
+    public void requestShutdown() {
+        shutdown.countDown();
+    }
+
+    CountDownLatch shutdownLatch() {
+        return shutdown;
+    }
+
+    @Override
+    public synchronized void addCommands(CommandProvider provider) {
+        CommandTable.Builder builder = new CommandTable.Builder(provider.name());
+        provider.registerCommands(builder);
+        commands = commands.with(builder);
+    }
+
+    @Override
+    public synchronized void removeCommands(CommandProvider provider) {
+        commands = commands.without(command -> command.owner().equals(provider.name()));
+    }
+}

@@ -1,0 +1,149 @@
+package dev.lacewing.engine.multithread;
+
+import dev.lacewing.api.Arguments;
+import dev.lacewing.api.EngineContext;
+import dev.lacewing.api.Invocation;
+import dev.lacewing.api.KeyScope;
+import dev.lacewing.api.Keyspace;
+import dev.lacewing.api.StorageEngine;
+import dev.lacewing.core.keyspace.PartitionedKeyspace;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One keyspace shared by all workers (KeyDB and Garnet style): the keyspace is split into lock
+ * stripes by hash slot, and a command runs on the worker that read it, holding the locks of the
+ * stripes its keys live in, taken in ascending order so that two commands never deadlock. A
+ * command over the whole keyspace takes every lock.
+ *
+ * <p>Thread rule: a stripe's partition is touched only by the thread holding its lock.
+ */
+final class MultithreadEngine implements StorageEngine {
+
+    /** Stripes per worker: enough that two workers rarely want the same lock. */
+    private static final int STRIPES_PER_WORKER = 16;
+
+    private final PartitionedKeyspace keyspace;
+    private final ReentrantLock[] locks;
+    private volatile boolean closed;
+
+    MultithreadEngine(EngineContext context) {
+        int stripes = Integer.highestOneBit(Math.max(context.workers().count() * STRIPES_PER_WORKER, 16) * 2 - 1);
+        keyspace = new PartitionedKeyspace(stripes, context.databases());
+        locks = new ReentrantLock[stripes];
+        for (int i = 0; i < stripes; i++) {
+            locks[i] = new ReentrantLock();
+        }
+        long hz = Math.max(1, Math.min(500, context.settings().getLong("hz", 10)));
+        context.workers().scheduleAtFixedRate(0, this::expireCycle, 1000 / hz, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public boolean execute(Invocation invocation) {
+        if (invocation.spec().scope() == KeyScope.ALL) {
+            lockAll();
+            try {
+                invocation.run();
+            } finally {
+                unlockAll();
+            }
+            return true;
+        }
+        int keys = invocation.keyCount();
+        Arguments args = invocation.arguments();
+        if (keys == 1) {
+            int argument = invocation.keyArgument(0);
+            ReentrantLock lock = locks[keyspace.partitionOf(args.array(), args.offset(argument), args.length(argument))];
+            lock.lock();
+            try {
+                invocation.run();
+            } finally {
+                lock.unlock();
+            }
+            return true;
+        }
+        int[] stripes = new int[keys];
+        for (int i = 0; i < keys; i++) {
+            int argument = invocation.keyArgument(i);
+            stripes[i] = keyspace.partitionOf(args.array(), args.offset(argument), args.length(argument));
+        }
+        Arrays.sort(stripes);
+        int distinct = 0;
+        for (int i = 0; i < keys; i++) {
+            if (i == 0 || stripes[i] != stripes[i - 1]) {
+                stripes[distinct++] = stripes[i];
+            }
+        }
+        for (int i = 0; i < distinct; i++) {
+            locks[stripes[i]].lock();
+        }
+        try {
+            invocation.run();
+        } finally {
+            for (int i = distinct - 1; i >= 0; i--) {
+                locks[stripes[i]].unlock();
+            }
+        }
+        return true;
+    }
+
+    private void lockAll() {
+        for (ReentrantLock lock : locks) {
+            lock.lock();
+        }
+    }
+
+    private void unlockAll() {
+        for (int i = locks.length - 1; i >= 0; i--) {
+            locks[i].unlock();
+        }
+    }
+
+    /** Active expiry, one stripe at a time so that commands wait on at most one stripe's sweep. */
+    private void expireCycle() {
+        if (closed) {
+            return;
+        }
+        long now = System.currentTimeMillis();
+        for (int i = 0; i < locks.length; i++) {
+            if (locks[i].tryLock()) {
+                try {
+                    keyspace.partition(i).expireCycle(now, 200_000);
+                } finally {
+                    locks[i].unlock();
+                }
+            }
+        }
+    }
+
+    @Override
+    public Keyspace keyspace(int index) {
+        return keyspace.database(index);
+    }
+
+    @Override
+    public void swapDatabases(int first, int second) {
+        keyspace.swapDatabases(first, second);
+    }
+
+    @Override
+    public long expiredKeys() {
+        return keyspace.expiredKeys();
+    }
+
+    @Override
+    public long approximateSize(int index) {
+        return keyspace.approximateSize(index);
+    }
+
+    @Override
+    public long approximateExpiringSize(int index) {
+        return keyspace.approximateExpiringSize(index);
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+    }
+}

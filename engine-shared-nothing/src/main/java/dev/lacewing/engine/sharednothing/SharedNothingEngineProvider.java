@@ -1,0 +1,19 @@
+package dev.lacewing.engine.sharednothing;
+
+import dev.lacewing.api.EngineContext;
+import dev.lacewing.api.StorageEngine;
+import dev.lacewing.api.StorageEngineProvider;
+
+/** Provides the {@code shared-nothing} engine. */
+public final class SharedNothingEngineProvider implements StorageEngineProvider {
+
+    @Override
+    public String name() {
+        return "shared-nothing";
+    }
+
+    @Override
+    public StorageEngine create(EngineContext context) {
+        return new SharedNothingEngine(context);
+    }
+}

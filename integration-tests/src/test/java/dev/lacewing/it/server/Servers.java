@@ -1,0 +1,96 @@
+package dev.lacewing.it.server;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.lacewing.api.TransportProvider;
+import dev.lacewing.core.server.LacewingServer;
+import dev.lacewing.core.server.Plugins;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+
+/**
+ * The servers the suite runs against: every engine on every transport, each started once in
+ * this JVM (embedded, on an ephemeral port, two worker threads so that the shared-nothing
+ * engine has two shards and cross-shard paths run) and shared by the test classes. A transport
+ * this machine cannot load is skipped with its reason.
+ */
+public final class Servers {
+
+    public static final List<String> ENGINES = List.of("shared-nothing", "multithread");
+    public static final List<String> TRANSPORTS = List.of("nio", "epoll", "io_uring");
+
+    private static final Map<Target, LacewingServer> STARTED = new ConcurrentHashMap<>();
+    private static final Map<Target, RedisClient> CLIENTS = new ConcurrentHashMap<>();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(Servers::closeAll, "close-test-servers"));
+    }
+
+    private Servers() {
+    }
+
+    /** Every engine x transport combination, for {@code @MethodSource}. */
+    public static Stream<Target> all() {
+        List<Target> targets = new ArrayList<>();
+        for (String engine : ENGINES) {
+            for (String transport : TRANSPORTS) {
+                targets.add(new Target(engine, transport));
+            }
+        }
+        return targets.stream();
+    }
+
+    /** Why a transport cannot run here, or empty. */
+    public static Optional<String> unavailability(String transport) {
+        if (transport.equals("nio")) {
+            return Optional.empty();
+        }
+        for (TransportProvider provider : Plugins.fromClassPath().transports()) {
+            if (provider.name().equals(transport)) {
+                return provider.unavailabilityCause();
+            }
+        }
+        return Optional.of("no " + transport + " transport plugin on the class path");
+    }
+
+    /** The running server for a target; the calling test is skipped when its transport cannot load. */
+    public static LacewingServer server(Target target) {
+        Optional<String> cause = unavailability(target.transport());
+        assumeTrue(cause.isEmpty(), () -> target.transport() + " transport unavailable: " + cause.orElse(""));
+        return STARTED.computeIfAbsent(target, t -> LacewingServer.builder()
+            .port(0)
+            .engine(t.engine())
+            .transport(t.transport())
+            .threads(2)
+            .start());
+    }
+
+    /** A lettuce client (binary codec) for a target's server. */
+    public static RedisClient client(Target target) {
+        LacewingServer server = server(target);
+        return CLIENTS.computeIfAbsent(target, t -> {
+            RedisClient client = RedisClient.create(RedisURI.builder().withHost("127.0.0.1").withPort(server.port())
+                .withTimeout(Duration.ofSeconds(10)).build());
+            return client;
+        });
+    }
+
+    /** A new connection with the binary codec; close it after use. */
+    public static StatefulRedisConnection<byte[], byte[]> connect(Target target) {
+        return client(target).connect(ByteArrayCodec.INSTANCE);
+    }
+
+    private static void closeAll() {
+        CLIENTS.values().forEach(RedisClient::shutdown);
+        STARTED.values().forEach(LacewingServer::close);
+    }
+}
