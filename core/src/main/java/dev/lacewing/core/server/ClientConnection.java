@@ -171,7 +171,10 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
                 decoder.consume();
             }
         }
-        flush();
+        if (!waiting) {
+            // While a command is away its reply is being written into `out`: flush on resume.
+            flush();
+        }
     }
 
     private void dispatch() {
