@@ -8,6 +8,7 @@ module dev.lacewing.core {
     requires io.netty.buffer;
     requires io.netty.transport;
     requires java.management;
+    requires java.logging;
 
     exports dev.lacewing.core.command;
     exports dev.lacewing.core.command.string;

@@ -19,7 +19,7 @@ public record Setting(String name, List<String> aliases, String defaultValue, bo
 
     /** Value kinds, each with Redis's parsing. */
     public enum Type {
-        STRING, BOOLEAN, INTEGER, MEMORY, WORDS;
+        STRING, BOOLEAN, INTEGER, MEMORY, WORDS, LOG_LEVEL;
 
         /** The value in the form CONFIG GET replies; IllegalArgumentException with Redis's wording if invalid. */
         String normalize(String value) {
@@ -40,6 +40,14 @@ public record Setting(String name, List<String> aliases, String defaultValue, bo
                     }
                 }
                 case MEMORY -> Long.toString(parseMemory(value));
+                case LOG_LEVEL -> {
+                    String lower = value.toLowerCase(Locale.ROOT);
+                    if (!List.of("debug", "verbose", "notice", "warning", "nothing").contains(lower)) {
+                        throw new IllegalArgumentException("argument(s) must be one of the following: debug, verbose, "
+                            + "notice, warning, nothing");
+                    }
+                    yield lower;
+                }
             };
         }
     }

@@ -437,6 +437,16 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         closing = true;
     }
 
+    /** Milliseconds since the client last sent a command. */
+    long idleMillis(long now) {
+        return now - lastInteractionMillis;
+    }
+
+    /** Whether a command of this client is running on another thread; such a client is never idle-closed. */
+    boolean busy() {
+        return waiting;
+    }
+
     /** Closes the connection from another client (CLIENT KILL). */
     public void kill() {
         channel.eventLoop().execute(() -> {

@@ -260,11 +260,45 @@ public final class LacewingServer implements AutoCloseable {
                 throw e;
             }
             state.port(port);
+            applyLogLevel(config.value("loglevel"));
+            config.onChange((name, value) -> {
+                if (name.equals("loglevel")) {
+                    applyLogLevel(value);
+                }
+            });
+            workers.scheduleAtFixedRate(0, () -> closeIdleClients(state), 1, TimeUnit.SECONDS);
             LOG.log(System.Logger.Level.INFO, "Lacewing " + ServerState.VERSION + " ready: port " + port + ", engine "
                 + engineName + ", transport " + transport.transport().name() + ", threading " + plan.strategy()
                 + " (" + plan.workers() + " threads), plugins " + found.mode()
                 + (transport.notes().isEmpty() ? "" : "; " + transport.notes()));
             return new LacewingServer(state, group, listeners, engine);
+        }
+
+        /** The {@code timeout} setting: closes clients idle for longer, as Redis's clientsCron does. */
+        private static void closeIdleClients(ServerState state) {
+            long timeoutSeconds = state.settings().longValue("timeout");
+            if (timeoutSeconds <= 0) {
+                return;
+            }
+            long now = System.currentTimeMillis();
+            for (ClientConnection client : state.clients().values()) {
+                if (!client.busy() && client.idleMillis(now) > timeoutSeconds * 1000) {
+                    LOG.log(System.Logger.Level.DEBUG, "Closing idle client id=" + client.id());
+                    client.kill();
+                }
+            }
+        }
+
+        /** Maps Redis's log levels onto java.util.logging for Lacewing's loggers. */
+        private static void applyLogLevel(String level) {
+            java.util.logging.Level mapped = switch (level) {
+                case "debug" -> java.util.logging.Level.FINE;
+                case "verbose" -> java.util.logging.Level.CONFIG;
+                case "warning" -> java.util.logging.Level.WARNING;
+                case "nothing" -> java.util.logging.Level.OFF;
+                default -> java.util.logging.Level.INFO;
+            };
+            java.util.logging.Logger.getLogger("dev.lacewing").setLevel(mapped);
         }
 
         private static List<ThreadingStrategy> withBuiltInStrategies(List<ThreadingStrategy> found) {
