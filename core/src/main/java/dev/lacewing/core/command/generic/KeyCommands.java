@@ -146,8 +146,9 @@ public final class KeyCommands {
 
     /**
      * RENAME and RENAMENX (renameGenericCommand): a missing source is an error even when both
-     * names are the same; the value moves with its expiry, replacing any destination (RENAME) or
-     * giving way to it (RENAMENX, which replies 0).
+     * names are the same; renaming a key onto itself changes nothing (RENAMENX replies 0). The
+     * value moves with its expiry, replacing any destination (RENAME) or giving way to it
+     * (RENAMENX, which replies 0).
      */
     private static void renameGeneric(CommandContext ctx, boolean nx) {
         Arguments args = ctx.arguments();
@@ -163,20 +164,16 @@ public final class KeyCommands {
             ctx.reply().error(Errors.NO_SUCH_KEY);
             return;
         }
-        if (Arrays.equals(array, source, source + sourceLength, array, destination, destination + destinationLength)) {
-            replyRenamed(ctx, nx);
-            return;
-        }
-        if (nx && keyspace.get(array, destination, destinationLength) != null) {
+        boolean sameKey = Arrays.equals(array, source, source + sourceLength,
+            array, destination, destination + destinationLength);
+        if (nx && (sameKey || keyspace.get(array, destination, destinationLength) != null)) {
             ctx.reply().integer(0);
             return;
         }
-        keyspace.put(array, destination, destinationLength, value, expireAt);
-        keyspace.remove(array, source, sourceLength);
-        replyRenamed(ctx, nx);
-    }
-
-    private static void replyRenamed(CommandContext ctx, boolean nx) {
+        if (!sameKey) {
+            keyspace.put(array, destination, destinationLength, value, expireAt);
+            keyspace.remove(array, source, sourceLength);
+        }
         if (nx) {
             ctx.reply().integer(1);
         } else {
