@@ -12,7 +12,9 @@ import java.util.List;
  *   <li>{@code SET {p}k "a b\x00"}: a command, sent as a multibulk request; words are split on
  *       blanks, double quotes group and take {@code \xHH \r \n \t \" \\} escapes; {@code {p}} is
  *       replaced by a prefix unique to the run, so that runs never share keys;</li>
- *   <li>{@code @raw "bytes" N}: the bytes exactly as given, then N replies compared;</li>
+ *   <li>{@code @raw N bytes}: the rest of the line after one blank, exactly, with only
+ *       {@code \r \n \t \\ \xHH} escapes (quotes are sent as they are), then N replies
+ *       compared;</li>
  *   <li>{@code @typed KEY}: stores a list at KEY ({@code RPUSH KEY x} on Redis, the test
  *       fixture's {@code TEST.SETLIST KEY} on Lacewing); replies are not compared;</li>
  *   <li>{@code @closed}: both servers have closed the connection;</li>
@@ -45,17 +47,44 @@ record Script(String name, List<Step> steps) {
                 continue;
             }
             String expanded = trimmed.replace("{p}", prefix);
+            if (expanded.startsWith("@raw ")) {
+                int space = expanded.indexOf(' ', 5);
+                steps.add(new Raw(unescape(expanded.substring(space + 1)),
+                    Integer.parseInt(expanded.substring(5, space)), expanded));
+                continue;
+            }
             List<byte[]> words = words(expanded);
             String first = new String(words.get(0), StandardCharsets.ISO_8859_1);
             switch (first) {
-                case "@raw" -> steps.add(new Raw(words.get(1), Integer.parseInt(new String(words.get(2),
-                    StandardCharsets.US_ASCII)), expanded));
                 case "@typed" -> steps.add(new Typed(words.get(1)));
                 case "@closed" -> steps.add(new Closed());
                 default -> steps.add(new Command(words, expanded));
             }
         }
         return new Script(name, steps);
+    }
+
+    private static byte[] unescape(String text) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c != '\\') {
+                bytes.writeBytes(String.valueOf(c).getBytes(StandardCharsets.UTF_8));
+                continue;
+            }
+            char e = text.charAt(++i);
+            switch (e) {
+                case 'r' -> bytes.write('\r');
+                case 'n' -> bytes.write('\n');
+                case 't' -> bytes.write('\t');
+                case 'x' -> {
+                    bytes.write(Integer.parseInt(text.substring(i + 1, i + 3), 16));
+                    i += 2;
+                }
+                default -> bytes.write(e);
+            }
+        }
+        return bytes.toByteArray();
     }
 
     /** Splits a line as redis-cli would, with the escapes above. */
