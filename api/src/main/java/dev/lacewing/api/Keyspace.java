@@ -46,8 +46,10 @@ public interface Keyspace {
     void clear();
 
     /**
-     * Visits keys from a cursor; returns the next cursor, 0 when the scan is complete. Visits at
-     * least {@code count} slots of the table when there are that many.
+     * Visits keys from a cursor; returns the next cursor, 0 when the scan is complete. A step
+     * looks at about {@code count} table slots' worth of keys. As SCAN promises, a full scan
+     * visits every key present for its whole duration at least once, whatever changes between
+     * steps, and any cursor, even one no scan returned, leads to 0 without failing.
      */
     long scan(long cursor, int count, Consumer<byte[]> visitor);
 

@@ -84,8 +84,10 @@ public final class Database implements Keyspace {
 
     /**
      * The cursor is {@code tableCursor * partitions + partition}: partitions are scanned one after
-     * another. Cursors are unsigned, as SCAN's are; one no scan returned (past the end of its
-     * partition's table) ends that partition's part of the scan rather than failing.
+     * another, each table keeping SCAN's guarantee for its own part (see {@link KeyTable}). A table
+     * cursor is below 2^38, so the composed one fits in 63 bits for any partition count below 2^25.
+     * Cursors are unsigned, as SCAN's are; one the partition's table rejects ends that partition's
+     * part of the scan rather than failing.
      */
     @Override
     public long scan(long cursor, int count, Consumer<byte[]> visitor) {

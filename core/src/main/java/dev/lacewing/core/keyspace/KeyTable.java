@@ -13,11 +13,37 @@ import java.util.function.Consumer;
  * <p>This is the first keyspace; the compact paged keyspace (keys and values in large byte
  * pages, no object per entry) replaces its storage behind the same methods.
  *
+ * <p>SCAN is Redis's dictScan over home buckets. A bucket is the set of entries whose home slot
+ * ({@code hash & mask}) is one slot; visiting it means probing from that slot to the next empty
+ * one and taking the entries homed there. Linear probing without tombstones keeps every slot from
+ * an entry's home to its slot occupied, and backward shift moves an entry only towards its home,
+ * never before it, so a visit finds exactly the bucket's entries at that moment, as a chained
+ * table's bucket would, whatever deletions, expiries or insertions came between steps. Buckets
+ * are visited in bit-reversed cursor order, so when a doubling splits a bucket in two, both
+ * halves fall on the same side of the cursor: a full iteration returns every key present for its
+ * whole duration, growth causes no duplicates, and a shrink (only back to the minimum, when the
+ * table empties) may cause some. Unlike restarting after a resize, this keeps making progress
+ * while the table keeps growing. The work is one probe run per bucket: O(1 / (1 - load)^2)
+ * expected slots, about 8 at the 3/4 load bound.
+ *
+ * <p>A table cursor is {@code log2(capacity) << 32 | bucketCursor}, the capacity being the one
+ * it was issued for; one issued for another capacity is read as dictScan reads one across a
+ * resize. The capacity field lets a cursor no step could have issued (a field out of range, a
+ * bucket cursor at or past that capacity) end the scan rather than start one somewhere
+ * arbitrary. Every step advances the bit-reversed cursor, so over a table that does not change
+ * any cursor reaches 0 within capacity steps.
+ *
  * <p>Thread rule: touched only by the thread the engine grants the partition to.
  */
 public final class KeyTable {
 
     private static final int MIN_CAPACITY = 16;
+    private static final int MIN_LOG2_CAPACITY = Integer.numberOfTrailingZeros(MIN_CAPACITY);
+    /** Arrays are indexed by int and capacity is a power of two. */
+    private static final int MAX_LOG2_CAPACITY = 30;
+    /** Where log2 of the capacity sits in a table cursor; the bucket cursor is below it. */
+    private static final int CURSOR_CAPACITY_SHIFT = 32;
+    private static final long CURSOR_BUCKET_MASK = (1L << CURSOR_CAPACITY_SHIFT) - 1;
 
     private byte[][] keys = new byte[MIN_CAPACITY][];
     private Object[] values = new Object[MIN_CAPACITY];
@@ -226,27 +252,50 @@ public final class KeyTable {
     }
 
     /**
-     * Visits the keys of up to {@code count} table slots from {@code cursor}; returns the next
-     * cursor or 0 at the end. Expired keys are skipped. Keys present for the whole scan are
-     * visited unless the table grows in between, in which case some may be visited twice. The
-     * cursor is unsigned; one at or past the end of the table ends the scan.
+     * Visits the live keys of {@code count} buckets from {@code cursor}; returns the next cursor,
+     * or 0 once the scan is complete. Keys whose time has passed are skipped, not deleted. The
+     * visitor must not change the table. See the class comment for the cursor and the guarantee.
      */
     public long scan(long cursor, int count, long now, Consumer<byte[]> visitor) {
-        if (Long.compareUnsigned(cursor, keys.length) >= 0) {
+        int capacity = keys.length;
+        if (cursor == 0 && count >= capacity) {
+            // The whole table in one step (KEYS): slot order visits each entry once, without probe runs.
+            for (int i = 0; i < capacity; i++) {
+                visitIfLive(i, now, visitor);
+            }
             return 0;
         }
-        int index = (int) cursor;
-        int end = (int) Math.min((long) index + Math.max(count, 1), keys.length);
-        for (; index < end; index++) {
-            byte[] key = keys[index];
-            if (key != null && (expires[index] == Keyspace.NO_EXPIRY || expires[index] > now)) {
-                visitor.accept(key);
+        long cursorLog2 = cursor >>> CURSOR_CAPACITY_SHIFT;
+        long bucketCursor = cursor & CURSOR_BUCKET_MASK;
+        if (cursor != 0
+            && (cursorLog2 < MIN_LOG2_CAPACITY || cursorLog2 > MAX_LOG2_CAPACITY || bucketCursor >> cursorLog2 != 0)) {
+            return 0;
+        }
+        int mask = capacity - 1;
+        for (int n = Math.max(count, 1); n > 0; n--) {
+            int home = (int) bucketCursor & mask;
+            for (int i = home; keys[i] != null; i = (i + 1) & mask) {
+                if ((hashes[i] & mask) == home) {
+                    visitIfLive(i, now, visitor);
+                }
+            }
+            // Increment the cursor's bits from the top, as dictScan does.
+            bucketCursor = Long.reverse(Long.reverse(bucketCursor | ~(long) mask) + 1);
+            if (bucketCursor == 0) {
+                return 0;
             }
         }
-        return index >= keys.length ? 0 : index;
+        return (long) Integer.numberOfTrailingZeros(capacity) << CURSOR_CAPACITY_SHIFT | bucketCursor;
     }
 
-    /** Table slots, the bound of a scan cursor. */
+    private void visitIfLive(int index, long now, Consumer<byte[]> visitor) {
+        byte[] key = keys[index];
+        if (key != null && (expires[index] == Keyspace.NO_EXPIRY || expires[index] > now)) {
+            visitor.accept(key);
+        }
+    }
+
+    /** Table slots: a power of two, doubled when the load passes 3/4. */
     public int capacity() {
         return keys.length;
     }

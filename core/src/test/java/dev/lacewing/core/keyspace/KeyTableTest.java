@@ -135,6 +135,237 @@ class KeyTableTest {
         assertEquals(100, seen.size());
     }
 
+    /** Keys whose home slot in a table of {@code capacity} slots is {@code home}. */
+    private static List<byte[]> keysHomedAt(int home, int capacity, int howMany) {
+        List<byte[]> found = new ArrayList<>();
+        for (int i = 0; found.size() < howMany; i++) {
+            byte[] key = bytes("h" + i);
+            if ((KeyTable.hash(key, 0, key.length) & (capacity - 1)) == home) {
+                found.add(key);
+            }
+        }
+        return found;
+    }
+
+    private static void put(KeyTable table, String key, long expireAt) {
+        byte[] k = bytes(key);
+        table.put(k, 0, k.length, bytes("v"), expireAt);
+    }
+
+    private static String text(byte[] key) {
+        return new String(key, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aDeletionDuringAScanCannotShiftAnUnvisitedKeyBehindTheCursor() {
+        KeyTable table = new KeyTable();
+        // Three keys homed at the last slot of 16: stored at slots 15, 0 and 1, a cluster wrapping round.
+        List<byte[]> wrapping = keysHomedAt(15, 16, 3);
+        for (byte[] key : wrapping) {
+            table.put(key, 0, key.length, bytes("v"), Keyspace.NO_EXPIRY);
+        }
+        Set<String> seen = new HashSet<>();
+        long cursor = table.scan(0, 1, 0, key -> seen.add(text(key)));
+        byte[] first = wrapping.get(0);
+        // Backward shift moves the keys at slots 0 and 1 to 15 and 0.
+        assertTrue(table.remove(first, 0, first.length, 0));
+        while (cursor != 0) {
+            cursor = table.scan(cursor, 1, 0, key -> seen.add(text(key)));
+        }
+        assertEquals(Set.of(text(wrapping.get(1)), text(wrapping.get(2))), seen);
+    }
+
+    @Test
+    void growthDuringAScanNeitherLosesNorRepeatsKeys() {
+        KeyTable table = new KeyTable();
+        Set<String> original = new HashSet<>();
+        for (int i = 0; i < 12; i++) {
+            put(table, "k" + i, Keyspace.NO_EXPIRY);
+            original.add("k" + i);
+        }
+        int capacity = table.capacity();
+        List<String> visited = new ArrayList<>();
+        long cursor = table.scan(0, 5, 0, key -> visited.add(text(key)));
+        assertTrue(cursor != 0);
+        for (int i = 0; i < 100; i++) {
+            put(table, "grow" + i, Keyspace.NO_EXPIRY);
+        }
+        assertEquals(capacity * 16, table.capacity());
+        while (cursor != 0) {
+            cursor = table.scan(cursor, 3, 0, key -> visited.add(text(key)));
+        }
+        assertEquals(visited.size(), new HashSet<>(visited).size(), "a key was visited twice: " + visited);
+        assertTrue(visited.containsAll(original));
+    }
+
+    /**
+     * Scans while deleting, inserting (enough, at times, to grow the table), expiring lazily and
+     * actively and picking random keys between steps: every stable key, present throughout, is
+     * visited, only live keys are visited, and the scan ends. Small tables make wrapping clusters
+     * common; many seeds make deletions just past the cursor common.
+     */
+    @Test
+    void aFullScanVisitsEveryKeyPresentThroughoutWhileTheTableChanges() {
+        for (int seed = 0; seed < 400; seed++) {
+            Random random = new Random(seed);
+            KeyTable table = new KeyTable();
+            Set<String> stable = new HashSet<>();
+            Map<String, Long> churn = new HashMap<>();
+            List<String> churnKeys = new ArrayList<>();
+            int[] nextChurn = {0};
+            long[] now = {1};
+            int stableCount = 1 + random.nextInt(seed % 2 == 0 ? 11 : 300);
+            int initialChurn = random.nextInt(2 * stableCount + 1);
+            for (int i = 0; i < stableCount + initialChurn; i++) {
+                if (stable.size() < stableCount && (random.nextBoolean() || churnKeys.size() == initialChurn)) {
+                    String key = "s" + stable.size();
+                    stable.add(key);
+                    put(table, key, Keyspace.NO_EXPIRY);
+                } else {
+                    insertChurn(table, random, churn, churnKeys, nextChurn, now[0]);
+                }
+            }
+
+            Set<String> seen = new HashSet<>();
+            long cursor = 0;
+            int steps = 0;
+            do {
+                cursor = table.scan(cursor, 1 + random.nextInt(8), now[0], key -> {
+                    String name = text(key);
+                    Long expireAt = churn.get(name);
+                    assertTrue(stable.contains(name)
+                        || expireAt != null && (expireAt == Keyspace.NO_EXPIRY || expireAt > now[0]),
+                        "visited a key not live: " + name);
+                    seen.add(name);
+                });
+                assertTrue(++steps < 100_000, "seed " + seed + ": the scan did not end");
+                int changes = random.nextInt(6);
+                for (int c = 0; c < changes; c++) {
+                    change(table, random, churn, churnKeys, nextChurn, now);
+                }
+            } while (cursor != 0);
+            for (String key : stable) {
+                assertTrue(seen.contains(key), "seed " + seed + ": missed " + key);
+            }
+        }
+    }
+
+    private static void insertChurn(KeyTable table, Random random, Map<String, Long> churn,
+                                    List<String> churnKeys, int[] nextChurn, long now) {
+        String key = "c" + nextChurn[0]++;
+        long expireAt = random.nextInt(3) == 0 ? now + 1 + random.nextInt(4) : Keyspace.NO_EXPIRY;
+        churn.put(key, expireAt);
+        churnKeys.add(key);
+        put(table, key, expireAt);
+    }
+
+    private static void change(KeyTable table, Random random, Map<String, Long> churn, List<String> churnKeys,
+                               int[] nextChurn, long[] now) {
+        switch (random.nextInt(8)) {
+            case 0, 1 -> {
+                if (!churnKeys.isEmpty()) {
+                    int pick = random.nextInt(churnKeys.size());
+                    String key = churnKeys.get(pick);
+                    churnKeys.set(pick, churnKeys.get(churnKeys.size() - 1));
+                    churnKeys.remove(churnKeys.size() - 1);
+                    long expireAt = churn.remove(key);
+                    byte[] k = bytes(key);
+                    assertEquals(expireAt == Keyspace.NO_EXPIRY || expireAt > now[0], table.remove(k, 0, k.length, now[0]));
+                }
+            }
+            case 2 -> insertChurn(table, random, churn, churnKeys, nextChurn, now[0]);
+            case 3 -> {
+                // Bounded: a bigger table means a longer scan, which would mean more bursts.
+                if (random.nextInt(8) == 0 && table.capacity() < 2048) {
+                    int burst = table.capacity() / 2;
+                    for (int i = 0; i < burst; i++) {
+                        insertChurn(table, random, churn, churnKeys, nextChurn, now[0]);
+                    }
+                }
+            }
+            case 4 -> now[0] += random.nextInt(3);
+            case 5 -> table.expireSome(now[0], 1 + random.nextInt(64));
+            case 6 -> table.randomKey(now[0]);
+            default -> {
+                if (!churnKeys.isEmpty()) {
+                    byte[] k = bytes(churnKeys.get(random.nextInt(churnKeys.size())));
+                    table.get(k, 0, k.length, now[0]);
+                }
+            }
+        }
+    }
+
+    @Test
+    void anyCursorEndsTheScanWithoutFailingWithinOneScanOfTheTable() {
+        KeyTable table = new KeyTable();
+        for (int i = 0; i < 100; i++) {
+            put(table, "k" + i, Keyspace.NO_EXPIRY);
+        }
+        int log2 = Integer.numberOfTrailingZeros(table.capacity());
+        List<Long> cursors = new ArrayList<>(List.of(-1L, Long.MIN_VALUE, Long.MAX_VALUE, 1L << 32, 31L << 32,
+            (long) log2 << 32 | table.capacity(), (long) log2 << 32 | (table.capacity() - 1), 4L << 32 | 16,
+            4L << 32 | 15, 30L << 32 | ((1L << 30) - 1), 1L << 38 | 5, (long) (log2 + 1) << 32 | 3));
+        Random random = new Random(11);
+        for (int i = 0; i < 10_000; i++) {
+            cursors.add(random.nextLong());
+            cursors.add((long) random.nextInt(40) << 32 | random.nextInt(1 << random.nextInt(31)));
+        }
+        for (long start : cursors) {
+            long cursor = start;
+            int steps = 0;
+            do {
+                cursor = table.scan(cursor, 1, 0, key -> assertTrue(text(key).startsWith("k")));
+                assertTrue(++steps <= table.capacity() + 1, "no end from " + Long.toUnsignedString(start));
+            } while (cursor != 0);
+        }
+    }
+
+    /**
+     * Across partitions: scans while keys come and go in every partition, some partitions grow
+     * in bursts and active expiry runs; every stable key is visited in every round.
+     */
+    @Test
+    void databaseScanVisitsEveryKeyPresentThroughoutWhilePartitionsChange() {
+        long[] now = {1};
+        PartitionedKeyspace keyspace = new PartitionedKeyspace(4, 1, () -> now[0]);
+        Keyspace database = keyspace.database(0);
+        Random random = new Random(5);
+        Set<String> stable = new HashSet<>();
+        for (int i = 0; i < 500; i++) {
+            stable.add("s" + i);
+            byte[] k = bytes("s" + i);
+            database.put(k, 0, k.length, bytes("v"), Keyspace.NO_EXPIRY);
+        }
+        List<String> churn = new ArrayList<>();
+        int next = 0;
+        for (int round = 0; round < 20; round++) {
+            Set<String> seen = new HashSet<>();
+            long cursor = 0;
+            int steps = 0;
+            do {
+                cursor = database.scan(cursor, 1 + random.nextInt(10), key -> seen.add(text(key)));
+                assertTrue(++steps < 100_000, "round " + round + ": the scan did not end");
+                int inserts = random.nextInt(50) == 0 ? 300 : random.nextInt(10);
+                for (int c = 0; c < inserts && churn.size() < 5000; c++) {
+                    String key = "c" + next++;
+                    churn.add(key);
+                    byte[] k = bytes(key);
+                    database.put(k, 0, k.length, bytes("v"), random.nextBoolean() ? now[0] + 1 : Keyspace.NO_EXPIRY);
+                }
+                for (int c = random.nextInt(12); c > 0 && !churn.isEmpty(); c--) {
+                    int pick = random.nextInt(churn.size());
+                    byte[] k = bytes(churn.get(pick));
+                    churn.set(pick, churn.get(churn.size() - 1));
+                    churn.remove(churn.size() - 1);
+                    database.remove(k, 0, k.length);
+                }
+                now[0]++;
+                keyspace.partition(random.nextInt(4)).expireCycle(now[0], 1_000_000);
+            } while (cursor != 0);
+            assertTrue(seen.containsAll(stable), "round " + round);
+        }
+    }
+
     @Test
     void removingTheLastKeyLeavesAnEmptyTable() {
         KeyTable table = new KeyTable();
