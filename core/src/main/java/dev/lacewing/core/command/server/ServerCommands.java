@@ -353,10 +353,17 @@ public final class ServerCommands {
         state(ctx).requestShutdown();
     }
 
+    /** Redis's replies when a module cannot be loaded or unloaded; the reason goes to the log. */
+    private static final String MODULE_LOAD_FAILED = "ERR Error loading the extension. Please check the server logs.";
+    private static final String MODULE_UNLOAD_IMPOSSIBLE = "ERR Error unloading module: operation not possible.";
+    private static final String NO_SUCH_MODULE = "ERR Error unloading module: no such module with that name";
+
+    /** MODULE LIST | LOAD path [arg ...] | UNLOAD name | HELP; LOAD and UNLOAD need a {@link ModuleLoader}. */
     private static void module(CommandContext ctx) {
         Arguments args = ctx.arguments();
         ReplyWriter reply = ctx.reply();
         ModuleLoader loader = state(ctx).moduleLoader();
+        System.Logger log = System.getLogger(ServerCommands.class.getName());
         if (args.is(1, "HELP") && args.count() == 2) {
             ConnectionCommands.help(reply, "MODULE",
                 "LIST", "    Return a list of loaded modules.",
@@ -364,38 +371,50 @@ public final class ServerCommands {
                 "UNLOAD <name>", "    Unload a module.");
             return;
         }
-        if (loader == null && (args.is(1, "LOAD") || args.is(1, "UNLOAD"))) {
-            reply.error("ERR Error loading the extension. MODULE LOAD and UNLOAD need plugin-mode osgi (the server "
-                + "runs with plugin-mode " + state(ctx).pluginMode() + ")");
+        boolean load = args.is(1, "LOAD") && args.count() >= 3;
+        boolean unload = args.is(1, "UNLOAD") && args.count() == 3;
+        if (loader == null && (load || unload)) {
+            log.log(System.Logger.Level.WARNING, "MODULE " + args.string(1).toUpperCase(Locale.ROOT) + " "
+                + args.string(2) + " refused: loading and unloading plugins at runtime needs plugin-mode osgi, and "
+                + "this server runs with plugin-mode " + state(ctx).pluginMode());
+            reply.error(load ? MODULE_LOAD_FAILED : MODULE_UNLOAD_IMPOSSIBLE);
             return;
         }
-        try {
-            if (args.is(1, "LIST") && args.count() == 2) {
-                List<ModuleLoader.LoadedModule> modules = loader == null ? List.of() : loader.list();
-                reply.array(modules.size());
-                for (ModuleLoader.LoadedModule module : modules) {
-                    reply.map(3);
-                    reply.bulk("name");
-                    reply.bulk(module.name());
-                    reply.bulk("ver");
-                    reply.bulk(module.version());
-                    reply.bulk("path");
-                    reply.bulk(module.path());
-                }
-            } else if (args.is(1, "LOAD") && args.count() >= 3) {
-                loader.load(Path.of(args.string(2)));
+        if (args.is(1, "LIST") && args.count() == 2) {
+            List<ModuleLoader.LoadedModule> modules = loader == null ? List.of() : loader.list();
+            reply.array(modules.size());
+            for (ModuleLoader.LoadedModule module : modules) {
+                reply.map(3);
+                reply.bulk("name");
+                reply.bulk(module.name());
+                reply.bulk("ver");
+                reply.bulk(module.version());
+                reply.bulk("path");
+                reply.bulk(module.path());
+            }
+        } else if (load) {
+            try {
+                String name = loader.load(Path.of(args.string(2)));
+                log.log(System.Logger.Level.INFO, "Module '" + name + "' loaded from " + args.string(2));
                 reply.ok();
-            } else if (args.is(1, "UNLOAD") && args.count() == 3) {
+            } catch (Exception e) {
+                log.log(System.Logger.Level.WARNING, "Module " + args.string(2) + " failed to load: " + e.getMessage());
+                reply.error(MODULE_LOAD_FAILED);
+            }
+        } else if (unload) {
+            try {
                 if (loader.unload(args.string(2))) {
+                    log.log(System.Logger.Level.INFO, "Module " + args.string(2) + " unloaded");
                     reply.ok();
                 } else {
-                    reply.error("ERR Error unloading module: no such module with that name");
+                    reply.error(NO_SUCH_MODULE);
                 }
-            } else {
-                reply.error(ConnectionCommands.unknownSubcommand(args.string(1), "MODULE"));
+            } catch (Exception e) {
+                log.log(System.Logger.Level.WARNING, "Module " + args.string(2) + " failed to unload: " + e.getMessage());
+                reply.error(MODULE_UNLOAD_IMPOSSIBLE);
             }
-        } catch (Exception e) {
-            reply.error("ERR Error loading the extension. Please check the server logs. (" + e.getMessage() + ")");
+        } else {
+            reply.error(ConnectionCommands.unknownSubcommand(args.string(1), "MODULE"));
         }
     }
 }
