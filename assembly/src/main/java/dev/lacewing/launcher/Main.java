@@ -129,6 +129,10 @@ public final class Main {
             }
         }
         String mode = config.value("plugin-mode").toLowerCase(Locale.ROOT);
+        if (!List.of("jpms", "osgi", "classpath").contains(mode)) {
+            throw new StartupError("Fatal config error: 'plugin-mode " + mode
+                + "': argument must be one of the following: jpms, osgi, classpath", null);
+        }
         Path pluginsDirectory = home().resolve(config.value("plugins-dir"));
 
         LacewingServer.Builder builder = LacewingServer.builder();
@@ -144,11 +148,9 @@ public final class Main {
                     builder.plugins(felix.plugins())
                         .moduleLoader(registry -> FelixModuleLoader.open(started.context(), registry));
                 }
-                default -> throw new IllegalArgumentException("'plugin-mode " + mode
-                    + "': argument must be one of the following: jpms, osgi, classpath");
             }
             return new Running(builder.start(), felix);
-        } catch (RuntimeException e) {
+        } catch (Exception e) { // Netty rethrows checked exceptions (BindException) unchecked
             if (felix != null) {
                 felix.close();
             }
