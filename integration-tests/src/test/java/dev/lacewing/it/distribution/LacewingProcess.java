@@ -172,6 +172,12 @@ final class LacewingProcess implements AutoCloseable {
         return awaitExit();
     }
 
+    /** Sends a signal by name (TERM, INT) with kill(1), then the exit status. */
+    int signal(String name) {
+        tool(List.of("kill", "-" + name, Long.toString(process.pid())));
+        return awaitExit();
+    }
+
     /** Kills the server if it still runs and removes its log. */
     @Override
     public void close() {

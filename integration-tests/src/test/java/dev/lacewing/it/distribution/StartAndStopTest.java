@@ -3,6 +3,7 @@ package dev.lacewing.it.distribution;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** bin/lacewing-server's command line, configuration file, start-up errors, JVMs and ways to stop. */
 @Tag("distribution")
@@ -90,13 +92,27 @@ class StartAndStopTest {
         }
     }
 
-    @Test
-    void sigtermStopsTheProcessWithStatusZero() {
+    @ParameterizedTest(name = "SIG{0}")
+    @ValueSource(strings = {"TERM", "INT"})
+    void aSignalStopsTheProcessWithStatusZero(String signal) throws IOException {
         try (LacewingProcess server = LacewingProcess.start("--threads", "1", "--plugin-mode", "osgi")) {
             assertEquals("PONG", server.cli("PING"));
-            assertEquals(0, server.terminate(), server.log());
-            assertTrue(server.log().contains("Received SIGTERM"), server.log());
+            // A shell starts background jobs with SIGINT ignored, and the JVM then leaves it ignored.
+            assumeFalse(signal.equals("INT") && ignoresSigint(server.pid()),
+                "SIGINT is ignored in this process tree (started as a background job)");
+            assertEquals(0, server.signal(signal), server.log());
+            assertTrue(server.log().contains("Received SIG" + signal), server.log());
         }
+    }
+
+    /** Bit 2 of SigIgn in /proc/PID/status is SIGINT. */
+    private static boolean ignoresSigint(long pid) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+            if (line.startsWith("SigIgn:")) {
+                return (Long.parseLong(line.substring("SigIgn:".length()).strip(), 16) & 2) != 0;
+            }
+        }
+        return false;
     }
 
     @Test
