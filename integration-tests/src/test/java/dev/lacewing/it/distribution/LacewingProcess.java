@@ -18,6 +18,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -40,6 +42,14 @@ final class LacewingProcess implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(20);
     private static final Duration TOOL_TIMEOUT = Duration.ofSeconds(60);
+
+    /** Servers still running; killed if the test JVM exits without closing them. */
+    private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.forEach(Process::destroyForcibly),
+            "kill-lacewing-servers"));
+    }
 
     private final Process process;
     private final int port;
@@ -89,15 +99,18 @@ final class LacewingProcess implements AutoCloseable {
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                throw new StartFailure(process.exitValue(), server.log());
+                String output = server.log();
+                server.close();
+                throw new StartFailure(process.exitValue(), output);
             }
             if (server.answersPing()) {
                 return server;
             }
             sleep(100);
         }
+        String output = server.log();
         server.close();
-        throw new StartFailure(-1, server.log());
+        throw new StartFailure(-1, output);
     }
 
     /** Runs {@code bin/lacewing-server args...} expecting it to stop by itself (a start-up error). */
@@ -108,7 +121,9 @@ final class LacewingProcess implements AutoCloseable {
         Path log = createLog();
         Process process = launch(command, Map.of(), log);
         int code = waitFor(process, START_TIMEOUT);
-        return new Exited(code, read(log));
+        String output = read(log);
+        deleteLog(log);
+        return new Exited(code, output);
     }
 
     /** @param code the exit status, -1 when it had to be killed  @param output what it printed */
@@ -178,18 +193,14 @@ final class LacewingProcess implements AutoCloseable {
         return awaitExit();
     }
 
-    /** Kills the server if it still runs and removes its log. */
+    /** Stops the server if it still runs (SIGTERM, so that it cleans up; then SIGKILL) and removes its log. */
     @Override
     public void close() {
         if (process.isAlive()) {
-            process.destroyForcibly();
+            process.destroy();
             waitFor(process, EXIT_TIMEOUT);
         }
-        try {
-            Files.deleteIfExists(log);
-        } catch (IOException e) {
-            // a leftover temp file is harmless
-        }
+        deleteLog(log);
     }
 
     private boolean answersPing() {
@@ -241,6 +252,8 @@ final class LacewingProcess implements AutoCloseable {
         builder.environment().putAll(environment);
         try {
             Process process = builder.start();
+            RUNNING.add(process);
+            process.onExit().thenRun(() -> RUNNING.remove(process));
             process.getOutputStream().close();
             return process;
         } catch (IOException e) {
@@ -268,6 +281,14 @@ final class LacewingProcess implements AutoCloseable {
             return socket.getLocalPort();
         } catch (IOException e) {
             throw new AssertionError("no free port", e);
+        }
+    }
+
+    private static void deleteLog(Path log) {
+        try {
+            Files.deleteIfExists(log);
+        } catch (IOException e) {
+            // a leftover temp file is harmless
         }
     }
 
