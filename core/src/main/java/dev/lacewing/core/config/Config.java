@@ -25,27 +25,30 @@ public final class Config implements Settings {
 
     /** Every setting Lacewing has, under Redis's names where Redis has one. */
     public static final List<Setting> TABLE = List.of(
-        new Setting("port", List.of(), "6379", FIXED, Setting.Type.INTEGER, "TCP port; 0 picks a free one"),
+        new Setting("port", List.of(), "6379", FIXED, Setting.Type.INTEGER, "TCP port; 0 picks a free one", 0, 65535),
         new Setting("bind", List.of(), "127.0.0.1 -::1", FIXED, Setting.Type.WORDS,
             "addresses to listen on; a leading - means: skip it if the address is not available"),
         new Setting("protected-mode", List.of(), "yes", MUTABLE, Setting.Type.BOOLEAN,
             "without a password, refuse clients that are not on the loopback interface"),
         new Setting("requirepass", List.of(), "", MUTABLE, Setting.Type.STRING,
             "the password AUTH and HELLO AUTH must give; empty for none"),
-        new Setting("databases", List.of(), "16", FIXED, Setting.Type.INTEGER, "number of databases"),
-        new Setting("maxclients", List.of(), "10000", MUTABLE, Setting.Type.INTEGER, "most simultaneous clients"),
+        new Setting("databases", List.of(), "16", FIXED, Setting.Type.INTEGER, "number of databases", 1,
+            Integer.MAX_VALUE),
+        new Setting("maxclients", List.of(), "10000", MUTABLE, Setting.Type.INTEGER, "most simultaneous clients", 1,
+            4294967295L),
         new Setting("timeout", List.of(), "0", MUTABLE, Setting.Type.INTEGER,
-            "close a client idle for this many seconds; 0 never"),
+            "close a client idle for this many seconds; 0 never", 0, Integer.MAX_VALUE),
         new Setting("proto-max-bulk-len", List.of(), "536870912", MUTABLE, Setting.Type.MEMORY,
-            "longest bulk string a request may carry"),
+            "longest bulk string a request may carry", 1024 * 1024, Long.MAX_VALUE),
         new Setting("client-query-buffer-limit", List.of(), "1073741824", MUTABLE, Setting.Type.MEMORY,
-            "most bytes buffered for one client's unexecuted requests; over it the client is closed"),
+            "most bytes buffered for one client's unexecuted requests; over it the client is closed", 1024 * 1024,
+            Long.MAX_VALUE),
         new Setting("enable-debug-command", List.of(), "no", FIXED, Setting.Type.STRING,
             "allow DEBUG: yes, local (loopback clients only) or no"),
         new Setting("loglevel", List.of(), "notice", MUTABLE, Setting.Type.LOG_LEVEL,
             "debug, verbose, notice or warning"),
         new Setting("hz", List.of(), "10", FIXED, Setting.Type.INTEGER,
-            "background tasks (active expiry) per second; read at startup"),
+            "background tasks (active expiry) per second; read at startup", 0, Integer.MAX_VALUE),
         new Setting("engine", List.of(), "shared-nothing", FIXED, Setting.Type.STRING,
             "storage engine plugin: shared-nothing or multithread"),
         new Setting("transport", List.of(), "auto", FIXED, Setting.Type.STRING,
@@ -80,7 +83,7 @@ public final class Config implements Settings {
     /** Sets a value at startup (config file, flags, embedding builder): fixed settings included. */
     public void initialize(String name, String value) {
         Setting setting = setting(name).orElseThrow(() -> new IllegalArgumentException("Bad directive or wrong number of arguments"));
-        values.put(setting.name(), setting.type().normalize(value));
+        values.put(setting.name(), setting.normalize(value));
     }
 
     /**
@@ -92,7 +95,7 @@ public final class Config implements Settings {
         if (!setting.mutable()) {
             throw new IllegalArgumentException("can't set immutable config");
         }
-        String normalized = setting.type().normalize(value);
+        String normalized = setting.normalize(value);
         values.put(setting.name(), normalized);
         listeners.forEach(listener -> listener.accept(setting.name(), normalized));
     }

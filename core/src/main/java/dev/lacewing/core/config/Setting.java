@@ -13,9 +13,17 @@ import java.util.Locale;
  * @param mutable whether CONFIG SET accepts it at runtime
  * @param type how values are checked and normalized
  * @param description one line for the docs and conf/lacewing.conf
+ * @param min the smallest value an INTEGER or MEMORY setting takes, as Redis bounds it
+ * @param max the largest
  */
 public record Setting(String name, List<String> aliases, String defaultValue, boolean mutable, Type type,
-                      String description) {
+                      String description, long min, long max) {
+
+    /** A setting without bounds beyond its type's. */
+    public Setting(String name, List<String> aliases, String defaultValue, boolean mutable, Type type,
+                   String description) {
+        this(name, aliases, defaultValue, mutable, type, description, Long.MIN_VALUE, Long.MAX_VALUE);
+    }
 
     /** Value kinds, each with Redis's parsing. */
     public enum Type {
@@ -54,6 +62,18 @@ public record Setting(String name, List<String> aliases, String defaultValue, bo
 
     public Setting {
         aliases = List.copyOf(aliases);
+    }
+
+    /** The value in the form CONFIG GET replies; IllegalArgumentException with Redis's wording if invalid. */
+    public String normalize(String value) {
+        String normalized = type.normalize(value);
+        if (type == Type.INTEGER || type == Type.MEMORY) {
+            long number = Long.parseLong(normalized);
+            if (number < min || number > max) {
+                throw new IllegalArgumentException("argument must be between " + min + " and " + max + " inclusive");
+            }
+        }
+        return normalized;
     }
 
     /** Redis's memtoull: a number with an optional k, kb, m, mb, g or gb unit (case-insensitive). */

@@ -82,12 +82,16 @@ public final class Database implements Keyspace {
         }
     }
 
-    /** The cursor is {@code tableCursor * partitions + partition}: partitions are scanned one after another. */
+    /**
+     * The cursor is {@code tableCursor * partitions + partition}: partitions are scanned one after
+     * another. Cursors are unsigned, as SCAN's are; one no scan returned (past the end of its
+     * partition's table) ends that partition's part of the scan rather than failing.
+     */
     @Override
     public long scan(long cursor, int count, Consumer<byte[]> visitor) {
         int n = partitions.length;
-        int partition = (int) (cursor % n);
-        long tableCursor = cursor / n;
+        int partition = (int) Long.remainderUnsigned(cursor, n);
+        long tableCursor = Long.divideUnsigned(cursor, n);
         long now = clock.getAsLong();
         while (partition < n) {
             long next = partitions[partition].table(index).scan(tableCursor, count, now, visitor);

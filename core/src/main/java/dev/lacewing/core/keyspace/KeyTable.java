@@ -228,10 +228,14 @@ public final class KeyTable {
     /**
      * Visits the keys of up to {@code count} table slots from {@code cursor}; returns the next
      * cursor or 0 at the end. Expired keys are skipped. Keys present for the whole scan are
-     * visited unless the table grows in between, in which case some may be visited twice.
+     * visited unless the table grows in between, in which case some may be visited twice. The
+     * cursor is unsigned; one at or past the end of the table ends the scan.
      */
     public long scan(long cursor, int count, long now, Consumer<byte[]> visitor) {
-        int index = (int) Math.min(cursor, keys.length);
+        if (Long.compareUnsigned(cursor, keys.length) >= 0) {
+            return 0;
+        }
+        int index = (int) cursor;
         int end = (int) Math.min((long) index + Math.max(count, 1), keys.length);
         for (; index < end; index++) {
             byte[] key = keys[index];

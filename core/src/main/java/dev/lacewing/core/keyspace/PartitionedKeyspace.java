@@ -1,6 +1,7 @@
 package dev.lacewing.core.keyspace;
 
 import dev.lacewing.api.Keyspace;
+import java.util.function.LongSupplier;
 
 /**
  * All the data of a server: its partitions, and one {@link Database} view per database over
@@ -14,13 +15,18 @@ public final class PartitionedKeyspace {
     private final Database[] databases;
 
     public PartitionedKeyspace(int partitionCount, int databaseCount) {
+        this(partitionCount, databaseCount, System::currentTimeMillis);
+    }
+
+    /** With the clock expiry is judged by; tests set their own. */
+    public PartitionedKeyspace(int partitionCount, int databaseCount, LongSupplier clock) {
         partitions = new Partition[partitionCount];
         for (int i = 0; i < partitionCount; i++) {
             partitions[i] = new Partition(databaseCount);
         }
         databases = new Database[databaseCount];
         for (int i = 0; i < databaseCount; i++) {
-            databases[i] = new Database(i, partitions, System::currentTimeMillis);
+            databases[i] = new Database(i, partitions, clock);
         }
     }
 

@@ -59,9 +59,22 @@ public final class RespWriter implements ReplyWriter {
     public void error(String message) {
         errors++;
         out.writeByte('-');
-        // An error is one line: Redis replaces newlines in error text with spaces.
         int start = out.writerIndex();
         out.writeCharSequence(message, StandardCharsets.UTF_8);
+        endError(start);
+    }
+
+    /** An error reply of raw bytes, for messages that quote a client's binary arguments as Redis does. */
+    public void error(byte[] message) {
+        errors++;
+        out.writeByte('-');
+        int start = out.writerIndex();
+        out.writeBytes(message);
+        endError(start);
+    }
+
+    /** An error is one line: Redis replaces newlines in error text with spaces. */
+    private void endError(int start) {
         for (int i = start; i < out.writerIndex(); i++) {
             byte b = out.getByte(i);
             if (b == '\r' || b == '\n') {

@@ -18,7 +18,9 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 
 /**
@@ -183,7 +185,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         Arguments args = decoder;
         Command command = server.commands().lookup(args.array(), args.offset(0), args.length(0));
         if (command == null) {
-            reject(null, unknownCommand(args));
+            rejectUnknownCommand(args);
             return;
         }
         CommandSpec spec = command.spec();
@@ -216,17 +218,36 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         server.errorReplies.increment();
     }
 
-    private static String unknownCommand(Arguments args) {
-        StringBuilder message = new StringBuilder("ERR unknown command '")
-            .append(truncated(args.string(0))).append("', with args beginning with: ");
-        for (int i = 1; i < args.count() && message.length() < 1024; i++) {
-            message.append('\'').append(truncated(args.string(i))).append("' ");
+    /**
+     * Redis's processCommand wording, byte for byte: the name and each argument are quoted as C
+     * strings (up to a NUL byte), the name up to 128 bytes, the arguments while less than 128
+     * bytes of them were written, each cut to what remains of those 128.
+     */
+    private void rejectUnknownCommand(Arguments args) {
+        ByteArrayOutputStream message = new ByteArrayOutputStream();
+        message.writeBytes("ERR unknown command '".getBytes(StandardCharsets.US_ASCII));
+        writeCString(message, args, 0, 128);
+        message.writeBytes("', with args beginning with: ".getBytes(StandardCharsets.US_ASCII));
+        int quoted = 0;
+        for (int i = 1; i < args.count() && quoted < 128; i++) {
+            int before = message.size();
+            message.write('\'');
+            writeCString(message, args, i, 128 - quoted);
+            message.write('\'');
+            message.write(' ');
+            quoted += message.size() - before;
         }
-        return message.toString();
+        writer.error(message.toByteArray());
+        server.errorReplies.increment();
     }
 
-    private static String truncated(String text) {
-        return text.length() > 128 ? text.substring(0, 128) : text;
+    private static void writeCString(ByteArrayOutputStream out, Arguments args, int index, int limit) {
+        byte[] array = args.array();
+        int offset = args.offset(index);
+        int length = Math.min(args.length(index), limit);
+        for (int i = 0; i < length && array[offset + i] != 0; i++) {
+            out.write(array[offset + i]);
+        }
     }
 
     @Override
@@ -430,6 +451,14 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     @Override
     public void setAuthenticated(boolean authenticated) {
         this.authenticated = authenticated;
+    }
+
+    /**
+     * Names the running command by its full subcommand name ({@code client|info}), as Redis 7
+     * does for container commands in CLIENT LIST / INFO's {@code cmd=}; called by the container.
+     */
+    public void subcommand(String fullName) {
+        lastCommand = fullName;
     }
 
     @Override

@@ -8,8 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lacewing.api.Keyspace;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
@@ -95,6 +97,42 @@ class KeyTableTest {
             cursor = table.scan(cursor, 10, 0, key -> assertTrue(seen.add(new String(key, StandardCharsets.UTF_8))));
         } while (cursor != 0);
         assertEquals(1000, seen.size());
+    }
+
+    @Test
+    void scanCursorsAreUnsignedAndThoseBeyondTheTableEndTheScan() {
+        KeyTable table = new KeyTable();
+        byte[] k = bytes("k");
+        table.put(k, 0, 1, bytes("v"), Keyspace.NO_EXPIRY);
+        List<byte[]> visited = new ArrayList<>();
+        assertEquals(0, table.scan(table.capacity(), 10, 0, visited::add));
+        assertEquals(0, table.scan(Long.MIN_VALUE, 10, 0, visited::add));
+        assertEquals(0, table.scan(-1L, 10, 0, visited::add));
+        assertTrue(visited.isEmpty());
+    }
+
+    @Test
+    void databaseScanAcceptsEveryUnsignedCursorAndStillCoversLaterPartitions() {
+        PartitionedKeyspace keyspace = new PartitionedKeyspace(4, 1, () -> 0L);
+        Keyspace database = keyspace.database(0);
+        for (int i = 0; i < 100; i++) {
+            byte[] key = bytes("k" + i);
+            database.put(key, 0, key.length, bytes("v"), Keyspace.NO_EXPIRY);
+        }
+        for (long cursor : new long[] {Long.MIN_VALUE, -1L, Long.MAX_VALUE, 1L << 62}) {
+            long next = cursor;
+            int steps = 0;
+            do {
+                next = database.scan(next, 10, key -> { });
+                assertTrue(++steps < 1000);
+            } while (next != 0);
+        }
+        Set<String> seen = new HashSet<>();
+        long cursor = 0;
+        do {
+            cursor = database.scan(cursor, 7, key -> assertTrue(seen.add(new String(key, StandardCharsets.UTF_8))));
+        } while (cursor != 0);
+        assertEquals(100, seen.size());
     }
 
     @Test

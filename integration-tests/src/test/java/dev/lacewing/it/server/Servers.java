@@ -21,7 +21,11 @@ import java.util.stream.Stream;
  * The servers the suite runs against: every engine on every transport, each started once in
  * this JVM (embedded, on an ephemeral port, two worker threads so that the shared-nothing
  * engine has two shards and cross-shard paths run) and shared by the test classes. A transport
- * this machine cannot load is skipped with its reason.
+ * this machine cannot load is skipped with its reason. Each shared server also has the
+ * {@link TypedValueFixture} command, to store a value of another type than string.
+ *
+ * <p>Tests keep to their own key names (prefixed with the test and target) in database 0;
+ * database 9 belongs to the reference comparison, which flushes it.
  */
 public final class Servers {
 
@@ -64,14 +68,26 @@ public final class Servers {
 
     /** The running server for a target; the calling test is skipped when its transport cannot load. */
     public static LacewingServer server(Target target) {
+        return STARTED.computeIfAbsent(target, t -> {
+            LacewingServer server = builder(t).start();
+            server.state().addCommands(new TypedValueFixture());
+            return server;
+        });
+    }
+
+    /**
+     * A builder for a dedicated server of a target (two threads, ephemeral port), for tests that
+     * need settings the shared servers must not have (requirepass, tiny limits); the caller
+     * closes what it starts. Skips the calling test when the transport cannot load.
+     */
+    public static LacewingServer.Builder builder(Target target) {
         Optional<String> cause = unavailability(target.transport());
         assumeTrue(cause.isEmpty(), () -> target.transport() + " transport unavailable: " + cause.orElse(""));
-        return STARTED.computeIfAbsent(target, t -> LacewingServer.builder()
+        return LacewingServer.builder()
             .port(0)
-            .engine(t.engine())
-            .transport(t.transport())
-            .threads(2)
-            .start());
+            .engine(target.engine())
+            .transport(target.transport())
+            .threads(2);
     }
 
     /** A lettuce client (binary codec) for a target's server. */

@@ -6,7 +6,9 @@ import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Command;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * COMMAND INFO and COMMAND DOCS replies, derived from the command table as Redis derives them
@@ -87,9 +89,14 @@ final class CommandDescriptions {
         }
     }
 
-    /** ACL categories as Redis assigns them from the group and the flags. */
+    /** Redis's ACL categories in the order COMMAND INFO lists them (ACLCommandCategories). */
+    private static final List<String> CATEGORY_ORDER = List.of("keyspace", "read", "write", "set", "sortedset",
+        "list", "hash", "string", "bitmap", "hyperloglog", "geo", "stream", "pubsub", "admin", "fast", "slow",
+        "blocking", "dangerous", "connection", "transaction", "scripting");
+
+    /** ACL categories as Redis assigns them from the group and the flags, in Redis's order. */
     static List<String> aclCategories(CommandSpec spec) {
-        List<String> categories = new ArrayList<>();
+        Set<String> categories = new HashSet<>();
         if (spec.has(CommandFlag.WRITE)) {
             categories.add("write");
         }
@@ -105,9 +112,12 @@ final class CommandDescriptions {
             case "string" -> categories.add("string");
             case "generic" -> categories.add("keyspace");
             case "connection" -> categories.add("connection");
+            case "list" -> categories.add("list");
             default -> {
             }
         }
-        return categories;
+        List<String> ordered = new ArrayList<>(CATEGORY_ORDER);
+        ordered.retainAll(categories);
+        return ordered;
     }
 }

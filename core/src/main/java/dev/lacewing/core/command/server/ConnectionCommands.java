@@ -31,7 +31,7 @@ public final class ConnectionCommands {
     }
 
     public static void register(CommandRegistry registry) {
-        registry.register(spec("ping", -1, "Returns the server's liveliness response.", FAST, STALE),
+        registry.register(spec("ping", -1, "Returns the server's liveliness response.", FAST),
             ConnectionCommands::ping);
         registry.register(spec("echo", 2, "Returns the given string.", FAST, LOADING, STALE),
             ConnectionCommands::echo);
@@ -196,51 +196,51 @@ public final class ConnectionCommands {
         return true;
     }
 
+    private static final Subcommands CLIENT = new Subcommands("client")
+        .add("id", 2, ctx -> ctx.reply().integer(ctx.client().id()))
+        .add("setname", 3, ConnectionCommands::clientSetName)
+        .add("getname", 2, ConnectionCommands::clientGetName)
+        .add("info", 2, ctx -> ctx.reply().verbatim(((ClientConnection) ctx.client()).describe() + "\n"))
+        .add("list", -2, ctx -> clientList(ctx, (ServerState) ctx.server()))
+        .add("kill", -3, ctx -> clientKill(ctx, (ServerState) ctx.server()))
+        .add("help", 2, ctx -> help(ctx.reply(), "CLIENT",
+            "ID", "    Return the ID of the current connection.",
+            "GETNAME", "    Return the name of the current connection.",
+            "SETNAME <name>", "    Assign the name <name> to the current connection.",
+            "INFO", "    Return information about the current client connection.",
+            "LIST [TYPE normal] [ID <id> [<id> ...]]", "    Return information about client connections.",
+            "KILL <ip:port>", "    Kill connection made from <ip:port>.",
+            "KILL <option> <value> [<option> <value> [...]]",
+            "    Kill connections. Options are: ID <client-id>, ADDR <ip:port>, LADDR <ip:port>, "
+                + "SKIPME (YES|NO), TYPE normal."));
+
     private static void client(CommandContext ctx) {
-        Arguments args = ctx.arguments();
-        ReplyWriter reply = ctx.reply();
-        ServerState server = (ServerState) ctx.server();
-        int count = args.count();
-        if (args.is(1, "ID") && count == 2) {
-            reply.integer(ctx.client().id());
-        } else if (args.is(1, "SETNAME") && count == 3) {
-            String name = args.string(2);
-            if (!validName(name)) {
-                reply.error("ERR Client names cannot contain spaces, newlines or special characters.");
-                return;
-            }
-            ctx.client().setName(name);
-            reply.ok();
-        } else if (args.is(1, "GETNAME") && count == 2) {
-            String name = ctx.client().name();
-            if (name.isEmpty()) {
-                reply.nullBulk();
-            } else {
-                reply.bulk(name);
-            }
-        } else if (args.is(1, "INFO") && count == 2) {
-            reply.verbatim(((ClientConnection) ctx.client()).describe() + "\n");
-        } else if (args.is(1, "LIST")) {
-            clientList(ctx, server);
-        } else if (args.is(1, "KILL") && count >= 3) {
-            clientKill(ctx, server);
-        } else if (args.is(1, "HELP") && count == 2) {
-            help(reply, "CLIENT",
-                "ID", "    Return the ID of the current connection.",
-                "GETNAME", "    Return the name of the current connection.",
-                "SETNAME <name>", "    Assign the name <name> to the current connection.",
-                "INFO", "    Return information about the current client connection.",
-                "LIST [TYPE normal] [ID <id> [<id> ...]]", "    Return information about client connections.",
-                "KILL <ip:port>", "    Kill connection made from <ip:port>.",
-                "KILL <option> <value> [<option> <value> [...]]",
-                "    Kill connections. Options are: ID <client-id>, ADDR <ip:port>, LADDR <ip:port>, "
-                    + "SKIPME (YES|NO), TYPE normal.");
+        CLIENT.dispatch(ctx);
+    }
+
+    private static void clientSetName(CommandContext ctx) {
+        String name = ctx.arguments().string(2);
+        if (!validName(name)) {
+            ctx.reply().error("ERR Client names cannot contain spaces, newlines or special characters.");
+            return;
+        }
+        ctx.client().setName(name);
+        ctx.reply().ok();
+    }
+
+    private static void clientGetName(CommandContext ctx) {
+        String name = ctx.client().name();
+        if (name.isEmpty()) {
+            ctx.reply().nullBulk();
         } else {
-            reply.error(unknownSubcommand(args.string(1), "CLIENT"));
+            ctx.reply().bulk(name);
         }
     }
 
-    /** The error Redis gives for an unknown or malformed subcommand of a container command. */
+    /**
+     * addReplySubcommandSyntaxError: what a command that is not a container (DEBUG) replies for
+     * a subcommand it does not know; containers answer through {@link Subcommands}.
+     */
     static String unknownSubcommand(String subcommand, String command) {
         return "ERR unknown subcommand or wrong number of arguments for '" + subcommand + "'. Try " + command
             + " HELP.";
@@ -325,6 +325,9 @@ public final class ConnectionCommands {
                 try {
                     id = Long.parseLong(value);
                 } catch (NumberFormatException e) {
+                    id = 0L;
+                }
+                if (id <= 0) {
                     reply.error("ERR client-id should be greater than 0");
                     return;
                 }

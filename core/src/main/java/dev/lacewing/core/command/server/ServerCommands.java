@@ -17,7 +17,9 @@ import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Glob;
+import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.config.Config;
+import dev.lacewing.core.config.Setting;
 import dev.lacewing.core.keyspace.KeyTable;
 import dev.lacewing.core.server.ModuleLoader;
 import dev.lacewing.core.server.ServerState;
@@ -29,10 +31,13 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /** Server commands: INFO, CONFIG, COMMAND, MEMORY, DEBUG, TIME, SHUTDOWN and MODULE. */
 public final class ServerCommands {
+
+    private static final System.Logger LOG = System.getLogger(ServerCommands.class.getName());
 
     private ServerCommands() {
     }
@@ -91,52 +96,79 @@ public final class ServerCommands {
 
     // ---- CONFIG -----------------------------------------------------------------------------
 
-    private static void config(CommandContext ctx) {
-        Arguments args = ctx.arguments();
-        ReplyWriter reply = ctx.reply();
-        Config config = state(ctx).settings();
-        if (args.is(1, "GET") && args.count() >= 3) {
-            Map<String, String> found = new LinkedHashMap<>();
-            for (int i = 2; i < args.count(); i++) {
-                byte[] pattern = args.copy(i);
-                for (Map.Entry<String, String> entry : config.matching(
-                        name -> Glob.matches(pattern, name.getBytes(StandardCharsets.US_ASCII), true))) {
-                    found.putIfAbsent(entry.getKey(), entry.getValue());
-                }
-            }
-            reply.map(found.size());
-            found.forEach((name, value) -> {
-                reply.bulk(name);
-                reply.bulk(value);
-            });
-        } else if (args.is(1, "SET") && args.count() >= 4 && args.count() % 2 == 0) {
-            configSet(ctx, config);
-        } else if (args.is(1, "RESETSTAT") && args.count() == 2) {
+    private static final Subcommands CONFIG = new Subcommands("config")
+        .add("get", -3, ServerCommands::configGet)
+        .add("set", -4, ServerCommands::configSet)
+        .add("resetstat", 2, ctx -> {
             state(ctx).resetStats();
-            reply.ok();
-        } else if (args.is(1, "REWRITE") && args.count() == 2) {
-            reply.error("ERR The server is running without a config file");
-        } else if (args.is(1, "HELP") && args.count() == 2) {
-            ConnectionCommands.help(reply, "CONFIG",
-                "GET <pattern>", "    Return parameters matching the glob-like <pattern> and their values.",
-                "SET <directive> <value>", "    Set the configuration <directive> to <value>.",
-                "RESETSTAT", "    Reset statistics reported by the INFO command.",
-                "REWRITE", "    Rewrite the configuration file.");
-        } else {
-            reply.error(ConnectionCommands.unknownSubcommand(args.string(1), "CONFIG"));
-        }
+            ctx.reply().ok();
+        })
+        .add("rewrite", 2, ctx -> ctx.reply().error("ERR The server is running without a config file"))
+        .add("help", 2, ctx -> ConnectionCommands.help(ctx.reply(), "CONFIG",
+            "GET <pattern>", "    Return parameters matching the glob-like <pattern> and their values.",
+            "SET <directive> <value>", "    Set the configuration <directive> to <value>.",
+            "RESETSTAT", "    Reset statistics reported by the INFO command.",
+            "REWRITE", "    Rewrite the configuration file."));
+
+    private static void config(CommandContext ctx) {
+        CONFIG.dispatch(ctx);
     }
 
-    /** Sets several parameters atomically: all are checked first, and a failure undoes what was set. */
-    private static void configSet(CommandContext ctx, Config config) {
+    /**
+     * CONFIG GET pattern [pattern ...]: a pattern without glob characters names one setting (or
+     * alias) and is replied under the name as given, as Redis 7 does; a glob matches names and
+     * aliases. Each name is replied once.
+     */
+    private static void configGet(CommandContext ctx) {
         Arguments args = ctx.arguments();
+        Config config = state(ctx).settings();
+        Map<String, String> found = new LinkedHashMap<>();
+        for (int i = 2; i < args.count(); i++) {
+            String pattern = args.string(i);
+            if (pattern.chars().noneMatch(c -> c == '*' || c == '?' || c == '[')) {
+                config.get(pattern).ifPresent(value -> found.putIfAbsent(pattern, value));
+                continue;
+            }
+            byte[] glob = args.copy(i);
+            for (Map.Entry<String, String> entry : config.matching(
+                    name -> Glob.matches(glob, name.getBytes(StandardCharsets.US_ASCII), true))) {
+                found.putIfAbsent(entry.getKey(), entry.getValue());
+            }
+        }
+        ReplyWriter reply = ctx.reply();
+        reply.map(found.size());
+        found.forEach((name, value) -> {
+            reply.bulk(name);
+            reply.bulk(value);
+        });
+    }
+
+    /**
+     * CONFIG SET name value [name value ...], atomically as Redis 7 does: every name is checked
+     * first (unknown, immutable, given twice), then values are set, and a value that fails undoes
+     * those already set.
+     */
+    private static void configSet(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        Config config = state(ctx).settings();
+        if (args.count() % 2 != 0) {
+            ctx.reply().error(Errors.SYNTAX);
+            return;
+        }
         Map<String, String> requested = new LinkedHashMap<>();
         for (int i = 2; i < args.count(); i += 2) {
             String name = args.string(i).toLowerCase(Locale.ROOT);
-            String canonical = config.setting(name).map(s -> s.name()).orElse(name);
-            if (requested.put(canonical, args.string(i + 1)) != null) {
-                ctx.reply().error("ERR CONFIG SET failed (possibly related to argument '" + name
-                    + "') - duplicate parameter");
+            Optional<Setting> setting = config.setting(name);
+            if (setting.isEmpty()) {
+                ctx.reply().error("ERR Unknown option or number of arguments for CONFIG SET - '" + name + "'");
+                return;
+            }
+            if (!setting.get().mutable()) {
+                ctx.reply().error(configSetFailed(name, "can't set immutable config"));
+                return;
+            }
+            if (requested.put(setting.get().name(), args.string(i + 1)) != null) {
+                ctx.reply().error(configSetFailed(name, "duplicate parameter"));
                 return;
             }
         }
@@ -148,68 +180,81 @@ public final class ServerCommands {
                 previous.put(entry.getKey(), before);
             } catch (IllegalArgumentException e) {
                 previous.forEach(config::restore);
-                ctx.reply().error("ERR CONFIG SET failed (possibly related to argument '" + entry.getKey() + "') - "
-                    + e.getMessage());
+                ctx.reply().error(configSetFailed(entry.getKey(), e.getMessage()));
                 return;
             }
         }
         ctx.reply().ok();
     }
 
+    private static String configSetFailed(String name, String reason) {
+        return "ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + reason;
+    }
+
     // ---- COMMAND ----------------------------------------------------------------------------
 
+    private static final Subcommands COMMAND = new Subcommands("command")
+        .add("count", 2, ctx -> ctx.reply().integer(state(ctx).commands().size()))
+        .add("info", -2, ServerCommands::commandInfo)
+        .add("docs", -2, ServerCommands::commandDocs)
+        .add("list", -2, ctx -> commandList(ctx, state(ctx)))
+        .add("getkeys", -4, ctx -> commandGetKeys(ctx, state(ctx)))
+        .add("help", 2, ctx -> ConnectionCommands.help(ctx.reply(), "COMMAND",
+            "(no subcommand)", "    Return details about all Redis commands.",
+            "COUNT", "    Return the total number of commands in this Redis server.",
+            "LIST", "    Return a list of all commands in this Redis server.",
+            "INFO [<command-name> ...]", "    Return details about multiple Redis commands.",
+            "DOCS [<command-name> ...]", "    Return documentation details about multiple Redis commands.",
+            "GETKEYS <full-command>", "    Return the keys from a full Redis command."));
+
     private static void command(CommandContext ctx) {
-        Arguments args = ctx.arguments();
-        ReplyWriter reply = ctx.reply();
-        ServerState state = state(ctx);
-        if (args.count() == 1) {
-            reply.array(state.commands().size());
-            state.commands().commands().forEach(command -> CommandDescriptions.info(reply, command));
-        } else if (args.is(1, "COUNT") && args.count() == 2) {
-            reply.integer(state.commands().size());
-        } else if (args.is(1, "INFO")) {
-            if (args.count() == 2) {
-                reply.array(state.commands().size());
-                state.commands().commands().forEach(command -> CommandDescriptions.info(reply, command));
-                return;
-            }
-            reply.array(args.count() - 2);
-            for (int i = 2; i < args.count(); i++) {
-                Command command = state.commands().lookup(args.string(i));
-                if (command == null) {
-                    reply.nullArray();
-                } else {
-                    CommandDescriptions.info(reply, command);
-                }
-            }
-        } else if (args.is(1, "DOCS")) {
-            List<Command> selected = new ArrayList<>();
-            if (args.count() == 2) {
-                selected.addAll(state.commands().commands());
-            }
-            for (int i = 2; i < args.count(); i++) {
-                Command command = state.commands().lookup(args.string(i));
-                if (command != null) {
-                    selected.add(command);
-                }
-            }
-            reply.map(selected.size());
-            selected.forEach(command -> CommandDescriptions.docs(reply, command));
-        } else if (args.is(1, "LIST")) {
-            commandList(ctx, state);
-        } else if (args.is(1, "GETKEYS") && args.count() >= 3) {
-            commandGetKeys(ctx, state);
-        } else if (args.is(1, "HELP") && args.count() == 2) {
-            ConnectionCommands.help(reply, "COMMAND",
-                "(no subcommand)", "    Return details about all Redis commands.",
-                "COUNT", "    Return the total number of commands in this Redis server.",
-                "LIST", "    Return a list of all commands in this Redis server.",
-                "INFO [<command-name> ...]", "    Return details about multiple Redis commands.",
-                "DOCS [<command-name> ...]", "    Return documentation details about multiple Redis commands.",
-                "GETKEYS <full-command>", "    Return the keys from a full Redis command.");
+        if (ctx.arguments().count() == 1) {
+            allCommandInfo(ctx);
         } else {
-            reply.error(ConnectionCommands.unknownSubcommand(args.string(1), "COMMAND"));
+            COMMAND.dispatch(ctx);
         }
+    }
+
+    private static void allCommandInfo(CommandContext ctx) {
+        ServerState state = state(ctx);
+        ctx.reply().array(state.commands().size());
+        state.commands().commands().forEach(command -> CommandDescriptions.info(ctx.reply(), command));
+    }
+
+    /** COMMAND INFO [name ...]: a null bulk for a name the server does not know, as Redis 7.0 replies. */
+    private static void commandInfo(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        if (args.count() == 2) {
+            allCommandInfo(ctx);
+            return;
+        }
+        ServerState state = state(ctx);
+        ctx.reply().array(args.count() - 2);
+        for (int i = 2; i < args.count(); i++) {
+            Command command = state.commands().lookup(args.string(i));
+            if (command == null) {
+                ctx.reply().nullBulk();
+            } else {
+                CommandDescriptions.info(ctx.reply(), command);
+            }
+        }
+    }
+
+    private static void commandDocs(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        ServerState state = state(ctx);
+        List<Command> selected = new ArrayList<>();
+        if (args.count() == 2) {
+            selected.addAll(state.commands().commands());
+        }
+        for (int i = 2; i < args.count(); i++) {
+            Command command = state.commands().lookup(args.string(i));
+            if (command != null) {
+                selected.add(command);
+            }
+        }
+        ctx.reply().map(selected.size());
+        selected.forEach(command -> CommandDescriptions.docs(ctx.reply(), command));
     }
 
     /** COMMAND LIST [FILTERBY MODULE name | ACLCAT category | PATTERN pattern] */
@@ -255,12 +300,12 @@ public final class ServerCommands {
         }
         CommandSpec spec = command.spec();
         int count = args.count() - 2;
-        if (!spec.acceptsArgumentCount(count)) {
-            ctx.reply().error("ERR Invalid number of arguments specified for command");
-            return;
-        }
         if (spec.firstKey() <= 0 || spec.scope() != KeyScope.KEYS) {
             ctx.reply().error("ERR The command has no key arguments");
+            return;
+        }
+        if (!spec.acceptsArgumentCount(count)) {
+            ctx.reply().error("ERR Invalid number of arguments specified for command");
             return;
         }
         int last = spec.lastKeyIndex(count);
@@ -274,26 +319,39 @@ public final class ServerCommands {
 
     // ---- MEMORY, DEBUG, TIME, SHUTDOWN, MODULE -------------------------------------------
 
+    private static final Subcommands MEMORY = new Subcommands("memory")
+        .add("usage", -3, ServerCommands::memoryUsage)
+        .add("help", 2, ctx -> ConnectionCommands.help(ctx.reply(), "MEMORY",
+            "USAGE <key> [SAMPLES <count>]", "    Return memory in bytes used by <key> and its value."));
+
     private static void memory(CommandContext ctx) {
+        MEMORY.dispatch(ctx);
+    }
+
+    /** MEMORY USAGE key [SAMPLES count]: options are checked before the key is read. */
+    private static void memoryUsage(CommandContext ctx) {
         Arguments args = ctx.arguments();
         ReplyWriter reply = ctx.reply();
-        if (args.is(1, "USAGE") && args.count() >= 3) {
-            if (args.count() != 3 && !(args.count() == 5 && args.is(3, "SAMPLES"))) {
+        for (int i = 3; i < args.count(); i++) {
+            if (args.is(i, "SAMPLES") && i + 1 < args.count()) {
+                try {
+                    Numbers.parseLong(args.array(), args.offset(i + 1), args.length(i + 1));
+                } catch (Numbers.InvalidNumber e) {
+                    reply.error(Errors.NOT_INTEGER);
+                    return;
+                }
+                i++;
+            } else {
                 reply.error(Errors.SYNTAX);
                 return;
             }
-            Object value = ctx.keyspace().get(args.array(), args.offset(2), args.length(2));
-            if (value == null) {
-                reply.nullBulk();
-            } else {
-                // Entry slot (key ref, value ref, expiry, hash), key array and value as stored.
-                reply.integer(20 + 16 + args.length(2) + KeyTable.valueBytes(value));
-            }
-        } else if (args.is(1, "HELP") && args.count() == 2) {
-            ConnectionCommands.help(reply, "MEMORY",
-                "USAGE <key> [SAMPLES <count>]", "    Return memory in bytes used by <key> and its value.");
+        }
+        Object value = ctx.keyspace().get(args.array(), args.offset(2), args.length(2));
+        if (value == null) {
+            reply.nullBulk();
         } else {
-            reply.error(ConnectionCommands.unknownSubcommand(args.string(1), "MEMORY"));
+            // Entry slot (key ref, value ref, expiry, hash), key array and value as stored.
+            reply.integer(20 + 16 + args.length(2) + KeyTable.valueBytes(value));
         }
     }
 
@@ -358,63 +416,71 @@ public final class ServerCommands {
     private static final String MODULE_UNLOAD_IMPOSSIBLE = "ERR Error unloading module: operation not possible.";
     private static final String NO_SUCH_MODULE = "ERR Error unloading module: no such module with that name";
 
-    /** MODULE LIST | LOAD path [arg ...] | UNLOAD name | HELP; LOAD and UNLOAD need a {@link ModuleLoader}. */
+    private static final Subcommands MODULE = new Subcommands("module")
+        .add("list", 2, ServerCommands::moduleList)
+        .add("load", -3, ctx -> moduleChange(ctx, MODULE_LOAD_FAILED, loader -> {
+            String path = ctx.arguments().string(2);
+            String name = loader.load(Path.of(path));
+            LOG.log(System.Logger.Level.INFO, "Module '" + name + "' loaded from " + path);
+            ctx.reply().ok();
+        }))
+        .add("unload", 3, ctx -> moduleChange(ctx, MODULE_UNLOAD_IMPOSSIBLE, loader -> {
+            if (loader.unload(ctx.arguments().string(2))) {
+                LOG.log(System.Logger.Level.INFO, "Module " + ctx.arguments().string(2) + " unloaded");
+                ctx.reply().ok();
+            } else {
+                ctx.reply().error(NO_SUCH_MODULE);
+            }
+        }))
+        .add("help", 2, ctx -> ConnectionCommands.help(ctx.reply(), "MODULE",
+            "LIST", "    Return a list of loaded modules.",
+            "LOAD <path> [<arg> ...]", "    Load a module plugin jar from <path>.",
+            "UNLOAD <name>", "    Unload a module."));
+
     private static void module(CommandContext ctx) {
-        Arguments args = ctx.arguments();
-        ReplyWriter reply = ctx.reply();
+        MODULE.dispatch(ctx);
+    }
+
+    private static void moduleList(CommandContext ctx) {
         ModuleLoader loader = state(ctx).moduleLoader();
-        System.Logger log = System.getLogger(ServerCommands.class.getName());
-        if (args.is(1, "HELP") && args.count() == 2) {
-            ConnectionCommands.help(reply, "MODULE",
-                "LIST", "    Return a list of loaded modules.",
-                "LOAD <path> [<arg> ...]", "    Load a module plugin jar from <path>.",
-                "UNLOAD <name>", "    Unload a module.");
+        ReplyWriter reply = ctx.reply();
+        List<ModuleLoader.LoadedModule> modules = loader == null ? List.of() : loader.list();
+        reply.array(modules.size());
+        for (ModuleLoader.LoadedModule module : modules) {
+            reply.map(3);
+            reply.bulk("name");
+            reply.bulk(module.name());
+            reply.bulk("ver");
+            reply.bulk(module.version());
+            reply.bulk("path");
+            reply.bulk(module.path());
+        }
+    }
+
+    /** An operation that needs the OSGi module loader. */
+    private interface ModuleChange {
+        void apply(ModuleLoader loader) throws Exception;
+    }
+
+    /**
+     * Runs MODULE LOAD or UNLOAD. Without a loader (plugin-mode jpms or classpath), or when it
+     * fails, the client gets Redis's {@code failure} reply and the log gets the reason, as in Redis.
+     */
+    private static void moduleChange(CommandContext ctx, String failure, ModuleChange change) {
+        ModuleLoader loader = state(ctx).moduleLoader();
+        String operation = "MODULE " + ctx.arguments().string(1).toUpperCase(Locale.ROOT) + " "
+            + ctx.arguments().string(2);
+        if (loader == null) {
+            LOG.log(System.Logger.Level.WARNING, operation + " refused: loading and unloading plugins at runtime "
+                + "needs plugin-mode osgi, and this server runs with plugin-mode " + state(ctx).pluginMode());
+            ctx.reply().error(failure);
             return;
         }
-        boolean load = args.is(1, "LOAD") && args.count() >= 3;
-        boolean unload = args.is(1, "UNLOAD") && args.count() == 3;
-        if (loader == null && (load || unload)) {
-            log.log(System.Logger.Level.WARNING, "MODULE " + args.string(1).toUpperCase(Locale.ROOT) + " "
-                + args.string(2) + " refused: loading and unloading plugins at runtime needs plugin-mode osgi, and "
-                + "this server runs with plugin-mode " + state(ctx).pluginMode());
-            reply.error(load ? MODULE_LOAD_FAILED : MODULE_UNLOAD_IMPOSSIBLE);
-            return;
-        }
-        if (args.is(1, "LIST") && args.count() == 2) {
-            List<ModuleLoader.LoadedModule> modules = loader == null ? List.of() : loader.list();
-            reply.array(modules.size());
-            for (ModuleLoader.LoadedModule module : modules) {
-                reply.map(3);
-                reply.bulk("name");
-                reply.bulk(module.name());
-                reply.bulk("ver");
-                reply.bulk(module.version());
-                reply.bulk("path");
-                reply.bulk(module.path());
-            }
-        } else if (load) {
-            try {
-                String name = loader.load(Path.of(args.string(2)));
-                log.log(System.Logger.Level.INFO, "Module '" + name + "' loaded from " + args.string(2));
-                reply.ok();
-            } catch (Exception e) {
-                log.log(System.Logger.Level.WARNING, "Module " + args.string(2) + " failed to load: " + e.getMessage());
-                reply.error(MODULE_LOAD_FAILED);
-            }
-        } else if (unload) {
-            try {
-                if (loader.unload(args.string(2))) {
-                    log.log(System.Logger.Level.INFO, "Module " + args.string(2) + " unloaded");
-                    reply.ok();
-                } else {
-                    reply.error(NO_SUCH_MODULE);
-                }
-            } catch (Exception e) {
-                log.log(System.Logger.Level.WARNING, "Module " + args.string(2) + " failed to unload: " + e.getMessage());
-                reply.error(MODULE_UNLOAD_IMPOSSIBLE);
-            }
-        } else {
-            reply.error(ConnectionCommands.unknownSubcommand(args.string(1), "MODULE"));
+        try {
+            change.apply(loader);
+        } catch (Exception e) {
+            LOG.log(System.Logger.Level.WARNING, operation + " failed: " + e.getMessage());
+            ctx.reply().error(failure);
         }
     }
 }

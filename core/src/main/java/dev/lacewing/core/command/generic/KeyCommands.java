@@ -1,0 +1,411 @@
+package dev.lacewing.core.command.generic;
+
+import static dev.lacewing.api.CommandFlag.DENYOOM;
+import static dev.lacewing.api.CommandFlag.FAST;
+import static dev.lacewing.api.CommandFlag.READONLY;
+import static dev.lacewing.api.CommandFlag.WRITE;
+
+import dev.lacewing.api.Arguments;
+import dev.lacewing.api.CommandContext;
+import dev.lacewing.api.CommandFlag;
+import dev.lacewing.api.CommandRegistry;
+import dev.lacewing.api.CommandSpec;
+import dev.lacewing.api.KeyScope;
+import dev.lacewing.api.Keyspace;
+import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.core.command.Errors;
+import dev.lacewing.core.command.Glob;
+import dev.lacewing.core.command.Numbers;
+import dev.lacewing.core.command.Numbers.InvalidNumber;
+import dev.lacewing.core.keyspace.TypedValue;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The generic key family (Redis's db.c): commands that work on keys whatever their type. The
+ * family also takes in the expiry commands ({@link ExpireCommands}, expire.c) and the database
+ * commands ({@link DatabaseCommands}); {@link #register} declares all three.
+ *
+ * <p>COPY ... DB and MOVE reach a key of another database through {@link CommandContext#keyspace(int)}
+ * while declaring only their keys: partitions hold a slot range across every database, so the
+ * engine's grant for a key covers that key in every database.
+ *
+ * <p>Stateless; each handler runs on the thread the engine gives the command, with its keys (or
+ * the whole keyspace for KEYS, SCAN and RANDOMKEY).
+ */
+public final class KeyCommands {
+
+    /** What {@link Keyspace#expireAt} returns for a key that does not exist. */
+    static final long NO_KEY = -2;
+
+    /** SCAN's default COUNT. */
+    private static final int DEFAULT_SCAN_COUNT = 10;
+
+    /**
+     * SCAN gathers at most this many table steps of COUNT slots per call, as Redis walks at most
+     * COUNT * 10 buckets while it has fewer than COUNT keys.
+     */
+    private static final int SCAN_STEPS = 10;
+
+    /** ULONG_MAX / 10, for strtoul's overflow check. */
+    private static final long CURSOR_LIMIT = Long.divideUnsigned(-1L, 10);
+
+    private KeyCommands() {
+    }
+
+    /** Registers the generic family: key, expiry and database commands. */
+    public static void register(CommandRegistry registry) {
+        registry.register(keys("del", -2, 1, -1, "Delete a key", WRITE), KeyCommands::del);
+        registry.register(keys("unlink", -2, 1, -1,
+            "Delete a key asynchronously in another thread. Otherwise it is just as DEL, but non blocking.",
+            WRITE, FAST), KeyCommands::del);
+        registry.register(keys("exists", -2, 1, -1, "Determine if a key exists", READONLY, FAST),
+            KeyCommands::exists);
+        registry.register(keys("touch", -2, 1, -1,
+            "Alters the last access time of a key(s). Returns the number of existing keys specified.",
+            READONLY, FAST), KeyCommands::exists);
+        registry.register(keys("type", 2, 1, 1, "Determine the type stored at key", READONLY, FAST),
+            KeyCommands::type);
+        registry.register(keys("rename", 3, 1, 2, "Rename a key", WRITE), KeyCommands::rename);
+        registry.register(keys("renamenx", 3, 1, 2, "Rename a key, only if the new key does not exist",
+            WRITE, FAST), KeyCommands::renamenx);
+        registry.register(keys("copy", -3, 1, 2, "Copy a key", WRITE, DENYOOM), KeyCommands::copy);
+        registry.register(keys("move", 3, 1, 1, "Move a key to another database", WRITE, FAST),
+            KeyCommands::move);
+        registry.register(wholeKeyspace("keys", 2, "Find all keys matching the given pattern", READONLY),
+            KeyCommands::keys);
+        registry.register(wholeKeyspace("scan", -2, "Incrementally iterate the keys space", READONLY),
+            KeyCommands::scan);
+        registry.register(wholeKeyspace("randomkey", 1, "Return a random key from the keyspace", READONLY),
+            KeyCommands::randomkey);
+        ExpireCommands.register(registry);
+        DatabaseCommands.register(registry);
+    }
+
+    /** A command on the keys from {@code firstKey} to {@code lastKey}, one after another. */
+    static CommandSpec keys(String name, int arity, int firstKey, int lastKey, String summary,
+                            CommandFlag... flags) {
+        return new CommandSpec(name, arity, Set.of(flags), firstKey, lastKey, 1, KeyScope.KEYS, "generic", summary);
+    }
+
+    private static CommandSpec wholeKeyspace(String name, int arity, String summary, CommandFlag... flags) {
+        return new CommandSpec(name, arity, Set.of(flags), 0, 0, 0, KeyScope.ALL, "generic", summary);
+    }
+
+    /** DEL and UNLINK: the number of keys deleted. UNLINK frees nothing later; the GC does. */
+    private static void del(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        Keyspace keyspace = ctx.keyspace();
+        int deleted = 0;
+        for (int i = 1; i < args.count(); i++) {
+            if (keyspace.remove(args.array(), args.offset(i), args.length(i))) {
+                deleted++;
+            }
+        }
+        ctx.reply().integer(deleted);
+    }
+
+    /** EXISTS and TOUCH: the number of arguments naming a live key, a key named twice counting twice. */
+    private static void exists(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        Keyspace keyspace = ctx.keyspace();
+        int found = 0;
+        for (int i = 1; i < args.count(); i++) {
+            if (keyspace.get(args.array(), args.offset(i), args.length(i)) != null) {
+                found++;
+            }
+        }
+        ctx.reply().integer(found);
+    }
+
+    private static void type(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        ctx.reply().simple(typeName(ctx.keyspace().get(args.array(), args.offset(1), args.length(1))));
+    }
+
+    /** The name TYPE replies for a stored value, {@code none} for null. */
+    static String typeName(Object value) {
+        if (value == null) {
+            return "none";
+        }
+        if (value instanceof TypedValue typed) {
+            return typed.typeName();
+        }
+        return "string";
+    }
+
+    private static void rename(CommandContext ctx) {
+        renameGeneric(ctx, false);
+    }
+
+    private static void renamenx(CommandContext ctx) {
+        renameGeneric(ctx, true);
+    }
+
+    /**
+     * RENAME and RENAMENX (renameGenericCommand): a missing source is an error even when both
+     * names are the same; renaming a key onto itself changes nothing (RENAMENX replies 0). The
+     * value moves with its expiry, replacing any destination (RENAME) or giving way to it
+     * (RENAMENX, which replies 0).
+     */
+    private static void renameGeneric(CommandContext ctx, boolean nx) {
+        Arguments args = ctx.arguments();
+        Keyspace keyspace = ctx.keyspace();
+        byte[] array = args.array();
+        int source = args.offset(1);
+        int sourceLength = args.length(1);
+        int destination = args.offset(2);
+        int destinationLength = args.length(2);
+        long expireAt = keyspace.expireAt(array, source, sourceLength);
+        Object value = expireAt == NO_KEY ? null : keyspace.get(array, source, sourceLength);
+        if (value == null) {
+            ctx.reply().error(Errors.NO_SUCH_KEY);
+            return;
+        }
+        boolean sameKey = Arrays.equals(array, source, source + sourceLength,
+            array, destination, destination + destinationLength);
+        if (nx && (sameKey || keyspace.get(array, destination, destinationLength) != null)) {
+            ctx.reply().integer(0);
+            return;
+        }
+        if (!sameKey) {
+            keyspace.put(array, destination, destinationLength, value, expireAt);
+            keyspace.remove(array, source, sourceLength);
+        }
+        if (nx) {
+            ctx.reply().integer(1);
+        } else {
+            ctx.reply().ok();
+        }
+    }
+
+    /**
+     * COPY source destination [DB index] [REPLACE] (copyCommand): options are read in order, so
+     * a bad DB index is reported before a later unknown option. Replies 1 when copied, 0 when
+     * the source is missing or the destination exists without REPLACE. The copy keeps the
+     * source's expiry and shares nothing mutable with it.
+     */
+    private static void copy(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        int selected = ctx.client().database();
+        int target = selected;
+        boolean replace = false;
+        for (int i = 3; i < args.count(); i++) {
+            if (args.is(i, "REPLACE")) {
+                replace = true;
+            } else if (args.is(i, "DB") && i + 1 < args.count()) {
+                long index = DatabaseCommands.databaseIndexOrReply(ctx, ++i);
+                if (index == DatabaseCommands.REFUSED) {
+                    return;
+                }
+                target = (int) index;
+            } else {
+                ctx.reply().error(Errors.SYNTAX);
+                return;
+            }
+        }
+        byte[] array = args.array();
+        int source = args.offset(1);
+        int sourceLength = args.length(1);
+        int destination = args.offset(2);
+        int destinationLength = args.length(2);
+        if (target == selected
+            && Arrays.equals(array, source, source + sourceLength, array, destination, destination + destinationLength)) {
+            ctx.reply().error(Errors.SAME_OBJECT);
+            return;
+        }
+        Keyspace from = ctx.keyspace();
+        long expireAt = from.expireAt(array, source, sourceLength);
+        Object value = expireAt == NO_KEY ? null : from.get(array, source, sourceLength);
+        if (value == null) {
+            ctx.reply().integer(0);
+            return;
+        }
+        Keyspace to = ctx.keyspace(target);
+        if (!replace && to.get(array, destination, destinationLength) != null) {
+            ctx.reply().integer(0);
+            return;
+        }
+        Object copy = value instanceof TypedValue typed ? typed.copy() : value;
+        to.put(array, destination, destinationLength, copy, expireAt);
+        ctx.reply().integer(1);
+    }
+
+    /**
+     * MOVE key db (moveCommand): 1 when moved with its expiry, 0 when the key is missing here or
+     * exists there.
+     */
+    private static void move(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        long target = DatabaseCommands.databaseIndexOrReply(ctx, 2);
+        if (target == DatabaseCommands.REFUSED) {
+            return;
+        }
+        if (target == ctx.client().database()) {
+            ctx.reply().error(Errors.SAME_OBJECT);
+            return;
+        }
+        byte[] array = args.array();
+        int key = args.offset(1);
+        int keyLength = args.length(1);
+        Keyspace from = ctx.keyspace();
+        long expireAt = from.expireAt(array, key, keyLength);
+        Object value = expireAt == NO_KEY ? null : from.get(array, key, keyLength);
+        if (value == null) {
+            ctx.reply().integer(0);
+            return;
+        }
+        Keyspace to = ctx.keyspace((int) target);
+        if (to.get(array, key, keyLength) != null) {
+            ctx.reply().integer(0);
+            return;
+        }
+        to.put(array, key, keyLength, value, expireAt);
+        from.remove(array, key, keyLength);
+        ctx.reply().integer(1);
+    }
+
+    /** KEYS pattern: every live key that matches; "*" matches every key, the empty one too. O(keys). */
+    private static void keys(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        Keyspace keyspace = ctx.keyspace();
+        List<byte[]> matched = new ArrayList<>();
+        byte[] array = args.array();
+        int pattern = args.offset(1);
+        int patternLength = args.length(1);
+        boolean allKeys = patternLength == 1 && array[pattern] == '*';
+        long cursor = 0;
+        do {
+            cursor = keyspace.scan(cursor, Integer.MAX_VALUE, key -> {
+                if (allKeys || Glob.matches(array, pattern, patternLength, key, 0, key.length, false)) {
+                    matched.add(key);
+                }
+            });
+        } while (cursor != 0);
+        replyKeys(ctx.reply(), matched);
+    }
+
+    /**
+     * SCAN cursor [MATCH pattern] [COUNT count] [TYPE type] (scanGenericCommand). Gathers keys
+     * from the cursor until it has COUNT of them or has taken {@link #SCAN_STEPS} steps, then
+     * filters them by pattern and type, so a call may reply fewer keys than COUNT, or none, with
+     * a cursor other than 0. Keys present for the whole iteration are replied at least once.
+     */
+    private static void scan(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        long cursor;
+        try {
+            cursor = parseCursor(args.array(), args.offset(1), args.length(1));
+        } catch (InvalidNumber e) {
+            ctx.reply().error(Errors.INVALID_CURSOR);
+            return;
+        }
+        long count = DEFAULT_SCAN_COUNT;
+        int pattern = 0;
+        int type = 0;
+        for (int i = 2; i < args.count(); i += 2) {
+            boolean hasValue = i + 1 < args.count();
+            if (hasValue && args.is(i, "COUNT")) {
+                try {
+                    count = Numbers.parseLong(args.array(), args.offset(i + 1), args.length(i + 1));
+                } catch (InvalidNumber e) {
+                    ctx.reply().error(Errors.NOT_INTEGER);
+                    return;
+                }
+                if (count < 1) {
+                    ctx.reply().error(Errors.SYNTAX);
+                    return;
+                }
+            } else if (hasValue && args.is(i, "MATCH")) {
+                pattern = i + 1;
+            } else if (hasValue && args.is(i, "TYPE")) {
+                type = i + 1;
+            } else {
+                ctx.reply().error(Errors.SYNTAX);
+                return;
+            }
+        }
+        Keyspace keyspace = ctx.keyspace();
+        int slots = (int) Math.min(count, Integer.MAX_VALUE);
+        List<byte[]> gathered = new ArrayList<>();
+        int steps = 0;
+        do {
+            cursor = keyspace.scan(cursor, slots, gathered::add);
+        } while (cursor != 0 && ++steps < SCAN_STEPS && gathered.size() < count);
+
+        byte[] array = args.array();
+        boolean usePattern = pattern != 0 && !(args.length(pattern) == 1 && array[args.offset(pattern)] == '*');
+        List<byte[]> replied = new ArrayList<>(gathered.size());
+        for (byte[] key : gathered) {
+            if (usePattern
+                && !Glob.matches(array, args.offset(pattern), args.length(pattern), key, 0, key.length, false)) {
+                continue;
+            }
+            if (type != 0 && !args.is(type, typeName(keyspace.get(key)))) {
+                continue;
+            }
+            replied.add(key);
+        }
+        ReplyWriter reply = ctx.reply();
+        reply.array(2);
+        reply.bulk(Long.toUnsignedString(cursor));
+        replyKeys(reply, replied);
+    }
+
+    /**
+     * A SCAN cursor as parseScanCursorOrReply reads it with strtoul: an unsigned 64-bit decimal,
+     * an optional sign (a '-' negates modulo 2^64), no leading space, nothing after the digits.
+     * strtoul's quirks are kept: the empty string is cursor 0, and a NUL byte ends the text.
+     *
+     * @throws InvalidNumber for anything else, or a value past 2^64 - 1
+     */
+    static long parseCursor(byte[] array, int offset, int length) {
+        int end = offset + length;
+        if (length > 0 && isSpace(array[offset])) {
+            throw Numbers.INVALID;
+        }
+        int i = offset;
+        boolean negative = false;
+        if (i < end && (array[i] == '+' || array[i] == '-')) {
+            negative = array[i] == '-';
+            i++;
+        }
+        int digits = i;
+        long value = 0;
+        for (; i < end && array[i] >= '0' && array[i] <= '9'; i++) {
+            int digit = array[i] - '0';
+            if (Long.compareUnsigned(value, CURSOR_LIMIT) > 0 || (value == CURSOR_LIMIT && digit > 5)) {
+                throw Numbers.INVALID;
+            }
+            value = value * 10 + digit;
+        }
+        int stop = i == digits ? offset : i;
+        if (stop < end && array[stop] != 0) {
+            throw Numbers.INVALID;
+        }
+        return negative ? -value : value;
+    }
+
+    /** C's isspace in the C locale. */
+    private static boolean isSpace(byte b) {
+        return b == ' ' || (b >= '\t' && b <= '\r');
+    }
+
+    private static void randomkey(CommandContext ctx) {
+        byte[] key = ctx.keyspace().randomKey();
+        if (key == null) {
+            ctx.reply().nullBulk();
+        } else {
+            ctx.reply().bulk(key);
+        }
+    }
+
+    private static void replyKeys(ReplyWriter reply, List<byte[]> keys) {
+        reply.array(keys.size());
+        for (byte[] key : keys) {
+            reply.bulk(key);
+        }
+    }
+}

@@ -1,0 +1,170 @@
+package dev.lacewing.it.commands;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.lacewing.core.server.LacewingServer;
+import dev.lacewing.it.resp.RespClient;
+import dev.lacewing.it.server.Servers;
+import dev.lacewing.it.server.Target;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.protocol.ProtocolVersion;
+import java.time.Duration;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** PING, ECHO, QUIT, RESET, HELLO, AUTH, CLIENT and SELECT, over raw sockets and lettuce. */
+class ConnectionCommandsTest {
+
+    private static int port(Target target) {
+        return Servers.server(target).port();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void pingEchoQuitAndReset(Target target) {
+        try (RespClient client = RespClient.connect(port(target))) {
+            assertEquals("+PONG\r\n", client.call("PING"));
+            assertEquals("$2\r\nhi\r\n", client.call("PING", "hi"));
+            assertEquals("$3\r\na\0b\r\n", client.call("ECHO", "a\0b"));
+            assertEquals("+OK\r\n", client.call("CLIENT", "SETNAME", "before-reset"));
+            assertTrue(client.call("HELLO", "3").startsWith("%7\r\n"));
+            assertEquals("+RESET\r\n", client.call("RESET"));
+            assertEquals("$-1\r\n", client.call("CLIENT", "GETNAME"), "RESET went back to RESP2 and no name");
+            assertEquals("+OK\r\n", client.call("QUIT"));
+            assertTrue(client.closedByServer(5000));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void helloSwitchesProtocolAndSetsTheName(Target target) {
+        try (RespClient client = RespClient.connect(port(target))) {
+            String hello3 = client.call("HELLO", "3", "SETNAME", "conn-test");
+            assertTrue(hello3.startsWith("%7\r\n$6\r\nserver\r\n$5\r\nredis\r\n$7\r\nversion\r\n$6\r\n7.0.15\r\n"
+                + "$5\r\nproto\r\n:3\r\n$2\r\nid\r\n:"), hello3);
+            assertEquals("_\r\n", client.call("GET", "conn:missing"));
+            assertEquals("$9\r\nconn-test\r\n", client.call("CLIENT", "GETNAME"));
+            assertTrue(client.call("HELLO", "2").startsWith("*14\r\n"));
+            assertEquals("$-1\r\n", client.call("GET", "conn:missing"));
+            assertEquals("-NOPROTO unsupported protocol version\r\n", client.call("HELLO", "4"));
+            assertEquals("-ERR Protocol version is not an integer or out of range\r\n", client.call("HELLO", "x"));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void requirepassGatesCommandsUntilAuthOrHelloAuth(Target target) {
+        try (LacewingServer server = Servers.builder(target).set("requirepass", "s3cret").start()) {
+            try (RespClient client = RespClient.connect(server.port())) {
+                assertEquals("-NOAUTH Authentication required.\r\n", client.call("GET", "k"));
+                assertEquals("-NOAUTH Authentication required.\r\n", client.call("CLIENT", "ID"));
+                assertTrue(client.call("HELLO", "3").startsWith("-NOAUTH HELLO must be called with the client "
+                    + "already authenticated"));
+                assertEquals("-WRONGPASS invalid username-password pair or user is disabled.\r\n",
+                    client.call("AUTH", "wrong"));
+                assertEquals("-WRONGPASS invalid username-password pair or user is disabled.\r\n",
+                    client.call("AUTH", "someone", "s3cret"));
+                assertEquals("+OK\r\n", client.call("AUTH", "s3cret"));
+                assertEquals("$-1\r\n", client.call("GET", "k"));
+                assertEquals("+RESET\r\n", client.call("RESET"));
+                assertEquals("-NOAUTH Authentication required.\r\n", client.call("GET", "k"), "RESET logs out");
+                assertTrue(client.call("HELLO", "3", "AUTH", "default", "s3cret", "SETNAME", "authed")
+                    .startsWith("%7\r\n"));
+                assertEquals("$6\r\nauthed\r\n", client.call("CLIENT", "GETNAME"));
+            }
+            RedisClient lettuce = RedisClient.create(RedisURI.builder().withHost("127.0.0.1").withPort(server.port())
+                .withPassword("s3cret".toCharArray()).withTimeout(Duration.ofSeconds(10)).build());
+            try (StatefulRedisConnection<String, String> connection = lettuce.connect()) {
+                assertEquals("OK", connection.sync().set("k", "v"));
+                assertEquals("v", connection.sync().getdel("k"));
+            } finally {
+                lettuce.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            }
+            RedisClient anonymous = RedisClient.create(RedisURI.create("127.0.0.1", server.port()));
+            try {
+                assertThrows(Exception.class, () -> {
+                    try (StatefulRedisConnection<String, String> connection = anonymous.connect()) {
+                        connection.sync().get("k");
+                    }
+                });
+            } finally {
+                anonymous.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void clientSubcommandsDescribeAndKillConnections(Target target) {
+        try (RespClient client = RespClient.connect(port(target));
+             RespClient victim = RespClient.connect(port(target))) {
+            String id = client.call("CLIENT", "ID").substring(1).trim();
+            assertEquals("+OK\r\n", client.call("CLIENT", "SETNAME", "inspector"));
+            assertEquals("$9\r\ninspector\r\n", client.call("CLIENT", "GETNAME"));
+            assertEquals("-ERR Client names cannot contain spaces, newlines or special characters.\r\n",
+                client.call("CLIENT", "SETNAME", "a b"));
+            String info = client.call("CLIENT", "INFO");
+            assertTrue(info.contains("id=" + id + " ") && info.contains(" name=inspector ")
+                && info.contains(" cmd=client|info "), info);
+            String victimId = victim.call("CLIENT", "ID").substring(1).trim();
+            String list = client.call("CLIENT", "LIST");
+            assertTrue(list.contains("id=" + victimId + " ") && list.contains(" cmd=client|list "), list);
+            assertTrue(client.call("CLIENT", "LIST", "ID", victimId).contains(" cmd=client|id "));
+            assertEquals(":1\r\n", client.call("CLIENT", "KILL", "ID", victimId));
+            assertTrue(victim.closedByServer(5000));
+            assertEquals(":0\r\n", client.call("CLIENT", "KILL", "ID", victimId));
+            assertEquals("-ERR wrong number of arguments for 'client|id' command\r\n", client.call("CLIENT", "ID", "x"));
+            assertEquals("-ERR unknown subcommand 'NOPE'. Try CLIENT HELP.\r\n", client.call("CLIENT", "NOPE"));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void lettucesHandshakeSucceedsInBothProtocols(Target target) {
+        for (ProtocolVersion version : ProtocolVersion.values()) {
+            RedisClient client = RedisClient.create(RedisURI.builder().withHost("127.0.0.1").withPort(port(target))
+                .withClientName("lettuce-" + version).withTimeout(Duration.ofSeconds(10)).build());
+            client.setOptions(ClientOptions.builder().protocolVersion(version).build());
+            try (StatefulRedisConnection<String, String> connection = client.connect()) {
+                assertEquals("PONG", connection.sync().ping());
+                assertEquals("lettuce-" + version, connection.sync().clientGetname());
+                assertTrue(connection.sync().clientInfo().contains("resp=" + (version == ProtocolVersion.RESP3 ? 3 : 2)));
+            } finally {
+                client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void selectChoosesDatabasesZeroToFifteen(Target target) {
+        try (RespClient client = RespClient.connect(port(target))) {
+            assumeTrue(!client.call("COMMAND", "INFO", "select").equals("*1\r\n$-1\r\n"),
+                "SELECT comes with the key family, not merged yet");
+            for (int db = 0; db < 16; db++) {
+                assertEquals("+OK\r\n", client.call("SELECT", Integer.toString(db)));
+                assertEquals("+OK\r\n", client.call("SET", "conn:select", "db" + db));
+            }
+            for (int db = 0; db < 16; db++) {
+                client.call("SELECT", Integer.toString(db));
+                assertEquals("$" + ("db" + db).length() + "\r\ndb" + db + "\r\n", client.call("GETDEL", "conn:select"));
+            }
+            assertEquals("-ERR DB index is out of range\r\n", client.call("SELECT", "16"));
+            assertEquals("-ERR DB index is out of range\r\n", client.call("SELECT", "-1"));
+            assertEquals("-ERR value is not an integer or out of range\r\n", client.call("SELECT", "x"));
+        }
+        RedisClient lettuce = Servers.client(target);
+        try (StatefulRedisConnection<String, String> connection = lettuce.connect()) {
+            RedisCommandExecutionException e = assertThrows(RedisCommandExecutionException.class,
+                () -> connection.sync().select(16));
+            assertEquals("ERR DB index is out of range", e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package dev.lacewing.it.commands;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lacewing.core.server.LacewingServer;
+import dev.lacewing.it.resp.RespClient;
+import dev.lacewing.it.server.Servers;
+import dev.lacewing.it.server.Target;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** COMMAND, INFO, CONFIG, MEMORY, DEBUG and TIME over raw sockets. */
+class ServerCommandsTest {
+
+    private static int port(Target target) {
+        return Servers.server(target).port();
+    }
+
+    /** A flat name/value array (RESP2 map) as a Map. */
+    private static Map<Object, Object> pairs(String reply) {
+        List<?> flat = (List<?>) RespClient.parse(reply);
+        Map<Object, Object> map = new HashMap<>();
+        for (int i = 0; i < flat.size(); i += 2) {
+            map.put(flat.get(i), flat.get(i + 1));
+        }
+        return map;
+    }
+
+    private static Map<String, String> infoFields(String reply) {
+        Map<String, String> fields = new HashMap<>();
+        for (String line : ((String) RespClient.parse(reply)).split("\r\n")) {
+            int colon = line.indexOf(':');
+            if (colon > 0 && !line.startsWith("#")) {
+                fields.put(line.substring(0, colon), line.substring(colon + 1));
+            }
+        }
+        return fields;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void commandDescribesTheTable(Target target) {
+        try (RespClient client = RespClient.connect(port(target))) {
+            long count = (Long) RespClient.parse(client.call("COMMAND", "COUNT"));
+            List<?> names = (List<?>) RespClient.parse(client.call("COMMAND", "LIST"));
+            assertEquals(count, names.size());
+            assertTrue(names.containsAll(List.of("get", "set", "mset", "ping", "client", "config", "command")));
+            assertEquals(count, ((List<?>) RespClient.parse(client.call("COMMAND"))).size());
+            List<?> info = (List<?>) ((List<?>) RespClient.parse(client.call("COMMAND", "INFO", "mset"))).get(0);
+            assertEquals(List.of("mset", -3L), info.subList(0, 2));
+            assertEquals(List.of(1L, -1L, 2L), info.subList(3, 6));
+            assertEquals("*1\r\n$-1\r\n", client.call("COMMAND", "INFO", "nosuch"));
+            List<?> docs = (List<?>) RespClient.parse(client.call("COMMAND", "DOCS", "get"));
+            assertEquals("get", docs.get(0));
+            assertTrue(docs.get(1).toString().contains("group, string"), docs.toString());
+            assertEquals("*2\r\n$1\r\na\r\n$1\r\nb\r\n", client.call("COMMAND", "GETKEYS", "MSET", "a", "1", "b", "2"));
+            assertEquals("*3\r\n$5\r\nincrby\r\n$11\r\nincrbyfloat\r\n$4\r\nincr\r\n".length(),
+                client.call("COMMAND", "LIST", "FILTERBY", "PATTERN", "incr*").length());
+            assertTrue(((List<?>) RespClient.parse(client.call("COMMAND", "LIST", "FILTERBY", "ACLCAT", "string")))
+                .containsAll(List.of("get", "setrange", "msetnx")));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void infoReportsEverySection(Target target) {
+        LacewingServer server = Servers.server(target);
+        try (RespClient client = RespClient.connect(server.port())) {
+            client.call("SET", "server:info:" + target, "v");
+            Map<String, String> all = infoFields(client.call("INFO", "everything"));
+            assertEquals("7.0.15", all.get("redis_version"));
+            assertEquals(Integer.toString(server.port()), all.get("tcp_port"));
+            assertEquals(Long.toString(ProcessHandle.current().pid()), all.get("process_id"));
+            assertTrue(Long.parseLong(all.get("uptime_in_seconds")) >= 0);
+            assertEquals(target.engine(), all.get("lacewing_engine"));
+            assertEquals(target.transport(), all.get("lacewing_transport"));
+            assertEquals("per-core", all.get("lacewing_threading"));
+            assertEquals("2", all.get("lacewing_threads"));
+            assertTrue(Long.parseLong(all.get("connected_clients")) >= 1);
+            assertTrue(Long.parseLong(all.get("used_memory")) > 0);
+            assertTrue(Long.parseLong(all.get("total_commands_processed")) > 0);
+            assertTrue(all.get("db0").startsWith("keys="), all.get("db0"));
+            assertTrue(all.get("cmdstat_set").startsWith("calls="), all.get("cmdstat_set"));
+            String clients = (String) RespClient.parse(client.call("INFO", "clients"));
+            assertTrue(clients.startsWith("# Clients\r\n") && !clients.contains("# Server"), clients);
+            assertEquals("$0\r\n\r\n", client.call("INFO", "nosuchsection"));
+            client.call("GETDEL", "server:info:" + target);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void configGetsAndSetsSeveralParametersAtOnce(Target target) {
+        try (LacewingServer server = Servers.builder(target).start();
+             RespClient client = RespClient.connect(server.port())) {
+            Map<Object, Object> several = pairs(client.call("CONFIG", "GET", "maxclients", "timeout", "*-max-*-len"));
+            assertEquals(Map.of("maxclients", "10000", "timeout", "0", "proto-max-bulk-len", "536870912"), several);
+            assertEquals(Map.of("MaxClients", "10000"), pairs(client.call("CONFIG", "GET", "MaxClients")));
+            assertEquals("*0\r\n", client.call("CONFIG", "GET", "nosuch*"));
+            assertEquals("+OK\r\n", client.call("CONFIG", "SET", "timeout", "300", "maxclients", "50"));
+            assertEquals(Map.of("maxclients", "50", "timeout", "300"),
+                pairs(client.call("CONFIG", "GET", "maxclients", "timeout")));
+            assertEquals("-ERR CONFIG SET failed (possibly related to argument 'maxclients') - argument must be "
+                + "between 1 and 4294967295 inclusive\r\n", client.call("CONFIG", "SET", "timeout", "5", "maxclients", "0"));
+            assertEquals(Map.of("timeout", "300"), pairs(client.call("CONFIG", "GET", "timeout")), "nothing was set");
+            assertEquals("+OK\r\n", client.call("CONFIG", "SET", "proto-max-bulk-len", "2mb"));
+            assertEquals(Map.of("proto-max-bulk-len", "2097152"), pairs(client.call("CONFIG", "GET", "proto-max-bulk-len")));
+            assertEquals("-ERR CONFIG SET failed (possibly related to argument 'databases') - can't set immutable "
+                + "config\r\n", client.call("CONFIG", "SET", "databases", "4"));
+            client.call("SET", "k", "v");
+            assertTrue(infoFields(client.call("INFO", "commandstats")).containsKey("cmdstat_set"));
+            assertEquals("+OK\r\n", client.call("CONFIG", "RESETSTAT"));
+            assertTrue(!infoFields(client.call("INFO", "commandstats")).containsKey("cmdstat_set"));
+            assertEquals("-ERR The server is running without a config file\r\n", client.call("CONFIG", "REWRITE"));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void memoryUsageTimeAndDebug(Target target) {
+        String key = "server:memory:" + target;
+        try (RespClient client = RespClient.connect(port(target))) {
+            client.call("SET", key, "x".repeat(1000));
+            long usage = (Long) RespClient.parse(client.call("MEMORY", "USAGE", key));
+            assertTrue(usage >= 1000 && usage < 2000, "usage " + usage);
+            assertEquals("$-1\r\n", client.call("MEMORY", "USAGE", key + ":missing"));
+            client.call("GETDEL", key);
+            List<?> time = (List<?>) RespClient.parse(client.call("TIME"));
+            long seconds = Long.parseLong((String) time.get(0));
+            assertTrue(Math.abs(seconds - System.currentTimeMillis() / 1000) <= 2);
+            assertTrue(Long.parseLong((String) time.get(1)) < 1_000_000);
+            assertTrue(client.call("DEBUG", "SLEEP", "0").startsWith("-ERR DEBUG command not allowed."));
+        }
+        try (LacewingServer server = Servers.builder(target).set("enable-debug-command", "yes").start();
+             RespClient client = RespClient.connect(server.port())) {
+            assertEquals("+OK\r\n", client.call("DEBUG", "SLEEP", "0"));
+        }
+        try (LacewingServer server = Servers.builder(target).set("enable-debug-command", "local").start();
+             RespClient client = RespClient.connect(server.port())) {
+            assertEquals("+OK\r\n", client.call("DEBUG", "SLEEP", "0"), "127.0.0.1 is local");
+        }
+    }
+}

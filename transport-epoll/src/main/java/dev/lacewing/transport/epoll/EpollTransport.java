@@ -1,0 +1,58 @@
+package dev.lacewing.transport.epoll;
+
+import dev.lacewing.core.transport.NettyTransport;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import java.util.Optional;
+
+/**
+ * Netty's native epoll transport. It loads only on Linux with the native library for this
+ * architecture; when it cannot load, {@link #unavailabilityCause()}
+ * carries Netty's reason, which the log, {@code INFO server} and the tests report.
+ */
+public final class EpollTransport implements NettyTransport {
+
+    @Override
+    public String name() {
+        return "epoll";
+    }
+
+    @Override
+    public Optional<String> unavailabilityCause() {
+        try {
+            if (Epoll.isAvailable()) {
+                return Optional.empty();
+            }
+            Throwable cause = Epoll.unavailabilityCause();
+            return Optional.of(cause == null ? "epoll is not available" : describe(cause));
+        } catch (LinkageError e) {
+            return Optional.of(describe(e));
+        }
+    }
+
+    @Override
+    public int preference() {
+        return 10;
+    }
+
+    @Override
+    public IoHandlerFactory ioHandlerFactory() {
+        return EpollIoHandler.newFactory();
+    }
+
+    @Override
+    public Class<? extends ServerChannel> serverChannelClass() {
+        return EpollServerSocketChannel.class;
+    }
+
+    private static String describe(Throwable cause) {
+        StringBuilder text = new StringBuilder(String.valueOf(cause));
+        for (Throwable inner = cause.getCause(); inner != null && inner != inner.getCause(); inner = inner.getCause()) {
+            text.append("; caused by ").append(inner);
+        }
+        return text.toString();
+    }
+}
