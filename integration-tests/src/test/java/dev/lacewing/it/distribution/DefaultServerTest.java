@@ -22,7 +22,8 @@ class DefaultServerTest {
 
     @BeforeAll
     void start() {
-        server = LacewingProcess.start("--threads", "2");
+        server = LacewingProcess.start(Map.of("LACEWING_JAVA_OPTS", "-Xmx512m -Dlacewing.test=default"),
+            List.of("--threads", "2"));
     }
 
     @AfterAll
@@ -38,6 +39,13 @@ class DefaultServerTest {
         assertEquals("OK", server.cli("SET", "greeting", "hello world"));
         assertEquals("hello world", server.cli("GET", "greeting"));
         assertEquals("", server.cli("GET", "missing"));
+    }
+
+    @Test
+    void theJvmGetsTheOptionsOfLacewingJavaOpts() {
+        List<String> jvmArguments = LacewingProcess.jvmArguments(server.pid());
+        assertTrue(jvmArguments.contains("-Xmx512m") && jvmArguments.contains("-Dlacewing.test=default"),
+            jvmArguments.toString());
     }
 
     @Test

@@ -138,6 +138,11 @@ final class LacewingProcess implements AutoCloseable {
         return process.pid();
     }
 
+    /** The command-line arguments of a running JVM (from /proc), empty if unknown. */
+    static List<String> jvmArguments(long pid) {
+        return ProcessHandle.of(pid).flatMap(process -> process.info().arguments()).map(List::of).orElse(List.of());
+    }
+
     /** What the server has printed so far. */
     String log() {
         return read(log);

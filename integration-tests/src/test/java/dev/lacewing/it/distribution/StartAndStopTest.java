@@ -123,12 +123,24 @@ class StartAndStopTest {
             Map.of("JAVA_HOME", LacewingProcess.TEMURIN_25.toString()), List.of("--threads", "2"))) {
             assertEquals("OK", server.cli("SET", "k", "v"));
             assertEquals("v", server.cli("GET", "k"));
-            List<String> jvmArguments = ProcessHandle.of(server.pid()).flatMap(process -> process.info().arguments())
-                .map(Arrays::asList).orElse(List.of());
+            List<String> jvmArguments = LacewingProcess.jvmArguments(server.pid());
             assertTrue(jvmArguments.contains("-XX:+UseCompactObjectHeaders"), jvmArguments.toString());
             assertTrue(jvmArguments.contains("-XX:+UseZGC"), jvmArguments.toString());
             assertFalse(server.log().contains("WARNING"), server.log());
             assertEquals(0, server.terminate(), server.log());
+        }
+    }
+
+    @Test
+    void aCollectorInLacewingJavaOptsReplacesZgc() {
+        assumeTrue(Files.isExecutable(LacewingProcess.TEMURIN_25.resolve("bin/java")),
+            "Temurin 25 is not installed at " + LacewingProcess.TEMURIN_25);
+        try (LacewingProcess server = LacewingProcess.start(Map.of("JAVA_HOME", LacewingProcess.TEMURIN_25.toString(),
+            "LACEWING_JAVA_OPTS", "-XX:+UseSerialGC"), List.of("--threads", "1", "--plugin-mode", "osgi"))) {
+            List<String> jvmArguments = LacewingProcess.jvmArguments(server.pid());
+            assertTrue(jvmArguments.contains("-XX:+UseSerialGC"), jvmArguments.toString());
+            assertFalse(jvmArguments.contains("-XX:+UseZGC"), jvmArguments.toString());
+            assertFalse(server.log().contains("WARNING"), server.log());
         }
     }
 
