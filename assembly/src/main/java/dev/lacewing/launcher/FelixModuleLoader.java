@@ -123,9 +123,9 @@ final class FelixModuleLoader implements ModuleLoader, ServiceTrackerCustomizer<
         } else {
             try {
                 registry.addCommands(provider);
-            } catch (IllegalArgumentException e) {
+            } catch (RuntimeException e) { // a command name already taken, or a broken plugin
                 refusal = "module '" + provider.name() + "' of bundle " + bundle.getSymbolicName() + " refused: "
-                    + e.getMessage();
+                    + e;
             }
         }
         if (refusal != null) {

@@ -9,6 +9,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.ServiceConfigurationError;
 import java.util.concurrent.atomic.AtomicBoolean;
 import sun.misc.Signal;
 
@@ -150,7 +151,8 @@ public final class Main {
                 }
             }
             return new Running(builder.start(), felix);
-        } catch (Exception e) { // Netty rethrows checked exceptions (BindException) unchecked
+        } catch (Exception | ServiceConfigurationError | LinkageError e) {
+            // Exception: Netty rethrows checked ones (BindException) unchecked; the errors: a broken plugin
             if (felix != null) {
                 felix.close();
             }
