@@ -58,8 +58,9 @@ public final class Config implements Settings {
         new Setting("threads", List.of(), Integer.toString(Runtime.getRuntime().availableProcessors()), FIXED,
             Setting.Type.INTEGER, "worker threads; default the number of cores"),
         new Setting("plugin-mode", List.of(), "jpms", FIXED, Setting.Type.STRING,
-            "how the launcher loads plugins/: jpms (module layer) or osgi (embedded Felix)"),
-        new Setting("plugins-dir", List.of(), "plugins", FIXED, Setting.Type.STRING, "where the launcher finds plugins"));
+            "how the launcher loads plugins/: jpms (module layer), osgi (embedded Felix) or classpath (jars "
+            + "already on the class path)"),
+        new Setting("plugins-dir", List.of(), "plugins", FIXED, Setting.Type.STRING, "where the launcher finds plugin jars; relative to the distribution's directory"));
 
     private final Map<String, Setting> byName = new LinkedHashMap<>();
     private final Map<String, String> values = new ConcurrentHashMap<>();

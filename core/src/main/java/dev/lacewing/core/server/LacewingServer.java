@@ -245,7 +245,7 @@ public final class LacewingServer implements AutoCloseable {
                         Channel listener = bootstrap.bind(new InetSocketAddress(host, port)).syncUninterruptibly().channel();
                         listeners.add(listener);
                         port = ((InetSocketAddress) listener.localAddress()).getPort();
-                    } catch (RuntimeException e) {
+                    } catch (Exception e) { // Netty rethrows BindException unchecked
                         if (!optional) {
                             throw new IllegalStateException("Could not create server TCP listening socket " + host + ":"
                                 + port + ": " + e.getMessage(), e);

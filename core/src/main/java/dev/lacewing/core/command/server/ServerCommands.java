@@ -37,6 +37,8 @@ import java.util.Set;
 /** Server commands: INFO, CONFIG, COMMAND, MEMORY, DEBUG, TIME, SHUTDOWN and MODULE. */
 public final class ServerCommands {
 
+    private static final System.Logger LOG = System.getLogger(ServerCommands.class.getName());
+
     private ServerCommands() {
     }
 
@@ -409,17 +411,25 @@ public final class ServerCommands {
         state(ctx).requestShutdown();
     }
 
+    /** Redis's replies when a module cannot be loaded or unloaded; the reason goes to the log. */
+    private static final String MODULE_LOAD_FAILED = "ERR Error loading the extension. Please check the server logs.";
+    private static final String MODULE_UNLOAD_IMPOSSIBLE = "ERR Error unloading module: operation not possible.";
+    private static final String NO_SUCH_MODULE = "ERR Error unloading module: no such module with that name";
+
     private static final Subcommands MODULE = new Subcommands("module")
         .add("list", 2, ServerCommands::moduleList)
-        .add("load", -3, ctx -> moduleChange(ctx, loader -> {
-            loader.load(Path.of(ctx.arguments().string(2)));
+        .add("load", -3, ctx -> moduleChange(ctx, MODULE_LOAD_FAILED, loader -> {
+            String path = ctx.arguments().string(2);
+            String name = loader.load(Path.of(path));
+            LOG.log(System.Logger.Level.INFO, "Module '" + name + "' loaded from " + path);
             ctx.reply().ok();
         }))
-        .add("unload", 3, ctx -> moduleChange(ctx, loader -> {
+        .add("unload", 3, ctx -> moduleChange(ctx, MODULE_UNLOAD_IMPOSSIBLE, loader -> {
             if (loader.unload(ctx.arguments().string(2))) {
+                LOG.log(System.Logger.Level.INFO, "Module " + ctx.arguments().string(2) + " unloaded");
                 ctx.reply().ok();
             } else {
-                ctx.reply().error("ERR Error unloading module: no such module with that name");
+                ctx.reply().error(NO_SUCH_MODULE);
             }
         }))
         .add("help", 2, ctx -> ConnectionCommands.help(ctx.reply(), "MODULE",
@@ -447,23 +457,30 @@ public final class ServerCommands {
         }
     }
 
-    /** An operation that needs the OSGi module loader; refused with the reason without one. */
+    /** An operation that needs the OSGi module loader. */
     private interface ModuleChange {
         void apply(ModuleLoader loader) throws Exception;
     }
 
-    private static void moduleChange(CommandContext ctx, ModuleChange change) {
+    /**
+     * Runs MODULE LOAD or UNLOAD. Without a loader (plugin-mode jpms or classpath), or when it
+     * fails, the client gets Redis's {@code failure} reply and the log gets the reason, as in Redis.
+     */
+    private static void moduleChange(CommandContext ctx, String failure, ModuleChange change) {
         ModuleLoader loader = state(ctx).moduleLoader();
+        String operation = "MODULE " + ctx.arguments().string(1).toUpperCase(Locale.ROOT) + " "
+            + ctx.arguments().string(2);
         if (loader == null) {
-            ctx.reply().error("ERR Error loading the extension. MODULE LOAD and UNLOAD need plugin-mode osgi (the "
-                + "server runs with plugin-mode " + state(ctx).pluginMode() + ")");
+            LOG.log(System.Logger.Level.WARNING, operation + " refused: loading and unloading plugins at runtime "
+                + "needs plugin-mode osgi, and this server runs with plugin-mode " + state(ctx).pluginMode());
+            ctx.reply().error(failure);
             return;
         }
         try {
             change.apply(loader);
         } catch (Exception e) {
-            ctx.reply().error("ERR Error loading the extension. Please check the server logs. (" + e.getMessage()
-                + ")");
+            LOG.log(System.Logger.Level.WARNING, operation + " failed: " + e.getMessage());
+            ctx.reply().error(failure);
         }
     }
 }

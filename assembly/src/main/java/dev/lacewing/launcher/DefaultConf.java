@@ -1,0 +1,83 @@
+package dev.lacewing.launcher;
+
+import dev.lacewing.core.config.Config;
+import dev.lacewing.core.config.Setting;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * Writes the distribution's conf/lacewing.conf from core's settings table, at build time, so
+ * that the file documents every setting with its real default and cannot fall behind the table.
+ */
+public final class DefaultConf {
+
+    /** Defaults that depend on the machine the server runs on, not the one that built it. */
+    private static final Map<String, String> MACHINE_DEFAULTS = Map.of("threads", "<number of cores>");
+
+    private DefaultConf() {
+    }
+
+    /** {@code DefaultConf <output file>} */
+    public static void main(String[] args) throws IOException {
+        Path output = Path.of(args[0]);
+        Files.createDirectories(output.toAbsolutePath().getParent());
+        Files.writeString(output, render(), StandardCharsets.UTF_8);
+    }
+
+    static String render() {
+        StringBuilder text = new StringBuilder("""
+            # Lacewing configuration file (redis.conf syntax).
+            #
+            #   bin/lacewing-server conf/lacewing.conf [--name value ...]
+            #
+            # One setting per line: its name, then its value. '#' starts a comment; a value holding
+            # blanks may be quoted; 'include other.conf' reads another file in place. Options given
+            # as --name value after the file override it.
+            #
+            # Every setting Lacewing knows is listed below with its default, commented out: remove
+            # the '#' in front of a setting to change it. Settings marked 'runtime' may also be
+            # changed while the server runs, with CONFIG SET.
+            #
+            # Sizes take units as in Redis: 1k = 1000 bytes, 1kb = 1024 bytes, m/mb and g/gb alike.
+            # Relative paths (plugins-dir) start at the distribution's directory.
+            #
+            # JVM options do not belong here: set LACEWING_JAVA_OPTS (see bin/lacewing-server).
+            """);
+        for (Setting setting : Config.TABLE) {
+            text.append('\n');
+            text.append("# ").append(setting.description()).append('\n');
+            text.append("# (").append(setting.mutable() ? "runtime" : "fixed at start-up");
+            if (!setting.aliases().isEmpty()) {
+                text.append("; also named ").append(String.join(", ", setting.aliases()));
+            }
+            text.append(")\n");
+            text.append("# ").append(setting.name()).append(' ').append(defaultValue(setting)).append('\n');
+        }
+        return text.toString();
+    }
+
+    private static String defaultValue(Setting setting) {
+        String machineDefault = MACHINE_DEFAULTS.get(setting.name());
+        if (machineDefault != null) {
+            return machineDefault;
+        }
+        String value = setting.defaultValue();
+        if (value.isEmpty()) {
+            return "\"\"";
+        }
+        if (setting.type() == Setting.Type.MEMORY) {
+            long bytes = Long.parseLong(value);
+            String[] units = {"gb", "mb", "kb"};
+            long[] sizes = {1L << 30, 1L << 20, 1L << 10};
+            for (int i = 0; i < units.length; i++) {
+                if (bytes != 0 && bytes % sizes[i] == 0) {
+                    return bytes / sizes[i] + units[i];
+                }
+            }
+        }
+        return value;
+    }
+}

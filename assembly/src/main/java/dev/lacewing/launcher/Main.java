@@ -1,0 +1,168 @@
+package dev.lacewing.launcher;
+
+import dev.lacewing.core.config.Config;
+import dev.lacewing.core.config.ConfigSource;
+import dev.lacewing.core.server.LacewingServer;
+import dev.lacewing.core.server.Plugins;
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.ServiceConfigurationError;
+import java.util.concurrent.atomic.AtomicBoolean;
+import sun.misc.Signal;
+
+/**
+ * {@code bin/lacewing-server [conf-file] [--name value ...]}: the settings of a redis.conf-style
+ * file, overridden by {@code --name value} options, as redis-server takes them. The
+ * {@code plugin-mode} setting says how plugins/ ({@code plugins-dir}) is loaded:
+ * <ul>
+ * <li>{@code jpms} (default): a module layer over the plugin jars, providers found by ServiceLoader;</li>
+ * <li>{@code osgi}: an embedded Felix; MODULE LOAD / LIST / UNLOAD then work at runtime;</li>
+ * <li>{@code classpath}: the plugin jars are already on the class path
+ *     ({@code java -cp 'lib/*:plugins/*' dev.lacewing.launcher.Main}).</li>
+ * </ul>
+ * A start-up error is one log line on standard error and exit status 1. SHUTDOWN, SIGTERM and
+ * SIGINT stop the server cleanly with exit status 0.
+ */
+public final class Main {
+
+    private static final System.Logger LOG = System.getLogger(Main.class.getName());
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        RedisStyleLog.install();
+        Running running;
+        try {
+            running = start(args);
+        } catch (StartupError e) {
+            RedisStyleLog.fatal(e.getMessage());
+            System.exit(1);
+            return;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(running::close, "lacewing-shutdown"));
+        AtomicBoolean signalled = new AtomicBoolean();
+        for (String signal : List.of("TERM", "INT")) {
+            Signal.handle(new Signal(signal), received -> {
+                if (signalled.getAndSet(true)) {
+                    LOG.log(System.Logger.Level.WARNING, "You insist... exiting now.");
+                    Runtime.getRuntime().halt(1);
+                }
+                LOG.log(System.Logger.Level.WARNING, "Received SIG" + signal + " scheduling shutdown...");
+                running.server().state().requestShutdown();
+            });
+        }
+        try {
+            running.server().awaitShutdown();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        running.close();
+        System.exit(0);
+    }
+
+    /**
+     * A started server and the plugin framework it runs on (none in JPMS and class-path mode).
+     * Closed once, by the main thread after SHUTDOWN or a signal, or by the shutdown hook.
+     */
+    private static final class Running {
+
+        private final LacewingServer server;
+        private final AutoCloseable framework;
+        private boolean closed;
+
+        Running(LacewingServer server, AutoCloseable framework) {
+            this.server = server;
+            this.framework = framework;
+        }
+
+        LacewingServer server() {
+            return server;
+        }
+
+        synchronized void close() {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            server.close();
+            if (framework != null) {
+                try {
+                    framework.close();
+                } catch (Exception e) {
+                    LOG.log(System.Logger.Level.WARNING, "Plugin framework did not close cleanly: " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    /** Why the server cannot start, worded for the one log line. */
+    private static final class StartupError extends Exception {
+
+        StartupError(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    private static Running start(String[] args) throws StartupError {
+        List<ConfigSource.Entry> entries;
+        try {
+            entries = ConfigSource.fromCommandLine(args);
+        } catch (NoSuchFileException e) {
+            throw new StartupError("Fatal error, can't open config file '" + e.getFile() + "': No such file or directory",
+                e);
+        } catch (IOException e) {
+            throw new StartupError("Fatal error, can't open config file: " + e.getMessage(), e);
+        } catch (IllegalArgumentException e) {
+            throw new StartupError("Fatal config error: " + e.getMessage(), e);
+        }
+        // Checked here, before any plugin loads, so a typo fails fast; the builder checks them again.
+        Config config = new Config();
+        for (ConfigSource.Entry entry : entries) {
+            try {
+                config.initialize(entry.name(), entry.value());
+            } catch (IllegalArgumentException e) {
+                throw new StartupError("Fatal config error: '" + entry.name() + " " + entry.value() + "': "
+                    + e.getMessage(), e);
+            }
+        }
+        String mode = config.value("plugin-mode").toLowerCase(Locale.ROOT);
+        if (!List.of("jpms", "osgi", "classpath").contains(mode)) {
+            throw new StartupError("Fatal config error: 'plugin-mode " + mode
+                + "': argument must be one of the following: jpms, osgi, classpath", null);
+        }
+        Path pluginsDirectory = home().resolve(config.value("plugins-dir"));
+
+        LacewingServer.Builder builder = LacewingServer.builder();
+        entries.forEach(entry -> builder.set(entry.name(), entry.value()));
+        EmbeddedFelix felix = null;
+        try {
+            switch (mode) {
+                case "jpms" -> builder.plugins(PluginLayer.load(pluginsDirectory));
+                case "classpath" -> builder.plugins(Plugins.fromClassPath());
+                case "osgi" -> {
+                    felix = EmbeddedFelix.start(pluginsDirectory);
+                    EmbeddedFelix started = felix;
+                    builder.plugins(felix.plugins())
+                        .moduleLoader(registry -> FelixModuleLoader.open(started.context(), registry));
+                }
+            }
+            return new Running(builder.start(), felix);
+        } catch (Exception | ServiceConfigurationError | LinkageError e) {
+            // Exception: Netty rethrows checked ones (BindException) unchecked; the errors: a broken plugin
+            if (felix != null) {
+                felix.close();
+            }
+            throw new StartupError("Failed to start Lacewing: " + e.getMessage(), e);
+        }
+    }
+
+    /** The distribution's directory (bin/lacewing-server passes it); relative plugins-dir paths start there. */
+    private static Path home() {
+        String home = System.getProperty("lacewing.home");
+        return Path.of(home != null ? home : "").toAbsolutePath();
+    }
+}

@@ -1,0 +1,13 @@
+/**
+ * The launcher of the distribution: reads the configuration, loads plugins/ as a JPMS module
+ * layer or as bundles in an embedded Apache Felix, and runs the server until SHUTDOWN or a signal.
+ */
+module dev.lacewing.launcher {
+    requires dev.lacewing.api;
+    requires dev.lacewing.core;
+    requires org.apache.felix.framework;
+    requires java.logging;
+    requires jdk.unsupported;
+
+    uses org.osgi.framework.launch.FrameworkFactory;
+}

@@ -1,0 +1,63 @@
+package dev.lacewing.it.distribution;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lacewing.core.config.Config;
+import dev.lacewing.core.config.Setting;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/** What `mvn package` leaves in assembly/target: the unpacked distribution and its archive. */
+@Tag("distribution")
+class DistributionLayoutTest {
+
+    private static final Path DISTRIBUTION = LacewingProcess.DISTRIBUTION;
+
+    @Test
+    void theServerScriptIsExecutableAndTheArchiveLiesBeside() {
+        assertTrue(Files.isExecutable(DISTRIBUTION.resolve("bin/lacewing-server")), DISTRIBUTION.toString());
+        Path archive = Path.of(System.getProperty("lacewing.archive",
+            DISTRIBUTION.resolveSibling("lacewing-0.1.0-SNAPSHOT.tar.gz").toString()));
+        assertTrue(Files.isRegularFile(archive), archive.toString());
+    }
+
+    @Test
+    void libHoldsTheApiCoreLauncherNettyAndFelix() throws IOException {
+        List<String> lib = names("lib");
+        for (String prefix : List.of("lacewing-api-", "lacewing-core-", "lacewing-launcher-", "netty-common-",
+            "netty-transport-4", "netty-transport-classes-epoll-", "netty-transport-native-epoll-",
+            "netty-transport-classes-io_uring-", "netty-transport-native-io_uring-", "org.apache.felix.framework-")) {
+            assertTrue(lib.stream().anyMatch(name -> name.startsWith(prefix)), prefix + " missing from " + lib);
+        }
+    }
+
+    @Test
+    void pluginsHoldTheEnginesAndTransports() throws IOException {
+        List<String> plugins = names("plugins");
+        for (String prefix : List.of("lacewing-engine-shared-nothing-", "lacewing-engine-multithread-",
+            "lacewing-transport-epoll-", "lacewing-transport-iouring-")) {
+            assertTrue(plugins.stream().anyMatch(name -> name.startsWith(prefix)), prefix + " missing from " + plugins);
+        }
+        assertTrue(plugins.stream().noneMatch(name -> name.startsWith("lacewing-test-plugin")), plugins.toString());
+    }
+
+    @Test
+    void theConfFileDocumentsEverySettingWithItsDefault() throws IOException {
+        String conf = Files.readString(DISTRIBUTION.resolve("conf/lacewing.conf"));
+        for (Setting setting : Config.TABLE) {
+            assertTrue(conf.contains("\n# " + setting.name() + " ") && conf.contains(setting.description()),
+                setting.name() + " is not documented in conf/lacewing.conf");
+        }
+    }
+
+    private static List<String> names(String directory) throws IOException {
+        try (Stream<Path> files = Files.list(DISTRIBUTION.resolve(directory))) {
+            return files.map(file -> file.getFileName().toString()).sorted().toList();
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package dev.lacewing.it.distribution;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The test plugin (lacewing-test-plugin, never on this class path) found in each plugin mode:
+ * a JPMS module layer, OSGi bundles (also loaded and unloaded while the server runs), the class path.
+ */
+@Tag("distribution")
+class PluginModeTest {
+
+    private static final String MODULE_LOAD_FAILED = "ERR Error loading the extension. Please check the server logs.";
+
+    @TempDir
+    Path directory;
+    private Path plugins;
+
+    /** A plugins directory with the distribution's plugins and the test plugin. */
+    @BeforeEach
+    void pluginsWithTheTestPlugin() throws IOException {
+        assertTrue(Files.isRegularFile(LacewingProcess.TEST_PLUGIN), "not built: " + LacewingProcess.TEST_PLUGIN);
+        plugins = Files.createDirectory(directory.resolve("plugins"));
+        for (Path jar : distributionPlugins()) {
+            Files.copy(jar, plugins.resolve(jar.getFileName()));
+        }
+        Files.copy(LacewingProcess.TEST_PLUGIN, plugins.resolve(LacewingProcess.TEST_PLUGIN.getFileName()));
+    }
+
+    @Test
+    void jpmsModeFindsTheCommandPluginInThePluginsDirectory() {
+        try (LacewingProcess server = LacewingProcess.start("--plugins-dir", plugins.toString(), "--threads", "2")) {
+            assertEquals("jpms", server.info("server").get("lacewing_plugin_mode"));
+            assertExampleCommandsWork(server);
+        }
+    }
+
+    @Test
+    void osgiModeFindsTheCommandPluginAsAServiceAndUnloadsIt() {
+        try (LacewingProcess server = LacewingProcess.start("--plugin-mode", "osgi", "--plugins-dir",
+            plugins.toString(), "--threads", "2")) {
+            assertEquals("osgi", server.info("server").get("lacewing_plugin_mode"));
+            assertExampleCommandsWork(server);
+            assertTrue(server.cli("MODULE", "LIST").startsWith("name\nexample\nver\n"), server.cli("MODULE", "LIST"));
+            assertEquals("OK", server.cli("MODULE", "UNLOAD", "example"));
+            assertTrue(server.cli("EXAMPLE.ECHO", "x").startsWith("ERR unknown command"), server.log());
+        }
+    }
+
+    @Test
+    void osgiModeLoadsListsAndUnloadsACommandPluginWhileRunning() {
+        String jar = LacewingProcess.TEST_PLUGIN.toString();
+        try (LacewingProcess server = LacewingProcess.start("--plugin-mode", "osgi", "--threads", "2")) {
+            assertEquals("", server.cli("MODULE", "LIST"));
+            assertTrue(server.cli("EXAMPLE.ECHO", "x").startsWith("ERR unknown command"));
+
+            assertEquals("OK", server.cli("MODULE", "LOAD", jar));
+            assertExampleCommandsWork(server);
+            String list = server.cli("MODULE", "LIST");
+            assertTrue(list.startsWith("name\nexample\nver\n") && list.endsWith("path\n" + jar), list);
+
+            assertEquals(MODULE_LOAD_FAILED, server.cli("MODULE", "LOAD", jar));
+            assertTrue(server.log().contains("already loaded"), server.log());
+            assertEquals(MODULE_LOAD_FAILED, server.cli("MODULE", "LOAD", "/no/such/plugin.jar"));
+
+            assertEquals("OK", server.cli("MODULE", "UNLOAD", "example"));
+            assertEquals("", server.cli("MODULE", "LIST"));
+            assertTrue(server.cli("EXAMPLE.SUM", "1").startsWith("ERR unknown command"));
+            assertEquals("ERR Error unloading module: no such module with that name",
+                server.cli("MODULE", "UNLOAD", "example"));
+
+            assertEquals("OK", server.cli("MODULE", "LOAD", jar));
+            assertEquals("again", server.cli("EXAMPLE.ECHO", "again"));
+        }
+    }
+
+    @Test
+    void theSameJarsWorkOnAPlainClassPath() throws IOException {
+        Path lib = LacewingProcess.DISTRIBUTION.resolve("lib");
+        int port = LacewingProcess.freePort();
+        String java = ProcessHandle.current().info().command().orElse("java");
+        String classPath = lib + File.separator + "*" + File.pathSeparator + plugins + File.separator + "*";
+        List<String> command = new ArrayList<>(List.of(java, "-cp", classPath, "dev.lacewing.launcher.Main",
+            "--plugin-mode", "classpath", "--threads", "2", "--port", Integer.toString(port)));
+        try (LacewingProcess server = LacewingProcess.startCommand(command, Map.of(), port)) {
+            assertEquals("classpath", server.info("server").get("lacewing_plugin_mode"));
+            assertExampleCommandsWork(server);
+        }
+    }
+
+    private static void assertExampleCommandsWork(LacewingProcess server) {
+        assertEquals("hello plugin", server.cli("EXAMPLE.ECHO", "hello plugin"));
+        assertEquals("6", server.cli("EXAMPLE.SUM", "1", "2", "3"));
+        assertEquals("ERR value is not an integer or out of range", server.cli("EXAMPLE.SUM", "1", "two"));
+    }
+
+    private static List<Path> distributionPlugins() throws IOException {
+        try (Stream<Path> files = Files.list(LacewingProcess.DISTRIBUTION.resolve("plugins"))) {
+            return files.filter(file -> file.toString().endsWith(".jar")).toList();
+        }
+    }
+}
