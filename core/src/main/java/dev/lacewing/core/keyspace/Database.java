@@ -95,15 +95,21 @@ public final class Database implements Keyspace {
         int partition = (int) Long.remainderUnsigned(cursor, n);
         long tableCursor = Long.divideUnsigned(cursor, n);
         long now = clock.getAsLong();
+        int[] seen = new int[1];
+        Consumer<byte[]> counting = key -> {
+            seen[0]++;
+            visitor.accept(key);
+        };
         while (partition < n) {
-            long next = partitions[partition].table(index).scan(tableCursor, count, now, visitor);
+            KeyTable table = partitions[partition].table(index);
+            long next = table.size() == 0 && tableCursor == 0 ? 0 : table.scan(tableCursor, count, now, counting);
             if (next != 0) {
                 return next * n + partition;
             }
             partition++;
             tableCursor = 0;
-            if (partition < n) {
-                // Redis returns as soon as it has looked at enough; a partition boundary is such a point.
+            // As Redis, return once a call has looked at enough; an empty partition costs nothing.
+            if (partition < n && seen[0] >= count) {
                 return partition;
             }
         }

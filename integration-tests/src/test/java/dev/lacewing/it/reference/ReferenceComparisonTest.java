@@ -771,11 +771,13 @@ class ReferenceComparisonTest {
             SELECT 9
             FLUSHDB
             DBSIZE
+            SET {p}only 1
+            RANDOMKEY
+            DEL {p}only
             MSET {p}a 1 {p}b 2 {p}c 3
             DBSIZE
             KEYS {p}a
             KEYS {p}z*
-            RANDOMKEY
             SELECT 16
             SELECT -1
             SELECT abc

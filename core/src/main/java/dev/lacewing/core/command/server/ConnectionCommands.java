@@ -301,8 +301,7 @@ public final class ConnectionCommands {
         if (args.count() == 3) {
             String address = args.string(2);
             for (ClientConnection client : server.clients().values()) {
-                if (client.remoteAddress().equals(address)) {
-                    killOrCloseAfterReply(ctx, client);
+                if (client.remoteAddress().equals(address) && killOrCloseAfterReply(ctx, server, client)) {
                     reply.ok();
                     return;
                 }
@@ -359,19 +358,27 @@ public final class ConnectionCommands {
                 && (address == null || client.remoteAddress().equals(address))
                 && (localAddress == null || client.localAddress().equals(localAddress))
                 && !(skipMe && client.id() == ctx.client().id());
-            if (matches) {
-                killOrCloseAfterReply(ctx, client);
+            if (matches && killOrCloseAfterReply(ctx, server, client)) {
                 killed++;
             }
         }
         reply.integer(killed);
     }
 
-    private static void killOrCloseAfterReply(CommandContext ctx, ClientConnection client) {
+    /**
+     * Kills a client, as Redis's freeClient does at once: it leaves the client registry now, so a
+     * second kill or a CLIENT LIST right after does not see it while its channel closes on its own
+     * thread. False when another kill got there first.
+     */
+    private static boolean killOrCloseAfterReply(CommandContext ctx, ServerState server, ClientConnection client) {
+        if (!server.clients().remove(client.id(), client)) {
+            return false;
+        }
         if (client.id() == ctx.client().id()) {
             ctx.client().closeAfterReply();
         } else {
             client.kill();
         }
+        return true;
     }
 }
