@@ -112,7 +112,8 @@ final class LoadClient extends ChannelInboundHandlerAdapter implements ReplyScan
                     scheduleWake(nextSendAt - now);
                     break;
                 }
-                nextSendAt = Math.max(nextSendAt + run.rateIntervalNanos, now);
+                // Late timers may catch up by one interval, no more: no bursts after a stall.
+                nextSendAt = Math.max(nextSendAt, now - run.rateIntervalNanos) + run.rateIntervalNanos;
             }
             send(now);
         }

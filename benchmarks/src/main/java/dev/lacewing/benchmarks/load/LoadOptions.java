@@ -2,6 +2,7 @@ package dev.lacewing.benchmarks.load;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The load tool's command line, with memtier_benchmark's option names, defaults and meanings
@@ -54,6 +55,11 @@ public final class LoadOptions {
               --command-ratio=NUMBER     times the last --command runs per cycle (default: 1)
               --command-key-pattern=R|S|G|P  key pattern of the last --command (default: R)
         """;
+
+    private static final Set<String> VALUED = Set.of("server", "port", "threads", "clients", "requests",
+        "test-time", "pipeline", "rate-limiting", "json-out-file", "print-percentiles", "data-size", "data-size-range",
+        "data-size-pattern", "key-prefix", "key-minimum", "key-maximum", "key-pattern", "key-stddev", "key-median",
+        "ratio", "command", "command-ratio", "command-key-pattern");
 
     /** One command of the workload: its words, how often it runs per cycle, its key pattern. */
     public record Command(List<String> words, int ratio, KeyPattern keyPattern) {
@@ -123,6 +129,9 @@ public final class LoadOptions {
                 options.setFlag(name);
                 continue;
             }
+            if (!VALUED.contains(name)) {
+                throw new IllegalArgumentException("unknown option --" + name);
+            }
             String value = inlineValue;
             if (value == null) {
                 if (i + 1 >= args.length) {
@@ -181,7 +190,7 @@ public final class LoadOptions {
                     commands.set(commands.size() - 1,
                         new Command(last.words(), last.ratio(), KeyPattern.of(value.charAt(0))));
                 }
-                default -> throw new IllegalArgumentException("unknown option --" + name);
+                default -> throw new AssertionError(name);
             }
         }
         options.commands = List.copyOf(commands);
