@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.config.Setting;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -34,6 +35,21 @@ class DistributionLayoutTest {
             "netty-transport-classes-io_uring-", "netty-transport-native-io_uring-", "org.apache.felix.framework-")) {
             assertTrue(lib.stream().anyMatch(name -> name.startsWith(prefix)), prefix + " missing from " + lib);
         }
+    }
+
+    @Test
+    void theLoadToolRunsFromItsOwnDirectoryBelowLib() throws Exception {
+        assertTrue(Files.isExecutable(DISTRIBUTION.resolve("bin/lacewing-benchmark")));
+        List<String> tool = names("lib/benchmark");
+        for (String prefix : List.of("lacewing-benchmarks-", "HdrHistogram-")) {
+            assertTrue(tool.stream().anyMatch(name -> name.startsWith(prefix)), prefix + " missing from " + tool);
+        }
+        assertTrue(names("lib").stream().noneMatch(name -> name.startsWith("lacewing-benchmarks-")
+            || name.startsWith("HdrHistogram-") || name.startsWith("jmh-")), "the server's module path holds the tool");
+        Process help = new ProcessBuilder(DISTRIBUTION.resolve("bin/lacewing-benchmark").toString(), "--help")
+            .redirectErrorStream(true).start();
+        String output = new String(help.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(help.waitFor() == 0 && output.contains("--key-pattern=SET:GET"), output);
     }
 
     @Test

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Side-by-side Debian redis-server and Lacewing (each engine), loaded with bin/lacewing-benchmark
+# in the same run. Each server is first filled with 1,000,000 keys of 256 bytes (P:P, each key
+# once); then, alternating servers per workload so that drift hits all of them: GET and SET over
+# random keys at pipeline 1 and 30, and memtier's mixed 1:1 workload (--data-size-pattern=S
+# --random-data --key-minimum=200 --key-maximum=100000 --key-pattern=G:G). Prints ops/s, p99
+# latency (ms), server CPU seconds per million operations (from /proc/PID/stat) and each
+# Lacewing/Redis ratio.
+#
+# Usage: benchmarks/compare.sh [--short]
+#   --short (or COMPARE_SHORT=1): 100,000 keys and 2-second workloads, about a minute in all
+#   COMPARE_SECONDS  seconds per workload (default 15; 2 when short)
+#   COMPARE_KEYS     keys filled (default 1000000; 100000 when short)
+#   COMPARE_THREADS  server threads (default: nproc); the tool runs 2 threads x 25 connections
+# Needs: redis-server, redis-cli, and the distribution built by `mvn -B package`.
+set -euo pipefail
+
+short=${COMPARE_SHORT:-0}
+[ "${1:-}" = "--short" ] && short=1
+if [ "$short" = 1 ]; then
+  seconds=${COMPARE_SECONDS:-2}
+  keys=${COMPARE_KEYS:-100000}
+else
+  seconds=${COMPARE_SECONDS:-15}
+  keys=${COMPARE_KEYS:-1000000}
+fi
+threads=${COMPARE_THREADS:-$(nproc)}
+root=$(cd "$(dirname "$0")/.." && pwd)
+dist="$root/assembly/target/lacewing"
+tool="$dist/bin/lacewing-benchmark"
+[ -x "$tool" ] || { echo "build first: mvn -B package -DskipTests" >&2; exit 1; }
+for cmd in redis-server redis-cli; do
+  command -v "$cmd" >/dev/null || { echo "missing $cmd (apt-get install redis-server redis-tools)" >&2; exit 1; }
+done
+
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+wait_ready() { # port
+  for _ in $(seq 1 100); do
+    redis-cli -p "$1" ping >/dev/null 2>&1 && return 0
+    sleep 0.1
+  done
+  echo "server on port $1 did not start" >&2
+  return 1
+}
+
+cpu_ticks() { # pid -> utime+stime in clock ticks
+  awk '{print $14 + $15}' "/proc/$1/stat"
+}
+
+# totals FILE FIELD: a number from the "Totals" object of the tool's JSON (Count, Ops/sec, p99.00).
+totals() {
+  awk -v field="\"$2\": " '
+    /^"Totals": \{/ { inside = 1 }
+    inside && index($0, field) {
+      rest = substr($0, index($0, field) + length(field)); sub(/[,}].*/, "", rest); print rest; exit
+    }' "$1"
+}
+
+load() { # port json-file tool-options...
+  local port=$1 json=$2
+  shift 2
+  "$tool" -s 127.0.0.1 -p "$port" -t 2 -c 25 -d 256 --hide-histogram --print-percentiles=50,99 \
+    --json-out-file="$json" "$@" >"$work/last.txt" 2>&1 || { cat "$work/last.txt" >&2; return 1; }
+  local errors
+  errors=$(totals "$json" Errors)
+  [ "$errors" = 0 ] || { echo "$errors error replies:" >&2; cat "$work/last.txt" >&2; return 1; }
+}
+
+declare -A port pid
+port[redis]=6490
+redis-server --port "${port[redis]}" --save '' --appendonly no --daemonize no >"$work/redis.log" 2>&1 &
+pid[redis]=$!; pids+=("${pid[redis]}")
+wait_ready "${port[redis]}"
+
+servers=(redis)
+for engine in shared-nothing multithread; do
+  name="lacewing-$engine"
+  port[$name]=$((6491 + ${#servers[@]}))
+  "$dist/bin/lacewing-server" --port "${port[$name]}" --engine "$engine" --threads "$threads" \
+    >"$work/$name.log" 2>&1 &
+  pid[$name]=$!; pids+=("${pid[$name]}")
+  wait_ready "${port[$name]}"
+  servers+=("$name")
+done
+
+echo "filling $keys keys of 256 bytes into each server; then ${seconds}s per workload" >&2
+for server in "${servers[@]}"; do
+  load "${port[$server]}" "$work/fill.json" --ratio=1:0 --key-pattern=P:P --requests=allkeys \
+    --key-minimum=1 --key-maximum="$keys" --pipeline=30
+done
+
+workloads=(
+  "GET P1|--ratio=0:1 --key-pattern=R:R --key-minimum=1 --key-maximum=$keys --pipeline=1"
+  "SET P1|--ratio=1:0 --key-pattern=R:R --key-minimum=1 --key-maximum=$keys --pipeline=1"
+  "GET P30|--ratio=0:1 --key-pattern=R:R --key-minimum=1 --key-maximum=$keys --pipeline=30"
+  "SET P30|--ratio=1:0 --key-pattern=R:R --key-minimum=1 --key-maximum=$keys --pipeline=30"
+  "MIXED 1:1|--ratio=1:1 --data-size-pattern=S --random-data --key-minimum=200 --key-maximum=100000 --key-pattern=G:G --pipeline=1"
+)
+
+hz=$(getconf CLK_TCK)
+printf '%-10s %-24s %12s %10s %14s %8s %8s\n' workload server "ops/s" "p99 ms" "cpu s/M ops" "x redis" "cpu x"
+for workload in "${workloads[@]}"; do
+  label=${workload%%|*}
+  read -r -a options <<<"${workload#*|}"
+  declare -A ops cpu p99
+  for server in "${servers[@]}"; do
+    before=$(cpu_ticks "${pid[$server]}")
+    load "${port[$server]}" "$work/run.json" --test-time="$seconds" "${options[@]}"
+    after=$(cpu_ticks "${pid[$server]}")
+    ops[$server]=$(totals "$work/run.json" Ops/sec)
+    p99[$server]=$(totals "$work/run.json" p99.00)
+    count=$(totals "$work/run.json" Count)
+    cpu[$server]=$(awk -v t=$((after - before)) -v hz="$hz" -v n="$count" 'BEGIN {printf "%.3f", t / hz / n * 1e6}')
+  done
+  for server in "${servers[@]}"; do
+    ratio=$(awk -v a="${ops[$server]}" -v b="${ops[redis]}" 'BEGIN {printf "%.2f", a / b}')
+    cpuratio=$(awk -v a="${cpu[$server]}" -v b="${cpu[redis]}" 'BEGIN {if (b > 0) printf "%.2f", a / b; else print "-"}')
+    printf '%-10s %-24s %12.0f %10.3f %14s %8s %8s\n' "$label" "$server" "${ops[$server]}" "${p99[$server]}" \
+      "${cpu[$server]}" "$ratio" "$cpuratio"
+  done
+  unset ops cpu p99
+done

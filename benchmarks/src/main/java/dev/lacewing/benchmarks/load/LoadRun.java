@@ -1,0 +1,54 @@
+package dev.lacewing.benchmarks.load;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * What every thread of one run shares: the options, the workload's templates and ratios, and
+ * when the run started and must stop sending. Written by the main thread before the clients
+ * start (handing the start task to each event loop publishes it); read-only afterwards, except
+ * for the latch and the first connection error.
+ */
+final class LoadRun {
+
+    final LoadOptions options;
+    final CommandTemplate[] templates;
+    final int[] ratios;
+    final KeyPattern[] keyPatterns;
+    final byte[] keyPrefix;
+    final long requestsPerClient;
+    final long rateIntervalNanos;
+    final CountDownLatch threadsDone;
+    long startNanos;
+    long deadlineNanos = Long.MAX_VALUE;
+    private volatile String connectionError;
+
+    LoadRun(LoadOptions options) {
+        this.options = options;
+        List<LoadOptions.Command> workload = options.workload();
+        this.templates = new CommandTemplate[workload.size()];
+        this.ratios = new int[workload.size()];
+        this.keyPatterns = new KeyPattern[workload.size()];
+        for (int i = 0; i < workload.size(); i++) {
+            templates[i] = new CommandTemplate(workload.get(i).words());
+            ratios[i] = workload.get(i).ratio();
+            keyPatterns[i] = workload.get(i).keyPattern();
+        }
+        this.keyPrefix = options.keyPrefix.getBytes(StandardCharsets.UTF_8);
+        this.requestsPerClient = options.testTimeSeconds > 0 ? Long.MAX_VALUE : options.requests;
+        this.rateIntervalNanos = options.rateLimit > 0 ? 1_000_000_000L / options.rateLimit : 0;
+        this.threadsDone = new CountDownLatch(options.threads);
+    }
+
+    void connectionFailed(String error) {
+        if (connectionError == null) {
+            connectionError = error;
+        }
+    }
+
+    /** The first connection lost or refused during the run, or null. */
+    String connectionError() {
+        return connectionError;
+    }
+}
