@@ -47,7 +47,8 @@ class ServerCommandsTest {
         try (RespClient client = RespClient.connect(port(target))) {
             long count = (Long) RespClient.parse(client.call("COMMAND", "COUNT"));
             List<?> names = (List<?>) RespClient.parse(client.call("COMMAND", "LIST"));
-            assertEquals(count, names.size());
+            assertEquals(count, names.stream().filter(name -> !name.toString().contains("|")).count());
+            assertTrue(names.containsAll(List.of("client|info", "config|get", "memory|usage")), names.toString());
             assertTrue(names.containsAll(List.of("get", "set", "mset", "ping", "client", "config", "command")));
             assertEquals(count, ((List<?>) RespClient.parse(client.call("COMMAND"))).size());
             List<?> info = (List<?>) ((List<?>) RespClient.parse(client.call("COMMAND", "INFO", "mset"))).get(0);
