@@ -697,6 +697,13 @@ class ReferenceComparisonTest {
             CONFIG FOO
             CONFIG
             config get maxclients
+            CONFIG SET hz 0
+            CONFIG GET hz
+            CONFIG SET hz 1000
+            CONFIG GET hz
+            CONFIG SET hz -1
+            CONFIG SET hz abc
+            CONFIG SET hz 10
             """},
         new String[] {"time-memory-debug", """
             TIME
