@@ -1,6 +1,7 @@
 package dev.lacewing.api;
 
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -15,13 +16,26 @@ import java.util.Set;
  * @param scope which part of the keyspace the command touches
  * @param group Redis's command group ({@code string}, {@code generic}, {@code server}, ...)
  * @param summary one line for COMMAND DOCS
+ * @param details key specs, tips, ACL categories, docs and subcommands; {@link CommandDetails#NONE} when
+ *                the spec alone describes the command
  */
 public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int firstKey, int lastKey,
-                          int step, KeyScope scope, String group, String summary) {
+                          int step, KeyScope scope, String group, String summary, CommandDetails details) {
 
     public CommandSpec {
         name = name.toLowerCase(Locale.ROOT);
         flags = Set.copyOf(flags);
+        Objects.requireNonNull(details);
+    }
+
+    /** A spec without details: COMMAND INFO and DOCS describe it from these fields alone. */
+    public CommandSpec(String name, int arity, Set<CommandFlag> flags, int firstKey, int lastKey, int step,
+                       KeyScope scope, String group, String summary) {
+        this(name, arity, flags, firstKey, lastKey, step, scope, group, summary, CommandDetails.NONE);
+    }
+
+    public CommandSpec withDetails(CommandDetails newDetails) {
+        return new CommandSpec(name, arity, flags, firstKey, lastKey, step, scope, group, summary, newDetails);
     }
 
     public boolean has(CommandFlag flag) {

@@ -3,11 +3,17 @@ package dev.lacewing.core.command;
 import dev.lacewing.api.CommandHandler;
 import dev.lacewing.api.CommandSpec;
 import java.nio.charset.StandardCharsets;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A command table entry: the spec, the handler, the name as bytes for allocation-free lookup,
- * and the counters INFO commandstats reports.
+ * the counters INFO commandstats reports and, for a container (CLIENT, CONFIG...), an entry per
+ * subcommand, whose counters Redis 7 reports as {@code cmdstat_client|info}. A subcommand's handler
+ * is its container's, which dispatches on the subcommand's name.
  *
  * <p>Thread rule: immutable but for the counters, which any worker adds to.
  */
@@ -22,12 +28,29 @@ public final class Command {
     private final LongAdder microseconds = new LongAdder();
     private final LongAdder failedCalls = new LongAdder();
     private final LongAdder rejectedCalls = new LongAdder();
+    /** By the subcommand's own name ({@code info} of {@code client|info}); empty when not a container. */
+    private final Map<String, Command> subcommands;
 
     public Command(CommandSpec spec, CommandHandler handler, String owner) {
         this.spec = spec;
         this.handler = handler;
         this.owner = owner;
         this.name = spec.name().getBytes(StandardCharsets.US_ASCII);
+        Map<String, Command> byName = new LinkedHashMap<>();
+        for (CommandSpec subcommand : spec.details().subcommands()) {
+            String fullName = subcommand.name();
+            byName.put(fullName.substring(fullName.indexOf('|') + 1), new Command(subcommand, handler, owner));
+        }
+        this.subcommands = Collections.unmodifiableMap(byName);
+    }
+
+    /** The subcommand by its own name in lower case, or null. */
+    public Command subcommand(String lowerCaseName) {
+        return subcommands.get(lowerCaseName);
+    }
+
+    public Collection<Command> subcommands() {
+        return subcommands.values();
     }
 
     public CommandSpec spec() {

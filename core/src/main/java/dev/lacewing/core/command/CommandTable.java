@@ -51,8 +51,15 @@ public final class CommandTable {
         }
     }
 
+    /** The command, or with {@code container|name} a subcommand, in any case, or null. */
     public Command lookup(String name) {
-        return byName.get(name.toLowerCase(java.util.Locale.ROOT));
+        String lower = name.toLowerCase(java.util.Locale.ROOT);
+        int bar = lower.indexOf('|');
+        if (bar < 0) {
+            return byName.get(lower);
+        }
+        Command container = byName.get(lower.substring(0, bar));
+        return container == null ? null : container.subcommand(lower.substring(bar + 1));
     }
 
     public Collection<Command> commands() {
@@ -106,8 +113,13 @@ public final class CommandTable {
         return true;
     }
 
-    /** Collects commands; families and plugins register through it. */
+    /**
+     * Collects commands; families and plugins register through it. The built-in families' specs
+     * (owner {@value #CORE}) get Redis's details from {@link RedisCommandDetails}.
+     */
     public static final class Builder implements CommandRegistry {
+
+        public static final String CORE = "core";
 
         private final String owner;
         private final Map<String, Command> commands = new LinkedHashMap<>();
@@ -118,7 +130,8 @@ public final class CommandTable {
 
         @Override
         public void register(CommandSpec spec, CommandHandler handler) {
-            if (commands.putIfAbsent(spec.name(), new Command(spec, handler, owner)) != null) {
+            CommandSpec described = owner.equals(CORE) ? RedisCommandDetails.attach(spec) : spec;
+            if (commands.putIfAbsent(spec.name(), new Command(described, handler, owner)) != null) {
                 throw new IllegalArgumentException("command '" + spec.name() + "' registered twice");
             }
         }

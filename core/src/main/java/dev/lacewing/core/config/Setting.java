@@ -27,7 +27,9 @@ public record Setting(String name, List<String> aliases, String defaultValue, bo
 
     /** Value kinds, each with Redis's parsing. */
     public enum Type {
-        STRING, BOOLEAN, INTEGER, MEMORY, WORDS, LOG_LEVEL;
+        STRING, BOOLEAN, INTEGER, MEMORY, WORDS, LOG_LEVEL,
+        /** hz: an integer within the setting's bounds, then clamped to 1..500 as Redis's updateHZ does. */
+        HZ;
 
         /** The value in the form CONFIG GET replies; IllegalArgumentException with Redis's wording if invalid. */
         String normalize(String value) {
@@ -40,7 +42,7 @@ public record Setting(String name, List<String> aliases, String defaultValue, bo
                     }
                     yield lower;
                 }
-                case INTEGER -> {
+                case INTEGER, HZ -> {
                     try {
                         yield Long.toString(Long.parseLong(value));
                     } catch (NumberFormatException e) {
@@ -60,6 +62,10 @@ public record Setting(String name, List<String> aliases, String defaultValue, bo
         }
     }
 
+    /** Redis's CONFIG_MIN_HZ and CONFIG_MAX_HZ. */
+    static final long MIN_HZ = 1;
+    static final long MAX_HZ = 500;
+
     public Setting {
         aliases = List.copyOf(aliases);
     }
@@ -67,10 +73,13 @@ public record Setting(String name, List<String> aliases, String defaultValue, bo
     /** The value in the form CONFIG GET replies; IllegalArgumentException with Redis's wording if invalid. */
     public String normalize(String value) {
         String normalized = type.normalize(value);
-        if (type == Type.INTEGER || type == Type.MEMORY) {
+        if (type == Type.INTEGER || type == Type.MEMORY || type == Type.HZ) {
             long number = Long.parseLong(normalized);
             if (number < min || number > max) {
                 throw new IllegalArgumentException("argument must be between " + min + " and " + max + " inclusive");
+            }
+            if (type == Type.HZ) {
+                return Long.toString(Math.max(MIN_HZ, Math.min(MAX_HZ, number)));
             }
         }
         return normalized;

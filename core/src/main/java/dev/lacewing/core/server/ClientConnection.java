@@ -48,6 +48,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private Channel channel;
     private ByteBuf out;
     private Command current;
+    /** The table entry the running command's counters go to: {@link #current}, or its subcommand. */
+    private Command counted;
     private long commandMillis;
     private boolean waiting;
     private boolean closing;
@@ -198,6 +200,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             return;
         }
         current = command;
+        counted = command;
         lastCommand = spec.name();
         commandMillis = System.currentTimeMillis();
         if (spec.scope() == KeyScope.NONE || (spec.scope() == KeyScope.KEYS && keyCount() == 0)) {
@@ -264,7 +267,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         if (failed) {
             server.errorReplies.increment();
         }
-        current.recordCall((System.nanoTime() - start) / 1000, failed);
+        counted.recordCall((System.nanoTime() - start) / 1000, failed);
         server.commandsProcessed.increment();
     }
 
@@ -454,11 +457,16 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     /**
-     * Names the running command by its full subcommand name ({@code client|info}), as Redis 7
-     * does for container commands in CLIENT LIST / INFO's {@code cmd=}; called by the container.
+     * Names the running command by its subcommand ({@code info} of CLIENT), as Redis 7 does for
+     * container commands: CLIENT LIST / INFO's {@code cmd=client|info}, and INFO commandstats'
+     * {@code cmdstat_client|info}. Called by the container once the subcommand's arity is checked.
      */
-    public void subcommand(String fullName) {
-        lastCommand = fullName;
+    public void subcommand(String lowerCaseName) {
+        Command subcommand = current.subcommand(lowerCaseName);
+        if (subcommand != null) {
+            counted = subcommand;
+            lastCommand = subcommand.spec().name();
+        }
     }
 
     @Override

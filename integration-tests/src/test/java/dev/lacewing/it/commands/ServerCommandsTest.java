@@ -47,7 +47,8 @@ class ServerCommandsTest {
         try (RespClient client = RespClient.connect(port(target))) {
             long count = (Long) RespClient.parse(client.call("COMMAND", "COUNT"));
             List<?> names = (List<?>) RespClient.parse(client.call("COMMAND", "LIST"));
-            assertEquals(count, names.size());
+            assertEquals(count, names.stream().filter(name -> !name.toString().contains("|")).count());
+            assertTrue(names.containsAll(List.of("client|info", "config|get", "memory|usage")), names.toString());
             assertTrue(names.containsAll(List.of("get", "set", "mset", "ping", "client", "config", "command")));
             assertEquals(count, ((List<?>) RespClient.parse(client.call("COMMAND"))).size());
             List<?> info = (List<?>) ((List<?>) RespClient.parse(client.call("COMMAND", "INFO", "mset"))).get(0);
@@ -116,6 +117,59 @@ class ServerCommandsTest {
             assertEquals("+OK\r\n", client.call("CONFIG", "RESETSTAT"));
             assertTrue(!infoFields(client.call("INFO", "commandstats")).containsKey("cmdstat_set"));
             assertEquals("-ERR The server is running without a config file\r\n", client.call("CONFIG", "REWRITE"));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void configSetHzClampsItTo1Through500(Target target) {
+        try (LacewingServer server = Servers.builder(target).start();
+             RespClient client = RespClient.connect(server.port())) {
+            assertEquals("+OK\r\n", client.call("CONFIG", "SET", "hz", "0"));
+            assertEquals(Map.of("hz", "1"), pairs(client.call("CONFIG", "GET", "hz")));
+            assertEquals("+OK\r\n", client.call("CONFIG", "SET", "hz", "1000"));
+            assertEquals(Map.of("hz", "500"), pairs(client.call("CONFIG", "GET", "hz")));
+            assertEquals("500", infoFields(client.call("INFO", "server")).get("hz"));
+            assertEquals("-ERR CONFIG SET failed (possibly related to argument 'hz') - argument must be between 0 and "
+                + "2147483647 inclusive\r\n", client.call("CONFIG", "SET", "hz", "-1"));
+            assertEquals("+OK\r\n", client.call("CONFIG", "SET", "hz", "42"));
+            assertEquals(Map.of("hz", "42"), pairs(client.call("CONFIG", "GET", "hz")));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void commandstatsCountSubcommandsUnderTheirFullName(Target target) {
+        try (LacewingServer server = Servers.builder(target).start();
+             RespClient client = RespClient.connect(server.port())) {
+            client.call("CLIENT", "INFO");
+            client.call("CLIENT", "INFO");
+            client.call("CONFIG", "GET", "hz");
+            client.call("CLIENT", "SETNAME", "a b");
+            Map<String, String> stats = infoFields(client.call("INFO", "commandstats"));
+            assertTrue(stats.get("cmdstat_client|info").startsWith("calls=2,"), stats.toString());
+            assertTrue(stats.get("cmdstat_config|get").startsWith("calls=1,"), stats.toString());
+            assertTrue(stats.get("cmdstat_client|setname").endsWith(",rejected_calls=0,failed_calls=1"),
+                stats.toString());
+            assertTrue(!stats.containsKey("cmdstat_client") && !stats.containsKey("cmdstat_config"), stats.toString());
+        }
+    }
+
+    /** A plugin's command has no details: it is described from its spec alone, as a module command. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void aPluginCommandIsDescribedFromItsSpec(Target target) {
+        try (RespClient client = RespClient.connect(port(target))) {
+            assertEquals("*1\r\n*10\r\n$12\r\ntest.setlist\r\n:2\r\n*1\r\n+write\r\n:1\r\n:1\r\n:1\r\n"
+                + "*3\r\n+@write\r\n+@list\r\n+@slow\r\n*0\r\n"
+                + "*1\r\n*6\r\n$5\r\nflags\r\n*1\r\n+RW\r\n"
+                + "$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n"
+                + "$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n"
+                + "*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n*0\r\n",
+                client.call("COMMAND", "INFO", "test.setlist"));
+            Map<Object, Object> docs = pairs(client.call("COMMAND", "DOCS", "test.setlist"));
+            assertEquals(List.of("summary", "Stores a one-element list-typed value at a key (tests only).",
+                "group", "module", "module", "test-fixture"), docs.get("test.setlist"));
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.lacewing.core.command.server;
 
+import static dev.lacewing.api.CommandFlag.ADMIN;
 import static dev.lacewing.api.CommandFlag.FAST;
 import static dev.lacewing.api.CommandFlag.LOADING;
 import static dev.lacewing.api.CommandFlag.NOSCRIPT;
@@ -31,20 +32,20 @@ public final class ConnectionCommands {
     }
 
     public static void register(CommandRegistry registry) {
-        registry.register(spec("ping", -1, "Returns the server's liveliness response.", FAST),
+        registry.register(spec("ping", -1, "Ping the server", FAST),
             ConnectionCommands::ping);
-        registry.register(spec("echo", 2, "Returns the given string.", FAST, LOADING, STALE),
+        registry.register(spec("echo", 2, "Echo the given string", FAST, LOADING, STALE),
             ConnectionCommands::echo);
-        registry.register(spec("quit", -1, "Closes the connection.", NOSCRIPT, LOADING, STALE, FAST, NO_AUTH,
+        registry.register(spec("quit", -1, "Close the connection", NOSCRIPT, LOADING, STALE, FAST, NO_AUTH,
             CommandFlag.ALLOW_BUSY), ConnectionCommands::quit);
-        registry.register(spec("reset", 1, "Resets the connection.", NOSCRIPT, LOADING, STALE, FAST, NO_AUTH,
+        registry.register(spec("reset", 1, "Reset the connection", NOSCRIPT, LOADING, STALE, FAST, NO_AUTH,
             CommandFlag.ALLOW_BUSY), ConnectionCommands::reset);
-        registry.register(spec("hello", -1, "Handshakes with the Redis server.", NOSCRIPT, LOADING, STALE, FAST,
+        registry.register(spec("hello", -1, "Handshake with Redis", NOSCRIPT, LOADING, STALE, FAST,
             NO_AUTH, CommandFlag.ALLOW_BUSY), ConnectionCommands::hello);
-        registry.register(spec("auth", -2, "Authenticates the connection.", NOSCRIPT, LOADING, STALE, FAST,
+        registry.register(spec("auth", -2, "Authenticate to the server", NOSCRIPT, LOADING, STALE, FAST,
             NO_AUTH, CommandFlag.ALLOW_BUSY), ConnectionCommands::auth);
-        registry.register(spec("client", -2, "A container for client connection commands.", NOSCRIPT, LOADING,
-            STALE), ConnectionCommands::client);
+        registry.register(CLIENT.container(spec("client", -2, "A container for client connection commands")),
+            ConnectionCommands::client);
     }
 
     private static CommandSpec spec(String name, int arity, String summary, CommandFlag... flags) {
@@ -196,14 +197,20 @@ public final class ConnectionCommands {
         return true;
     }
 
-    private static final Subcommands CLIENT = new Subcommands("client")
-        .add("id", 2, ctx -> ctx.reply().integer(ctx.client().id()))
-        .add("setname", 3, ConnectionCommands::clientSetName)
-        .add("getname", 2, ConnectionCommands::clientGetName)
-        .add("info", 2, ctx -> ctx.reply().verbatim(((ClientConnection) ctx.client()).describe() + "\n"))
-        .add("list", -2, ctx -> clientList(ctx, (ServerState) ctx.server()))
-        .add("kill", -3, ctx -> clientKill(ctx, (ServerState) ctx.server()))
-        .add("help", 2, ctx -> help(ctx.reply(), "CLIENT",
+    private static final Subcommands CLIENT = new Subcommands("client", "connection")
+        .add("id", 2, "Returns the client ID for the current connection",
+            ctx -> ctx.reply().integer(ctx.client().id()), NOSCRIPT, LOADING, STALE)
+        .add("setname", 3, "Set the current connection name", ConnectionCommands::clientSetName,
+            NOSCRIPT, LOADING, STALE)
+        .add("getname", 2, "Get the current connection name", ConnectionCommands::clientGetName,
+            NOSCRIPT, LOADING, STALE)
+        .add("info", 2, "Returns information about the current client connection.",
+            ctx -> ctx.reply().verbatim(((ClientConnection) ctx.client()).describe() + "\n"), NOSCRIPT, LOADING, STALE)
+        .add("list", -2, "Get the list of client connections", ctx -> clientList(ctx, (ServerState) ctx.server()),
+            ADMIN, NOSCRIPT, LOADING, STALE)
+        .add("kill", -3, "Kill the connection of a client", ctx -> clientKill(ctx, (ServerState) ctx.server()),
+            ADMIN, NOSCRIPT, LOADING, STALE)
+        .help(ctx -> help(ctx.reply(), "CLIENT",
             "ID", "    Return the ID of the current connection.",
             "GETNAME", "    Return the name of the current connection.",
             "SETNAME <name>", "    Assign the name <name> to the current connection.",

@@ -168,15 +168,21 @@ final class InfoReport {
     private static void commandstats(ServerState state, StringBuilder text) {
         text.append("# Commandstats\r\n");
         for (Command command : state.commands().commands()) {
-            long calls = command.calls();
-            if (calls == 0 && command.rejectedCalls() == 0) {
-                continue;
-            }
-            long micros = command.microseconds();
-            line(text, "cmdstat_" + command.spec().name(), "calls=" + calls + ",usec=" + micros + ",usec_per_call="
-                + String.format(Locale.ROOT, "%.2f", calls == 0 ? 0.0 : (double) micros / calls)
-                + ",rejected_calls=" + command.rejectedCalls() + ",failed_calls=" + command.failedCalls());
+            commandstat(command, text);
+            command.subcommands().forEach(subcommand -> commandstat(subcommand, text));
         }
+    }
+
+    /** One command's line, under its full name ({@code cmdstat_client|info}); none for a command never called. */
+    private static void commandstat(Command command, StringBuilder text) {
+        long calls = command.calls();
+        if (calls == 0 && command.rejectedCalls() == 0 && command.failedCalls() == 0) {
+            return;
+        }
+        long micros = command.microseconds();
+        line(text, "cmdstat_" + command.spec().name(), "calls=" + calls + ",usec=" + micros + ",usec_per_call="
+            + String.format(Locale.ROOT, "%.2f", calls == 0 ? 0.0 : (double) micros / calls)
+            + ",rejected_calls=" + command.rejectedCalls() + ",failed_calls=" + command.failedCalls());
     }
 
     private static void keyspace(ServerState state, StringBuilder text) {

@@ -43,21 +43,21 @@ public final class ServerCommands {
     }
 
     public static void register(CommandRegistry registry) {
-        registry.register(spec("info", -1, "Returns information and statistics about the server.", LOADING, STALE),
+        registry.register(spec("info", -1, "Get information and statistics about the server", LOADING, STALE),
             ServerCommands::info);
-        registry.register(spec("config", -2, "A container for server configuration commands.", ADMIN, NOSCRIPT,
-            LOADING, STALE), ServerCommands::config);
-        registry.register(spec("command", -1, "Returns detailed information about all commands.", LOADING, STALE),
-            ServerCommands::command);
-        registry.register(new CommandSpec("memory", -2, Set.of(READONLY), 2, 2, 1, KeyScope.KEYS, "server",
-            "A container for memory diagnostics commands."), ServerCommands::memory);
-        registry.register(spec("debug", -2, "A container for debugging commands.", ADMIN, NOSCRIPT, LOADING, STALE),
+        registry.register(CONFIG.container(spec("config", -2, "A container for server configuration commands")),
+            ServerCommands::config);
+        registry.register(COMMAND.container(spec("command", -1, "Get array of Redis command details", LOADING,
+            STALE)), ServerCommands::command);
+        // Routed by MEMORY USAGE's key: the only subcommand with one, at the same index.
+        registry.register(MEMORY.container(new CommandSpec("memory", -2, Set.of(), 2, 2, 1, KeyScope.KEYS, "server",
+            "A container for memory diagnostics commands")), ServerCommands::memory);
+        registry.register(spec("debug", -2, "A container for debugging commands", ADMIN, NOSCRIPT, LOADING, STALE),
             ServerCommands::debug);
-        registry.register(spec("time", 1, "Returns the server time.", LOADING, STALE, FAST), ServerCommands::time);
-        registry.register(spec("shutdown", -1, "Synchronously saves the database(s) to disk and shuts down the "
-            + "Redis server.", ADMIN, NOSCRIPT, LOADING, STALE, CommandFlag.NO_MULTI, CommandFlag.ALLOW_BUSY),
-            ServerCommands::shutdown);
-        registry.register(spec("module", -2, "A container for module commands.", ADMIN, NOSCRIPT),
+        registry.register(spec("time", 1, "Return the current server time", LOADING, STALE, FAST), ServerCommands::time);
+        registry.register(spec("shutdown", -1, "Synchronously save the dataset to disk and then shut down the server",
+            ADMIN, NOSCRIPT, LOADING, STALE, CommandFlag.NO_MULTI, CommandFlag.ALLOW_BUSY), ServerCommands::shutdown);
+        registry.register(MODULE.container(spec("module", -2, "A container for module commands")),
             ServerCommands::module);
     }
 
@@ -96,15 +96,18 @@ public final class ServerCommands {
 
     // ---- CONFIG -----------------------------------------------------------------------------
 
-    private static final Subcommands CONFIG = new Subcommands("config")
-        .add("get", -3, ServerCommands::configGet)
-        .add("set", -4, ServerCommands::configSet)
-        .add("resetstat", 2, ctx -> {
+    private static final Subcommands CONFIG = new Subcommands("config", "server")
+        .add("get", -3, "Get the values of configuration parameters", ServerCommands::configGet,
+            ADMIN, NOSCRIPT, LOADING, STALE)
+        .add("set", -4, "Set configuration parameters to the given values", ServerCommands::configSet,
+            ADMIN, NOSCRIPT, LOADING, STALE)
+        .add("resetstat", 2, "Reset the stats returned by INFO", ctx -> {
             state(ctx).resetStats();
             ctx.reply().ok();
-        })
-        .add("rewrite", 2, ctx -> ctx.reply().error("ERR The server is running without a config file"))
-        .add("help", 2, ctx -> ConnectionCommands.help(ctx.reply(), "CONFIG",
+        }, ADMIN, NOSCRIPT, LOADING, STALE)
+        .add("rewrite", 2, "Rewrite the configuration file with the in memory configuration",
+            ctx -> ctx.reply().error("ERR The server is running without a config file"), ADMIN, NOSCRIPT, LOADING, STALE)
+        .help(ctx -> ConnectionCommands.help(ctx.reply(), "CONFIG",
             "GET <pattern>", "    Return parameters matching the glob-like <pattern> and their values.",
             "SET <directive> <value>", "    Set the configuration <directive> to <value>.",
             "RESETSTAT", "    Reset statistics reported by the INFO command.",
@@ -193,13 +196,17 @@ public final class ServerCommands {
 
     // ---- COMMAND ----------------------------------------------------------------------------
 
-    private static final Subcommands COMMAND = new Subcommands("command")
-        .add("count", 2, ctx -> ctx.reply().integer(state(ctx).commands().size()))
-        .add("info", -2, ServerCommands::commandInfo)
-        .add("docs", -2, ServerCommands::commandDocs)
-        .add("list", -2, ctx -> commandList(ctx, state(ctx)))
-        .add("getkeys", -4, ctx -> commandGetKeys(ctx, state(ctx)))
-        .add("help", 2, ctx -> ConnectionCommands.help(ctx.reply(), "COMMAND",
+    private static final Subcommands COMMAND = new Subcommands("command", "server")
+        .add("count", 2, "Get total number of Redis commands", ctx -> ctx.reply().integer(state(ctx).commands().size()),
+            LOADING, STALE)
+        .add("info", -2, "Get array of specific Redis command details, or all when no argument is given.",
+            ServerCommands::commandInfo, LOADING, STALE)
+        .add("docs", -2, "Get array of specific Redis command documentation", ServerCommands::commandDocs,
+            LOADING, STALE)
+        .add("list", -2, "Get an array of Redis command names", ctx -> commandList(ctx, state(ctx)), LOADING, STALE)
+        .add("getkeys", -4, "Extract keys given a full Redis command", ctx -> commandGetKeys(ctx, state(ctx)),
+            LOADING, STALE)
+        .help(ctx -> ConnectionCommands.help(ctx.reply(), "COMMAND",
             "(no subcommand)", "    Return details about all Redis commands.",
             "COUNT", "    Return the total number of commands in this Redis server.",
             "LIST", "    Return a list of all commands in this Redis server.",
@@ -257,15 +264,20 @@ public final class ServerCommands {
         selected.forEach(command -> CommandDescriptions.docs(ctx.reply(), command));
     }
 
-    /** COMMAND LIST [FILTERBY MODULE name | ACLCAT category | PATTERN pattern] */
+    /** COMMAND LIST [FILTERBY MODULE name | ACLCAT category | PATTERN pattern]: subcommands listed after their container. */
     private static void commandList(CommandContext ctx, ServerState state) {
         Arguments args = ctx.arguments();
+        List<Command> all = new ArrayList<>();
+        for (Command command : state.commands().commands()) {
+            all.add(command);
+            all.addAll(command.subcommands());
+        }
         List<String> names = new ArrayList<>();
         if (args.count() == 2) {
-            state.commands().commands().forEach(command -> names.add(command.spec().name()));
+            all.forEach(command -> names.add(command.spec().name()));
         } else if (args.count() == 5 && args.is(2, "FILTERBY")) {
             String value = args.string(4);
-            for (Command command : state.commands().commands()) {
+            for (Command command : all) {
                 String name = command.spec().name();
                 boolean keep;
                 if (args.is(3, "PATTERN")) {
@@ -319,9 +331,10 @@ public final class ServerCommands {
 
     // ---- MEMORY, DEBUG, TIME, SHUTDOWN, MODULE -------------------------------------------
 
-    private static final Subcommands MEMORY = new Subcommands("memory")
-        .add("usage", -3, ServerCommands::memoryUsage)
-        .add("help", 2, ctx -> ConnectionCommands.help(ctx.reply(), "MEMORY",
+    private static final Subcommands MEMORY = new Subcommands("memory", "server")
+        .add("usage", -3, 2, 2, 1, KeyScope.KEYS, "Estimate the memory usage of a key", ServerCommands::memoryUsage,
+            READONLY)
+        .help(ctx -> ConnectionCommands.help(ctx.reply(), "MEMORY",
             "USAGE <key> [SAMPLES <count>]", "    Return memory in bytes used by <key> and its value."));
 
     private static void memory(CommandContext ctx) {
@@ -416,23 +429,23 @@ public final class ServerCommands {
     private static final String MODULE_UNLOAD_IMPOSSIBLE = "ERR Error unloading module: operation not possible.";
     private static final String NO_SUCH_MODULE = "ERR Error unloading module: no such module with that name";
 
-    private static final Subcommands MODULE = new Subcommands("module")
-        .add("list", 2, ServerCommands::moduleList)
-        .add("load", -3, ctx -> moduleChange(ctx, MODULE_LOAD_FAILED, loader -> {
+    private static final Subcommands MODULE = new Subcommands("module", "server")
+        .add("list", 2, "List all modules loaded by the server", ServerCommands::moduleList, ADMIN, NOSCRIPT)
+        .add("load", -3, "Load a module", ctx -> moduleChange(ctx, MODULE_LOAD_FAILED, loader -> {
             String path = ctx.arguments().string(2);
             String name = loader.load(Path.of(path));
             LOG.log(System.Logger.Level.INFO, "Module '" + name + "' loaded from " + path);
             ctx.reply().ok();
-        }))
-        .add("unload", 3, ctx -> moduleChange(ctx, MODULE_UNLOAD_IMPOSSIBLE, loader -> {
+        }), ADMIN, NOSCRIPT, CommandFlag.NO_ASYNC_LOADING)
+        .add("unload", 3, "Unload a module", ctx -> moduleChange(ctx, MODULE_UNLOAD_IMPOSSIBLE, loader -> {
             if (loader.unload(ctx.arguments().string(2))) {
                 LOG.log(System.Logger.Level.INFO, "Module " + ctx.arguments().string(2) + " unloaded");
                 ctx.reply().ok();
             } else {
                 ctx.reply().error(NO_SUCH_MODULE);
             }
-        }))
-        .add("help", 2, ctx -> ConnectionCommands.help(ctx.reply(), "MODULE",
+        }), ADMIN, NOSCRIPT, CommandFlag.NO_ASYNC_LOADING)
+        .help(ctx -> ConnectionCommands.help(ctx.reply(), "MODULE",
             "LIST", "    Return a list of loaded modules.",
             "LOAD <path> [<arg> ...]", "    Load a module plugin jar from <path>.",
             "UNLOAD <name>", "    Unload a module."));
