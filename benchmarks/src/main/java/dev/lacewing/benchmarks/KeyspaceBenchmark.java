@@ -1,6 +1,7 @@
 package dev.lacewing.benchmarks;
 
 import dev.lacewing.api.Keyspace;
+import dev.lacewing.core.keyspace.KeyspaceLayout;
 import dev.lacewing.core.keyspace.PartitionedKeyspace;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
@@ -39,7 +40,7 @@ public class KeyspaceBenchmark {
 
     @Setup
     public void setUp() {
-        database = new PartitionedKeyspace(1, 16).database(0);
+        database = new PartitionedKeyspace(1, 16, KeyspaceLayout.OBJECTS).database(0);
         for (int i = 0; i < keys; i++) {
             byte[] key = key(i);
             database.put(key, 0, key.length, value, Keyspace.NO_EXPIRY);
