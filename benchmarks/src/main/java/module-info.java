@@ -2,5 +2,6 @@
 open module dev.lacewing.benchmarks {
     requires dev.lacewing.core;
     requires io.netty.buffer;
+    requires java.management;
     requires jmh.core;
 }

@@ -49,7 +49,7 @@ public final class Config implements Settings {
             "debug, verbose, notice or warning"),
         new Setting("hz", List.of(), "10", FIXED, Setting.Type.INTEGER,
             "background tasks (active expiry) per second; read at startup", 0, Integer.MAX_VALUE),
-        new Setting("keyspace-layout", List.of(), "objects", FIXED, Setting.Type.STRING,
+        new Setting("keyspace-layout", List.of(), "compact", FIXED, Setting.Type.STRING,
             "how entries are stored: compact (packed in byte pages, no Java object per key) or objects (a byte[] "
             + "per key and value)"),
         new Setting("engine", List.of(), "shared-nothing", FIXED, Setting.Type.STRING,

@@ -32,7 +32,7 @@ final class MultithreadEngine implements StorageEngine {
     MultithreadEngine(EngineContext context) {
         int stripes = Integer.highestOneBit(Math.max(context.workers().count() * STRIPES_PER_WORKER, 16) * 2 - 1);
         keyspace = new PartitionedKeyspace(stripes, context.databases(),
-            KeyspaceLayout.named(context.settings().get("keyspace-layout", "objects")));
+            KeyspaceLayout.named(context.settings().get("keyspace-layout", "compact")));
         locks = new ReentrantLock[stripes];
         for (int i = 0; i < stripes; i++) {
             locks[i] = new ReentrantLock();

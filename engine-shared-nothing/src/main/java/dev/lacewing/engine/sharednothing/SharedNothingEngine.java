@@ -30,7 +30,7 @@ final class SharedNothingEngine implements StorageEngine {
     SharedNothingEngine(EngineContext context) {
         workers = context.workers();
         keyspace = new PartitionedKeyspace(workers.count(), context.databases(),
-            KeyspaceLayout.named(context.settings().get("keyspace-layout", "objects")));
+            KeyspaceLayout.named(context.settings().get("keyspace-layout", "compact")));
         coordinator = new Transaction.Coordinator(workers);
         long hz = Math.max(1, Math.min(500, context.settings().getLong("hz", 10)));
         for (int shard = 0; shard < workers.count(); shard++) {
