@@ -30,7 +30,7 @@ import java.util.function.Consumer;
  * <p>Pages are {@code byte[]} of {@link #PAGE_SIZE}, filled by a bump pointer. byte[] rather than
  * direct buffers: replies copy a value straight from the page ({@link ValueView}) with the
  * array-based writes Netty and the RESP writer already have, key comparison uses the
- * {@code Arrays.equals} intrinsic, and a few hundred arrays cost the GC nothing to trace. 256 KiB
+ * {@code Arrays.equals} intrinsic, and a few hundred arrays cost the GC nothing to trace. About 256 KiB
  * keeps a page well under G1's humongous threshold (half a region, at least 512 KiB), where a
  * 1 MiB page would take a 2 MiB region. An entry of {@link #LARGE_ENTRY} bytes or more gets a
  * page of its own, of its exact size.
@@ -51,7 +51,8 @@ import java.util.function.Consumer;
  */
 public final class CompactTable implements DatabaseTable {
 
-    static final int PAGE_SIZE = 256 * 1024;
+    /** 256 KiB less the array header, so that pages tile G1 regions (1 MiB or more) without a gap. */
+    static final int PAGE_SIZE = 256 * 1024 - 16;
     static final int LARGE_ENTRY = PAGE_SIZE / 4;
     /** A full page with fewer live bytes is compacted. */
     private static final int COMPACT_BELOW = PAGE_SIZE / 2;
