@@ -10,6 +10,7 @@ open module dev.lacewing.benchmarks {
     requires io.netty.transport;
     requires io.netty.transport.classes.epoll;
     requires HdrHistogram;
+    requires java.management;
     requires static jmh.core;
 
     exports dev.lacewing.benchmarks.load;

@@ -25,6 +25,14 @@ public interface CommandContext {
     /** Milliseconds since the epoch, read once per command so that a command sees one clock. */
     long now();
 
+    /**
+     * A view for reading values without copying ({@link Keyspace#getValue}), reused by every
+     * command of the connection; clear it once the reply is written.
+     */
+    default ValueView valueView() {
+        return new ValueView();
+    }
+
     Client client();
 
     Server server();

@@ -1,10 +1,12 @@
 package dev.lacewing.api;
 
+import java.util.Arrays;
 import java.util.function.Consumer;
 
 /**
  * One database as a command sees it. Keys are byte slices (array, offset, length) and are copied
- * when stored; values are {@code byte[]} for strings, and the data-type objects of core for the
+ * when stored; values are {@code byte[]} for strings (a stored array is never changed afterwards;
+ * {@link #get} may return the stored array or a copy), and the data-type objects of core for the
  * aggregate types. Expiry is absolute, in milliseconds since the epoch; {@link #NO_EXPIRY} when
  * a key has none. A key whose time has passed is absent: lookups delete it (lazy expiry).
  *
@@ -22,11 +24,31 @@ public interface Keyspace {
         return get(key, 0, key.length);
     }
 
+    /**
+     * Points {@code view} at the live value of a key without copying it; false when the key does
+     * not exist. A string is a slice valid until the keyspace next changes.
+     */
+    default boolean getValue(byte[] key, int offset, int length, ValueView view) {
+        Object value = get(key, offset, length);
+        if (value instanceof byte[] bytes) {
+            view.setString(bytes, 0, bytes.length);
+        } else if (value != null) {
+            view.setObject(value);
+        }
+        return value != null;
+    }
+
     /** The expiry of a live key, {@link #NO_EXPIRY}, or -2 when the key does not exist. */
     long expireAt(byte[] key, int offset, int length);
 
     /** Stores a value with an expiry ({@link #NO_EXPIRY} for none), replacing any old value and expiry. */
     void put(byte[] key, int offset, int length, Object value, long expireAt);
+
+    /** Stores a string from a slice (copied), as {@link #put} does. */
+    default void putString(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength,
+                           long expireAt) {
+        put(key, offset, length, Arrays.copyOfRange(value, valueOffset, valueOffset + valueLength), expireAt);
+    }
 
     /** Replaces the value of a key and keeps its expiry; stores it without expiry if it was absent. */
     void putKeepExpiry(byte[] key, int offset, int length, Object value);

@@ -28,6 +28,14 @@ public interface StorageEngine extends AutoCloseable {
     /** Approximate count of keys with an expiry, for INFO; may be read from any thread. */
     long approximateExpiringSize(int index);
 
+    /**
+     * Bytes the keyspace holds, counted exactly by its storage, for INFO's used_memory; -1 when
+     * the storage cannot say without walking every key. May be read from any thread.
+     */
+    default long usedMemory() {
+        return -1;
+    }
+
     @Override
     void close();
 }

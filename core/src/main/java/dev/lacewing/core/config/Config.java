@@ -50,6 +50,9 @@ public final class Config implements Settings {
         new Setting("hz", List.of(), "10", MUTABLE, Setting.Type.HZ,
             "background tasks (active expiry) per second, clamped to 1..500; the engines read it at startup", 0,
             Integer.MAX_VALUE),
+        new Setting("keyspace-layout", List.of(), "compact", FIXED, Setting.Type.STRING,
+            "how entries are stored: compact (packed in byte pages, no Java object per key) or objects (a byte[] "
+            + "per key and value)"),
         new Setting("engine", List.of(), "shared-nothing", FIXED, Setting.Type.STRING,
             "storage engine plugin: shared-nothing or multithread"),
         new Setting("transport", List.of(), "auto", FIXED, Setting.Type.STRING,

@@ -1,6 +1,7 @@
 package dev.lacewing.core.keyspace;
 
 import dev.lacewing.api.Keyspace;
+import dev.lacewing.api.ValueView;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -23,13 +24,24 @@ public final class Database implements Keyspace {
         this.clock = clock;
     }
 
-    private KeyTable table(byte[] key, int offset, int length) {
+    private DatabaseTable table(byte[] key, int offset, int length) {
         return partitions[Slots.partitionOf(key, offset, length, partitions.length)].table(index);
     }
 
     @Override
     public Object get(byte[] key, int offset, int length) {
         return table(key, offset, length).get(key, offset, length, clock.getAsLong());
+    }
+
+    @Override
+    public boolean getValue(byte[] key, int offset, int length, ValueView view) {
+        return table(key, offset, length).getValue(key, offset, length, clock.getAsLong(), view);
+    }
+
+    @Override
+    public void putString(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength,
+                          long expireAt) {
+        table(key, offset, length).putString(key, offset, length, value, valueOffset, valueLength, expireAt);
     }
 
     @Override
@@ -101,7 +113,7 @@ public final class Database implements Keyspace {
             visitor.accept(key);
         };
         while (partition < n) {
-            KeyTable table = partitions[partition].table(index);
+            DatabaseTable table = partitions[partition].table(index);
             long next = table.size() == 0 && tableCursor == 0 ? 0 : table.scan(tableCursor, count, now, counting);
             if (next != 0) {
                 return next * n + partition;
@@ -126,7 +138,7 @@ public final class Database implements Keyspace {
         for (int attempt = 0; attempt < 16; attempt++) {
             long pick = ThreadLocalRandom.current().nextLong(total);
             for (Partition partition : partitions) {
-                KeyTable table = partition.table(index);
+                DatabaseTable table = partition.table(index);
                 if (pick < table.size()) {
                     byte[] key = table.randomKey(now);
                     if (key != null) {

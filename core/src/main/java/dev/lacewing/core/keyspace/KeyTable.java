@@ -1,6 +1,7 @@
 package dev.lacewing.core.keyspace;
 
 import dev.lacewing.api.Keyspace;
+import dev.lacewing.api.ValueView;
 import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
@@ -10,8 +11,8 @@ import java.util.function.Consumer;
  * backward-shift deletion (no tombstones), keys as byte[], values as byte[] (strings) or
  * {@link TypedValue}, expiry in a parallel long[]. Load factor at most 3/4.
  *
- * <p>This is the first keyspace; the compact paged keyspace (keys and values in large byte
- * pages, no object per entry) replaces its storage behind the same methods.
+ * <p>This is the {@code objects} layout; {@link CompactTable} is the {@code compact} one (keys
+ * and values in large byte pages, no object per entry), behind the same {@link DatabaseTable}.
  *
  * <p>SCAN is Redis's dictScan over home buckets. A bucket is the set of entries whose home slot
  * ({@code hash & mask}) is one slot; visiting it means probing from that slot to the next empty
@@ -35,7 +36,7 @@ import java.util.function.Consumer;
  *
  * <p>Thread rule: touched only by the thread the engine grants the partition to.
  */
-public final class KeyTable {
+public final class KeyTable implements DatabaseTable {
 
     private static final int MIN_CAPACITY = 16;
     private static final int MIN_LOG2_CAPACITY = Integer.numberOfTrailingZeros(MIN_CAPACITY);
@@ -54,10 +55,12 @@ public final class KeyTable {
     /** Where the next active-expiry sweep resumes. */
     private int expiryCursor;
 
+    @Override
     public int size() {
         return size;
     }
 
+    @Override
     public int expiringSize() {
         return expiring;
     }
@@ -106,20 +109,49 @@ public final class KeyTable {
     private long expiredCount;
 
     /** Keys deleted because their time had passed, lazily or actively. */
+    @Override
     public long expiredCount() {
         return expiredCount;
     }
 
+    @Override
     public Object get(byte[] key, int offset, int length, long now) {
         int index = findLive(key, offset, length, now);
         return index < 0 ? null : values[index];
     }
 
+    @Override
+    public boolean getValue(byte[] key, int offset, int length, long now, ValueView view) {
+        int index = findLive(key, offset, length, now);
+        if (index < 0) {
+            return false;
+        }
+        if (values[index] instanceof byte[] bytes) {
+            view.setString(bytes, 0, bytes.length);
+        } else {
+            view.setObject(values[index]);
+        }
+        return true;
+    }
+
+    @Override
+    public void putString(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength,
+                          long expireAt) {
+        put(key, offset, length, Arrays.copyOfRange(value, valueOffset, valueOffset + valueLength), expireAt);
+    }
+
+    @Override
+    public long usedMemory() {
+        return -1;
+    }
+
+    @Override
     public long expireAt(byte[] key, int offset, int length, long now) {
         int index = findLive(key, offset, length, now);
         return index < 0 ? -2 : expires[index];
     }
 
+    @Override
     public void put(byte[] key, int offset, int length, Object value, long expireAt) {
         int hash = hash(key, offset, length);
         int index = find(key, offset, length, hash);
@@ -131,6 +163,7 @@ public final class KeyTable {
         insert(Arrays.copyOfRange(key, offset, offset + length), hash, value, expireAt);
     }
 
+    @Override
     public void putKeepExpiry(byte[] key, int offset, int length, Object value, long now) {
         int index = findLive(key, offset, length, now);
         if (index >= 0) {
@@ -141,6 +174,7 @@ public final class KeyTable {
         }
     }
 
+    @Override
     public boolean setExpireAt(byte[] key, int offset, int length, long expireAt, long now) {
         int index = findLive(key, offset, length, now);
         if (index < 0) {
@@ -150,6 +184,7 @@ public final class KeyTable {
         return true;
     }
 
+    @Override
     public boolean remove(byte[] key, int offset, int length, long now) {
         int index = findLive(key, offset, length, now);
         if (index < 0) {
@@ -159,6 +194,7 @@ public final class KeyTable {
         return true;
     }
 
+    @Override
     public void clear() {
         keys = new byte[MIN_CAPACITY][];
         values = new Object[MIN_CAPACITY];
@@ -256,6 +292,7 @@ public final class KeyTable {
      * or 0 once the scan is complete. Keys whose time has passed are skipped, not deleted. The
      * visitor must not change the table. See the class comment for the cursor and the guarantee.
      */
+    @Override
     public long scan(long cursor, int count, long now, Consumer<byte[]> visitor) {
         int capacity = keys.length;
         if (cursor == 0 && count >= capacity) {
@@ -296,11 +333,13 @@ public final class KeyTable {
     }
 
     /** Table slots: a power of two, doubled when the load passes 3/4. */
+    @Override
     public int capacity() {
         return keys.length;
     }
 
     /** A random live key, or null. Expired keys met on the way are deleted. */
+    @Override
     public byte[] randomKey(long now) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         for (int attempt = 0; attempt < 1024 && size > 0; attempt++) {
@@ -323,6 +362,7 @@ public final class KeyTable {
      * One step of active expiry: examines up to {@code slots} table slots from where the last
      * step stopped and deletes keys whose time has passed. Returns how many it deleted.
      */
+    @Override
     public int expireSome(long now, int slots) {
         if (expiring == 0) {
             return 0;

@@ -1,7 +1,7 @@
 package dev.lacewing.core.keyspace;
 
 /**
- * A range of hash slots across every database: one {@link KeyTable} per database. The unit an
+ * A range of hash slots across every database: one {@link DatabaseTable} per database. The unit an
  * engine hands to a thread: a shard in the shared-nothing engine, a lock stripe in the
  * multithread engine.
  *
@@ -13,16 +13,16 @@ public final class Partition {
     /** Slots examined per database in one active-expiry step. */
     private static final int EXPIRY_SLOTS_PER_STEP = 2048;
 
-    private final KeyTable[] databases;
+    private final DatabaseTable[] databases;
 
-    public Partition(int databases) {
-        this.databases = new KeyTable[databases];
+    public Partition(int databases, KeyspaceLayout layout) {
+        this.databases = new DatabaseTable[databases];
         for (int i = 0; i < databases; i++) {
-            this.databases[i] = new KeyTable();
+            this.databases[i] = layout.newTable();
         }
     }
 
-    public KeyTable table(int database) {
+    public DatabaseTable table(int database) {
         return databases[database];
     }
 
@@ -31,13 +31,13 @@ public final class Partition {
     }
 
     public void swap(int first, int second) {
-        KeyTable table = databases[first];
+        DatabaseTable table = databases[first];
         databases[first] = databases[second];
         databases[second] = table;
     }
 
     public void clearAll() {
-        for (KeyTable table : databases) {
+        for (DatabaseTable table : databases) {
             table.clear();
         }
     }
@@ -49,7 +49,7 @@ public final class Partition {
      */
     public void expireCycle(long now, long budgetNanos) {
         long deadline = System.nanoTime() + budgetNanos;
-        for (KeyTable table : databases) {
+        for (DatabaseTable table : databases) {
             while (table.expiringSize() > 0) {
                 int deleted = table.expireSome(now, EXPIRY_SLOTS_PER_STEP);
                 if (deleted * 4 < Math.min(EXPIRY_SLOTS_PER_STEP, table.expiringSize() + deleted)
@@ -60,9 +60,22 @@ public final class Partition {
         }
     }
 
+    /** Bytes the tables hold, or -1 when a table cannot say cheaply; racy. */
+    public long usedMemory() {
+        long total = 0;
+        for (DatabaseTable table : databases) {
+            long used = table.usedMemory();
+            if (used < 0) {
+                return -1;
+            }
+            total += used;
+        }
+        return total;
+    }
+
     public long expiredCount() {
         long total = 0;
-        for (KeyTable table : databases) {
+        for (DatabaseTable table : databases) {
             total += table.expiredCount();
         }
         return total;

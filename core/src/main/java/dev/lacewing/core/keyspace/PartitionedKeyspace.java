@@ -14,15 +14,15 @@ public final class PartitionedKeyspace {
     private final Partition[] partitions;
     private final Database[] databases;
 
-    public PartitionedKeyspace(int partitionCount, int databaseCount) {
-        this(partitionCount, databaseCount, System::currentTimeMillis);
+    public PartitionedKeyspace(int partitionCount, int databaseCount, KeyspaceLayout layout) {
+        this(partitionCount, databaseCount, layout, System::currentTimeMillis);
     }
 
     /** With the clock expiry is judged by; tests set their own. */
-    public PartitionedKeyspace(int partitionCount, int databaseCount, LongSupplier clock) {
+    public PartitionedKeyspace(int partitionCount, int databaseCount, KeyspaceLayout layout, LongSupplier clock) {
         partitions = new Partition[partitionCount];
         for (int i = 0; i < partitionCount; i++) {
-            partitions[i] = new Partition(databaseCount);
+            partitions[i] = new Partition(databaseCount, layout);
         }
         databases = new Database[databaseCount];
         for (int i = 0; i < databaseCount; i++) {
@@ -59,6 +59,19 @@ public final class PartitionedKeyspace {
 
     public long approximateExpiringSize(int database) {
         return databases[database].expiringSize();
+    }
+
+    /** Bytes the keyspace holds, exactly, or -1 when its layout cannot say cheaply; racy. */
+    public long usedMemory() {
+        long total = 0;
+        for (Partition partition : partitions) {
+            long used = partition.usedMemory();
+            if (used < 0) {
+                return -1;
+            }
+            total += used;
+        }
+        return total;
     }
 
     public long expiredKeys() {

@@ -1,5 +1,6 @@
 package dev.lacewing.core.server;
 
+import dev.lacewing.api.ValueView;
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.Client;
 import dev.lacewing.api.CommandContext;
@@ -41,6 +42,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private final int homeWorker;
     private final long id;
     private final long createdMillis = System.currentTimeMillis();
+    /** Reused by every command of this connection: it runs one command at a time. */
+    private final ValueView valueView = new ValueView();
     private final RequestDecoder decoder = new RequestDecoder();
     private final RespWriter writer = new RespWriter();
     private final ArrayDeque<ByteBuf> deferredInput = new ArrayDeque<>();
@@ -397,6 +400,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     @Override
     public long now() {
         return commandMillis;
+    }
+
+    @Override
+    public ValueView valueView() {
+        return valueView;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.lacewing.core.command;
 
+import dev.lacewing.api.ValueView;
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.Client;
 import dev.lacewing.api.CommandContext;
@@ -8,6 +9,8 @@ import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.api.Server;
 import dev.lacewing.api.Settings;
+import dev.lacewing.core.config.Config;
+import dev.lacewing.core.keyspace.KeyspaceLayout;
 import dev.lacewing.core.keyspace.PartitionedKeyspace;
 import dev.lacewing.core.resp.RespWriter;
 import io.netty.buffer.ByteBuf;
@@ -37,6 +40,7 @@ public final class FakeCommandContext implements CommandContext, Client, Server,
     private final CommandTable table;
     private final PartitionedKeyspace keyspace;
     private final int databases;
+    private final ValueView valueView = new ValueView();
     private final RespWriter writer = new RespWriter();
     private final ByteBuf out = Unpooled.buffer();
     private final Map<String, String> settings = new HashMap<>();
@@ -59,7 +63,8 @@ public final class FakeCommandContext implements CommandContext, Client, Server,
         }
         this.table = builder.build();
         this.databases = databases;
-        this.keyspace = new PartitionedKeyspace(partitions, databases, () -> now);
+        this.keyspace = new PartitionedKeyspace(partitions, databases,
+            KeyspaceLayout.named(new Config().value("keyspace-layout")), () -> now);
         writer.target(out);
     }
 
@@ -216,6 +221,11 @@ public final class FakeCommandContext implements CommandContext, Client, Server,
     @Override
     public void swapDatabases(int first, int second) {
         keyspace.swapDatabases(first, second);
+    }
+
+    @Override
+    public ValueView valueView() {
+        return valueView;
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.lacewing.api.Invocation;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.StorageEngine;
+import dev.lacewing.core.keyspace.KeyspaceLayout;
 import dev.lacewing.core.keyspace.PartitionedKeyspace;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
@@ -30,7 +31,8 @@ final class MultithreadEngine implements StorageEngine {
 
     MultithreadEngine(EngineContext context) {
         int stripes = Integer.highestOneBit(Math.max(context.workers().count() * STRIPES_PER_WORKER, 16) * 2 - 1);
-        keyspace = new PartitionedKeyspace(stripes, context.databases());
+        keyspace = new PartitionedKeyspace(stripes, context.databases(),
+            KeyspaceLayout.named(context.settings().get("keyspace-layout", "compact")));
         locks = new ReentrantLock[stripes];
         for (int i = 0; i < stripes; i++) {
             locks[i] = new ReentrantLock();
@@ -125,6 +127,11 @@ final class MultithreadEngine implements StorageEngine {
     @Override
     public void swapDatabases(int first, int second) {
         keyspace.swapDatabases(first, second);
+    }
+
+    @Override
+    public long usedMemory() {
+        return keyspace.usedMemory();
     }
 
     @Override

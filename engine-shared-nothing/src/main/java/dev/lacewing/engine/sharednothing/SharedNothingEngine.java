@@ -7,6 +7,7 @@ import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.StorageEngine;
 import dev.lacewing.api.Workers;
+import dev.lacewing.core.keyspace.KeyspaceLayout;
 import dev.lacewing.core.keyspace.PartitionedKeyspace;
 import java.util.concurrent.TimeUnit;
 
@@ -28,7 +29,8 @@ final class SharedNothingEngine implements StorageEngine {
 
     SharedNothingEngine(EngineContext context) {
         workers = context.workers();
-        keyspace = new PartitionedKeyspace(workers.count(), context.databases());
+        keyspace = new PartitionedKeyspace(workers.count(), context.databases(),
+            KeyspaceLayout.named(context.settings().get("keyspace-layout", "compact")));
         coordinator = new Transaction.Coordinator(workers);
         long hz = Math.max(1, Math.min(500, context.settings().getLong("hz", 10)));
         for (int shard = 0; shard < workers.count(); shard++) {
@@ -87,6 +89,11 @@ final class SharedNothingEngine implements StorageEngine {
     @Override
     public void swapDatabases(int first, int second) {
         keyspace.swapDatabases(first, second);
+    }
+
+    @Override
+    public long usedMemory() {
+        return keyspace.usedMemory();
     }
 
     @Override

@@ -23,7 +23,7 @@ final class InfoReport {
             switch (section) {
                 case "server" -> server(state, text);
                 case "clients" -> clients(state, text);
-                case "memory" -> memory(text);
+                case "memory" -> memory(state, text);
                 case "persistence" -> persistence(text);
                 case "stats" -> stats(state, text);
                 case "replication" -> replication(text);
@@ -81,17 +81,24 @@ final class InfoReport {
         line(text, "blocked_clients", 0);
     }
 
-    private static void memory(StringBuilder text) {
+    /**
+     * used_memory is what the keyspace holds when its storage counts it exactly (the compact
+     * layout), the heap in use otherwise; used_memory_rss is the whole process, as Redis's.
+     */
+    private static void memory(ServerState state, StringBuilder text) {
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         long heapUsed = memory.getHeapMemoryUsage().getUsed();
         long nonHeap = memory.getNonHeapMemoryUsage().getUsed();
         long rss = residentSetSize();
+        long keyspace = state.engine().usedMemory();
+        long used = keyspace >= 0 ? keyspace : heapUsed;
         text.append("# Memory\r\n");
-        line(text, "used_memory", heapUsed);
-        line(text, "used_memory_human", human(heapUsed));
+        line(text, "used_memory", used);
+        line(text, "used_memory_human", human(used));
         line(text, "used_memory_rss", rss);
         line(text, "used_memory_rss_human", human(rss));
-        line(text, "used_memory_peak", Math.max(heapUsed, memory.getHeapMemoryUsage().getCommitted()));
+        line(text, "used_memory_peak", Math.max(used, memory.getHeapMemoryUsage().getCommitted()));
+        line(text, "used_memory_heap", heapUsed);
         line(text, "used_memory_heap_committed", memory.getHeapMemoryUsage().getCommitted());
         line(text, "used_memory_non_heap", nonHeap);
         line(text, "maxmemory", 0);

@@ -14,6 +14,7 @@ import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.api.ValueView;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
@@ -21,12 +22,14 @@ import dev.lacewing.core.command.Numbers.LongDouble;
 import java.util.Set;
 
 /**
- * The string family (Redis's t_string.c). A string value is an immutable {@code byte[]}: commands
- * that change one (APPEND, SETRANGE, INCR...) store a new array, so arrays may be shared between
- * keys and with replies. Any other stored value is a different type and gets WRONGTYPE.
+ * The string family (Redis's t_string.c). A string value read with {@link Keyspace#get} is a
+ * {@code byte[]} never changed afterwards: commands that change one (APPEND, SETRANGE, INCR...)
+ * store a new array. Any other stored value is a different type and gets WRONGTYPE.
  *
  * <p>GET, SET and INCR run without creating a String: keys are argument slices, options are
- * matched in place and numbers parsed from the slice.
+ * matched in place and numbers parsed from the slice. GET, MGET, GETRANGE and STRLEN read through
+ * a {@link ValueView}, so a value goes from where the keyspace keeps it (a page of the compact
+ * layout) straight into the reply; SET and MSET store from the argument slice.
  *
  * <p>Stateless; each handler runs on the thread the engine gives the command, with its keys.
  */
@@ -108,7 +111,15 @@ public final class StringCommands {
 
     private static void get(CommandContext ctx) {
         Arguments args = ctx.arguments();
-        replyString(ctx, ctx.keyspace().get(args.array(), args.offset(1), args.length(1)));
+        ValueView view = ctx.valueView();
+        if (!ctx.keyspace().getValue(args.array(), args.offset(1), args.length(1), view)) {
+            ctx.reply().nullBulk();
+        } else if (view.isString()) {
+            ctx.reply().bulk(view.array(), view.offset(), view.length());
+        } else {
+            ctx.reply().error(Errors.WRONG_TYPE);
+        }
+        view.clear();
     }
 
     private static void set(CommandContext ctx) {
@@ -171,11 +182,11 @@ public final class StringCommands {
             }
             return;
         }
-        byte[] value = args.copy(valueIndex);
         if ((flags & KEEPTTL) != 0) {
-            keyspace.putKeepExpiry(array, keyOffset, keyLength, value);
+            keyspace.putKeepExpiry(array, keyOffset, keyLength, args.copy(valueIndex));
         } else {
-            keyspace.put(array, keyOffset, keyLength, value, expireAt);
+            keyspace.putString(array, keyOffset, keyLength, array, args.offset(valueIndex), args.length(valueIndex),
+                expireAt);
         }
         if ((flags & GET) == 0) {
             if (integerReply) {
@@ -279,15 +290,16 @@ public final class StringCommands {
         Keyspace keyspace = ctx.keyspace();
         ReplyWriter reply = ctx.reply();
         int count = args.count();
+        ValueView view = ctx.valueView();
         reply.array(count - 1);
         for (int i = 1; i < count; i++) {
-            Object value = keyspace.get(args.array(), args.offset(i), args.length(i));
-            if (value instanceof byte[] bytes) {
-                reply.bulk(bytes);
+            if (keyspace.getValue(args.array(), args.offset(i), args.length(i), view) && view.isString()) {
+                reply.bulk(view.array(), view.offset(), view.length());
             } else {
                 reply.nullBulk();
             }
         }
+        view.clear();
     }
 
     private static void mset(CommandContext ctx) {
@@ -317,7 +329,8 @@ public final class StringCommands {
             }
         }
         for (int i = 1; i < count; i += 2) {
-            keyspace.put(array, args.offset(i), args.length(i), args.copy(i + 1), Keyspace.NO_EXPIRY);
+            keyspace.putString(array, args.offset(i), args.length(i), array, args.offset(i + 1), args.length(i + 1),
+                Keyspace.NO_EXPIRY);
         }
         if (nx) {
             ctx.reply().integer(1);
@@ -518,14 +531,15 @@ public final class StringCommands {
 
     private static void strlen(CommandContext ctx) {
         Arguments args = ctx.arguments();
-        Object value = ctx.keyspace().get(args.array(), args.offset(1), args.length(1));
-        if (value == null) {
+        ValueView view = ctx.valueView();
+        if (!ctx.keyspace().getValue(args.array(), args.offset(1), args.length(1), view)) {
             ctx.reply().integer(0);
-        } else if (value instanceof byte[] bytes) {
-            ctx.reply().integer(bytes.length);
+        } else if (view.isString()) {
+            ctx.reply().integer(view.length());
         } else {
             ctx.reply().error(Errors.WRONG_TYPE);
         }
+        view.clear();
     }
 
     /**
@@ -543,16 +557,21 @@ public final class StringCommands {
             ctx.reply().error(Errors.NOT_INTEGER);
             return;
         }
-        Object value = ctx.keyspace().get(args.array(), args.offset(1), args.length(1));
-        if (value == null) {
+        ValueView view = ctx.valueView();
+        if (!ctx.keyspace().getValue(args.array(), args.offset(1), args.length(1), view)) {
             ctx.reply().bulk(EMPTY);
             return;
         }
-        if (!(value instanceof byte[] bytes)) {
+        if (!view.isString()) {
+            view.clear();
             ctx.reply().error(Errors.WRONG_TYPE);
             return;
         }
-        long length = bytes.length;
+        replyRange(ctx, view.array(), view.offset(), view.length(), start, end);
+        view.clear();
+    }
+
+    private static void replyRange(CommandContext ctx, byte[] array, int offset, long length, long start, long end) {
         if (start < 0 && end < 0 && start > end) {
             ctx.reply().bulk(EMPTY);
             return;
@@ -569,7 +588,7 @@ public final class StringCommands {
         if (start > end || length == 0) {
             ctx.reply().bulk(EMPTY);
         } else {
-            ctx.reply().bulk(bytes, (int) start, (int) (end - start + 1));
+            ctx.reply().bulk(array, offset + (int) start, (int) (end - start + 1));
         }
     }
 

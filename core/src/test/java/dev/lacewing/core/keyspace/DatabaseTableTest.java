@@ -16,16 +16,19 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
-class KeyTableTest {
+class DatabaseTableTest {
 
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
-    @Test
-    void agreesWithAHashMapUnderRandomPutsAndRemoves() {
-        KeyTable table = new KeyTable();
+    @ParameterizedTest
+    @EnumSource(KeyspaceLayout.class)
+    void agreesWithAHashMapUnderRandomPutsAndRemoves(KeyspaceLayout layout) {
+        DatabaseTable table = layout.newTable();
         Map<String, String> model = new HashMap<>();
         Random random = new Random(42);
         for (int i = 0; i < 200_000; i++) {
@@ -46,18 +49,20 @@ class KeyTableTest {
         }
     }
 
-    @Test
-    void findsKeysGivenAsSlicesOfALargerArray() {
-        KeyTable table = new KeyTable();
+    @ParameterizedTest
+    @EnumSource(KeyspaceLayout.class)
+    void findsKeysGivenAsSlicesOfALargerArray(KeyspaceLayout layout) {
+        DatabaseTable table = layout.newTable();
         byte[] k = bytes("key");
         table.put(k, 0, 3, bytes("v"), Keyspace.NO_EXPIRY);
         byte[] request = bytes("GETkeyEND");
         assertArrayEquals(bytes("v"), (byte[]) table.get(request, 3, 3, 0));
     }
 
-    @Test
-    void expiredKeysAreAbsentAndDeletedOnAccess() {
-        KeyTable table = new KeyTable();
+    @ParameterizedTest
+    @EnumSource(KeyspaceLayout.class)
+    void expiredKeysAreAbsentAndDeletedOnAccess(KeyspaceLayout layout) {
+        DatabaseTable table = layout.newTable();
         byte[] k = bytes("k");
         table.put(k, 0, 1, bytes("v"), 1000);
         assertEquals(1, table.expiringSize());
@@ -68,9 +73,10 @@ class KeyTableTest {
         assertEquals(1, table.expiredCount());
     }
 
-    @Test
-    void activeExpiryDeletesOnlyKeysWhoseTimeHasPassed() {
-        KeyTable table = new KeyTable();
+    @ParameterizedTest
+    @EnumSource(KeyspaceLayout.class)
+    void activeExpiryDeletesOnlyKeysWhoseTimeHasPassed(KeyspaceLayout layout) {
+        DatabaseTable table = layout.newTable();
         for (int i = 0; i < 1000; i++) {
             byte[] k = bytes("k" + i);
             table.put(k, 0, k.length, bytes("v"), i % 2 == 0 ? 10 : Keyspace.NO_EXPIRY);
@@ -84,9 +90,10 @@ class KeyTableTest {
         assertEquals(0, table.expiringSize());
     }
 
-    @Test
-    void scanVisitsEveryKeyOnce() {
-        KeyTable table = new KeyTable();
+    @ParameterizedTest
+    @EnumSource(KeyspaceLayout.class)
+    void scanVisitsEveryKeyOnce(KeyspaceLayout layout) {
+        DatabaseTable table = layout.newTable();
         for (int i = 0; i < 1000; i++) {
             byte[] k = bytes("k" + i);
             table.put(k, 0, k.length, bytes("v"), Keyspace.NO_EXPIRY);
@@ -99,9 +106,10 @@ class KeyTableTest {
         assertEquals(1000, seen.size());
     }
 
-    @Test
-    void scanCursorsAreUnsignedAndThoseBeyondTheTableEndTheScan() {
-        KeyTable table = new KeyTable();
+    @ParameterizedTest
+    @EnumSource(KeyspaceLayout.class)
+    void scanCursorsAreUnsignedAndThoseBeyondTheTableEndTheScan(KeyspaceLayout layout) {
+        DatabaseTable table = layout.newTable();
         byte[] k = bytes("k");
         table.put(k, 0, 1, bytes("v"), Keyspace.NO_EXPIRY);
         List<byte[]> visited = new ArrayList<>();
@@ -111,9 +119,10 @@ class KeyTableTest {
         assertTrue(visited.isEmpty());
     }
 
-    @Test
-    void databaseScanAcceptsEveryUnsignedCursorAndStillCoversLaterPartitions() {
-        PartitionedKeyspace keyspace = new PartitionedKeyspace(4, 1, () -> 0L);
+    @ParameterizedTest
+    @EnumSource(KeyspaceLayout.class)
+    void databaseScanAcceptsEveryUnsignedCursorAndStillCoversLaterPartitions(KeyspaceLayout layout) {
+        PartitionedKeyspace keyspace = new PartitionedKeyspace(4, 1, layout, () -> 0L);
         Keyspace database = keyspace.database(0);
         for (int i = 0; i < 100; i++) {
             byte[] key = bytes("k" + i);
@@ -147,7 +156,7 @@ class KeyTableTest {
         return found;
     }
 
-    private static void put(KeyTable table, String key, long expireAt) {
+    private static void put(DatabaseTable table, String key, long expireAt) {
         byte[] k = bytes(key);
         table.put(k, 0, k.length, bytes("v"), expireAt);
     }
@@ -156,9 +165,10 @@ class KeyTableTest {
         return new String(key, StandardCharsets.UTF_8);
     }
 
-    @Test
-    void aDeletionDuringAScanCannotShiftAnUnvisitedKeyBehindTheCursor() {
-        KeyTable table = new KeyTable();
+    @ParameterizedTest
+    @EnumSource(KeyspaceLayout.class)
+    void aDeletionDuringAScanCannotShiftAnUnvisitedKeyBehindTheCursor(KeyspaceLayout layout) {
+        DatabaseTable table = layout.newTable();
         // Three keys homed at the last slot of 16: stored at slots 15, 0 and 1, a cluster wrapping round.
         List<byte[]> wrapping = keysHomedAt(15, 16, 3);
         for (byte[] key : wrapping) {
@@ -175,9 +185,10 @@ class KeyTableTest {
         assertEquals(Set.of(text(wrapping.get(1)), text(wrapping.get(2))), seen);
     }
 
-    @Test
-    void growthDuringAScanNeitherLosesNorRepeatsKeys() {
-        KeyTable table = new KeyTable();
+    @ParameterizedTest
+    @EnumSource(KeyspaceLayout.class)
+    void growthDuringAScanNeitherLosesNorRepeatsKeys(KeyspaceLayout layout) {
+        DatabaseTable table = layout.newTable();
         Set<String> original = new HashSet<>();
         for (int i = 0; i < 12; i++) {
             put(table, "k" + i, Keyspace.NO_EXPIRY);
@@ -204,11 +215,12 @@ class KeyTableTest {
      * visited, only live keys are visited, and the scan ends. Small tables make wrapping clusters
      * common; many seeds make deletions just past the cursor common.
      */
-    @Test
-    void aFullScanVisitsEveryKeyPresentThroughoutWhileTheTableChanges() {
+    @ParameterizedTest
+    @EnumSource(KeyspaceLayout.class)
+    void aFullScanVisitsEveryKeyPresentThroughoutWhileTheTableChanges(KeyspaceLayout layout) {
         for (int seed = 0; seed < 400; seed++) {
             Random random = new Random(seed);
-            KeyTable table = new KeyTable();
+            DatabaseTable table = layout.newTable();
             Set<String> stable = new HashSet<>();
             Map<String, Long> churn = new HashMap<>();
             List<String> churnKeys = new ArrayList<>();
@@ -250,7 +262,7 @@ class KeyTableTest {
         }
     }
 
-    private static void insertChurn(KeyTable table, Random random, Map<String, Long> churn,
+    private static void insertChurn(DatabaseTable table, Random random, Map<String, Long> churn,
                                     List<String> churnKeys, int[] nextChurn, long now) {
         String key = "c" + nextChurn[0]++;
         long expireAt = random.nextInt(3) == 0 ? now + 1 + random.nextInt(4) : Keyspace.NO_EXPIRY;
@@ -259,7 +271,7 @@ class KeyTableTest {
         put(table, key, expireAt);
     }
 
-    private static void change(KeyTable table, Random random, Map<String, Long> churn, List<String> churnKeys,
+    private static void change(DatabaseTable table, Random random, Map<String, Long> churn, List<String> churnKeys,
                                int[] nextChurn, long[] now) {
         switch (random.nextInt(8)) {
             case 0, 1 -> {
@@ -295,9 +307,10 @@ class KeyTableTest {
         }
     }
 
-    @Test
-    void anyCursorEndsTheScanWithoutFailingWithinOneScanOfTheTable() {
-        KeyTable table = new KeyTable();
+    @ParameterizedTest
+    @EnumSource(KeyspaceLayout.class)
+    void anyCursorEndsTheScanWithoutFailingWithinOneScanOfTheTable(KeyspaceLayout layout) {
+        DatabaseTable table = layout.newTable();
         for (int i = 0; i < 100; i++) {
             put(table, "k" + i, Keyspace.NO_EXPIRY);
         }
@@ -324,10 +337,11 @@ class KeyTableTest {
      * Across partitions: scans while keys come and go in every partition, some partitions grow
      * in bursts and active expiry runs; every stable key is visited in every round.
      */
-    @Test
-    void databaseScanVisitsEveryKeyPresentThroughoutWhilePartitionsChange() {
+    @ParameterizedTest
+    @EnumSource(KeyspaceLayout.class)
+    void databaseScanVisitsEveryKeyPresentThroughoutWhilePartitionsChange(KeyspaceLayout layout) {
         long[] now = {1};
-        PartitionedKeyspace keyspace = new PartitionedKeyspace(4, 1, () -> now[0]);
+        PartitionedKeyspace keyspace = new PartitionedKeyspace(4, 1, layout, () -> now[0]);
         Keyspace database = keyspace.database(0);
         Random random = new Random(5);
         Set<String> stable = new HashSet<>();
@@ -366,9 +380,10 @@ class KeyTableTest {
         }
     }
 
-    @Test
-    void removingTheLastKeyLeavesAnEmptyTable() {
-        KeyTable table = new KeyTable();
+    @ParameterizedTest
+    @EnumSource(KeyspaceLayout.class)
+    void removingTheLastKeyLeavesAnEmptyTable(KeyspaceLayout layout) {
+        DatabaseTable table = layout.newTable();
         byte[] k = bytes("k");
         table.put(k, 0, 1, bytes("v"), Keyspace.NO_EXPIRY);
         assertTrue(table.remove(k, 0, 1, 0));

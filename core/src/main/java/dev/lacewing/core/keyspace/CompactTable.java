@@ -1,0 +1,781 @@
+package dev.lacewing.core.keyspace;
+
+import dev.lacewing.api.Keyspace;
+import dev.lacewing.api.ValueView;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
+
+/**
+ * One database of one partition with no Java object per key: entries (key bytes, value bytes,
+ * optional expiry) are packed in {@code byte[]} pages, and the index is one {@code long[]} of
+ * slots, open addressing with linear probing and backward-shift deletion, as {@link KeyTable}
+ * (whose class comment holds the SCAN argument; it carries over unchanged, since SCAN only
+ * depends on where an index slot is, not on what it points to).
+ *
+ * <p>A slot is 0 when empty, otherwise {@code tag:24 | expires:1 | page:21 | offset:18}: the low
+ * 24 bits of the key's hash (a miss rarely touches a page, and growing or backward shift find a
+ * slot's home without touching one while the index has at most 2^24 slots), whether the entry
+ * has an expiry (active expiry reads only those pages), and the entry's page, numbered from 1
+ * so that no slot is 0, and offset.
+ *
+ * <p>An entry is {@code flags:1, varint keyLength, varint valueLength, [expireAt:8], key, value}.
+ * Strings are stored as bytes; any other value (the aggregate types, for now) sits in an object
+ * side table and the entry's value is its 4-byte index there ({@link #OBJECT}): the seam through
+ * which aggregates move into pages later, with their own encodings.
+ *
+ * <p>Pages are {@code byte[]} of {@link #PAGE_SIZE}, filled by a bump pointer. byte[] rather than
+ * direct buffers: replies copy a value straight from the page ({@link ValueView}) with the
+ * array-based writes Netty and the RESP writer already have, key comparison uses the
+ * {@code Arrays.equals} intrinsic, and a few hundred arrays cost the GC nothing to trace. About 256 KiB
+ * keeps a page well under G1's humongous threshold (half a region, at least 512 KiB), where a
+ * 1 MiB page would take a 2 MiB region. An entry of {@link #LARGE_ENTRY} bytes or more gets a
+ * page of its own, of its exact size.
+ *
+ * <p>Deleting, expiring or overwriting with another size marks the old entry dead and takes its
+ * size off its page's live bytes; an overwrite of the same size writes in place. A page with no
+ * live byte is dropped; the open page then restarts from its beginning. A full page whose live
+ * bytes fall under half is compacted at once: its live entries are copied to the open page and
+ * it is dropped. So every page but the open one is at least half live, and compaction copies at
+ * most one byte per byte freed, in steps of at most half a page.
+ *
+ * <p>{@link #usedMemory} is exact: pages and index arrays as allocated, plus the estimate that
+ * aggregates give of themselves.
+ *
+ * <p>Thread rule: touched only by the thread the engine grants the partition to; the counters
+ * may be read racily. Lookups decode an entry into fields of this object, which is why no
+ * method is reentrant.
+ */
+public final class CompactTable implements DatabaseTable {
+
+    /** 256 KiB less the array header, so that pages tile G1 regions (1 MiB or more) without a gap. */
+    static final int PAGE_SIZE = 256 * 1024 - 16;
+    static final int LARGE_ENTRY = PAGE_SIZE / 4;
+    /** A full page with fewer live bytes is compacted. */
+    private static final int COMPACT_BELOW = PAGE_SIZE / 2;
+
+    private static final int MIN_CAPACITY = 16;
+    private static final int MIN_LOG2_CAPACITY = Integer.numberOfTrailingZeros(MIN_CAPACITY);
+    private static final int MAX_LOG2_CAPACITY = 30;
+    private static final int CURSOR_CAPACITY_SHIFT = 32;
+    private static final long CURSOR_BUCKET_MASK = (1L << CURSOR_CAPACITY_SHIFT) - 1;
+
+    private static final int OFFSET_BITS = 18;
+    private static final int PAGE_BITS = 21;
+    private static final long LOCATION_MASK = (1L << (OFFSET_BITS + PAGE_BITS)) - 1;
+    private static final long EXPIRES_BIT = 1L << (OFFSET_BITS + PAGE_BITS);
+    private static final int TAG_SHIFT = OFFSET_BITS + PAGE_BITS + 1;
+    private static final int TAG_BITS = 64 - TAG_SHIFT;
+    private static final int TAG_MASK = (1 << TAG_BITS) - 1;
+    private static final int MAX_PAGES = (1 << PAGE_BITS) - 1;
+
+    /* Entry flags, the entry's first byte. */
+    private static final byte DEAD = 1;
+    private static final byte OBJECT = 2;
+    private static final byte EXPIRES = 4;
+
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+
+    private long[] slots = new long[MIN_CAPACITY];
+    private int size;
+    private int expiring;
+    private int expiryCursor;
+    private long expiredCount;
+
+    /** Pages by number - 1; null where a number is free. */
+    private byte[][] pages = new byte[0][];
+    private int[] pageLive = new int[0];
+    private int[] pageUsed = new int[0];
+    private int pageCount;
+    private int[] freePages = new int[0];
+    private int freePageCount;
+    /** The page being filled, -1 before the first. */
+    private int openPage = -1;
+    private long pageBytes;
+    private long liveBytes;
+
+    private Object[] objects = new Object[0];
+    private int[] freeObjects = new int[0];
+    private int freeObjectCount;
+    private int objectCount;
+    private long objectBytes;
+
+    private int[] compactionQueue = new int[4];
+    private int compactionQueued;
+    private boolean compacting;
+
+    /* The entry decode() last read. */
+    private byte[] entryPage;
+    private int entryFlags;
+    private int entryKeyOffset;
+    private int entryKeyLength;
+    private int entryValueOffset;
+    private int entryValueLength;
+    private int entrySize;
+
+    @Override
+    public int size() {
+        return size;
+    }
+
+    @Override
+    public int expiringSize() {
+        return expiring;
+    }
+
+    @Override
+    public long expiredCount() {
+        return expiredCount;
+    }
+
+    @Override
+    public int capacity() {
+        return slots.length;
+    }
+
+    @Override
+    public long usedMemory() {
+        return pageBytes + (long) slots.length * 8 + (long) pages.length * (8 + 4 + 4 + 4)
+            + (long) objects.length * (4 + 4) + objectBytes;
+    }
+
+    /** Bytes of live entries, without index, dead entries or unused page space. */
+    public long liveBytes() {
+        return liveBytes;
+    }
+
+    /** Pages held, of either size. */
+    public int pageCount() {
+        return pageCount - freePageCount;
+    }
+
+    /* ---- entries ---- */
+
+    private static long location(int page, int offset) {
+        return (long) (page + 1) << OFFSET_BITS | offset;
+    }
+
+    private static int pageOf(long slot) {
+        return (int) ((slot & LOCATION_MASK) >>> OFFSET_BITS) - 1;
+    }
+
+    private static int offsetOf(long slot) {
+        return (int) slot & ((1 << OFFSET_BITS) - 1);
+    }
+
+    private static int tagOf(int hash) {
+        return hash & TAG_MASK;
+    }
+
+    /** Reads the entry a slot points to into the entry fields. */
+    private void decode(long slot) {
+        decode(pages[pageOf(slot)], offsetOf(slot));
+    }
+
+    private void decode(byte[] page, int offset) {
+        entryPage = page;
+        entryFlags = page[offset];
+        int position = offset + 1;
+        int keyLength = 0;
+        for (int shift = 0; ; shift += 7) {
+            byte b = page[position++];
+            keyLength |= (b & 0x7f) << shift;
+            if (b >= 0) {
+                break;
+            }
+        }
+        int valueLength = 0;
+        for (int shift = 0; ; shift += 7) {
+            byte b = page[position++];
+            valueLength |= (b & 0x7f) << shift;
+            if (b >= 0) {
+                break;
+            }
+        }
+        if ((entryFlags & EXPIRES) != 0) {
+            position += 8;
+        }
+        entryKeyOffset = position;
+        entryKeyLength = keyLength;
+        entryValueOffset = position + keyLength;
+        entryValueLength = valueLength;
+        entrySize = entryValueOffset + valueLength - offset;
+    }
+
+    private static int varintSize(int value) {
+        return value < 1 << 7 ? 1 : value < 1 << 14 ? 2 : value < 1 << 21 ? 3 : value < 1 << 28 ? 4 : 5;
+    }
+
+    private static int entrySize(int keyLength, int valueLength, boolean expires) {
+        long size = 1L + varintSize(keyLength) + varintSize(valueLength) + (expires ? 8 : 0) + keyLength + valueLength;
+        if (size > Integer.MAX_VALUE - 16) {
+            throw new IllegalArgumentException("entry too large: " + size + " bytes");
+        }
+        return (int) size;
+    }
+
+    private static int writeVarint(byte[] page, int position, int value) {
+        while (value >= 0x80) {
+            page[position++] = (byte) (value | 0x80);
+            value >>>= 7;
+        }
+        page[position++] = (byte) value;
+        return position;
+    }
+
+    private long entryExpireAt(long slot) {
+        if ((slot & EXPIRES_BIT) == 0) {
+            return Keyspace.NO_EXPIRY;
+        }
+        byte[] page = pages[pageOf(slot)];
+        int offset = offsetOf(slot);
+        int position = offset + 1;
+        while (page[position++] < 0) {
+            // key length
+        }
+        while (page[position++] < 0) {
+            // value length
+        }
+        return (long) LONG.get(page, position);
+    }
+
+    private static boolean expired(long expireAt, long now) {
+        return expireAt != Keyspace.NO_EXPIRY && expireAt <= now;
+    }
+
+    /**
+     * Writes a new entry and returns its slot value. {@code value} is a string when
+     * {@code object} is null; otherwise {@code object} goes to the side table.
+     */
+    private long writeEntry(int hash, byte[] key, int keyOffset, int keyLength, Object object, byte[] value,
+                            int valueOffset, int valueLength, long expireAt) {
+        boolean expires = expireAt != Keyspace.NO_EXPIRY;
+        int objectIndex = -1;
+        if (object != null) {
+            objectIndex = addObject(object);
+            valueLength = 4;
+        }
+        int size = entrySize(keyLength, valueLength, expires);
+        long location = allocate(size);
+        byte[] page = pages[pageOf(location)];
+        int position = offsetOf(location);
+        page[position++] = (byte) ((object != null ? OBJECT : 0) | (expires ? EXPIRES : 0));
+        position = writeVarint(page, position, keyLength);
+        position = writeVarint(page, position, valueLength);
+        if (expires) {
+            LONG.set(page, position, expireAt);
+            position += 8;
+        }
+        System.arraycopy(key, keyOffset, page, position, keyLength);
+        position += keyLength;
+        if (object != null) {
+            INT.set(page, position, objectIndex);
+        } else {
+            System.arraycopy(value, valueOffset, page, position, valueLength);
+        }
+        return (long) tagOf(hash) << TAG_SHIFT | (expires ? EXPIRES_BIT : 0) | location;
+    }
+
+    /** Marks the entry of a slot value dead; may compact its page (slots move, none is added or removed). */
+    private void free(long slot) {
+        int page = pageOf(slot);
+        int offset = offsetOf(slot);
+        decode(pages[page], offset);
+        if ((entryFlags & OBJECT) != 0) {
+            removeObject((int) INT.get(entryPage, entryValueOffset));
+        }
+        entryPage[offset] = (byte) (entryFlags | DEAD);
+        int freed = entrySize;
+        pageLive[page] -= freed;
+        liveBytes -= freed;
+        if (pageLive[page] == 0) {
+            if (page == openPage) {
+                pageUsed[page] = 0;
+            } else {
+                releasePage(page);
+            }
+        } else if (page != openPage && pages[page].length == PAGE_SIZE && pageLive[page] < COMPACT_BELOW) {
+            queueCompaction(page);
+        }
+        compactQueued();
+    }
+
+    /* ---- pages ---- */
+
+    /** Room for an entry of {@code size} bytes: its location. */
+    private long allocate(int size) {
+        if (size >= LARGE_ENTRY) {
+            int page = newPage(new byte[size]);
+            pageUsed[page] = size;
+            pageLive[page] = size;
+            liveBytes += size;
+            return location(page, 0);
+        }
+        if (openPage < 0 || pageUsed[openPage] + size > PAGE_SIZE) {
+            int full = openPage;
+            openPage = newPage(new byte[PAGE_SIZE]);
+            if (full >= 0 && pageLive[full] < COMPACT_BELOW) {
+                queueCompaction(full);
+            }
+        }
+        int offset = pageUsed[openPage];
+        pageUsed[openPage] = offset + size;
+        pageLive[openPage] += size;
+        liveBytes += size;
+        return location(openPage, offset);
+    }
+
+    private int newPage(byte[] array) {
+        int page;
+        if (freePageCount > 0) {
+            page = freePages[--freePageCount];
+        } else {
+            if (pageCount == MAX_PAGES) {
+                throw new IllegalStateException("keyspace table full: " + MAX_PAGES + " pages");
+            }
+            if (pageCount == pages.length) {
+                int capacity = Math.max(8, pages.length * 2);
+                pages = Arrays.copyOf(pages, capacity);
+                pageLive = Arrays.copyOf(pageLive, capacity);
+                pageUsed = Arrays.copyOf(pageUsed, capacity);
+                freePages = Arrays.copyOf(freePages, capacity);
+            }
+            page = pageCount++;
+        }
+        pages[page] = array;
+        pageLive[page] = 0;
+        pageUsed[page] = 0;
+        pageBytes += array.length;
+        return page;
+    }
+
+    private void releasePage(int page) {
+        pageBytes -= pages[page].length;
+        pages[page] = null;
+        pageLive[page] = 0;
+        pageUsed[page] = 0;
+        freePages[freePageCount++] = page;
+    }
+
+    private void queueCompaction(int page) {
+        if (compactionQueued == compactionQueue.length) {
+            compactionQueue = Arrays.copyOf(compactionQueue, compactionQueued * 2);
+        }
+        compactionQueue[compactionQueued++] = page;
+    }
+
+    /**
+     * Compacts the queued pages that still need it. Compaction fills the open page, which may
+     * queue it in turn when it is full; the loop, not recursion, takes care of that.
+     */
+    private void compactQueued() {
+        if (compacting) {
+            return;
+        }
+        compacting = true;
+        try {
+            while (compactionQueued > 0) {
+                int page = compactionQueue[--compactionQueued];
+                if (page != openPage && pages[page] != null && pages[page].length == PAGE_SIZE
+                    && pageLive[page] < COMPACT_BELOW) {
+                    compact(page);
+                }
+            }
+        } finally {
+            compacting = false;
+        }
+    }
+
+    /** Moves the live entries of a page to the open page and drops it. */
+    private void compact(int page) {
+        byte[] array = pages[page];
+        int end = pageUsed[page];
+        int mask = slots.length - 1;
+        for (int offset = 0; offset < end; offset += entrySize) {
+            decode(array, offset);
+            if ((entryFlags & DEAD) != 0) {
+                continue;
+            }
+            int size = entrySize;
+            long old = location(page, offset);
+            int hash = KeyTable.hash(array, entryKeyOffset, entryKeyLength);
+            int index = hash & mask;
+            while ((slots[index] & LOCATION_MASK) != old) {
+                index = (index + 1) & mask;
+            }
+            long moved = allocate(size);
+            System.arraycopy(array, offset, pages[pageOf(moved)], offsetOf(moved), size);
+            slots[index] = slots[index] & ~LOCATION_MASK | moved;
+            pageLive[page] -= size;
+            liveBytes -= size;
+            entrySize = size;
+        }
+        releasePage(page);
+    }
+
+    private int addObject(Object object) {
+        int index;
+        if (freeObjectCount > 0) {
+            index = freeObjects[--freeObjectCount];
+        } else {
+            if (objectCount == objects.length) {
+                int capacity = Math.max(8, objects.length * 2);
+                objects = Arrays.copyOf(objects, capacity);
+                freeObjects = Arrays.copyOf(freeObjects, capacity);
+            }
+            index = objectCount++;
+        }
+        objects[index] = object;
+        objectBytes += KeyTable.valueBytes(object);
+        return index;
+    }
+
+    private void removeObject(int index) {
+        objectBytes -= KeyTable.valueBytes(objects[index]);
+        objects[index] = null;
+        freeObjects[freeObjectCount++] = index;
+    }
+
+    /* ---- index ---- */
+
+    /** The home slot of a slot value under {@code mask}: from its tag while the tag has the bits. */
+    private int homeOf(long slot, int mask) {
+        if (mask <= TAG_MASK) {
+            return (int) (slot >>> TAG_SHIFT) & mask;
+        }
+        decode(slot);
+        return KeyTable.hash(entryPage, entryKeyOffset, entryKeyLength) & mask;
+    }
+
+    /** Slot index of the key, or -1; decodes the entry when found. Does not look at expiry. */
+    private int find(byte[] key, int offset, int length, int hash) {
+        int mask = slots.length - 1;
+        long tag = tagOf(hash);
+        for (int i = hash & mask; ; i = (i + 1) & mask) {
+            long slot = slots[i];
+            if (slot == 0) {
+                return -1;
+            }
+            if (slot >>> TAG_SHIFT == tag) {
+                decode(slot);
+                if (entryKeyLength == length && Arrays.equals(entryPage, entryKeyOffset, entryKeyOffset + length,
+                    key, offset, offset + length)) {
+                    return i;
+                }
+            }
+        }
+    }
+
+    /** Index of the live key, deleting it first if its time has passed; -1 when absent. */
+    private int findLive(byte[] key, int offset, int length, long now) {
+        int index = find(key, offset, length, KeyTable.hash(key, offset, length));
+        if (index >= 0 && expired(entryExpireAt(slots[index]), now)) {
+            removeAt(index);
+            expiredCount++;
+            return -1;
+        }
+        return index;
+    }
+
+    @Override
+    public Object get(byte[] key, int offset, int length, long now) {
+        int index = findLive(key, offset, length, now);
+        if (index < 0) {
+            return null;
+        }
+        if ((entryFlags & OBJECT) != 0) {
+            return objects[(int) INT.get(entryPage, entryValueOffset)];
+        }
+        return Arrays.copyOfRange(entryPage, entryValueOffset, entryValueOffset + entryValueLength);
+    }
+
+    @Override
+    public boolean getValue(byte[] key, int offset, int length, long now, ValueView view) {
+        int index = findLive(key, offset, length, now);
+        if (index < 0) {
+            return false;
+        }
+        if ((entryFlags & OBJECT) != 0) {
+            view.setObject(objects[(int) INT.get(entryPage, entryValueOffset)]);
+        } else {
+            view.setString(entryPage, entryValueOffset, entryValueLength);
+        }
+        return true;
+    }
+
+    @Override
+    public long expireAt(byte[] key, int offset, int length, long now) {
+        int index = findLive(key, offset, length, now);
+        return index < 0 ? -2 : entryExpireAt(slots[index]);
+    }
+
+    @Override
+    public void put(byte[] key, int offset, int length, Object value, long expireAt) {
+        if (value instanceof byte[] bytes) {
+            putString(key, offset, length, bytes, 0, bytes.length, expireAt);
+        } else {
+            store(key, offset, length, value, null, 0, 0, expireAt, false, 0);
+        }
+    }
+
+    @Override
+    public void putString(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength,
+                          long expireAt) {
+        store(key, offset, length, null, value, valueOffset, valueLength, expireAt, false, 0);
+    }
+
+    @Override
+    public void putKeepExpiry(byte[] key, int offset, int length, Object value, long now) {
+        if (value instanceof byte[] bytes) {
+            store(key, offset, length, null, bytes, 0, bytes.length, Keyspace.NO_EXPIRY, true, now);
+        } else {
+            store(key, offset, length, value, null, 0, 0, Keyspace.NO_EXPIRY, true, now);
+        }
+    }
+
+    /**
+     * Stores a string ({@code object} null) or an object under a key. With {@code keepExpiry} a
+     * live key keeps its expiry and a key whose time has passed counts as absent; otherwise the
+     * expiry is {@code expireAt}. Same-size string overwrites are written in place.
+     */
+    private void store(byte[] key, int offset, int length, Object object, byte[] value, int valueOffset,
+                       int valueLength, long expireAt, boolean keepExpiry, long now) {
+        int hash = KeyTable.hash(key, offset, length);
+        int index = keepExpiry ? findLive(key, offset, length, now) : find(key, offset, length, hash);
+        if (index < 0) {
+            insert(hash, writeEntry(hash, key, offset, length, object, value, valueOffset, valueLength, expireAt));
+            return;
+        }
+        long old = slots[index];
+        if (keepExpiry) {
+            expireAt = entryExpireAt(old);
+        }
+        boolean expires = expireAt != Keyspace.NO_EXPIRY;
+        if (object == null && (entryFlags & OBJECT) == 0 && entryValueLength == valueLength
+            && ((old & EXPIRES_BIT) != 0) == expires) {
+            System.arraycopy(value, valueOffset, entryPage, entryValueOffset, valueLength);
+            if (expires) {
+                LONG.set(entryPage, entryKeyOffset - 8, expireAt);
+            }
+            return;
+        }
+        boolean expiredBefore = (old & EXPIRES_BIT) != 0;
+        slots[index] = writeEntry(hash, key, offset, length, object, value, valueOffset, valueLength, expireAt);
+        expiring += (expires ? 1 : 0) - (expiredBefore ? 1 : 0);
+        free(old);
+    }
+
+    @Override
+    public boolean setExpireAt(byte[] key, int offset, int length, long expireAt, long now) {
+        int index = findLive(key, offset, length, now);
+        if (index < 0) {
+            return false;
+        }
+        long old = slots[index];
+        boolean expires = expireAt != Keyspace.NO_EXPIRY;
+        if (((old & EXPIRES_BIT) != 0) == expires) {
+            if (expires) {
+                LONG.set(entryPage, entryKeyOffset - 8, expireAt);
+            }
+            return true;
+        }
+        // The entry changes size: rewrite it with or without its expiry field.
+        int hash = KeyTable.hash(key, offset, length);
+        long slot;
+        if ((entryFlags & OBJECT) != 0) {
+            Object object = objects[(int) INT.get(entryPage, entryValueOffset)];
+            slot = writeEntry(hash, key, offset, length, object, null, 0, 0, expireAt);
+        } else {
+            byte[] page = entryPage;
+            int valueOffset = entryValueOffset;
+            int valueLength = entryValueLength;
+            // The source page cannot be compacted or dropped while writing: nothing is freed yet.
+            slot = writeEntry(hash, key, offset, length, null, page, valueOffset, valueLength, expireAt);
+        }
+        slots[index] = slot;
+        expiring += expires ? 1 : -1;
+        free(old);
+        return true;
+    }
+
+    @Override
+    public boolean remove(byte[] key, int offset, int length, long now) {
+        int index = findLive(key, offset, length, now);
+        if (index < 0) {
+            return false;
+        }
+        removeAt(index);
+        return true;
+    }
+
+    @Override
+    public void clear() {
+        slots = new long[MIN_CAPACITY];
+        size = 0;
+        expiring = 0;
+        expiryCursor = 0;
+        pages = new byte[0][];
+        pageLive = new int[0];
+        pageUsed = new int[0];
+        pageCount = 0;
+        freePages = new int[0];
+        freePageCount = 0;
+        openPage = -1;
+        pageBytes = 0;
+        liveBytes = 0;
+        objects = new Object[0];
+        freeObjects = new int[0];
+        freeObjectCount = 0;
+        objectCount = 0;
+        objectBytes = 0;
+        compactionQueued = 0;
+    }
+
+    private void insert(int hash, long slot) {
+        if ((size + 1) * 4L > slots.length * 3L) {
+            resize(slots.length * 2);
+        }
+        int mask = slots.length - 1;
+        int i = hash & mask;
+        while (slots[i] != 0) {
+            i = (i + 1) & mask;
+        }
+        slots[i] = slot;
+        if ((slot & EXPIRES_BIT) != 0) {
+            expiring++;
+        }
+        size++;
+        // A page the insert filled may have been queued (entries in it died while it was open).
+        compactQueued();
+    }
+
+    private void resize(int capacity) {
+        long[] old = slots;
+        slots = new long[capacity];
+        int mask = capacity - 1;
+        for (long slot : old) {
+            if (slot != 0) {
+                int i = homeOf(slot, mask);
+                while (slots[i] != 0) {
+                    i = (i + 1) & mask;
+                }
+                slots[i] = slot;
+            }
+        }
+    }
+
+    /** Backward-shift deletion, then the entry is freed (freeing may compact, which looks slots up). */
+    private void removeAt(int index) {
+        long removed = slots[index];
+        if ((removed & EXPIRES_BIT) != 0) {
+            expiring--;
+        }
+        size--;
+        int mask = slots.length - 1;
+        int hole = index;
+        for (int i = (index + 1) & mask; slots[i] != 0; i = (i + 1) & mask) {
+            int home = homeOf(slots[i], mask);
+            boolean movable = hole <= i ? (home <= hole || home > i) : (home <= hole && home > i);
+            if (movable) {
+                slots[hole] = slots[i];
+                hole = i;
+            }
+        }
+        slots[hole] = 0;
+        free(removed);
+        if (size == 0 && slots.length > MIN_CAPACITY * 64) {
+            clear();
+        }
+    }
+
+    /** SCAN over home buckets in bit-reversed order: see {@link KeyTable#scan}. */
+    @Override
+    public long scan(long cursor, int count, long now, Consumer<byte[]> visitor) {
+        int capacity = slots.length;
+        if (cursor == 0 && count >= capacity) {
+            for (int i = 0; i < capacity; i++) {
+                visitIfLive(slots[i], now, visitor);
+            }
+            return 0;
+        }
+        long cursorLog2 = cursor >>> CURSOR_CAPACITY_SHIFT;
+        long bucketCursor = cursor & CURSOR_BUCKET_MASK;
+        if (cursor != 0
+            && (cursorLog2 < MIN_LOG2_CAPACITY || cursorLog2 > MAX_LOG2_CAPACITY || bucketCursor >> cursorLog2 != 0)) {
+            return 0;
+        }
+        int mask = capacity - 1;
+        for (int n = Math.max(count, 1); n > 0; n--) {
+            int home = (int) bucketCursor & mask;
+            for (int i = home; slots[i] != 0; i = (i + 1) & mask) {
+                if (homeOf(slots[i], mask) == home) {
+                    visitIfLive(slots[i], now, visitor);
+                }
+            }
+            bucketCursor = Long.reverse(Long.reverse(bucketCursor | ~(long) mask) + 1);
+            if (bucketCursor == 0) {
+                return 0;
+            }
+        }
+        return (long) Integer.numberOfTrailingZeros(capacity) << CURSOR_CAPACITY_SHIFT | bucketCursor;
+    }
+
+    private void visitIfLive(long slot, long now, Consumer<byte[]> visitor) {
+        if (slot != 0 && !expired(entryExpireAt(slot), now)) {
+            visitor.accept(keyOf(slot));
+        }
+    }
+
+    private byte[] keyOf(long slot) {
+        decode(slot);
+        return Arrays.copyOfRange(entryPage, entryKeyOffset, entryKeyOffset + entryKeyLength);
+    }
+
+    @Override
+    public byte[] randomKey(long now) {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        for (int attempt = 0; attempt < 1024 && size > 0; attempt++) {
+            int mask = slots.length - 1;
+            int index = random.nextInt(slots.length);
+            for (int probe = 0; probe < slots.length && slots[index] == 0; probe++) {
+                index = (index + 1) & mask;
+            }
+            if (expired(entryExpireAt(slots[index]), now)) {
+                removeAt(index);
+                expiredCount++;
+                continue;
+            }
+            return keyOf(slots[index]);
+        }
+        return null;
+    }
+
+    @Override
+    public int expireSome(long now, int slotsToExamine) {
+        if (expiring == 0) {
+            return 0;
+        }
+        int deleted = 0;
+        int mask = slots.length - 1;
+        int index = expiryCursor & mask;
+        for (int n = 0; n < slotsToExamine && expiring > 0; n++) {
+            long slot = slots[index];
+            if ((slot & EXPIRES_BIT) != 0 && expired(entryExpireAt(slot), now)) {
+                removeAt(index);
+                deleted++;
+                expiredCount++;
+                if (slots.length - 1 != mask) {
+                    break;
+                }
+                continue;
+            }
+            index = (index + 1) & mask;
+        }
+        expiryCursor = index;
+        return deleted;
+    }
+}

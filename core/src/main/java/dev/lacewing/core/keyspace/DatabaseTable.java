@@ -1,0 +1,60 @@
+package dev.lacewing.core.keyspace;
+
+import dev.lacewing.api.ValueView;
+import java.util.function.Consumer;
+
+/**
+ * One database of one partition: the storage behind {@link Database}. Two layouts implement it,
+ * {@link KeyTable} (a Java object per key and value) and {@link CompactTable} (entries packed in
+ * byte pages); the {@code keyspace-layout} setting picks one. Both keep the same semantics,
+ * including SCAN's guarantee, described on {@link KeyTable}.
+ *
+ * <p>Expiry is judged against {@code now}; a lookup that meets a key whose time has passed
+ * deletes it. Thread rule: touched only by the thread the engine grants the partition to, except
+ * the counters ({@link #size}, {@link #expiringSize}, {@link #expiredCount}, {@link #usedMemory}),
+ * which INFO reads racily.
+ */
+public interface DatabaseTable {
+
+    int size();
+
+    int expiringSize();
+
+    /** Keys deleted because their time had passed, lazily or actively. */
+    long expiredCount();
+
+    Object get(byte[] key, int offset, int length, long now);
+
+    boolean getValue(byte[] key, int offset, int length, long now, ValueView view);
+
+    long expireAt(byte[] key, int offset, int length, long now);
+
+    void put(byte[] key, int offset, int length, Object value, long expireAt);
+
+    void putString(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength,
+                   long expireAt);
+
+    void putKeepExpiry(byte[] key, int offset, int length, Object value, long now);
+
+    boolean setExpireAt(byte[] key, int offset, int length, long expireAt, long now);
+
+    boolean remove(byte[] key, int offset, int length, long now);
+
+    void clear();
+
+    long scan(long cursor, int count, long now, Consumer<byte[]> visitor);
+
+    byte[] randomKey(long now);
+
+    /** One step of active expiry over up to {@code slots} index slots; returns how many keys it deleted. */
+    int expireSome(long now, int slots);
+
+    /** Index slots: a power of two. */
+    int capacity();
+
+    /**
+     * Bytes this table holds, or -1 when it cannot say without walking every entry; safe to read
+     * from any thread (racily).
+     */
+    long usedMemory();
+}

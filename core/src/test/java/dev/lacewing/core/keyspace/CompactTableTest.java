@@ -1,0 +1,305 @@
+package dev.lacewing.core.keyspace;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lacewing.api.Keyspace;
+import dev.lacewing.api.ValueView;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** What is particular to the packed layout; {@link DatabaseTableTest} runs the shared behaviour over both layouts. */
+class CompactTableTest {
+
+    /** What the model holds for a key: a string or an object, and its expiry. */
+    private record Entry(byte[] string, Object object, long expireAt) {
+    }
+
+    private record Aggregate(int id) implements TypedValue {
+        @Override
+        public String typeName() {
+            return "hash";
+        }
+
+        @Override
+        public String encoding() {
+            return "listpack";
+        }
+
+        @Override
+        public TypedValue copy() {
+            return new Aggregate(id);
+        }
+
+        @Override
+        public long memoryUsage() {
+            return 40;
+        }
+    }
+
+    /**
+     * Random puts (small, same-size, large, object values; with and without expiry), expiry
+     * changes, removes, lookups, time passing, active expiry, random keys and scans, checked
+     * against a HashMap after every step, and the page invariants checked throughout.
+     */
+    @Test
+    void agreesWithAHashMapModelUnderEveryOperation() {
+        for (int seed = 0; seed < 12; seed++) {
+            Random random = new Random(seed);
+            CompactTable table = new CompactTable();
+            Map<String, Entry> model = new HashMap<>();
+            List<String> names = new ArrayList<>();
+            int keySpace = 50 + random.nextInt(seed % 3 == 0 ? 60 : 3000);
+            for (int i = 0; i < keySpace; i++) {
+                names.add("key:" + i + ":" + "x".repeat(random.nextInt(40)));
+            }
+            long now = 1000;
+            ValueView view = new ValueView();
+            for (int step = 0; step < 30_000; step++) {
+                String name = names.get(random.nextInt(names.size()));
+                byte[] key = bytes(name);
+                int op = random.nextInt(100);
+                if (op < 35) {
+                    byte[] value = randomValue(random, model.get(name));
+                    long expireAt = random.nextInt(4) == 0 ? now + 1 + random.nextInt(50) : Keyspace.NO_EXPIRY;
+                    if (random.nextBoolean()) {
+                        byte[] padded = new byte[value.length + 7];
+                        System.arraycopy(value, 0, padded, 3, value.length);
+                        byte[] paddedKey = new byte[key.length + 5];
+                        System.arraycopy(key, 0, paddedKey, 2, key.length);
+                        table.putString(paddedKey, 2, key.length, padded, 3, value.length, expireAt);
+                    } else {
+                        table.put(key, 0, key.length, value, expireAt);
+                    }
+                    model.put(name, new Entry(value, null, expireAt));
+                } else if (op < 40) {
+                    Aggregate object = new Aggregate(step);
+                    table.put(key, 0, key.length, object, Keyspace.NO_EXPIRY);
+                    model.put(name, new Entry(null, object, Keyspace.NO_EXPIRY));
+                } else if (op < 48) {
+                    Entry old = live(model, name, now);
+                    byte[] value = randomValue(random, old);
+                    table.putKeepExpiry(key, 0, key.length, value, now);
+                    model.put(name, new Entry(value, null, old == null ? Keyspace.NO_EXPIRY : old.expireAt()));
+                } else if (op < 58) {
+                    Entry old = live(model, name, now);
+                    long expireAt = random.nextInt(3) == 0 ? Keyspace.NO_EXPIRY : now + 1 + random.nextInt(50);
+                    assertEquals(old != null, table.setExpireAt(key, 0, key.length, expireAt, now));
+                    if (old != null) {
+                        model.put(name, new Entry(old.string(), old.object(), expireAt));
+                    } else {
+                        model.remove(name);
+                    }
+                } else if (op < 70) {
+                    Entry old = live(model, name, now);
+                    assertEquals(old != null, table.remove(key, 0, key.length, now));
+                    model.remove(name);
+                } else if (op < 80) {
+                    Entry old = live(model, name, now);
+                    assertEquals(old == null ? -2 : old.expireAt(), table.expireAt(key, 0, key.length, now));
+                    if (old == null) {
+                        model.remove(name);
+                    }
+                } else if (op < 85) {
+                    now += random.nextInt(5);
+                } else if (op < 90) {
+                    table.expireSome(now, 1 + random.nextInt(200));
+                } else if (op < 93) {
+                    byte[] picked = table.randomKey(now);
+                    if (picked != null) {
+                        assertNotNull(live(model, text(picked), now), "random key not live");
+                    }
+                } else {
+                    Entry old = live(model, name, now);
+                    assertEquals(old != null, table.getValue(key, 0, key.length, now, view));
+                    if (old == null) {
+                        model.remove(name);
+                    } else if (old.string() != null) {
+                        assertTrue(view.isString());
+                        assertArrayEquals(old.string(),
+                            Arrays.copyOfRange(view.array(), view.offset(), view.offset() + view.length()));
+                    } else {
+                        assertSame(old.object(), view.object());
+                    }
+                }
+                checkPages(table);
+                if (step % 1000 == 999) {
+                    checkAgainstModel(table, model, now, seed + "/" + step);
+                }
+            }
+            checkAgainstModel(table, model, now, "seed " + seed);
+            // Everything deleted: the table gives back all its pages.
+            for (String name : names) {
+                byte[] key = bytes(name);
+                table.remove(key, 0, key.length, now);
+            }
+            assertEquals(0, table.size());
+            assertEquals(0, table.expiringSize());
+            assertEquals(0, table.liveBytes());
+            assertTrue(table.pageCount() <= 1, "pages left: " + table.pageCount());
+        }
+    }
+
+    private static byte[] randomValue(Random random, Entry old) {
+        int kind = random.nextInt(10);
+        int length;
+        if (kind == 0 && old != null && old.string() != null) {
+            length = old.string().length;
+        } else if (kind == 1) {
+            length = CompactTable.LARGE_ENTRY + random.nextInt(1000);
+        } else if (kind == 2) {
+            length = 200 + random.nextInt(2000);
+        } else {
+            length = random.nextInt(40);
+        }
+        byte[] value = new byte[length];
+        random.nextBytes(value);
+        return value;
+    }
+
+    /** The model's entry if live; a key whose time has passed is dropped from the model. */
+    private static Entry live(Map<String, Entry> model, String name, long now) {
+        Entry entry = model.get(name);
+        if (entry != null && entry.expireAt() != Keyspace.NO_EXPIRY && entry.expireAt() <= now) {
+            model.remove(name);
+            return null;
+        }
+        return entry;
+    }
+
+    /**
+     * Every page but the open one is at least half live, and the accounting adds up: the bytes
+     * held stay within twice the live bytes plus one open page and the index.
+     */
+    private static void checkPages(CompactTable table) {
+        long pageBytes = table.usedMemory() - (long) table.capacity() * 8;
+        assertTrue(table.liveBytes() >= 0);
+        assertTrue(pageBytes <= 2 * table.liveBytes() + 2L * CompactTable.PAGE_SIZE + 64 * 1024,
+            "pages hold " + pageBytes + " bytes for " + table.liveBytes() + " live");
+    }
+
+    private static void checkAgainstModel(CompactTable table, Map<String, Entry> model, long now, String where) {
+        model.entrySet().removeIf(e -> e.getValue().expireAt() != Keyspace.NO_EXPIRY && e.getValue().expireAt() <= now);
+        Set<String> scanned = new HashSet<>();
+        long cursor = 0;
+        do {
+            cursor = table.scan(cursor, 10, now, key -> scanned.add(text(key)));
+        } while (cursor != 0);
+        assertEquals(model.keySet(), scanned, where);
+        for (Map.Entry<String, Entry> e : model.entrySet()) {
+            byte[] key = bytes(e.getKey());
+            Object value = table.get(key, 0, key.length, now);
+            if (e.getValue().string() != null) {
+                assertArrayEquals(e.getValue().string(), (byte[]) value, where + " " + e.getKey());
+            } else {
+                assertSame(e.getValue().object(), value, where);
+            }
+            assertEquals(e.getValue().expireAt(), table.expireAt(key, 0, key.length, now), where);
+        }
+        // Keys past their time may still be in the table until looked up or swept.
+        assertTrue(table.size() >= model.size(), where);
+        long expiring = model.values().stream().filter(entry -> entry.expireAt() != Keyspace.NO_EXPIRY).count();
+        assertTrue(table.expiringSize() >= expiring, where);
+    }
+
+    @Test
+    void anOverwriteOfTheSameSizeIsWrittenInPlace() {
+        CompactTable table = new CompactTable();
+        byte[] key = bytes("counter");
+        table.put(key, 0, key.length, bytes("0001"), 5000);
+        long used = table.usedMemory();
+        ValueView view = new ValueView();
+        table.getValue(key, 0, key.length, 0, view);
+        int offset = view.offset();
+        byte[] page = view.array();
+        table.put(key, 0, key.length, bytes("0002"), 6000);
+        table.getValue(key, 0, key.length, 0, view);
+        assertSame(page, view.array());
+        assertEquals(offset, view.offset());
+        assertEquals("0002", new String(page, offset, 4, StandardCharsets.US_ASCII));
+        assertEquals(6000, table.expireAt(key, 0, key.length, 0));
+        assertEquals(used, table.usedMemory());
+    }
+
+    @Test
+    void overwritesAndDeletesCompactPagesSoMemoryFollowsTheLiveData() {
+        CompactTable table = new CompactTable();
+        int keys = 50_000;
+        for (int i = 0; i < keys; i++) {
+            byte[] key = bytes("key:" + i);
+            table.put(key, 0, key.length, new byte[32], Keyspace.NO_EXPIRY);
+        }
+        long full = table.usedMemory();
+        // Grow every value: each entry is rewritten elsewhere and its old copy dies.
+        for (int i = 0; i < keys; i++) {
+            byte[] key = bytes("key:" + i);
+            table.put(key, 0, key.length, new byte[33], Keyspace.NO_EXPIRY);
+        }
+        assertTrue(table.usedMemory() < full * 3 / 2, table.usedMemory() + " after rewriting, from " + full);
+        // Delete nine in ten: pages are compacted or dropped.
+        for (int i = 0; i < keys; i++) {
+            if (i % 10 != 0) {
+                byte[] key = bytes("key:" + i);
+                assertTrue(table.remove(key, 0, key.length, 0));
+            }
+        }
+        long slotBytes = (long) table.capacity() * 8;
+        assertTrue(table.usedMemory() - slotBytes <= 2 * table.liveBytes() + CompactTable.PAGE_SIZE + 1024,
+            "pages " + (table.usedMemory() - slotBytes) + " for " + table.liveBytes() + " live bytes");
+        for (int i = 0; i < keys; i += 10) {
+            byte[] key = bytes("key:" + i);
+            assertEquals(33, ((byte[]) table.get(key, 0, key.length, 0)).length);
+        }
+    }
+
+    @Test
+    void expiryIsAddedAndRemovedByRewritingTheEntry() {
+        CompactTable table = new CompactTable();
+        byte[] key = bytes("k");
+        table.put(key, 0, key.length, bytes("value"), Keyspace.NO_EXPIRY);
+        assertTrue(table.setExpireAt(key, 0, key.length, 100, 0));
+        assertEquals(1, table.expiringSize());
+        assertEquals(100, table.expireAt(key, 0, key.length, 0));
+        assertTrue(table.setExpireAt(key, 0, key.length, Keyspace.NO_EXPIRY, 0));
+        assertEquals(0, table.expiringSize());
+        assertArrayEquals(bytes("value"), (byte[]) table.get(key, 0, key.length, 1000));
+        assertTrue(table.setExpireAt(key, 0, key.length, 100, 0));
+        assertNull(table.get(key, 0, key.length, 100));
+        assertEquals(1, table.expiredCount());
+        assertFalse(table.remove(key, 0, key.length, 0));
+    }
+
+    @Test
+    void usedMemoryCountsEntriesPackedWithoutAnObjectEach() {
+        CompactTable table = new CompactTable();
+        for (int i = 0; i < 100_000; i++) {
+            byte[] key = bytes(String.format("key:%012d", i));
+            table.put(key, 0, key.length, new byte[8], Keyspace.NO_EXPIRY);
+        }
+        // 16-byte key, 8-byte value: 27 bytes packed, plus the index.
+        assertEquals(100_000L * 27, table.liveBytes());
+        double perKey = (double) table.usedMemory() / 100_000;
+        assertTrue(perKey < 27 + 8 / 0.375 + 3, "bytes per key: " + perKey);
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String text(byte[] bytes) {
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+}
