@@ -47,6 +47,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private final RequestDecoder decoder = new RequestDecoder();
     private final RespWriter writer = new RespWriter();
     private final ArrayDeque<ByteBuf> deferredInput = new ArrayDeque<>();
+    private long deferredBytes;
+    private boolean readPaused;
 
     private Channel channel;
     private ByteBuf out;
@@ -62,6 +64,16 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private volatile String name = "";
     private volatile boolean authenticated;
     private volatile long lastInteractionMillis = createdMillis;
+    /**
+     * Replies are flushed once per read batch, and also whenever this much is waiting, as Redis
+     * writes at most 64 KiB per event before going on: a client streaming a mass insert sees
+     * replies while it sends.
+     */
+    private static final int REPLY_FLUSH_BYTES = 64 * 1024;
+
+    /** Input that may pile up while a command is away before reading pauses. */
+    private static final int DEFERRED_INPUT_PAUSE_BYTES = 256 * 1024;
+
     private volatile String lastCommand = "NULL";
 
     ClientConnection(ServerState server, int homeWorker) {
@@ -119,6 +131,14 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
                 in.release();
             } else {
                 deferredInput.add(in);
+                deferredBytes += in.readableBytes();
+                if (deferredBytes >= DEFERRED_INPUT_PAUSE_BYTES && !readPaused) {
+                    // Reading stays on while a command is away (turning it off and on for every
+                    // hop costs two syscalls, or a cancelled and resubmitted io_uring read), until
+                    // this much has piled up: then the socket's own buffer holds the rest.
+                    readPaused = true;
+                    channel.config().setAutoRead(false);
+                }
             }
             return;
         }
@@ -173,6 +193,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
                 closing = true;
                 break;
             }
+            if (out != null && out.readableBytes() >= REPLY_FLUSH_BYTES) {
+                // A long pipeline whose commands keep hopping to other shards may never reach the
+                // end of a read batch (input keeps arriving while it waits): send what is ready.
+                flush();
+            }
             dispatch();
             if (!waiting) {
                 decoder.consume();
@@ -210,9 +235,6 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             run();
         } else {
             waiting = !server.engine().execute(this);
-            if (waiting) {
-                channel.config().setAutoRead(false);
-            }
         }
     }
 
@@ -287,7 +309,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             releaseDeferred();
             return;
         }
-        channel.config().setAutoRead(true);
+        if (readPaused) {
+            readPaused = false;
+            channel.config().setAutoRead(true);
+        }
+        deferredBytes = 0;
         while (!deferredInput.isEmpty()) {
             ByteBuf in = deferredInput.poll();
             try {
