@@ -6,6 +6,10 @@
 # full GC (jcmd GC.run) before and after filling, and of INFO used_memory (what the keyspace
 # counts it holds; the heap in use for the objects layout).
 #
+# Lacewing runs with one thread: bytes per key do not depend on the shard count, and a mass
+# insert over redis-cli --pipe into two shared-nothing shards is bound by cross-shard hops
+# (about 50 us each on the 2-vCPU VM) until issue 4's hop batching.
+#
 # Usage: benchmarks/memory-vs-redis.sh [keys] [extra JVM options, e.g. -XX:+UseSerialGC]
 # Needs: redis-server, redis-cli, jcmd, and the distribution built by `mvn -B package`.
 set -euo pipefail
@@ -72,7 +76,7 @@ for set in "8 no" "256 no" "8 yes"; do
   measure redis 7390 no "$work/load"
   kill "$pid"; wait "$pid" 2>/dev/null || true; pid=
   for layout in compact objects; do
-    LACEWING_JAVA_OPTS="$java_opts" "$dist/bin/lacewing-server" --port 7391 --keyspace-layout "$layout" \
+    LACEWING_JAVA_OPTS="$java_opts" "$dist/bin/lacewing-server" --port 7391 --threads 1 --keyspace-layout "$layout" \
       >"$work/lacewing.log" 2>&1 &
     pid=$!
     wait_ready 7391
