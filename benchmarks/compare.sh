@@ -106,6 +106,14 @@ workloads=(
 )
 
 hz=$(getconf CLK_TCK)
+# Results as tab-separated rows (workload, server, ops/s, p99 ms, cpu s/M ops), drawn as a PNG at
+# the end: COMPARE_OUT names the folder (default benchmarks/target), which receives compare.tsv
+# and compare.png.
+out_dir=${COMPARE_OUT:-$root/benchmarks/target}
+mkdir -p "$out_dir"
+results="$out_dir/compare.tsv"
+: >"$results"
+
 printf '%-10s %-24s %12s %10s %14s %8s %8s\n' workload server "ops/s" "p99 ms" "cpu s/M ops" "x redis" "cpu x"
 for workload in "${workloads[@]}"; do
   label=${workload%%|*}
@@ -123,8 +131,14 @@ for workload in "${workloads[@]}"; do
   for server in "${servers[@]}"; do
     ratio=$(awk -v a="${ops[$server]}" -v b="${ops[redis]}" 'BEGIN {printf "%.2f", a / b}')
     cpuratio=$(awk -v a="${cpu[$server]}" -v b="${cpu[redis]}" 'BEGIN {if (b > 0) printf "%.2f", a / b; else print "-"}')
+    printf '%s\t%s\t%s\t%s\t%s\n' "$label" "$server" "${ops[$server]}" "${p99[$server]}" "${cpu[$server]}" \
+      >>"$results"
     printf '%-10s %-24s %12.0f %10.3f %14s %8s %8s\n' "$label" "$server" "${ops[$server]}" "${p99[$server]}" \
       "${cpu[$server]}" "$ratio" "$cpuratio"
   done
   unset ops cpu p99
 done
+
+java "$root/benchmarks/chart/CompareChart.java" "$results" "$out_dir/compare.png" \
+  "compare.sh: $keys keys, ${seconds}s per workload, Lacewing --threads $threads, $(date -u +%Y-%m-%d)"
+echo "results: $results, chart: $out_dir/compare.png"
