@@ -30,4 +30,17 @@ public interface Invocation {
 
     /** Called by the engine after {@link #run()} finished on another thread; resumes the connection. */
     void completed();
+
+    /**
+     * Lets an engine that ran this invocation on another thread go on there with the connection's
+     * next pipelined request, instead of hopping back and out again. Called after {@link #run()},
+     * on that thread. True when the next request is fully buffered, is a command of
+     * {@link KeyScope#KEYS} naming at least one key, and passed every check the connection makes:
+     * it is then the current invocation, and the engine either runs it or, when its keys may not
+     * run there, calls {@link #completed()} without running it, and the connection dispatches it
+     * again on its own thread. False leaves the rest of the pipeline to the connection.
+     */
+    default boolean advance() {
+        return false;
+    }
 }

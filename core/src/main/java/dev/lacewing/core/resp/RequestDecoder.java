@@ -69,9 +69,14 @@ public final class RequestDecoder implements Arguments {
 
     /**
      * Decodes the next request. On COMPLETE the arguments are available until
-     * {@link #consume()}; an empty request (a blank line, {@code *0}) is skipped silently.
+     * {@link #consume()}, and decoding again before it gives the same request; an empty request
+     * (a blank line, {@code *0}) is skipped silently.
      */
     public Result decode() {
+        if (error != null) {
+            // Sticky, so decoding again gives the same answer: the connection closes after an error.
+            return Result.ERROR;
+        }
         while (true) {
             if (expectedArguments < 0) {
                 if (position >= writeIndex) {

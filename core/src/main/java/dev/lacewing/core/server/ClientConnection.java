@@ -32,7 +32,8 @@ import java.util.ArrayDeque;
  * <p>Thread rule: owned by its event loop (its home worker). While the engine runs a command
  * on another thread ({@link #waiting}), the connection touches neither the request bytes nor
  * the outbound buffer; bytes that arrive meanwhile wait in {@link #deferredInput}. The engine's
- * hand-over and {@link #completed()}'s hop back order the accesses.
+ * hand-over and {@link #completed()}'s hop back order the accesses; in between, that thread may
+ * go on with the pipeline's next buffered requests ({@link #advance()}).
  */
 public final class ClientConnection extends ChannelInboundHandlerAdapter implements Client, CommandContext, Invocation {
 
@@ -57,6 +58,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private Command counted;
     private long commandMillis;
     private boolean waiting;
+    /**
+     * Whether the request the decoder holds has run and awaits consume(): false only when the
+     * engine hands back a request {@link #advance()} took but could not run on its shard.
+     */
+    private boolean executed;
     private boolean closing;
     private boolean closed;
 
@@ -227,15 +233,19 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             reject(command, Errors.NOAUTH);
             return;
         }
-        current = command;
-        counted = command;
-        lastCommand = spec.name();
-        commandMillis = System.currentTimeMillis();
+        begin(command);
         if (spec.scope() == KeyScope.NONE || (spec.scope() == KeyScope.KEYS && keyCount() == 0)) {
             run();
         } else {
             waiting = !server.engine().execute(this);
         }
+    }
+
+    private void begin(Command command) {
+        current = command;
+        counted = command;
+        lastCommand = command.spec().name();
+        commandMillis = System.currentTimeMillis();
     }
 
     private void reject(Command command, String error) {
@@ -294,6 +304,40 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
         counted.recordCall((System.nanoTime() - start) / 1000, failed);
         server.commandsProcessed.increment();
+        executed = true;
+    }
+
+    /**
+     * Runs on the shard thread the engine took this connection's command to, while the connection
+     * waits: the decoder and {@code out} are this thread's until {@link #completed()}, and the
+     * engine's hand-over ordered the home thread's writes before. Only what dispatch would hand
+     * the engine as it stands is taken; everything else (errors, keyless and whole-keyspace
+     * commands, anything touching connection state) waits for the home thread, as do bytes that
+     * arrive meanwhile, and a batch stops once 64 KiB of replies wait to be flushed.
+     */
+    @Override
+    public boolean advance() {
+        if (closing || out == null || out.readableBytes() >= REPLY_FLUSH_BYTES) {
+            return false;
+        }
+        decoder.consume();
+        executed = false;
+        if (decoder.decode() != RequestDecoder.Result.COMPLETE) {
+            return false;
+        }
+        Arguments args = decoder;
+        Command command = server.commands().lookup(args.array(), args.offset(0), args.length(0));
+        if (command == null) {
+            return false;
+        }
+        CommandSpec spec = command.spec();
+        if (spec.scope() != KeyScope.KEYS || !spec.acceptsArgumentCount(args.count())
+            || (!authenticated && !spec.has(CommandFlag.NO_AUTH)) || keyCount(spec) == 0) {
+            return false;
+        }
+        lastInteractionMillis = System.currentTimeMillis();
+        begin(command);
+        return true;
     }
 
     @Override
@@ -303,7 +347,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     private void resume() {
         waiting = false;
-        decoder.consume();
+        if (executed) {
+            decoder.consume();
+        }
         if (closed) {
             releaseOut();
             releaseDeferred();
@@ -382,7 +428,10 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     @Override
     public int keyCount() {
-        CommandSpec spec = current.spec();
+        return keyCount(current.spec());
+    }
+
+    private int keyCount(CommandSpec spec) {
         if (spec.firstKey() <= 0 || spec.firstKey() >= decoder.count()) {
             return 0;
         }
