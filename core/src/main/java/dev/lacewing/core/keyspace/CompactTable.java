@@ -58,10 +58,6 @@ public final class CompactTable implements DatabaseTable {
     private static final int COMPACT_BELOW = PAGE_SIZE / 2;
 
     private static final int MIN_CAPACITY = 16;
-    private static final int MIN_LOG2_CAPACITY = Integer.numberOfTrailingZeros(MIN_CAPACITY);
-    private static final int MAX_LOG2_CAPACITY = 30;
-    private static final int CURSOR_CAPACITY_SHIFT = 32;
-    private static final long CURSOR_BUCKET_MASK = (1L << CURSOR_CAPACITY_SHIFT) - 1;
 
     private static final int OFFSET_BITS = 18;
     private static final int PAGE_BITS = 21;
@@ -692,36 +688,11 @@ public final class CompactTable implements DatabaseTable {
         }
     }
 
-    /** SCAN over home buckets in bit-reversed order: see {@link KeyTable#scan}. */
+    /** SCAN over home buckets in bit-reversed order: see {@link HomeBucketScan} and {@link KeyTable}. */
     @Override
     public long scan(long cursor, int count, long now, Consumer<byte[]> visitor) {
-        int capacity = slots.length;
-        if (cursor == 0 && count >= capacity) {
-            for (int i = 0; i < capacity; i++) {
-                visitIfLive(slots[i], now, visitor);
-            }
-            return 0;
-        }
-        long cursorLog2 = cursor >>> CURSOR_CAPACITY_SHIFT;
-        long bucketCursor = cursor & CURSOR_BUCKET_MASK;
-        if (cursor != 0
-            && (cursorLog2 < MIN_LOG2_CAPACITY || cursorLog2 > MAX_LOG2_CAPACITY || bucketCursor >> cursorLog2 != 0)) {
-            return 0;
-        }
-        int mask = capacity - 1;
-        for (int n = Math.max(count, 1); n > 0; n--) {
-            int home = (int) bucketCursor & mask;
-            for (int i = home; slots[i] != 0; i = (i + 1) & mask) {
-                if (homeOf(slots[i], mask) == home) {
-                    visitIfLive(slots[i], now, visitor);
-                }
-            }
-            bucketCursor = Long.reverse(Long.reverse(bucketCursor | ~(long) mask) + 1);
-            if (bucketCursor == 0) {
-                return 0;
-            }
-        }
-        return (long) Integer.numberOfTrailingZeros(capacity) << CURSOR_CAPACITY_SHIFT | bucketCursor;
+        return HomeBucketScan.scan(slots.length, cursor, count, i -> slots[i] != 0,
+            (i, mask) -> homeOf(slots[i], mask), i -> visitIfLive(slots[i], now, visitor));
     }
 
     private void visitIfLive(long slot, long now, Consumer<byte[]> visitor) {

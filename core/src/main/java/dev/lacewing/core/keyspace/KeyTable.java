@@ -39,12 +39,6 @@ import java.util.function.Consumer;
 public final class KeyTable implements DatabaseTable {
 
     private static final int MIN_CAPACITY = 16;
-    private static final int MIN_LOG2_CAPACITY = Integer.numberOfTrailingZeros(MIN_CAPACITY);
-    /** Arrays are indexed by int and capacity is a power of two. */
-    private static final int MAX_LOG2_CAPACITY = 30;
-    /** Where log2 of the capacity sits in a table cursor; the bucket cursor is below it. */
-    private static final int CURSOR_CAPACITY_SHIFT = 32;
-    private static final long CURSOR_BUCKET_MASK = (1L << CURSOR_CAPACITY_SHIFT) - 1;
 
     private byte[][] keys = new byte[MIN_CAPACITY][];
     private Object[] values = new Object[MIN_CAPACITY];
@@ -294,35 +288,8 @@ public final class KeyTable implements DatabaseTable {
      */
     @Override
     public long scan(long cursor, int count, long now, Consumer<byte[]> visitor) {
-        int capacity = keys.length;
-        if (cursor == 0 && count >= capacity) {
-            // The whole table in one step (KEYS): slot order visits each entry once, without probe runs.
-            for (int i = 0; i < capacity; i++) {
-                visitIfLive(i, now, visitor);
-            }
-            return 0;
-        }
-        long cursorLog2 = cursor >>> CURSOR_CAPACITY_SHIFT;
-        long bucketCursor = cursor & CURSOR_BUCKET_MASK;
-        if (cursor != 0
-            && (cursorLog2 < MIN_LOG2_CAPACITY || cursorLog2 > MAX_LOG2_CAPACITY || bucketCursor >> cursorLog2 != 0)) {
-            return 0;
-        }
-        int mask = capacity - 1;
-        for (int n = Math.max(count, 1); n > 0; n--) {
-            int home = (int) bucketCursor & mask;
-            for (int i = home; keys[i] != null; i = (i + 1) & mask) {
-                if ((hashes[i] & mask) == home) {
-                    visitIfLive(i, now, visitor);
-                }
-            }
-            // Increment the cursor's bits from the top, as dictScan does.
-            bucketCursor = Long.reverse(Long.reverse(bucketCursor | ~(long) mask) + 1);
-            if (bucketCursor == 0) {
-                return 0;
-            }
-        }
-        return (long) Integer.numberOfTrailingZeros(capacity) << CURSOR_CAPACITY_SHIFT | bucketCursor;
+        return HomeBucketScan.scan(keys.length, cursor, count, i -> keys[i] != null, (i, mask) -> hashes[i] & mask,
+            i -> visitIfLive(i, now, visitor));
     }
 
     private void visitIfLive(int index, long now, Consumer<byte[]> visitor) {

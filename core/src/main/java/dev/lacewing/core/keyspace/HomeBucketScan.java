@@ -1,0 +1,66 @@
+package dev.lacewing.core.keyspace;
+
+import java.util.function.IntBinaryOperator;
+import java.util.function.IntConsumer;
+import java.util.function.IntPredicate;
+
+/**
+ * The SCAN walk both table layouts share: home buckets of a linear-probing table visited in
+ * bit-reversed cursor order, as Redis's dictScan does, with the table's log2 capacity carried in
+ * the cursor's high bits. {@link KeyTable}'s class comment says why this keeps SCAN's guarantee
+ * through backward-shift deletion and growth.
+ */
+final class HomeBucketScan {
+
+    private static final int CURSOR_CAPACITY_SHIFT = 32;
+    private static final long CURSOR_BUCKET_MASK = (1L << CURSOR_CAPACITY_SHIFT) - 1;
+    /** The tables never go below 16 slots nor above 2^30. */
+    private static final int MIN_LOG2_CAPACITY = 4;
+    private static final int MAX_LOG2_CAPACITY = 30;
+
+    private HomeBucketScan() {
+    }
+
+    /**
+     * Visits {@code count} buckets from {@code cursor} and returns the next cursor, or 0 once the
+     * scan is complete. A cursor no step could have issued ends the scan.
+     *
+     * @param capacity  the table's slot count, a power of two
+     * @param occupied  whether a slot holds an entry
+     * @param home      the home slot of the entry in a slot, given the mask {@code capacity - 1}
+     * @param visit     visits the entry in a slot (the table skips expired ones)
+     */
+    static long scan(int capacity, long cursor, int count, IntPredicate occupied, IntBinaryOperator home,
+                     IntConsumer visit) {
+        if (cursor == 0 && count >= capacity) {
+            // The whole table in one step (KEYS): slot order visits each entry once, without probe runs.
+            for (int i = 0; i < capacity; i++) {
+                if (occupied.test(i)) {
+                    visit.accept(i);
+                }
+            }
+            return 0;
+        }
+        long cursorLog2 = cursor >>> CURSOR_CAPACITY_SHIFT;
+        long bucketCursor = cursor & CURSOR_BUCKET_MASK;
+        if (cursor != 0
+            && (cursorLog2 < MIN_LOG2_CAPACITY || cursorLog2 > MAX_LOG2_CAPACITY || bucketCursor >> cursorLog2 != 0)) {
+            return 0;
+        }
+        int mask = capacity - 1;
+        for (int n = Math.max(count, 1); n > 0; n--) {
+            int bucket = (int) bucketCursor & mask;
+            for (int i = bucket; occupied.test(i); i = (i + 1) & mask) {
+                if (home.applyAsInt(i, mask) == bucket) {
+                    visit.accept(i);
+                }
+            }
+            // Increment the cursor's bits from the top, as dictScan does.
+            bucketCursor = Long.reverse(Long.reverse(bucketCursor | ~(long) mask) + 1);
+            if (bucketCursor == 0) {
+                return 0;
+            }
+        }
+        return (long) Integer.numberOfTrailingZeros(capacity) << CURSOR_CAPACITY_SHIFT | bucketCursor;
+    }
+}
