@@ -14,31 +14,8 @@ threads=${2:-$(nproc)}
 root=$(cd "$(dirname "$0")/.." && pwd)
 dist="$root/assembly/target/lacewing"
 [ -x "$dist/bin/lacewing-server" ] || { echo "build first: mvn -B package -DskipTests" >&2; exit 1; }
-for tool in redis-server redis-benchmark redis-cli; do
-  command -v "$tool" >/dev/null || { echo "missing $tool (apt-get install redis-server redis-tools)" >&2; exit 1; }
-done
-
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-wait_ready() { # port
-  for _ in $(seq 1 100); do
-    redis-cli -p "$1" ping >/dev/null 2>&1 && return 0
-    sleep 0.1
-  done
-  echo "server on port $1 did not start" >&2
-  return 1
-}
-
-cpu_ticks() { # pid -> utime+stime in clock ticks
-  awk '{print $14 + $15}' "/proc/$1/stat"
-}
+source "$root/benchmarks/servers.sh"
+require_tools redis-server redis-benchmark redis-cli
 
 declare -A port pid
 port[redis]=6490

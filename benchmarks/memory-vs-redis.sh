@@ -20,23 +20,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 dist="$root/assembly/target/lacewing"
 [ -x "$dist/bin/lacewing-server" ] || { echo "build first: mvn -B package -DskipTests" >&2; exit 1; }
 
-work=$(mktemp -d)
+source "$root/benchmarks/servers.sh"
+require_tools redis-server redis-cli jcmd
 pid=
-cleanup() {
-  [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-wait_ready() { # port
-  for _ in $(seq 1 200); do
-    redis-cli -p "$1" ping >/dev/null 2>&1 && return 0
-    sleep 0.1
-  done
-  echo "server on port $1 did not start" >&2
-  return 1
-}
 
 rss() { awk '/^VmRSS/ {print $2 * 1024}' "/proc/$1/status"; }
 used_memory() { redis-cli -p "$1" info memory | tr -d '\r' | awk -F: '$1 == "used_memory" {print $2}'; }
@@ -71,14 +57,14 @@ for set in "8 no" "256 no" "8 yes"; do
   make_load "$size" "$ttl" "$work/load"
   echo "== $keys keys, 16-byte keys, ${size}-byte values, ttl=$ttl"
   redis-server --port 7390 --save '' --appendonly no --daemonize no >"$work/redis.log" 2>&1 &
-  pid=$!
+  pid=$!; pids+=("$pid")
   wait_ready 7390
   measure redis 7390 no "$work/load"
   kill "$pid"; wait "$pid" 2>/dev/null || true; pid=
   for layout in compact objects; do
     LACEWING_JAVA_OPTS="$java_opts" "$dist/bin/lacewing-server" --port 7391 --threads 1 --keyspace-layout "$layout" \
       >"$work/lacewing.log" 2>&1 &
-    pid=$!
+    pid=$!; pids+=("$pid")
     wait_ready 7391
     measure "lacewing $layout" 7391 yes "$work/load"
     kill "$pid"; wait "$pid" 2>/dev/null || true; pid=

@@ -1,0 +1,32 @@
+# Shared by the benchmark scripts (sourced, not run): the tools they need, a work folder and the
+# servers they start, both cleaned up on exit, and the two probes they take of a server.
+
+require_tools() { # tool...
+  local tool
+  for tool in "$@"; do
+    command -v "$tool" >/dev/null || { echo "missing $tool (apt-get install redis-server redis-tools)" >&2; exit 1; }
+  done
+}
+
+work=$(mktemp -d)
+pids=()   # every server started; add each one's pid
+cleanup() {
+  local started
+  for started in "${pids[@]}"; do kill "$started" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+wait_ready() { # port
+  for _ in $(seq 1 200); do
+    redis-cli -p "$1" ping >/dev/null 2>&1 && return 0
+    sleep 0.1
+  done
+  echo "server on port $1 did not start" >&2
+  return 1
+}
+
+cpu_ticks() { # pid -> utime+stime in clock ticks
+  awk '{print $14 + $15}' "/proc/$1/stat"
+}
