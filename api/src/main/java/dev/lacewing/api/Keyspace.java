@@ -38,6 +38,13 @@ public interface Keyspace {
         return value != null;
     }
 
+    /**
+     * Tells the keyspace that a command changed the aggregate value of a live key in place (an
+     * HSET on a stored hash, an LPUSH on a stored list): the keyspace recounts the bytes it holds.
+     * A command that empties an aggregate removes the key instead, as Redis does.
+     */
+    void modified(byte[] key, int offset, int length);
+
     /** The expiry of a live key, {@link #NO_EXPIRY}, or -2 when the key does not exist. */
     long expireAt(byte[] key, int offset, int length);
 

@@ -96,6 +96,8 @@ public final class CompactTable implements DatabaseTable {
 
     private Object[] objects = new Object[0];
     private int[] freeObjects = new int[0];
+    /** The bytes {@link #objectBytes} counts for each side-table object, as of its last put or {@link #modified}. */
+    private long[] objectSizes = new long[0];
     private int freeObjectCount;
     private int objectCount;
     private long objectBytes;
@@ -422,16 +424,20 @@ public final class CompactTable implements DatabaseTable {
                 int capacity = Math.max(8, objects.length * 2);
                 objects = Arrays.copyOf(objects, capacity);
                 freeObjects = Arrays.copyOf(freeObjects, capacity);
+                objectSizes = Arrays.copyOf(objectSizes, capacity);
             }
             index = objectCount++;
         }
         objects[index] = object;
-        objectBytes += KeyTable.valueBytes(object);
+        long size = KeyTable.valueBytes(object);
+        objectSizes[index] = size;
+        objectBytes += size;
         return index;
     }
 
     private void removeObject(int index) {
-        objectBytes -= KeyTable.valueBytes(objects[index]);
+        objectBytes -= objectSizes[index];
+        objectSizes[index] = 0;
         objects[index] = null;
         freeObjects[freeObjectCount++] = index;
     }
@@ -487,6 +493,17 @@ public final class CompactTable implements DatabaseTable {
             return objects[(int) INT.get(entryPage, entryValueOffset)];
         }
         return Arrays.copyOfRange(entryPage, entryValueOffset, entryValueOffset + entryValueLength);
+    }
+
+    @Override
+    public void modified(byte[] key, int offset, int length, long now) {
+        int index = findLive(key, offset, length, now);
+        if (index >= 0 && (entryFlags & OBJECT) != 0) {
+            int objectIndex = (int) INT.get(entryPage, entryValueOffset);
+            long size = KeyTable.valueBytes(objects[objectIndex]);
+            objectBytes += size - objectSizes[objectIndex];
+            objectSizes[objectIndex] = size;
+        }
     }
 
     @Override
@@ -625,6 +642,7 @@ public final class CompactTable implements DatabaseTable {
         liveBytes = 0;
         objects = new Object[0];
         freeObjects = new int[0];
+        objectSizes = new long[0];
         freeObjectCount = 0;
         objectCount = 0;
         objectBytes = 0;

@@ -45,6 +45,11 @@ public final class Database implements Keyspace {
     }
 
     @Override
+    public void modified(byte[] key, int offset, int length) {
+        table(key, offset, length).modified(key, offset, length, clock.getAsLong());
+    }
+
+    @Override
     public long expireAt(byte[] key, int offset, int length) {
         return table(key, offset, length).expireAt(key, offset, length, clock.getAsLong());
     }

@@ -27,6 +27,9 @@ public interface DatabaseTable {
 
     boolean getValue(byte[] key, int offset, int length, long now, ValueView view);
 
+    /** The aggregate value of a live key was changed in place: recount the bytes it holds. */
+    void modified(byte[] key, int offset, int length, long now);
+
     long expireAt(byte[] key, int offset, int length, long now);
 
     void put(byte[] key, int offset, int length, Object value, long expireAt);

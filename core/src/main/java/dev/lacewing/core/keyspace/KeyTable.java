@@ -114,6 +114,11 @@ public final class KeyTable implements DatabaseTable {
         return index < 0 ? null : values[index];
     }
 
+    /** Nothing to recount: {@link #usedMemory} of this layout is the heap in use. */
+    @Override
+    public void modified(byte[] key, int offset, int length, long now) {
+    }
+
     @Override
     public boolean getValue(byte[] key, int offset, int length, long now, ValueView view) {
         int index = findLive(key, offset, length, now);

@@ -215,6 +215,48 @@ class CompactTableTest {
         assertTrue(table.expiringSize() >= expiring, where);
     }
 
+    /** An aggregate whose size changes in place, as a hash does under HSET. */
+    private static final class Growing implements TypedValue {
+        long bytes = 100;
+
+        @Override
+        public String typeName() {
+            return "list";
+        }
+
+        @Override
+        public String encoding() {
+            return "quicklist";
+        }
+
+        @Override
+        public TypedValue copy() {
+            Growing copy = new Growing();
+            copy.bytes = bytes;
+            return copy;
+        }
+
+        @Override
+        public long memoryUsage() {
+            return bytes;
+        }
+    }
+
+    @Test
+    void anAggregateChangedInPlaceIsRecountedWhenReportedModified() {
+        CompactTable table = new CompactTable();
+        byte[] key = bytes("queue");
+        Growing list = new Growing();
+        table.put(key, 0, key.length, list, -1);
+        long before = table.usedMemory();
+        list.bytes = 1100;
+        table.modified(key, 0, key.length, 0);
+        assertEquals(before + 1000, table.usedMemory());
+        table.remove(key, 0, key.length, 0);
+        table.put(key, 0, key.length, new Growing(), -1);
+        assertEquals(before, table.usedMemory());
+    }
+
     @Test
     void anOverwriteOfTheSameSizeIsWrittenInPlace() {
         CompactTable table = new CompactTable();
