@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,7 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The strongest compatibility check: the same raw command scripts go to Debian's real
  * redis-server 7.0 and to every Lacewing target, and the replies must be byte-identical, except
- * where {@link #DELIBERATE_DIFFERENCES} says why not. Key-family scripts run only when the server
+ * where {@link DeliberateDifferences} says why not. Key-family scripts run only when the server
  * has that family (COMMAND INFO del), so the test passes before the family is merged and covers
  * it after.
  */
@@ -33,25 +32,6 @@ class ReferenceComparisonTest {
 
     private static final AtomicInteger RUNS = new AtomicInteger();
     private static ReferenceRedis redis;
-
-    /** Replies that may differ, by the command words they start with, and how both are normalized first. */
-    private record Difference(String command, String why, UnaryOperator<String> normalize) {
-
-        boolean appliesTo(String words) {
-            String upper = words.toUpperCase(Locale.ROOT);
-            return upper.equals(command) || upper.startsWith(command + " ");
-        }
-    }
-
-    private static final UnaryOperator<String> IGNORE = reply -> reply.isEmpty() ? reply : reply.charAt(0) + "...";
-    private static final UnaryOperator<String> MASK_INTEGERS = reply -> reply.replaceAll("(?md)^:\\d+\r$", ":N\r");
-    private static final UnaryOperator<String> MASK_DIGITS = reply -> reply.replaceAll("\\d+", "N");
-    /** Fields of CLIENT INFO / LIST that vary per connection; Lacewing's extra worker= field is dropped. */
-    private static final UnaryOperator<String> CLIENT_FIELDS = reply -> reply
-        .replaceAll("(?md)^([$=])\\d+\r$", "$1N\r")
-        .replaceAll("\\b(id|addr|laddr|fd|age|idle|qbuf|qbuf-free|argv-mem|rbs|rbp|obl|oll|omem|tot-mem)=\\S*", "$1=*")
-        .replace(" worker=0", "").replace(" worker=1", "");
-    private static final UnaryOperator<String> HELLO_ID = reply -> reply.replaceAll("(\\$2\r\nid\r\n):\\d+", "$1:N");
 
     /**
      * COMMAND INFO and COMMAND DOCS of a container list its subcommands in Redis's dict order,
@@ -154,32 +134,8 @@ class ReferenceComparisonTest {
         return line + 2;
     }
 
-    /** An array whose order is Redis's dict order: compared as a sorted list. */
-    private static final UnaryOperator<String> SORTED = reply -> {
-        Object parsed = RespClient.parse(reply);
-        if (!(parsed instanceof List<?> elements)) {
-            return reply;
-        }
-        return elements.stream().map(String::valueOf).sorted().toList().toString();
-    };
-
     /** Replies holding subcommand lists, compared through {@link #keepLacewingsSubcommands}. */
     static final List<String> SUBCOMMAND_LISTS = List.of("COMMAND INFO", "COMMAND DOCS");
-
-    static final List<Difference> DELIBERATE_DIFFERENCES = List.of(
-        new Difference("COMMAND LIST", "Redis lists in its dict's order", SORTED),
-        new Difference("INFO", "content is server-specific (versions, memory, Lacewing's lacewing_* fields)", IGNORE),
-        new Difference("CLIENT ID", "client ids are per server", MASK_INTEGERS),
-        new Difference("CLIENT INFO", "addresses, ids and sizes are per connection; Lacewing adds worker=", CLIENT_FIELDS),
-        new Difference("CLIENT LIST", "addresses, ids and sizes are per connection; Lacewing adds worker=", CLIENT_FIELDS),
-        new Difference("HELLO", "the id field is the client id, per server", HELLO_ID),
-        new Difference("TIME", "the clock moves", MASK_DIGITS),
-        new Difference("MEMORY USAGE", "Lacewing's estimate of its own layout, not jemalloc's", MASK_INTEGERS),
-        new Difference("COMMAND COUNT", "Redis has families Lacewing has not written yet", MASK_INTEGERS),
-        new Difference("CLIENT HELP", "help lists only the subcommands Lacewing has", IGNORE),
-        new Difference("CONFIG HELP", "help lists only the subcommands Lacewing has", IGNORE),
-        new Difference("COMMAND HELP", "help lists only the subcommands Lacewing has", IGNORE),
-        new Difference("MEMORY HELP", "help lists only the subcommands Lacewing has", IGNORE));
 
     // ---- scripts ---------------------------------------------------------------------------------
 
@@ -991,12 +947,8 @@ class ReferenceComparisonTest {
                 expected = keepLacewingsSubcommands(expected, lacewings);
                 actual = keepLacewingsSubcommands(actual, lacewings);
             }
-            for (Difference difference : DELIBERATE_DIFFERENCES) {
-                if (difference.appliesTo(words)) {
-                    expected = difference.normalize().apply(expected);
-                    actual = difference.normalize().apply(actual);
-                }
-            }
+            expected = DeliberateDifferences.normalize(words, expected);
+            actual = DeliberateDifferences.normalize(words, actual);
             if (!expected.equals(actual)) {
                 int from = Math.max(0, firstDifference(expected, actual) - 200);
                 mismatches.add("reply to: " + words + (from > 0 ? " (from character " + from + ")" : "")
