@@ -42,14 +42,14 @@ class ReferenceComparisonTest {
      */
     static String keepLacewingsSubcommands(String reply, Set<String> lacewings) {
         if ((reply.startsWith("*") || reply.startsWith("%")) && !reply.startsWith("*-")) {
-            List<String> entries = elements(reply);
+            List<String> entries = RespClient.elements(reply);
             if (!entries.isEmpty() && entries.get(0).startsWith("*10\r\n")) {
                 List<String> rebuilt = new ArrayList<>();
                 for (String entry : entries) {
-                    List<String> fields = elements(entry);
+                    List<String> fields = RespClient.elements(entry);
                     if (fields.size() == 10) {
-                        fields.set(9, like(fields.get(9), elements(fields.get(9)).stream()
-                            .filter(sub -> lacewings.contains(elements(sub).get(0)))
+                        fields.set(9, like(fields.get(9), RespClient.elements(fields.get(9)).stream()
+                            .filter(sub -> lacewings.contains(RespClient.elements(sub).get(0)))
                             .sorted().toList()));
                         rebuilt.add(like(entry, fields));
                     } else {
@@ -60,10 +60,10 @@ class ReferenceComparisonTest {
             }
             List<String> docs = new ArrayList<>(entries);
             for (int i = 1; i < docs.size(); i += 2) {
-                List<String> fields = elements(docs.get(i));
+                List<String> fields = RespClient.elements(docs.get(i));
                 for (int f = 0; f + 1 < fields.size(); f += 2) {
                     if (fields.get(f).equals("$11\r\nsubcommands\r\n")) {
-                        List<String> pairs = elements(fields.get(f + 1));
+                        List<String> pairs = RespClient.elements(fields.get(f + 1));
                         List<String[]> kept = new ArrayList<>();
                         for (int p = 0; p + 1 < pairs.size(); p += 2) {
                             if (lacewings.contains(pairs.get(p))) {
@@ -92,46 +92,9 @@ class ReferenceComparisonTest {
         return names;
     }
 
-    /** The elements of the array, set or map (keys and values) at the start of {@code reply}, each as its bytes. */
-    static List<String> elements(String reply) {
-        int line = reply.indexOf("\r\n");
-        int count = Integer.parseInt(reply.substring(1, line)) * (reply.charAt(0) == '%' ? 2 : 1);
-        List<String> elements = new ArrayList<>();
-        int at = line + 2;
-        for (int i = 0; i < count; i++) {
-            int end = end(reply, at);
-            elements.add(reply.substring(at, end));
-            at = end;
-        }
-        return elements;
-    }
-
     /** An aggregate of the same type as {@code original} holding {@code elements}. */
     private static String like(String original, List<String> elements) {
-        char type = original.charAt(0);
-        return type + Integer.toString(elements.size() / (type == '%' ? 2 : 1)) + "\r\n" + String.join("", elements);
-    }
-
-    /** Where the RESP2 or RESP3 value starting at {@code at} ends. */
-    private static int end(String reply, int at) {
-        int line = reply.indexOf("\r\n", at);
-        char type = reply.charAt(at);
-        if ("$=!*~%".indexOf(type) >= 0) {
-            int n = Integer.parseInt(reply.substring(at + 1, line));
-            if (n < 0) {
-                return line + 2;
-            }
-            if ("$=!".indexOf(type) >= 0) {
-                return line + 2 + n + 2;
-            }
-            n *= type == '%' ? 2 : 1;
-            int next = line + 2;
-            for (int i = 0; i < n; i++) {
-                next = end(reply, next);
-            }
-            return next;
-        }
-        return line + 2;
+        return RespClient.aggregate(original.charAt(0), elements);
     }
 
     /** Replies holding subcommand lists, compared through {@link #keepLacewingsSubcommands}. */
