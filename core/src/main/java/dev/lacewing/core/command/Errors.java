@@ -34,9 +34,20 @@ public final class Errors {
         return "ERR invalid expire time in '" + command + "' command";
     }
 
-    /** An option the command does not know; CR and LF become spaces as in addReplyErrorFormat. */
-    public static String unsupportedOption(String option) {
-        return "ERR Unsupported option " + option.replace('\r', ' ').replace('\n', ' ');
+    /**
+     * An option the command does not know, quoted as Redis's addReplyErrorFormat("%s") quotes
+     * it: the raw bytes as a C string, so up to the first NUL byte (the reply writer turns CR and
+     * LF into spaces).
+     */
+    public static byte[] unsupportedOption(byte[] array, int offset, int length) {
+        byte[] prefix = "ERR Unsupported option ".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        int end = offset;
+        while (end < offset + length && array[end] != 0) {
+            end++;
+        }
+        byte[] message = java.util.Arrays.copyOf(prefix, prefix.length + end - offset);
+        System.arraycopy(array, offset, message, prefix.length, end - offset);
+        return message;
     }
 
     /** getRangeLongFromObjectOrReply's reply for an integer outside {@code [min, max]}. */

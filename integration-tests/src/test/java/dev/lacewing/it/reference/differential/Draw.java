@@ -137,6 +137,20 @@ final class Draw {
         return pick("4102444800", "4133980800", "1", "0", "-1", "abc", "9223372036854775807");
     }
 
+    /**
+     * Absolute seconds for SET, which (unlike EXPIREAT and GETEX) stores a key whose time has
+     * passed instead of deleting it; Redis then reclaims it whenever its active expiry cycle
+     * samples it, so DBSIZE would depend on timing. Years ahead or invalid only.
+     */
+    String futureUnixSeconds() {
+        return pick("4102444800", "4133980800", "0", "-1", "abc", "9223372036854775807");
+    }
+
+    /** Absolute milliseconds for SET: years ahead or invalid only, see {@link #futureUnixSeconds}. */
+    String futureUnixMilliseconds() {
+        return pick("4102444800000", "4133980800000", "0", "-5", "9223372036854775807");
+    }
+
     /** Absolute milliseconds: years ahead, or in the past, or invalid. */
     String unixMilliseconds() {
         return pick("4102444800000", "4133980800000", "4102444800001", "1", "0", "9223372036854775807");

@@ -54,8 +54,8 @@ final class StringCommandsGenerator implements CommandGenerator {
                 case 3 -> List.of(draw.option("KEEPTTL"));
                 case 4 -> List.of(draw.option("EX"), draw.seconds());
                 case 5 -> List.of(draw.option("PX"), draw.milliseconds());
-                case 6 -> List.of(draw.option("EXAT"), draw.unixSeconds());
-                default -> List.of(draw.option("PXAT"), draw.unixMilliseconds());
+                case 6 -> List.of(draw.option("EXAT"), draw.futureUnixSeconds());
+                default -> List.of(draw.option("PXAT"), draw.futureUnixMilliseconds());
             });
         }
         List<Object> words = new ArrayList<>();
