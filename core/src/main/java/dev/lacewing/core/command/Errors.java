@@ -34,20 +34,26 @@ public final class Errors {
         return "ERR invalid expire time in '" + command + "' command";
     }
 
-    /**
-     * An option the command does not know, quoted as Redis's addReplyErrorFormat("%s") quotes
-     * it: the raw bytes as a C string, so up to the first NUL byte (the reply writer turns CR and
-     * LF into spaces).
-     */
+    /** An option the command does not know, quoted as {@link #quoting} says. */
     public static byte[] unsupportedOption(byte[] array, int offset, int length) {
-        byte[] prefix = "ERR Unsupported option ".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        return quoting("ERR Unsupported option ", array, offset, length, Integer.MAX_VALUE, "");
+    }
+
+    /**
+     * An error quoting a client's argument as Redis's addReplyErrorFormat with {@code %s} (or
+     * {@code %.Ns}, at most {@code limit} bytes) does: the raw bytes as a C string, so up to the
+     * first NUL byte; the reply writer then turns CR and LF into spaces.
+     */
+    public static byte[] quoting(String before, byte[] array, int offset, int length, int limit, String after) {
         int end = offset;
-        while (end < offset + length && array[end] != 0) {
+        while (end < offset + Math.min(length, limit) && array[end] != 0) {
             end++;
         }
-        byte[] message = java.util.Arrays.copyOf(prefix, prefix.length + end - offset);
-        System.arraycopy(array, offset, message, prefix.length, end - offset);
-        return message;
+        java.io.ByteArrayOutputStream message = new java.io.ByteArrayOutputStream();
+        message.writeBytes(before.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        message.write(array, offset, end - offset);
+        message.writeBytes(after.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return message.toByteArray();
     }
 
     /** getRangeLongFromObjectOrReply's reply for an integer outside {@code [min, max]}. */

@@ -394,7 +394,7 @@ public final class ServerCommands {
         } else if (args.is(1, "HELP") && args.count() == 2) {
             ConnectionCommands.help(reply, "DEBUG", "SLEEP <seconds>", "    Stop the server for <seconds>.");
         } else {
-            reply.error(ConnectionCommands.unknownSubcommand(args.string(1), "DEBUG"));
+            reply.error(ConnectionCommands.unknownSubcommand(args, "DEBUG"));
         }
     }
 
