@@ -14,7 +14,7 @@ import java.util.Random;
  *
  * <p>Times are either far in the future (at least a day, or years from now as absolute times)
  * or in the past (immediate deletion), never close enough to expire while a sequence runs, so
- * both servers always agree on what exists.
+ * both servers always agree on what exists (see {@code DeliberateDifferences.AVOIDED}).
  *
  * <p>Thread rule: one test thread.
  */

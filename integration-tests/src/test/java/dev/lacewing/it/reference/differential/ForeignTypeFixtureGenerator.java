@@ -30,6 +30,6 @@ final class ForeignTypeFixtureGenerator implements CommandGenerator {
 
     @Override
     public int weight() {
-        return 1;
+        return 2;
     }
 }

@@ -26,10 +26,18 @@ final class Replay {
     private final int redisPort;
     private final int lacewingPort;
     private int replays;
+    private long compared;
+    private long errors;
+    private long wrongType;
 
     Replay(int redisPort, int lacewingPort) {
         this.redisPort = redisPort;
         this.lacewingPort = lacewingPort;
+    }
+
+    /** What the compared replies were, as evidence of what a run reached. */
+    String tally() {
+        return compared + " replies compared, " + errors + " of them errors (" + wrongType + " WRONGTYPE)";
     }
 
     /** How many replays have run. */
@@ -66,7 +74,7 @@ final class Replay {
         return Optional.empty();
     }
 
-    private static Optional<Mismatch> compare(int index, Call call, RespClient redis, RespClient lacewing) {
+    private Optional<Mismatch> compare(int index, Call call, RespClient redis, RespClient lacewing) {
         if (call.fixture()) {
             for (int i = 0; i < call.redisInstead().size(); i++) {
                 read(redis);
@@ -77,6 +85,11 @@ final class Replay {
         }
         String fromRedis = read(redis);
         String fromLacewing = read(lacewing);
+        compared++;
+        if (fromRedis.startsWith("-")) {
+            errors++;
+            wrongType += fromRedis.startsWith("-WRONGTYPE") ? 1 : 0;
+        }
         String words = call.words();
         boolean agree = call.check().agree(DeliberateDifferences.normalize(words, fromRedis),
             DeliberateDifferences.normalize(words, fromLacewing));
