@@ -7,6 +7,7 @@ import dev.lacewing.api.ThreadingPlan;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.config.Config;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -183,9 +184,14 @@ public final class ServerState implements Server, ModuleRegistry {
         return shutdown;
     }
 
-    @Override
+    /** Adds the commands of a provider found at start, which has no load arguments. */
     public synchronized void addCommands(CommandProvider provider) {
-        CommandTable.Builder builder = new CommandTable.Builder(provider.name());
+        addCommands(provider, List.of());
+    }
+
+    @Override
+    public synchronized void addCommands(CommandProvider provider, List<String> arguments) {
+        CommandTable.Builder builder = new CommandTable.Builder(provider.name(), arguments);
         provider.registerCommands(builder);
         commands = commands.with(builder);
     }
