@@ -268,7 +268,7 @@ public final class LacewingServer implements AutoCloseable {
                     applyLogLevel(value);
                 }
             });
-            workers.scheduleAtFixedRate(0, () -> closeIdleClients(state), 1, TimeUnit.SECONDS);
+            workers.scheduleRepeating(0, () -> closeIdleClients(state), () -> 1000);
             LOG.log(System.Logger.Level.INFO, "Lacewing " + ServerState.VERSION + " ready: port " + port + ", engine "
                 + engineName + ", transport " + transport.transport().name() + ", threading " + plan.strategy()
                 + " (" + plan.workers() + " threads), plugins " + found.mode()
