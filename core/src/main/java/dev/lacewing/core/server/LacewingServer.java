@@ -272,7 +272,9 @@ public final class LacewingServer implements AutoCloseable {
             LOG.log(System.Logger.Level.INFO, "Lacewing " + ServerState.VERSION + " ready: port " + port + ", engine "
                 + engineName + ", transport " + transport.transport().name() + ", threading " + plan.strategy()
                 + " (" + plan.workers() + " threads), plugins " + found.mode()
-                + (transport.notes().isEmpty() ? "" : "; " + transport.notes()));
+                + (transport.notes().isEmpty() ? "" : "; " + transport.notes()) + "; JVM "
+                + System.getProperty("java.vm.version") + " flags " + ServerState.jvmFlags() + ", collector "
+                + ServerState.collectors());
             return new LacewingServer(state, group, listeners, engine);
         }
 
