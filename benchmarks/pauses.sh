@@ -13,6 +13,7 @@
 # Usage: benchmarks/pauses.sh
 #   PAUSES_JAVA_HOME  the JDK that runs Lacewing (default: JAVA_HOME, else java on the PATH); the
 #                     launcher picks the collector for it (G1 on 17, generational ZGC on 21+)
+#   PAUSES_JAVA_OPTS  more JVM options for Lacewing, e.g. -Xmx1g to make its collector work harder
 #   PAUSES_SECONDS    seconds per server per round (default 20)
 #   PAUSES_ROUNDS     rounds (default 1)
 #   PAUSES_RATE       total requests per second (default 10000: 10 connections x 1000)
@@ -69,7 +70,7 @@ for engine in shared-nothing multithread; do
   port[$name]=$((port[redis] + ${#servers[@]}))
   gclog[$name]="$work/$name.gc.log"
   # gc* for the collector's own pause lines, safepoint for every stop of the Java threads.
-  JAVA_HOME="$server_java_home" LACEWING_JAVA_OPTS="-Xlog:gc*,safepoint:file=${gclog[$name]}:uptime,level,tags" \
+  JAVA_HOME="$server_java_home" LACEWING_JAVA_OPTS="${PAUSES_JAVA_OPTS:-} -Xlog:gc*,safepoint:file=${gclog[$name]}:uptime,level,tags" \
     "$dist/bin/lacewing-server" --port "${port[$name]}" --engine "$engine" --threads "$threads" \
     >"$work/$name.log" 2>&1 &
   pid[$name]=$!; pids+=("${pid[$name]}")
