@@ -36,10 +36,15 @@ public final class RespClient implements AutoCloseable {
 
     /** Connects to 127.0.0.1:port. */
     public static RespClient connect(int port) {
+        return connect("127.0.0.1", port);
+    }
+
+    /** Connects to host:port; the source address is the one the kernel picks for that host. */
+    public static RespClient connect(String host, int port) {
         try {
             Socket socket = new Socket();
             socket.setTcpNoDelay(true);
-            socket.connect(new InetSocketAddress("127.0.0.1", port), READ_TIMEOUT_MILLIS);
+            socket.connect(new InetSocketAddress(host, port), READ_TIMEOUT_MILLIS);
             socket.setSoTimeout(READ_TIMEOUT_MILLIS);
             return new RespClient(socket);
         } catch (IOException e) {
