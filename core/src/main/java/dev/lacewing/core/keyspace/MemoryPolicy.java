@@ -43,12 +43,18 @@ public final class MemoryPolicy {
 
     /** The policy of a server's settings, kept up to date as CONFIG SET changes them. */
     public static MemoryPolicy of(Settings settings) {
+        MemoryPolicy memory = snapshot(settings);
+        settings.onChange(memory::set);
+        return memory;
+    }
+
+    /** The policy of a server's settings as they are now, for one command (OBJECT) to decode with. */
+    public static MemoryPolicy snapshot(Settings settings) {
         MemoryPolicy memory = new MemoryPolicy();
         for (String name : new String[] {"maxmemory", "maxmemory-policy", "maxmemory-samples", "lfu-log-factor",
             "lfu-decay-time"}) {
             settings.get(name).ifPresent(value -> memory.set(name, value));
         }
-        settings.onChange(memory::set);
         return memory;
     }
 
