@@ -814,7 +814,8 @@ public final class CompactTable implements DatabaseTable {
     /**
      * Offers up to {@code count} entries from consecutive slots at a random place (Redis's
      * dictGetSomeKeys), only those with an expiry when {@code volatileOnly}. The walk is bounded
-     * by the slots a find is expected to take, times the count, and by the table.
+     * by the table and by 8 * (count + 2) times the slots per candidate on average: enough that
+     * it comes back empty-handed only by rare chance while candidates exist.
      */
     @Override
     public int sample(int count, boolean volatileOnly, EvictionCandidates candidates) {
@@ -823,7 +824,7 @@ public final class CompactTable implements DatabaseTable {
             return 0;
         }
         int mask = slots.length - 1;
-        long steps = Math.min(slots.length, (long) count * 4 * (slots.length / population + 1));
+        long steps = Math.min(slots.length, 8L * (count + 2) * (slots.length / population + 1));
         int index = ThreadLocalRandom.current().nextInt(slots.length);
         int offered = 0;
         for (long step = 0; step < steps && offered < count; step++, index = (index + 1) & mask) {

@@ -456,7 +456,7 @@ public final class KeyTable implements DatabaseTable {
             return 0;
         }
         int mask = keys.length - 1;
-        long steps = Math.min(keys.length, (long) count * 4 * (keys.length / population + 1));
+        long steps = Math.min(keys.length, 8L * (count + 2) * (keys.length / population + 1));
         int index = ThreadLocalRandom.current().nextInt(keys.length);
         int offered = 0;
         for (long step = 0; step < steps && offered < count; step++, index = (index + 1) & mask) {

@@ -126,12 +126,23 @@ public final class Partition {
 
     private boolean evictRandom(boolean volatileOnly, long now) {
         byte[][] picked = new byte[1][];
-        for (int n = 0; n < databases.length; n++) {
-            DatabaseTable table = databases[nextRandomDatabase];
-            nextRandomDatabase = (nextRandomDatabase + 1) % databases.length;
-            if (table.sample(1, volatileOnly, (key, offset, length, access, expireAt) ->
-                picked[0] = Arrays.copyOfRange(key, offset, offset + length)) > 0) {
-                return evict(table, picked[0], now);
+        for (int round = 0; round < EVICTION_ROUNDS && hasCandidates(volatileOnly); round++) {
+            for (int n = 0; n < databases.length; n++) {
+                DatabaseTable table = databases[nextRandomDatabase];
+                nextRandomDatabase = (nextRandomDatabase + 1) % databases.length;
+                if (table.sample(1, volatileOnly, (key, offset, length, access, expireAt) ->
+                    picked[0] = Arrays.copyOfRange(key, offset, offset + length)) > 0 && evict(table, picked[0], now)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private boolean hasCandidates(boolean volatileOnly) {
+        for (DatabaseTable table : databases) {
+            if ((volatileOnly ? table.expiringSize() : table.size()) > 0) {
+                return true;
             }
         }
         return false;
@@ -140,16 +151,15 @@ public final class Partition {
     private boolean evictFromPool(EvictionPolicy.Victim victim, boolean volatileOnly, long now) {
         int samples = memory.samples();
         for (int round = 0; round < EVICTION_ROUNDS; round++) {
-            long candidates = 0;
+            if (!hasCandidates(volatileOnly)) {
+                pool.clear();
+                return false;
+            }
             for (int db = 0; db < databases.length; db++) {
                 DatabaseTable table = databases[db];
                 int database = db;
-                candidates += table.sample(samples, volatileOnly, (key, offset, length, access, expireAt) ->
+                table.sample(samples, volatileOnly, (key, offset, length, access, expireAt) ->
                     pool.offer(memory.evictionScore(victim, access, expireAt, now), database, key, offset, length));
-            }
-            if (candidates == 0) {
-                pool.clear();
-                return false;
             }
             while (!pool.isEmpty()) {
                 byte[] key = pool.bestKey();
