@@ -50,7 +50,7 @@ public final class Config implements Settings {
             "which keys go over maxmemory: volatile-lru, volatile-lfu, volatile-random, volatile-ttl, allkeys-lru, "
             + "allkeys-lfu, allkeys-random or noeviction (refuse write commands)"),
         new Setting("maxmemory-samples", List.of(), "5", MUTABLE, Setting.Type.INTEGER,
-            "keys sampled per database for each LRU, LFU or TTL eviction", 1, 64),
+            "keys sampled per database for each LRU, LFU or TTL eviction", 1, Integer.MAX_VALUE),
         new Setting("lfu-log-factor", List.of(), "10", MUTABLE, Setting.Type.INTEGER,
             "how slowly the LFU counter grows: an access increments it with probability 1/((counter-5)*factor+1)",
             0, Integer.MAX_VALUE),
