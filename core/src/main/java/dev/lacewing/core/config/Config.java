@@ -156,8 +156,13 @@ public final class Config implements Settings {
         return found;
     }
 
-    /** Restores a value without telling listeners; used to undo a failed multi-setting CONFIG SET. */
+    /**
+     * Restores a value, to undo a failed multi-setting CONFIG SET; listeners hear it, since they
+     * heard the value it undoes (a memory policy, the log level).
+     */
     public void restore(String name, String value) {
-        values.put(setting(name).orElseThrow().name(), value);
+        String canonical = setting(name).orElseThrow().name();
+        values.put(canonical, value);
+        listeners.forEach(listener -> listener.accept(canonical, value));
     }
 }
