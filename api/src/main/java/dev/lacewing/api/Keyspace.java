@@ -25,6 +25,24 @@ public interface Keyspace {
     }
 
     /**
+     * The live value of a key without counting as an access, as Redis's LOOKUP_NOTOUCH lookups
+     * (TYPE, EXISTS, OBJECT): the key's idle time and access frequency stay as they were.
+     */
+    default Object peek(byte[] key, int offset, int length) {
+        return get(key, offset, length);
+    }
+
+    /**
+     * The 24-bit access field of a live key without touching it, -1 when the key does not exist.
+     * Its meaning follows {@code maxmemory-policy}: the LRU clock of the last access in seconds,
+     * or an LFU counter with its decay time (core's MemoryPolicy decodes it). A keyspace that
+     * tracks no access returns -1 as well.
+     */
+    default int access(byte[] key, int offset, int length) {
+        return -1;
+    }
+
+    /**
      * Points {@code view} at the live value of a key without copying it; false when the key does
      * not exist. A string is a slice valid until the keyspace next changes.
      */

@@ -36,6 +36,32 @@ public interface StorageEngine extends AutoCloseable {
         return -1;
     }
 
+    /**
+     * The part of {@link #usedMemory} that holds live data, which a deletion lowers at once (space
+     * freed inside storage pages is excluded until reused or compacted): what maxmemory is held
+     * against; -1 when the storage does not say. May be read from any thread.
+     */
+    default long liveMemory() {
+        return -1;
+    }
+
+    /**
+     * Makes room before a command runs, as Redis's performEvictions does: called on the thread
+     * about to run {@code invocation}, with its keys (or the whole keyspace) granted. When a
+     * memory limit is set and exceeded, the engine evicts keys by its policy from the partitions
+     * the invocation holds. False when memory stays over the limit and nothing more may go
+     * (noeviction, or no candidate left): the server then refuses a command flagged
+     * {@link CommandFlag#DENYOOM} with Redis's OOM error.
+     */
+    default boolean reclaimMemory(Invocation invocation) {
+        return true;
+    }
+
+    /** Keys evicted to keep within the memory limit, for INFO; may be read from any thread. */
+    default long evictedKeys() {
+        return 0;
+    }
+
     @Override
     void close();
 }

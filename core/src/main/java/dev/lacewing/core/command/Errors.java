@@ -22,6 +22,12 @@ public final class Errors {
     public static final String EXPIRE_GT_LT_CONFLICT = "ERR GT and LT options at the same time are not compatible";
     public static final String INVALID_FIRST_DB_INDEX = "ERR invalid first DB index";
     public static final String INVALID_SECOND_DB_INDEX = "ERR invalid second DB index";
+    public static final String OOM = "OOM command not allowed when used memory > 'maxmemory'.";
+    public static final String LFU_NOT_SELECTED = "ERR An LFU maxmemory policy is not selected, access frequency not "
+        + "tracked. Please note that when switching between policies at runtime LRU and LFU data will take some time "
+        + "to adjust.";
+    public static final String LFU_SELECTED = "ERR An LFU maxmemory policy is selected, idle time not tracked. Please "
+        + "note that when switching between policies at runtime LRU and LFU data will take some time to adjust.";
 
     private Errors() {
     }

@@ -43,6 +43,19 @@ public final class Config implements Settings {
         new Setting("client-query-buffer-limit", List.of(), "1073741824", MUTABLE, Setting.Type.MEMORY,
             "most bytes buffered for one client's unexecuted requests; over it the client is closed", 1024 * 1024,
             Long.MAX_VALUE),
+        new Setting("maxmemory", List.of(), "0", MUTABLE, Setting.Type.MEMORY,
+            "most bytes the keyspace may hold (live bytes: see docs/architecture.md); over it, maxmemory-policy "
+            + "evicts keys or write commands are refused; 0 for no limit", 0, Long.MAX_VALUE),
+        new Setting("maxmemory-policy", List.of(), "noeviction", MUTABLE, Setting.Type.EVICTION_POLICY,
+            "which keys go over maxmemory: volatile-lru, volatile-lfu, volatile-random, volatile-ttl, allkeys-lru, "
+            + "allkeys-lfu, allkeys-random or noeviction (refuse write commands)"),
+        new Setting("maxmemory-samples", List.of(), "5", MUTABLE, Setting.Type.INTEGER,
+            "keys sampled per database for each LRU, LFU or TTL eviction", 1, Integer.MAX_VALUE),
+        new Setting("lfu-log-factor", List.of(), "10", MUTABLE, Setting.Type.INTEGER,
+            "how slowly the LFU counter grows: an access increments it with probability 1/((counter-5)*factor+1)",
+            0, Integer.MAX_VALUE),
+        new Setting("lfu-decay-time", List.of(), "1", MUTABLE, Setting.Type.INTEGER,
+            "minutes without access for the LFU counter to lose one; 0 never decays", 0, Integer.MAX_VALUE),
         new Setting("enable-debug-command", List.of(), "no", FIXED, Setting.Type.STRING,
             "allow DEBUG: yes, local (loopback clients only) or no"),
         new Setting("loglevel", List.of(), "notice", MUTABLE, Setting.Type.LOG_LEVEL,
@@ -143,8 +156,13 @@ public final class Config implements Settings {
         return found;
     }
 
-    /** Restores a value without telling listeners; used to undo a failed multi-setting CONFIG SET. */
+    /**
+     * Restores a value, to undo a failed multi-setting CONFIG SET; listeners hear it, since they
+     * heard the value it undoes (a memory policy, the log level).
+     */
     public void restore(String name, String value) {
-        values.put(setting(name).orElseThrow().name(), value);
+        String canonical = setting(name).orElseThrow().name();
+        values.put(canonical, value);
+        listeners.forEach(listener -> listener.accept(canonical, value));
     }
 }

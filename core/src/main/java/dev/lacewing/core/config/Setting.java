@@ -1,5 +1,6 @@
 package dev.lacewing.core.config;
 
+import dev.lacewing.core.keyspace.EvictionPolicy;
 import java.util.List;
 import java.util.Locale;
 
@@ -28,6 +29,8 @@ public record Setting(String name, List<String> aliases, String defaultValue, bo
     /** Value kinds, each with Redis's parsing. */
     public enum Type {
         STRING, BOOLEAN, INTEGER, MEMORY, WORDS, LOG_LEVEL,
+        /** maxmemory-policy: one of Redis's eight names, case-insensitive, replied in lower case. */
+        EVICTION_POLICY,
         /** hz: an integer within the setting's bounds, then clamped to 1..500 as Redis's updateHZ does. */
         HZ;
 
@@ -50,6 +53,7 @@ public record Setting(String name, List<String> aliases, String defaultValue, bo
                     }
                 }
                 case MEMORY -> Long.toString(parseMemory(value));
+                case EVICTION_POLICY -> EvictionPolicy.named(value).redisName();
                 case LOG_LEVEL -> {
                     String lower = value.toLowerCase(Locale.ROOT);
                     if (!List.of("debug", "verbose", "notice", "warning", "nothing").contains(lower)) {

@@ -8,6 +8,7 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * One database of one partition with no Java object per key: entries (key bytes, value bytes,
@@ -22,7 +23,12 @@ import java.util.function.Consumer;
  * has an expiry (active expiry reads only those pages), and the entry's page, numbered from 1
  * so that no slot is 0, and offset.
  *
- * <p>An entry is {@code flags:1, varint keyLength, varint valueLength, [expireAt:8], key, value}.
+ * <p>An entry is {@code header:4, varint keyLength, varint valueLength, [expireAt:8], key, value}, the
+ * header a little-endian int of {@code access:24 | flags:8}. The access field is the key's LRU
+ * clock or LFU counter ({@link MemoryPolicy}), as Redis keeps it in each robj: reads update it in
+ * place, on the cache line the lookup already brought in. It costs 3 bytes per key, where a
+ * parallel {@code int[]} beside the index would cost 4 per slot (5 to 10 per key at the index's
+ * load) and a second cache miss per touch.
  * Strings are stored as bytes; any other value (the aggregate types, for now) sits in an object
  * side table and the entry's value is its 4-byte index there ({@link #OBJECT}): the seam through
  * which aggregates move into pages later, with their own encodings.
@@ -75,6 +81,12 @@ public final class CompactTable implements DatabaseTable {
 
     private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    /** Bytes of the entry header: flags and the access field. */
+    private static final int HEADER = 4;
+
+    private final MemoryPolicy memory;
+    /** The time new entries are created at (puts carry no {@code now}). */
+    private final LongSupplier clock;
 
     private long[] slots = new long[MIN_CAPACITY];
     private int size;
@@ -105,6 +117,16 @@ public final class CompactTable implements DatabaseTable {
     private int[] compactionQueue = new int[4];
     private int compactionQueued;
     private boolean compacting;
+
+    /** A table with Redis's default memory settings on the system clock, for tests and benchmarks. */
+    public CompactTable() {
+        this(new MemoryPolicy(), System::currentTimeMillis);
+    }
+
+    public CompactTable(MemoryPolicy memory, LongSupplier clock) {
+        this.memory = memory;
+        this.clock = clock;
+    }
 
     /* The entry decode() last read. */
     private byte[] entryPage;
@@ -139,6 +161,17 @@ public final class CompactTable implements DatabaseTable {
     public long usedMemory() {
         return pageBytes + (long) slots.length * 8 + (long) pages.length * (8 + 4 + 4 + 4)
             + (long) objects.length * (4 + 4) + objectBytes;
+    }
+
+    /**
+     * {@link #usedMemory} less the page space not holding a live entry (dead entries awaiting
+     * compaction, the open page's unfilled end): what Redis's used_memory would count, freed space
+     * inside pages being fragmentation, as freed chunks inside an allocator's pages are for Redis.
+     * maxmemory is held against it, since deleting an entry lowers it at once.
+     */
+    @Override
+    public long liveMemory() {
+        return usedMemory() - pageBytes + liveBytes;
     }
 
     /** Bytes of live entries, without index, dead entries or unused page space. */
@@ -177,7 +210,7 @@ public final class CompactTable implements DatabaseTable {
     private void decode(byte[] page, int offset) {
         entryPage = page;
         entryFlags = page[offset];
-        int position = offset + 1;
+        int position = offset + HEADER;
         int keyLength = 0;
         for (int shift = 0; ; shift += 7) {
             byte b = page[position++];
@@ -209,7 +242,7 @@ public final class CompactTable implements DatabaseTable {
     }
 
     private static int entrySize(int keyLength, int valueLength, boolean expires) {
-        long size = 1L + varintSize(keyLength) + varintSize(valueLength) + (expires ? 8 : 0) + keyLength + valueLength;
+        long size = (long) HEADER + varintSize(keyLength) + varintSize(valueLength) + (expires ? 8 : 0) + keyLength + valueLength;
         if (size > Integer.MAX_VALUE - 16) {
             throw new IllegalArgumentException("entry too large: " + size + " bytes");
         }
@@ -231,7 +264,7 @@ public final class CompactTable implements DatabaseTable {
         }
         byte[] page = pages[pageOf(slot)];
         int offset = offsetOf(slot);
-        int position = offset + 1;
+        int position = offset + HEADER;
         while (page[position++] < 0) {
             // key length
         }
@@ -250,7 +283,7 @@ public final class CompactTable implements DatabaseTable {
      * {@code object} is null; otherwise {@code object} goes to the side table.
      */
     private long writeEntry(int hash, byte[] key, int keyOffset, int keyLength, Object object, byte[] value,
-                            int valueOffset, int valueLength, long expireAt) {
+                            int valueOffset, int valueLength, long expireAt, int access) {
         boolean expires = expireAt != Keyspace.NO_EXPIRY;
         int objectIndex = -1;
         if (object != null) {
@@ -261,7 +294,8 @@ public final class CompactTable implements DatabaseTable {
         long location = allocate(size);
         byte[] page = pages[pageOf(location)];
         int position = offsetOf(location);
-        page[position++] = (byte) ((object != null ? OBJECT : 0) | (expires ? EXPIRES : 0));
+        INT.set(page, position, access << 8 | (object != null ? OBJECT : 0) | (expires ? EXPIRES : 0));
+        position += HEADER;
         position = writeVarint(page, position, keyLength);
         position = writeVarint(page, position, valueLength);
         if (expires) {
@@ -489,6 +523,30 @@ public final class CompactTable implements DatabaseTable {
         if (index < 0) {
             return null;
         }
+        touch(slots[index], now);
+        return value();
+    }
+
+    @Override
+    public Object peek(byte[] key, int offset, int length, long now) {
+        return findLive(key, offset, length, now) < 0 ? null : value();
+    }
+
+    @Override
+    public int access(byte[] key, int offset, int length, long now) {
+        int index = findLive(key, offset, length, now);
+        return index < 0 ? -1 : (int) INT.get(entryPage, offsetOf(slots[index])) >>> 8;
+    }
+
+    /** Counts an access in the entry's header; the entry fields stay valid (nothing moves). */
+    private void touch(long slot, long now) {
+        int offset = offsetOf(slot);
+        int header = (int) INT.get(entryPage, offset);
+        INT.set(entryPage, offset, memory.accessed(header >>> 8, now) << 8 | header & 0xff);
+    }
+
+    /** The value of the entry decode() last read: its side-table object or a copy of its bytes. */
+    private Object value() {
         if ((entryFlags & OBJECT) != 0) {
             return objects[(int) INT.get(entryPage, entryValueOffset)];
         }
@@ -512,6 +570,7 @@ public final class CompactTable implements DatabaseTable {
         if (index < 0) {
             return false;
         }
+        touch(slots[index], now);
         if ((entryFlags & OBJECT) != 0) {
             view.setObject(objects[(int) INT.get(entryPage, entryValueOffset)]);
         } else {
@@ -558,26 +617,34 @@ public final class CompactTable implements DatabaseTable {
     private void store(byte[] key, int offset, int length, Object object, byte[] value, int valueOffset,
                        int valueLength, long expireAt, boolean keepExpiry, long now) {
         int hash = KeyTable.hash(key, offset, length);
+        if (!keepExpiry) {
+            now = clock.getAsLong();
+        }
         int index = keepExpiry ? findLive(key, offset, length, now) : find(key, offset, length, hash);
         if (index < 0) {
-            insert(hash, writeEntry(hash, key, offset, length, object, value, valueOffset, valueLength, expireAt));
+            insert(hash, writeEntry(hash, key, offset, length, object, value, valueOffset, valueLength, expireAt,
+                memory.created(now)));
             return;
         }
         long old = slots[index];
         if (keepExpiry) {
             expireAt = entryExpireAt(old);
         }
+        int entryOffset = offsetOf(old);
+        int access = memory.overwritten((int) INT.get(entryPage, entryOffset) >>> 8, now);
         boolean expires = expireAt != Keyspace.NO_EXPIRY;
         if (object == null && (entryFlags & OBJECT) == 0 && entryValueLength == valueLength
             && ((old & EXPIRES_BIT) != 0) == expires) {
             System.arraycopy(value, valueOffset, entryPage, entryValueOffset, valueLength);
+            INT.set(entryPage, entryOffset, access << 8 | entryFlags & 0xff);
             if (expires) {
                 LONG.set(entryPage, entryKeyOffset - 8, expireAt);
             }
             return;
         }
         boolean expiredBefore = (old & EXPIRES_BIT) != 0;
-        slots[index] = writeEntry(hash, key, offset, length, object, value, valueOffset, valueLength, expireAt);
+        slots[index] = writeEntry(hash, key, offset, length, object, value, valueOffset, valueLength, expireAt,
+            access);
         expiring += (expires ? 1 : 0) - (expiredBefore ? 1 : 0);
         free(old);
     }
@@ -596,18 +663,19 @@ public final class CompactTable implements DatabaseTable {
             }
             return true;
         }
-        // The entry changes size: rewrite it with or without its expiry field.
+        // The entry changes size: rewrite it with or without its expiry field, keeping its access field.
         int hash = KeyTable.hash(key, offset, length);
+        int access = (int) INT.get(entryPage, offsetOf(old)) >>> 8;
         long slot;
         if ((entryFlags & OBJECT) != 0) {
             Object object = objects[(int) INT.get(entryPage, entryValueOffset)];
-            slot = writeEntry(hash, key, offset, length, object, null, 0, 0, expireAt);
+            slot = writeEntry(hash, key, offset, length, object, null, 0, 0, expireAt, access);
         } else {
             byte[] page = entryPage;
             int valueOffset = entryValueOffset;
             int valueLength = entryValueLength;
             // The source page cannot be compacted or dropped while writing: nothing is freed yet.
-            slot = writeEntry(hash, key, offset, length, null, page, valueOffset, valueLength, expireAt);
+            slot = writeEntry(hash, key, offset, length, null, page, valueOffset, valueLength, expireAt, access);
         }
         slots[index] = slot;
         expiring += expires ? 1 : -1;
@@ -741,6 +809,36 @@ public final class CompactTable implements DatabaseTable {
             return keyOf(slots[index]);
         }
         return null;
+    }
+
+    /**
+     * Offers up to {@code count} entries from consecutive slots at a random place (Redis's
+     * dictGetSomeKeys), only those with an expiry when {@code volatileOnly}. The walk is bounded
+     * by the table and by 8 * (count + 2) times the slots per candidate on average: enough that
+     * it comes back empty-handed only by rare chance while candidates exist.
+     */
+    @Override
+    public int sample(int count, boolean volatileOnly, EvictionCandidates candidates) {
+        int population = volatileOnly ? expiring : size;
+        if (population == 0) {
+            return 0;
+        }
+        int mask = slots.length - 1;
+        long steps = Math.min(slots.length, 8L * (count + 2) * (slots.length / population + 1));
+        int index = ThreadLocalRandom.current().nextInt(slots.length);
+        int offered = 0;
+        for (long step = 0; step < steps && offered < count; step++, index = (index + 1) & mask) {
+            long slot = slots[index];
+            if (slot == 0 || volatileOnly && (slot & EXPIRES_BIT) == 0) {
+                continue;
+            }
+            long expireAt = entryExpireAt(slot);
+            decode(slot);
+            candidates.offer(entryPage, entryKeyOffset, entryKeyLength,
+                (int) INT.get(entryPage, offsetOf(slot)) >>> 8, expireAt);
+            offered++;
+        }
+        return offered;
     }
 
     @Override

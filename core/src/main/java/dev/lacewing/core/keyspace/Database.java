@@ -34,6 +34,16 @@ public final class Database implements Keyspace {
     }
 
     @Override
+    public Object peek(byte[] key, int offset, int length) {
+        return table(key, offset, length).peek(key, offset, length, clock.getAsLong());
+    }
+
+    @Override
+    public int access(byte[] key, int offset, int length) {
+        return table(key, offset, length).access(key, offset, length, clock.getAsLong());
+    }
+
+    @Override
     public boolean getValue(byte[] key, int offset, int length, ValueView view) {
         return table(key, offset, length).getValue(key, offset, length, clock.getAsLong(), view);
     }

@@ -23,8 +23,16 @@ public interface DatabaseTable {
     /** Keys deleted because their time had passed, lazily or actively. */
     long expiredCount();
 
+    /** The live value; counts as an access (the key's access field is updated). */
     Object get(byte[] key, int offset, int length, long now);
 
+    /** The live value without counting as an access (Redis's LOOKUP_NOTOUCH). */
+    Object peek(byte[] key, int offset, int length, long now);
+
+    /** The 24-bit access field of a live key ({@link MemoryPolicy}), -1 when absent; not an access. */
+    int access(byte[] key, int offset, int length, long now);
+
+    /** Counts as an access, as {@link #get}. */
     boolean getValue(byte[] key, int offset, int length, long now, ValueView view);
 
     /** The aggregate value of a live key was changed in place: recount the bytes it holds. */
@@ -49,6 +57,13 @@ public interface DatabaseTable {
 
     byte[] randomKey(long now);
 
+    /**
+     * Offers up to {@code count} keys picked at random (only keys with an expiry when
+     * {@code volatileOnly}) to an eviction pool; returns how many it offered. The receiver must
+     * not change the table.
+     */
+    int sample(int count, boolean volatileOnly, EvictionCandidates candidates);
+
     /** One step of active expiry over up to {@code slots} index slots; returns how many keys it deleted. */
     int expireSome(long now, int slots);
 
@@ -60,4 +75,10 @@ public interface DatabaseTable {
      * from any thread (racily).
      */
     long usedMemory();
+
+    /**
+     * {@link #usedMemory} less space that holds no live data but awaits reuse or compaction, which
+     * a deletion lowers at once: the figure maxmemory is held against. Racy from other threads.
+     */
+    long liveMemory();
 }

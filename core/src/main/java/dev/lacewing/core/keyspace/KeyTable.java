@@ -5,11 +5,15 @@ import dev.lacewing.api.ValueView;
 import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * One database of one partition: an open-addressing hash table with linear probing and
  * backward-shift deletion (no tombstones), keys as byte[], values as byte[] (strings) or
- * {@link TypedValue}, expiry in a parallel long[]. Load factor at most 3/4.
+ * {@link TypedValue}, expiry in a parallel long[], and a parallel long[] of {@code access:24 |
+ * counted:40}: the key's access field ({@link MemoryPolicy}) and the bytes its value was counted
+ * at in {@link #usedMemory}, so that an aggregate changed in place is recounted exactly. Load
+ * factor at most 3/4.
  *
  * <p>This is the {@code objects} layout; {@link CompactTable} is the {@code compact} one (keys
  * and values in large byte pages, no object per entry), behind the same {@link DatabaseTable}.
@@ -39,19 +43,52 @@ import java.util.function.Consumer;
 public final class KeyTable implements DatabaseTable {
 
     private static final int MIN_CAPACITY = 16;
+    /** Bytes of one slot across the parallel arrays (compressed references). */
+    private static final int SLOT_BYTES = 4 + 4 + 8 + 4 + 8;
+    private static final int COUNTED_BITS = 40;
+    private static final long COUNTED_MASK = (1L << COUNTED_BITS) - 1;
+
+    private final MemoryPolicy memory;
+    /** The time new keys are created at (puts carry no {@code now}). */
+    private final LongSupplier clock;
 
     private byte[][] keys = new byte[MIN_CAPACITY][];
     private Object[] values = new Object[MIN_CAPACITY];
     private long[] expires = new long[MIN_CAPACITY];
     private int[] hashes = new int[MIN_CAPACITY];
+    private long[] meta = new long[MIN_CAPACITY];
+    /** Bytes counted for the keys and values held: 16 + length per key, {@link #valueBytes} per value. */
+    private long entryBytes;
     private int size;
     private int expiring;
     /** Where the next active-expiry sweep resumes. */
     private int expiryCursor;
 
+    /** A table with Redis's default memory settings on the system clock, for tests and benchmarks. */
+    public KeyTable() {
+        this(new MemoryPolicy(), System::currentTimeMillis);
+    }
+
+    public KeyTable(MemoryPolicy memory, LongSupplier clock) {
+        this.memory = memory;
+        this.clock = clock;
+    }
+
     @Override
     public int size() {
         return size;
+    }
+
+    private static long meta(int access, long counted) {
+        return (long) access << COUNTED_BITS | Math.min(counted, COUNTED_MASK);
+    }
+
+    private static int accessOf(long meta) {
+        return (int) (meta >>> COUNTED_BITS);
+    }
+
+    private static long keyBytes(int length) {
+        return 16 + length;
     }
 
     @Override
@@ -111,12 +148,42 @@ public final class KeyTable implements DatabaseTable {
     @Override
     public Object get(byte[] key, int offset, int length, long now) {
         int index = findLive(key, offset, length, now);
+        if (index < 0) {
+            return null;
+        }
+        touch(index, now);
+        return values[index];
+    }
+
+    @Override
+    public Object peek(byte[] key, int offset, int length, long now) {
+        int index = findLive(key, offset, length, now);
         return index < 0 ? null : values[index];
     }
 
-    /** Nothing to recount: {@link #usedMemory} of this layout is the heap in use. */
+    @Override
+    public int access(byte[] key, int offset, int length, long now) {
+        int index = findLive(key, offset, length, now);
+        return index < 0 ? -1 : accessOf(meta[index]);
+    }
+
+    private void touch(int index, long now) {
+        meta[index] = meta(memory.accessed(accessOf(meta[index]), now), meta[index] & COUNTED_MASK);
+    }
+
     @Override
     public void modified(byte[] key, int offset, int length, long now) {
+        int index = findLive(key, offset, length, now);
+        if (index >= 0) {
+            recount(index, accessOf(meta[index]));
+        }
+    }
+
+    /** Counts the value now in a slot in place of what it was counted at. */
+    private void recount(int index, int access) {
+        long counted = valueBytes(values[index]);
+        entryBytes += counted - (meta[index] & COUNTED_MASK);
+        meta[index] = meta(access, counted);
     }
 
     @Override
@@ -125,6 +192,7 @@ public final class KeyTable implements DatabaseTable {
         if (index < 0) {
             return false;
         }
+        touch(index, now);
         if (values[index] instanceof byte[] bytes) {
             view.setString(bytes, 0, bytes.length);
         } else {
@@ -139,9 +207,16 @@ public final class KeyTable implements DatabaseTable {
         put(key, offset, length, Arrays.copyOfRange(value, valueOffset, valueOffset + valueLength), expireAt);
     }
 
+    /** The slots' arrays and the counted bytes of keys and values: exact for strings, the values' own estimate for aggregates. */
     @Override
     public long usedMemory() {
-        return -1;
+        return (long) keys.length * SLOT_BYTES + entryBytes;
+    }
+
+    /** The same as {@link #usedMemory}: a deletion frees its bytes at once. */
+    @Override
+    public long liveMemory() {
+        return usedMemory();
     }
 
     @Override
@@ -156,6 +231,7 @@ public final class KeyTable implements DatabaseTable {
         int index = find(key, offset, length, hash);
         if (index >= 0) {
             values[index] = value;
+            recount(index, memory.overwritten(accessOf(meta[index]), clock.getAsLong()));
             setExpiry(index, expireAt);
             return;
         }
@@ -167,6 +243,7 @@ public final class KeyTable implements DatabaseTable {
         int index = findLive(key, offset, length, now);
         if (index >= 0) {
             values[index] = value;
+            recount(index, memory.overwritten(accessOf(meta[index]), now));
         } else {
             insert(Arrays.copyOfRange(key, offset, offset + length), hash(key, offset, length), value,
                 Keyspace.NO_EXPIRY);
@@ -199,6 +276,8 @@ public final class KeyTable implements DatabaseTable {
         values = new Object[MIN_CAPACITY];
         expires = new long[MIN_CAPACITY];
         hashes = new int[MIN_CAPACITY];
+        meta = new long[MIN_CAPACITY];
+        entryBytes = 0;
         size = 0;
         expiring = 0;
         expiryCursor = 0;
@@ -227,6 +306,9 @@ public final class KeyTable implements DatabaseTable {
         hashes[i] = hash;
         values[i] = value;
         expires[i] = expireAt;
+        long counted = valueBytes(value);
+        meta[i] = meta(memory.created(clock.getAsLong()), counted);
+        entryBytes += keyBytes(key.length) + counted;
         if (expireAt != Keyspace.NO_EXPIRY) {
             expiring++;
         }
@@ -238,7 +320,9 @@ public final class KeyTable implements DatabaseTable {
         Object[] oldValues = values;
         long[] oldExpires = expires;
         int[] oldHashes = hashes;
+        long[] oldMeta = meta;
         keys = new byte[capacity][];
+        meta = new long[capacity];
         values = new Object[capacity];
         expires = new long[capacity];
         hashes = new int[capacity];
@@ -253,6 +337,7 @@ public final class KeyTable implements DatabaseTable {
                 hashes[i] = oldHashes[j];
                 values[i] = oldValues[j];
                 expires[i] = oldExpires[j];
+                meta[i] = oldMeta[j];
             }
         }
     }
@@ -263,6 +348,7 @@ public final class KeyTable implements DatabaseTable {
             expiring--;
         }
         size--;
+        entryBytes -= keyBytes(keys[index].length) + (meta[index] & COUNTED_MASK);
         int mask = keys.length - 1;
         int hole = index;
         for (int i = (index + 1) & mask; keys[i] != null; i = (i + 1) & mask) {
@@ -274,6 +360,7 @@ public final class KeyTable implements DatabaseTable {
                 hashes[hole] = hashes[i];
                 values[hole] = values[i];
                 expires[hole] = expires[i];
+                meta[hole] = meta[i];
                 hole = i;
             }
         }
@@ -281,6 +368,7 @@ public final class KeyTable implements DatabaseTable {
         values[hole] = null;
         expires[hole] = 0;
         hashes[hole] = 0;
+        meta[hole] = 0;
         if (size == 0 && keys.length > MIN_CAPACITY * 64) {
             clear();
         }
@@ -356,15 +444,30 @@ public final class KeyTable implements DatabaseTable {
         return deleted;
     }
 
-    /** An estimate of the bytes this table holds, for INFO memory. */
-    public long memoryUsage() {
-        long total = (long) keys.length * (4 + 4 + 8 + 4) + 64;
-        for (int i = 0; i < keys.length; i++) {
-            if (keys[i] != null) {
-                total += 16 + keys[i].length + valueBytes(values[i]);
-            }
+    /**
+     * Offers up to {@code count} keys from consecutive slots at a random place (Redis's
+     * dictGetSomeKeys), only those with an expiry when {@code volatileOnly}; the walk is bounded
+     * as {@link CompactTable#sample}'s.
+     */
+    @Override
+    public int sample(int count, boolean volatileOnly, EvictionCandidates candidates) {
+        int population = volatileOnly ? expiring : size;
+        if (population == 0) {
+            return 0;
         }
-        return total;
+        int mask = keys.length - 1;
+        long steps = Math.min(keys.length, 8L * (count + 2) * (keys.length / population + 1));
+        int index = ThreadLocalRandom.current().nextInt(keys.length);
+        int offered = 0;
+        for (long step = 0; step < steps && offered < count; step++, index = (index + 1) & mask) {
+            byte[] key = keys[index];
+            if (key == null || volatileOnly && expires[index] == Keyspace.NO_EXPIRY) {
+                continue;
+            }
+            candidates.offer(key, 0, key.length, accessOf(meta[index]), expires[index]);
+            offered++;
+        }
+        return offered;
     }
 
     public static long valueBytes(Object value) {

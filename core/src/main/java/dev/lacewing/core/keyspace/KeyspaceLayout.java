@@ -1,7 +1,8 @@
 package dev.lacewing.core.keyspace;
 
 import java.util.Locale;
-import java.util.function.Supplier;
+import java.util.function.BiFunction;
+import java.util.function.LongSupplier;
 
 /** How a database's entries are stored: the {@code keyspace-layout} setting. */
 public enum KeyspaceLayout {
@@ -11,14 +12,15 @@ public enum KeyspaceLayout {
     /** {@link KeyTable}: a byte[] per key and per string value. */
     OBJECTS(KeyTable::new);
 
-    private final Supplier<DatabaseTable> factory;
+    private final BiFunction<MemoryPolicy, LongSupplier, DatabaseTable> factory;
 
-    KeyspaceLayout(Supplier<DatabaseTable> factory) {
+    KeyspaceLayout(BiFunction<MemoryPolicy, LongSupplier, DatabaseTable> factory) {
         this.factory = factory;
     }
 
-    DatabaseTable newTable() {
-        return factory.get();
+    /** A table whose keys' access fields follow {@code memory}, created at the times {@code clock} tells. */
+    DatabaseTable newTable(MemoryPolicy memory, LongSupplier clock) {
+        return factory.apply(memory, clock);
     }
 
     /** The layout a setting value names; IllegalArgumentException otherwise. */

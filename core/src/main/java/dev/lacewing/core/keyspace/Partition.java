@@ -1,11 +1,17 @@
 package dev.lacewing.core.keyspace;
 
 import dev.lacewing.api.Settings;
+import java.util.Arrays;
+import java.util.function.LongSupplier;
 
 /**
  * A range of hash slots across every database: one {@link DatabaseTable} per database. The unit an
  * engine hands to a thread: a shard in the shared-nothing engine, a lock stripe in the
  * multithread engine.
+ *
+ * <p>It also evicts its own keys when the keyspace is over {@code maxmemory} ({@link #evictOne}),
+ * with its own {@link EvictionPool}: eviction is per partition because only a partition's owner
+ * may touch it, as Dragonfly evicts per shard.
  *
  * <p>Thread rule: touched only by the thread the engine grants it to; the counters are read
  * without synchronization by INFO, which tolerates stale values.
@@ -15,12 +21,26 @@ public final class Partition {
     /** Slots examined per database in one active-expiry step. */
     private static final int EXPIRY_SLOTS_PER_STEP = 2048;
 
-    private final DatabaseTable[] databases;
+    /** Rounds of sampling one eviction may take when every pooled key has gone meanwhile. */
+    private static final int EVICTION_ROUNDS = 16;
 
+    private final DatabaseTable[] databases;
+    private final MemoryPolicy memory;
+    private final EvictionPool pool = new EvictionPool();
+    /** The database random eviction starts from next, as Redis's next_db. */
+    private int nextRandomDatabase;
+    private long evictedCount;
+
+    /** A partition under Redis's default memory settings on the system clock, for tests. */
     public Partition(int databases, KeyspaceLayout layout) {
+        this(databases, layout, new MemoryPolicy(), System::currentTimeMillis);
+    }
+
+    public Partition(int databases, KeyspaceLayout layout, MemoryPolicy memory, LongSupplier clock) {
+        this.memory = memory;
         this.databases = new DatabaseTable[databases];
         for (int i = 0; i < databases; i++) {
-            this.databases[i] = layout.newTable();
+            this.databases[i] = layout.newTable(memory, clock);
         }
     }
 
@@ -81,6 +101,94 @@ public final class Partition {
             total += used;
         }
         return total;
+    }
+
+    /** Live bytes of the tables ({@link DatabaseTable#liveMemory}); racy. */
+    public long liveMemory() {
+        long total = 0;
+        for (DatabaseTable table : databases) {
+            total += table.liveMemory();
+        }
+        return total;
+    }
+
+    /** Keys evicted from this partition; racy. */
+    public long evictedCount() {
+        return evictedCount;
+    }
+
+    /**
+     * Evicts one key by the current {@code maxmemory-policy}, as Redis's performEvictions picks
+     * one: a random key of the next database that has candidates, or the best of the eviction
+     * pool after sampling {@code maxmemory-samples} keys of every database. False when no key is
+     * a candidate (noeviction, or a volatile policy and no key with an expiry).
+     */
+    public boolean evictOne(long now) {
+        EvictionPolicy policy = memory.policy();
+        boolean volatileOnly = policy.volatileOnly();
+        return switch (policy.victim()) {
+            case NONE -> false;
+            case RANDOM -> evictRandom(volatileOnly, now);
+            default -> evictFromPool(policy.victim(), volatileOnly, now);
+        };
+    }
+
+    private boolean evictRandom(boolean volatileOnly, long now) {
+        byte[][] picked = new byte[1][];
+        for (int round = 0; round < EVICTION_ROUNDS && hasCandidates(volatileOnly); round++) {
+            for (int n = 0; n < databases.length; n++) {
+                DatabaseTable table = databases[nextRandomDatabase];
+                nextRandomDatabase = (nextRandomDatabase + 1) % databases.length;
+                if (table.sample(1, volatileOnly, (key, offset, length, access, expireAt) ->
+                    picked[0] = Arrays.copyOfRange(key, offset, offset + length)) > 0 && evict(table, picked[0], now)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private boolean hasCandidates(boolean volatileOnly) {
+        for (DatabaseTable table : databases) {
+            if ((volatileOnly ? table.expiringSize() : table.size()) > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean evictFromPool(EvictionPolicy.Victim victim, boolean volatileOnly, long now) {
+        int samples = memory.samples();
+        for (int round = 0; round < EVICTION_ROUNDS; round++) {
+            if (!hasCandidates(volatileOnly)) {
+                pool.clear();
+                return false;
+            }
+            for (int db = 0; db < databases.length; db++) {
+                DatabaseTable table = databases[db];
+                int database = db;
+                table.sample(samples, volatileOnly, (key, offset, length, access, expireAt) ->
+                    pool.offer(memory.evictionScore(victim, access, expireAt, now), database, key, offset, length));
+            }
+            while (!pool.isEmpty()) {
+                byte[] key = pool.bestKey();
+                DatabaseTable table = databases[pool.bestDatabase()];
+                pool.removeBest();
+                if (evict(table, key, now)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Deletes a key as an eviction; false when it is gone already (deleted, or expired meanwhile). */
+    private boolean evict(DatabaseTable table, byte[] key, long now) {
+        if (!table.remove(key, 0, key.length, now)) {
+            return false;
+        }
+        evictedCount++;
+        return true;
     }
 
     public long expiredCount() {

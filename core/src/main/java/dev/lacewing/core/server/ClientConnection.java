@@ -288,8 +288,18 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
     }
 
+    /**
+     * Runs the current command where the engine put it. First, as Redis's processCommand, memory
+     * is reclaimed ({@link dev.lacewing.api.StorageEngine#reclaimMemory}); a command flagged
+     * DENYOOM is refused when it stays over maxmemory, and counts as rejected.
+     */
     @Override
     public void run() {
+        if (!server.engine().reclaimMemory(this) && current.spec().has(CommandFlag.DENYOOM)) {
+            reject(counted, Errors.OOM);
+            executed = true;
+            return;
+        }
         long start = System.nanoTime();
         long errorsBefore = writer.errorCount();
         try {

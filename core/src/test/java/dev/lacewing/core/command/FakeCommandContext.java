@@ -11,6 +11,7 @@ import dev.lacewing.api.Server;
 import dev.lacewing.api.Settings;
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.keyspace.KeyspaceLayout;
+import dev.lacewing.core.keyspace.MemoryPolicy;
 import dev.lacewing.core.keyspace.PartitionedKeyspace;
 import dev.lacewing.core.resp.RespWriter;
 import io.netty.buffer.ByteBuf;
@@ -44,6 +45,8 @@ public final class FakeCommandContext implements CommandContext, Client, Server,
     private final RespWriter writer = new RespWriter();
     private final ByteBuf out = Unpooled.buffer();
     private final Map<String, String> settings = new HashMap<>();
+    /** The keyspace's memory settings, told of every {@link #setting} as CONFIG SET tells the server's. */
+    private final MemoryPolicy memory = new MemoryPolicy();
     private Arguments arguments;
     private long now = START;
     private int database;
@@ -64,7 +67,7 @@ public final class FakeCommandContext implements CommandContext, Client, Server,
         this.table = builder.build();
         this.databases = databases;
         this.keyspace = new PartitionedKeyspace(partitions, databases,
-            KeyspaceLayout.named(new Config().value("keyspace-layout")), () -> now);
+            KeyspaceLayout.named(new Config().value("keyspace-layout")), memory, () -> now);
         writer.target(out);
     }
 
@@ -139,6 +142,7 @@ public final class FakeCommandContext implements CommandContext, Client, Server,
 
     public void setting(String name, String value) {
         settings.put(name, value);
+        memory.set(name, value);
     }
 
     public static byte[] bytes(String text) {

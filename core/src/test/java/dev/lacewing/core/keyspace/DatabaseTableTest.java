@@ -28,7 +28,7 @@ class DatabaseTableTest {
     @ParameterizedTest
     @EnumSource(KeyspaceLayout.class)
     void agreesWithAHashMapUnderRandomPutsAndRemoves(KeyspaceLayout layout) {
-        DatabaseTable table = layout.newTable();
+        DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
         Map<String, String> model = new HashMap<>();
         Random random = new Random(42);
         for (int i = 0; i < 200_000; i++) {
@@ -52,7 +52,7 @@ class DatabaseTableTest {
     @ParameterizedTest
     @EnumSource(KeyspaceLayout.class)
     void findsKeysGivenAsSlicesOfALargerArray(KeyspaceLayout layout) {
-        DatabaseTable table = layout.newTable();
+        DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
         byte[] k = bytes("key");
         table.put(k, 0, 3, bytes("v"), Keyspace.NO_EXPIRY);
         byte[] request = bytes("GETkeyEND");
@@ -62,7 +62,7 @@ class DatabaseTableTest {
     @ParameterizedTest
     @EnumSource(KeyspaceLayout.class)
     void expiredKeysAreAbsentAndDeletedOnAccess(KeyspaceLayout layout) {
-        DatabaseTable table = layout.newTable();
+        DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
         byte[] k = bytes("k");
         table.put(k, 0, 1, bytes("v"), 1000);
         assertEquals(1, table.expiringSize());
@@ -76,7 +76,7 @@ class DatabaseTableTest {
     @ParameterizedTest
     @EnumSource(KeyspaceLayout.class)
     void activeExpiryDeletesOnlyKeysWhoseTimeHasPassed(KeyspaceLayout layout) {
-        DatabaseTable table = layout.newTable();
+        DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
         for (int i = 0; i < 1000; i++) {
             byte[] k = bytes("k" + i);
             table.put(k, 0, k.length, bytes("v"), i % 2 == 0 ? 10 : Keyspace.NO_EXPIRY);
@@ -93,7 +93,7 @@ class DatabaseTableTest {
     @ParameterizedTest
     @EnumSource(KeyspaceLayout.class)
     void scanVisitsEveryKeyOnce(KeyspaceLayout layout) {
-        DatabaseTable table = layout.newTable();
+        DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
         for (int i = 0; i < 1000; i++) {
             byte[] k = bytes("k" + i);
             table.put(k, 0, k.length, bytes("v"), Keyspace.NO_EXPIRY);
@@ -109,7 +109,7 @@ class DatabaseTableTest {
     @ParameterizedTest
     @EnumSource(KeyspaceLayout.class)
     void scanCursorsAreUnsignedAndThoseBeyondTheTableEndTheScan(KeyspaceLayout layout) {
-        DatabaseTable table = layout.newTable();
+        DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
         byte[] k = bytes("k");
         table.put(k, 0, 1, bytes("v"), Keyspace.NO_EXPIRY);
         List<byte[]> visited = new ArrayList<>();
@@ -168,7 +168,7 @@ class DatabaseTableTest {
     @ParameterizedTest
     @EnumSource(KeyspaceLayout.class)
     void aDeletionDuringAScanCannotShiftAnUnvisitedKeyBehindTheCursor(KeyspaceLayout layout) {
-        DatabaseTable table = layout.newTable();
+        DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
         // Three keys homed at the last slot of 16: stored at slots 15, 0 and 1, a cluster wrapping round.
         List<byte[]> wrapping = keysHomedAt(15, 16, 3);
         for (byte[] key : wrapping) {
@@ -188,7 +188,7 @@ class DatabaseTableTest {
     @ParameterizedTest
     @EnumSource(KeyspaceLayout.class)
     void growthDuringAScanNeitherLosesNorRepeatsKeys(KeyspaceLayout layout) {
-        DatabaseTable table = layout.newTable();
+        DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
         Set<String> original = new HashSet<>();
         for (int i = 0; i < 12; i++) {
             put(table, "k" + i, Keyspace.NO_EXPIRY);
@@ -220,7 +220,7 @@ class DatabaseTableTest {
     void aFullScanVisitsEveryKeyPresentThroughoutWhileTheTableChanges(KeyspaceLayout layout) {
         for (int seed = 0; seed < 400; seed++) {
             Random random = new Random(seed);
-            DatabaseTable table = layout.newTable();
+            DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
             Set<String> stable = new HashSet<>();
             Map<String, Long> churn = new HashMap<>();
             List<String> churnKeys = new ArrayList<>();
@@ -310,7 +310,7 @@ class DatabaseTableTest {
     @ParameterizedTest
     @EnumSource(KeyspaceLayout.class)
     void anyCursorEndsTheScanWithoutFailingWithinOneScanOfTheTable(KeyspaceLayout layout) {
-        DatabaseTable table = layout.newTable();
+        DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
         for (int i = 0; i < 100; i++) {
             put(table, "k" + i, Keyspace.NO_EXPIRY);
         }
@@ -383,7 +383,7 @@ class DatabaseTableTest {
     @ParameterizedTest
     @EnumSource(KeyspaceLayout.class)
     void removingTheLastKeyLeavesAnEmptyTable(KeyspaceLayout layout) {
-        DatabaseTable table = layout.newTable();
+        DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
         byte[] k = bytes("k");
         table.put(k, 0, 1, bytes("v"), Keyspace.NO_EXPIRY);
         assertTrue(table.remove(k, 0, 1, 0));

@@ -7,6 +7,7 @@ import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.StorageEngine;
 import dev.lacewing.core.keyspace.KeyspaceLayout;
+import dev.lacewing.core.keyspace.MemoryPolicy;
 import dev.lacewing.core.keyspace.Partition;
 import dev.lacewing.core.keyspace.PartitionedKeyspace;
 import java.util.Arrays;
@@ -32,7 +33,8 @@ final class MultithreadEngine implements StorageEngine {
     MultithreadEngine(EngineContext context) {
         int stripes = Integer.highestOneBit(Math.max(context.workers().count() * STRIPES_PER_WORKER, 16) * 2 - 1);
         keyspace = new PartitionedKeyspace(stripes, context.databases(),
-            KeyspaceLayout.named(context.settings().get("keyspace-layout", "compact")));
+            KeyspaceLayout.named(context.settings().get("keyspace-layout", "compact")),
+            MemoryPolicy.of(context.settings()), System::currentTimeMillis);
         locks = new ReentrantLock[stripes];
         for (int i = 0; i < stripes; i++) {
             locks[i] = new ReentrantLock();
@@ -65,17 +67,7 @@ final class MultithreadEngine implements StorageEngine {
             return true;
         }
         int[] stripes = new int[keys];
-        for (int i = 0; i < keys; i++) {
-            int argument = invocation.keyArgument(i);
-            stripes[i] = keyspace.partitionOf(args.array(), args.offset(argument), args.length(argument));
-        }
-        Arrays.sort(stripes);
-        int distinct = 0;
-        for (int i = 0; i < keys; i++) {
-            if (i == 0 || stripes[i] != stripes[i - 1]) {
-                stripes[distinct++] = stripes[i];
-            }
-        }
+        int distinct = stripesOf(invocation, keys, stripes);
         for (int i = 0; i < distinct; i++) {
             locks[stripes[i]].lock();
         }
@@ -87,6 +79,41 @@ final class MultithreadEngine implements StorageEngine {
             }
         }
         return true;
+    }
+
+    /**
+     * Evicts from the stripes the invocation holds: its keys' stripes, or every stripe for a
+     * command over the whole keyspace. A keyless command holds none and only learns whether
+     * memory is over the limit.
+     */
+    @Override
+    public boolean reclaimMemory(Invocation invocation) {
+        if (keyspace.memory().maxmemory() == 0) {
+            return true;
+        }
+        if (invocation.spec().scope() == KeyScope.ALL) {
+            return keyspace.reclaimAll();
+        }
+        int keys = invocation.spec().scope() == KeyScope.KEYS ? invocation.keyCount() : 0;
+        int[] stripes = new int[keys];
+        return keyspace.reclaim(stripes, stripesOf(invocation, keys, stripes));
+    }
+
+    /** The distinct stripes of the invocation's first {@code keys} keys, ascending, into {@code stripes}; returns how many. */
+    private int stripesOf(Invocation invocation, int keys, int[] stripes) {
+        Arguments args = invocation.arguments();
+        for (int i = 0; i < keys; i++) {
+            int argument = invocation.keyArgument(i);
+            stripes[i] = keyspace.partitionOf(args.array(), args.offset(argument), args.length(argument));
+        }
+        Arrays.sort(stripes, 0, keys);
+        int distinct = 0;
+        for (int i = 0; i < keys; i++) {
+            if (i == 0 || stripes[i] != stripes[i - 1]) {
+                stripes[distinct++] = stripes[i];
+            }
+        }
+        return distinct;
     }
 
     private void lockAll() {
@@ -131,6 +158,16 @@ final class MultithreadEngine implements StorageEngine {
     @Override
     public long usedMemory() {
         return keyspace.usedMemory();
+    }
+
+    @Override
+    public long liveMemory() {
+        return keyspace.liveMemory();
+    }
+
+    @Override
+    public long evictedKeys() {
+        return keyspace.evictedKeys();
     }
 
     @Override

@@ -8,6 +8,7 @@ import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.StorageEngine;
 import dev.lacewing.api.Workers;
 import dev.lacewing.core.keyspace.KeyspaceLayout;
+import dev.lacewing.core.keyspace.MemoryPolicy;
 import dev.lacewing.core.keyspace.Partition;
 import dev.lacewing.core.keyspace.PartitionedKeyspace;
 
@@ -36,7 +37,8 @@ final class SharedNothingEngine implements StorageEngine {
     SharedNothingEngine(EngineContext context) {
         workers = context.workers();
         keyspace = new PartitionedKeyspace(workers.count(), context.databases(),
-            KeyspaceLayout.named(context.settings().get("keyspace-layout", "compact")));
+            KeyspaceLayout.named(context.settings().get("keyspace-layout", "compact")),
+            MemoryPolicy.of(context.settings()), System::currentTimeMillis);
         coordinator = new Transaction.Coordinator(workers);
         for (int shard = 0; shard < workers.count(); shard++) {
             int owned = shard;
@@ -84,6 +86,28 @@ final class SharedNothingEngine implements StorageEngine {
         invocation.completed();
     }
 
+    /**
+     * Evicts from the shards the invocation holds: its keys' shards, or all of them for a command
+     * over the whole keyspace (parked by its transaction, or the only one). A keyless command holds
+     * none and only learns whether memory is over the limit.
+     */
+    @Override
+    public boolean reclaimMemory(Invocation invocation) {
+        if (keyspace.memory().maxmemory() == 0) {
+            return true;
+        }
+        if (invocation.spec().scope() == KeyScope.ALL) {
+            return keyspace.reclaimAll();
+        }
+        long involved = invocation.spec().scope() == KeyScope.KEYS ? shardsOf(invocation) : 0;
+        int[] shards = new int[Long.bitCount(involved)];
+        for (int i = 0; i < shards.length; i++) {
+            shards[i] = Long.numberOfTrailingZeros(involved);
+            involved &= involved - 1;
+        }
+        return keyspace.reclaim(shards, shards.length);
+    }
+
     /** The set of shards the invocation's keys live on, one bit per shard. */
     private long shardsOf(Invocation invocation) {
         Arguments args = invocation.arguments();
@@ -109,6 +133,16 @@ final class SharedNothingEngine implements StorageEngine {
     @Override
     public long usedMemory() {
         return keyspace.usedMemory();
+    }
+
+    @Override
+    public long liveMemory() {
+        return keyspace.liveMemory();
+    }
+
+    @Override
+    public long evictedKeys() {
+        return keyspace.evictedKeys();
     }
 
     @Override

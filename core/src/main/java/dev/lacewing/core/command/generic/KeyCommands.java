@@ -25,8 +25,9 @@ import java.util.Set;
 
 /**
  * The generic key family (Redis's db.c): commands that work on keys whatever their type. The
- * family also takes in the expiry commands ({@link ExpireCommands}, expire.c) and the database
- * commands ({@link DatabaseCommands}); {@link #register} declares all three.
+ * family also takes in the expiry commands ({@link ExpireCommands}, expire.c), the database
+ * commands ({@link DatabaseCommands}) and OBJECT ({@link ObjectCommands}, object.c);
+ * {@link #register} declares all four.
  *
  * <p>COPY ... DB and MOVE reach a key of another database through {@link CommandContext#keyspace(int)}
  * while declaring only their keys: partitions hold a slot range across every database, so the
@@ -65,7 +66,7 @@ public final class KeyCommands {
             KeyCommands::exists);
         registry.register(keys("touch", -2, 1, -1,
             "Alters the last access time of a key(s). Returns the number of existing keys specified.",
-            READONLY, FAST), KeyCommands::exists);
+            READONLY, FAST), KeyCommands::touch);
         registry.register(keys("type", 2, 1, 1, "Determine the type stored at key", READONLY, FAST),
             KeyCommands::type);
         registry.register(keys("rename", 3, 1, 2, "Rename a key", WRITE), KeyCommands::rename);
@@ -82,6 +83,7 @@ public final class KeyCommands {
             KeyCommands::randomkey);
         ExpireCommands.register(registry);
         DatabaseCommands.register(registry);
+        ObjectCommands.register(registry);
     }
 
     /** A command on the keys from {@code firstKey} to {@code lastKey}, one after another. */
@@ -107,22 +109,37 @@ public final class KeyCommands {
         ctx.reply().integer(deleted);
     }
 
-    /** EXISTS and TOUCH: the number of arguments naming a live key, a key named twice counting twice. */
+    /**
+     * EXISTS: the number of arguments naming a live key, a key named twice counting twice. Not an
+     * access (Redis's LOOKUP_NOTOUCH), unlike TOUCH, whose purpose it is.
+     */
     private static void exists(CommandContext ctx) {
+        countLive(ctx, false);
+    }
+
+    /** TOUCH: EXISTS's count, each key counting as accessed (idle time reset, LFU counter bumped). */
+    private static void touch(CommandContext ctx) {
+        countLive(ctx, true);
+    }
+
+    private static void countLive(CommandContext ctx, boolean touch) {
         Arguments args = ctx.arguments();
         Keyspace keyspace = ctx.keyspace();
         int found = 0;
         for (int i = 1; i < args.count(); i++) {
-            if (keyspace.get(args.array(), args.offset(i), args.length(i)) != null) {
+            Object value = touch ? keyspace.get(args.array(), args.offset(i), args.length(i))
+                : keyspace.peek(args.array(), args.offset(i), args.length(i));
+            if (value != null) {
                 found++;
             }
         }
         ctx.reply().integer(found);
     }
 
+    /** TYPE does not count as an access (LOOKUP_NOTOUCH). */
     private static void type(CommandContext ctx) {
         Arguments args = ctx.arguments();
-        ctx.reply().simple(typeName(ctx.keyspace().get(args.array(), args.offset(1), args.length(1))));
+        ctx.reply().simple(typeName(ctx.keyspace().peek(args.array(), args.offset(1), args.length(1))));
     }
 
     /** The name TYPE replies for a stored value, {@code none} for null. */

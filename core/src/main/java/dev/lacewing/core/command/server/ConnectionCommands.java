@@ -256,14 +256,14 @@ public final class ConnectionCommands {
     }
 
     /** Replies the help lines of a container command, in Redis's format. */
-    static void help(ReplyWriter reply, String command, String... lines) {
+    public static void help(ReplyWriter reply, String command, String... lines) {
         reply.array(lines.length + 3);
         reply.simple(command + " <subcommand> [<arg> [value] [opt] ...]. Subcommands are:");
         for (String line : lines) {
             reply.simple(line);
         }
         reply.simple("HELP");
-        reply.simple("    Print this help.");
+        reply.simple("    Prints this help.");
     }
 
     private static void clientList(CommandContext ctx, ServerState server) {

@@ -84,8 +84,10 @@ final class InfoReport {
     }
 
     /**
-     * used_memory is what the keyspace holds when its storage counts it exactly (the compact
-     * layout), the heap in use otherwise; used_memory_rss is the whole process, as Redis's.
+     * used_memory is what the keyspace holds when its storage counts it exactly (both layouts
+     * do), the heap in use otherwise; used_memory_rss is the whole process, as Redis's.
+     * maxmemory is held against the keyspace's live bytes (used_memory less page space awaiting
+     * compaction), which Lacewing reports as lacewing_used_memory_live.
      */
     private static void memory(ServerState state, StringBuilder text) {
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
@@ -103,8 +105,14 @@ final class InfoReport {
         line(text, "used_memory_heap", heapUsed);
         line(text, "used_memory_heap_committed", memory.getHeapMemoryUsage().getCommitted());
         line(text, "used_memory_non_heap", nonHeap);
-        line(text, "maxmemory", 0);
-        line(text, "maxmemory_policy", "noeviction");
+        long maxmemory = state.settings().longValue("maxmemory");
+        line(text, "maxmemory", maxmemory);
+        line(text, "maxmemory_human", human(maxmemory));
+        line(text, "maxmemory_policy", state.settings().value("maxmemory-policy"));
+        long live = state.engine().liveMemory();
+        if (live >= 0) {
+            line(text, "lacewing_used_memory_live", live);
+        }
         line(text, "mem_allocator", "jvm");
     }
 
@@ -146,7 +154,7 @@ final class InfoReport {
         line(text, "total_net_output_bytes", state.netOutputBytes());
         line(text, "rejected_connections", state.rejectedConnections());
         line(text, "expired_keys", state.engine().expiredKeys());
-        line(text, "evicted_keys", 0);
+        line(text, "evicted_keys", state.engine().evictedKeys());
         line(text, "total_error_replies", state.errorReplies());
     }
 

@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The subcommands of a container command (CLIENT, CONFIG, COMMAND, MEMORY, MODULE), as Redis 7
+ * The subcommands of a container command (CLIENT, CONFIG, COMMAND, MEMORY, MODULE, OBJECT), as Redis 7
  * declares them: each has its own spec (arity, flags, summary) under a full name
  * ({@code client|setname}) that the arity error, CLIENT LIST's {@code cmd=}, COMMAND INFO and INFO
  * commandstats use. The container's spec carries them ({@link #container}), so the command table
@@ -24,7 +24,7 @@ import java.util.Set;
  *
  * <p>Thread rule: immutable once its family has registered; handlers run on the command's thread.
  */
-final class Subcommands {
+public final class Subcommands {
 
     private record Subcommand(CommandSpec spec, CommandHandler handler) {
     }
@@ -33,18 +33,18 @@ final class Subcommands {
     private final String group;
     private final Map<String, Subcommand> byName = new LinkedHashMap<>();
 
-    Subcommands(String container, String group) {
+    public Subcommands(String container, String group) {
         this.container = container;
         this.group = group;
     }
 
     /** Adds a keyless subcommand; {@code arity} counts the container's name, as Redis's does. */
-    Subcommands add(String name, int arity, String summary, CommandHandler handler, CommandFlag... flags) {
+    public Subcommands add(String name, int arity, String summary, CommandHandler handler, CommandFlag... flags) {
         return add(name, arity, 0, 0, 0, KeyScope.NONE, summary, handler, flags);
     }
 
     /** Adds a subcommand with keys at {@code firstKey..lastKey}, counted from the container's name. */
-    Subcommands add(String name, int arity, int firstKey, int lastKey, int step, KeyScope scope, String summary,
+    public Subcommands add(String name, int arity, int firstKey, int lastKey, int step, KeyScope scope, String summary,
                     CommandHandler handler, CommandFlag... flags) {
         byName.put(name, new Subcommand(new CommandSpec(container + "|" + name, arity, Set.of(flags), firstKey, lastKey,
             step, scope, group, summary), handler));
@@ -52,19 +52,19 @@ final class Subcommands {
     }
 
     /** Adds HELP, which every container has. */
-    Subcommands help(CommandHandler handler) {
+    public Subcommands help(CommandHandler handler) {
         return add("help", 2, "Show helpful text about the different subcommands", handler, CommandFlag.LOADING,
             CommandFlag.STALE);
     }
 
     /** The container's spec with these subcommands in its details. */
-    CommandSpec container(CommandSpec spec) {
+    public CommandSpec container(CommandSpec spec) {
         List<CommandSpec> specs = byName.values().stream().map(Subcommand::spec).toList();
         return spec.withDetails(spec.details().withSubcommands(specs));
     }
 
     /** Runs the subcommand named by argument 1; the container's own arity guarantees there is one. */
-    void dispatch(CommandContext ctx) {
+    public void dispatch(CommandContext ctx) {
         Arguments args = ctx.arguments();
         String name = args.string(1).toLowerCase(Locale.ROOT);
         Subcommand subcommand = byName.get(name);

@@ -1,0 +1,169 @@
+package dev.lacewing.core.keyspace;
+
+import dev.lacewing.api.Settings;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The memory settings a keyspace obeys ({@code maxmemory}, {@code maxmemory-policy},
+ * {@code maxmemory-samples}, {@code lfu-log-factor}, {@code lfu-decay-time}) and the arithmetic
+ * of the 24-bit access field every key carries, as Redis keeps it in each robj's {@code lru}:
+ *
+ * <ul>
+ * <li>under an LRU (or random, ttl, noeviction) policy, the time of the last access in seconds,
+ *     modulo 2^24 (Redis's LRU clock: wraps after 194 days);</li>
+ * <li>under an LFU policy, {@code minutes:16 | counter:8}: a logarithmic access counter (new keys
+ *     start at 5, each access increments it with probability 1 / ((counter - 5) * lfu-log-factor
+ *     + 1)) and the time, in minutes modulo 2^16, it was last decremented; it loses one per
+ *     {@code lfu-decay-time} minutes without access.</li>
+ * </ul>
+ *
+ * A policy change does not rewrite the fields: as in Redis, keys read under the new meaning until
+ * they are next accessed, which OBJECT FREQ's and IDLETIME's errors warn about.
+ *
+ * <p>Thread rule: settings are read from any thread and written by CONFIG SET (each a volatile
+ * field, published on its own); the arithmetic is stateless.
+ */
+public final class MemoryPolicy {
+
+    /** Redis's LFU_INIT_VAL. */
+    public static final int LFU_INITIAL = 5;
+    private static final int LRU_CLOCK_MAX = (1 << 24) - 1;
+    private static final int LRU_RESOLUTION_MILLIS = 1000;
+    private static final int LFU_MINUTES_MAX = 65535;
+
+    private volatile long maxmemory;
+    private volatile EvictionPolicy policy = EvictionPolicy.NOEVICTION;
+    private volatile int samples = 5;
+    private volatile int lfuLogFactor = 10;
+    private volatile int lfuDecayTime = 1;
+
+    /** Redis's defaults: no limit, noeviction, 5 samples, log factor 10, decay time 1. */
+    public MemoryPolicy() {
+    }
+
+    /** The policy of a server's settings, kept up to date as CONFIG SET changes them. */
+    public static MemoryPolicy of(Settings settings) {
+        MemoryPolicy memory = snapshot(settings);
+        settings.onChange(memory::set);
+        return memory;
+    }
+
+    /** The policy of a server's settings as they are now, for one command (OBJECT) to decode with. */
+    public static MemoryPolicy snapshot(Settings settings) {
+        MemoryPolicy memory = new MemoryPolicy();
+        for (String name : new String[] {"maxmemory", "maxmemory-policy", "maxmemory-samples", "lfu-log-factor",
+            "lfu-decay-time"}) {
+            settings.get(name).ifPresent(value -> memory.set(name, value));
+        }
+        return memory;
+    }
+
+    /** Takes a setting's normalized value; names it does not keep are ignored. */
+    public void set(String name, String value) {
+        switch (name) {
+            case "maxmemory" -> maxmemory = Long.parseLong(value);
+            case "maxmemory-policy" -> policy = EvictionPolicy.named(value);
+            case "maxmemory-samples" -> samples = Integer.parseInt(value);
+            case "lfu-log-factor" -> lfuLogFactor = Integer.parseInt(value);
+            case "lfu-decay-time" -> lfuDecayTime = Integer.parseInt(value);
+            default -> {
+            }
+        }
+    }
+
+    /** Bytes the keyspace may hold; 0 for no limit. */
+    public long maxmemory() {
+        return maxmemory;
+    }
+
+    public EvictionPolicy policy() {
+        return policy;
+    }
+
+    /** Keys sampled per database for each eviction, as maxmemory-samples. */
+    public int samples() {
+        return samples;
+    }
+
+    /** Whether small integers are shared objects now (OBJECT REFCOUNT), as Redis decides in tryObjectEncoding. */
+    public boolean sharesIntegers() {
+        return maxmemory == 0 || !policy.sharesNoIntegers();
+    }
+
+    /* ---- the access field ---- */
+
+    /** The field of a key created at {@code now}. */
+    public int created(long now) {
+        return policy.lfu() ? lfuMinutes(now) << 8 | LFU_INITIAL : lruClock(now);
+    }
+
+    /**
+     * The field after an access at {@code now}: Redis's updateLFU (decay, then a logarithmic
+     * increment) or the LRU clock.
+     */
+    public int accessed(int access, long now) {
+        if (!policy.lfu()) {
+            return lruClock(now);
+        }
+        int counter = frequency(access, now);
+        if (counter < 255) {
+            int base = Math.max(counter - LFU_INITIAL, 0);
+            if (ThreadLocalRandom.current().nextDouble() < 1.0 / (base * lfuLogFactor + 1)) {
+                counter++;
+            }
+        }
+        return lfuMinutes(now) << 8 | counter;
+    }
+
+    /**
+     * The field an overwritten key's new value starts with: Redis 7.0's dbSetValue keeps the old
+     * value's LFU field (the overwrite follows a write lookup that counted as an access); under
+     * LRU the new value is simply new.
+     */
+    public int overwritten(int oldAccess, long now) {
+        return policy.lfu() ? accessed(oldAccess, now) : lruClock(now);
+    }
+
+    /** Milliseconds since the last access, under the LRU meaning (Redis's estimateObjectIdleTime). */
+    public long idleMillis(int access, long now) {
+        int clock = lruClock(now);
+        long ticks = clock >= access ? clock - access : clock + (LRU_CLOCK_MAX - access);
+        return ticks * LRU_RESOLUTION_MILLIS;
+    }
+
+    /** The decayed LFU counter (Redis's LFUDecrAndReturn), what OBJECT FREQ replies. */
+    public int frequency(int access, long now) {
+        int lastDecrement = access >>> 8;
+        int counter = access & 255;
+        int decayTime = lfuDecayTime;
+        if (decayTime > 0) {
+            int minutes = lfuMinutes(now);
+            int elapsed = minutes >= lastDecrement ? minutes - lastDecrement : LFU_MINUTES_MAX - lastDecrement + minutes;
+            int periods = elapsed / decayTime;
+            counter = periods > counter ? 0 : counter - periods;
+        }
+        return counter;
+    }
+
+    /**
+     * How good an eviction candidate a key is under {@code victim}, higher evicted first, as the
+     * {@code idle} of Redis's eviction pool: idle time, 255 minus the frequency, or how soon it
+     * expires.
+     */
+    public long evictionScore(EvictionPolicy.Victim victim, int access, long expireAt, long now) {
+        return switch (victim) {
+            case LRU -> idleMillis(access, now);
+            case LFU -> 255 - frequency(access, now);
+            case TTL -> Long.MAX_VALUE - expireAt;
+            default -> 0;
+        };
+    }
+
+    private static int lruClock(long now) {
+        return (int) (now / LRU_RESOLUTION_MILLIS) & LRU_CLOCK_MAX;
+    }
+
+    private static int lfuMinutes(long now) {
+        return (int) (now / 60_000) & LFU_MINUTES_MAX;
+    }
+}

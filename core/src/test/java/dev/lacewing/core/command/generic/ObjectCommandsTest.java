@@ -1,0 +1,114 @@
+package dev.lacewing.core.command.generic;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lacewing.core.command.FakeCommandContext;
+import dev.lacewing.core.command.string.StringCommands;
+import org.junit.jupiter.api.Test;
+
+class ObjectCommandsTest {
+
+    private static final String NIL = "$-1\r\n";
+    private static final String LFU_NOT_SELECTED = "-ERR An LFU maxmemory policy is not selected, access frequency "
+        + "not tracked. Please note that when switching between policies at runtime LRU and LFU data will take some "
+        + "time to adjust.\r\n";
+    private static final String LFU_SELECTED = "-ERR An LFU maxmemory policy is selected, idle time not tracked. "
+        + "Please note that when switching between policies at runtime LRU and LFU data will take some time to "
+        + "adjust.\r\n";
+
+    private final FakeCommandContext ctx = new FakeCommandContext(StringCommands::register, KeyCommands::register);
+
+    private String encodingOf(String value) {
+        ctx.call("SET", "k", value);
+        return ctx.call("OBJECT", "ENCODING", "k");
+    }
+
+    @Test
+    void stringEncodingIsIntForCanonicalIntegersEmbstrUpTo44BytesRawBeyond() {
+        assertEquals(FakeCommandContext.bulk("int"), encodingOf("12345"));
+        assertEquals(FakeCommandContext.bulk("int"), encodingOf("-9223372036854775808"));
+        assertEquals(FakeCommandContext.bulk("int"), encodingOf("0"));
+        assertEquals(FakeCommandContext.bulk("embstr"), encodingOf("9223372036854775808"));
+        assertEquals(FakeCommandContext.bulk("embstr"), encodingOf("0123"));
+        assertEquals(FakeCommandContext.bulk("embstr"), encodingOf("-0"));
+        assertEquals(FakeCommandContext.bulk("embstr"), encodingOf("+1"));
+        assertEquals(FakeCommandContext.bulk("embstr"), encodingOf("x".repeat(44)));
+        assertEquals(FakeCommandContext.bulk("raw"), encodingOf("x".repeat(45)));
+        assertEquals(NIL, ctx.call("OBJECT", "ENCODING", "missing"));
+    }
+
+    @Test
+    void refcountOfSharedIntegersIsIntMaxUnlessAnLruPolicyWithALimitForbidsSharing() {
+        ctx.call("SET", "small", "9999");
+        ctx.call("SET", "large", "10000");
+        ctx.call("SET", "text", "abc");
+        assertEquals(":2147483647\r\n", ctx.call("OBJECT", "REFCOUNT", "small"));
+        assertEquals(":1\r\n", ctx.call("OBJECT", "REFCOUNT", "large"));
+        assertEquals(":1\r\n", ctx.call("OBJECT", "REFCOUNT", "text"));
+        ctx.setting("maxmemory-policy", "allkeys-lru");
+        assertEquals(":2147483647\r\n", ctx.call("OBJECT", "REFCOUNT", "small"), "no limit: still shared");
+        ctx.setting("maxmemory", "1000000000");
+        assertEquals(":1\r\n", ctx.call("OBJECT", "REFCOUNT", "small"));
+        ctx.setting("maxmemory-policy", "allkeys-random");
+        assertEquals(":2147483647\r\n", ctx.call("OBJECT", "REFCOUNT", "small"));
+        assertEquals(NIL, ctx.call("OBJECT", "REFCOUNT", "missing"));
+    }
+
+    @Test
+    void idletimeCountsSecondsSinceTheLastAccessAndNoTouchLookupsLeaveIt() {
+        ctx.call("SET", "k", "v");
+        ctx.advance(5_000);
+        assertEquals(":5\r\n", ctx.call("OBJECT", "IDLETIME", "k"));
+        ctx.call("TYPE", "k");
+        ctx.call("EXISTS", "k");
+        ctx.call("TTL", "k");
+        ctx.call("OBJECT", "ENCODING", "k");
+        assertEquals(":5\r\n", ctx.call("OBJECT", "IDLETIME", "k"), "LOOKUP_NOTOUCH commands");
+        ctx.call("GET", "k");
+        assertEquals(":0\r\n", ctx.call("OBJECT", "IDLETIME", "k"));
+        ctx.advance(3_000);
+        ctx.call("TOUCH", "k");
+        assertEquals(":0\r\n", ctx.call("OBJECT", "IDLETIME", "k"));
+        ctx.advance(2_000);
+        ctx.call("SET", "k", "w");
+        assertEquals(":0\r\n", ctx.call("OBJECT", "IDLETIME", "k"), "an overwrite is a new value");
+        assertEquals(NIL, ctx.call("OBJECT", "IDLETIME", "missing"));
+        assertEquals(LFU_NOT_SELECTED, ctx.call("OBJECT", "FREQ", "k"));
+    }
+
+    @Test
+    void freqStartsAtFiveCountsAccessesLogarithmicallyAndDecaysPerMinute() {
+        ctx.setting("maxmemory-policy", "allkeys-lfu");
+        ctx.call("SET", "k", "v");
+        assertEquals(":5\r\n", ctx.call("OBJECT", "FREQ", "k"));
+        ctx.call("EXISTS", "k");
+        ctx.call("TYPE", "k");
+        assertEquals(":5\r\n", ctx.call("OBJECT", "FREQ", "k"));
+        ctx.call("GET", "k");
+        assertEquals(":6\r\n", ctx.call("OBJECT", "FREQ", "k"), "the first increment is certain");
+        for (int i = 0; i < 1000; i++) {
+            ctx.call("GET", "k");
+        }
+        long frequent = (Long) ctx.reply("OBJECT", "FREQ", "k");
+        assertTrue(frequent > 10 && frequent < 40, "logarithmic: " + frequent);
+        ctx.call("SET", "k", "w");
+        long overwritten = (Long) ctx.reply("OBJECT", "FREQ", "k");
+        assertTrue(overwritten >= frequent, "an overwrite keeps the counter");
+        ctx.advance(3 * 60_000);
+        assertEquals(overwritten - 3, (Long) ctx.reply("OBJECT", "FREQ", "k"), "one per lfu-decay-time minute");
+        assertEquals(LFU_SELECTED, ctx.call("OBJECT", "IDLETIME", "k"));
+        assertEquals(NIL, ctx.call("OBJECT", "FREQ", "missing"));
+    }
+
+    @Test
+    void helpArityAndUnknownSubcommandAsRedisWordsThem() {
+        String help = ctx.call("OBJECT", "HELP");
+        assertTrue(help.startsWith("*15\r\n+OBJECT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n"
+            + "+ENCODING <key>\r\n"), help);
+        assertTrue(help.endsWith("+HELP\r\n+    Prints this help.\r\n"), help);
+        assertEquals("-ERR wrong number of arguments for 'object|encoding' command\r\n",
+            ctx.call("OBJECT", "ENCODING"));
+        assertEquals("-ERR unknown subcommand 'foo'. Try OBJECT HELP.\r\n", ctx.call("OBJECT", "foo"));
+    }
+}

@@ -1,0 +1,189 @@
+package dev.lacewing.core.keyspace;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lacewing.api.Keyspace;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** maxmemory and eviction over {@link PartitionedKeyspace#reclaim}, for both table layouts. */
+class EvictionTest {
+
+    private static final int KEYS = 2000;
+
+    private long now = 1_700_000_000_000L;
+    private final MemoryPolicy memory = new MemoryPolicy();
+
+    private PartitionedKeyspace keyspace(KeyspaceLayout layout) {
+        return new PartitionedKeyspace(1, 16, layout, memory, () -> now);
+    }
+
+    private static byte[] key(int i) {
+        return ("key:" + i).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static void fill(Keyspace db, int from, int to, long expireAt) {
+        for (int i = from; i < to; i++) {
+            byte[] key = key(i);
+            db.put(key, 0, key.length, new byte[100], expireAt);
+        }
+    }
+
+    /** A limit that holds about {@code fraction} of what the keyspace holds now. */
+    private void limitTo(PartitionedKeyspace keyspace, double fraction) {
+        memory.set("maxmemory", Long.toString((long) (keyspace.liveMemory() * fraction)));
+        now += 2;
+    }
+
+    @ParameterizedTest
+    @EnumSource(KeyspaceLayout.class)
+    void noevictionRefusesOverTheLimitAndAdmitsUnderIt(KeyspaceLayout layout) {
+        PartitionedKeyspace keyspace = keyspace(layout);
+        fill(keyspace.database(0), 0, KEYS, Keyspace.NO_EXPIRY);
+        assertTrue(keyspace.reclaimAll(), "no limit");
+        limitTo(keyspace, 0.5);
+        sleepPastEstimate();
+        assertFalse(keyspace.reclaimAll());
+        assertEquals(KEYS, keyspace.database(0).size());
+        assertEquals(0, keyspace.evictedKeys());
+        memory.set("maxmemory", "0");
+        assertTrue(keyspace.reclaimAll());
+    }
+
+    @ParameterizedTest
+    @EnumSource(KeyspaceLayout.class)
+    void allkeysLruEvictsDownToTheLimitSparingRecentlyReadKeys(KeyspaceLayout layout) {
+        PartitionedKeyspace keyspace = keyspace(layout);
+        memory.set("maxmemory-policy", "allkeys-lru");
+        Keyspace db = keyspace.database(0);
+        fill(db, 0, KEYS, Keyspace.NO_EXPIRY);
+        now += 100_000;
+        for (int i = 0; i < 100; i++) {
+            byte[] key = key(i);
+            assertNotNull(db.get(key, 0, key.length));
+        }
+        limitTo(keyspace, 0.6);
+        sleepPastEstimate();
+        assertTrue(keyspace.reclaimAll());
+        assertTrue(keyspace.liveMemory() <= memory.maxmemory(), keyspace.liveMemory() + " > " + memory.maxmemory());
+        long evicted = keyspace.evictedKeys();
+        assertEquals(KEYS - evicted, db.size());
+        assertTrue(evicted > KEYS / 5, "evicted " + evicted);
+        int recentLeft = 0;
+        for (int i = 0; i < 100; i++) {
+            byte[] key = key(i);
+            recentLeft += db.peek(key, 0, key.length) != null ? 1 : 0;
+        }
+        assertTrue(recentLeft >= 95, "recently read keys kept: " + recentLeft);
+    }
+
+    @ParameterizedTest
+    @EnumSource(KeyspaceLayout.class)
+    void allkeysLfuSparesFrequentlyReadKeys(KeyspaceLayout layout) {
+        PartitionedKeyspace keyspace = keyspace(layout);
+        memory.set("maxmemory-policy", "allkeys-lfu");
+        Keyspace db = keyspace.database(0);
+        fill(db, 0, KEYS, Keyspace.NO_EXPIRY);
+        for (int round = 0; round < 50; round++) {
+            for (int i = 0; i < 100; i++) {
+                byte[] key = key(i);
+                db.get(key, 0, key.length);
+            }
+        }
+        limitTo(keyspace, 0.5);
+        sleepPastEstimate();
+        assertTrue(keyspace.reclaimAll());
+        int frequentLeft = 0;
+        for (int i = 0; i < 100; i++) {
+            byte[] key = key(i);
+            frequentLeft += db.peek(key, 0, key.length) != null ? 1 : 0;
+        }
+        assertTrue(frequentLeft >= 95, "frequently read keys kept: " + frequentLeft);
+    }
+
+    @ParameterizedTest
+    @EnumSource(KeyspaceLayout.class)
+    void volatilePoliciesEvictOnlyKeysWithAnExpiryAndRefuseWhenNoneIsLeft(KeyspaceLayout layout) {
+        for (String policy : new String[] {"volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl"}) {
+            PartitionedKeyspace keyspace = keyspace(layout);
+            memory.set("maxmemory", "0");
+            memory.set("maxmemory-policy", policy);
+            Keyspace db = keyspace.database(3);
+            fill(db, 0, KEYS / 2, Keyspace.NO_EXPIRY);
+            fill(db, KEYS / 2, KEYS, now + 3_600_000);
+            limitTo(keyspace, 0.1);
+            sleepPastEstimate();
+            assertFalse(keyspace.reclaimAll(), policy + ": the persistent half cannot go");
+            assertEquals(0, db.expiringSize(), policy);
+            assertEquals(KEYS / 2, db.size(), policy);
+            assertEquals(KEYS / 2, keyspace.evictedKeys(), policy);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(KeyspaceLayout.class)
+    void volatileTtlEvictsTheKeysThatExpireSoonestFirst(KeyspaceLayout layout) {
+        PartitionedKeyspace keyspace = keyspace(layout);
+        memory.set("maxmemory-policy", "volatile-ttl");
+        Keyspace db = keyspace.database(0);
+        for (int i = 0; i < KEYS; i++) {
+            byte[] key = key(i);
+            db.put(key, 0, key.length, new byte[100], now + 1_000_000 + i * 1000L);
+        }
+        limitTo(keyspace, 0.7);
+        sleepPastEstimate();
+        assertTrue(keyspace.reclaimAll());
+        int lateLeft = 0;
+        for (int i = KEYS - 200; i < KEYS; i++) {
+            byte[] key = key(i);
+            lateLeft += db.peek(key, 0, key.length) != null ? 1 : 0;
+        }
+        assertTrue(lateLeft >= 190, "keys expiring last kept: " + lateLeft);
+    }
+
+    @ParameterizedTest
+    @EnumSource(KeyspaceLayout.class)
+    void allkeysRandomEvictsFromEveryDatabase(KeyspaceLayout layout) {
+        PartitionedKeyspace keyspace = keyspace(layout);
+        memory.set("maxmemory-policy", "allkeys-random");
+        fill(keyspace.database(0), 0, KEYS / 2, Keyspace.NO_EXPIRY);
+        fill(keyspace.database(1), 0, KEYS / 2, Keyspace.NO_EXPIRY);
+        limitTo(keyspace, 0.5);
+        sleepPastEstimate();
+        assertTrue(keyspace.reclaimAll());
+        assertTrue(keyspace.liveMemory() <= memory.maxmemory());
+        assertTrue(keyspace.database(0).size() < KEYS / 2 && keyspace.database(1).size() < KEYS / 2);
+    }
+
+    @ParameterizedTest
+    @EnumSource(KeyspaceLayout.class)
+    void aPartitionEvictsOnlyDownToItsShareWhileOthersHoldTheExcess(KeyspaceLayout layout) {
+        PartitionedKeyspace keyspace = new PartitionedKeyspace(2, 1, layout, memory, () -> now);
+        memory.set("maxmemory-policy", "allkeys-lru");
+        Keyspace db = keyspace.database(0);
+        fill(db, 0, KEYS, Keyspace.NO_EXPIRY);
+        limitTo(keyspace, 0.5);
+        sleepPastEstimate();
+        assertTrue(keyspace.reclaim(new int[] {0}, 1));
+        long share = memory.maxmemory() / 2;
+        long first = keyspace.partition(0).liveMemory();
+        assertTrue(first <= share && first > share - 1000, "partition 0 down to its share " + share + ": " + first);
+        assertTrue(keyspace.liveMemory() > memory.maxmemory(), "partition 1 still holds the excess");
+        assertTrue(keyspace.reclaim(new int[] {1}, 1));
+        assertTrue(keyspace.liveMemory() <= memory.maxmemory());
+        assertEquals(first, keyspace.partition(0).liveMemory());
+    }
+
+    /** The keyspace sums its partitions again once its estimate is a millisecond old. */
+    private static void sleepPastEstimate() {
+        try {
+            Thread.sleep(2);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package dev.lacewing.it.commands;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lacewing.core.server.LacewingServer;
+import dev.lacewing.it.server.Servers;
+import dev.lacewing.it.server.Target;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.time.Duration;
+import java.util.function.Consumer;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * maxmemory, maxmemory-policy and OBJECT through lettuce, on a dedicated server per target (the
+ * limits must not reach the shared servers).
+ */
+class MemoryCommandsTest {
+
+    private static final String OOM = "OOM command not allowed when used memory > 'maxmemory'.";
+
+    private static void withServer(Target target, Consumer<RedisCommands<String, String>> body) {
+        try (LacewingServer server = Servers.builder(target).start()) {
+            RedisClient client = RedisClient.create(RedisURI.builder().withHost("127.0.0.1").withPort(server.port())
+                .withTimeout(Duration.ofSeconds(10)).build());
+            try (StatefulRedisConnection<String, String> connection = client.connect()) {
+                body.accept(connection.sync());
+            } finally {
+                client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            }
+        }
+    }
+
+    private static long info(RedisCommands<String, String> sync, String section, String field) {
+        for (String line : sync.info(section).split("\r\n")) {
+            if (line.startsWith(field + ":")) {
+                return Long.parseLong(line.substring(field.length() + 1));
+            }
+        }
+        throw new AssertionError(field + " not in INFO " + section);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void noevictionRefusesDenyoomCommandsOverTheLimitAndLetsOthersRun(Target target) {
+        withServer(target, sync -> {
+            for (int i = 0; i < 100; i++) {
+                sync.set("key:" + i, "value");
+            }
+            assertEquals("OK", sync.configSet("maxmemory", "1"));
+            String memory = sync.info("memory");
+            assertTrue(memory.contains("maxmemory:1\r\nmaxmemory_human:1B\r\nmaxmemory_policy:noeviction\r\n"), memory);
+            RedisException refused = assertThrows(RedisException.class, () -> sync.set("key:new", "v"));
+            assertEquals(OOM, refused.getMessage());
+            assertThrows(RedisException.class, () -> sync.append("key:1", "more"));
+            assertEquals("value", sync.get("key:1"));
+            assertEquals(1L, sync.del("key:2"));
+            assertEquals(0L, info(sync, "stats", "evicted_keys"));
+            assertEquals("OK", sync.configSet("maxmemory", "0"));
+            assertEquals("OK", sync.set("key:new", "v"));
+            RedisException badPolicy = assertThrows(RedisException.class,
+                () -> sync.configSet("maxmemory-policy", "sometimes"));
+            assertEquals("ERR CONFIG SET failed (possibly related to argument 'maxmemory-policy') - argument(s) must "
+                + "be one of the following: volatile-lru, volatile-lfu, volatile-random, volatile-ttl, allkeys-lru, "
+                + "allkeys-lfu, allkeys-random, noeviction", badPolicy.getMessage());
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void allkeysLruEvictsToStayUnderTheLimitWhileWritesGoOn(Target target) {
+        withServer(target, sync -> {
+            String value = "x".repeat(100);
+            for (int i = 0; i < 2000; i++) {
+                sync.set("key:" + i, value);
+            }
+            long live = info(sync, "memory", "lacewing_used_memory_live");
+            long limit = live / 2;
+            assertEquals("OK", sync.configSet("maxmemory-policy", "ALLKEYS-LRU"));
+            assertEquals("allkeys-lru", sync.configGet("maxmemory-policy").get("maxmemory-policy"));
+            assertEquals("OK", sync.configSet("maxmemory", Long.toString(limit)));
+            for (int i = 2000; i < 3000; i++) {
+                assertEquals("OK", sync.set("key:" + i, value));
+            }
+            // DBSIZE first: it holds the whole keyspace, so it may evict too, as any command in Redis.
+            long size = sync.dbsize();
+            long evicted = info(sync, "stats", "evicted_keys");
+            assertTrue(evicted > 1000, "evicted " + evicted);
+            assertEquals(3000 - evicted, size);
+            long after = info(sync, "memory", "lacewing_used_memory_live");
+            assertTrue(after <= limit + limit / 10, after + " live bytes for a limit of " + limit);
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void objectReportsEncodingRefcountIdleTimeAndFrequency(Target target) {
+        withServer(target, sync -> {
+            sync.set("int", "42");
+            sync.set("short", "hello");
+            sync.set("long", "y".repeat(45));
+            assertEquals("int", sync.objectEncoding("int"));
+            assertEquals("embstr", sync.objectEncoding("short"));
+            assertEquals("raw", sync.objectEncoding("long"));
+            assertEquals(2147483647L, sync.objectRefcount("int"));
+            assertEquals(1L, sync.objectRefcount("short"));
+            assertEquals(0L, sync.objectIdletime("short"));
+            RedisException noLfu = assertThrows(RedisException.class, () -> sync.objectFreq("short"));
+            assertTrue(noLfu.getMessage().startsWith("ERR An LFU maxmemory policy is not selected"));
+            sync.configSet("maxmemory-policy", "volatile-lfu");
+            sync.set("counted", "v");
+            assertEquals(5L, sync.objectFreq("counted"));
+            sync.get("counted");
+            assertEquals(6L, sync.objectFreq("counted"));
+            RedisException lfu = assertThrows(RedisException.class, () -> sync.objectIdletime("counted"));
+            assertTrue(lfu.getMessage().startsWith("ERR An LFU maxmemory policy is selected"));
+        });
+    }
+}

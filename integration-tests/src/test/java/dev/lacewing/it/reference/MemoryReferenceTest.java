@@ -1,0 +1,131 @@
+package dev.lacewing.it.reference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.lacewing.core.server.LacewingServer;
+import dev.lacewing.it.resp.RespClient;
+import dev.lacewing.it.server.Servers;
+import dev.lacewing.it.server.Target;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * OBJECT ENCODING / REFCOUNT / FREQ / HELP, the no-touch lookups and the OOM error, byte for byte
+ * against redis-server 7.0, on a redis-server and a Lacewing server of its own (the script
+ * changes maxmemory and maxmemory-policy, which the shared servers must not see). IDLETIME's
+ * value is left out (a second boundary may fall between the two servers' calls), and so is the
+ * REFCOUNT of a small integer stored before a policy change: Redis remembers whether it was
+ * shared when stored, Lacewing answers from the policy now (ObjectCommands says why).
+ */
+class MemoryReferenceTest {
+
+    private static final String SCRIPT = """
+        FLUSHALL
+        SET {p}int 12345
+        OBJECT ENCODING {p}int
+        SET {p}min -9223372036854775808
+        OBJECT ENCODING {p}min
+        SET {p}big 9223372036854775808
+        OBJECT ENCODING {p}big
+        SET {p}padded 0123
+        OBJECT ENCODING {p}padded
+        SET {p}negzero -0
+        OBJECT ENCODING {p}negzero
+        SET {p}e44 xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
+        OBJECT ENCODING {p}e44
+        SET {p}r45 xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
+        OBJECT ENCODING {p}r45
+        MSET {p}m1 77 {p}m2 hello
+        OBJECT ENCODING {p}m1
+        OBJECT ENCODING {p}m2
+        INCR {p}counter
+        OBJECT ENCODING {p}counter
+        OBJECT REFCOUNT {p}counter
+        SET {p}small 42
+        OBJECT REFCOUNT {p}small
+        OBJECT REFCOUNT {p}int
+        OBJECT REFCOUNT {p}e44
+        OBJECT ENCODING {p}missing
+        OBJECT REFCOUNT {p}missing
+        OBJECT IDLETIME {p}missing
+        OBJECT FREQ {p}missing
+        OBJECT FREQ {p}int
+        OBJECT HELP
+        OBJECT help extra
+        OBJECT ENCODING
+        OBJECT ENCODING a b
+        OBJECT nosuch
+        OBJECT
+        CONFIG SET maxmemory-policy allkeys-lfu
+        CONFIG GET maxmemory-policy
+        SET {p}f v
+        OBJECT FREQ {p}f
+        EXISTS {p}f
+        TYPE {p}f
+        TTL {p}f
+        OBJECT ENCODING {p}f
+        OBJECT FREQ {p}f
+        GET {p}f
+        OBJECT FREQ {p}f
+        OBJECT IDLETIME {p}f
+        CONFIG SET maxmemory-policy ALLKEYS-LRU
+        CONFIG GET maxmemory-policy
+        CONFIG SET maxmemory 1gb
+        SET {p}shared 7
+        OBJECT REFCOUNT {p}shared
+        CONFIG SET maxmemory-policy noeviction
+        CONFIG SET maxmemory 1
+        SET {p}refused v
+        APPEND {p}int 1
+        GET {p}int
+        DEL {p}e44
+        EXISTS {p}refused
+        CONFIG SET maxmemory-policy sometimes
+        CONFIG SET maxmemory-samples 0
+        CONFIG SET maxmemory 0
+        SET {p}accepted v
+        CONFIG GET maxmemory
+        CONFIG GET maxmemory-policy
+        CONFIG GET maxmemory-samples
+        CONFIG GET lfu-*
+        """;
+
+    private static ReferenceRedis redis;
+
+    @BeforeAll
+    static void startRedis() throws Exception {
+        redis = ReferenceRedis.start();
+    }
+
+    @AfterAll
+    static void stopRedis() throws Exception {
+        if (redis != null) {
+            redis.close();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void memoryAndObjectRepliesAsRedisDoes(Target target) {
+        Script script = Script.parse("memory", SCRIPT, "mem:");
+        List<String> mismatches = new ArrayList<>();
+        try (LacewingServer server = Servers.builder(target).start();
+             RespClient reference = RespClient.connect(redis.port());
+             RespClient lacewing = RespClient.connect(server.port())) {
+            for (Script.Step step : script.steps()) {
+                Script.Command command = (Script.Command) step;
+                String expected = RespClient.text(reference.callBytes(command.arguments()));
+                String actual = RespClient.text(lacewing.callBytes(command.arguments()));
+                if (!expected.equals(actual)) {
+                    mismatches.add(command.words() + "\n  redis:    " + expected.replace("\r\n", "\\r\\n")
+                        + "\n  lacewing: " + actual.replace("\r\n", "\\r\\n"));
+                }
+            }
+        }
+        assertEquals(List.of(), mismatches, () -> String.join("\n", mismatches));
+    }
+}
