@@ -22,6 +22,14 @@ public final class Errors {
     public static final String EXPIRE_GT_LT_CONFLICT = "ERR GT and LT options at the same time are not compatible";
     public static final String INVALID_FIRST_DB_INDEX = "ERR invalid first DB index";
     public static final String INVALID_SECOND_DB_INDEX = "ERR invalid second DB index";
+    public static final String HASH_VALUE_NOT_INTEGER = "ERR hash value is not an integer";
+    public static final String HASH_VALUE_NOT_FLOAT = "ERR hash value is not a float";
+    public static final String VALUE_NAN_OR_INFINITY = "ERR value is NaN or Infinity";
+    public static final String VALUE_OUT_OF_RANGE = "ERR value is out of range";
+    public static final String VALUE_MUST_BE_POSITIVE = "ERR value is out of range, must be positive";
+    public static final String NUMKEYS_NOT_POSITIVE = "ERR numkeys should be greater than 0";
+    public static final String NUMKEYS_OVER_ARGS = "ERR Number of keys can't be greater than number of args";
+    public static final String LIMIT_NEGATIVE = "ERR LIMIT can't be negative";
 
     private Errors() {
     }
