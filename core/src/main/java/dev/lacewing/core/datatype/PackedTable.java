@@ -196,8 +196,10 @@ public final class PackedTable {
                 if (valueLength(index) == valueLength) {
                     System.arraycopy(value, valueOffset, page(index), valueOffset(index), valueLength);
                 } else {
+                    // Writing may compact a page and move the old entry: read its slot afterwards.
+                    long fresh = write(hash, field, fieldOffset, fieldLength, value, valueOffset, valueLength);
                     long old = slots[index];
-                    slots[index] = write(hash, field, fieldOffset, fieldLength, value, valueOffset, valueLength);
+                    slots[index] = fresh;
                     kill(old);
                 }
             }
