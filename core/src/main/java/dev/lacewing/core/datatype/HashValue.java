@@ -81,7 +81,7 @@ public final class HashValue implements TypedValue {
         if (table != null) {
             return table.find(field, offset, length);
         }
-        for (int at = 0; at < used; at = next(at)) {
+        for (int at = first(); at >= 0; at = next(at)) {
             int fieldLength = Varint.read(pairs, at);
             int fieldAt = at + Varint.size(fieldLength);
             if (fieldLength == length && Arrays.equals(pairs, fieldAt, fieldAt + length, field, offset, offset + length)) {
