@@ -12,6 +12,8 @@ module dev.lacewing.core {
 
     exports dev.lacewing.core.command;
     exports dev.lacewing.core.command.generic;
+    exports dev.lacewing.core.command.hash;
+    exports dev.lacewing.core.command.set;
     exports dev.lacewing.core.command.string;
     exports dev.lacewing.core.command.server;
     exports dev.lacewing.core.config;

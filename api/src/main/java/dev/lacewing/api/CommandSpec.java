@@ -18,9 +18,14 @@ import java.util.Set;
  * @param summary one line for COMMAND DOCS
  * @param details key specs, tips, ACL categories, docs and subcommands; {@link CommandDetails#NONE} when
  *                the spec alone describes the command
+ * @param numKeysIndex for commands with movable keys (Redis's keynum key spec: SINTERCARD, ZUNIONSTORE,
+ *                     LMPOP...), the index of the numkeys argument; the keys it counts follow it at once.
+ *                     The keys of the range (firstKey, lastKey, step) come before it (ZUNIONSTORE's
+ *                     destination) or there are none (firstKey 0). 0 for every other command
  */
 public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int firstKey, int lastKey,
-                          int step, KeyScope scope, String group, String summary, CommandDetails details) {
+                          int step, KeyScope scope, String group, String summary, CommandDetails details,
+                          int numKeysIndex) {
 
     public CommandSpec {
         name = name.toLowerCase(Locale.ROOT);
@@ -28,14 +33,76 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
         Objects.requireNonNull(details);
     }
 
+    /** A spec with details and fixed key positions. */
+    public CommandSpec(String name, int arity, Set<CommandFlag> flags, int firstKey, int lastKey, int step,
+                       KeyScope scope, String group, String summary, CommandDetails details) {
+        this(name, arity, flags, firstKey, lastKey, step, scope, group, summary, details, 0);
+    }
+
     /** A spec without details: COMMAND INFO and DOCS describe it from these fields alone. */
     public CommandSpec(String name, int arity, Set<CommandFlag> flags, int firstKey, int lastKey, int step,
                        KeyScope scope, String group, String summary) {
-        this(name, arity, flags, firstKey, lastKey, step, scope, group, summary, CommandDetails.NONE);
+        this(name, arity, flags, firstKey, lastKey, step, scope, group, summary, CommandDetails.NONE, 0);
     }
 
     public CommandSpec withDetails(CommandDetails newDetails) {
-        return new CommandSpec(name, arity, flags, firstKey, lastKey, step, scope, group, summary, newDetails);
+        return new CommandSpec(name, arity, flags, firstKey, lastKey, step, scope, group, summary, newDetails,
+            numKeysIndex);
+    }
+
+    /** The same command with movable keys counted by the argument at {@code index}. */
+    public CommandSpec withNumKeysAt(int index) {
+        return new CommandSpec(name, arity, flags, firstKey, lastKey, step, scope, group, summary, details, index);
+    }
+
+    /** Whether the key positions depend on the arguments (Redis's movablekeys flag). */
+    public boolean hasMovableKeys() {
+        return numKeysIndex > 0;
+    }
+
+    /**
+     * Number of keys a request names. A numkeys argument that is not a positive integer, or counts
+     * more keys than the request has, names no keys (as Redis's getKeysFromCommand): the command
+     * itself then replies the error without touching the keyspace.
+     */
+    public int keyCount(Arguments args) {
+        int count = args.count();
+        int fixed = 0;
+        if (firstKey > 0 && firstKey < count) {
+            int last = numKeysIndex > 0 ? Math.min(lastKeyIndex(count), numKeysIndex - 1) : lastKeyIndex(count);
+            fixed = last < firstKey ? 0 : (last - firstKey) / Math.max(step, 1) + 1;
+        }
+        return fixed + movableKeyCount(args);
+    }
+
+    /** The argument index of key {@code i} of a request ({@code i < keyCount(args)}). */
+    public int keyArgument(Arguments args, int i) {
+        int fixed = keyCount(args) - movableKeyCount(args);
+        return i < fixed ? firstKey + i * Math.max(step, 1) : numKeysIndex + 1 + (i - fixed);
+    }
+
+    private int movableKeyCount(Arguments args) {
+        if (numKeysIndex <= 0 || numKeysIndex >= args.count()) {
+            return 0;
+        }
+        long numKeys = parseCount(args.array(), args.offset(numKeysIndex), args.length(numKeysIndex));
+        return numKeys > 0 && numKeys <= args.count() - numKeysIndex - 1 ? (int) numKeys : 0;
+    }
+
+    /** A plain positive decimal below 2^31, or -1: enough to bound numkeys, whose exact errors the command replies. */
+    private static long parseCount(byte[] array, int offset, int length) {
+        if (length == 0 || length > 10) {
+            return -1;
+        }
+        long value = 0;
+        for (int i = offset; i < offset + length; i++) {
+            int digit = array[i] - '0';
+            if (digit < 0 || digit > 9) {
+                return -1;
+            }
+            value = value * 10 + digit;
+        }
+        return value <= Integer.MAX_VALUE ? value : -1;
     }
 
     public boolean has(CommandFlag flag) {

@@ -28,6 +28,14 @@ public final class Errors {
         + "to adjust.";
     public static final String LFU_SELECTED = "ERR An LFU maxmemory policy is selected, idle time not tracked. Please "
         + "note that when switching between policies at runtime LRU and LFU data will take some time to adjust.";
+    public static final String HASH_VALUE_NOT_INTEGER = "ERR hash value is not an integer";
+    public static final String HASH_VALUE_NOT_FLOAT = "ERR hash value is not a float";
+    public static final String VALUE_NAN_OR_INFINITY = "ERR value is NaN or Infinity";
+    public static final String VALUE_OUT_OF_RANGE = "ERR value is out of range";
+    public static final String VALUE_MUST_BE_POSITIVE = "ERR value is out of range, must be positive";
+    public static final String NUMKEYS_NOT_POSITIVE = "ERR numkeys should be greater than 0";
+    public static final String NUMKEYS_OVER_ARGS = "ERR Number of keys can't be greater than number of args";
+    public static final String LIMIT_NEGATIVE = "ERR LIMIT can't be negative";
 
     private Errors() {
     }

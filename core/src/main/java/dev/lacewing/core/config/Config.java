@@ -63,6 +63,12 @@ public final class Config implements Settings {
         new Setting("hz", List.of(), "10", MUTABLE, Setting.Type.HZ,
             "background tasks (active expiry) per second, clamped to 1..500; the engines read it at startup", 0,
             Integer.MAX_VALUE),
+        new Setting("hash-max-listpack-entries", List.of("hash-max-ziplist-entries"), "512", MUTABLE,
+            Setting.Type.INTEGER, "most fields a hash keeps in the compact listpack encoding", 0, Long.MAX_VALUE),
+        new Setting("hash-max-listpack-value", List.of("hash-max-ziplist-value"), "64", MUTABLE, Setting.Type.MEMORY,
+            "longest field or value, in bytes, a hash keeps in the listpack encoding", 0, Long.MAX_VALUE),
+        new Setting("set-max-intset-entries", List.of(), "512", MUTABLE, Setting.Type.INTEGER,
+            "most members a set of integers keeps in the compact intset encoding", 0, Long.MAX_VALUE),
         new Setting("keyspace-layout", List.of(), "compact", FIXED, Setting.Type.STRING,
             "how entries are stored: compact (packed in byte pages, no Java object per key) or objects (a byte[] "
             + "per key and value)"),

@@ -442,17 +442,12 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     private int keyCount(CommandSpec spec) {
-        if (spec.firstKey() <= 0 || spec.firstKey() >= decoder.count()) {
-            return 0;
-        }
-        int last = spec.lastKeyIndex(decoder.count());
-        return last < spec.firstKey() ? 0 : (last - spec.firstKey()) / Math.max(spec.step(), 1) + 1;
+        return spec.keyCount(decoder);
     }
 
     @Override
     public int keyArgument(int i) {
-        CommandSpec spec = current.spec();
-        return spec.firstKey() + i * Math.max(spec.step(), 1);
+        return current.spec().keyArgument(decoder, i);
     }
 
     // ---- CommandContext -------------------------------------------------------------------

@@ -12,8 +12,10 @@ import dev.lacewing.api.CommandFlag;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.core.command.generic.KeyCommands;
+import dev.lacewing.core.command.hash.HashCommands;
 import dev.lacewing.core.command.server.ConnectionCommands;
 import dev.lacewing.core.command.server.ServerCommands;
+import dev.lacewing.core.command.set.SetCommands;
 import dev.lacewing.core.command.string.StringCommands;
 import java.util.HashSet;
 import java.util.List;
@@ -26,6 +28,8 @@ class RedisCommandDetailsTest {
     private static CommandTable builtins() {
         CommandTable.Builder builder = new CommandTable.Builder(CommandTable.Builder.CORE);
         StringCommands.register(builder);
+        HashCommands.register(builder);
+        SetCommands.register(builder);
         KeyCommands.register(builder);
         ConnectionCommands.register(builder);
         ServerCommands.register(builder);

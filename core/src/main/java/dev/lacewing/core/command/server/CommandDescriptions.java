@@ -46,6 +46,10 @@ final class CommandDescriptions {
                 flags.add(flag.redisName());
             }
         }
+        if (spec.hasMovableKeys()) {
+            // Redis reports it last, after the declared flags (CMD_MOVABLE_KEYS is computed from the key specs).
+            flags.add("movablekeys");
+        }
         reply.set(flags.size());
         flags.forEach(reply::simple);
         // A container's keys are its subcommands' (MEMORY's are MEMORY USAGE's).

@@ -312,7 +312,7 @@ public final class ServerCommands {
         }
         CommandSpec spec = command.spec();
         int count = args.count() - 2;
-        if (spec.firstKey() <= 0 || spec.scope() != KeyScope.KEYS) {
+        if ((spec.firstKey() <= 0 && !spec.hasMovableKeys()) || spec.scope() != KeyScope.KEYS) {
             ctx.reply().error("ERR The command has no key arguments");
             return;
         }
@@ -320,13 +320,40 @@ public final class ServerCommands {
             ctx.reply().error("ERR Invalid number of arguments specified for command");
             return;
         }
-        int last = spec.lastKeyIndex(count);
-        List<Integer> keys = new ArrayList<>();
-        for (int i = spec.firstKey(); i <= last && i < count; i += Math.max(spec.step(), 1)) {
-            keys.add(i + 2);
+        Arguments request = new ShiftedArguments(args, 2);
+        int keys = spec.keyCount(request);
+        if (keys == 0) {
+            ctx.reply().error("ERR Invalid arguments specified for command");
+            return;
         }
-        ctx.reply().array(keys.size());
-        keys.forEach(i -> ctx.reply().bulk(args.array(), args.offset(i), args.length(i)));
+        ctx.reply().array(keys);
+        for (int i = 0; i < keys; i++) {
+            int argument = spec.keyArgument(request, i);
+            ctx.reply().bulk(request.array(), request.offset(argument), request.length(argument));
+        }
+    }
+
+    /** The arguments of a request from index {@code shift} on: the command GETKEYS asks about. */
+    private record ShiftedArguments(Arguments arguments, int shift) implements Arguments {
+        @Override
+        public int count() {
+            return arguments.count() - shift;
+        }
+
+        @Override
+        public byte[] array() {
+            return arguments.array();
+        }
+
+        @Override
+        public int offset(int index) {
+            return arguments.offset(index + shift);
+        }
+
+        @Override
+        public int length(int index) {
+            return arguments.length(index + shift);
+        }
     }
 
     // ---- MEMORY, DEBUG, TIME, SHUTDOWN, MODULE -------------------------------------------

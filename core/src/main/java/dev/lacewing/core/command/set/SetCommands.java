@@ -1,0 +1,678 @@
+package dev.lacewing.core.command.set;
+
+import static dev.lacewing.api.CommandFlag.DENYOOM;
+import static dev.lacewing.api.CommandFlag.FAST;
+import static dev.lacewing.api.CommandFlag.READONLY;
+import static dev.lacewing.api.CommandFlag.WRITE;
+
+import dev.lacewing.api.Arguments;
+import dev.lacewing.api.CommandContext;
+import dev.lacewing.api.CommandFlag;
+import dev.lacewing.api.CommandHandler;
+import dev.lacewing.api.CommandRegistry;
+import dev.lacewing.api.CommandSpec;
+import dev.lacewing.api.KeyScope;
+import dev.lacewing.api.Keyspace;
+import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.core.command.Errors;
+import dev.lacewing.core.command.Glob;
+import dev.lacewing.core.command.Numbers;
+import dev.lacewing.core.command.Numbers.InvalidNumber;
+import dev.lacewing.core.command.generic.KeyCommands;
+import dev.lacewing.core.datatype.SetValue;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.random.RandomGenerator;
+
+/**
+ * The set family (Redis 7.0's t_set.c) over {@link SetValue}. A key holding another type gets
+ * WRONGTYPE; a set whose last member goes is removed. The multi-key commands declare every key they
+ * read or write (SINTERCARD through its numkeys argument), so both engines give them all their keys
+ * at once: under shared-nothing, keys on several shards run as one transaction, atomically.
+ *
+ * <p>Stateless; each handler runs on the thread the engine gives the command, with its keys.
+ */
+public final class SetCommands {
+
+    static final String MAX_INTSET_ENTRIES = "set-max-intset-entries";
+    private static final long DEFAULT_MAX_INTSET_ENTRIES = 512;
+    private static final int DEFAULT_SCAN_COUNT = 10;
+    private static final Object WRONG_TYPE = new Object();
+
+    private SetCommands() {
+    }
+
+    public static void register(CommandRegistry registry) {
+        register(registry, "sadd", -3, 1, 1, "Add one or more members to a set", SetCommands::sadd, WRITE, DENYOOM,
+            FAST);
+        register(registry, "srem", -3, 1, 1, "Remove one or more members from a set", SetCommands::srem, WRITE, FAST);
+        register(registry, "smembers", 2, 1, 1, "Get all the members in a set", SetCommands::smembers, READONLY);
+        register(registry, "sismember", 3, 1, 1, "Determine if a given value is a member of a set",
+            SetCommands::sismember, READONLY, FAST);
+        register(registry, "smismember", -3, 1, 1, "Returns the membership associated with the given elements for a set",
+            SetCommands::smismember, READONLY, FAST);
+        register(registry, "scard", 2, 1, 1, "Get the number of members in a set", SetCommands::scard, READONLY, FAST);
+        register(registry, "spop", -2, 1, 1, "Remove and return one or multiple random members from a set",
+            SetCommands::spop, WRITE, FAST);
+        register(registry, "srandmember", -2, 1, 1, "Get one or multiple random members from a set",
+            SetCommands::srandmember, READONLY);
+        register(registry, "smove", 4, 1, 2, "Move a member from one set to another", SetCommands::smove, WRITE, FAST);
+        register(registry, "sinter", -2, 1, -1, "Intersect multiple sets", SetCommands::sinter, READONLY);
+        register(registry, "sinterstore", -3, 1, -1, "Intersect multiple sets and store the resulting set in a key",
+            SetCommands::sinterstore, WRITE, DENYOOM);
+        register(registry, "sunion", -2, 1, -1, "Add multiple sets", SetCommands::sunion, READONLY);
+        register(registry, "sunionstore", -3, 1, -1, "Add multiple sets and store the resulting set in a key",
+            SetCommands::sunionstore, WRITE, DENYOOM);
+        register(registry, "sdiff", -2, 1, -1, "Subtract multiple sets", SetCommands::sdiff, READONLY);
+        register(registry, "sdiffstore", -3, 1, -1, "Subtract multiple sets and store the resulting set in a key",
+            SetCommands::sdiffstore, WRITE, DENYOOM);
+        register(registry, "sscan", -3, 1, 1, "Incrementally iterate Set elements", SetCommands::sscan, READONLY);
+        // SINTERCARD numkeys key [key ...] [LIMIT limit]: keys counted by argument 1 (movable keys).
+        registry.register(new CommandSpec("sintercard", -3, Set.of(READONLY), 0, 0, 0, KeyScope.KEYS, "set",
+            "Intersect multiple sets and return the cardinality of the result").withNumKeysAt(1),
+            SetCommands::sintercard);
+    }
+
+    private static void register(CommandRegistry registry, String name, int arity, int firstKey, int lastKey,
+                                 String summary, CommandHandler handler, CommandFlag... flags) {
+        registry.register(new CommandSpec(name, arity, Set.of(flags), firstKey, lastKey, 1, KeyScope.KEYS, "set",
+            summary), handler);
+    }
+
+    /** The value of the key at an argument: null, a set, or {@link #WRONG_TYPE} once WRONGTYPE is replied. */
+    private static Object lookup(CommandContext ctx, int index) {
+        Arguments args = ctx.arguments();
+        Object value = ctx.keyspace().get(args.array(), args.offset(index), args.length(index));
+        if (value != null && !(value instanceof SetValue)) {
+            ctx.reply().error(Errors.WRONG_TYPE);
+            return WRONG_TYPE;
+        }
+        return value;
+    }
+
+    private static long maxIntsetEntries(CommandContext ctx) {
+        return ctx.server().settings().getLong(MAX_INTSET_ENTRIES, DEFAULT_MAX_INTSET_ENTRIES);
+    }
+
+    private static void modified(CommandContext ctx, int index) {
+        Arguments args = ctx.arguments();
+        ctx.keyspace().modified(args.array(), args.offset(index), args.length(index));
+    }
+
+    private static void removeKey(CommandContext ctx, int index) {
+        Arguments args = ctx.arguments();
+        ctx.keyspace().remove(args.array(), args.offset(index), args.length(index));
+    }
+
+    /** Stores a new set under the key at an argument. */
+    private static void put(CommandContext ctx, int index, SetValue set) {
+        Arguments args = ctx.arguments();
+        ctx.keyspace().put(args.array(), args.offset(index), args.length(index), set, Keyspace.NO_EXPIRY);
+    }
+
+    // ---- single-key commands ---------------------------------------------------------------
+
+    /** SADD: a new set is an intset when its first member is an integer (setTypeCreate). */
+    private static void sadd(CommandContext ctx) {
+        Object value = lookup(ctx, 1);
+        if (value == WRONG_TYPE) {
+            return;
+        }
+        Arguments args = ctx.arguments();
+        byte[] array = args.array();
+        SetValue set = value == null ? SetValue.forFirstMember(array, args.offset(2), args.length(2)) : (SetValue) value;
+        long maxIntsetEntries = maxIntsetEntries(ctx);
+        int added = 0;
+        for (int i = 2; i < args.count(); i++) {
+            if (set.add(array, args.offset(i), args.length(i), maxIntsetEntries)) {
+                added++;
+            }
+        }
+        if (value == null) {
+            put(ctx, 1, set);
+        } else if (added > 0) {
+            modified(ctx, 1);
+        }
+        ctx.reply().integer(added);
+    }
+
+    private static void srem(CommandContext ctx) {
+        Object value = lookup(ctx, 1);
+        if (value == WRONG_TYPE) {
+            return;
+        }
+        if (value == null) {
+            ctx.reply().integer(0);
+            return;
+        }
+        SetValue set = (SetValue) value;
+        Arguments args = ctx.arguments();
+        int removed = 0;
+        for (int i = 2; i < args.count() && set.size() > 0; i++) {
+            if (set.remove(args.array(), args.offset(i), args.length(i))) {
+                removed++;
+            }
+        }
+        if (set.size() == 0) {
+            removeKey(ctx, 1);
+        } else if (removed > 0) {
+            modified(ctx, 1);
+        }
+        ctx.reply().integer(removed);
+    }
+
+    /** SMEMBERS is SINTER of one key in Redis: a set reply in the set's iteration order. */
+    private static void smembers(CommandContext ctx) {
+        Object value = lookup(ctx, 1);
+        if (value == WRONG_TYPE) {
+            return;
+        }
+        replySet(ctx.reply(), (SetValue) value);
+    }
+
+    private static void sismember(CommandContext ctx) {
+        Object value = lookup(ctx, 1);
+        if (value == WRONG_TYPE) {
+            return;
+        }
+        Arguments args = ctx.arguments();
+        boolean found = value != null && ((SetValue) value).contains(args.array(), args.offset(2), args.length(2));
+        ctx.reply().integer(found ? 1 : 0);
+    }
+
+    private static void smismember(CommandContext ctx) {
+        Object value = lookup(ctx, 1);
+        if (value == WRONG_TYPE) {
+            return;
+        }
+        Arguments args = ctx.arguments();
+        ctx.reply().array(args.count() - 2);
+        for (int i = 2; i < args.count(); i++) {
+            boolean found = value != null && ((SetValue) value).contains(args.array(), args.offset(i), args.length(i));
+            ctx.reply().integer(found ? 1 : 0);
+        }
+    }
+
+    private static void scard(CommandContext ctx) {
+        Object value = lookup(ctx, 1);
+        if (value != WRONG_TYPE) {
+            ctx.reply().integer(value == null ? 0 : ((SetValue) value).size());
+        }
+    }
+
+    /**
+     * SPOP key [count]: without a count one member or nil; with one, a set of up to count distinct
+     * members, the whole set (and the key deleted) when count reaches its size.
+     */
+    private static void spop(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
+        if (args.count() > 3) {
+            reply.error(Errors.SYNTAX);
+            return;
+        }
+        long count = 1;
+        if (args.count() == 3) {
+            try {
+                count = Numbers.parseLong(args.array(), args.offset(2), args.length(2));
+            } catch (InvalidNumber e) {
+                count = -1;
+            }
+            if (count < 0) {
+                reply.error(Errors.VALUE_MUST_BE_POSITIVE);
+                return;
+            }
+        }
+        Object value = lookup(ctx, 1);
+        if (value == WRONG_TYPE) {
+            return;
+        }
+        SetValue set = (SetValue) value;
+        if (args.count() == 2) {
+            if (set == null) {
+                reply.nullBulk();
+                return;
+            }
+            int at = set.randomPosition(ThreadLocalRandom.current());
+            reply.bulk(set.member(at));
+            set.removeAt(at);
+            afterRemoval(ctx, set);
+            return;
+        }
+        if (set == null || count == 0) {
+            reply.set(0);
+            return;
+        }
+        if (count >= set.size()) {
+            replySet(reply, union(ctx, List.of(set)));
+            removeKey(ctx, 1);
+            return;
+        }
+        RandomGenerator random = ThreadLocalRandom.current();
+        reply.set((int) count);
+        for (long i = 0; i < count; i++) {
+            int at = set.randomPosition(random);
+            reply.bulk(set.member(at));
+            set.removeAt(at);
+        }
+        afterRemoval(ctx, set);
+    }
+
+    private static void afterRemoval(CommandContext ctx, SetValue set) {
+        if (set.size() == 0) {
+            removeKey(ctx, 1);
+        } else {
+            modified(ctx, 1);
+        }
+    }
+
+    /**
+     * SRANDMEMBER key [count]: a negative count may repeat members, a positive one gives distinct
+     * members (the whole set when it asks for as many or more); replies are arrays, as in 7.0.
+     */
+    private static void srandmember(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
+        if (args.count() > 3) {
+            reply.error(Errors.SYNTAX);
+            return;
+        }
+        if (args.count() == 2) {
+            Object value = lookup(ctx, 1);
+            if (value == WRONG_TYPE) {
+                return;
+            }
+            if (value == null) {
+                reply.nullBulk();
+            } else {
+                SetValue set = (SetValue) value;
+                reply.bulk(set.member(set.randomPosition(ThreadLocalRandom.current())));
+            }
+            return;
+        }
+        long count;
+        try {
+            count = Numbers.parseLong(args.array(), args.offset(2), args.length(2));
+        } catch (InvalidNumber e) {
+            reply.error(Errors.NOT_INTEGER);
+            return;
+        }
+        if (count == Long.MIN_VALUE) {
+            reply.error(Errors.valueOutOfRange(-Long.MAX_VALUE, Long.MAX_VALUE));
+            return;
+        }
+        Object value = lookup(ctx, 1);
+        if (value == WRONG_TYPE) {
+            return;
+        }
+        SetValue set = (SetValue) value;
+        if (set == null || count == 0) {
+            reply.array(0);
+            return;
+        }
+        RandomGenerator random = ThreadLocalRandom.current();
+        if (count < 0) {
+            reply.array((int) Math.min(-count, Integer.MAX_VALUE));
+            for (long i = 0; i < -count; i++) {
+                reply.bulk(set.member(set.randomPosition(random)));
+            }
+            return;
+        }
+        if (count >= set.size()) {
+            SetValue whole = union(ctx, List.of(set));
+            reply.array(whole.size());
+            replyMembers(reply, whole);
+            return;
+        }
+        List<Integer> chosen = distinctPositions(set, (int) count, random);
+        reply.array(chosen.size());
+        for (int at : chosen) {
+            reply.bulk(set.member(at));
+        }
+    }
+
+    /** As HRANDFIELD: drop random positions from all of them, or draw until enough are distinct. */
+    private static List<Integer> distinctPositions(SetValue set, int count, RandomGenerator random) {
+        int size = set.size();
+        if ((long) count * 3 > size) {
+            List<Integer> all = new ArrayList<>(size);
+            for (int at = set.first(); at >= 0; at = set.next(at)) {
+                all.add(at);
+            }
+            while (all.size() > count) {
+                int victim = random.nextInt(all.size());
+                all.set(victim, all.get(all.size() - 1));
+                all.remove(all.size() - 1);
+            }
+            return all;
+        }
+        Set<Integer> picked = new LinkedHashSet<>();
+        while (picked.size() < count) {
+            picked.add(set.randomPosition(random));
+        }
+        return new ArrayList<>(picked);
+    }
+
+    /**
+     * SMOVE source destination member (smoveCommand): a missing source replies 0 before any type
+     * check of the destination; the same key for both only tells membership.
+     */
+    private static void smove(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        Keyspace keyspace = ctx.keyspace();
+        byte[] array = args.array();
+        Object source = keyspace.get(array, args.offset(1), args.length(1));
+        Object destination = keyspace.get(array, args.offset(2), args.length(2));
+        if (source == null) {
+            ctx.reply().integer(0);
+            return;
+        }
+        if (!(source instanceof SetValue) || (destination != null && !(destination instanceof SetValue))) {
+            ctx.reply().error(Errors.WRONG_TYPE);
+            return;
+        }
+        SetValue from = (SetValue) source;
+        int memberOffset = args.offset(3);
+        int memberLength = args.length(3);
+        if (source == destination) {
+            ctx.reply().integer(from.contains(array, memberOffset, memberLength) ? 1 : 0);
+            return;
+        }
+        if (!from.remove(array, memberOffset, memberLength)) {
+            ctx.reply().integer(0);
+            return;
+        }
+        afterRemoval(ctx, from);
+        SetValue to = (SetValue) destination;
+        if (to == null) {
+            to = SetValue.forFirstMember(array, memberOffset, memberLength);
+            to.add(array, memberOffset, memberLength, maxIntsetEntries(ctx));
+            put(ctx, 2, to);
+        } else if (to.add(array, memberOffset, memberLength, maxIntsetEntries(ctx))) {
+            modified(ctx, 2);
+        }
+        ctx.reply().integer(1);
+    }
+
+    // ---- set algebra -----------------------------------------------------------------------
+
+    private static void sinter(CommandContext ctx) {
+        intersect(ctx, 1, ctx.arguments().count() - 1, 0, false, 0);
+    }
+
+    private static void sinterstore(CommandContext ctx) {
+        intersect(ctx, 2, ctx.arguments().count() - 2, 1, false, 0);
+    }
+
+    /** SINTERCARD numkeys key [key ...] [LIMIT limit]. */
+    private static void sintercard(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
+        long numKeys;
+        try {
+            numKeys = Numbers.parseLong(args.array(), args.offset(1), args.length(1));
+        } catch (InvalidNumber e) {
+            numKeys = 0;
+        }
+        if (numKeys < 1) {
+            reply.error(Errors.NUMKEYS_NOT_POSITIVE);
+            return;
+        }
+        if (numKeys > args.count() - 2) {
+            reply.error(Errors.NUMKEYS_OVER_ARGS);
+            return;
+        }
+        long limit = 0;
+        for (int i = 2 + (int) numKeys; i < args.count(); i++) {
+            if (args.is(i, "LIMIT") && i + 1 < args.count()) {
+                i++;
+                try {
+                    limit = Numbers.parseLong(args.array(), args.offset(i), args.length(i));
+                } catch (InvalidNumber e) {
+                    limit = -1;
+                }
+                if (limit < 0) {
+                    reply.error(Errors.LIMIT_NEGATIVE);
+                    return;
+                }
+            } else {
+                reply.error(Errors.SYNTAX);
+                return;
+            }
+        }
+        intersect(ctx, 2, (int) numKeys, 0, true, limit);
+    }
+
+    /**
+     * SINTER, SINTERSTORE and SINTERCARD (sinterGenericCommand). Keys are read in order and the
+     * first missing one ends it (an empty result) before later keys are type-checked, as in Redis.
+     * The smallest set is walked and each member tested against the others.
+     *
+     * @param destination argument index of the destination key, 0 when none
+     * @param limit SINTERCARD's LIMIT, 0 for none
+     */
+    private static void intersect(CommandContext ctx, int first, int keys, int destination, boolean cardinalityOnly,
+                                  long limit) {
+        ReplyWriter reply = ctx.reply();
+        List<SetValue> sets = new ArrayList<>(keys);
+        for (int i = first; i < first + keys; i++) {
+            Object value = lookup(ctx, i);
+            if (value == WRONG_TYPE) {
+                return;
+            }
+            if (value == null) {
+                if (destination != 0) {
+                    removeKey(ctx, destination);
+                    reply.integer(0);
+                } else if (cardinalityOnly) {
+                    reply.integer(0);
+                } else {
+                    reply.set(0);
+                }
+                return;
+            }
+            sets.add((SetValue) value);
+        }
+        sets.sort(Comparator.comparingInt(SetValue::size));
+        SetValue smallest = sets.get(0);
+        List<byte[]> result = new ArrayList<>();
+        long cardinality = 0;
+        for (int at = smallest.first(); at >= 0; at = smallest.next(at)) {
+            byte[] member = smallest.member(at);
+            boolean inAll = true;
+            for (int j = 1; j < sets.size() && inAll; j++) {
+                SetValue other = sets.get(j);
+                inAll = other == smallest || other.contains(member, 0, member.length);
+            }
+            if (inAll) {
+                cardinality++;
+                if (cardinalityOnly) {
+                    if (limit != 0 && cardinality >= limit) {
+                        break;
+                    }
+                } else {
+                    result.add(member);
+                }
+            }
+        }
+        if (cardinalityOnly) {
+            reply.integer(cardinality);
+        } else if (destination != 0) {
+            SetValue stored = new SetValue();
+            long maxIntsetEntries = maxIntsetEntries(ctx);
+            for (byte[] member : result) {
+                stored.add(member, 0, member.length, maxIntsetEntries);
+            }
+            storeResult(ctx, destination, stored);
+        } else {
+            reply.set(result.size());
+            result.forEach(reply::bulk);
+        }
+    }
+
+    private static void sunion(CommandContext ctx) {
+        unionOrDiff(ctx, 1, 0, false);
+    }
+
+    private static void sunionstore(CommandContext ctx) {
+        unionOrDiff(ctx, 2, 1, false);
+    }
+
+    private static void sdiff(CommandContext ctx) {
+        unionOrDiff(ctx, 1, 0, true);
+    }
+
+    private static void sdiffstore(CommandContext ctx) {
+        unionOrDiff(ctx, 2, 1, true);
+    }
+
+    /**
+     * SUNION, SDIFF and their STORE forms (sunionDiffGenericCommand): every key is type-checked
+     * first, a missing key is an empty set. The result is built as Redis builds it, in a set that
+     * starts as an intset, and replied in that set's order (ascending for an intset).
+     */
+    private static void unionOrDiff(CommandContext ctx, int first, int destination, boolean diff) {
+        Arguments args = ctx.arguments();
+        List<SetValue> sets = new ArrayList<>();
+        for (int i = first; i < args.count(); i++) {
+            Object value = lookup(ctx, i);
+            if (value == WRONG_TYPE) {
+                return;
+            }
+            sets.add((SetValue) value);
+        }
+        SetValue result;
+        if (!diff) {
+            result = union(ctx, sets);
+        } else {
+            result = new SetValue();
+            SetValue base = sets.get(0);
+            long maxIntsetEntries = maxIntsetEntries(ctx);
+            if (base != null) {
+                for (int at = base.first(); at >= 0; at = base.next(at)) {
+                    byte[] member = base.member(at);
+                    boolean elsewhere = false;
+                    for (int j = 1; j < sets.size() && !elsewhere; j++) {
+                        SetValue other = sets.get(j);
+                        elsewhere = other != null && (other == base || other.contains(member, 0, member.length));
+                    }
+                    if (!elsewhere) {
+                        result.add(member, 0, member.length, maxIntsetEntries);
+                    }
+                }
+            }
+        }
+        if (destination != 0) {
+            storeResult(ctx, destination, result);
+        } else {
+            replySet(ctx.reply(), result);
+        }
+    }
+
+    /** The union of some sets (null ones are empty), built from an empty intset. */
+    private static SetValue union(CommandContext ctx, List<SetValue> sets) {
+        SetValue result = new SetValue();
+        long maxIntsetEntries = maxIntsetEntries(ctx);
+        for (SetValue set : sets) {
+            if (set == null) {
+                continue;
+            }
+            for (int at = set.first(); at >= 0; at = set.next(at)) {
+                byte[] member = set.member(at);
+                result.add(member, 0, member.length, maxIntsetEntries);
+            }
+        }
+        return result;
+    }
+
+    /** A *STORE result replaces the destination (whatever its type), or deletes it when empty. */
+    private static void storeResult(CommandContext ctx, int destination, SetValue result) {
+        if (result.size() > 0) {
+            put(ctx, destination, result);
+        } else {
+            removeKey(ctx, destination);
+        }
+        ctx.reply().integer(result.size());
+    }
+
+    private static void replySet(ReplyWriter reply, SetValue set) {
+        reply.set(set == null ? 0 : set.size());
+        if (set != null) {
+            replyMembers(reply, set);
+        }
+    }
+
+    private static void replyMembers(ReplyWriter reply, SetValue set) {
+        for (int at = set.first(); at >= 0; at = set.next(at)) {
+            reply.bulk(set.member(at));
+        }
+    }
+
+    /** SSCAN key cursor [MATCH pattern] [COUNT count]: as HSCAN, over members. */
+    private static void sscan(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
+        long cursor;
+        try {
+            cursor = KeyCommands.parseCursor(args.array(), args.offset(2), args.length(2));
+        } catch (InvalidNumber e) {
+            reply.error(Errors.INVALID_CURSOR);
+            return;
+        }
+        Object value = lookup(ctx, 1);
+        if (value == WRONG_TYPE) {
+            return;
+        }
+        if (value == null) {
+            reply.array(2);
+            reply.bulk("0");
+            reply.array(0);
+            return;
+        }
+        long count = DEFAULT_SCAN_COUNT;
+        int pattern = 0;
+        for (int i = 3; i < args.count(); i += 2) {
+            boolean hasValue = i + 1 < args.count();
+            if (hasValue && args.is(i, "COUNT")) {
+                try {
+                    count = Numbers.parseLong(args.array(), args.offset(i + 1), args.length(i + 1));
+                } catch (InvalidNumber e) {
+                    reply.error(Errors.NOT_INTEGER);
+                    return;
+                }
+                if (count < 1) {
+                    reply.error(Errors.SYNTAX);
+                    return;
+                }
+            } else if (hasValue && args.is(i, "MATCH")) {
+                pattern = i + 1;
+            } else {
+                reply.error(Errors.SYNTAX);
+                return;
+            }
+        }
+        SetValue set = (SetValue) value;
+        List<byte[]> gathered = new ArrayList<>();
+        long steps = count > Long.MAX_VALUE / 10 ? Long.MAX_VALUE : count * 10;
+        do {
+            cursor = set.scan(cursor, 1, at -> gathered.add(set.member(at)));
+        } while (cursor != 0 && --steps > 0 && gathered.size() < count);
+        byte[] array = args.array();
+        boolean usePattern = pattern != 0 && !(args.length(pattern) == 1 && array[args.offset(pattern)] == '*');
+        List<byte[]> replied = new ArrayList<>(gathered.size());
+        for (byte[] member : gathered) {
+            if (!usePattern
+                || Glob.matches(array, args.offset(pattern), args.length(pattern), member, 0, member.length, false)) {
+                replied.add(member);
+            }
+        }
+        reply.array(2);
+        reply.bulk(Long.toUnsignedString(cursor));
+        reply.array(replied.size());
+        replied.forEach(reply::bulk);
+    }
+}
