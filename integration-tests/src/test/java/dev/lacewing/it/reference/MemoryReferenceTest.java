@@ -91,7 +91,8 @@ class MemoryReferenceTest {
         CONFIG GET maxmemory
         CONFIG GET maxmemory-policy
         CONFIG GET maxmemory-samples
-        CONFIG GET lfu-*
+        CONFIG GET lfu-log-factor
+        CONFIG GET lfu-decay-time
         """;
 
     private static ReferenceRedis redis;
