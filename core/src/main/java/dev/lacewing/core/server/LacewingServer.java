@@ -10,7 +10,9 @@ import dev.lacewing.api.ThreadingStrategy;
 import dev.lacewing.api.TransportProvider;
 import dev.lacewing.api.Workers;
 import dev.lacewing.core.command.CommandTable;
+import dev.lacewing.core.command.bitmap.BitmapCommands;
 import dev.lacewing.core.command.generic.KeyCommands;
+import dev.lacewing.core.command.hyperloglog.HyperLogLogCommands;
 import dev.lacewing.core.command.server.ConnectionCommands;
 import dev.lacewing.core.command.server.ServerCommands;
 import dev.lacewing.core.command.string.StringCommands;
@@ -189,6 +191,8 @@ public final class LacewingServer implements AutoCloseable {
                 transport.transport().name(), transport.notes(), found.mode());
             CommandTable.Builder core = new CommandTable.Builder("core");
             StringCommands.register(core);
+            BitmapCommands.register(core);
+            HyperLogLogCommands.register(core);
             KeyCommands.register(core);
             ConnectionCommands.register(core);
             ServerCommands.register(core);
