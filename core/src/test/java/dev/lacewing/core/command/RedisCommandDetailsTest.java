@@ -11,7 +11,9 @@ import dev.lacewing.api.CommandDetails.KeySpec;
 import dev.lacewing.api.CommandFlag;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
+import dev.lacewing.core.command.bitmap.BitmapCommands;
 import dev.lacewing.core.command.generic.KeyCommands;
+import dev.lacewing.core.command.hyperloglog.HyperLogLogCommands;
 import dev.lacewing.core.command.server.ConnectionCommands;
 import dev.lacewing.core.command.server.ServerCommands;
 import dev.lacewing.core.command.string.StringCommands;
@@ -26,6 +28,8 @@ class RedisCommandDetailsTest {
     private static CommandTable builtins() {
         CommandTable.Builder builder = new CommandTable.Builder(CommandTable.Builder.CORE);
         StringCommands.register(builder);
+        BitmapCommands.register(builder);
+        HyperLogLogCommands.register(builder);
         KeyCommands.register(builder);
         ConnectionCommands.register(builder);
         ServerCommands.register(builder);
