@@ -218,6 +218,7 @@ class BitsReferenceTest {
             PFCOUNT {p}h {p}h2
             PFCOUNT {p}h {p}h2 {p}missing
             PFCOUNT {p}missing
+            CONFIG GET hll-sparse-max-bytes
             PFMERGE {p}m {p}h {p}h2
             GET {p}m
             PFCOUNT {p}m
@@ -329,6 +330,7 @@ class BitsReferenceTest {
                     "Lacewing counts Redis's value of " + size);
                 assertEquals(redisCount, RespClient.text(reference.callBytes(List.of(bytes("PFCOUNT"), moved))),
                     "Redis counts Lacewing's value of " + size);
+                assertEquals(redisCount, RespClient.text(lacewing.callBytes(List.of(bytes("PFCOUNT"), key))));
                 assertArrayEquals(reference.callBytes(List.of(bytes("GET"), key)),
                     lacewing.callBytes(List.of(bytes("GET"), key)), "the cached count is written the same way");
             }
