@@ -31,6 +31,14 @@ class BitsReferenceTest {
     private static ReferenceRedis redis;
 
     static final List<String[]> SCRIPTS = List.of(
+        new String[] {"command-info-docs-getkeys", """
+            COMMAND INFO setbit getbit bitcount bitpos bitop bitfield bitfield_ro pfadd pfcount pfmerge
+            COMMAND DOCS setbit getbit bitcount bitpos bitop bitfield bitfield_ro pfadd pfcount pfmerge
+            COMMAND GETKEYS BITOP AND {p}d {p}a {p}b
+            COMMAND GETKEYS PFCOUNT {p}a {p}b {p}c
+            COMMAND GETKEYS PFMERGE {p}d {p}a
+            COMMAND GETKEYS BITFIELD {p}a GET u8 0
+            """},
         new String[] {"setbit-getbit", """
             SETBIT {p}bm 7 1
             GET {p}bm

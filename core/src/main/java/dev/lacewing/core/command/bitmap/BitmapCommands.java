@@ -149,23 +149,27 @@ public final class BitmapCommands {
         ctx.keyspace().putKeepExpiry(args.array(), args.offset(1), args.length(1), value);
     }
 
+    /** What {@link #lookUpString} found. */
+    private static final int MISSING = 0;
+    private static final int FOUND = 1;
+    private static final int REPLIED = -1;
+
     /**
-     * Points the view at the string of argument 1: false when the key is missing (the view is then
-     * empty) or, after replying WRONGTYPE, of another type ({@code ctx.reply()} was written).
+     * Points the view at the string of argument 1: {@link #FOUND}, {@link #MISSING} (the view is
+     * then empty), or {@link #REPLIED} after replying WRONGTYPE for another type.
      */
-    private static boolean readString(CommandContext ctx, ValueView view, boolean[] wrongType) {
+    private static int lookUpString(CommandContext ctx, ValueView view) {
         Arguments args = ctx.arguments();
         if (!ctx.keyspace().getValue(args.array(), args.offset(1), args.length(1), view)) {
             view.clear();
-            return false;
+            return MISSING;
         }
         if (!view.isString()) {
             view.clear();
             ctx.reply().error(Errors.WRONG_TYPE);
-            wrongType[0] = true;
-            return false;
+            return REPLIED;
         }
-        return true;
+        return FOUND;
     }
 
     private static int bitAt(byte[] array, int offset, int length, long bit) {
@@ -220,9 +224,9 @@ public final class BitmapCommands {
             return;
         }
         ValueView view = ctx.valueView();
-        boolean[] wrongType = {false};
-        if (!readString(ctx, view, wrongType)) {
-            if (!wrongType[0]) {
+        int found = lookUpString(ctx, view);
+        if (found != FOUND) {
+            if (found == MISSING) {
                 ctx.reply().integer(0);
             }
             return;
@@ -241,9 +245,9 @@ public final class BitmapCommands {
     private static void bitcount(CommandContext ctx) {
         Arguments args = ctx.arguments();
         ValueView view = ctx.valueView();
-        boolean[] wrongType = {false};
-        if (!readString(ctx, view, wrongType)) {
-            if (!wrongType[0]) {
+        int found = lookUpString(ctx, view);
+        if (found != FOUND) {
+            if (found == MISSING) {
                 ctx.reply().integer(0);
             }
             return;
@@ -344,9 +348,9 @@ public final class BitmapCommands {
         }
         int wanted = bitArgument.intValue();
         ValueView view = ctx.valueView();
-        boolean[] wrongType = {false};
-        if (!readString(ctx, view, wrongType)) {
-            if (!wrongType[0]) {
+        int found = lookUpString(ctx, view);
+        if (found != FOUND) {
+            if (found == MISSING) {
                 ctx.reply().integer(wanted == 1 ? -1 : 0);
             }
             return;
@@ -399,11 +403,11 @@ public final class BitmapCommands {
             ctx.reply().integer(-1);
             return;
         }
-        long found = findBit(array, offset, first, last, wanted);
-        if (found < 0 && wanted == 0 && !endGiven) {
-            found = last + 1;
+        long position = findBit(array, offset, first, last, wanted);
+        if (position < 0 && wanted == 0 && !endGiven) {
+            position = last + 1;
         }
-        ctx.reply().integer(found);
+        ctx.reply().integer(position);
     }
 
     /** The first bit equal to {@code wanted} in [first, last], or -1; whole bytes are skipped at once. */
@@ -592,14 +596,13 @@ public final class BitmapCommands {
         ReplyWriter reply = ctx.reply();
         if (!writes) {
             ValueView view = ctx.valueView();
-            boolean[] wrongType = {false};
-            boolean found = readString(ctx, view, wrongType);
-            if (wrongType[0]) {
+            int found = lookUpString(ctx, view);
+            if (found == REPLIED) {
                 return;
             }
-            byte[] array = found ? view.array() : EMPTY;
-            int offset = found ? view.offset() : 0;
-            int length = found ? view.length() : 0;
+            byte[] array = found == FOUND ? view.array() : EMPTY;
+            int offset = found == FOUND ? view.offset() : 0;
+            int length = found == FOUND ? view.length() : 0;
             reply.array(operationCount);
             for (int i = 0; i < operationCount; i++) {
                 Operation operation = operations[i];

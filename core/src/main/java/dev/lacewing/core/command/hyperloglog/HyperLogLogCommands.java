@@ -2,7 +2,6 @@ package dev.lacewing.core.command.hyperloglog;
 
 import static dev.lacewing.api.CommandFlag.DENYOOM;
 import static dev.lacewing.api.CommandFlag.FAST;
-import static dev.lacewing.api.CommandFlag.MAY_REPLICATE;
 import static dev.lacewing.api.CommandFlag.READONLY;
 import static dev.lacewing.api.CommandFlag.WRITE;
 
@@ -40,7 +39,7 @@ public final class HyperLogLogCommands {
             HyperLogLogCommands::pfadd, WRITE, DENYOOM, FAST);
         register(registry, "pfcount", -2, 1, -1,
             "Return the approximated cardinality of the set(s) observed by the HyperLogLog at key(s).",
-            HyperLogLogCommands::pfcount, READONLY, MAY_REPLICATE);
+            HyperLogLogCommands::pfcount, READONLY);
         register(registry, "pfmerge", -2, 1, -1, "Merge N different HyperLogLogs into a single one.",
             HyperLogLogCommands::pfmerge, WRITE, DENYOOM);
     }
