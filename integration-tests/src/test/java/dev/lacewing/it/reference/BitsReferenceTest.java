@@ -363,6 +363,84 @@ class BitsReferenceTest {
         }
     }
 
+    /**
+     * Seeded random sequences of bit and HyperLogLog commands (random elements, offsets, types,
+     * ranges and merges over a few keys) sent to both servers; every reply must be identical, and
+     * HyperLogLog values are compared byte for byte after each change. A failure names the seed.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("targets")
+    void randomSequencesAgreeWithRedis(Target target) {
+        long seed = System.nanoTime();
+        java.util.Random random = new java.util.Random(seed);
+        String prefix = "bits" + RUNS.incrementAndGet() + ":";
+        String[] types = {"u1", "u7", "u8", "u31", "u63", "i1", "i8", "i13", "i32", "i64"};
+        String[] overflows = {"WRAP", "SAT", "FAIL"};
+        String[] operations = {"AND", "OR", "XOR", "NOT"};
+        try (RespClient reference = RespClient.connect(redis.port());
+             RespClient lacewing = RespClient.connect(Servers.server(target).port())) {
+            for (int step = 0; step < 1500; step++) {
+                String hll = prefix + "h" + random.nextInt(4);
+                String bitmap = prefix + "b" + random.nextInt(3);
+                List<String> command = switch (random.nextInt(12)) {
+                    case 0, 1, 2 -> {
+                        List<String> add = new ArrayList<>(List.of("PFADD", hll));
+                        int elements = random.nextInt(40);
+                        for (int i = 0; i < elements; i++) {
+                            add.add(Long.toString(random.nextLong() % 100_000, 36));
+                        }
+                        yield add;
+                    }
+                    case 3 -> List.of("PFMERGE", hll, prefix + "h" + random.nextInt(4), prefix + "h" + random.nextInt(4));
+                    case 4 -> List.of("PFCOUNT", hll);
+                    case 5 -> List.of("PFCOUNT", hll, prefix + "h" + random.nextInt(4));
+                    case 6 -> List.of("SETBIT", bitmap, Integer.toString(random.nextInt(300)),
+                        Integer.toString(random.nextInt(2)));
+                    case 7 -> List.of("BITCOUNT", bitmap, Integer.toString(random.nextInt(80) - 40),
+                        Integer.toString(random.nextInt(80) - 40), random.nextBoolean() ? "BIT" : "BYTE");
+                    case 8 -> random.nextBoolean()
+                        ? List.of("BITPOS", bitmap, Integer.toString(random.nextInt(2)),
+                            Integer.toString(random.nextInt(80) - 40), Integer.toString(random.nextInt(80) - 40),
+                            random.nextBoolean() ? "BIT" : "BYTE")
+                        : List.of("BITPOS", bitmap, Integer.toString(random.nextInt(2)),
+                            Integer.toString(random.nextInt(20) - 10));
+                    case 9 -> {
+                        String operation = operations[random.nextInt(4)];
+                        yield operation.equals("NOT") ? List.of("BITOP", operation, bitmap, prefix + "b" + random.nextInt(3))
+                            : List.of("BITOP", operation, bitmap, prefix + "b" + random.nextInt(3),
+                                prefix + "b" + random.nextInt(3));
+                    }
+                    default -> {
+                        List<String> field = new ArrayList<>(List.of("BITFIELD", bitmap));
+                        for (int i = random.nextInt(4); i >= 0; i--) {
+                            String type = types[random.nextInt(types.length)];
+                            String offset = random.nextInt(4) == 0 ? "#" + random.nextInt(5)
+                                : Integer.toString(random.nextInt(200));
+                            switch (random.nextInt(4)) {
+                                case 0 -> field.addAll(List.of("GET", type, offset));
+                                case 1 -> field.addAll(List.of("SET", type, offset, Long.toString(random.nextLong()
+                                    >> random.nextInt(64))));
+                                case 2 -> field.addAll(List.of("INCRBY", type, offset, Long.toString(random.nextLong()
+                                    >> random.nextInt(64))));
+                                default -> field.addAll(List.of("OVERFLOW", overflows[random.nextInt(3)]));
+                            }
+                        }
+                        yield field;
+                    }
+                };
+                List<byte[]> arguments = command.stream().map(BitsReferenceTest::bytes).toList();
+                String expected = RespClient.text(reference.callBytes(arguments));
+                String actual = RespClient.text(lacewing.callBytes(arguments));
+                assertEquals(expected, actual, "seed " + seed + ", step " + step + ": " + String.join(" ", command));
+                if (command.get(0).startsWith("PF")) {
+                    List<byte[]> get = List.of(bytes("GET"), bytes(command.get(1)));
+                    assertArrayEquals(reference.callBytes(get), lacewing.callBytes(get),
+                        "value after seed " + seed + ", step " + step + ": " + String.join(" ", command));
+                }
+            }
+        }
+    }
+
     /** The payload of a bulk-string reply. */
     private static byte[] bulk(byte[] reply) {
         int lineEnd = 0;
