@@ -29,10 +29,10 @@ import java.util.Set;
  * significant bit of the first byte; bytes past the end read as zero, and a write past the end
  * grows the string with zero bytes, up to {@code proto-max-bulk-len} bytes as in Redis.
  *
- * <p>Readers (GETBIT, BITCOUNT, BITPOS, BITFIELD_RO, and BITFIELD with only GETs) work on the value
- * in place through the {@link ValueView}. Writers store a new array: a SETBIT costs O(length of
- * the string), not Redis's O(1) in-place edit, because a stored string is never changed in place
- * (it may be a page slice shared by the compact keyspace layout).
+ * <p>Every command reads the value in place through the {@link ValueView}. Writers store a new
+ * array: a SETBIT that changes something costs O(length of the string), not Redis's O(1) in-place
+ * edit, because a stored string is never changed in place (it may be a page slice shared by the
+ * compact keyspace layout); one that changes nothing stores nothing.
  *
  * <p>BITOP declares all its keys (destination and sources), so both engines give it every key at
  * once; on the shared-nothing engine keys of several shards make it an atomic transaction.
@@ -128,22 +128,21 @@ public final class BitmapCommands {
     }
 
     /**
-     * The string a writer starts from (lookupStringForBitCommand): a copy of {@code old}, the stored value,
-     * grown with zero bytes to hold byte {@code lastByte}, or a new zeroed one when the key is
-     * missing; null after replying WRONGTYPE.
+     * The string a writer starts from (lookupStringForBitCommand): the string the view shows, or
+     * none when the key is missing, copied into a new array grown with zero bytes to hold byte
+     * {@code lastByte}. Clears the view.
      */
-    private static byte[] writableString(CommandContext ctx, Object old, long lastByte) {
-        if (old == null) {
-            return new byte[(int) lastByte + 1];
+    private static byte[] writableCopy(ValueView view, int found, long lastByte) {
+        int length = found == FOUND ? view.length() : 0;
+        byte[] value = new byte[(int) Math.max(length, lastByte + 1)];
+        if (found == FOUND) {
+            System.arraycopy(view.array(), view.offset(), value, 0, length);
         }
-        if (!(old instanceof byte[] bytes)) {
-            ctx.reply().error(Errors.WRONG_TYPE);
-            return null;
-        }
-        return Arrays.copyOf(bytes, (int) Math.max(bytes.length, lastByte + 1));
+        view.clear();
+        return value;
     }
 
-    /** Stores what {@link #writableString} returned, keeping an existing key's expiry. */
+    /** Stores a written string; an existing key keeps its expiry, a new one has none. */
     private static void store(CommandContext ctx, byte[] value) {
         Arguments args = ctx.arguments();
         ctx.keyspace().putKeepExpiry(args.array(), args.offset(1), args.length(1), value);
@@ -196,25 +195,20 @@ public final class BitmapCommands {
             ctx.reply().error(Errors.BIT_VALUE);
             return;
         }
-        Arguments args = ctx.arguments();
-        Object old = ctx.keyspace().get(args.array(), args.offset(1), args.length(1));
-        if (old != null && !(old instanceof byte[])) {
-            ctx.reply().error(Errors.WRONG_TYPE);
+        ValueView view = ctx.valueView();
+        int found = lookUpString(ctx, view);
+        if (found == REPLIED) {
             return;
         }
-        byte[] current = old == null ? null : (byte[]) old;
         int byteIndex = (int) (bit >>> 3);
-        int mask = 1 << (7 - (int) (bit & 7));
-        int previous = current != null && byteIndex < current.length && (current[byteIndex] & mask) != 0 ? 1 : 0;
-        if (current == null || byteIndex >= current.length || previous != on) {
-            byte[] value = writableString(ctx, old, byteIndex);
+        int previous = found == FOUND ? bitAt(view.array(), view.offset(), view.length(), bit) : 0;
+        if (found == MISSING || byteIndex >= view.length() || previous != on) {
+            byte[] value = writableCopy(view, found, byteIndex);
+            int mask = 1 << (7 - (int) (bit & 7));
             value[byteIndex] = (byte) (on == 1 ? value[byteIndex] | mask : value[byteIndex] & ~mask);
-            if (old == null) {
-                ctx.keyspace().put(args.array(), args.offset(1), args.length(1), value, Keyspace.NO_EXPIRY);
-            } else {
-                store(ctx, value);
-            }
+            store(ctx, value);
         }
+        view.clear();
         ctx.reply().integer(previous);
     }
 
@@ -615,11 +609,12 @@ public final class BitmapCommands {
             reply.error(Errors.BITFIELD_RO_GET_ONLY);
             return;
         }
-        Object old = ctx.keyspace().get(args.array(), args.offset(1), args.length(1));
-        byte[] value = writableString(ctx, old, highestWrite >>> 3);
-        if (value == null) {
+        ValueView view = ctx.valueView();
+        int found = lookUpString(ctx, view);
+        if (found == REPLIED) {
             return;
         }
+        byte[] value = writableCopy(view, found, highestWrite >>> 3);
         reply.array(operationCount);
         for (int i = 0; i < operationCount; i++) {
             Operation operation = operations[i];
@@ -643,11 +638,7 @@ public final class BitmapCommands {
             reply.integer(operation.opcode == INCRBY ? stored : previous);
             write(value, operation.offset, operation.bits, stored);
         }
-        if (old == null) {
-            ctx.keyspace().put(args.array(), args.offset(1), args.length(1), value, Keyspace.NO_EXPIRY);
-        } else {
-            store(ctx, value);
-        }
+        store(ctx, value);
     }
 
     /**

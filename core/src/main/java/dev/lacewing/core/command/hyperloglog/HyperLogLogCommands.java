@@ -12,7 +12,6 @@ import dev.lacewing.api.CommandHandler;
 import dev.lacewing.api.CommandRegistry;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
-import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ValueView;
 import dev.lacewing.core.command.Errors;
 import java.util.Set;
@@ -100,7 +99,7 @@ public final class HyperLogLogCommands {
             int result = hll.add(args.array(), args.offset(i), args.length(i), sparseMaxBytes);
             if (result < 0) {
                 if (updated > 0) {
-                    store(ctx, hll, created);
+                    store(ctx, hll);
                 }
                 ctx.reply().error(Errors.CORRUPT_HYPERLOGLOG);
                 return;
@@ -109,18 +108,15 @@ public final class HyperLogLogCommands {
         }
         if (updated > 0) {
             hll.invalidateCache();
-            store(ctx, hll, created);
+            store(ctx, hll);
         }
         ctx.reply().integer(updated > 0 ? 1 : 0);
     }
 
-    private static void store(CommandContext ctx, HyperLogLog hll, boolean created) {
+    /** Stores the working copy; an existing key keeps its expiry, a new one has none. */
+    private static void store(CommandContext ctx, HyperLogLog hll) {
         Arguments args = ctx.arguments();
-        if (created) {
-            ctx.keyspace().put(args.array(), args.offset(1), args.length(1), hll.toBytes(), Keyspace.NO_EXPIRY);
-        } else {
-            ctx.keyspace().putKeepExpiry(args.array(), args.offset(1), args.length(1), hll.toBytes());
-        }
+        ctx.keyspace().putKeepExpiry(args.array(), args.offset(1), args.length(1), hll.toBytes());
     }
 
     /**
@@ -224,7 +220,7 @@ public final class HyperLogLogCommands {
             }
         }
         hll.invalidateCache();
-        store(ctx, hll, created);
+        store(ctx, hll);
         ctx.reply().ok();
     }
 }
