@@ -32,15 +32,6 @@ tool="$dist/bin/lacewing-benchmark"
 source "$root/benchmarks/servers.sh"
 require_tools redis-server redis-cli
 
-# totals FILE FIELD: a number from the "Totals" object of the tool's JSON (Count, Ops/sec, p99.00).
-totals() {
-  awk -v field="\"$2\": " '
-    /^"Totals": \{/ { inside = 1 }
-    inside && index($0, field) {
-      rest = substr($0, index($0, field) + length(field)); sub(/[,}].*/, "", rest); print rest; exit
-    }' "$1"
-}
-
 load() { # port json-file tool-options...
   local port=$1 json=$2
   shift 2

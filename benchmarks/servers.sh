@@ -1,5 +1,6 @@
 # Shared by the benchmark scripts (sourced, not run): the tools they need, a work folder and the
-# servers they start, both cleaned up on exit, and the two probes they take of a server.
+# servers they start, both cleaned up on exit, the two probes they take of a server, and reading
+# the load tool's JSON.
 
 require_tools() { # tool...
   local tool
@@ -29,4 +30,13 @@ wait_ready() { # port
 
 cpu_ticks() { # pid -> utime+stime in clock ticks
   awk '{print $14 + $15}' "/proc/$1/stat"
+}
+
+# totals FILE FIELD: a number from the "Totals" object of the tool's JSON (Count, Ops/sec, p99.00).
+totals() {
+  awk -v field="\"$2\": " '
+    /^"Totals": \{/ { inside = 1 }
+    inside && index($0, field) {
+      rest = substr($0, index($0, field) + length(field)); sub(/[,}].*/, "", rest); print rest; exit
+    }' "$1"
 }

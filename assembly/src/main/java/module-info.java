@@ -7,6 +7,8 @@ module dev.lacewing.launcher {
     requires dev.lacewing.core;
     requires org.apache.felix.framework;
     requires java.logging;
+    requires java.management;
+    requires jdk.management;
     requires jdk.unsupported;
 
     uses org.osgi.framework.launch.FrameworkFactory;

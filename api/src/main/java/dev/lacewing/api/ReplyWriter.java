@@ -22,6 +22,9 @@ public interface ReplyWriter {
     /** An error reply; {@code message} starts with its code, for example {@code "ERR syntax error"}. */
     void error(String message);
 
+    /** An error reply of raw bytes, for messages that quote a client's binary arguments as Redis does. */
+    void error(byte[] message);
+
     void integer(long value);
 
     void bulk(byte[] value);

@@ -1,7 +1,7 @@
 package dev.lacewing.api;
 
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * The server's worker threads (the transport's event loops), seen without any Netty type.
@@ -16,6 +16,10 @@ public interface Workers {
     /** The index of the calling worker thread, or -1 when the caller is not a worker. */
     int currentIndex();
 
-    /** Runs {@code task} on worker {@code index} every {@code period}, until the server stops. */
-    void scheduleAtFixedRate(int index, Runnable task, long period, TimeUnit unit);
+    /**
+     * Runs {@code task} on worker {@code index} again and again until the server stops, waiting
+     * {@code periodMillis} between one run's start and the next; the period is read again after
+     * each run, so a setting such as {@code hz} changed at runtime takes effect at the next run.
+     */
+    void scheduleRepeating(int index, Runnable task, LongSupplier periodMillis);
 }

@@ -33,7 +33,7 @@ final class FelixModuleLoader implements ModuleLoader, ServiceTrackerCustomizer<
 
     private static final System.Logger LOG = System.getLogger(FelixModuleLoader.class.getName());
 
-    private record Module(CommandProvider provider, Bundle bundle) {
+    private record Module(CommandProvider provider, Bundle bundle, List<String> arguments) {
     }
 
     private final BundleContext context;
@@ -42,6 +42,8 @@ final class FelixModuleLoader implements ModuleLoader, ServiceTrackerCustomizer<
     private final Map<String, Module> modules = new ConcurrentHashMap<>();
     /** Why a bundle's provider was refused (a command name already taken), by bundle id; read by {@link #load}. */
     private final Map<Long, String> refusals = new ConcurrentHashMap<>();
+    /** MODULE LOAD's arguments for the bundle it is starting, by bundle id, until its provider is added. */
+    private final Map<Long, List<String>> pendingArguments = new ConcurrentHashMap<>();
 
     private FelixModuleLoader(BundleContext context, ModuleRegistry registry) {
         this.context = context;
@@ -57,7 +59,7 @@ final class FelixModuleLoader implements ModuleLoader, ServiceTrackerCustomizer<
     }
 
     @Override
-    public synchronized String load(Path jar) throws Exception {
+    public synchronized String load(Path jar, List<String> arguments) throws Exception {
         Path file = jar.toAbsolutePath().normalize();
         if (!Files.isRegularFile(file)) {
             throw new IllegalArgumentException("no such file: " + file);
@@ -69,13 +71,16 @@ final class FelixModuleLoader implements ModuleLoader, ServiceTrackerCustomizer<
             }
         }
         Bundle bundle = context.installBundle(location);
+        pendingArguments.put(bundle.getBundleId(), List.copyOf(arguments));
         try {
             bundle.start();
         } catch (BundleException | RuntimeException e) {
+            pendingArguments.remove(bundle.getBundleId());
             uninstall(bundle);
             throw new IllegalArgumentException("bundle " + bundle.getSymbolicName() + " did not start: " + e.getMessage()
                 + (e.getCause() != null ? " (" + e.getCause() + ")" : ""), e);
         }
+        pendingArguments.remove(bundle.getBundleId());
         List<String> names = new ArrayList<>();
         modules.forEach((name, module) -> {
             if (module.bundle().getBundleId() == bundle.getBundleId()) {
@@ -105,7 +110,7 @@ final class FelixModuleLoader implements ModuleLoader, ServiceTrackerCustomizer<
     public List<LoadedModule> list() {
         List<LoadedModule> loaded = new ArrayList<>();
         modules.forEach((name, module) -> loaded.add(new LoadedModule(name, module.bundle().getVersion().toString(),
-            pathOf(module.bundle()))));
+            pathOf(module.bundle()), module.arguments())));
         loaded.sort(Comparator.comparing(LoadedModule::name));
         return loaded;
     }
@@ -117,12 +122,13 @@ final class FelixModuleLoader implements ModuleLoader, ServiceTrackerCustomizer<
             return null;
         }
         Bundle bundle = reference.getBundle();
+        List<String> arguments = pendingArguments.getOrDefault(bundle.getBundleId(), List.of());
         String refusal = null;
         if (modules.containsKey(provider.name())) {
             refusal = "a module named '" + provider.name() + "' is already loaded";
         } else {
             try {
-                registry.addCommands(provider);
+                registry.addCommands(provider, arguments);
             } catch (RuntimeException e) { // a command name already taken, or a broken plugin
                 refusal = "module '" + provider.name() + "' of bundle " + bundle.getSymbolicName() + " refused: "
                     + e;
@@ -134,7 +140,7 @@ final class FelixModuleLoader implements ModuleLoader, ServiceTrackerCustomizer<
             context.ungetService(reference);
             return null;
         }
-        modules.put(provider.name(), new Module(provider, bundle));
+        modules.put(provider.name(), new Module(provider, bundle, arguments));
         LOG.log(System.Logger.Level.DEBUG, "Module '" + provider.name() + "' added from " + bundle.getLocation());
         return provider;
     }

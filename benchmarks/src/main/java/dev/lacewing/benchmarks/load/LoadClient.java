@@ -19,6 +19,13 @@ final class LoadClient extends ChannelInboundHandlerAdapter implements ReplyScan
     private final LoadRun run;
     private final KeySequence[] keys;
     private final RandomGenerator random;
+    /** Where this connection goes; under --cluster-mode one master, whose keys alone it sends. */
+    final String host;
+    final int port;
+    /** The master's index in the run's topology, or -1 without --cluster-mode. */
+    private final int node;
+    private final byte[] keyScratch;
+    private int handshakeLeft;
     private final ReplyScanner scanner = new ReplyScanner();
     private final int pipeline;
     private final long[] sentAt;
@@ -36,10 +43,15 @@ final class LoadClient extends ChannelInboundHandlerAdapter implements ReplyScan
     private ChannelHandlerContext ctx;
     private ByteBuf out;
 
-    LoadClient(LoadThread thread, LoadRun run, int clientIndex, RandomGenerator random) {
+    LoadClient(LoadThread thread, LoadRun run, int clientIndex, RandomGenerator random, int node, String host,
+               int port) {
         this.thread = thread;
         this.run = run;
         this.random = random;
+        this.node = node;
+        this.host = host;
+        this.port = port;
+        this.keyScratch = node < 0 ? null : new byte[run.keyPrefix.length + 20];
         LoadOptions options = run.options;
         this.keys = new KeySequence[run.templates.length];
         for (int i = 0; i < keys.length; i++) {
@@ -55,6 +67,16 @@ final class LoadClient extends ChannelInboundHandlerAdapter implements ReplyScan
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+    }
+
+    /** Sends AUTH / SELECT when asked for; their replies are not timed. */
+    void handshake() {
+        handshakeLeft = run.handshakeReplies;
+        if (handshakeLeft == 0) {
+            run.handshakesDone.countDown();
+        } else {
+            ctx.writeAndFlush(ctx.alloc().buffer(run.handshake.length).writeBytes(run.handshake), ctx.voidPromise());
+        }
     }
 
     /** Sends the first {@code pipeline} requests. */
@@ -82,6 +104,15 @@ final class LoadClient extends ChannelInboundHandlerAdapter implements ReplyScan
 
     @Override
     public void onReply(int outcome, int bytes) {
+        if (handshakeLeft > 0) {
+            if (outcome == ReplyScanner.ERROR) {
+                run.connectionFailed("AUTH or SELECT refused: " + scanner.lastError());
+            }
+            if (--handshakeLeft == 0) {
+                run.handshakesDone.countDown();
+            }
+            return;
+        }
         if (inFlight == 0) {
             throw new IllegalStateException("protocol error: a reply with no request");
         }
@@ -123,13 +154,11 @@ final class LoadClient extends ChannelInboundHandlerAdapter implements ReplyScan
     }
 
     private void send(long now) {
-        if (leftInBlock == 0) {
-            command = command + 1 == run.templates.length ? 0 : command + 1;
-            leftInBlock = run.ratios[command];
+        long key = nextKey();
+        if (key < 0) {
+            return;
         }
-        leftInBlock--;
         CommandTemplate template = run.templates[command];
-        long key = keys[command].next();
         int valueLength = template.usesData() ? thread.nextValue(key, random) : 0;
         if (out == null) {
             out = ctx.alloc().ioBuffer(Math.min(64 * 1024, pipeline * (valueLength + 64)));
@@ -145,6 +174,30 @@ final class LoadClient extends ChannelInboundHandlerAdapter implements ReplyScan
         sentCommand[slot] = command;
         inFlight++;
         sent++;
+    }
+
+    /**
+     * Picks the next command by the ratios and draws its key. Under --cluster-mode, keys of other
+     * masters are drawn and passed over (the client's other connections send them), and each
+     * counts as one of the client's requests, so that a client's connections together send about
+     * --requests and P walks its slice once, split over the masters. Returns -1 when the client's
+     * requests ran out while passing keys over.
+     */
+    private long nextKey() {
+        while (true) {
+            if (leftInBlock == 0) {
+                command = command + 1 == run.templates.length ? 0 : command + 1;
+                leftInBlock = run.ratios[command];
+            }
+            leftInBlock--;
+            long key = keys[command].next();
+            if (node < 0 || run.topology.ownerOf(run.keyPrefix, key, keyScratch) == node) {
+                return key;
+            }
+            if (++sent >= run.requestsPerClient) {
+                return -1;
+            }
+        }
     }
 
     private void flush() {

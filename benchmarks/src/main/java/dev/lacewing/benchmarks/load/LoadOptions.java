@@ -20,6 +20,11 @@ public final class LoadOptions {
           -p, --port=PORT                server port (default: 6379)
           -t, --threads=NUMBER           number of threads, one event loop each (default: 4)
           -c, --clients=NUMBER           connections per thread (default: 50)
+          -a, --authenticate=CREDENTIALS AUTH with PASSWORD or USER:PASSWORD on every connection
+              --select-db=DB             SELECT this database on every connection (default: 0)
+              --cluster-mode             the server is a Redis Cluster node: read CLUSTER SLOTS,
+                                         connect each client to every master, and send each key
+                                         to the master of its slot
           -n, --requests=NUMBER          requests per client (default: 10000); 'allkeys' covers the
                                          key range (divided among the clients with --key-pattern=P:P)
               --test-time=SECS           run for this long instead of a number of requests
@@ -57,6 +62,7 @@ public final class LoadOptions {
         """;
 
     private static final Set<String> VALUED = Set.of("server", "port", "threads", "clients", "requests",
+        "authenticate", "select-db",
         "test-time", "pipeline", "rate-limiting", "json-out-file", "print-percentiles", "data-size", "data-size-range",
         "data-size-pattern", "key-prefix", "key-minimum", "key-maximum", "key-pattern", "key-stddev", "key-median",
         "ratio", "command", "command-ratio", "command-key-pattern");
@@ -78,6 +84,10 @@ public final class LoadOptions {
     public int rateLimit;
     public boolean distinctClientSeed;
     public boolean randomize;
+    /** PASSWORD or USER:PASSWORD, or null. */
+    public String authenticate;
+    public int selectDb;
+    public boolean clusterMode;
     public String jsonOutFile;
     public boolean hideHistogram;
     public List<Double> percentiles = List.of(50.0, 99.0, 99.9);
@@ -148,6 +158,8 @@ public final class LoadOptions {
                     allKeys = value.equals("allkeys");
                     options.requests = allKeys ? 0 : longIn(name, value, 1, Long.MAX_VALUE);
                 }
+                case "authenticate" -> options.authenticate = value;
+                case "select-db" -> options.selectDb = intIn(name, value, 0, Integer.MAX_VALUE);
                 case "test-time" -> options.testTimeSeconds = intIn(name, value, 1, Integer.MAX_VALUE);
                 case "pipeline" -> options.pipeline = intIn(name, value, 1, 1_000_000);
                 case "rate-limiting" -> options.rateLimit = intIn(name, value, 1, Integer.MAX_VALUE);
@@ -205,6 +217,7 @@ public final class LoadOptions {
             case 't' -> "threads";
             case 'c' -> "clients";
             case 'n' -> "requests";
+            case 'a' -> "authenticate";
             case 'd' -> "data-size";
             case 'R' -> "random-data";
             case 'h' -> "help";
@@ -214,7 +227,7 @@ public final class LoadOptions {
 
     private static boolean isFlag(String name) {
         return switch (name) {
-            case "random-data", "hide-histogram", "distinct-client-seed", "randomize", "help" -> true;
+            case "random-data", "hide-histogram", "distinct-client-seed", "randomize", "cluster-mode", "help" -> true;
             default -> false;
         };
     }
@@ -225,6 +238,7 @@ public final class LoadOptions {
             case "hide-histogram" -> hideHistogram = true;
             case "distinct-client-seed" -> distinctClientSeed = true;
             case "randomize" -> randomize = true;
+            case "cluster-mode" -> clusterMode = true;
             default -> help = true;
         }
     }
@@ -232,6 +246,9 @@ public final class LoadOptions {
     private void validate(boolean allKeys) {
         if (keyMaximum < keyMinimum) {
             throw new IllegalArgumentException("--key-maximum must not be below --key-minimum");
+        }
+        if (clusterMode && selectDb != 0) {
+            throw new IllegalArgumentException("--select-db cannot be used with --cluster-mode: a cluster has database 0 only");
         }
         if (commands.isEmpty() && setRatio == 0 && getRatio == 0) {
             throw new IllegalArgumentException("--ratio must not be 0:0");
@@ -243,6 +260,21 @@ public final class LoadOptions {
             }
             requests = Math.max(1, requests);
         }
+    }
+
+    /**
+     * What each connection sends before the run starts: AUTH and SELECT as asked, or nothing.
+     * Each must be answered without an error.
+     */
+    public List<List<String>> handshake() {
+        List<List<String>> commands = new ArrayList<>();
+        if (authenticate != null) {
+            commands.add(ClusterTopology.authWords(authenticate));
+        }
+        if (selectDb != 0) {
+            commands.add(List.of("SELECT", Integer.toString(selectDb)));
+        }
+        return commands;
     }
 
     /** Every client of every thread, numbered 0 .. totalClients() - 1. */

@@ -1,5 +1,6 @@
 package dev.lacewing.benchmarks.load;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -20,12 +21,27 @@ final class LoadRun {
     final long requestsPerClient;
     final long rateIntervalNanos;
     final CountDownLatch threadsDone;
+    /** The masters and their slots under --cluster-mode, else null. */
+    final ClusterTopology topology;
+    /** AUTH / SELECT as one RESP request batch sent by every connection first, and how many replies it gets. */
+    final byte[] handshake;
+    final int handshakeReplies;
+    /** Counted down by each connection once its handshake is answered (or failed). */
+    final CountDownLatch handshakesDone;
     long startNanos;
     long deadlineNanos = Long.MAX_VALUE;
     private volatile String connectionError;
 
-    LoadRun(LoadOptions options) {
+    LoadRun(LoadOptions options, ClusterTopology topology) {
         this.options = options;
+        this.topology = topology;
+        List<List<String>> handshakeCommands = options.handshake();
+        ByteArrayOutputStream handshakeBytes = new ByteArrayOutputStream();
+        handshakeCommands.forEach(words -> handshakeBytes.writeBytes(ClusterTopology.encode(words)));
+        this.handshake = handshakeBytes.toByteArray();
+        this.handshakeReplies = handshakeCommands.size();
+        this.handshakesDone = new CountDownLatch(
+            options.totalClients() * (topology == null ? 1 : topology.nodes().size()));
         List<LoadOptions.Command> workload = options.workload();
         this.templates = new CommandTemplate[workload.size()];
         this.ratios = new int[workload.size()];

@@ -63,7 +63,18 @@ final class LoadThread {
         for (int i = 0; i < options.clients; i++) {
             int clientIndex = index * options.clients + i;
             long seed = options.distinctClientSeed ? baseSeed + clientIndex : baseSeed;
-            clients.add(new LoadClient(this, run, clientIndex, new SplittableRandom(seed)));
+            if (run.topology == null) {
+                clients.add(new LoadClient(this, run, clientIndex, new SplittableRandom(seed), -1,
+                    options.server, options.port));
+            } else {
+                // One connection per master, each drawing from the client's key sequence and
+                // keeping the keys its master serves.
+                List<ClusterTopology.Node> nodes = run.topology.nodes();
+                for (int node = 0; node < nodes.size(); node++) {
+                    clients.add(new LoadClient(this, run, clientIndex, new SplittableRandom(seed + 7919L * node), node,
+                        nodes.get(node).host(), nodes.get(node).port()));
+                }
+            }
         }
         this.activeClients = clients.size();
     }
@@ -80,9 +91,14 @@ final class LoadThread {
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 10_000)
                 .handler(client)
-                .connect(run.options.server, run.options.port));
+                .connect(client.host, client.port));
         }
         return futures;
+    }
+
+    /** Sends every connection's AUTH / SELECT; each counts down {@link LoadRun#handshakesDone}. */
+    void handshake() {
+        group.execute(() -> clients.forEach(LoadClient::handshake));
     }
 
     /** Sends every client's first requests; the run's start time must be set before. */

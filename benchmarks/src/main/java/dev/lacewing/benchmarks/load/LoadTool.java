@@ -64,7 +64,9 @@ public final class LoadTool {
         IoHandlerFactory ioHandlerFactory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         Class<? extends SocketChannel> channelClass = epoll ? EpollSocketChannel.class : NioSocketChannel.class;
         String transport = epoll ? "epoll" : "nio";
-        LoadRun run = new LoadRun(options);
+        ClusterTopology topology = options.clusterMode
+            ? ClusterTopology.discover(options.server, options.port, options.authenticate) : null;
+        LoadRun run = new LoadRun(options, topology);
         long seed = LoadThread.baseSeed(options);
         List<LoadThread> threads = new ArrayList<>();
         try {
@@ -72,6 +74,7 @@ public final class LoadTool {
                 threads.add(new LoadThread(run, i, ioHandlerFactory, channelClass, seed));
             }
             connectAll(threads, options);
+            handshakeAll(run, threads);
             run.startNanos = System.nanoTime();
             if (options.testTimeSeconds > 0) {
                 run.deadlineNanos = run.startNanos + TimeUnit.SECONDS.toNanos(options.testTimeSeconds);
@@ -111,6 +114,21 @@ public final class LoadTool {
                 throw new IOException("cannot connect to " + options.server + ":" + options.port + ": "
                     + future.cause().getMessage(), future.cause());
             }
+        }
+    }
+
+    private static void handshakeAll(LoadRun run, List<LoadThread> threads) throws IOException {
+        threads.forEach(LoadThread::handshake);
+        try {
+            if (!run.handshakesDone.await(10, TimeUnit.SECONDS)) {
+                throw new IOException("AUTH / SELECT not answered within 10 seconds");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted during AUTH / SELECT", e);
+        }
+        if (run.connectionError() != null) {
+            throw new IOException(run.connectionError());
         }
     }
 

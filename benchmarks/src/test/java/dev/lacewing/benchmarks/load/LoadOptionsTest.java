@@ -108,6 +108,17 @@ class LoadOptionsTest {
         assertMessage("unbalanced quotes in --command: GET \"x", "--command=GET \"x");
     }
 
+    @Test
+    void authenticationAndDatabaseBecomeTheHandshakeAndClusterModeRefusesADatabase() {
+        LoadOptions options = LoadOptions.parse("-a", "user:pass word", "--select-db=4");
+        assertEquals(List.of(List.of("AUTH", "user", "pass word"), List.of("SELECT", "4")), options.handshake());
+        assertEquals(List.of(List.of("AUTH", "secret")), LoadOptions.parse("-asecret").handshake());
+        assertEquals(List.of(), LoadOptions.parse("--cluster-mode").handshake());
+        assertTrue(LoadOptions.parse("--cluster-mode").clusterMode);
+        assertMessage("--select-db cannot be used with --cluster-mode: a cluster has database 0 only",
+            "--cluster-mode", "--select-db", "1");
+    }
+
     private static void assertMessage(String message, String... args) {
         assertEquals(message, assertThrows(IllegalArgumentException.class, () -> LoadOptions.parse(args)).getMessage());
     }

@@ -2,10 +2,13 @@ package dev.lacewing.benchmarks.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.lacewing.core.server.LacewingServer;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -54,6 +57,57 @@ class LoadToolTest {
             double sets = number(result.substring(result.indexOf("\"Sets\"")), "Count");
             double gets = number(result.substring(result.indexOf("\"Gets\"")), "Count");
             assertTrue(Math.abs(sets - gets) <= 8, result);
+        }
+    }
+
+    @Test
+    void authenticatesAndSelectsTheDatabaseOnEveryConnectionBeforeTheRun() throws Exception {
+        try (LacewingServer server = LacewingServer.builder().port(0).engine("multithread").transport("nio")
+            .threads(2).set("requirepass", "secret").start()) {
+            LoadOptions options = LoadOptions.parse("-s", "127.0.0.1", "-p", Integer.toString(server.port()),
+                "-t", "1", "-c", "3", "-a", "secret", "--select-db", "3", "--ratio=1:0", "--key-pattern=P:P",
+                "--key-minimum=1", "--key-maximum=300", "--requests=allkeys", "--hide-histogram");
+            LoadReport report = LoadTool.run(options, new PrintStream(new ByteArrayOutputStream(), true,
+                StandardCharsets.UTF_8), null);
+            assertNull(report.connectionError());
+            assertEquals(0, report.totalErrors(), report.firstError());
+            try (RawConnection connection = new RawConnection("127.0.0.1", server.port())) {
+                assertEquals("+OK", connection.call("AUTH", "secret"));
+                assertEquals("+OK", connection.call("SELECT", "3"));
+                assertEquals(":300", connection.call("DBSIZE"));
+                assertEquals("+OK", connection.call("SELECT", "0"));
+                assertEquals(":0", connection.call("DBSIZE"));
+            }
+
+            LoadOptions wrong = LoadOptions.parse("-s", "127.0.0.1", "-p", Integer.toString(server.port()),
+                "-t", "1", "-c", "1", "-a", "nope", "-n", "10");
+            IOException refused = assertThrows(IOException.class, () -> LoadTool.run(wrong,
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), null));
+            assertTrue(refused.getMessage().contains("AUTH or SELECT refused: WRONGPASS"), refused.getMessage());
+        }
+    }
+
+    /**
+     * Against a real two-master Redis Cluster (Debian's redis-server, slots split by hand, since
+     * redis-cli --cluster create wants three masters): every key lands on the master of its slot,
+     * with no MOVED error, and P:P over all keys writes each key once.
+     */
+    @Test
+    void clusterModeSendsEveryKeyToTheMasterOfItsSlot(@TempDir Path directory) throws Exception {
+        assumeTrue(RedisCluster.available(), "redis-server is not installed");
+        try (RedisCluster cluster = RedisCluster.start(directory, 2)) {
+            LoadOptions options = LoadOptions.parse("-s", "127.0.0.1", "-p", Integer.toString(cluster.port(0)),
+                "--cluster-mode", "-t", "2", "-c", "2", "--pipeline=4", "--ratio=1:0", "--key-pattern=P:P",
+                "--key-minimum=1", "--key-maximum=2000", "--requests=allkeys", "--hide-histogram");
+            LoadReport report = LoadTool.run(options, new PrintStream(new ByteArrayOutputStream(), true,
+                StandardCharsets.UTF_8), null);
+            assertNull(report.connectionError());
+            assertEquals(0, report.totalErrors(), report.firstError());
+            long first = cluster.dbsize(0);
+            long second = cluster.dbsize(1);
+            assertEquals(2000, first + second);
+            assertTrue(first > 800 && second > 800, first + " and " + second);
+            assertEquals(2000, report.totalRequests());
         }
     }
 

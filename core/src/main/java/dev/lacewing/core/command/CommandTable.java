@@ -122,10 +122,22 @@ public final class CommandTable {
         public static final String CORE = "core";
 
         private final String owner;
+        private final List<String> arguments;
         private final Map<String, Command> commands = new LinkedHashMap<>();
 
         public Builder(String owner) {
+            this(owner, List.of());
+        }
+
+        /** A builder for a plugin loaded with {@code arguments} (MODULE LOAD path arg...). */
+        public Builder(String owner, List<String> arguments) {
             this.owner = owner;
+            this.arguments = List.copyOf(arguments);
+        }
+
+        @Override
+        public List<String> arguments() {
+            return arguments;
         }
 
         @Override

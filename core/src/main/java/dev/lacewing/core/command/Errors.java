@@ -44,9 +44,26 @@ public final class Errors {
         return "ERR invalid expire time in '" + command + "' command";
     }
 
-    /** An option the command does not know; CR and LF become spaces as in addReplyErrorFormat. */
-    public static String unsupportedOption(String option) {
-        return "ERR Unsupported option " + option.replace('\r', ' ').replace('\n', ' ');
+    /** An option the command does not know, quoted as {@link #quoting} says. */
+    public static byte[] unsupportedOption(byte[] array, int offset, int length) {
+        return quoting("ERR Unsupported option ", array, offset, length, Integer.MAX_VALUE, "");
+    }
+
+    /**
+     * An error quoting a client's argument as Redis's addReplyErrorFormat with {@code %s} (or
+     * {@code %.Ns}, at most {@code limit} bytes) does: the raw bytes as a C string, so up to the
+     * first NUL byte; the reply writer then turns CR and LF into spaces.
+     */
+    public static byte[] quoting(String before, byte[] array, int offset, int length, int limit, String after) {
+        int end = offset;
+        while (end < offset + Math.min(length, limit) && array[end] != 0) {
+            end++;
+        }
+        java.io.ByteArrayOutputStream message = new java.io.ByteArrayOutputStream();
+        message.writeBytes(before.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        message.write(array, offset, end - offset);
+        message.writeBytes(after.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return message.toByteArray();
     }
 
     /** getRangeLongFromObjectOrReply's reply for an integer outside {@code [min, max]}. */

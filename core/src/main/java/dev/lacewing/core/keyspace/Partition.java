@@ -1,5 +1,7 @@
 package dev.lacewing.core.keyspace;
 
+import dev.lacewing.api.Settings;
+
 /**
  * A range of hash slots across every database: one {@link DatabaseTable} per database. The unit an
  * engine hands to a thread: a shard in the shared-nothing engine, a lock stripe in the
@@ -40,6 +42,14 @@ public final class Partition {
         for (DatabaseTable table : databases) {
             table.clear();
         }
+    }
+
+    /**
+     * Milliseconds between two active-expiry cycles: 1000 / {@code hz}, read at each cycle so that
+     * CONFIG SET hz applies at once (the setting is already clamped to 1..500, as Redis clamps it).
+     */
+    public static long cyclePeriodMillis(Settings settings) {
+        return 1000 / Math.max(1, Math.min(500, settings.getLong("hz", 10)));
     }
 
     /**

@@ -64,7 +64,7 @@ public final class RespWriter implements ReplyWriter {
         endError(start);
     }
 
-    /** An error reply of raw bytes, for messages that quote a client's binary arguments as Redis does. */
+    @Override
     public void error(byte[] message) {
         errors++;
         out.writeByte('-');

@@ -226,6 +226,10 @@ public final class LacewingServer implements AutoCloseable {
                 state.moduleLoader(moduleLoader.apply(state));
             }
 
+            // Read before the port opens: the management beans take a while to start, and a client
+            // that connects at once should not meet a server still describing itself.
+            String jvm = "JVM " + System.getProperty("java.vm.version") + " flags " + ServerState.jvmFlags()
+                + ", collector " + ServerState.collectors();
             ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(group, group)
                 .channel(transport.transport().serverChannelClass())
@@ -272,11 +276,11 @@ public final class LacewingServer implements AutoCloseable {
                     applyLogLevel(value);
                 }
             });
-            workers.scheduleAtFixedRate(0, () -> closeIdleClients(state), 1, TimeUnit.SECONDS);
+            workers.scheduleRepeating(0, () -> closeIdleClients(state), () -> 1000);
             LOG.log(System.Logger.Level.INFO, "Lacewing " + ServerState.VERSION + " ready: port " + port + ", engine "
                 + engineName + ", transport " + transport.transport().name() + ", threading " + plan.strategy()
                 + " (" + plan.workers() + " threads), plugins " + found.mode()
-                + (transport.notes().isEmpty() ? "" : "; " + transport.notes()));
+                + (transport.notes().isEmpty() ? "" : "; " + transport.notes()) + "; " + jvm);
             return new LacewingServer(state, group, listeners, engine);
         }
 

@@ -11,9 +11,10 @@ public interface ModuleLoader {
 
     /**
      * Installs and starts the plugin jar; its {@link dev.lacewing.api.CommandProvider} services
-     * reach the server through {@link ModuleRegistry}. Returns the module's name.
+     * reach the server through {@link ModuleRegistry}, registering their commands with
+     * {@code arguments}. Returns the module's name.
      */
-    String load(Path jar) throws Exception;
+    String load(Path jar, List<String> arguments) throws Exception;
 
     /** Stops and uninstalls the module; false when no module has that name. */
     boolean unload(String name) throws Exception;
@@ -21,7 +22,10 @@ public interface ModuleLoader {
     /** The loaded modules. */
     List<LoadedModule> list();
 
-    /** @param name the plugin's name  @param version its version  @param path the jar it came from */
-    record LoadedModule(String name, String version, String path) {
+    /**
+     * @param name the plugin's name  @param version its version  @param path the jar it came from
+     * @param arguments what MODULE LOAD gave it
+     */
+    record LoadedModule(String name, String version, String path, List<String> arguments) {
     }
 }

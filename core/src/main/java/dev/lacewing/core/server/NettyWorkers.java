@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * The transport's event loops as the engines see them: numbered executors, no Netty type in
@@ -62,7 +63,28 @@ final class NettyWorkers implements Workers {
     }
 
     @Override
-    public void scheduleAtFixedRate(int index, Runnable task, long period, TimeUnit unit) {
-        loops[index].scheduleAtFixedRate(task, period, period, unit);
+    public void scheduleRepeating(int index, Runnable task, LongSupplier periodMillis) {
+        new Repeating(loops[index], task, periodMillis).scheduleNext(System.nanoTime());
+    }
+
+    /** A task that schedules its next run after each run, with the period read again each time. */
+    private record Repeating(EventLoop loop, Runnable task, LongSupplier periodMillis) implements Runnable {
+
+        @Override
+        public void run() {
+            long started = System.nanoTime();
+            try {
+                task.run();
+            } finally {
+                scheduleNext(started);
+            }
+        }
+
+        void scheduleNext(long from) {
+            if (!loop.isShuttingDown()) {
+                long wait = TimeUnit.MILLISECONDS.toNanos(periodMillis.getAsLong()) - (System.nanoTime() - from);
+                loop.schedule(this, Math.max(0, wait), TimeUnit.NANOSECONDS);
+            }
+        }
     }
 }

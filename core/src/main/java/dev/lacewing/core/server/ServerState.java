@@ -7,11 +7,15 @@ import dev.lacewing.api.ThreadingPlan;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.config.Config;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.Collectors;
 
 /**
  * What every connection and server command shares: configuration, the command table, the
@@ -183,9 +187,14 @@ public final class ServerState implements Server, ModuleRegistry {
         return shutdown;
     }
 
-    @Override
+    /** Adds the commands of a provider found at start, which has no load arguments. */
     public synchronized void addCommands(CommandProvider provider) {
-        CommandTable.Builder builder = new CommandTable.Builder(provider.name());
+        addCommands(provider, List.of());
+    }
+
+    @Override
+    public synchronized void addCommands(CommandProvider provider, List<String> arguments) {
+        CommandTable.Builder builder = new CommandTable.Builder(provider.name(), arguments);
         provider.registerCommands(builder);
         commands = commands.with(builder);
     }
@@ -193,5 +202,23 @@ public final class ServerState implements Server, ModuleRegistry {
     @Override
     public synchronized void removeCommands(CommandProvider provider) {
         commands = commands.without(command -> command.owner().equals(provider.name()));
+    }
+
+    /**
+     * The JVM's -X options (heap, collector, object headers) as it was started with them: the
+     * launcher's choice and the user's, or "none" when the JVM runs on its defaults.
+     */
+    public static String jvmFlags() {
+        String flags = ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+            .filter(argument -> argument.startsWith("-X"))
+            .collect(Collectors.joining(" "));
+        return flags.isEmpty() ? "none" : flags;
+    }
+
+    /** The collectors' names as the JVM reports them, e.g. "G1 Young Generation,G1 Old Generation". */
+    public static String collectors() {
+        return ManagementFactory.getGarbageCollectorMXBeans().stream()
+            .map(GarbageCollectorMXBean::getName)
+            .collect(Collectors.joining(","));
     }
 }

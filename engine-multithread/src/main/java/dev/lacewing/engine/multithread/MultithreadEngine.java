@@ -7,9 +7,9 @@ import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.StorageEngine;
 import dev.lacewing.core.keyspace.KeyspaceLayout;
+import dev.lacewing.core.keyspace.Partition;
 import dev.lacewing.core.keyspace.PartitionedKeyspace;
 import java.util.Arrays;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -37,8 +37,7 @@ final class MultithreadEngine implements StorageEngine {
         for (int i = 0; i < stripes; i++) {
             locks[i] = new ReentrantLock();
         }
-        long hz = Math.max(1, Math.min(500, context.settings().getLong("hz", 10)));
-        context.workers().scheduleAtFixedRate(0, this::expireCycle, 1000 / hz, TimeUnit.MILLISECONDS);
+        context.workers().scheduleRepeating(0, this::expireCycle, () -> Partition.cyclePeriodMillis(context.settings()));
     }
 
     @Override

@@ -8,8 +8,8 @@ import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.StorageEngine;
 import dev.lacewing.api.Workers;
 import dev.lacewing.core.keyspace.KeyspaceLayout;
+import dev.lacewing.core.keyspace.Partition;
 import dev.lacewing.core.keyspace.PartitionedKeyspace;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Dragonfly-style shared-nothing: shard {@code i} is owned by worker {@code i}, and only that
@@ -38,12 +38,11 @@ final class SharedNothingEngine implements StorageEngine {
         keyspace = new PartitionedKeyspace(workers.count(), context.databases(),
             KeyspaceLayout.named(context.settings().get("keyspace-layout", "compact")));
         coordinator = new Transaction.Coordinator(workers);
-        long hz = Math.max(1, Math.min(500, context.settings().getLong("hz", 10)));
         for (int shard = 0; shard < workers.count(); shard++) {
             int owned = shard;
-            workers.scheduleAtFixedRate(shard,
+            workers.scheduleRepeating(shard,
                 () -> keyspace.partition(owned).expireCycle(System.currentTimeMillis(), 250_000),
-                1000 / hz, TimeUnit.MILLISECONDS);
+                () -> Partition.cyclePeriodMillis(context.settings()));
         }
     }
 

@@ -70,7 +70,7 @@ class PluginModeTest {
             assertEquals("OK", server.cli("MODULE", "LOAD", jar));
             assertExampleCommandsWork(server);
             String list = server.cli("MODULE", "LIST");
-            assertTrue(list.startsWith("name\nexample\nver\n") && list.endsWith("path\n" + jar), list);
+            assertTrue(list.startsWith("name\nexample\nver\n") && list.endsWith("path\n" + jar + "\nargs"), list);
 
             assertEquals(MODULE_LOAD_FAILED, server.cli("MODULE", "LOAD", jar));
             assertTrue(server.log().contains("already loaded"), server.log());
@@ -82,8 +82,11 @@ class PluginModeTest {
             assertEquals("ERR Error unloading module: no such module with that name",
                 server.cli("MODULE", "UNLOAD", "example"));
 
-            assertEquals("OK", server.cli("MODULE", "LOAD", jar));
+            assertEquals("OK", server.cli("MODULE", "LOAD", jar, "alpha", "beta gamma"));
             assertEquals("again", server.cli("EXAMPLE.ECHO", "again"));
+            assertEquals("alpha\nbeta gamma", server.cli("EXAMPLE.ARGS"));
+            assertTrue(server.cli("MODULE", "LIST").endsWith("path\n" + jar + "\nargs\nalpha\nbeta gamma"),
+                server.cli("MODULE", "LIST"));
         }
     }
 

@@ -2,11 +2,17 @@ package dev.lacewing.it.protocol;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.lacewing.core.server.LacewingServer;
 import dev.lacewing.it.resp.RespClient;
 import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.util.Collections;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -137,13 +143,62 @@ class ProtocolErrorsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.lacewing.it.server.Servers#all")
     void protectedModeAcceptsLoopbackClientsWithoutAPassword(Target target) {
-        // Refusing non-loopback peers cannot be exercised from 127.0.0.1; what is testable here is
-        // that protected mode is on by default, does not refuse loopback, and can be switched.
         try (RespClient client = RespClient.connect(port(target))) {
             assertEquals("*2\r\n$14\r\nprotected-mode\r\n$3\r\nyes\r\n", client.call("CONFIG", "GET", "protected-mode"));
             assertEquals("+PONG\r\n", client.call("PING"));
             assertEquals("+OK\r\n", client.call("CONFIG", "SET", "protected-mode", "no"));
             assertEquals("+OK\r\n", client.call("CONFIG", "SET", "protected-mode", "yes"));
         }
+    }
+
+    /**
+     * A client that connects to one of this machine's own non-loopback addresses arrives from that
+     * address, not from 127.0.0.1, so protected mode can be exercised without leaving the host:
+     * refused while no password is set, served once one is or once protected mode is off.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void protectedModeRefusesClientsFromOtherInterfacesWhenNoPasswordIsSet(Target target) throws Exception {
+        String address = nonLoopbackAddress();
+        assumeTrue(address != null, "this machine has no non-loopback IPv4 address to connect from");
+        try (LacewingServer server = Servers.builder(target).set("bind", address + " 127.0.0.1").start()) {
+            try (RespClient outsider = RespClient.connect(address, server.port())) {
+                String reply = outsider.call("PING");
+                assertTrue(reply.startsWith("-DENIED ") && reply.contains("protected mode"), reply);
+                assertTrue(outsider.closedByServer(5000), "refused connection closed");
+            }
+            try (RespClient local = RespClient.connect(server.port())) {
+                assertEquals("+PONG\r\n", local.call("PING"));
+                assertEquals("+OK\r\n", local.call("CONFIG", "SET", "requirepass", "secret"));
+            }
+            try (RespClient outsider = RespClient.connect(address, server.port())) {
+                assertEquals("-NOAUTH Authentication required.\r\n", outsider.call("PING"));
+                assertEquals("+OK\r\n", outsider.call("AUTH", "secret"));
+                assertEquals("+OK\r\n", outsider.call("CONFIG", "SET", "requirepass", ""));
+            }
+            try (RespClient outsider = RespClient.connect(address, server.port())) {
+                assertTrue(outsider.call("PING").startsWith("-DENIED "), "refused again without a password");
+            }
+            try (RespClient local = RespClient.connect(server.port())) {
+                assertEquals("+OK\r\n", local.call("CONFIG", "SET", "protected-mode", "no"));
+            }
+            try (RespClient outsider = RespClient.connect(address, server.port())) {
+                assertEquals("+PONG\r\n", outsider.call("PING"));
+            }
+        }
+    }
+
+    private static String nonLoopbackAddress() throws SocketException {
+        for (NetworkInterface network : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+            if (!network.isUp() || network.isLoopback()) {
+                continue;
+            }
+            for (InetAddress candidate : Collections.list(network.getInetAddresses())) {
+                if (candidate instanceof Inet4Address && !candidate.isLoopbackAddress()) {
+                    return candidate.getHostAddress();
+                }
+            }
+        }
+        return null;
     }
 }

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,7 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The strongest compatibility check: the same raw command scripts go to Debian's real
  * redis-server 7.0 and to every Lacewing target, and the replies must be byte-identical, except
- * where {@link #DELIBERATE_DIFFERENCES} says why not. Key-family scripts run only when the server
+ * where {@link DeliberateDifferences} says why not. Key-family scripts run only when the server
  * has that family (COMMAND INFO del), so the test passes before the family is merged and covers
  * it after.
  */
@@ -33,25 +32,6 @@ class ReferenceComparisonTest {
 
     private static final AtomicInteger RUNS = new AtomicInteger();
     private static ReferenceRedis redis;
-
-    /** Replies that may differ, by the command words they start with, and how both are normalized first. */
-    private record Difference(String command, String why, UnaryOperator<String> normalize) {
-
-        boolean appliesTo(String words) {
-            String upper = words.toUpperCase(Locale.ROOT);
-            return upper.equals(command) || upper.startsWith(command + " ");
-        }
-    }
-
-    private static final UnaryOperator<String> IGNORE = reply -> reply.isEmpty() ? reply : reply.charAt(0) + "...";
-    private static final UnaryOperator<String> MASK_INTEGERS = reply -> reply.replaceAll("(?md)^:\\d+\r$", ":N\r");
-    private static final UnaryOperator<String> MASK_DIGITS = reply -> reply.replaceAll("\\d+", "N");
-    /** Fields of CLIENT INFO / LIST that vary per connection; Lacewing's extra worker= field is dropped. */
-    private static final UnaryOperator<String> CLIENT_FIELDS = reply -> reply
-        .replaceAll("(?md)^([$=])\\d+\r$", "$1N\r")
-        .replaceAll("\\b(id|addr|laddr|fd|age|idle|qbuf|qbuf-free|argv-mem|rbs|rbp|obl|oll|omem|tot-mem)=\\S*", "$1=*")
-        .replace(" worker=0", "").replace(" worker=1", "");
-    private static final UnaryOperator<String> HELLO_ID = reply -> reply.replaceAll("(\\$2\r\nid\r\n):\\d+", "$1:N");
 
     /**
      * COMMAND INFO and COMMAND DOCS of a container list its subcommands in Redis's dict order,
@@ -62,14 +42,14 @@ class ReferenceComparisonTest {
      */
     static String keepLacewingsSubcommands(String reply, Set<String> lacewings) {
         if ((reply.startsWith("*") || reply.startsWith("%")) && !reply.startsWith("*-")) {
-            List<String> entries = elements(reply);
+            List<String> entries = RespClient.elements(reply);
             if (!entries.isEmpty() && entries.get(0).startsWith("*10\r\n")) {
                 List<String> rebuilt = new ArrayList<>();
                 for (String entry : entries) {
-                    List<String> fields = elements(entry);
+                    List<String> fields = RespClient.elements(entry);
                     if (fields.size() == 10) {
-                        fields.set(9, like(fields.get(9), elements(fields.get(9)).stream()
-                            .filter(sub -> lacewings.contains(elements(sub).get(0)))
+                        fields.set(9, like(fields.get(9), RespClient.elements(fields.get(9)).stream()
+                            .filter(sub -> lacewings.contains(RespClient.elements(sub).get(0)))
                             .sorted().toList()));
                         rebuilt.add(like(entry, fields));
                     } else {
@@ -80,10 +60,10 @@ class ReferenceComparisonTest {
             }
             List<String> docs = new ArrayList<>(entries);
             for (int i = 1; i < docs.size(); i += 2) {
-                List<String> fields = elements(docs.get(i));
+                List<String> fields = RespClient.elements(docs.get(i));
                 for (int f = 0; f + 1 < fields.size(); f += 2) {
                     if (fields.get(f).equals("$11\r\nsubcommands\r\n")) {
-                        List<String> pairs = elements(fields.get(f + 1));
+                        List<String> pairs = RespClient.elements(fields.get(f + 1));
                         List<String[]> kept = new ArrayList<>();
                         for (int p = 0; p + 1 < pairs.size(); p += 2) {
                             if (lacewings.contains(pairs.get(p))) {
@@ -112,74 +92,13 @@ class ReferenceComparisonTest {
         return names;
     }
 
-    /** The elements of the array, set or map (keys and values) at the start of {@code reply}, each as its bytes. */
-    static List<String> elements(String reply) {
-        int line = reply.indexOf("\r\n");
-        int count = Integer.parseInt(reply.substring(1, line)) * (reply.charAt(0) == '%' ? 2 : 1);
-        List<String> elements = new ArrayList<>();
-        int at = line + 2;
-        for (int i = 0; i < count; i++) {
-            int end = end(reply, at);
-            elements.add(reply.substring(at, end));
-            at = end;
-        }
-        return elements;
-    }
-
     /** An aggregate of the same type as {@code original} holding {@code elements}. */
     private static String like(String original, List<String> elements) {
-        char type = original.charAt(0);
-        return type + Integer.toString(elements.size() / (type == '%' ? 2 : 1)) + "\r\n" + String.join("", elements);
+        return RespClient.aggregate(original.charAt(0), elements);
     }
-
-    /** Where the RESP2 or RESP3 value starting at {@code at} ends. */
-    private static int end(String reply, int at) {
-        int line = reply.indexOf("\r\n", at);
-        char type = reply.charAt(at);
-        if ("$=!*~%".indexOf(type) >= 0) {
-            int n = Integer.parseInt(reply.substring(at + 1, line));
-            if (n < 0) {
-                return line + 2;
-            }
-            if ("$=!".indexOf(type) >= 0) {
-                return line + 2 + n + 2;
-            }
-            n *= type == '%' ? 2 : 1;
-            int next = line + 2;
-            for (int i = 0; i < n; i++) {
-                next = end(reply, next);
-            }
-            return next;
-        }
-        return line + 2;
-    }
-
-    /** An array whose order is Redis's dict order: compared as a sorted list. */
-    private static final UnaryOperator<String> SORTED = reply -> {
-        Object parsed = RespClient.parse(reply);
-        if (!(parsed instanceof List<?> elements)) {
-            return reply;
-        }
-        return elements.stream().map(String::valueOf).sorted().toList().toString();
-    };
 
     /** Replies holding subcommand lists, compared through {@link #keepLacewingsSubcommands}. */
     static final List<String> SUBCOMMAND_LISTS = List.of("COMMAND INFO", "COMMAND DOCS");
-
-    static final List<Difference> DELIBERATE_DIFFERENCES = List.of(
-        new Difference("COMMAND LIST", "Redis lists in its dict's order", SORTED),
-        new Difference("INFO", "content is server-specific (versions, memory, Lacewing's lacewing_* fields)", IGNORE),
-        new Difference("CLIENT ID", "client ids are per server", MASK_INTEGERS),
-        new Difference("CLIENT INFO", "addresses, ids and sizes are per connection; Lacewing adds worker=", CLIENT_FIELDS),
-        new Difference("CLIENT LIST", "addresses, ids and sizes are per connection; Lacewing adds worker=", CLIENT_FIELDS),
-        new Difference("HELLO", "the id field is the client id, per server", HELLO_ID),
-        new Difference("TIME", "the clock moves", MASK_DIGITS),
-        new Difference("MEMORY USAGE", "Lacewing's estimate of its own layout, not jemalloc's", MASK_INTEGERS),
-        new Difference("COMMAND COUNT", "Redis has families Lacewing has not written yet", MASK_INTEGERS),
-        new Difference("CLIENT HELP", "help lists only the subcommands Lacewing has", IGNORE),
-        new Difference("CONFIG HELP", "help lists only the subcommands Lacewing has", IGNORE),
-        new Difference("COMMAND HELP", "help lists only the subcommands Lacewing has", IGNORE),
-        new Difference("MEMORY HELP", "help lists only the subcommands Lacewing has", IGNORE));
 
     // ---- scripts ---------------------------------------------------------------------------------
 
@@ -991,12 +910,8 @@ class ReferenceComparisonTest {
                 expected = keepLacewingsSubcommands(expected, lacewings);
                 actual = keepLacewingsSubcommands(actual, lacewings);
             }
-            for (Difference difference : DELIBERATE_DIFFERENCES) {
-                if (difference.appliesTo(words)) {
-                    expected = difference.normalize().apply(expected);
-                    actual = difference.normalize().apply(actual);
-                }
-            }
+            expected = DeliberateDifferences.normalize(words, expected);
+            actual = DeliberateDifferences.normalize(words, actual);
             if (!expected.equals(actual)) {
                 int from = Math.max(0, firstDifference(expected, actual) - 200);
                 mismatches.add("reply to: " + words + (from > 0 ? " (from character " + from + ")" : "")

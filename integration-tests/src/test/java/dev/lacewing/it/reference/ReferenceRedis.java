@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
  * Debian's real redis-server, started on a free loopback port without persistence, as the
  * reference Lacewing's replies are compared against. Tests are skipped when it is not installed.
  */
-final class ReferenceRedis implements AutoCloseable {
+public final class ReferenceRedis implements AutoCloseable {
 
     static final Path EXECUTABLE = Path.of("/usr/bin/redis-server");
 
@@ -26,7 +26,7 @@ final class ReferenceRedis implements AutoCloseable {
     }
 
     /** Starts one and waits (at most 10 s) until it answers PING; skips the caller when absent. */
-    static ReferenceRedis start() throws IOException, InterruptedException {
+    public static ReferenceRedis start() throws IOException, InterruptedException {
         assumeTrue(Files.isExecutable(EXECUTABLE), EXECUTABLE + " is not installed: apt-get install redis-server");
         int port;
         try (ServerSocket probe = new ServerSocket(0)) {
@@ -51,7 +51,7 @@ final class ReferenceRedis implements AutoCloseable {
         throw new IllegalStateException("redis-server did not start on port " + port);
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 

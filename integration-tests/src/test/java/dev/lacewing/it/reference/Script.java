@@ -26,7 +26,7 @@ record Script(String name, List<Step> steps) {
     sealed interface Step permits Command, Raw, Typed, Closed {
     }
 
-    /** A request; {@code words} is its text form, for messages and for DELIBERATE_DIFFERENCES. */
+    /** A request; {@code words} is its text form, for messages and for DeliberateDifferences. */
     record Command(List<byte[]> arguments, String words) implements Step {
     }
 

@@ -36,10 +36,15 @@ public final class RespClient implements AutoCloseable {
 
     /** Connects to 127.0.0.1:port. */
     public static RespClient connect(int port) {
+        return connect("127.0.0.1", port);
+    }
+
+    /** Connects to host:port; the source address is the one the kernel picks for that host. */
+    public static RespClient connect(String host, int port) {
         try {
             Socket socket = new Socket();
             socket.setTcpNoDelay(true);
-            socket.connect(new InetSocketAddress("127.0.0.1", port), READ_TIMEOUT_MILLIS);
+            socket.connect(new InetSocketAddress(host, port), READ_TIMEOUT_MILLIS);
             socket.setSoTimeout(READ_TIMEOUT_MILLIS);
             return new RespClient(socket);
         } catch (IOException e) {
@@ -250,6 +255,50 @@ public final class RespClient implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * The elements of the aggregate (array, set, push, or map with keys and values in turn) at the
+     * start of a raw reply, each as its own raw text; empty for a null aggregate.
+     */
+    public static List<String> elements(String reply) {
+        int line = reply.indexOf("\r\n");
+        int count = Integer.parseInt(reply.substring(1, line)) * (reply.charAt(0) == '%' ? 2 : 1);
+        List<String> elements = new java.util.ArrayList<>();
+        int at = line + 2;
+        for (int i = 0; i < count; i++) {
+            int end = end(reply, at);
+            elements.add(reply.substring(at, end));
+            at = end;
+        }
+        return elements;
+    }
+
+    /** An aggregate of {@code type} ({@code * ~ > %}) holding raw {@code elements} (a map's keys and values in turn). */
+    public static String aggregate(char type, List<String> elements) {
+        return type + Integer.toString(elements.size() / (type == '%' ? 2 : 1)) + "\r\n" + String.join("", elements);
+    }
+
+    /** Where the raw RESP2 or RESP3 value starting at {@code at} ends. */
+    private static int end(String reply, int at) {
+        int line = reply.indexOf("\r\n", at);
+        char type = reply.charAt(at);
+        if ("$=!*~%>".indexOf(type) >= 0) {
+            int n = Integer.parseInt(reply.substring(at + 1, line));
+            if (n < 0) {
+                return line + 2;
+            }
+            if ("$=!".indexOf(type) >= 0) {
+                return line + 2 + n + 2;
+            }
+            n *= type == '%' ? 2 : 1;
+            int next = line + 2;
+            for (int i = 0; i < n; i++) {
+                next = end(reply, next);
+            }
+            return next;
+        }
+        return line + 2;
     }
 
     /** Bytes as a String, one char per byte, so that any reply compares and prints exactly. */

@@ -7,11 +7,13 @@ import dev.lacewing.api.CommandProvider;
 import dev.lacewing.api.CommandRegistry;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
+import java.util.List;
 import java.util.Set;
 
 /**
  * The module "example": EXAMPLE.ECHO replies its argument, EXAMPLE.SUM the sum of its integer
- * arguments. Neither touches the keyspace, so both run on the connection's own thread.
+ * arguments, EXAMPLE.ARGS the arguments MODULE LOAD gave the module. None touches the keyspace, so
+ * they run on the connection's own thread.
  */
 public final class ExampleCommands implements CommandProvider {
 
@@ -27,6 +29,12 @@ public final class ExampleCommands implements CommandProvider {
     public void registerCommands(CommandRegistry registry) {
         registry.register(spec("example.echo", 2, "Replies its argument."), ExampleCommands::echo);
         registry.register(spec("example.sum", -2, "Replies the sum of its integer arguments."), ExampleCommands::sum);
+        List<String> loadedWith = registry.arguments();
+        registry.register(spec("example.args", 1, "Replies the arguments the module was loaded with."),
+            ctx -> {
+                ctx.reply().array(loadedWith.size());
+                loadedWith.forEach(ctx.reply()::bulk);
+            });
     }
 
     private static CommandSpec spec(String name, int arity, String summary) {

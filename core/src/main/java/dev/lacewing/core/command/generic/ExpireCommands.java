@@ -130,7 +130,7 @@ final class ExpireCommands {
             } else if (args.is(i, "LT")) {
                 flags |= LT;
             } else {
-                ctx.reply().error(Errors.unsupportedOption(args.string(i)));
+                ctx.reply().error(Errors.unsupportedOption(args.array(), args.offset(i), args.length(i)));
                 return REFUSED;
             }
         }

@@ -119,7 +119,8 @@ public final class ConnectionCommands {
                 name = args.string(i + 1);
                 i++;
             } else {
-                reply.error("ERR Syntax error in HELLO option '" + args.string(i) + "'");
+                reply.error(Errors.quoting("ERR Syntax error in HELLO option '", args.array(), args.offset(i),
+                    args.length(i), Integer.MAX_VALUE, "'"));
                 return;
             }
         }
@@ -248,9 +249,10 @@ public final class ConnectionCommands {
      * addReplySubcommandSyntaxError: what a command that is not a container (DEBUG) replies for
      * a subcommand it does not know; containers answer through {@link Subcommands}.
      */
-    static String unknownSubcommand(String subcommand, String command) {
-        return "ERR unknown subcommand or wrong number of arguments for '" + subcommand + "'. Try " + command
-            + " HELP.";
+    /** addReplySubcommandSyntaxError: the subcommand (argument 1) quoted as {@code %.128s}. */
+    static byte[] unknownSubcommand(Arguments args, String command) {
+        return Errors.quoting("ERR unknown subcommand or wrong number of arguments for '", args.array(),
+            args.offset(1), args.length(1), 128, "'. Try " + command + " HELP.");
     }
 
     /** Replies the help lines of a container command, in Redis's format. */

@@ -72,6 +72,8 @@ final class InfoReport {
         line(text, "lacewing_threading", state.threading().strategy());
         line(text, "lacewing_threads", state.threading().workers());
         line(text, "lacewing_plugin_mode", state.pluginMode());
+        line(text, "lacewing_jvm_flags", ServerState.jvmFlags());
+        line(text, "lacewing_gc", ServerState.collectors());
     }
 
     private static void clients(ServerState state, StringBuilder text) {

@@ -394,7 +394,7 @@ public final class ServerCommands {
         } else if (args.is(1, "HELP") && args.count() == 2) {
             ConnectionCommands.help(reply, "DEBUG", "SLEEP <seconds>", "    Stop the server for <seconds>.");
         } else {
-            reply.error(ConnectionCommands.unknownSubcommand(args.string(1), "DEBUG"));
+            reply.error(ConnectionCommands.unknownSubcommand(args, "DEBUG"));
         }
     }
 
@@ -433,7 +433,11 @@ public final class ServerCommands {
         .add("list", 2, "List all modules loaded by the server", ServerCommands::moduleList, ADMIN, NOSCRIPT)
         .add("load", -3, "Load a module", ctx -> moduleChange(ctx, MODULE_LOAD_FAILED, loader -> {
             String path = ctx.arguments().string(2);
-            String name = loader.load(Path.of(path));
+            List<String> arguments = new ArrayList<>();
+            for (int i = 3; i < ctx.arguments().count(); i++) {
+                arguments.add(ctx.arguments().string(i));
+            }
+            String name = loader.load(Path.of(path), arguments);
             LOG.log(System.Logger.Level.INFO, "Module '" + name + "' loaded from " + path);
             ctx.reply().ok();
         }), ADMIN, NOSCRIPT, CommandFlag.NO_ASYNC_LOADING)
@@ -460,13 +464,18 @@ public final class ServerCommands {
         List<ModuleLoader.LoadedModule> modules = loader == null ? List.of() : loader.list();
         reply.array(modules.size());
         for (ModuleLoader.LoadedModule module : modules) {
-            reply.map(3);
+            reply.map(4);
             reply.bulk("name");
             reply.bulk(module.name());
             reply.bulk("ver");
             reply.bulk(module.version());
             reply.bulk("path");
             reply.bulk(module.path());
+            reply.bulk("args");
+            reply.array(module.arguments().size());
+            for (String argument : module.arguments()) {
+                reply.bulk(argument);
+            }
         }
     }
 

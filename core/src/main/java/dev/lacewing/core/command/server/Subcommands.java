@@ -69,7 +69,7 @@ final class Subcommands {
         String name = args.string(1).toLowerCase(Locale.ROOT);
         Subcommand subcommand = byName.get(name);
         if (subcommand == null) {
-            ctx.reply().error(unknownSubcommand(args.string(1)));
+            ctx.reply().error(unknownSubcommand(args));
             return;
         }
         CommandSpec spec = subcommand.spec();
@@ -83,13 +83,9 @@ final class Subcommands {
         subcommand.handler().execute(ctx);
     }
 
-    /** processCommand's wording: the name as a C string (up to a NUL byte), at most 128 characters. */
-    private String unknownSubcommand(String name) {
-        int nul = name.indexOf('\0');
-        String shown = nul >= 0 ? name.substring(0, nul) : name;
-        if (shown.length() > 128) {
-            shown = shown.substring(0, 128);
-        }
-        return "ERR unknown subcommand '" + shown + "'. Try " + container.toUpperCase(Locale.ROOT) + " HELP.";
+    /** processCommand's wording: the raw name as a C string (up to a NUL byte), at most 128 bytes. */
+    private byte[] unknownSubcommand(Arguments args) {
+        return Errors.quoting("ERR unknown subcommand '", args.array(), args.offset(1), args.length(1), 128,
+            "'. Try " + container.toUpperCase(Locale.ROOT) + " HELP.");
     }
 }

@@ -165,13 +165,16 @@ public final class StringCommands {
         byte[] array = args.array();
         int keyOffset = args.offset(1);
         int keyLength = args.length(1);
-        Object old = keyspace.get(array, keyOffset, keyLength);
-        if ((flags & GET) != 0) {
-            if (!replyString(ctx, old)) {
+        // A plain SET overwrites whatever is there, so it does not read it: reading the old value
+        // copies it out of the compact keyspace's page, an allocation per request.
+        boolean found = false;
+        if ((flags & (GET | NX | XX)) != 0) {
+            Object old = keyspace.get(array, keyOffset, keyLength);
+            if ((flags & GET) != 0 && !replyString(ctx, old)) {
                 return;
             }
+            found = old != null;
         }
-        boolean found = old != null;
         if (((flags & NX) != 0 && found) || ((flags & XX) != 0 && !found)) {
             if ((flags & GET) == 0) {
                 if (integerReply) {

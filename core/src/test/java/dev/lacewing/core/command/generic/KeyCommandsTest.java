@@ -369,6 +369,16 @@ class KeyCommandsTest {
         }
 
         @Test
+        void anUnknownOptionIsQuotedAsRawBytesUpToItsFirstNul() {
+            assertEquals("-ERR Unsupported option \r\n",
+                ctx.call(FakeCommandContext.bytes("PEXPIRE"), FakeCommandContext.bytes("k"), FakeCommandContext.bytes("10"),
+                    new byte[] {0, (byte) 0xff}));
+            assertEquals("-ERR Unsupported option a\u00ffb\r\n",
+                ctx.call(FakeCommandContext.bytes("EXPIRE"), FakeCommandContext.bytes("k"), FakeCommandContext.bytes("10"),
+                    new byte[] {'a', (byte) 0xff, 'b', 0, 'c'}));
+        }
+
+        @Test
         void optionsAreCheckedBeforeTheTime() {
             assertEquals("-ERR Unsupported option FOO\r\n", ctx.call("EXPIRE", "k", "soon", "FOO"));
             assertEquals(NOT_INTEGER, ctx.call("EXPIRE", "k", "soon"));

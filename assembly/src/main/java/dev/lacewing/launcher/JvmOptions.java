@@ -1,0 +1,161 @@
+package dev.lacewing.launcher;
+
+import com.sun.management.HotSpotDiagnosticMXBean;
+import com.sun.management.OperatingSystemMXBean;
+import dev.lacewing.core.config.ConfigSource;
+import dev.lacewing.core.config.Setting;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The JVM options bin/lacewing-server starts the server with: the collector, compact object
+ * headers and the heap size. The script runs {@link #main} first, with the same {@code java}
+ * and the server's own arguments, and passes what it prints (one option a line) before
+ * {@code LACEWING_JAVA_OPTS}. Probing the JVM that will run the server, instead of guessing from
+ * its version string, is what keeps an unknown option (which stops a JVM) off the command line:
+ * a flag is used only if this JVM has it as a product flag. HotSpot hides locked (experimental,
+ * diagnostic) flags from the management interface, so an experimental flag is never chosen.
+ *
+ * <p>The choices, and why:
+ * <ul>
+ * <li>Collector: generational ZGC where the JVM has it (JDK 21+; a flag only generational ZGC has,
+ *     {@code ZYoungCompactionLimit}, tells), with {@code -XX:+ZGenerational} where that is not yet
+ *     the default (21-22). Its pauses do not grow with the heap or the live set, which the
+ *     million-key keyspace makes large. Otherwise (JDK 17) G1 with a pause target of
+ *     {@value #G1_PAUSE_TARGET_MS} ms: 17's ZGC is not generational, so it marks the whole
+ *     keyspace on every cycle and needs much more headroom to avoid allocation stalls.</li>
+ * <li>{@code -XX:+UseCompactObjectHeaders} where it is a product flag (JDK 25+): 8 bytes less per
+ *     object. On JDK 24 it is experimental and left to the user.</li>
+ * <li>Heap: with {@code maxmemory} set, the keyspace (its pages are on-heap {@code byte[]}) is
+ *     bounded by it; the heap is that times {@value #G1_HEADROOM} (G1) or {@value #ZGC_HEADROOM}
+ *     (ZGC, which keeps allocating while it collects and stalls allocations when it runs out)
+ *     plus {@value #FIXED_HEADROOM_MIB} MiB for everything that is not the keyspace (clients,
+ *     scripts, command tables). Without maxmemory (0, Redis's "no limit"), half of the physical or
+ *     container memory ({@code -XX:MaxRAMPercentage=50}) instead of the JVM's quarter: a datastore
+ *     is expected to use the machine, and the other half stays for Netty's direct buffers, the
+ *     JVM itself and the operating system.</li>
+ * </ul>
+ * An option of the same kind in {@code LACEWING_JAVA_OPTS} (a {@code -XX:+Use...GC}, a heap size)
+ * replaces the launcher's choice. Runs once per start, on the launching thread; holds no state.
+ */
+public final class JvmOptions {
+
+    static final int G1_PAUSE_TARGET_MS = 10;
+    static final double G1_HEADROOM = 1.5;
+    static final double ZGC_HEADROOM = 2.0;
+    static final long FIXED_HEADROOM_MIB = 256;
+    static final int DEFAULT_RAM_PERCENTAGE = 50;
+
+    private static final long MIB = 1024 * 1024;
+
+    private JvmOptions() {
+    }
+
+    /**
+     * What the probed JVM offers: its product flags by name (value as the JVM prints it) and its
+     * physical or container memory.
+     */
+    record Jvm(Function<String, Optional<String>> productFlag, long physicalMemory) {
+
+        boolean has(String flag) {
+            return productFlag.apply(flag).isPresent();
+        }
+
+        /** The JVM this code runs in, through HotSpot's diagnostic bean. */
+        static Jvm current() {
+            HotSpotDiagnosticMXBean diagnostic = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            OperatingSystemMXBean system = ManagementFactory.getPlatformMXBean(OperatingSystemMXBean.class);
+            return new Jvm(name -> {
+                try {
+                    return Optional.of(diagnostic.getVMOption(name).getValue());
+                } catch (IllegalArgumentException absentOrLocked) {
+                    return Optional.empty();
+                }
+            }, system.getTotalMemorySize());
+        }
+
+        /** A JVM with exactly these flags, for tests. */
+        static Jvm of(Map<String, String> flags, long physicalMemory) {
+            return new Jvm(name -> Optional.ofNullable(flags.get(name)), physicalMemory);
+        }
+    }
+
+    /**
+     * The options to start the server with.
+     *
+     * @param jvm what the JVM offers
+     * @param maxmemory the {@code maxmemory} setting in bytes, 0 for none
+     * @param userOptions {@code LACEWING_JAVA_OPTS}, which come after these and win
+     */
+    static List<String> choose(Jvm jvm, long maxmemory, List<String> userOptions) {
+        List<String> options = new ArrayList<>();
+        boolean userCollector = userOptions.stream().anyMatch(o -> o.startsWith("-XX:+Use") && o.endsWith("GC"));
+        boolean zgc;
+        if (userCollector) {
+            zgc = userOptions.contains("-XX:+UseZGC");
+        } else if (jvm.has("UseZGC") && jvm.has("ZYoungCompactionLimit")) {
+            zgc = true;
+            options.add("-XX:+UseZGC");
+            if (jvm.productFlag().apply("ZGenerational").filter("false"::equals).isPresent()) {
+                options.add("-XX:+ZGenerational");
+            }
+        } else {
+            zgc = false;
+            options.add("-XX:+UseG1GC");
+            options.add("-XX:MaxGCPauseMillis=" + G1_PAUSE_TARGET_MS);
+        }
+        if (jvm.has("UseCompactObjectHeaders")) {
+            options.add("-XX:+UseCompactObjectHeaders");
+        }
+        boolean userHeap = userOptions.stream().anyMatch(o -> o.startsWith("-Xmx") || o.startsWith("-XX:MaxHeapSize=")
+            || o.startsWith("-XX:MaxRAMPercentage=") || o.startsWith("-XX:MaxRAM="));
+        if (!userHeap) {
+            if (maxmemory > 0) {
+                options.add("-Xmx" + heapMib(maxmemory, zgc) + "m");
+            } else {
+                options.add("-XX:MaxRAMPercentage=" + DEFAULT_RAM_PERCENTAGE);
+            }
+        }
+        return options;
+    }
+
+    /** The heap for a keyspace bounded by {@code maxmemory} bytes, in MiB, rounded up. */
+    static long heapMib(long maxmemory, boolean zgc) {
+        double headroom = zgc ? ZGC_HEADROOM : G1_HEADROOM;
+        long keyspaceMib = (long) Math.ceil(maxmemory * headroom / MIB);
+        return keyspaceMib + FIXED_HEADROOM_MIB;
+    }
+
+    /**
+     * The last {@code maxmemory} of the server's arguments (a conf file, then --name value), in
+     * bytes; 0 when there is none or the arguments do not parse: the server itself then reports
+     * the error, with its own wording, when it starts.
+     */
+    static long maxmemory(String[] serverArgs) {
+        long maxmemory = 0;
+        try {
+            for (ConfigSource.Entry entry : ConfigSource.fromCommandLine(serverArgs)) {
+                if (entry.name().equals("maxmemory")) {
+                    maxmemory = Setting.parseMemory(entry.value());
+                }
+            }
+        } catch (Exception unreadable) {
+            return 0;
+        }
+        return maxmemory;
+    }
+
+    /** Prints the options for a server started with {@code args}, one a line. */
+    public static void main(String[] args) {
+        String user = System.getenv().getOrDefault("LACEWING_JAVA_OPTS", "").strip();
+        List<String> userOptions = user.isEmpty() ? List.of() : Arrays.asList(user.split("\\s+"));
+        for (String option : choose(Jvm.current(), maxmemory(args), userOptions)) {
+            System.out.println(option);
+        }
+    }
+}

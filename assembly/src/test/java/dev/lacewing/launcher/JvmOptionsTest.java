@@ -1,0 +1,82 @@
+package dev.lacewing.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class JvmOptionsTest {
+
+    private static final long GIB = 1L << 30;
+
+    /** Product flags as OpenJDK 17 has them: ZGC, but not the generational one. */
+    private static final JvmOptions.Jvm JDK_17 = JvmOptions.Jvm.of(Map.of("UseZGC", "false", "UseG1GC", "true"),
+        24 * GIB);
+    /** JDK 21 and 22: generational ZGC behind -XX:+ZGenerational. */
+    private static final JvmOptions.Jvm JDK_21 = JvmOptions.Jvm.of(Map.of("UseZGC", "false",
+        "ZGenerational", "false", "ZYoungCompactionLimit", "25.000000"), 24 * GIB);
+    /** JDK 23: generational by default, the flag deprecated. */
+    private static final JvmOptions.Jvm JDK_23 = JvmOptions.Jvm.of(Map.of("UseZGC", "false",
+        "ZGenerational", "true", "ZYoungCompactionLimit", "25.000000"), 24 * GIB);
+    /** JDK 25: ZGenerational gone, compact object headers a product flag. */
+    private static final JvmOptions.Jvm JDK_25 = JvmOptions.Jvm.of(Map.of("UseZGC", "false",
+        "ZYoungCompactionLimit", "25.000000", "UseCompactObjectHeaders", "false"), 24 * GIB);
+
+    @Test
+    void jdk17GetsG1WithAPauseTargetAndHalfTheMemoryWithoutMaxmemory() {
+        assertEquals(List.of("-XX:+UseG1GC", "-XX:MaxGCPauseMillis=10", "-XX:MaxRAMPercentage=50"),
+            JvmOptions.choose(JDK_17, 0, List.of()));
+    }
+
+    @Test
+    void jdk21And22SwitchZgcToItsGenerationalMode() {
+        assertEquals(List.of("-XX:+UseZGC", "-XX:+ZGenerational", "-XX:MaxRAMPercentage=50"),
+            JvmOptions.choose(JDK_21, 0, List.of()));
+    }
+
+    @Test
+    void jdk23AndLaterGetZgcAloneWhereItIsGenerationalByDefault() {
+        assertEquals(List.of("-XX:+UseZGC", "-XX:MaxRAMPercentage=50"), JvmOptions.choose(JDK_23, 0, List.of()));
+    }
+
+    @Test
+    void jdk25AddsCompactObjectHeaders() {
+        assertEquals(List.of("-XX:+UseZGC", "-XX:+UseCompactObjectHeaders", "-XX:MaxRAMPercentage=50"),
+            JvmOptions.choose(JDK_25, 0, List.of()));
+    }
+
+    @Test
+    void maxmemorySizesTheHeapWithTheCollectorsHeadroom() {
+        // 1 GiB keyspace: 1.5 GiB + 256 MiB under G1, 2 GiB + 256 MiB under ZGC
+        assertEquals("-Xmx1792m", JvmOptions.choose(JDK_17, GIB, List.of()).get(2));
+        assertEquals("-Xmx2304m", JvmOptions.choose(JDK_25, GIB, List.of()).get(2));
+        assertEquals(JvmOptions.FIXED_HEADROOM_MIB + 1, JvmOptions.heapMib(1, false));
+    }
+
+    @Test
+    void theUsersCollectorAndHeapReplaceTheLaunchersChoice() {
+        assertEquals(List.of("-XX:+UseCompactObjectHeaders"),
+            JvmOptions.choose(JDK_25, GIB, List.of("-XX:+UseG1GC", "-Xmx4g")));
+        assertEquals(List.of("-XX:+UseCompactObjectHeaders"),
+            JvmOptions.choose(JDK_25, 0, List.of("-XX:+UseParallelGC", "-XX:MaxRAMPercentage=80")));
+    }
+
+    @Test
+    void maxmemoryComesFromTheConfFileThenTheLastFlagInRedisMemorySyntax(@TempDir Path directory) throws IOException {
+        Path conf = Files.writeString(directory.resolve("lacewing.conf"), "port 7000\nmaxmemory 100mb\n");
+        assertEquals(100L << 20, JvmOptions.maxmemory(new String[] {conf.toString()}));
+        assertEquals(2_000_000_000L, JvmOptions.maxmemory(new String[] {conf.toString(), "--maxmemory", "2g"}));
+        assertEquals(0, JvmOptions.maxmemory(new String[] {"--port", "7000"}));
+    }
+
+    @Test
+    void argumentsTheServerWillRefuseLeaveTheHeapToTheDefault() {
+        assertEquals(0, JvmOptions.maxmemory(new String[] {"/no/such/lacewing.conf"}));
+        assertEquals(0, JvmOptions.maxmemory(new String[] {"--maxmemory", "lots"}));
+    }
+}

@@ -1,0 +1,74 @@
+package dev.lacewing.it.distribution;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The JVM options bin/lacewing-server chooses (collector, compact headers, heap from maxmemory),
+ * as the running server reports them in INFO server and its start-up line.
+ */
+@Tag("distribution")
+class JvmFlagsTest {
+
+    @Test
+    void theServerReportsTheCollectorItWasGivenAndHalfTheMemoryWithoutMaxmemory() {
+        try (LacewingProcess server = LacewingProcess.start(Map.of(), List.of("--threads", "1"))) {
+            Map<String, String> info = server.info("server");
+            String flags = info.get("lacewing_jvm_flags");
+            String collector = info.get("lacewing_gc");
+            assertAll(
+                () -> assertTrue(flags.contains("-XX:MaxRAMPercentage=50"), flags),
+                () -> assertTrue(collector.startsWith("ZGC") ? flags.contains("-XX:+UseZGC")
+                    : collector.startsWith("G1") && flags.contains("-XX:+UseG1GC -XX:MaxGCPauseMillis=10"),
+                    flags + " / " + collector),
+                () -> assertTrue(server.log().contains("flags " + flags + ", collector " + collector), server.log()),
+                () -> assertEquals(LacewingProcess.jvmArguments(server.pid()).stream()
+                    .filter(argument -> argument.startsWith("-X")).toList(), List.of(flags.split(" "))));
+        }
+    }
+
+    @Test
+    void temurin25RunsGenerationalZgcWithCompactHeaders() {
+        assumeTrue(Files.isExecutable(LacewingProcess.TEMURIN_25.resolve("bin/java")),
+            "Temurin 25 is not installed at " + LacewingProcess.TEMURIN_25);
+        try (LacewingProcess server = LacewingProcess.start(
+            Map.of("JAVA_HOME", LacewingProcess.TEMURIN_25.toString()), List.of("--threads", "1"))) {
+            Map<String, String> info = server.info("server");
+            assertEquals("-XX:+UseZGC -XX:+UseCompactObjectHeaders -XX:MaxRAMPercentage=50",
+                info.get("lacewing_jvm_flags"));
+            assertTrue(info.get("lacewing_gc").contains("ZGC Minor"), info.get("lacewing_gc"));
+        }
+    }
+
+    @Test
+    void maxmemorySizesTheHeapAndLacewingJavaOptsOverridesIt() {
+        LacewingProcess server;
+        try {
+            server = LacewingProcess.start(Map.of(), List.of("--threads", "1", "--maxmemory", "100mb"));
+        } catch (LacewingProcess.StartFailure e) {
+            assumeFalse(e.getMessage().contains("Bad directive"), "this build has no maxmemory setting yet");
+            throw e;
+        }
+        try (server) {
+            String flags = server.info("server").get("lacewing_jvm_flags");
+            // 100 MiB of keyspace: 150 MiB (G1) or 200 MiB (ZGC) plus 256 MiB for everything else
+            assertTrue(flags.endsWith(" -Xmx406m") || flags.endsWith(" -Xmx456m"), flags);
+        }
+        try (LacewingProcess user = LacewingProcess.start(Map.of("LACEWING_JAVA_OPTS", "-Xmx300m"),
+            List.of("--threads", "1", "--maxmemory", "100mb"))) {
+            String flags = user.info("server").get("lacewing_jvm_flags");
+            assertTrue(flags.endsWith(" -Xmx300m"), flags);
+            assertFalse(flags.contains("-Xmx406m") || flags.contains("-Xmx456m"), flags);
+        }
+    }
+}

@@ -1,0 +1,95 @@
+package dev.lacewing.it.reference;
+
+import dev.lacewing.it.resp.RespClient;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.UnaryOperator;
+
+/**
+ * The one list of replies in which Lacewing deliberately differs from redis-server 7.0, each
+ * with its reason and how both replies are normalized before they are compared. Every test that
+ * compares against the real redis-server (the scripted {@link ReferenceComparisonTest} and the
+ * randomized differential test) applies this list, so a difference is justified once.
+ */
+public final class DeliberateDifferences {
+
+    /** Replies that may differ, by the command words they start with, and how both are normalized first. */
+    public record Difference(String command, String why, UnaryOperator<String> normalize) {
+
+        public boolean appliesTo(String words) {
+            String upper = words.toUpperCase(Locale.ROOT);
+            return upper.equals(command) || upper.startsWith(command + " ");
+        }
+    }
+
+    private static final UnaryOperator<String> IGNORE = reply -> reply.isEmpty() ? reply : reply.charAt(0) + "...";
+    private static final UnaryOperator<String> MASK_INTEGERS = reply -> reply.replaceAll("(?md)^:\\d+\r$", ":N\r");
+    private static final UnaryOperator<String> MASK_DIGITS = reply -> reply.replaceAll("\\d+", "N");
+    /** Fields of CLIENT INFO / LIST that vary per connection; Lacewing's extra worker= field is dropped. */
+    private static final UnaryOperator<String> CLIENT_FIELDS = reply -> reply
+        .replaceAll("(?md)^([$=])\\d+\r$", "$1N\r")
+        .replaceAll("\\b(id|addr|laddr|fd|age|idle|qbuf|qbuf-free|argv-mem|rbs|rbp|obl|oll|omem|tot-mem)=\\S*", "$1=*")
+        .replace(" worker=0", "").replace(" worker=1", "");
+    private static final UnaryOperator<String> HELLO_ID = reply -> reply.replaceAll("(\\$2\r\nid\r\n):\\d+", "$1:N");
+
+    /** An array whose order is Redis's dict order: compared as a sorted list. */
+    private static final UnaryOperator<String> SORTED = reply -> {
+        Object parsed = RespClient.parse(reply);
+        if (!(parsed instanceof List<?> elements)) {
+            return reply;
+        }
+        return elements.stream().map(String::valueOf).sorted().toList().toString();
+    };
+
+    public static final List<Difference> LIST = List.of(
+        new Difference("COMMAND LIST", "Redis lists in its dict's order", SORTED),
+        new Difference("INFO", "content is server-specific (versions, memory, Lacewing's lacewing_* fields)", IGNORE),
+        new Difference("CLIENT ID", "client ids are per server", MASK_INTEGERS),
+        new Difference("CLIENT INFO", "addresses, ids and sizes are per connection; Lacewing adds worker=", CLIENT_FIELDS),
+        new Difference("CLIENT LIST", "addresses, ids and sizes are per connection; Lacewing adds worker=", CLIENT_FIELDS),
+        new Difference("HELLO", "the id field is the client id, per server", HELLO_ID),
+        new Difference("TIME", "the clock moves", MASK_DIGITS),
+        new Difference("MEMORY USAGE", "Lacewing's estimate of its own layout, not jemalloc's", MASK_INTEGERS),
+        new Difference("COMMAND COUNT", "Redis has families Lacewing has not written yet", MASK_INTEGERS),
+        new Difference("CLIENT HELP", "help lists only the subcommands Lacewing has", IGNORE),
+        new Difference("CONFIG HELP", "help lists only the subcommands Lacewing has", IGNORE),
+        new Difference("COMMAND HELP", "help lists only the subcommands Lacewing has", IGNORE),
+        new Difference("MEMORY HELP", "help lists only the subcommands Lacewing has", IGNORE));
+
+    /** A behaviour the randomized differential test does not generate, and why. */
+    public record Avoided(String behaviour, String why) {
+    }
+
+    /**
+     * Behaviours in which Redis's own answer depends on timing, so no comparison can be fair;
+     * the differential test's generators keep clear of them. Each names what Lacewing does.
+     */
+    public static final List<Avoided> AVOIDED = List.of(
+        new Avoided("SET with EXAT or PXAT in the past (a key stored already expired), then DBSIZE",
+            "Redis keeps such a key until its active expiry cycle samples it (at random times) or a lookup"
+                + " meets it, and its SCAN also deletes the expired keys it matches; Lacewing's SCAN skips them"
+                + " without deleting, so DBSIZE counts them until a lookup or Lacewing's own expiry reclaims them"),
+        new Avoided("relative EXPIRE/PEXPIRE with GT or LT against another relative time",
+            "two equal relative times set a moment apart differ by that moment, so GT/LT's answer depends on"
+                + " how many milliseconds passed between the calls on each server"),
+        new Avoided("expiry times that can pass while a sequence runs",
+            "whether a key still exists would depend on each server's speed; times are a day or more ahead,"
+                + " or already past"),
+        new Avoided("SPOP without a count, RANDOMKEY's, SRANDMEMBER's, HRANDFIELD's, ZRANDMEMBER's picks",
+            "random by definition: SPOP is sent only with a count that takes every member, the others are"
+                + " compared by the shape of their reply"));
+
+    private DeliberateDifferences() {
+    }
+
+    /** The reply to the command {@code words} with every applicable difference's normalization applied, in order. */
+    public static String normalize(String words, String reply) {
+        String normalized = reply;
+        for (Difference difference : LIST) {
+            if (difference.appliesTo(words)) {
+                normalized = difference.normalize().apply(normalized);
+            }
+        }
+        return normalized;
+    }
+}
