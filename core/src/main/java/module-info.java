@@ -11,9 +11,11 @@ module dev.lacewing.core {
     requires java.logging;
 
     exports dev.lacewing.core.command;
+    exports dev.lacewing.core.command.bitmap;
     exports dev.lacewing.core.command.generic;
     exports dev.lacewing.core.command.hash;
     exports dev.lacewing.core.command.set;
+    exports dev.lacewing.core.command.hyperloglog;
     exports dev.lacewing.core.command.string;
     exports dev.lacewing.core.command.server;
     exports dev.lacewing.core.config;

@@ -9,8 +9,7 @@ import dev.lacewing.api.Server;
 import dev.lacewing.api.ValueView;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.CommandTable;
-import dev.lacewing.core.command.generic.KeyCommands;
-import dev.lacewing.core.command.string.StringCommands;
+import dev.lacewing.core.command.CoreCommands;
 import dev.lacewing.core.keyspace.KeyspaceLayout;
 import dev.lacewing.core.keyspace.PartitionedKeyspace;
 import dev.lacewing.core.resp.RequestDecoder;
@@ -75,10 +74,7 @@ public class DispatchBenchmark {
 
     @Setup
     public void setUp() {
-        CommandTable.Builder core = new CommandTable.Builder(CommandTable.Builder.CORE);
-        StringCommands.register(core);
-        KeyCommands.register(core);
-        table = core.build();
+        table = CoreCommands.table();
         Keyspace keyspace = new PartitionedKeyspace(1, 16, KeyspaceLayout.named("compact")).database(0);
         byte[] value = new byte[256];
         for (int i = 0; i < keys; i++) {

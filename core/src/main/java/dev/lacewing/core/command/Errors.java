@@ -36,6 +36,16 @@ public final class Errors {
     public static final String NUMKEYS_NOT_POSITIVE = "ERR numkeys should be greater than 0";
     public static final String NUMKEYS_OVER_ARGS = "ERR Number of keys can't be greater than number of args";
     public static final String LIMIT_NEGATIVE = "ERR LIMIT can't be negative";
+    public static final String BIT_OFFSET = "ERR bit offset is not an integer or out of range";
+    public static final String BIT_VALUE = "ERR bit is not an integer or out of range";
+    public static final String BIT_ARGUMENT = "ERR The bit argument must be 1 or 0.";
+    public static final String BITOP_NOT_ONE_KEY = "ERR BITOP NOT must be called with a single source key.";
+    public static final String BITFIELD_TYPE =
+        "ERR Invalid bitfield type. Use something like i16 u8. Note that u64 is not supported but i64 is.";
+    public static final String BITFIELD_OVERFLOW = "ERR Invalid OVERFLOW type specified";
+    public static final String BITFIELD_RO_GET_ONLY = "ERR BITFIELD_RO only supports the GET subcommand";
+    public static final String NOT_HYPERLOGLOG = "WRONGTYPE Key is not a valid HyperLogLog string value.";
+    public static final String CORRUPT_HYPERLOGLOG = "INVALIDOBJ Corrupted HLL object detected";
 
     private Errors() {
     }

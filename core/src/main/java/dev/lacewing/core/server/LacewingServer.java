@@ -10,12 +10,7 @@ import dev.lacewing.api.ThreadingStrategy;
 import dev.lacewing.api.TransportProvider;
 import dev.lacewing.api.Workers;
 import dev.lacewing.core.command.CommandTable;
-import dev.lacewing.core.command.generic.KeyCommands;
-import dev.lacewing.core.command.hash.HashCommands;
-import dev.lacewing.core.command.server.ConnectionCommands;
-import dev.lacewing.core.command.server.ServerCommands;
-import dev.lacewing.core.command.set.SetCommands;
-import dev.lacewing.core.command.string.StringCommands;
+import dev.lacewing.core.command.CoreCommands;
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.threading.IoPoolStrategy;
 import dev.lacewing.core.threading.PerCoreStrategy;
@@ -189,14 +184,7 @@ public final class LacewingServer implements AutoCloseable {
             NettyWorkers workers = new NettyWorkers(group);
             ServerState state = new ServerState(config, new CommandTable.Builder("core").build(), plan, engineName,
                 transport.transport().name(), transport.notes(), found.mode());
-            CommandTable.Builder core = new CommandTable.Builder("core");
-            StringCommands.register(core);
-            HashCommands.register(core);
-            SetCommands.register(core);
-            KeyCommands.register(core);
-            ConnectionCommands.register(core);
-            ServerCommands.register(core);
-            state.commands(core.build());
+            state.commands(CoreCommands.table());
             for (CommandProvider provider : found.commands()) {
                 state.addCommands(provider);
             }

@@ -11,12 +11,6 @@ import dev.lacewing.api.CommandDetails.KeySpec;
 import dev.lacewing.api.CommandFlag;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
-import dev.lacewing.core.command.generic.KeyCommands;
-import dev.lacewing.core.command.hash.HashCommands;
-import dev.lacewing.core.command.server.ConnectionCommands;
-import dev.lacewing.core.command.server.ServerCommands;
-import dev.lacewing.core.command.set.SetCommands;
-import dev.lacewing.core.command.string.StringCommands;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -26,14 +20,7 @@ import org.junit.jupiter.api.Test;
 class RedisCommandDetailsTest {
 
     private static CommandTable builtins() {
-        CommandTable.Builder builder = new CommandTable.Builder(CommandTable.Builder.CORE);
-        StringCommands.register(builder);
-        HashCommands.register(builder);
-        SetCommands.register(builder);
-        KeyCommands.register(builder);
-        ConnectionCommands.register(builder);
-        ServerCommands.register(builder);
-        return builder.build();
+        return CoreCommands.table();
     }
 
     @Test

@@ -1,0 +1,34 @@
+package dev.lacewing.core.command;
+
+import dev.lacewing.core.command.bitmap.BitmapCommands;
+import dev.lacewing.core.command.generic.KeyCommands;
+import dev.lacewing.core.command.hash.HashCommands;
+import dev.lacewing.core.command.hyperloglog.HyperLogLogCommands;
+import dev.lacewing.core.command.server.ConnectionCommands;
+import dev.lacewing.core.command.server.ServerCommands;
+import dev.lacewing.core.command.set.SetCommands;
+import dev.lacewing.core.command.string.StringCommands;
+
+/**
+ * Every command family core ships, in one place: the server's table, COMMAND metadata checks and
+ * the compatibility table are all built from this list, so a new family is added once, here.
+ */
+public final class CoreCommands {
+
+    private CoreCommands() {
+    }
+
+    /** A table of every built-in command, owned by {@link CommandTable.Builder#CORE}. */
+    public static CommandTable table() {
+        CommandTable.Builder builder = new CommandTable.Builder(CommandTable.Builder.CORE);
+        StringCommands.register(builder);
+        HashCommands.register(builder);
+        SetCommands.register(builder);
+        BitmapCommands.register(builder);
+        HyperLogLogCommands.register(builder);
+        KeyCommands.register(builder);
+        ConnectionCommands.register(builder);
+        ServerCommands.register(builder);
+        return builder.build();
+    }
+}
