@@ -22,6 +22,7 @@ public final class Errors {
     public static final String EXPIRE_GT_LT_CONFLICT = "ERR GT and LT options at the same time are not compatible";
     public static final String INVALID_FIRST_DB_INDEX = "ERR invalid first DB index";
     public static final String INVALID_SECOND_DB_INDEX = "ERR invalid second DB index";
+    public static final String UNBLOCKED = "UNBLOCKED client unblocked via CLIENT UNBLOCK";
 
     private Errors() {
     }

@@ -14,6 +14,7 @@ public final class Partition {
     private static final int EXPIRY_SLOTS_PER_STEP = 2048;
 
     private final DatabaseTable[] databases;
+    private final BlockedKeys blockedKeys = new BlockedKeys();
 
     public Partition(int databases, KeyspaceLayout layout) {
         this.databases = new DatabaseTable[databases];
@@ -24,6 +25,11 @@ public final class Partition {
 
     public DatabaseTable table(int database) {
         return databases[database];
+    }
+
+    /** The clients blocked on this partition's keys. */
+    public BlockedKeys blockedKeys() {
+        return blockedKeys;
     }
 
     public int databaseCount() {

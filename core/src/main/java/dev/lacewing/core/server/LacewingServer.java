@@ -13,6 +13,7 @@ import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.command.generic.KeyCommands;
 import dev.lacewing.core.command.server.ConnectionCommands;
 import dev.lacewing.core.command.server.ServerCommands;
+import dev.lacewing.core.command.list.ListCommands;
 import dev.lacewing.core.command.string.StringCommands;
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.threading.IoPoolStrategy;
@@ -189,6 +190,7 @@ public final class LacewingServer implements AutoCloseable {
                 transport.transport().name(), transport.notes(), found.mode());
             CommandTable.Builder core = new CommandTable.Builder("core");
             StringCommands.register(core);
+            ListCommands.register(core);
             KeyCommands.register(core);
             ConnectionCommands.register(core);
             ServerCommands.register(core);

@@ -46,6 +46,10 @@ final class CommandDescriptions {
                 flags.add(flag.redisName());
             }
         }
+        if (spec.keyCountArgument() > 0) {
+            // Redis adds it after the declared flags for a command whose keys its arguments count.
+            flags.add("movablekeys");
+        }
         reply.set(flags.size());
         flags.forEach(reply::simple);
         // A container's keys are its subcommands' (MEMORY's are MEMORY USAGE's).

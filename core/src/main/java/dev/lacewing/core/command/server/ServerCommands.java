@@ -312,7 +312,7 @@ public final class ServerCommands {
         }
         CommandSpec spec = command.spec();
         int count = args.count() - 2;
-        if (spec.firstKey() <= 0 || spec.scope() != KeyScope.KEYS) {
+        if ((spec.firstKey() <= 0 && spec.keyCountArgument() <= 0) || spec.scope() != KeyScope.KEYS) {
             ctx.reply().error("ERR The command has no key arguments");
             return;
         }
@@ -320,10 +320,35 @@ public final class ServerCommands {
             ctx.reply().error("ERR Invalid number of arguments specified for command");
             return;
         }
-        int last = spec.lastKeyIndex(count);
+        Arguments request = new Arguments() {
+            @Override
+            public int count() {
+                return count;
+            }
+
+            @Override
+            public byte[] array() {
+                return args.array();
+            }
+
+            @Override
+            public int offset(int index) {
+                return args.offset(index + 2);
+            }
+
+            @Override
+            public int length(int index) {
+                return args.length(index + 2);
+            }
+        };
+        int keyCount = spec.keyCount(request);
+        if (keyCount == 0 && spec.keyCountArgument() > 0) {
+            ctx.reply().error("ERR Invalid arguments specified for command");
+            return;
+        }
         List<Integer> keys = new ArrayList<>();
-        for (int i = spec.firstKey(); i <= last && i < count; i += Math.max(spec.step(), 1)) {
-            keys.add(i + 2);
+        for (int i = 0; i < keyCount; i++) {
+            keys.add(spec.keyArgument(i) + 2);
         }
         ctx.reply().array(keys.size());
         keys.forEach(i -> ctx.reply().bulk(args.array(), args.offset(i), args.length(i)));
