@@ -14,6 +14,7 @@ import dev.lacewing.api.KeyScope;
 import dev.lacewing.core.command.generic.KeyCommands;
 import dev.lacewing.core.command.server.ConnectionCommands;
 import dev.lacewing.core.command.server.ServerCommands;
+import dev.lacewing.core.command.list.ListCommands;
 import dev.lacewing.core.command.string.StringCommands;
 import java.util.HashSet;
 import java.util.List;
@@ -26,6 +27,7 @@ class RedisCommandDetailsTest {
     private static CommandTable builtins() {
         CommandTable.Builder builder = new CommandTable.Builder(CommandTable.Builder.CORE);
         StringCommands.register(builder);
+        ListCommands.register(builder);
         KeyCommands.register(builder);
         ConnectionCommands.register(builder);
         ServerCommands.register(builder);

@@ -91,7 +91,7 @@ public final class ListCommands {
             "Remove the last element in a list, prepend it to another list and return it",
             ListCommands::rpoplpush, WRITE, DENYOOM);
         registry.register(CommandSpec.countedKeys("lmpop", -4, Set.of(WRITE), 1, "list",
-            "Pop elements from a list"), ctx -> mpop(ctx, 1, 0));
+            "Pop elements from a list"), ctx -> mpop(ctx, 1, -1));
         register(registry, "blpop", -3, 1, -2,
             "Remove and get the first element in a list, or block until one is available",
             ctx -> blockingPop(ctx, HEAD), WRITE, NOSCRIPT, BLOCKING);
