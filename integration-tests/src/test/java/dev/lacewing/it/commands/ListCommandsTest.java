@@ -194,7 +194,7 @@ class ListCommandsTest {
             assertEquals(2, pusher.sync().rpush(source, bytes("x"), bytes("y")));
             assertEquals("x", text(await(moved)));
             assertEquals("y", text(await(second)));
-            assertEquals(List.of("x", "y"), texts(pusher.sync().lrange(destination, 0, -1)));
+            assertEquals(List.of("y", "x"), texts(pusher.sync().lrange(destination, 0, -1)), "BRPOPLPUSH pushes to the head");
             assertEquals(0, pusher.sync().exists(source));
             pusher.sync().del(destination);
         }
@@ -206,7 +206,7 @@ class ListCommandsTest {
         byte[] k = key(target, "type", "a");
         try (StatefulRedisConnection<byte[], byte[]> waiter = Servers.connect(target);
              StatefulRedisConnection<byte[], byte[]> other = Servers.connect(target)) {
-            RedisFuture<KeyValue<byte[], byte[]>> served = waiter.async().blmpop(5,
+            RedisFuture<KeyValue<byte[], List<byte[]>>> served = waiter.async().blmpop(5,
                 io.lettuce.core.LMPopArgs.Builder.left().count(2), k);
             waitUntilBlocked(other.sync(), 1);
             other.sync().set(k, bytes("string"));

@@ -125,7 +125,6 @@ class ListReferenceTest {
         BLMPOP x 1 {p}none LEFT
         BLMPOP 0.01 0 {p}none LEFT
         BLMPOP 0.01 1 {p}none LEFT COUNT 0
-        OBJECT ENCODING {p}l2
         TYPE {p}l2
         CLIENT UNBLOCK 999999
         CLIENT UNBLOCK x
