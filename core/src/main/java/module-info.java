@@ -16,6 +16,7 @@ module dev.lacewing.core {
     exports dev.lacewing.core.command.hash;
     exports dev.lacewing.core.command.set;
     exports dev.lacewing.core.command.hyperloglog;
+    exports dev.lacewing.core.command.list;
     exports dev.lacewing.core.command.string;
     exports dev.lacewing.core.command.server;
     exports dev.lacewing.core.config;

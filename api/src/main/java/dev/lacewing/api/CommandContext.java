@@ -35,5 +35,27 @@ public interface CommandContext {
 
     Client client();
 
+    /**
+     * Blocks the client instead of replying (BLPOP on empty lists): the command returns, the client
+     * gets no reply and its later requests wait, until a command of any client makes one of the keys
+     * ready and {@code command} serves it, until {@code deadline} passes (a null array reply), until
+     * CLIENT UNBLOCK, or until it disconnects. Call it only from the command's body, which holds every
+     * key named here: the registration is then atomic with the check that found nothing.
+     *
+     * <p>Clients blocked on one key are served in the order they blocked, right after the command that
+     * made it ready and before any later command runs against it. A client waiting on keys of several
+     * shards is served once, by the first that is ready.
+     *
+     * @param deadline milliseconds since the epoch, or 0 to wait for ever
+     * @param keyArguments argument indexes of the keys to wait on
+     * @param destinationArgument argument index of one more key serving writes (BLMOVE's destination),
+     *                            or -1; when it lives apart from the ready key, serving runs the whole
+     *                            command again through the engine with both keys
+     * @throws UnsupportedOperationException where the server cannot block clients
+     */
+    default void block(long deadline, int[] keyArguments, int destinationArgument, BlockedCommand command) {
+        throw new UnsupportedOperationException("this context cannot block a client");
+    }
+
     Server server();
 }

@@ -50,6 +50,13 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
             numKeysIndex);
     }
 
+    /** A command whose keys are only those counted by the argument at {@code numKeysIndex} (LMPOP numkeys key...). */
+    public static CommandSpec countedKeys(String name, int arity, Set<CommandFlag> flags, int numKeysIndex,
+                                          String group, String summary) {
+        return new CommandSpec(name, arity, flags, 0, 0, 0, KeyScope.KEYS, group, summary, CommandDetails.NONE,
+            numKeysIndex);
+    }
+
     /** The same command with movable keys counted by the argument at {@code index}. */
     public CommandSpec withNumKeysAt(int index) {
         return new CommandSpec(name, arity, flags, firstKey, lastKey, step, scope, group, summary, details, index);

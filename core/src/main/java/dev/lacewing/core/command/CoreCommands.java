@@ -4,6 +4,7 @@ import dev.lacewing.core.command.bitmap.BitmapCommands;
 import dev.lacewing.core.command.generic.KeyCommands;
 import dev.lacewing.core.command.hash.HashCommands;
 import dev.lacewing.core.command.hyperloglog.HyperLogLogCommands;
+import dev.lacewing.core.command.list.ListCommands;
 import dev.lacewing.core.command.server.ConnectionCommands;
 import dev.lacewing.core.command.server.ServerCommands;
 import dev.lacewing.core.command.set.SetCommands;
@@ -24,6 +25,7 @@ public final class CoreCommands {
         StringCommands.register(builder);
         HashCommands.register(builder);
         SetCommands.register(builder);
+        ListCommands.register(builder);
         BitmapCommands.register(builder);
         HyperLogLogCommands.register(builder);
         KeyCommands.register(builder);

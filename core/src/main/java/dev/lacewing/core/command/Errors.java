@@ -46,6 +46,7 @@ public final class Errors {
     public static final String BITFIELD_RO_GET_ONLY = "ERR BITFIELD_RO only supports the GET subcommand";
     public static final String NOT_HYPERLOGLOG = "WRONGTYPE Key is not a valid HyperLogLog string value.";
     public static final String CORRUPT_HYPERLOGLOG = "INVALIDOBJ Corrupted HLL object detected";
+    public static final String UNBLOCKED = "UNBLOCKED client unblocked via CLIENT UNBLOCK";
 
     private Errors() {
     }

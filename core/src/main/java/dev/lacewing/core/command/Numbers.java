@@ -343,6 +343,19 @@ public final class Numbers {
             return significand != null;
         }
 
+        /** The nearest double: infinite beyond the double range, as a cast of a long double is. */
+        public double toDouble() {
+            if (!isFinite()) {
+                return signum > 0 ? Double.POSITIVE_INFINITY : signum < 0 ? Double.NEGATIVE_INFINITY : Double.NaN;
+            }
+            if (signum == 0) {
+                return 0;
+            }
+            int shift = Math.max(0, significand.bitLength() - 53);
+            double value = Math.scalb(significand.shiftRight(shift).doubleValue(), exponent + shift);
+            return signum < 0 ? -value : value;
+        }
+
         /** The rounded sum; infinite on overflow, NaN (not finite) for inf + -inf. */
         public LongDouble add(LongDouble other) {
             if (!isFinite() || !other.isFinite()) {

@@ -72,6 +72,12 @@ public final class Config implements Settings {
             "longest field or value, in bytes, a hash keeps in the listpack encoding", 0, Long.MAX_VALUE),
         new Setting("set-max-intset-entries", List.of(), "512", MUTABLE, Setting.Type.INTEGER,
             "most members a set of integers keeps in the compact intset encoding", 0, Long.MAX_VALUE),
+        new Setting("list-max-listpack-size", List.of("list-max-ziplist-size"), "-2", MUTABLE, Setting.Type.INTEGER,
+            "entries per list node when positive; when negative its byte limit: -1 4 KiB, -2 8 KiB ... -5 64 KiB",
+            Integer.MIN_VALUE, Integer.MAX_VALUE),
+        new Setting("list-compress-depth", List.of(), "0", MUTABLE, Setting.Type.INTEGER,
+            "list nodes left uncompressed at each end (accepted and checked; Lacewing does not compress lists yet)",
+            0, Integer.MAX_VALUE),
         new Setting("keyspace-layout", List.of(), "compact", FIXED, Setting.Type.STRING,
             "how entries are stored: compact (packed in byte pages, no Java object per key) or objects (a byte[] "
             + "per key and value)"),

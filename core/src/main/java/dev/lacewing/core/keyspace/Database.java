@@ -64,14 +64,42 @@ public final class Database implements Keyspace {
         return table(key, offset, length).expireAt(key, offset, length, clock.getAsLong());
     }
 
+    /**
+     * Storing an aggregate is Redis's dbAdd for blocking: clients blocked on the key are served
+     * once the running command is done ({@link BlockedKeys#signal}). A string never serves one.
+     */
     @Override
     public void put(byte[] key, int offset, int length, Object value, long expireAt) {
-        table(key, offset, length).put(key, offset, length, value, expireAt);
+        Partition partition = partitions[Slots.partitionOf(key, offset, length, partitions.length)];
+        partition.table(index).put(key, offset, length, value, expireAt);
+        if (value instanceof TypedValue) {
+            partition.blockedKeys().signal(index, key, offset, length);
+        }
     }
 
     @Override
     public void putKeepExpiry(byte[] key, int offset, int length, Object value) {
-        table(key, offset, length).putKeepExpiry(key, offset, length, value, clock.getAsLong());
+        Partition partition = partitions[Slots.partitionOf(key, offset, length, partitions.length)];
+        partition.table(index).putKeepExpiry(key, offset, length, value, clock.getAsLong());
+        if (value instanceof TypedValue) {
+            partition.blockedKeys().signal(index, key, offset, length);
+        }
+    }
+
+    public int index() {
+        return index;
+    }
+
+    /** The registry of clients blocked on a key, that of the key's partition. */
+    public BlockedKeys blockedKeys(byte[] key, int offset, int length) {
+        return partitions[Slots.partitionOf(key, offset, length, partitions.length)].blockedKeys();
+    }
+
+    /** Whether two keys live in one partition, so that one thread's access to one covers the other. */
+    public boolean samePartition(byte[] first, int firstOffset, int firstLength, byte[] second, int secondOffset,
+                                 int secondLength) {
+        return Slots.partitionOf(first, firstOffset, firstLength, partitions.length)
+            == Slots.partitionOf(second, secondOffset, secondLength, partitions.length);
     }
 
     @Override

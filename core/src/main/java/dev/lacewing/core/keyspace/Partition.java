@@ -25,6 +25,7 @@ public final class Partition {
     private static final int EVICTION_ROUNDS = 16;
 
     private final DatabaseTable[] databases;
+    private final BlockedKeys blockedKeys = new BlockedKeys();
     private final MemoryPolicy memory;
     private final EvictionPool pool = new EvictionPool();
     /** The database random eviction starts from next, as Redis's next_db. */
@@ -46,6 +47,11 @@ public final class Partition {
 
     public DatabaseTable table(int database) {
         return databases[database];
+    }
+
+    /** The clients blocked on this partition's keys. */
+    public BlockedKeys blockedKeys() {
+        return blockedKeys;
     }
 
     public int databaseCount() {

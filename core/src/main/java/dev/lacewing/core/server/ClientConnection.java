@@ -2,6 +2,7 @@ package dev.lacewing.core.server;
 
 import dev.lacewing.api.ValueView;
 import dev.lacewing.api.Arguments;
+import dev.lacewing.api.BlockedCommand;
 import dev.lacewing.api.Client;
 import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.CommandFlag;
@@ -12,6 +13,7 @@ import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.Errors;
+import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.resp.RequestDecoder;
 import dev.lacewing.core.resp.RespWriter;
 import io.netty.buffer.ByteBuf;
@@ -23,6 +25,7 @@ import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One client connection: decodes its requests, runs them in order, and writes their replies
@@ -34,6 +37,11 @@ import java.util.ArrayDeque;
  * the outbound buffer; bytes that arrive meanwhile wait in {@link #deferredInput}. The engine's
  * hand-over and {@link #completed()}'s hop back order the accesses; in between, that thread may
  * go on with the pipeline's next buffered requests ({@link #advance()}).
+ *
+ * <p>A blocked command ({@link #block}) keeps the connection {@link #waiting} the same way: its
+ * later requests wait unread, in order, until a reply for it arrives ({@link #deliver}, written by
+ * whichever thread served it into a buffer of its own), its timeout fires, CLIENT UNBLOCK ends it or
+ * the client goes. The connection's own buffers stay the home thread's throughout.
  */
 public final class ClientConnection extends ChannelInboundHandlerAdapter implements Client, CommandContext, Invocation {
 
@@ -64,7 +72,13 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
      */
     private boolean executed;
     private boolean closing;
-    private boolean closed;
+    private volatile boolean closed;
+    /** The blocked command, from the moment it blocks (on whatever thread ran it) until it ends. */
+    private volatile BlockedClient blockedClient;
+    /** Whether the home thread has taken the block in (stopped dispatching, armed the timeout). */
+    private boolean blocked;
+    /** A reply for the blocked command that arrived before the home thread took the block in. */
+    private ByteBuf earlyReply;
 
     private volatile int database;
     private volatile String name = "";
@@ -161,7 +175,15 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         closed = true;
         server.clients().remove(id);
         releaseDeferred();
-        if (!waiting) {
+        BlockedClient client = blockedClient;
+        if (client != null && client.claim(BlockedClient.BLOCKED, BlockedClient.DONE)) {
+            client.cleanUp();
+        }
+        if (earlyReply != null) {
+            earlyReply.release();
+            earlyReply = null;
+        }
+        if (!waiting || blocked) {
             releaseOut();
         }
     }
@@ -239,6 +261,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         } else {
             waiting = !server.engine().execute(this);
         }
+        if (!waiting && blockedClient != null && !blocked) {
+            decoder.consume();
+            waiting = true;
+            enterBlocked();
+        }
     }
 
     private void begin(Command command) {
@@ -315,6 +342,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         counted.recordCall((System.nanoTime() - start) / 1000, failed);
         server.commandsProcessed.increment();
         executed = true;
+        BlockedClient.serveReadyKeys(server);
     }
 
     /**
@@ -327,7 +355,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
      */
     @Override
     public boolean advance() {
-        if (closing || out == null || out.readableBytes() >= REPLY_FLUSH_BYTES) {
+        if (blockedClient != null || closing || out == null || out.readableBytes() >= REPLY_FLUSH_BYTES) {
             return false;
         }
         decoder.consume();
@@ -365,6 +393,16 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             releaseDeferred();
             return;
         }
+        if (blockedClient != null && !blocked) {
+            waiting = true;
+            enterBlocked();
+            return;
+        }
+        continueInput();
+    }
+
+    /** Takes in the input that waited while a command was away or blocked, and processes it. */
+    private void continueInput() {
         if (readPaused) {
             readPaused = false;
             channel.config().setAutoRead(true);
@@ -379,6 +417,121 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             }
         }
         processInput();
+    }
+
+    // ---- blocking ---------------------------------------------------------------------------
+
+    /** See {@link CommandContext#block}: runs in the command's body, on the thread the engine chose. */
+    @Override
+    public void block(long deadline, int[] keyArguments, int destinationArgument, BlockedCommand command) {
+        BlockedClient client = new BlockedClient(this, current, decoder, database, keyArguments,
+            destinationArgument, command, deadline);
+        server.blockedClients.increment();
+        client.register((Database) keyspace());
+        blockedClient = client;
+    }
+
+    /**
+     * On the home thread, once the command that blocked has returned: the earlier replies of the
+     * pipeline go out, the timeout is armed, and a reply that already came ends the block at once.
+     */
+    private void enterBlocked() {
+        blocked = true;
+        BlockedClient client = blockedClient;
+        if (client.deadline > 0) {
+            armTimeout(client, Math.max(0, client.deadline - System.currentTimeMillis()));
+        }
+        flush();
+        if (earlyReply != null) {
+            ByteBuf reply = earlyReply;
+            earlyReply = null;
+            endBlock(reply);
+        }
+    }
+
+    private void armTimeout(BlockedClient client, long delayMillis) {
+        client.timer = channel.eventLoop().schedule(() -> timedOut(client), delayMillis, TimeUnit.MILLISECONDS);
+    }
+
+    /** The deadline passed: a null array, as Redis replies; a client being re-run is looked at again shortly. */
+    private void timedOut(BlockedClient client) {
+        if (client != blockedClient || closed) {
+            return;
+        }
+        if (client.claim(BlockedClient.BLOCKED, BlockedClient.DONE)) {
+            client.cleanUp();
+            writer.target(out());
+            writer.nullArray();
+            endBlock(null);
+        } else if (client.state() == BlockedClient.RERUNNING) {
+            armTimeout(client, 1);
+        }
+    }
+
+    /** Hands the blocked command's reply to the home thread; from any thread. */
+    void deliver(BlockedClient client, ByteBuf reply) {
+        channel.eventLoop().execute(() -> {
+            if (closed || client != blockedClient) {
+                reply.release();
+            } else if (!blocked) {
+                earlyReply = reply;
+            } else {
+                endBlock(reply);
+            }
+        });
+    }
+
+    /** Ends the block on the home thread: the reply goes out after the earlier ones, then the pipeline goes on. */
+    private void endBlock(ByteBuf reply) {
+        BlockedClient client = blockedClient;
+        if (client.timer != null) {
+            client.timer.cancel(false);
+        }
+        blockedClient = null;
+        blocked = false;
+        waiting = false;
+        if (reply != null) {
+            out().writeBytes(reply);
+            reply.release();
+        }
+        continueInput();
+    }
+
+    /**
+     * CLIENT UNBLOCK: ends a blocked command as its timeout would, or with the UNBLOCKED error.
+     * False when the client is not blocked (or is being served right now). From any thread.
+     */
+    public boolean unblock(boolean withError) {
+        BlockedClient client = blockedClient;
+        if (client == null || !client.claim(BlockedClient.BLOCKED, BlockedClient.DONE)) {
+            return false;
+        }
+        channel.eventLoop().execute(() -> {
+            client.cleanUp();
+            ByteBuf reply = allocate();
+            RespWriter replyWriter = new RespWriter();
+            replyWriter.target(reply);
+            replyWriter.protocol(protocol());
+            if (withError) {
+                replyWriter.error(Errors.UNBLOCKED);
+            } else {
+                replyWriter.nullArray();
+            }
+            deliver(client, reply);
+        });
+        return true;
+    }
+
+    void onHomeThread(Runnable task) {
+        channel.eventLoop().execute(task);
+    }
+
+    ByteBuf allocate() {
+        return channel.alloc().ioBuffer(64);
+    }
+
+    boolean isClosed() {
+        return closed;
     }
 
     private ByteBuf out() {
@@ -601,7 +754,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         long now = System.currentTimeMillis();
         return "id=" + id + " addr=" + remoteAddress() + " laddr=" + localAddress() + " fd=-1 name=" + name
             + " age=" + (now - createdMillis) / 1000 + " idle=" + (now - lastInteractionMillis) / 1000
-            + " flags=N db=" + database + " sub=0 psub=0 ssub=0 multi=-1 qbuf=" + decoder.bufferedBytes()
+            + " flags=" + (blockedClient != null ? "b" : "N") + " db=" + database + " sub=0 psub=0 ssub=0 multi=-1 qbuf=" + decoder.bufferedBytes()
             + " qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd="
             + lastCommand + " user=default redir=-1 resp=" + writer.protocol()
             + " worker=" + homeWorker;

@@ -52,6 +52,8 @@ public final class ServerState implements Server, ModuleRegistry {
     final LongAdder errorReplies = new LongAdder();
     final LongAdder netInputBytes = new LongAdder();
     final LongAdder netOutputBytes = new LongAdder();
+    /** Clients whose command is blocked (BLPOP...), for INFO's blocked_clients. */
+    final LongAdder blockedClients = new LongAdder();
 
     ServerState(Config config, CommandTable commands, ThreadingPlan threading, String engineName, String transport,
                 String transportNotes, String pluginMode) {
@@ -141,6 +143,10 @@ public final class ServerState implements Server, ModuleRegistry {
 
     public int port() {
         return port;
+    }
+
+    public long blockedClients() {
+        return blockedClients.sum();
     }
 
     public long connectionsReceived() {

@@ -15,6 +15,7 @@ import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Errors;
+import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.server.ClientConnection;
 import dev.lacewing.core.server.ServerState;
 import java.util.ArrayList;
@@ -211,6 +212,8 @@ public final class ConnectionCommands {
             ADMIN, NOSCRIPT, LOADING, STALE)
         .add("kill", -3, "Kill the connection of a client", ctx -> clientKill(ctx, (ServerState) ctx.server()),
             ADMIN, NOSCRIPT, LOADING, STALE)
+        .add("unblock", -3, "Unblock a client blocked in a blocking command from a different connection",
+            ctx -> clientUnblock(ctx, (ServerState) ctx.server()), ADMIN, NOSCRIPT, LOADING, STALE)
         .help(ctx -> help(ctx.reply(), "CLIENT",
             "ID", "    Return the ID of the current connection.",
             "GETNAME", "    Return the name of the current connection.",
@@ -220,7 +223,8 @@ public final class ConnectionCommands {
             "KILL <ip:port>", "    Kill connection made from <ip:port>.",
             "KILL <option> <value> [<option> <value> [...]]",
             "    Kill connections. Options are: ID <client-id>, ADDR <ip:port>, LADDR <ip:port>, "
-                + "SKIPME (YES|NO), TYPE normal."));
+                + "SKIPME (YES|NO), TYPE normal.",
+            "UNBLOCK <clientid> [TIMEOUT|ERROR]", "    Unblock the specified blocked client."));
 
     private static void client(CommandContext ctx) {
         CLIENT.dispatch(ctx);
@@ -246,10 +250,11 @@ public final class ConnectionCommands {
     }
 
     /**
-     * addReplySubcommandSyntaxError: what a command that is not a container (DEBUG) replies for
-     * a subcommand it does not know; containers answer through {@link Subcommands}.
+     * addReplySubcommandSyntaxError: the subcommand (argument 1) quoted as {@code %.128s}; what a
+     * command that is not a container (DEBUG) replies for a subcommand it does not know, and what
+     * a subcommand replies for arguments it cannot take. Containers otherwise answer through
+     * {@link Subcommands}.
      */
-    /** addReplySubcommandSyntaxError: the subcommand (argument 1) quoted as {@code %.128s}. */
     static byte[] unknownSubcommand(Arguments args, String command) {
         return Errors.quoting("ERR unknown subcommand or wrong number of arguments for '", args.array(),
             args.offset(1), args.length(1), 128, "'. Try " + command + " HELP.");
@@ -301,6 +306,36 @@ public final class ConnectionCommands {
             }
         }
         ctx.reply().verbatim(text.toString());
+    }
+
+    /**
+     * CLIENT UNBLOCK id [TIMEOUT|ERROR]: 1 when the client was blocked and now is not (it gets the
+     * timeout's null array, or the UNBLOCKED error), 0 otherwise.
+     */
+    private static void clientUnblock(CommandContext ctx, ServerState server) {
+        Arguments args = ctx.arguments();
+        if (args.count() > 4) {
+            ctx.reply().error(unknownSubcommand(args, "CLIENT"));
+            return;
+        }
+        long id;
+        try {
+            id = Numbers.parseLong(args.array(), args.offset(2), args.length(2));
+        } catch (Numbers.InvalidNumber e) {
+            ctx.reply().error(Errors.NOT_INTEGER);
+            return;
+        }
+        boolean withError = false;
+        if (args.count() == 4) {
+            if (args.is(3, "error")) {
+                withError = true;
+            } else if (!args.is(3, "timeout")) {
+                ctx.reply().error("ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
+                return;
+            }
+        }
+        ClientConnection client = server.clients().get(id);
+        ctx.reply().integer(client != null && client.unblock(withError) ? 1 : 0);
     }
 
     /** CLIENT KILL ip:port, or CLIENT KILL with ID / ADDR / LADDR / SKIPME / TYPE filters. */

@@ -80,7 +80,7 @@ final class InfoReport {
         text.append("# Clients\r\n");
         line(text, "connected_clients", state.clients().size());
         line(text, "maxclients", state.settings().value("maxclients"));
-        line(text, "blocked_clients", 0);
+        line(text, "blocked_clients", state.blockedClients());
     }
 
     /**

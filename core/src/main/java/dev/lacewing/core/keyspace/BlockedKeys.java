@@ -1,0 +1,118 @@
+package dev.lacewing.core.keyspace;
+
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+
+/**
+ * The clients blocked on keys of one partition (BLPOP and the like), per database and key, each
+ * key's in the order they blocked. A client waiting on keys of several partitions is in each of
+ * their registries; whichever serves it first claims it ({@link Entry}'s owner decides how), and
+ * the others drop it when they next meet it or when its owner's clean-up runs.
+ *
+ * <p>Thread rule: the partition's: touched only by the thread the engine grants the partition to
+ * (its shard's worker, the coordinator while the shard is parked, or the holder of its stripe lock),
+ * which is the thread running a command over the key concerned.
+ */
+public final class BlockedKeys {
+
+    /** A blocked client as the registry sees it. */
+    public interface Entry {
+        /** Global order of blocking: earlier clients have smaller sequences. */
+        long sequence();
+    }
+
+    private record Key(int database, byte[] bytes, int hash) {
+        static Key of(int database, byte[] array, int offset, int length) {
+            byte[] bytes = Arrays.copyOfRange(array, offset, offset + length);
+            return new Key(database, bytes, 31 * database + Arrays.hashCode(bytes));
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Key key && key.database == database && Arrays.equals(key.bytes, bytes);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+    }
+
+    private final Map<Key, ArrayDeque<Entry>> byKey = new HashMap<>();
+
+    public boolean isEmpty() {
+        return byKey.isEmpty();
+    }
+
+    /**
+     * Adds a blocked client to a key's queue, in sequence order: at the end for a client blocking
+     * now, in its old place for one that blocks again after a re-run.
+     */
+    public void add(int database, byte[] array, int offset, int length, Entry entry) {
+        ArrayDeque<Entry> queue = byKey.computeIfAbsent(Key.of(database, array, offset, length),
+            key -> new ArrayDeque<>(2));
+        if (queue.isEmpty() || queue.peekLast().sequence() < entry.sequence()) {
+            queue.addLast(entry);
+            return;
+        }
+        ArrayDeque<Entry> ordered = new ArrayDeque<>(queue.size() + 1);
+        boolean placed = false;
+        for (Entry queued : queue) {
+            if (!placed && queued.sequence() > entry.sequence()) {
+                ordered.addLast(entry);
+                placed = true;
+            }
+            ordered.addLast(queued);
+        }
+        if (!placed) {
+            ordered.addLast(entry);
+        }
+        queue.clear();
+        queue.addAll(ordered);
+    }
+
+    /** Removes a blocked client from a key's queue, the key once no one waits on it. */
+    public void remove(int database, byte[] array, int offset, int length, Entry entry) {
+        Key key = Key.of(database, array, offset, length);
+        ArrayDeque<Entry> queue = byKey.get(key);
+        if (queue != null) {
+            queue.remove(entry);
+            if (queue.isEmpty()) {
+                byKey.remove(key);
+            }
+        }
+    }
+
+    /** A key's waiting clients, oldest first, or null when none; iterate and remove through it. */
+    public Iterator<Entry> waiters(int database, byte[] key) {
+        ArrayDeque<Entry> queue = byKey.get(new Key(database, key, 31 * database + Arrays.hashCode(key)));
+        return queue == null ? null : queue.iterator();
+    }
+
+    /** Forgets a key whose queue the serving loop emptied. */
+    public void dropIfEmpty(int database, byte[] key) {
+        Key lookup = new Key(database, key, 31 * database + Arrays.hashCode(key));
+        ArrayDeque<Entry> queue = byKey.get(lookup);
+        if (queue != null && queue.isEmpty()) {
+            byKey.remove(lookup);
+        }
+    }
+
+    /**
+     * Redis's signalKeyAsReady: called when a key is created or replaced by an aggregate; when
+     * someone waits on it, the key joins the running thread's {@link ReadyKeys}, served once the
+     * running command is done.
+     */
+    public void signal(int database, byte[] array, int offset, int length) {
+        if (byKey.isEmpty()) {
+            return;
+        }
+        Key key = Key.of(database, array, offset, length);
+        if (byKey.containsKey(key)) {
+            ReadyKeys.current().add(this, database, key.bytes());
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package dev.lacewing.core.keyspace;
+
+import java.util.ArrayDeque;
+
+/**
+ * Keys that became ready for blocked clients during the command the current thread runs, as
+ * Redis's server.ready_keys: the command that signals them still holds them, and whoever runs
+ * commands (the connection, a re-run) serves them before giving the keys up.
+ *
+ * <p>Thread rule: one instance per thread (a thread local): only its thread touches it. It is
+ * a thread's because the one running a command is the one that has exclusive access to its keys,
+ * whichever engine granted it.
+ */
+public final class ReadyKeys {
+
+    /** A ready key: its partition's registry, its database and its bytes. */
+    public record Ready(BlockedKeys registry, int database, byte[] key) {
+    }
+
+    private static final ThreadLocal<ReadyKeys> CURRENT = ThreadLocal.withInitial(ReadyKeys::new);
+
+    private final ArrayDeque<Ready> queue = new ArrayDeque<>();
+
+    public static ReadyKeys current() {
+        return CURRENT.get();
+    }
+
+    public void add(BlockedKeys registry, int database, byte[] key) {
+        for (Ready ready : queue) {
+            if (ready.registry == registry && ready.database == database && java.util.Arrays.equals(ready.key, key)) {
+                return;
+            }
+        }
+        queue.addLast(new Ready(registry, database, key));
+    }
+
+    public boolean isEmpty() {
+        return queue.isEmpty();
+    }
+
+    public Ready poll() {
+        return queue.pollFirst();
+    }
+}

@@ -1,0 +1,396 @@
+package dev.lacewing.core.server;
+
+import dev.lacewing.api.Arguments;
+import dev.lacewing.api.BlockedCommand;
+import dev.lacewing.api.CommandContext;
+import dev.lacewing.api.CommandSpec;
+import dev.lacewing.api.Invocation;
+import dev.lacewing.api.Keyspace;
+import dev.lacewing.core.command.Command;
+import dev.lacewing.core.keyspace.BlockedKeys;
+import dev.lacewing.core.keyspace.Database;
+import dev.lacewing.core.keyspace.ReadyKeys;
+import dev.lacewing.core.resp.RespWriter;
+import io.netty.buffer.ByteBuf;
+import java.util.Iterator;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One blocked command (BLPOP, BLMOVE, BZPOPMIN...): a copy of its request, the keys it waits on,
+ * how to serve it ({@link BlockedCommand}), its deadline, and its state. It sits in the
+ * {@link BlockedKeys} registry of each waited key's partition.
+ *
+ * <p>The state is the one point of agreement between threads: BLOCKED until exactly one party
+ * claims it with a compare-and-set: a shard serving it (-&gt; DONE), a shard handing it a re-run
+ * (-&gt; RERUNNING, for a destination that lives elsewhere), its timeout, CLIENT UNBLOCK or its
+ * disconnection (-&gt; DONE). So a client waiting on keys of two shards that become ready at once is
+ * served by one of them; the other finds it claimed and leaves its element to the next waiter.
+ *
+ * <p>Thread rule: the fields are final but {@code state} (atomic) and {@code timer} (the home
+ * thread's). Replies never go through the connection's own buffer: whoever serves writes into a
+ * fresh buffer handed to the home thread ({@link ClientConnection#deliver}).
+ */
+final class BlockedClient implements BlockedKeys.Entry {
+
+    static final int BLOCKED = 0;
+    static final int RERUNNING = 1;
+    static final int DONE = 2;
+
+    private static final AtomicLong SEQUENCE = new AtomicLong();
+
+    final ClientConnection connection;
+    final Command command;
+    final CopiedArguments arguments;
+    final int database;
+    final int[] keyArguments;
+    final int destinationArgument;
+    final BlockedCommand served;
+    final long deadline;
+    private final long sequence = SEQUENCE.incrementAndGet();
+    private final AtomicInteger state = new AtomicInteger(BLOCKED);
+    /** The home thread's pending timeout task, if any. */
+    io.netty.util.concurrent.ScheduledFuture<?> timer;
+
+    BlockedClient(ClientConnection connection, Command command, Arguments request, int database,
+                  int[] keyArguments, int destinationArgument, BlockedCommand served, long deadline) {
+        this.connection = connection;
+        this.command = command;
+        this.arguments = new CopiedArguments(request);
+        this.database = database;
+        this.keyArguments = keyArguments.clone();
+        this.destinationArgument = destinationArgument;
+        this.served = served;
+        this.deadline = deadline;
+    }
+
+    @Override
+    public long sequence() {
+        return sequence;
+    }
+
+    int state() {
+        return state.get();
+    }
+
+    /** Claims the client from {@code expected}; true for exactly one claimer. */
+    boolean claim(int expected, int next) {
+        boolean claimed = state.compareAndSet(expected, next);
+        if (claimed && next == DONE) {
+            connection.server().blockedClients.decrement();
+        }
+        return claimed;
+    }
+
+    /** Adds it to the registry of every key it waits on; the caller has exclusive access to them. */
+    void register(Database keyspace) {
+        Arguments args = arguments;
+        for (int argument : keyArguments) {
+            keyspace.blockedKeys(args.array(), args.offset(argument), args.length(argument))
+                .add(database, args.array(), args.offset(argument), args.length(argument), this);
+        }
+    }
+
+    /** The argument index of a waited key equal to {@code key}, or -1. */
+    private int argumentOf(byte[] key) {
+        for (int argument : keyArguments) {
+            if (java.util.Arrays.equals(arguments.array(), arguments.offset(argument),
+                arguments.offset(argument) + arguments.length(argument), key, 0, key.length)) {
+                return argument;
+            }
+        }
+        return -1;
+    }
+
+    // ---- serving ------------------------------------------------------------------------
+
+    /**
+     * Serves the clients blocked on every key the current thread's command made ready, and on
+     * the keys serving makes ready in turn (a BLMOVE's destination), as Redis's
+     * handleClientsBlockedOnKeys: each key's clients in the order they blocked, for as long as
+     * the key has something for them. Runs while the thread still has exclusive access to the
+     * command's keys, so no later command can take an element first.
+     */
+    static void serveReadyKeys(ServerState server) {
+        ReadyKeys ready = ReadyKeys.current();
+        while (!ready.isEmpty()) {
+            ReadyKeys.Ready key = ready.poll();
+            Iterator<BlockedKeys.Entry> waiters = key.registry().waiters(key.database(), key.key());
+            if (waiters == null) {
+                continue;
+            }
+            Keyspace keyspace = server.engine().keyspace(key.database());
+            while (waiters.hasNext()) {
+                BlockedClient client = (BlockedClient) waiters.next();
+                int state = client.state();
+                if (state == DONE) {
+                    waiters.remove();
+                    continue;
+                }
+                int argument = client.argumentOf(key.key());
+                if (state != BLOCKED || argument < 0) {
+                    continue;
+                }
+                ServeContext context = new ServeContext(client, false);
+                if (!client.served.ready(context, argument)) {
+                    continue;
+                }
+                if (client.destinationElsewhere(keyspace, argument)) {
+                    if (client.claim(BLOCKED, RERUNNING)) {
+                        waiters.remove();
+                        client.connection.onHomeThread(client::rerun);
+                        /* The element stays for the re-run: later clients wait their turn, and the
+                         * re-run signals the key again when it is done. */
+                        break;
+                    }
+                    continue;
+                }
+                if (!client.claim(BLOCKED, DONE)) {
+                    continue;
+                }
+                waiters.remove();
+                client.served.serve(context, argument);
+                client.connection.deliver(client, context.takeReply());
+            }
+            key.registry().dropIfEmpty(key.database(), key.key());
+        }
+    }
+
+    private boolean destinationElsewhere(Keyspace keyspace, int argument) {
+        if (destinationArgument < 0 || !(keyspace instanceof Database database)) {
+            return false;
+        }
+        Arguments args = arguments;
+        return !database.samePartition(args.array(), args.offset(argument), args.length(argument), args.array(),
+            args.offset(destinationArgument), args.length(destinationArgument));
+    }
+
+    // ---- re-runs and clean-up, through the engine -----------------------------------------
+
+    /**
+     * Runs the whole command again through the engine, which gives it every key it names (a
+     * transaction across shards), on the home thread. It either serves the client or blocks it
+     * again in its old place in the queues ({@link ServeContext#block}).
+     */
+    private void rerun() {
+        connection.server().engine().execute(new Run(true));
+    }
+
+    /** Removes the client from every registry it is in, through the engine, on the home thread. */
+    void cleanUp() {
+        connection.server().engine().execute(new Run(false));
+    }
+
+    /** A re-run or a clean-up as an engine invocation over the blocked command's keys. */
+    private final class Run implements Invocation {
+        private final boolean rerun;
+
+        Run(boolean rerun) {
+            this.rerun = rerun;
+        }
+
+        @Override
+        public CommandSpec spec() {
+            return command.spec();
+        }
+
+        @Override
+        public Arguments arguments() {
+            return arguments;
+        }
+
+        @Override
+        public int database() {
+            return database;
+        }
+
+        @Override
+        public int homeWorker() {
+            return connection.homeWorker();
+        }
+
+        @Override
+        public int keyCount() {
+            return rerun ? command.spec().keyCount(arguments) : keyArguments.length;
+        }
+
+        @Override
+        public int keyArgument(int i) {
+            return rerun ? command.spec().keyArgument(arguments, i) : keyArguments[i];
+        }
+
+        @Override
+        public void run() {
+            Keyspace keyspace = connection.server().engine().keyspace(database);
+            if (!rerun) {
+                if (keyspace instanceof Database db) {
+                    for (int argument : keyArguments) {
+                        db.blockedKeys(arguments.array(), arguments.offset(argument), arguments.length(argument))
+                            .remove(database, arguments.array(), arguments.offset(argument),
+                                arguments.length(argument), BlockedClient.this);
+                    }
+                }
+                return;
+            }
+            ServeContext context = new ServeContext(BlockedClient.this, true);
+            command.handler().execute(context);
+            if (!context.blockedAgain()) {
+                claim(RERUNNING, DONE);
+                connection.deliver(BlockedClient.this, context.takeReply());
+            }
+            if (keyspace instanceof Database db) {
+                for (int argument : keyArguments) {
+                    ReadyKeys.current().add(
+                        db.blockedKeys(arguments.array(), arguments.offset(argument), arguments.length(argument)),
+                        database, arguments.copy(argument));
+                }
+            }
+            serveReadyKeys(connection.server());
+        }
+
+        @Override
+        public void completed() {
+            // The reply, if any, was delivered from run().
+        }
+    }
+
+    // ---- the context serving runs in ------------------------------------------------------
+
+    /** The blocked client's context for serving or re-running: its request, a fresh reply buffer. */
+    static final class ServeContext implements CommandContext {
+        private final BlockedClient client;
+        private final boolean rerun;
+        private final RespWriter writer = new RespWriter();
+        /** Allocated on the first reply: a context that only asks {@code ready} holds no buffer. */
+        private ByteBuf buffer;
+        private final long now = System.currentTimeMillis();
+        private boolean blockedAgain;
+
+        ServeContext(BlockedClient client, boolean rerun) {
+            this.client = client;
+            this.rerun = rerun;
+        }
+
+        ByteBuf takeReply() {
+            reply();
+            return buffer;
+        }
+
+        boolean blockedAgain() {
+            return blockedAgain;
+        }
+
+        @Override
+        public Arguments arguments() {
+            return client.arguments;
+        }
+
+        @Override
+        public RespWriter reply() {
+            if (buffer == null) {
+                buffer = client.connection.allocate();
+                writer.target(buffer);
+                writer.protocol(client.connection.protocol());
+            }
+            return writer;
+        }
+
+        @Override
+        public Keyspace keyspace() {
+            return client.connection.server().engine().keyspace(client.database);
+        }
+
+        @Override
+        public Keyspace keyspace(int index) {
+            return client.connection.server().engine().keyspace(index);
+        }
+
+        @Override
+        public int databases() {
+            return (int) client.connection.server().settings().longValue("databases");
+        }
+
+        @Override
+        public void swapDatabases(int first, int second) {
+            throw new UnsupportedOperationException("a blocked command does not swap databases");
+        }
+
+        @Override
+        public long now() {
+            return now;
+        }
+
+        @Override
+        public ClientConnection client() {
+            return client.connection;
+        }
+
+        @Override
+        public ServerState server() {
+            return client.connection.server();
+        }
+
+        /**
+         * Only a re-run blocks again: the client keeps its deadline and its place in each queue. A
+         * deadline passed meanwhile, or a client gone, ends it with the timeout reply instead.
+         */
+        @Override
+        public void block(long deadline, int[] keyArguments, int destinationArgument, BlockedCommand command) {
+            if (!rerun) {
+                throw new IllegalStateException("serving a blocked command must reply");
+            }
+            blockedAgain = true;
+            if (client.connection.isClosed()
+                || (client.deadline > 0 && System.currentTimeMillis() >= client.deadline)) {
+                if (client.claim(RERUNNING, DONE)) {
+                    reply().nullArray();
+                    client.connection.deliver(client, buffer);
+                }
+                return;
+            }
+            client.register((Database) keyspace());
+            client.claim(RERUNNING, BLOCKED);
+        }
+    }
+
+    /** A request's arguments copied out of the connection's buffer, for as long as the client waits. */
+    static final class CopiedArguments implements Arguments {
+        private final byte[] bytes;
+        private final int[] offsets;
+
+        CopiedArguments(Arguments request) {
+            int count = request.count();
+            offsets = new int[count + 1];
+            int total = 0;
+            for (int i = 0; i < count; i++) {
+                offsets[i] = total;
+                total += request.length(i);
+            }
+            offsets[count] = total;
+            bytes = new byte[total];
+            for (int i = 0; i < count; i++) {
+                System.arraycopy(request.array(), request.offset(i), bytes, offsets[i], request.length(i));
+            }
+        }
+
+        @Override
+        public int count() {
+            return offsets.length - 1;
+        }
+
+        @Override
+        public byte[] array() {
+            return bytes;
+        }
+
+        @Override
+        public int offset(int index) {
+            return offsets[index];
+        }
+
+        @Override
+        public int length(int index) {
+            return offsets[index + 1] - offsets[index];
+        }
+    }
+}

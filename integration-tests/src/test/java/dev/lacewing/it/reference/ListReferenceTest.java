@@ -1,0 +1,189 @@
+package dev.lacewing.it.reference;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lacewing.it.resp.RespClient;
+import dev.lacewing.it.server.Servers;
+import dev.lacewing.it.server.Target;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The list family's non-blocking commands (and the blocking ones where they need not wait: served
+ * at once, timed out after a few milliseconds, or refused), byte for byte against redis-server 7.0,
+ * in RESP2 and RESP3, on every target.
+ */
+class ListReferenceTest {
+
+    private static final AtomicInteger RUNS = new AtomicInteger();
+    private static ReferenceRedis redis;
+
+    private static final String COMMON = """
+        RPUSH {p}l a b c a x a 1 -2 9223372036854775807 ""
+        LPUSH {p}l "\\x00\\r\\n" head
+        LPUSHX {p}none a
+        RPUSHX {p}l tail
+        LLEN {p}l
+        LLEN {p}none
+        LRANGE {p}l 0 -1
+        LRANGE {p}l -100 100
+        LRANGE {p}l 5 1
+        LRANGE {p}l x 1
+        LRANGE {p}none 0 -1
+        LINDEX {p}l 0
+        LINDEX {p}l -1
+        LINDEX {p}l 100
+        LINDEX {p}l x
+        LINDEX {p}none x
+        LSET {p}l 1 changed
+        LSET {p}l 100 v
+        LSET {p}none 0 v
+        LSET {p}l x v
+        LPOS {p}l a
+        LPOS {p}l a RANK 2
+        LPOS {p}l a RANK -1 COUNT 0
+        LPOS {p}l a RANK -9223372036854775808
+        LPOS {p}l a COUNT 2 MAXLEN 4
+        LPOS {p}l a RANK 0
+        LPOS {p}l a COUNT -1
+        LPOS {p}l a MAXLEN -1
+        LPOS {p}l a RANK x
+        LPOS {p}l a foo 1
+        LPOS {p}l a RANK
+        LPOS {p}none a
+        LPOS {p}none a COUNT 1
+        LINSERT {p}l BEFORE a before-a
+        LINSERT {p}l AFTER tail after-tail
+        LINSERT {p}l BEFORE nothing v
+        LINSERT {p}none BEFORE a v
+        LINSERT {p}l middle a v
+        LREM {p}l 1 a
+        LREM {p}l -1 a
+        LREM {p}l 0 a
+        LREM {p}l x a
+        LRANGE {p}l 0 -1
+        LTRIM {p}l 1 -2
+        LRANGE {p}l 0 -1
+        LTRIM {p}l x 1
+        LTRIM {p}none 0 1
+        LPOP {p}l
+        RPOP {p}l 2
+        LPOP {p}l 0
+        LPOP {p}none
+        LPOP {p}none 2
+        LPOP {p}l -1
+        LPOP {p}l 1 2
+        RPOPLPUSH {p}l {p}l
+        LMOVE {p}l {p}d LEFT RIGHT
+        LMOVE {p}l {p}d RIGHT LEFT
+        LMOVE {p}none {p}d LEFT LEFT
+        LMOVE {p}l {p}d UP LEFT
+        LRANGE {p}d 0 -1
+        LMPOP 2 {p}none {p}d RIGHT COUNT 10
+        LMPOP 1 {p}none LEFT
+        LMPOP 0 {p}l LEFT
+        LMPOP x {p}l LEFT
+        LMPOP 3 {p}l LEFT
+        LMPOP 1 {p}l LEFT COUNT 0
+        LMPOP 1 {p}l LEFT COUNT 1 COUNT 2
+        LMPOP 1 {p}l LEFT foo
+        LMPOP 1 {p}l LEFT COUNT 2
+        LTRIM {p}l 5 1
+        EXISTS {p}l {p}d
+        SET {p}s v
+        LPUSH {p}s a
+        LRANGE {p}s 0 1
+        LPOP {p}s
+        LMOVE {p}s {p}x LEFT LEFT
+        RPUSH {p}l2 v
+        LMOVE {p}l2 {p}s LEFT LEFT
+        LRANGE {p}l2 0 -1
+        BLPOP {p}l2 0
+        BLPOP {p}l2 0.01
+        BRPOP {p}none {p}l2 0.01
+        BLPOP {p}s 0.01
+        BLPOP {p}none -1
+        BLPOP {p}none inf
+        BLPOP {p}none 1e100
+        BLPOP {p}none abc
+        BLPOP {p}none "1 "
+        RPUSH {p}l2 a b c
+        BRPOPLPUSH {p}l2 {p}l3 0
+        BLMOVE {p}l2 {p}l3 LEFT LEFT 0.01
+        BLMOVE {p}none {p}l3 LEFT LEFT 0.01
+        BRPOPLPUSH {p}none {p}l3 0.01
+        BLMOVE {p}l2 {p}l3 UP LEFT 0.01
+        BLMPOP 0.01 2 {p}none {p}l3 LEFT COUNT 5
+        BLMPOP 0.01 1 {p}none LEFT
+        BLMPOP x 1 {p}none LEFT
+        BLMPOP 0.01 0 {p}none LEFT
+        BLMPOP 0.01 1 {p}none LEFT COUNT 0
+        TYPE {p}l2
+        CLIENT UNBLOCK 999999
+        CLIENT UNBLOCK x
+        CLIENT UNBLOCK 1 foo
+        COMMAND GETKEYS LMPOP 2 a b LEFT
+        COMMAND GETKEYS BLMPOP 0 1 a LEFT
+        COMMAND INFO lpush lmpop blpop blmpop
+        COMMAND DOCS lpos
+        CONFIG GET list-max-listpack-size
+        CONFIG GET list-max-ziplist-size
+        CONFIG GET list-compress-depth
+        """;
+
+    static final List<String[]> SCRIPTS = List.of(
+        new String[] {"lists-resp2", COMMON},
+        new String[] {"lists-resp3", "HELLO 3\n" + COMMON});
+
+    @BeforeAll
+    static void startRedis() throws Exception {
+        redis = ReferenceRedis.start();
+    }
+
+    @AfterAll
+    static void stopRedis() throws Exception {
+        if (redis != null) {
+            redis.close();
+        }
+    }
+
+    static Stream<Arguments> scripts() {
+        return Servers.all().flatMap(target -> SCRIPTS.stream().map(s -> Arguments.of(target, s[0], s[1])));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("scripts")
+    void repliesAsRedisDoes(Target target, String name, String text) {
+        Script script = Script.parse(name, text, "list" + RUNS.incrementAndGet() + ":");
+        List<String> mismatches = new ArrayList<>();
+        try (RespClient reference = RespClient.connect(redis.port());
+             RespClient lacewing = RespClient.connect(Servers.server(target).port())) {
+            for (Script.Step step : script.steps()) {
+                Script.Command command = (Script.Command) step;
+                byte[] request = RespClient.encode(command.arguments());
+                reference.send(request);
+                lacewing.send(request);
+                String expected = RespClient.text(reference.readReply());
+                String actual = RespClient.text(lacewing.readReply());
+                if (command.words().startsWith("HELLO")) {
+                    expected = expected.replaceAll("(\\$2\r\nid\r\n):\\d+", "$1:N");
+                    actual = actual.replaceAll("(\\$2\r\nid\r\n):\\d+", "$1:N");
+                }
+                if (!expected.equals(actual)) {
+                    mismatches.add("reply to: " + command.words() + "\n  redis:    " + RespClient.escape(
+                        expected.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1)) + "\n  lacewing: "
+                        + RespClient.escape(actual.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1)));
+                }
+            }
+        }
+        assertTrue(mismatches.isEmpty(), () -> mismatches.size() + " replies differ from Redis's:\n"
+            + String.join("\n", mismatches));
+    }
+}
