@@ -15,6 +15,7 @@ module dev.lacewing.core {
     exports dev.lacewing.core.command.string;
     exports dev.lacewing.core.command.server;
     exports dev.lacewing.core.config;
+    exports dev.lacewing.core.datatype;
     exports dev.lacewing.core.keyspace;
     exports dev.lacewing.core.resp;
     exports dev.lacewing.core.server;

@@ -6,7 +6,7 @@ import java.util.Locale;
 public enum CommandFlag {
     WRITE, READONLY, DENYOOM, ADMIN, PUBSUB, NOSCRIPT, BLOCKING, LOADING, STALE, SKIP_MONITOR,
     SKIP_SLOWLOG, FAST, NO_AUTH, MAY_REPLICATE, NO_MANDATORY_KEYS, NO_ASYNC_LOADING,
-    NO_MULTI, ALLOW_BUSY;
+    NO_MULTI, MOVABLEKEYS, ALLOW_BUSY;
 
     /** The flag as Redis spells it in COMMAND replies. */
     public String redisName() {

@@ -23,6 +23,22 @@ public final class Errors {
     public static final String INVALID_FIRST_DB_INDEX = "ERR invalid first DB index";
     public static final String INVALID_SECOND_DB_INDEX = "ERR invalid second DB index";
 
+    public static final String NOT_FLOAT_RANGE = "ERR min or max is not a float";
+    public static final String NOT_LEX_RANGE = "ERR min or max not valid string range item";
+    public static final String SCORE_NAN = "ERR resulting score is not a number (NaN)";
+    public static final String WEIGHT_NOT_FLOAT = "ERR weight value is not a float";
+    public static final String ZADD_INCR_PAIRS = "ERR INCR option supports a single increment-element pair";
+    public static final String ZADD_NX_XX = "ERR XX and NX options at the same time are not compatible";
+    public static final String ZADD_GT_LT_NX = "ERR GT, LT, and/or NX options at the same time are not compatible";
+    public static final String LIMIT_NEEDS_BYSCORE_OR_BYLEX =
+        "ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX";
+    public static final String WITHSCORES_WITH_BYLEX = "ERR syntax error, WITHSCORES not supported in combination with BYLEX";
+    public static final String NOT_POSITIVE = "ERR value is out of range, must be positive";
+    public static final String OUT_OF_RANGE = "ERR value is out of range";
+    public static final String NUMKEYS_NOT_POSITIVE = "ERR numkeys should be greater than 0";
+    public static final String COUNT_NOT_POSITIVE = "ERR count should be greater than 0";
+    public static final String LIMIT_NEGATIVE = "ERR LIMIT can't be negative";
+
     private Errors() {
     }
 
@@ -32,6 +48,11 @@ public final class Errors {
 
     public static String invalidExpireTime(String command) {
         return "ERR invalid expire time in '" + command + "' command";
+    }
+
+    /** zunionInterDiffGenericCommand's reply for a numkeys below 1. */
+    public static String atLeastOneInputKey(String command) {
+        return "ERR at least 1 input key is needed for '" + command + "' command";
     }
 
     /** An option the command does not know; CR and LF become spaces as in addReplyErrorFormat. */

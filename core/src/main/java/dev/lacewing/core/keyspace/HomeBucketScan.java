@@ -8,9 +8,9 @@ import java.util.function.IntPredicate;
  * The SCAN walk both table layouts share: home buckets of a linear-probing table visited in
  * bit-reversed cursor order, as Redis's dictScan does, with the table's log2 capacity carried in
  * the cursor's high bits. {@link KeyTable}'s class comment says why this keeps SCAN's guarantee
- * through backward-shift deletion and growth.
+ * through backward-shift deletion and growth. The sorted set's member index uses it for ZSCAN.
  */
-final class HomeBucketScan {
+public final class HomeBucketScan {
 
     private static final int CURSOR_CAPACITY_SHIFT = 32;
     private static final long CURSOR_BUCKET_MASK = (1L << CURSOR_CAPACITY_SHIFT) - 1;
@@ -30,7 +30,7 @@ final class HomeBucketScan {
      * @param home      the home slot of the entry in a slot, given the mask {@code capacity - 1}
      * @param visit     visits the entry in a slot (the table skips expired ones)
      */
-    static long scan(int capacity, long cursor, int count, IntPredicate occupied, IntBinaryOperator home,
+    public static long scan(int capacity, long cursor, int count, IntPredicate occupied, IntBinaryOperator home,
                      IntConsumer visit) {
         if (cursor == 0 && count >= capacity) {
             // The whole table in one step (KEYS): slot order visits each entry once, without probe runs.

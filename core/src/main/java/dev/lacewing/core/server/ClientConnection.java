@@ -12,6 +12,7 @@ import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.Errors;
+import dev.lacewing.core.command.KeyPositions;
 import dev.lacewing.core.resp.RequestDecoder;
 import dev.lacewing.core.resp.RespWriter;
 import io.netty.buffer.ByteBuf;
@@ -54,6 +55,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private Channel channel;
     private ByteBuf out;
     private Command current;
+    /** Key argument indexes of the current request when its command has movable keys; see {@link KeyPositions}. */
+    private final int[][] movableKeys = {new int[8]};
+    private int movableKeyCount;
     /** The table entry the running command's counters go to: {@link #current}, or its subcommand. */
     private Command counted;
     private long commandMillis;
@@ -432,6 +436,10 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     private int keyCount(CommandSpec spec) {
+        if (spec.has(CommandFlag.MOVABLEKEYS)) {
+            movableKeyCount = KeyPositions.find(spec, decoder, 0, movableKeys);
+            return movableKeyCount;
+        }
         if (spec.firstKey() <= 0 || spec.firstKey() >= decoder.count()) {
             return 0;
         }
@@ -442,6 +450,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     @Override
     public int keyArgument(int i) {
         CommandSpec spec = current.spec();
+        if (spec.has(CommandFlag.MOVABLEKEYS)) {
+            return movableKeys[0][i];
+        }
         return spec.firstKey() + i * Math.max(spec.step(), 1);
     }
 

@@ -17,6 +17,7 @@ import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Glob;
+import dev.lacewing.core.command.KeyPositions;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.config.Setting;
@@ -312,12 +313,27 @@ public final class ServerCommands {
         }
         CommandSpec spec = command.spec();
         int count = args.count() - 2;
-        if (spec.firstKey() <= 0 || spec.scope() != KeyScope.KEYS) {
+        boolean movable = spec.has(CommandFlag.MOVABLEKEYS);
+        if ((spec.firstKey() <= 0 && !movable) || spec.scope() != KeyScope.KEYS) {
             ctx.reply().error("ERR The command has no key arguments");
             return;
         }
         if (!spec.acceptsArgumentCount(count)) {
             ctx.reply().error("ERR Invalid number of arguments specified for command");
+            return;
+        }
+        if (movable) {
+            int[][] positions = {new int[8]};
+            int found = KeyPositions.find(spec, args, 2, positions);
+            if (found == 0) {
+                ctx.reply().error("ERR Invalid arguments specified for command");
+                return;
+            }
+            ctx.reply().array(found);
+            for (int i = 0; i < found; i++) {
+                int at = positions[0][i];
+                ctx.reply().bulk(args.array(), args.offset(at), args.length(at));
+            }
             return;
         }
         int last = spec.lastKeyIndex(count);
