@@ -13,6 +13,7 @@ module dev.lacewing.core {
     exports dev.lacewing.core.command;
     exports dev.lacewing.core.command.generic;
     exports dev.lacewing.core.command.string;
+    exports dev.lacewing.core.command.zset;
     exports dev.lacewing.core.command.server;
     exports dev.lacewing.core.config;
     exports dev.lacewing.core.datatype;

@@ -14,6 +14,7 @@ import dev.lacewing.core.command.generic.KeyCommands;
 import dev.lacewing.core.command.server.ConnectionCommands;
 import dev.lacewing.core.command.server.ServerCommands;
 import dev.lacewing.core.command.string.StringCommands;
+import dev.lacewing.core.command.zset.SortedSetCommands;
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.threading.IoPoolStrategy;
 import dev.lacewing.core.threading.PerCoreStrategy;
@@ -189,6 +190,7 @@ public final class LacewingServer implements AutoCloseable {
                 transport.transport().name(), transport.notes(), found.mode());
             CommandTable.Builder core = new CommandTable.Builder("core");
             StringCommands.register(core);
+            SortedSetCommands.register(core);
             KeyCommands.register(core);
             ConnectionCommands.register(core);
             ServerCommands.register(core);

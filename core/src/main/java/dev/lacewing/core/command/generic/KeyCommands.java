@@ -361,7 +361,7 @@ public final class KeyCommands {
      *
      * @throws InvalidNumber for anything else, or a value past 2^64 - 1
      */
-    static long parseCursor(byte[] array, int offset, int length) {
+    public static long parseCursor(byte[] array, int offset, int length) {
         int end = offset + length;
         if (length > 0 && isSpace(array[offset])) {
             throw Numbers.INVALID;
