@@ -805,8 +805,7 @@ public final class SortedSetCommands {
             try {
                 count = parseLong(ctx, 2);
             } catch (InvalidNumber e) {
-                reply.error(Errors.NOT_INTEGER);
-                return;
+                count = -1;
             }
             if (count < 0) {
                 reply.error(Errors.NOT_POSITIVE);
@@ -836,8 +835,7 @@ public final class SortedSetCommands {
         try {
             numKeys = parseLong(ctx, 1);
         } catch (InvalidNumber e) {
-            reply.error(Errors.NOT_INTEGER);
-            return;
+            numKeys = 0;
         }
         if (numKeys < 1) {
             reply.error(Errors.NUMKEYS_NOT_POSITIVE);
@@ -866,8 +864,7 @@ public final class SortedSetCommands {
                 try {
                     count = parseLong(ctx, j);
                 } catch (InvalidNumber e) {
-                    reply.error(Errors.NOT_INTEGER);
-                    return;
+                    count = 0;
                 }
                 if (count < 1) {
                     reply.error(Errors.COUNT_NOT_POSITIVE);
@@ -959,9 +956,10 @@ public final class SortedSetCommands {
             return;
         }
         if (requested >= size) {
+            /* The whole set, from the highest score down, as Redis 7.0 replies it. */
             beginMembers(reply, size, withScores);
             boolean scores = withScores;
-            set.visit(0, size - 1, false, (member, score) -> member(reply, member, score, scores));
+            set.visit(0, size - 1, true, (member, score) -> member(reply, member, score, scores));
             return;
         }
         /* Distinct ranks by Floyd's sampling, in the random order they are drawn. */
@@ -1054,8 +1052,7 @@ public final class SortedSetCommands {
                 try {
                     limit = parseLong(ctx, j);
                 } catch (InvalidNumber e) {
-                    reply.error(Errors.NOT_INTEGER);
-                    return;
+                    limit = -1;
                 }
                 if (limit < 0) {
                     reply.error(Errors.LIMIT_NEGATIVE);
