@@ -73,6 +73,7 @@ public final class SortedSet implements TypedValue {
             copy.members = null;
             copy.scores = null;
             copy.tree = tree.copy();
+            copy.size = size;
         } else {
             copy.members = Arrays.copyOf(members, members.length);
             copy.scores = Arrays.copyOf(scores, scores.length);

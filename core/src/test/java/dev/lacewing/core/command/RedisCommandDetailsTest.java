@@ -15,6 +15,7 @@ import dev.lacewing.core.command.generic.KeyCommands;
 import dev.lacewing.core.command.server.ConnectionCommands;
 import dev.lacewing.core.command.server.ServerCommands;
 import dev.lacewing.core.command.string.StringCommands;
+import dev.lacewing.core.command.zset.SortedSetCommands;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +27,7 @@ class RedisCommandDetailsTest {
     private static CommandTable builtins() {
         CommandTable.Builder builder = new CommandTable.Builder(CommandTable.Builder.CORE);
         StringCommands.register(builder);
+        SortedSetCommands.register(builder);
         KeyCommands.register(builder);
         ConnectionCommands.register(builder);
         ServerCommands.register(builder);
