@@ -9,6 +9,7 @@ import dev.lacewing.core.command.server.ConnectionCommands;
 import dev.lacewing.core.command.server.ServerCommands;
 import dev.lacewing.core.command.set.SetCommands;
 import dev.lacewing.core.command.string.StringCommands;
+import dev.lacewing.core.command.zset.SortedSetCommands;
 
 /**
  * Every command family core ships, in one place: the server's table, COMMAND metadata checks and
@@ -26,6 +27,7 @@ public final class CoreCommands {
         HashCommands.register(builder);
         SetCommands.register(builder);
         ListCommands.register(builder);
+        SortedSetCommands.register(builder);
         BitmapCommands.register(builder);
         HyperLogLogCommands.register(builder);
         KeyCommands.register(builder);

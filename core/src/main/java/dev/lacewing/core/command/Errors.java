@@ -48,6 +48,18 @@ public final class Errors {
     public static final String CORRUPT_HYPERLOGLOG = "INVALIDOBJ Corrupted HLL object detected";
     public static final String UNBLOCKED = "UNBLOCKED client unblocked via CLIENT UNBLOCK";
 
+    public static final String NOT_FLOAT_RANGE = "ERR min or max is not a float";
+    public static final String NOT_LEX_RANGE = "ERR min or max not valid string range item";
+    public static final String SCORE_NAN = "ERR resulting score is not a number (NaN)";
+    public static final String WEIGHT_NOT_FLOAT = "ERR weight value is not a float";
+    public static final String ZADD_INCR_PAIRS = "ERR INCR option supports a single increment-element pair";
+    public static final String ZADD_NX_XX = "ERR XX and NX options at the same time are not compatible";
+    public static final String ZADD_GT_LT_NX = "ERR GT, LT, and/or NX options at the same time are not compatible";
+    public static final String LIMIT_NEEDS_BYSCORE_OR_BYLEX =
+        "ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX";
+    public static final String WITHSCORES_WITH_BYLEX = "ERR syntax error, WITHSCORES not supported in combination with BYLEX";
+    public static final String COUNT_NOT_POSITIVE = "ERR count should be greater than 0";
+
     private Errors() {
     }
 
@@ -79,6 +91,11 @@ public final class Errors {
         message.write(array, offset, end - offset);
         message.writeBytes(after.getBytes(java.nio.charset.StandardCharsets.UTF_8));
         return message.toByteArray();
+    }
+
+    /** zunionInterDiffGenericCommand's reply for a numkeys below 1. */
+    public static String atLeastOneInputKey(String command) {
+        return "ERR at least 1 input key is needed for '" + command + "' command";
     }
 
     /** getRangeLongFromObjectOrReply's reply for an integer outside {@code [min, max]}. */

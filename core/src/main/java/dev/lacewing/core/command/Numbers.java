@@ -158,6 +158,104 @@ public final class Numbers {
         return value;
     }
 
+    /**
+     * Parses a slice as Redis's {@code getDoubleFromObject} (strtod over the whole text): decimal or
+     * hexadecimal floating point with an optional sign, or {@code inf} / {@code infinity} in any
+     * case. Rejected: empty text, a leading space, trailing bytes, NaN, and values that overflow
+     * to infinity or underflow to zero (strtod's ERANGE).
+     *
+     * @throws InvalidNumber when the slice is anything else
+     */
+    public static double parseDouble(byte[] array, int offset, int length) {
+        if (length <= 0 || isSpace(array[offset])) {
+            throw INVALID;
+        }
+        return strtod(array, offset, length, true);
+    }
+
+    /**
+     * Parses a score range bound as Redis's {@code zslParseRange} does with a bare strtod: leading
+     * spaces skipped, the empty text is 0, overflow gives an infinity; NaN and trailing bytes refused.
+     *
+     * @throws InvalidNumber when the slice is anything else
+     */
+    public static double parseBound(byte[] array, int offset, int length) {
+        if (length == 0) {
+            return 0;
+        }
+        int end = offset + length;
+        int i = offset;
+        while (i < end && isSpace(array[i])) {
+            i++;
+        }
+        if (i == end) {
+            throw INVALID;
+        }
+        return strtod(array, i, end - i, false);
+    }
+
+    private static boolean isSpace(byte b) {
+        return b == ' ' || (b >= '\t' && b <= '\r');
+    }
+
+    private static double strtod(byte[] array, int offset, int length, boolean refuseRange) {
+        int end = offset + length;
+        int i = offset;
+        boolean negative = false;
+        if (array[i] == '-' || array[i] == '+') {
+            negative = array[i] == '-';
+            i++;
+        }
+        if (matchesWord(array, i, end, "inf") || matchesWord(array, i, end, "infinity")) {
+            return negative ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+        }
+        boolean hexadecimal = end - i > 2 && array[i] == '0' && (array[i + 1] | 0x20) == 'x';
+        int digitsFrom = hexadecimal ? i + 2 : i;
+        int mantissaDigits = 0;
+        boolean nonZero = false;
+        boolean point = false;
+        int j = digitsFrom;
+        for (; j < end; j++) {
+            int c = array[j];
+            if (c == '.' && !point) {
+                point = true;
+            } else if (c >= '0' && c <= '9' || hexadecimal && ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')) {
+                mantissaDigits++;
+                nonZero |= c != '0';
+            } else {
+                break;
+            }
+        }
+        if (mantissaDigits == 0) {
+            throw INVALID;
+        }
+        boolean exponent = false;
+        if (j < end && (array[j] | 0x20) == (hexadecimal ? 'p' : 'e')) {
+            int k = j + 1;
+            if (k < end && (array[k] == '-' || array[k] == '+')) {
+                k++;
+            }
+            int from = k;
+            while (k < end && array[k] >= '0' && array[k] <= '9') {
+                k++;
+            }
+            if (k == from) {
+                throw INVALID;
+            }
+            exponent = true;
+            j = k;
+        }
+        if (j != end) {
+            throw INVALID;
+        }
+        String text = new String(array, offset, length, StandardCharsets.US_ASCII);
+        double value = Double.parseDouble(hexadecimal && !exponent ? text + "p0" : text);
+        if (refuseRange && (Double.isInfinite(value) || value == 0 && nonZero)) {
+            throw INVALID;
+        }
+        return value;
+    }
+
     /** {@link #parseLongDouble(byte[], int, int)} over a whole array. */
     public static LongDouble parseLongDouble(byte[] value) {
         return parseLongDouble(value, 0, value.length);

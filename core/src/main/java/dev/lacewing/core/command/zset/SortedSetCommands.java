@@ -1,0 +1,1292 @@
+package dev.lacewing.core.command.zset;
+
+import static dev.lacewing.api.CommandFlag.DENYOOM;
+import static dev.lacewing.api.CommandFlag.FAST;
+import static dev.lacewing.api.CommandFlag.READONLY;
+import static dev.lacewing.api.CommandFlag.WRITE;
+
+import dev.lacewing.api.Arguments;
+import dev.lacewing.api.CommandContext;
+import dev.lacewing.api.CommandFlag;
+import dev.lacewing.api.CommandHandler;
+import dev.lacewing.api.CommandRegistry;
+import dev.lacewing.api.CommandSpec;
+import dev.lacewing.api.KeyScope;
+import dev.lacewing.api.Keyspace;
+import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.core.command.Errors;
+import dev.lacewing.core.command.Glob;
+import dev.lacewing.core.command.Numbers;
+import dev.lacewing.core.command.Numbers.InvalidNumber;
+import dev.lacewing.core.command.generic.KeyCommands;
+import dev.lacewing.core.datatype.SortedSet;
+import dev.lacewing.core.resp.DoubleFormat;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The sorted-set family (Redis 7.0's t_zset.c), over {@link SortedSet}. Replies and errors follow
+ * Redis 7.0 in both protocols: scores are RESP3 doubles (bulk strings in RESP2), and WITHSCORES
+ * replies nest each member/score pair in RESP3 as Redis 7 does. Every range command works on
+ * ranks: a score or lex range becomes the rank interval between two O(log n) counts, so one
+ * emission path serves ZRANGE and its older forms, the store forms and the removals.
+ *
+ * <p>Commands whose keys follow a numkeys argument (ZUNIONSTORE, ZMPOP, ZINTERCARD...) declare
+ * it ({@link CommandSpec#withNumKeysAt}): the engines find their keys from it, so a command over
+ * keys of several shards runs as one transaction.
+ *
+ * <p>Stateless; each handler runs on the thread the engine gives the command, with its keys.
+ */
+public final class SortedSetCommands {
+
+    private static final String GROUP = "sorted-set";
+    private static final long DEFAULT_MAX_LISTPACK_ENTRIES = 128;
+    private static final long DEFAULT_MAX_LISTPACK_VALUE = 64;
+    private static final int DEFAULT_SCAN_COUNT = 10;
+
+    /* ZADD options, as Redis's ZADD_IN_* flags. */
+    private static final int INCR = 1;
+    private static final int NX = 1 << 1;
+    private static final int XX = 1 << 2;
+    private static final int GT = 1 << 3;
+    private static final int LT = 1 << 4;
+    private static final int CH = 1 << 5;
+
+    /** Returned by {@link #lookup} after replying WRONGTYPE; never stored. */
+    private static final SortedSet WRONG_TYPE = new SortedSet();
+
+    private enum RangeType { AUTO, RANK, SCORE, LEX }
+
+    private enum SetOperation { UNION, INTER, DIFF }
+
+    private enum Aggregate { SUM, MIN, MAX }
+
+    private SortedSetCommands() {
+    }
+
+    public static void register(CommandRegistry registry) {
+        register(registry, "zadd", -4, 1, 1, 1, "Add one or more members to a sorted set, or update its score if it already exists",
+            SortedSetCommands::zadd, WRITE, DENYOOM, FAST);
+        register(registry, "zincrby", 4, 1, 1, 1, "Increment the score of a member in a sorted set",
+            SortedSetCommands::zincrby, WRITE, DENYOOM, FAST);
+        register(registry, "zrem", -3, 1, 1, 1, "Remove one or more members from a sorted set",
+            SortedSetCommands::zrem, WRITE, FAST);
+        register(registry, "zcard", 2, 1, 1, 1, "Get the number of members in a sorted set",
+            SortedSetCommands::zcard, READONLY, FAST);
+        register(registry, "zscore", 3, 1, 1, 1, "Get the score associated with the given member in a sorted set",
+            SortedSetCommands::zscore, READONLY, FAST);
+        register(registry, "zmscore", -3, 1, 1, 1, "Get the score associated with the given members in a sorted set",
+            SortedSetCommands::zmscore, READONLY, FAST);
+        register(registry, "zcount", 4, 1, 1, 1, "Count the members in a sorted set with scores within the given values",
+            SortedSetCommands::zcount, READONLY, FAST);
+        register(registry, "zlexcount", 4, 1, 1, 1,
+            "Count the number of members in a sorted set between a given lexicographical range",
+            SortedSetCommands::zlexcount, READONLY, FAST);
+        register(registry, "zrange", -4, 1, 1, 1, "Return a range of members in a sorted set",
+            ctx -> zrange(ctx, -1, RangeType.AUTO, 0), READONLY);
+        register(registry, "zrangestore", -5, 1, 2, 1, "Store a range of members from sorted set into another key",
+            ctx -> zrange(ctx, 1, RangeType.AUTO, 0), WRITE, DENYOOM);
+        register(registry, "zrangebyscore", -4, 1, 1, 1, "Return a range of members in a sorted set, by score",
+            ctx -> zrange(ctx, -1, RangeType.SCORE, 1), READONLY);
+        register(registry, "zrevrangebyscore", -4, 1, 1, 1,
+            "Return a range of members in a sorted set, by score, with scores ordered from high to low",
+            ctx -> zrange(ctx, -1, RangeType.SCORE, -1), READONLY);
+        register(registry, "zrangebylex", -4, 1, 1, 1,
+            "Return a range of members in a sorted set, by lexicographical range",
+            ctx -> zrange(ctx, -1, RangeType.LEX, 1), READONLY);
+        register(registry, "zrevrangebylex", -4, 1, 1, 1,
+            "Return a range of members in a sorted set, by lexicographical range, ordered from higher to lower strings.",
+            ctx -> zrange(ctx, -1, RangeType.LEX, -1), READONLY);
+        register(registry, "zrevrange", -4, 1, 1, 1,
+            "Return a range of members in a sorted set, by index, with scores ordered from high to low",
+            ctx -> zrange(ctx, -1, RangeType.RANK, -1), READONLY);
+        register(registry, "zrank", 3, 1, 1, 1, "Determine the index of a member in a sorted set",
+            ctx -> zrank(ctx, false), READONLY, FAST);
+        register(registry, "zrevrank", 3, 1, 1, 1,
+            "Determine the index of a member in a sorted set, with scores ordered from high to low",
+            ctx -> zrank(ctx, true), READONLY, FAST);
+        register(registry, "zpopmin", -2, 1, 1, 1, "Remove and return members with the lowest scores in a sorted set",
+            ctx -> zpop(ctx, false), WRITE, FAST);
+        register(registry, "zpopmax", -2, 1, 1, 1, "Remove and return members with the highest scores in a sorted set",
+            ctx -> zpop(ctx, true), WRITE, FAST);
+        registerCounted(registry, "zmpop", -4, 1, 0, 0, 0,
+            "Remove and return members with scores in a sorted set", SortedSetCommands::zmpop, WRITE);
+        register(registry, "zrandmember", -2, 1, 1, 1, "Get one or multiple random elements from a sorted set",
+            SortedSetCommands::zrandmember, READONLY);
+        register(registry, "zremrangebyrank", 4, 1, 1, 1,
+            "Remove all members in a sorted set within the given indexes",
+            ctx -> zremrange(ctx, RangeType.RANK), WRITE);
+        register(registry, "zremrangebyscore", 4, 1, 1, 1, "Remove all members in a sorted set within the given scores",
+            ctx -> zremrange(ctx, RangeType.SCORE), WRITE);
+        register(registry, "zremrangebylex", 4, 1, 1, 1,
+            "Remove all members in a sorted set between the given lexicographical range",
+            ctx -> zremrange(ctx, RangeType.LEX), WRITE);
+        registerCounted(registry, "zunion", -3, 1, 0, 0, 0, "Add multiple sorted sets",
+            ctx -> setOperation(ctx, 0, 1, SetOperation.UNION, false, "zunion"), READONLY);
+        registerCounted(registry, "zinter", -3, 1, 0, 0, 0, "Intersect multiple sorted sets",
+            ctx -> setOperation(ctx, 0, 1, SetOperation.INTER, false, "zinter"), READONLY);
+        registerCounted(registry, "zdiff", -3, 1, 0, 0, 0, "Subtract multiple sorted sets",
+            ctx -> setOperation(ctx, 0, 1, SetOperation.DIFF, false, "zdiff"), READONLY);
+        registerCounted(registry, "zunionstore", -4, 2, 1, 1, 1, "Add multiple sorted sets and store the resulting sorted set in a new key",
+            ctx -> setOperation(ctx, 1, 2, SetOperation.UNION, false, "zunionstore"), WRITE, DENYOOM);
+        registerCounted(registry, "zinterstore", -4, 2, 1, 1, 1,
+            "Intersect multiple sorted sets and store the resulting sorted set in a new key",
+            ctx -> setOperation(ctx, 1, 2, SetOperation.INTER, false, "zinterstore"), WRITE, DENYOOM);
+        registerCounted(registry, "zdiffstore", -4, 2, 1, 1, 1, "Subtract multiple sorted sets and store the resulting sorted set in a new key",
+            ctx -> setOperation(ctx, 1, 2, SetOperation.DIFF, false, "zdiffstore"), WRITE, DENYOOM);
+        registerCounted(registry, "zintercard", -3, 1, 0, 0, 0, "Intersect multiple sorted sets and return the cardinality of the result",
+            ctx -> setOperation(ctx, 0, 1, SetOperation.INTER, true, "zintercard"), READONLY);
+        register(registry, "zscan", -3, 1, 1, 1, "Incrementally iterate sorted sets elements and associated scores",
+            SortedSetCommands::zscan, READONLY);
+    }
+
+    private static void register(CommandRegistry registry, String name, int arity, int firstKey, int lastKey,
+                                 int step, String summary, CommandHandler handler, CommandFlag... flags) {
+        registry.register(new CommandSpec(name, arity, Set.of(flags), firstKey, lastKey, step, KeyScope.KEYS,
+            GROUP, summary), handler);
+    }
+
+    /** A command whose keys (after the fixed ones, if any) are counted by the argument at {@code numKeysIndex}. */
+    private static void registerCounted(CommandRegistry registry, String name, int arity, int numKeysIndex,
+                                        int firstKey, int lastKey, int step, String summary, CommandHandler handler,
+                                        CommandFlag... flags) {
+        registry.register(new CommandSpec(name, arity, Set.of(flags), firstKey, lastKey, step, KeyScope.KEYS,
+            GROUP, summary).withNumKeysAt(numKeysIndex), handler);
+    }
+
+    // ---- shared helpers -----------------------------------------------------------------------
+
+    /** The sorted set at argument {@code index}; null when absent; {@link #WRONG_TYPE} after replying the error. */
+    private static SortedSet lookup(CommandContext ctx, int index) {
+        Arguments args = ctx.arguments();
+        Object value = ctx.keyspace().get(args.array(), args.offset(index), args.length(index));
+        if (value == null || value instanceof SortedSet) {
+            return (SortedSet) value;
+        }
+        ctx.reply().error(Errors.WRONG_TYPE);
+        return WRONG_TYPE;
+    }
+
+    private static long maxListpackEntries(CommandContext ctx) {
+        return ctx.server().settings().getLong("zset-max-listpack-entries", DEFAULT_MAX_LISTPACK_ENTRIES);
+    }
+
+    private static long maxListpackValue(CommandContext ctx) {
+        return ctx.server().settings().getLong("zset-max-listpack-value", DEFAULT_MAX_LISTPACK_VALUE);
+    }
+
+    /** After changing a stored set in place: removes the key when the set is empty, as Redis does. */
+    private static void changed(CommandContext ctx, int keyIndex, SortedSet set) {
+        Arguments args = ctx.arguments();
+        if (set.size() == 0) {
+            ctx.keyspace().remove(args.array(), args.offset(keyIndex), args.length(keyIndex));
+        } else {
+            ctx.keyspace().modified(args.array(), args.offset(keyIndex), args.length(keyIndex));
+        }
+    }
+
+    /** Stores a computed result at argument {@code keyIndex} and replies its size; an empty result deletes the key. */
+    private static void store(CommandContext ctx, int keyIndex, SortedSet result) {
+        Arguments args = ctx.arguments();
+        Keyspace keyspace = ctx.keyspace();
+        if (result.size() == 0) {
+            keyspace.remove(args.array(), args.offset(keyIndex), args.length(keyIndex));
+        } else {
+            keyspace.put(args.array(), args.offset(keyIndex), args.length(keyIndex), result, Keyspace.NO_EXPIRY);
+        }
+        ctx.reply().integer(result.size());
+    }
+
+    private static long parseLong(CommandContext ctx, int index) {
+        Arguments args = ctx.arguments();
+        return Numbers.parseLong(args.array(), args.offset(index), args.length(index));
+    }
+
+    /** The header of a reply of {@code count} members, with their scores when asked, as zrangeResultBeginClient writes it. */
+    private static void beginMembers(ReplyWriter reply, int count, boolean withScores) {
+        reply.array(withScores && reply.protocol() == 2 ? count * 2 : count);
+    }
+
+    private static void member(ReplyWriter reply, byte[] member, double score, boolean withScores) {
+        if (withScores && reply.protocol() > 2) {
+            reply.array(2);
+        }
+        reply.bulk(member);
+        if (withScores) {
+            reply.doubleValue(score);
+        }
+    }
+
+    // ---- score and lex ranges -------------------------------------------------------------------
+
+    /** A score range as zslParseRange reads it: '(' makes a bound exclusive. Null when not a float. */
+    private record ScoreRange(double min, boolean minExclusive, double max, boolean maxExclusive) {
+
+        static ScoreRange parse(Arguments args, int minIndex, int maxIndex) {
+            try {
+                byte[] array = args.array();
+                boolean minExclusive = args.length(minIndex) > 0 && array[args.offset(minIndex)] == '(';
+                boolean maxExclusive = args.length(maxIndex) > 0 && array[args.offset(maxIndex)] == '(';
+                int minSkip = minExclusive ? 1 : 0;
+                int maxSkip = maxExclusive ? 1 : 0;
+                double min = Numbers.parseBound(array, args.offset(minIndex) + minSkip, args.length(minIndex) - minSkip);
+                double max = Numbers.parseBound(array, args.offset(maxIndex) + maxSkip, args.length(maxIndex) - maxSkip);
+                return new ScoreRange(min, minExclusive, max, maxExclusive);
+            } catch (InvalidNumber e) {
+                return null;
+            }
+        }
+
+        /** The first rank in the range. */
+        int first(SortedSet set) {
+            return set.countByScore(min, minExclusive);
+        }
+
+        /** The last rank in the range; below {@link #first} when the range is empty. */
+        int last(SortedSet set) {
+            return set.countByScore(max, !maxExclusive) - 1;
+        }
+    }
+
+    /**
+     * A lex range as zslParseLexRange reads it: {@code -} and {@code +} alone are the ends,
+     * {@code [} and {@code (} start an inclusive and an exclusive bound. Null when malformed.
+     */
+    private record LexRange(byte[] min, int minKind, byte[] max, int maxKind) {
+
+        static final int INCLUSIVE = 0;
+        static final int EXCLUSIVE = 1;
+        static final int MINUS = 2;
+        static final int PLUS = 3;
+
+        static LexRange parse(Arguments args, int minIndex, int maxIndex) {
+            int minKind = kind(args, minIndex);
+            int maxKind = kind(args, maxIndex);
+            if (minKind < 0 || maxKind < 0) {
+                return null;
+            }
+            return new LexRange(bound(args, minIndex), minKind, bound(args, maxIndex), maxKind);
+        }
+
+        private static int kind(Arguments args, int index) {
+            int length = args.length(index);
+            if (length == 0) {
+                return -1;
+            }
+            byte first = args.array()[args.offset(index)];
+            return switch (first) {
+                case '-' -> length == 1 ? MINUS : -1;
+                case '+' -> length == 1 ? PLUS : -1;
+                case '[' -> INCLUSIVE;
+                case '(' -> EXCLUSIVE;
+                default -> -1;
+            };
+        }
+
+        private static byte[] bound(Arguments args, int index) {
+            int offset = args.offset(index);
+            return Arrays.copyOfRange(args.array(), offset + 1, offset + args.length(index));
+        }
+
+        int first(SortedSet set) {
+            return switch (minKind) {
+                case MINUS -> 0;
+                case PLUS -> set.size();
+                default -> set.countByMember(min, minKind == EXCLUSIVE);
+            };
+        }
+
+        int last(SortedSet set) {
+            return switch (maxKind) {
+                case MINUS -> -1;
+                case PLUS -> set.size() - 1;
+                default -> set.countByMember(max, maxKind != EXCLUSIVE) - 1;
+            };
+        }
+    }
+
+    // ---- ZADD, ZINCRBY, ZREM ---------------------------------------------------------------------
+
+    private static void zadd(CommandContext ctx) {
+        zaddGeneric(ctx, 0);
+    }
+
+    private static void zincrby(CommandContext ctx) {
+        zaddGeneric(ctx, INCR);
+    }
+
+    /** zaddGenericCommand: options, then every score parsed before anything changes. */
+    private static void zaddGeneric(CommandContext ctx, int flags) {
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
+        int scoreIndex = 2;
+        for (; scoreIndex < args.count(); scoreIndex++) {
+            if (args.is(scoreIndex, "nx")) {
+                flags |= NX;
+            } else if (args.is(scoreIndex, "xx")) {
+                flags |= XX;
+            } else if (args.is(scoreIndex, "ch")) {
+                flags |= CH;
+            } else if (args.is(scoreIndex, "incr")) {
+                flags |= INCR;
+            } else if (args.is(scoreIndex, "gt")) {
+                flags |= GT;
+            } else if (args.is(scoreIndex, "lt")) {
+                flags |= LT;
+            } else {
+                break;
+            }
+        }
+        boolean incr = (flags & INCR) != 0;
+        int elements = args.count() - scoreIndex;
+        if (elements % 2 != 0 || elements == 0) {
+            reply.error(Errors.SYNTAX);
+            return;
+        }
+        elements /= 2;
+        if (incr && elements > 1) {
+            reply.error(Errors.ZADD_INCR_PAIRS);
+            return;
+        }
+        if ((flags & NX) != 0 && (flags & XX) != 0) {
+            reply.error(Errors.ZADD_NX_XX);
+            return;
+        }
+        int exclusive = (flags & GT) != 0 ? 1 : 0;
+        exclusive += (flags & LT) != 0 ? 1 : 0;
+        exclusive += (flags & NX) != 0 ? 1 : 0;
+        if (exclusive > 1) {
+            reply.error(Errors.ZADD_GT_LT_NX);
+            return;
+        }
+        double[] scores = new double[elements];
+        for (int j = 0; j < elements; j++) {
+            int index = scoreIndex + j * 2;
+            try {
+                scores[j] = Numbers.parseDouble(args.array(), args.offset(index), args.length(index));
+            } catch (InvalidNumber e) {
+                reply.error(Errors.NOT_FLOAT);
+                return;
+            }
+        }
+        SortedSet set = lookup(ctx, 1);
+        if (set == WRONG_TYPE) {
+            return;
+        }
+        boolean created = false;
+        if (set == null) {
+            if ((flags & XX) != 0) {
+                replyZadd(reply, incr, 0, 0, false, 0);
+                return;
+            }
+            long maxEntries = maxListpackEntries(ctx);
+            set = maxEntries == 0 || maxListpackValue(ctx) < args.length(scoreIndex + 1) ? SortedSet.large() : new SortedSet();
+            created = true;
+        }
+        long maxEntries = maxListpackEntries(ctx);
+        long maxValue = maxListpackValue(ctx);
+        int added = 0;
+        int updated = 0;
+        int processed = 0;
+        double score = 0;
+        String error = null;
+        for (int j = 0; j < elements; j++) {
+            int index = scoreIndex + j * 2 + 1;
+            double current = set.score(args.array(), args.offset(index), args.length(index));
+            score = scores[j];
+            if (!Double.isNaN(current)) {
+                if ((flags & NX) != 0) {
+                    continue;
+                }
+                if (incr) {
+                    score += current;
+                    if (Double.isNaN(score)) {
+                        error = Errors.SCORE_NAN;
+                        break;
+                    }
+                }
+                if (((flags & LT) != 0 && score >= current) || ((flags & GT) != 0 && score <= current)) {
+                    continue;
+                }
+                processed++;
+                if (score != current) {
+                    set.add(args.copy(index), score, maxEntries, maxValue);
+                    updated++;
+                }
+            } else {
+                if ((flags & XX) != 0) {
+                    continue;
+                }
+                set.add(args.copy(index), score, maxEntries, maxValue);
+                added++;
+                processed++;
+            }
+        }
+        if (created) {
+            if (set.size() > 0) {
+                ctx.keyspace().put(args.array(), args.offset(1), args.length(1), set, Keyspace.NO_EXPIRY);
+            }
+        } else if (added + updated > 0) {
+            ctx.keyspace().modified(args.array(), args.offset(1), args.length(1));
+        }
+        if (error != null) {
+            reply.error(error);
+            return;
+        }
+        replyZadd(reply, incr, (flags & CH) != 0 ? added + updated : added, processed, true, score);
+    }
+
+    private static void replyZadd(ReplyWriter reply, boolean incr, int count, int processed, boolean exists,
+                                  double score) {
+        if (!incr) {
+            reply.integer(count);
+        } else if (processed > 0 && exists) {
+            reply.doubleValue(score);
+        } else {
+            reply.nullBulk();
+        }
+    }
+
+    private static void zrem(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        SortedSet set = lookup(ctx, 1);
+        if (set == WRONG_TYPE) {
+            return;
+        }
+        if (set == null) {
+            ctx.reply().integer(0);
+            return;
+        }
+        int deleted = 0;
+        for (int i = 2; i < args.count() && set.size() > 0; i++) {
+            if (set.remove(args.array(), args.offset(i), args.length(i))) {
+                deleted++;
+            }
+        }
+        if (deleted > 0) {
+            changed(ctx, 1, set);
+        }
+        ctx.reply().integer(deleted);
+    }
+
+    // ---- reads of single members ------------------------------------------------------------------
+
+    private static void zcard(CommandContext ctx) {
+        SortedSet set = lookup(ctx, 1);
+        if (set != WRONG_TYPE) {
+            ctx.reply().integer(set == null ? 0 : set.size());
+        }
+    }
+
+    private static void zscore(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        SortedSet set = lookup(ctx, 1);
+        if (set == WRONG_TYPE) {
+            return;
+        }
+        double score = set == null ? Double.NaN : set.score(args.array(), args.offset(2), args.length(2));
+        if (Double.isNaN(score)) {
+            ctx.reply().nullBulk();
+        } else {
+            ctx.reply().doubleValue(score);
+        }
+    }
+
+    private static void zmscore(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        SortedSet set = lookup(ctx, 1);
+        if (set == WRONG_TYPE) {
+            return;
+        }
+        ReplyWriter reply = ctx.reply();
+        reply.array(args.count() - 2);
+        for (int i = 2; i < args.count(); i++) {
+            double score = set == null ? Double.NaN : set.score(args.array(), args.offset(i), args.length(i));
+            if (Double.isNaN(score)) {
+                reply.nullBulk();
+            } else {
+                reply.doubleValue(score);
+            }
+        }
+    }
+
+    private static void zrank(CommandContext ctx, boolean reverse) {
+        Arguments args = ctx.arguments();
+        SortedSet set = lookup(ctx, 1);
+        if (set == WRONG_TYPE) {
+            return;
+        }
+        int rank = set == null ? -1 : set.rank(args.array(), args.offset(2), args.length(2));
+        if (rank < 0) {
+            ctx.reply().nullBulk();
+        } else {
+            ctx.reply().integer(reverse ? set.size() - 1 - rank : rank);
+        }
+    }
+
+    private static void zcount(CommandContext ctx) {
+        ScoreRange range = ScoreRange.parse(ctx.arguments(), 2, 3);
+        if (range == null) {
+            ctx.reply().error(Errors.NOT_FLOAT_RANGE);
+            return;
+        }
+        SortedSet set = lookup(ctx, 1);
+        if (set != WRONG_TYPE) {
+            ctx.reply().integer(set == null ? 0 : Math.max(0, range.last(set) - range.first(set) + 1));
+        }
+    }
+
+    private static void zlexcount(CommandContext ctx) {
+        LexRange range = LexRange.parse(ctx.arguments(), 2, 3);
+        if (range == null) {
+            ctx.reply().error(Errors.NOT_LEX_RANGE);
+            return;
+        }
+        SortedSet set = lookup(ctx, 1);
+        if (set != WRONG_TYPE) {
+            ctx.reply().integer(set == null ? 0 : Math.max(0, range.last(set) - range.first(set) + 1));
+        }
+    }
+
+    // ---- ZRANGE and its forms -------------------------------------------------------------------
+
+    /**
+     * zrangeGenericCommand. {@code storeIndex} is the destination's argument (ZRANGESTORE) or -1;
+     * the source key follows it. {@code type} and {@code direction} (1, -1, or 0 for "from the
+     * options") are fixed by the older commands.
+     */
+    private static void zrange(CommandContext ctx, int storeIndex, RangeType type, int direction) {
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
+        boolean store = storeIndex > 0;
+        int keyIndex = store ? storeIndex + 1 : 1;
+        int minIndex = keyIndex + 1;
+        int maxIndex = keyIndex + 2;
+        boolean withScores = false;
+        long offset = 0;
+        long limit = -1;
+        for (int j = keyIndex + 3; j < args.count(); j++) {
+            int left = args.count() - j - 1;
+            if (!store && args.is(j, "withscores")) {
+                withScores = true;
+            } else if (args.is(j, "limit") && left >= 2) {
+                try {
+                    offset = parseLong(ctx, j + 1);
+                    limit = parseLong(ctx, j + 2);
+                } catch (InvalidNumber e) {
+                    reply.error(Errors.NOT_INTEGER);
+                    return;
+                }
+                j += 2;
+            } else if (direction == 0 && args.is(j, "rev")) {
+                direction = -1;
+            } else if (type == RangeType.AUTO && args.is(j, "bylex")) {
+                type = RangeType.LEX;
+            } else if (type == RangeType.AUTO && args.is(j, "byscore")) {
+                type = RangeType.SCORE;
+            } else {
+                reply.error(Errors.SYNTAX);
+                return;
+            }
+        }
+        if (direction == 0) {
+            direction = 1;
+        }
+        if (type == RangeType.AUTO) {
+            type = RangeType.RANK;
+        }
+        if (limit != -1 && type == RangeType.RANK) {
+            reply.error(Errors.LIMIT_NEEDS_BYSCORE_OR_BYLEX);
+            return;
+        }
+        if (withScores && type == RangeType.LEX) {
+            reply.error(Errors.WITHSCORES_WITH_BYLEX);
+            return;
+        }
+        boolean reverse = direction < 0;
+        if (reverse && type != RangeType.RANK) {
+            int swap = minIndex;
+            minIndex = maxIndex;
+            maxIndex = swap;
+        }
+        long start = 0;
+        long end = 0;
+        ScoreRange scoreRange = null;
+        LexRange lexRange = null;
+        switch (type) {
+            case RANK -> {
+                try {
+                    start = parseLong(ctx, minIndex);
+                    end = parseLong(ctx, maxIndex);
+                } catch (InvalidNumber e) {
+                    reply.error(Errors.NOT_INTEGER);
+                    return;
+                }
+            }
+            case SCORE -> {
+                scoreRange = ScoreRange.parse(args, minIndex, maxIndex);
+                if (scoreRange == null) {
+                    reply.error(Errors.NOT_FLOAT_RANGE);
+                    return;
+                }
+            }
+            default -> {
+                lexRange = LexRange.parse(args, minIndex, maxIndex);
+                if (lexRange == null) {
+                    reply.error(Errors.NOT_LEX_RANGE);
+                    return;
+                }
+            }
+        }
+        SortedSet set = lookup(ctx, keyIndex);
+        if (set == WRONG_TYPE) {
+            return;
+        }
+        int from;
+        int to;
+        if (set == null) {
+            from = 0;
+            to = -1;
+        } else if (type == RangeType.RANK) {
+            int length = set.size();
+            if (start < 0) {
+                start += length;
+            }
+            if (end < 0) {
+                end += length;
+            }
+            if (start < 0) {
+                start = 0;
+            }
+            if (start > end || start >= length) {
+                from = 0;
+                to = -1;
+            } else {
+                end = Math.min(end, length - 1);
+                from = reverse ? (int) (length - 1 - end) : (int) start;
+                to = reverse ? (int) (length - 1 - start) : (int) end;
+            }
+        } else {
+            int first = scoreRange != null ? scoreRange.first(set) : lexRange.first(set);
+            int last = scoreRange != null ? scoreRange.last(set) : lexRange.last(set);
+            if (offset < 0 || (offset > 0 && offset >= set.size())) {
+                from = 0;
+                to = -1;
+            } else if (!reverse) {
+                from = (int) Math.min(first + offset, Integer.MAX_VALUE);
+                to = limit < 0 ? last : (int) Math.min(last, from + limit - 1);
+            } else {
+                to = (int) Math.max(last - offset, -1);
+                from = limit < 0 ? first : (int) Math.max(first, to - limit + 1);
+            }
+        }
+        int count = Math.max(0, to - from + 1);
+        if (store) {
+            SortedSet result = new SortedSet();
+            if (count > 0) {
+                long maxEntries = maxListpackEntries(ctx);
+                long maxValue = maxListpackValue(ctx);
+                set.visit(from, to, reverse, (member, score) -> result.add(member, score, maxEntries, maxValue));
+            }
+            store(ctx, storeIndex, result);
+            return;
+        }
+        beginMembers(reply, count, withScores);
+        if (count > 0) {
+            boolean scores = withScores;
+            set.visit(from, to, reverse, (member, score) -> member(reply, member, score, scores));
+        }
+    }
+
+    // ---- removals by range ----------------------------------------------------------------------
+
+    private static void zremrange(CommandContext ctx, RangeType type) {
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
+        long start = 0;
+        long end = 0;
+        ScoreRange scoreRange = null;
+        LexRange lexRange = null;
+        if (type == RangeType.RANK) {
+            try {
+                start = parseLong(ctx, 2);
+                end = parseLong(ctx, 3);
+            } catch (InvalidNumber e) {
+                reply.error(Errors.NOT_INTEGER);
+                return;
+            }
+        } else if (type == RangeType.SCORE) {
+            scoreRange = ScoreRange.parse(args, 2, 3);
+            if (scoreRange == null) {
+                reply.error(Errors.NOT_FLOAT_RANGE);
+                return;
+            }
+        } else {
+            lexRange = LexRange.parse(args, 2, 3);
+            if (lexRange == null) {
+                reply.error(Errors.NOT_LEX_RANGE);
+                return;
+            }
+        }
+        SortedSet set = lookup(ctx, 1);
+        if (set == WRONG_TYPE) {
+            return;
+        }
+        if (set == null) {
+            reply.integer(0);
+            return;
+        }
+        int from;
+        int to;
+        if (type == RangeType.RANK) {
+            int length = set.size();
+            if (start < 0) {
+                start += length;
+            }
+            if (end < 0) {
+                end += length;
+            }
+            if (start < 0) {
+                start = 0;
+            }
+            if (start > end || start >= length) {
+                reply.integer(0);
+                return;
+            }
+            from = (int) start;
+            to = (int) Math.min(end, length - 1);
+        } else {
+            from = scoreRange != null ? scoreRange.first(set) : lexRange.first(set);
+            to = scoreRange != null ? scoreRange.last(set) : lexRange.last(set);
+        }
+        int removed = Math.max(0, to - from + 1);
+        if (removed > 0) {
+            set.removeRange(from, to);
+            changed(ctx, 1, set);
+        }
+        reply.integer(removed);
+    }
+
+    // ---- pops -----------------------------------------------------------------------------------
+
+    /**
+     * Removes and replies {@code count} (at most the set's size) members from the low end, or the
+     * high end when {@code max}: each as a [member, score] array when {@code nested}, else as
+     * member then score. The caller writes the reply's header and removes the key once the set is
+     * empty; the blocking pops call this when a set they wait on gets members.
+     */
+    public static void popMembers(SortedSet set, boolean max, int count, boolean nested, ReplyWriter reply) {
+        int size = set.size();
+        int from = max ? size - count : 0;
+        int to = max ? size - 1 : count - 1;
+        set.visit(from, to, max, (member, score) -> {
+            if (nested) {
+                reply.array(2);
+            }
+            reply.bulk(member);
+            reply.doubleValue(score);
+        });
+        set.removeRange(from, to);
+    }
+
+    /** ZPOPMIN / ZPOPMAX key [count] (genericZpopCommand). */
+    private static void zpop(CommandContext ctx, boolean max) {
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
+        if (args.count() > 3) {
+            reply.error(Errors.SYNTAX);
+            return;
+        }
+        boolean hasCount = args.count() == 3;
+        long count = 1;
+        if (hasCount) {
+            try {
+                count = parseLong(ctx, 2);
+            } catch (InvalidNumber e) {
+                count = -1;
+            }
+            if (count < 0) {
+                reply.error(Errors.VALUE_MUST_BE_POSITIVE);
+                return;
+            }
+        }
+        SortedSet set = lookup(ctx, 1);
+        if (set == WRONG_TYPE) {
+            return;
+        }
+        if (set == null || count == 0) {
+            reply.array(0);
+            return;
+        }
+        int popped = (int) Math.min(count, set.size());
+        boolean nested = hasCount && reply.protocol() > 2;
+        reply.array(nested ? popped : popped * 2);
+        popMembers(set, max, popped, nested, reply);
+        changed(ctx, 1, set);
+    }
+
+    /** ZMPOP numkeys key [key ...] MIN|MAX [COUNT count] (zmpopGenericCommand). */
+    private static void zmpop(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
+        long numKeys;
+        try {
+            numKeys = parseLong(ctx, 1);
+        } catch (InvalidNumber e) {
+            numKeys = 0;
+        }
+        if (numKeys < 1) {
+            reply.error(Errors.NUMKEYS_NOT_POSITIVE);
+            return;
+        }
+        long whereIndex = 1 + numKeys + 1;
+        if (whereIndex >= args.count()) {
+            reply.error(Errors.SYNTAX);
+            return;
+        }
+        int where = (int) whereIndex;
+        boolean max;
+        if (args.is(where, "min")) {
+            max = false;
+        } else if (args.is(where, "max")) {
+            max = true;
+        } else {
+            reply.error(Errors.SYNTAX);
+            return;
+        }
+        long count = -1;
+        for (int j = where + 1; j < args.count(); j++) {
+            boolean more = j < args.count() - 1;
+            if (count == -1 && args.is(j, "count") && more) {
+                j++;
+                try {
+                    count = parseLong(ctx, j);
+                } catch (InvalidNumber e) {
+                    count = 0;
+                }
+                if (count < 1) {
+                    reply.error(Errors.COUNT_NOT_POSITIVE);
+                    return;
+                }
+            } else {
+                reply.error(Errors.SYNTAX);
+                return;
+            }
+        }
+        if (count == -1) {
+            count = 1;
+        }
+        for (int key = 2; key < where; key++) {
+            SortedSet set = lookup(ctx, key);
+            if (set == WRONG_TYPE) {
+                return;
+            }
+            if (set != null) {
+                int popped = (int) Math.min(count, set.size());
+                reply.array(2);
+                reply.bulk(args.array(), args.offset(key), args.length(key));
+                reply.array(popped);
+                popMembers(set, max, popped, true, reply);
+                changed(ctx, key, set);
+                return;
+            }
+        }
+        reply.nullArray();
+    }
+
+    // ---- ZRANDMEMBER ----------------------------------------------------------------------------
+
+    private static void zrandmember(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
+        if (args.count() == 2) {
+            SortedSet set = lookup(ctx, 1);
+            if (set == WRONG_TYPE) {
+                return;
+            }
+            if (set == null) {
+                reply.nullBulk();
+            } else {
+                reply.bulk(set.memberAt(ThreadLocalRandom.current().nextInt(set.size())));
+            }
+            return;
+        }
+        long requested;
+        try {
+            requested = parseLong(ctx, 2);
+        } catch (InvalidNumber e) {
+            reply.error(Errors.NOT_INTEGER);
+            return;
+        }
+        if (requested == Long.MIN_VALUE) {
+            reply.error(Errors.valueOutOfRange(-Long.MAX_VALUE, Long.MAX_VALUE));
+            return;
+        }
+        boolean withScores = false;
+        if (args.count() > 4 || (args.count() == 4 && !args.is(3, "withscores"))) {
+            reply.error(Errors.SYNTAX);
+            return;
+        } else if (args.count() == 4) {
+            withScores = true;
+            if (requested < -Long.MAX_VALUE / 2 || requested > Long.MAX_VALUE / 2) {
+                reply.error(Errors.VALUE_OUT_OF_RANGE);
+                return;
+            }
+        }
+        SortedSet set = lookup(ctx, 1);
+        if (set == WRONG_TYPE) {
+            return;
+        }
+        if (set == null || requested == 0) {
+            reply.array(0);
+            return;
+        }
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        int size = set.size();
+        if (requested < 0) {
+            /* Repetitions allowed: each pick independent. The reply is bounded by the request, as in Redis. */
+            long count = -requested;
+            beginMembers(reply, (int) Math.min(count, Integer.MAX_VALUE / 2), withScores);
+            for (long i = 0; i < count && i < Integer.MAX_VALUE / 2; i++) {
+                int rank = random.nextInt(size);
+                member(reply, set.memberAt(rank), set.scoreAt(rank), withScores);
+            }
+            return;
+        }
+        if (requested >= size) {
+            /* The whole set, from the highest score down, as Redis 7.0 replies it. */
+            beginMembers(reply, size, withScores);
+            boolean scores = withScores;
+            set.visit(0, size - 1, true, (member, score) -> member(reply, member, score, scores));
+            return;
+        }
+        /* Distinct ranks by Floyd's sampling, in the random order they are drawn. */
+        int count = (int) requested;
+        LinkedHashSet<Integer> ranks = new LinkedHashSet<>();
+        for (int j = size - count; j < size; j++) {
+            int pick = random.nextInt(j + 1);
+            ranks.add(ranks.contains(pick) ? j : pick);
+        }
+        beginMembers(reply, count, withScores);
+        for (int rank : ranks) {
+            member(reply, set.memberAt(rank), set.scoreAt(rank), withScores);
+        }
+    }
+
+    // ---- ZUNION, ZINTER, ZDIFF and their store forms; ZINTERCARD ---------------------------------------
+
+    /**
+     * zunionInterDiffGenericCommand. {@code storeIndex} is the destination's argument or 0;
+     * {@code numKeysIndex} the numkeys argument. Inputs are checked for type before the options
+     * are parsed, as Redis does.
+     */
+    private static void setOperation(CommandContext ctx, int storeIndex, int numKeysIndex, SetOperation operation,
+                                     boolean cardinalityOnly, String name) {
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
+        long numKeys;
+        try {
+            numKeys = parseLong(ctx, numKeysIndex);
+        } catch (InvalidNumber e) {
+            reply.error(Errors.NOT_INTEGER);
+            return;
+        }
+        if (numKeys < 1) {
+            reply.error(Errors.atLeastOneInputKey(name));
+            return;
+        }
+        if (numKeys > args.count() - (numKeysIndex + 1)) {
+            reply.error(Errors.SYNTAX);
+            return;
+        }
+        int sources = (int) numKeys;
+        SortedSet[] sets = new SortedSet[sources];
+        double[] weights = new double[sources];
+        int j = numKeysIndex + 1;
+        for (int i = 0; i < sources; i++, j++) {
+            SortedSet set = lookup(ctx, j);
+            if (set == WRONG_TYPE) {
+                return;
+            }
+            sets[i] = set;
+            weights[i] = 1;
+        }
+        Aggregate aggregate = Aggregate.SUM;
+        boolean withScores = false;
+        long limit = 0;
+        int remaining = args.count() - j;
+        while (remaining > 0) {
+            if (operation != SetOperation.DIFF && !cardinalityOnly && remaining >= sources + 1 && args.is(j, "weights")) {
+                j++;
+                remaining--;
+                for (int i = 0; i < sources; i++, j++, remaining--) {
+                    try {
+                        weights[i] = Numbers.parseDouble(args.array(), args.offset(j), args.length(j));
+                    } catch (InvalidNumber e) {
+                        reply.error(Errors.WEIGHT_NOT_FLOAT);
+                        return;
+                    }
+                }
+            } else if (operation != SetOperation.DIFF && !cardinalityOnly && remaining >= 2 && args.is(j, "aggregate")) {
+                j++;
+                if (args.is(j, "sum")) {
+                    aggregate = Aggregate.SUM;
+                } else if (args.is(j, "min")) {
+                    aggregate = Aggregate.MIN;
+                } else if (args.is(j, "max")) {
+                    aggregate = Aggregate.MAX;
+                } else {
+                    reply.error(Errors.SYNTAX);
+                    return;
+                }
+                j++;
+                remaining -= 2;
+            } else if (storeIndex == 0 && !cardinalityOnly && args.is(j, "withscores")) {
+                j++;
+                remaining--;
+                withScores = true;
+            } else if (cardinalityOnly && remaining >= 2 && args.is(j, "limit")) {
+                j++;
+                try {
+                    limit = parseLong(ctx, j);
+                } catch (InvalidNumber e) {
+                    limit = -1;
+                }
+                if (limit < 0) {
+                    reply.error(Errors.LIMIT_NEGATIVE);
+                    return;
+                }
+                j++;
+                remaining -= 2;
+            } else {
+                reply.error(Errors.SYNTAX);
+                return;
+            }
+        }
+        Integer[] order = new Integer[sources];
+        for (int i = 0; i < sources; i++) {
+            order[i] = i;
+        }
+        /* Smallest first, as Redis orders its inputs (the first input of a difference stays first). */
+        Comparator<Integer> bySize = Comparator.comparingInt(i -> sets[i] == null ? 0 : sets[i].size());
+        if (operation == SetOperation.DIFF) {
+            Arrays.sort(order, 1, sources, bySize);
+        } else {
+            Arrays.sort(order, bySize);
+        }
+        if (cardinalityOnly) {
+            reply.integer(intersectionCardinality(sets, order, limit));
+            return;
+        }
+        Map<ByteBuffer, double[]> result = switch (operation) {
+            case UNION -> union(sets, weights, order, aggregate);
+            case INTER -> intersection(sets, weights, order, aggregate);
+            case DIFF -> difference(sets, order);
+        };
+        SortedSet sorted = new SortedSet();
+        long maxEntries = storeIndex > 0 ? maxListpackEntries(ctx) : Long.MAX_VALUE;
+        long maxValue = storeIndex > 0 ? maxListpackValue(ctx) : Long.MAX_VALUE;
+        for (Map.Entry<ByteBuffer, double[]> entry : result.entrySet()) {
+            sorted.add(entry.getKey().array(), entry.getValue()[0], maxEntries, maxValue);
+        }
+        if (storeIndex > 0) {
+            store(ctx, storeIndex, sorted);
+            return;
+        }
+        beginMembers(reply, sorted.size(), withScores);
+        boolean scores = withScores;
+        sorted.visit(0, sorted.size() - 1, false, (member, score) -> member(reply, member, score, scores));
+    }
+
+    private static double weighted(double weight, double score) {
+        double value = weight * score;
+        return Double.isNaN(value) ? 0 : value;
+    }
+
+    private static double aggregate(Aggregate aggregate, double target, double value) {
+        return switch (aggregate) {
+            case SUM -> {
+                double sum = target + value;
+                yield Double.isNaN(sum) ? 0 : sum;
+            }
+            case MIN -> value < target ? value : target;
+            case MAX -> value > target ? value : target;
+        };
+    }
+
+    private static Map<ByteBuffer, double[]> union(SortedSet[] sets, double[] weights, Integer[] order,
+                                                   Aggregate aggregate) {
+        Map<ByteBuffer, double[]> result = new LinkedHashMap<>();
+        for (int i : order) {
+            SortedSet set = sets[i];
+            if (set == null) {
+                continue;
+            }
+            double weight = weights[i];
+            set.visit(0, set.size() - 1, false, (member, score) -> {
+                double value = weighted(weight, score);
+                double[] target = result.get(ByteBuffer.wrap(member));
+                if (target == null) {
+                    result.put(ByteBuffer.wrap(member), new double[] {value});
+                } else {
+                    target[0] = aggregate(aggregate, target[0], value);
+                }
+            });
+        }
+        return result;
+    }
+
+    private static Map<ByteBuffer, double[]> intersection(SortedSet[] sets, double[] weights, Integer[] order,
+                                                          Aggregate aggregate) {
+        Map<ByteBuffer, double[]> result = new LinkedHashMap<>();
+        SortedSet smallest = sets[order[0]];
+        if (smallest == null) {
+            return result;
+        }
+        double firstWeight = weights[order[0]];
+        smallest.visit(0, smallest.size() - 1, false, (member, score) -> {
+            double value = weighted(firstWeight, score);
+            for (int k = 1; k < order.length; k++) {
+                SortedSet other = sets[order[k]];
+                double otherScore = other == null ? Double.NaN : other.score(member, 0, member.length);
+                if (Double.isNaN(otherScore)) {
+                    return;
+                }
+                value = aggregate(aggregate, value, weighted(weights[order[k]], otherScore));
+            }
+            result.put(ByteBuffer.wrap(member), new double[] {value});
+        });
+        return result;
+    }
+
+    private static Map<ByteBuffer, double[]> difference(SortedSet[] sets, Integer[] order) {
+        Map<ByteBuffer, double[]> result = new LinkedHashMap<>();
+        SortedSet first = sets[0];
+        if (first == null) {
+            return result;
+        }
+        first.visit(0, first.size() - 1, false, (member, score) -> {
+            for (int k = 1; k < order.length; k++) {
+                SortedSet other = sets[order[k]];
+                if (other != null && !Double.isNaN(other.score(member, 0, member.length))) {
+                    return;
+                }
+            }
+            result.put(ByteBuffer.wrap(member), new double[] {score});
+        });
+        return result;
+    }
+
+    /** ZINTERCARD: members in every input, counting stops at {@code limit} when it is not 0. */
+    private static long intersectionCardinality(SortedSet[] sets, Integer[] order, long limit) {
+        SortedSet smallest = sets[order[0]];
+        if (smallest == null) {
+            return 0;
+        }
+        long count = 0;
+        for (int rank = 0; rank < smallest.size() && (limit == 0 || count < limit); rank++) {
+            byte[] member = smallest.memberAt(rank);
+            boolean everywhere = true;
+            for (int k = 1; k < order.length && everywhere; k++) {
+                SortedSet other = sets[order[k]];
+                everywhere = other != null && !Double.isNaN(other.score(member, 0, member.length));
+            }
+            if (everywhere) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    // ---- ZSCAN ----------------------------------------------------------------------------------
+
+    /**
+     * ZSCAN key cursor [MATCH pattern] [COUNT count]: the small form whole with cursor 0, the large
+     * form by its member index's buckets, as Redis scans a listpack whole and a skiplist's dict by
+     * buckets. Scores are bulk strings in both protocols, as scanGenericCommand replies them.
+     */
+    private static void zscan(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
+        long cursor;
+        try {
+            cursor = KeyCommands.parseCursor(args.array(), args.offset(2), args.length(2));
+        } catch (InvalidNumber e) {
+            reply.error(Errors.INVALID_CURSOR);
+            return;
+        }
+        SortedSet set = lookup(ctx, 1);
+        if (set == WRONG_TYPE) {
+            return;
+        }
+        if (set == null) {
+            reply.array(2);
+            reply.bulk("0");
+            reply.array(0);
+            return;
+        }
+        long count = DEFAULT_SCAN_COUNT;
+        int pattern = 0;
+        for (int i = 3; i < args.count(); i += 2) {
+            boolean hasValue = i + 1 < args.count();
+            if (hasValue && args.is(i, "count")) {
+                try {
+                    count = parseLong(ctx, i + 1);
+                } catch (InvalidNumber e) {
+                    reply.error(Errors.NOT_INTEGER);
+                    return;
+                }
+                if (count < 1) {
+                    reply.error(Errors.SYNTAX);
+                    return;
+                }
+            } else if (hasValue && args.is(i, "match")) {
+                pattern = i + 1;
+            } else {
+                reply.error(Errors.SYNTAX);
+                return;
+            }
+        }
+        List<byte[]> members = new ArrayList<>();
+        List<Double> scores = new ArrayList<>();
+        SortedSet.Visitor gather = (member, score) -> {
+            members.add(member);
+            scores.add(score);
+        };
+        if (!set.isLarge()) {
+            set.visit(0, set.size() - 1, false, gather);
+            cursor = 0;
+        } else {
+            long steps = count * 10;
+            do {
+                cursor = set.scan(cursor, 1, gather);
+            } while (cursor != 0 && --steps > 0 && members.size() < count);
+        }
+        byte[] array = args.array();
+        boolean usePattern = pattern != 0 && !(args.length(pattern) == 1 && array[args.offset(pattern)] == '*');
+        List<Integer> kept = new ArrayList<>(members.size());
+        for (int i = 0; i < members.size(); i++) {
+            byte[] member = members.get(i);
+            if (!usePattern || Glob.matches(array, args.offset(pattern), args.length(pattern), member, 0, member.length,
+                false)) {
+                kept.add(i);
+            }
+        }
+        reply.array(2);
+        reply.bulk(Long.toUnsignedString(cursor).getBytes(StandardCharsets.US_ASCII));
+        reply.array(kept.size() * 2);
+        for (int i : kept) {
+            reply.bulk(members.get(i));
+            reply.bulk(DoubleFormat.reply(scores.get(i)));
+        }
+    }
+}

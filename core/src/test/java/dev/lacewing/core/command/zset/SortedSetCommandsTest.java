@@ -1,0 +1,166 @@
+package dev.lacewing.core.command.zset;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lacewing.api.Arguments;
+import dev.lacewing.api.CommandSpec;
+import dev.lacewing.core.command.FakeCommandContext;
+import dev.lacewing.core.command.generic.KeyCommands;
+import dev.lacewing.core.datatype.SortedSet;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The sorted-set family: encodings switched where Redis 7.0 switches them, memory counted as the
+ * set changes, empty sets removed, RESP3 reply shapes, and the key positions of numkeys commands.
+ * Byte-exact replies against redis-server are in the integration tests' SortedSetReferenceTest.
+ */
+class SortedSetCommandsTest {
+
+    private final FakeCommandContext ctx = new FakeCommandContext(SortedSetCommands::register, KeyCommands::register);
+
+    private SortedSet stored(String key) {
+        return (SortedSet) ctx.keyspace().get(FakeCommandContext.bytes(key));
+    }
+
+    private void addMembers(String key, int from, int to) {
+        for (int i = from; i < to; i++) {
+            ctx.call("ZADD", key, Integer.toString(i), "m" + i);
+        }
+    }
+
+    @Test
+    void theSmallFormHoldsUpToTheEntryThresholdThenBecomesLargeForGood() {
+        addMembers("z", 0, 128);
+        assertEquals("listpack", stored("z").encoding());
+        addMembers("z", 128, 129);
+        assertEquals("skiplist", stored("z").encoding());
+        assertEquals(":121\r\n", ctx.call("ZREMRANGEBYRANK", "z", "0", "120"));
+        assertEquals("skiplist", stored("z").encoding(), "Redis does not convert back on removal");
+        assertEquals(List.of("m121", "m122"), ctx.reply("ZRANGE", "z", "0", "1"));
+    }
+
+    @Test
+    void aLongMemberOrALowerSettingMakesTheLargeForm() {
+        ctx.call("ZADD", "long", "1", "x".repeat(65));
+        assertEquals("skiplist", stored("long").encoding());
+        ctx.call("ZADD", "short", "1", "x".repeat(64));
+        assertEquals("listpack", stored("short").encoding());
+        ctx.setting("zset-max-listpack-entries", "2");
+        addMembers("two", 0, 2);
+        assertEquals("listpack", stored("two").encoding());
+        addMembers("two", 2, 3);
+        assertEquals("skiplist", stored("two").encoding());
+        assertEquals(":2\r\n", ctx.call("ZRANGESTORE", "dst", "two", "0", "1"));
+        assertEquals("listpack", stored("dst").encoding(), "a stored result is sized by what it holds");
+        ctx.setting("zset-max-listpack-entries", "0");
+        ctx.call("ZADD", "zero", "1", "a");
+        assertEquals("skiplist", stored("zero").encoding());
+    }
+
+    @Test
+    void memoryUsageFollowsEveryChangeInBothForms() {
+        for (int members : new int[] {10, 1000}) {
+            String key = "mem" + members;
+            addMembers(key, 0, members);
+            long full = stored(key).memoryUsage();
+            assertTrue(full > members * 16L, "every member's bytes are counted");
+            ctx.call("ZREMRANGEBYRANK", key, "0", Integer.toString(members / 2 - 1));
+            long half = stored(key).memoryUsage();
+            assertTrue(half < full, "removals give bytes back: " + half + " < " + full);
+            addMembers(key, 0, members / 2);
+            assertTrue(stored(key).memoryUsage() <= full * 11 / 10, "ids and slots are reused");
+        }
+    }
+
+    @Test
+    void theLastMemberGoingRemovesTheKey() {
+        ctx.call("ZADD", "z", "1", "a", "2", "b");
+        assertEquals(":1\r\n", ctx.call("ZREM", "z", "a"));
+        assertEquals(":1\r\n", ctx.call("EXISTS", "z"));
+        assertEquals("*2\r\n$1\r\nb\r\n$1\r\n2\r\n", ctx.call("ZPOPMIN", "z"));
+        assertEquals(":0\r\n", ctx.call("EXISTS", "z"));
+        ctx.call("ZADD", "z", "1", "a");
+        assertEquals(":1\r\n", ctx.call("ZREMRANGEBYSCORE", "z", "-inf", "+inf"));
+        assertEquals(":0\r\n", ctx.call("EXISTS", "z"));
+    }
+
+    @Test
+    void anIncrementToNaNIsRefusedAndLeavesTheScore() {
+        ctx.call("ZADD", "z", "inf", "a");
+        assertEquals("-ERR resulting score is not a number (NaN)\r\n", ctx.call("ZINCRBY", "z", "-inf", "a"));
+        assertEquals("$3\r\ninf\r\n", ctx.call("ZSCORE", "z", "a"));
+    }
+
+    @Test
+    void resp3NestsScoredPairsAndRepliesDoubles() {
+        ctx.setProtocol(3);
+        ctx.call("ZADD", "z", "1", "a", "2.5", "b");
+        assertEquals(",2.5\r\n", ctx.call("ZSCORE", "z", "b"));
+        assertEquals("*2\r\n*2\r\n$1\r\na\r\n,1\r\n*2\r\n$1\r\nb\r\n,2.5\r\n",
+            ctx.call("ZRANGE", "z", "0", "-1", "WITHSCORES"));
+        assertEquals("*2\r\n$1\r\na\r\n,1\r\n", ctx.call("ZPOPMIN", "z"));
+        assertEquals("*1\r\n*2\r\n$1\r\nb\r\n,2.5\r\n", ctx.call("ZPOPMAX", "z", "1"));
+        assertEquals("_\r\n", ctx.call("ZSCORE", "z", "b"));
+    }
+
+    @Test
+    void aCopyIsIndependentOfItsSource() {
+        addMembers("z", 0, 200);
+        SortedSet copy = stored("z").copy();
+        ctx.call("ZREM", "z", "m5");
+        assertEquals(200, copy.size());
+        assertEquals(5.0, copy.score(FakeCommandContext.bytes("m5"), 0, 2));
+        assertNull(ctx.reply("ZSCORE", "z", "m5"));
+    }
+
+    @Test
+    void numkeysCommandsNameTheirCountedKeys() {
+        Arguments store = arguments("ZUNIONSTORE", "dst", "2", "a", "b", "WEIGHTS", "1", "2");
+        CommandSpec zunionstore = ctx.command("zunionstore").spec();
+        assertEquals(3, zunionstore.keyCount(store));
+        assertArrayEquals(new int[] {1, 3, 4}, new int[] {zunionstore.keyArgument(store, 0),
+            zunionstore.keyArgument(store, 1), zunionstore.keyArgument(store, 2)});
+        Arguments pop = arguments("ZMPOP", "2", "a", "b", "MIN");
+        CommandSpec zmpop = ctx.command("zmpop").spec();
+        assertEquals(2, zmpop.keyCount(pop));
+        assertArrayEquals(new int[] {2, 3}, new int[] {zmpop.keyArgument(pop, 0), zmpop.keyArgument(pop, 1)});
+        assertEquals(0, ctx.command("zinter").spec().keyCount(arguments("ZINTER", "5", "a")));
+        assertEquals(0, ctx.command("zinter").spec().keyCount(arguments("ZINTER", "x", "a")));
+    }
+
+    /** The words laid end to end in one buffer, as the decoder lays out a request. */
+    private static Arguments arguments(String... words) {
+        byte[] array = String.join("", words).getBytes(StandardCharsets.US_ASCII);
+        int[] offsets = new int[words.length];
+        for (int i = 1; i < words.length; i++) {
+            offsets[i] = offsets[i - 1] + words[i - 1].length();
+        }
+        return new Arguments() {
+            @Override
+            public int count() {
+                return words.length;
+            }
+
+            @Override
+            public byte[] array() {
+                return array;
+            }
+
+            @Override
+            public int offset(int index) {
+                return offsets[index];
+            }
+
+            @Override
+            public int length(int index) {
+                return words[index].length();
+            }
+        };
+    }
+}

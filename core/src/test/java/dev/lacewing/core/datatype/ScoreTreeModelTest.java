@@ -1,0 +1,140 @@
+package dev.lacewing.core.datatype;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lacewing.core.keyspace.HomeBucketScan;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The large form against a model (a HashMap of scores and a TreeMap ordered as Redis orders a
+ * zset), under seeded random adds, score moves, removals and range removals, with every query
+ * checked against the model at intervals. Few distinct scores make ties, so member order within a
+ * score is exercised; thousands of members make a tree three levels deep with leaf and inner splits,
+ * merges and redistributions.
+ */
+class ScoreTreeModelTest {
+
+    private record Key(double score, String member) implements Comparable<Key> {
+        @Override
+        public int compareTo(Key other) {
+            return SortedSet.compare(score, bytes(member), other.score, bytes(other.member));
+        }
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 42})
+    void behavesAsTheModelUnderRandomOperations(long seed) {
+        Random random = new Random(seed);
+        ScoreTree tree = new ScoreTree();
+        Map<String, Double> scores = new HashMap<>();
+        TreeMap<Key, Boolean> order = new TreeMap<>();
+        int universe = 6000;
+        for (int step = 0; step < 40_000; step++) {
+            int operation = random.nextInt(100);
+            String member = "m" + random.nextInt(universe);
+            if (operation < 60 - (step > 25_000 ? 35 : 0)) {
+                double score = random.nextInt(50) - 25 + (random.nextBoolean() ? 0.5 : 0);
+                Double old = scores.put(member, score);
+                if (old != null) {
+                    order.remove(new Key(old, member));
+                }
+                order.put(new Key(score, member), Boolean.TRUE);
+                tree.put(bytes(member), score);
+            } else if (operation < 97) {
+                Double old = scores.remove(member);
+                if (old != null) {
+                    order.remove(new Key(old, member));
+                }
+                assertEquals(old != null, tree.remove(bytes(member), 0, member.length()));
+            } else if (tree.size() > 0) {
+                int from = random.nextInt(tree.size());
+                int to = Math.min(tree.size() - 1, from + random.nextInt(200));
+                List<Key> keys = new ArrayList<>(order.keySet()).subList(from, to + 1);
+                for (Key key : new ArrayList<>(keys)) {
+                    order.remove(key);
+                    scores.remove(key.member);
+                }
+                tree.removeRange(from, to);
+            }
+            assertEquals(scores.size(), tree.size());
+            if (step % 2000 == 0 || step == 39_999) {
+                check(tree, scores, order, random);
+            }
+        }
+    }
+
+    private static void check(ScoreTree tree, Map<String, Double> scores, TreeMap<Key, Boolean> order, Random random) {
+        List<Key> keys = new ArrayList<>(order.keySet());
+        List<String> visited = new ArrayList<>();
+        if (tree.size() > 0) {
+            tree.visit(0, tree.size() - 1, false, (member, score) -> visited.add(new String(member, StandardCharsets.ISO_8859_1)));
+        }
+        assertEquals(keys.stream().map(Key::member).toList(), visited);
+        List<String> reversed = new ArrayList<>();
+        if (tree.size() > 0) {
+            tree.visit(0, tree.size() - 1, true, (member, score) -> reversed.add(new String(member, StandardCharsets.ISO_8859_1)));
+        }
+        List<String> expectedReversed = new ArrayList<>(keys.stream().map(Key::member).toList());
+        Collections.reverse(expectedReversed);
+        assertEquals(expectedReversed, reversed);
+        for (int i = 0; i < keys.size(); i++) {
+            Key key = keys.get(i);
+            assertEquals(i, tree.rank(bytes(key.member), 0, key.member.length()));
+            assertEquals(key.score, tree.scoreAt(i));
+            assertArrayEquals(bytes(key.member), tree.memberAt(i));
+            assertEquals(key.score, tree.score(bytes(key.member), 0, key.member.length()));
+        }
+        for (int probe = 0; probe < 50; probe++) {
+            double bound = random.nextInt(60) - 30 + (random.nextBoolean() ? 0.5 : 0);
+            long below = keys.stream().filter(k -> k.score < bound).count();
+            long atMost = keys.stream().filter(k -> k.score <= bound).count();
+            assertEquals(below, tree.countByScore(bound, false));
+            assertEquals(atMost, tree.countByScore(bound, true));
+        }
+        assertEquals(-1, tree.rank(bytes("absent"), 0, 6));
+        assertTrue(Double.isNaN(tree.score(bytes("absent"), 0, 6)));
+        Set<String> scanned = new HashSet<>();
+        long cursor = 0;
+        int steps = 0;
+        do {
+            cursor = HomeBucketScan.scan(tree.indexCapacity(), cursor, 7,
+                tree::slotOccupied, tree.slotHome(), slot -> scanned.add(new String(tree.slotMember(slot),
+                    StandardCharsets.ISO_8859_1)));
+        } while (cursor != 0 && ++steps < 1_000_000);
+        assertEquals(scores.keySet(), scanned);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 63, 64, 65, 4096, 5000})
+    void lexCountsFollowMemberOrderWhenScoresAreEqual(int size) {
+        ScoreTree tree = new ScoreTree();
+        TreeMap<String, Boolean> model = new TreeMap<>();
+        for (int i = 0; i < size; i++) {
+            String member = String.format("k%05d", i * 7 % size);
+            tree.put(bytes(member), 0);
+            model.put(member, Boolean.TRUE);
+        }
+        for (int i = 0; i <= size; i += Math.max(1, size / 40)) {
+            String bound = String.format("k%05d", i);
+            assertEquals(model.headMap(bound, false).size(), tree.countByMember(bytes(bound), false));
+            assertEquals(model.headMap(bound, true).size(), tree.countByMember(bytes(bound), true));
+        }
+    }
+}
