@@ -69,17 +69,22 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
 
     /**
      * Number of keys a request names. A numkeys argument that is not a positive integer, or counts
-     * more keys than the request has, names no keys (as Redis's getKeysFromCommand): the command
-     * itself then replies the error without touching the keyspace.
+     * more keys than the request has, makes the whole request name no keys, the fixed ones included
+     * (as Redis's getKeysUsingKeySpecs gives up on an invalid spec): the command itself then replies
+     * the error without touching the keyspace.
      */
     public int keyCount(Arguments args) {
         int count = args.count();
+        int movable = movableKeyCount(args);
+        if (numKeysIndex > 0 && movable == 0) {
+            return 0;
+        }
         int fixed = 0;
         if (firstKey > 0 && firstKey < count) {
             int last = numKeysIndex > 0 ? Math.min(lastKeyIndex(count), numKeysIndex - 1) : lastKeyIndex(count);
             fixed = last < firstKey ? 0 : (last - firstKey) / Math.max(step, 1) + 1;
         }
-        return fixed + movableKeyCount(args);
+        return fixed + movable;
     }
 
     /** The argument index of key {@code i} of a request ({@code i < keyCount(args)}). */
