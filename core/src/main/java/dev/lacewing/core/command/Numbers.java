@@ -449,8 +449,15 @@ public final class Numbers {
             if (signum == 0) {
                 return 0;
             }
+            // Round the significand to 53 bits, half to even, as a conversion to double rounds;
+            // truncating made 0.001 one ulp short of 0.001 (and a 1 ms timeout 0 ms).
             int shift = Math.max(0, significand.bitLength() - 53);
-            double value = Math.scalb(significand.shiftRight(shift).doubleValue(), exponent + shift);
+            BigInteger rounded = significand.shiftRight(shift);
+            if (shift > 0 && significand.testBit(shift - 1)
+                    && (rounded.testBit(0) || significand.getLowestSetBit() < shift - 1)) {
+                rounded = rounded.add(BigInteger.ONE);
+            }
+            double value = Math.scalb(rounded.doubleValue(), exponent + shift);
             return signum < 0 ? -value : value;
         }
 

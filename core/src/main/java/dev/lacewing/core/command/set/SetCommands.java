@@ -448,8 +448,8 @@ public final class SetCommands {
     }
 
     /**
-     * SINTER, SINTERSTORE and SINTERCARD (sinterGenericCommand). Keys are read in order and the
-     * first missing one ends it (an empty result) before later keys are type-checked, as in Redis.
+     * SINTER, SINTERSTORE and SINTERCARD (sinterGenericCommand). Every key is type-checked first,
+     * as Redis 7.0 does; a missing one then makes the result empty.
      * The smallest set is walked and each member tested against the others.
      *
      * @param destination argument index of the destination key, 0 when none
@@ -459,23 +459,28 @@ public final class SetCommands {
                                   long limit) {
         ReplyWriter reply = ctx.reply();
         List<SetValue> sets = new ArrayList<>(keys);
+        boolean empty = false;
         for (int i = first; i < first + keys; i++) {
             Object value = lookup(ctx, i);
             if (value == WRONG_TYPE) {
                 return;
             }
             if (value == null) {
-                if (destination != 0) {
-                    removeKey(ctx, destination);
-                    reply.integer(0);
-                } else if (cardinalityOnly) {
-                    reply.integer(0);
-                } else {
-                    reply.set(0);
-                }
-                return;
+                empty = true;
+            } else {
+                sets.add((SetValue) value);
             }
-            sets.add((SetValue) value);
+        }
+        if (empty) {
+            if (destination != 0) {
+                removeKey(ctx, destination);
+                reply.integer(0);
+            } else if (cardinalityOnly) {
+                reply.integer(0);
+            } else {
+                reply.set(0);
+            }
+            return;
         }
         sets.sort(Comparator.comparingInt(SetValue::size));
         SetValue smallest = sets.get(0);

@@ -19,6 +19,7 @@ import dev.lacewing.core.command.Glob;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
 import dev.lacewing.core.command.generic.KeyCommands;
+import dev.lacewing.core.datatype.SetValue;
 import dev.lacewing.core.datatype.SortedSet;
 import dev.lacewing.core.resp.DoubleFormat;
 import java.nio.ByteBuffer;
@@ -164,6 +165,24 @@ public final class SortedSetCommands {
     }
 
     // ---- shared helpers -----------------------------------------------------------------------
+
+    /**
+     * An input of ZUNION, ZINTER, ZDIFF, their store forms and ZINTERCARD: a sorted set, or a set
+     * read as one whose members all score 1, as zunionInterDiffGenericCommand reads it; null when
+     * absent; {@link #WRONG_TYPE} after replying the error. A set is copied: O(n), as Redis walks it.
+     */
+    private static SortedSet lookupInput(CommandContext ctx, int index) {
+        Arguments args = ctx.arguments();
+        Object value = ctx.keyspace().get(args.array(), args.offset(index), args.length(index));
+        if (value instanceof SetValue set) {
+            SortedSet scored = new SortedSet();
+            for (int at = set.first(); at >= 0; at = set.next(at)) {
+                scored.add(set.member(at), 1, Long.MAX_VALUE, Long.MAX_VALUE);
+            }
+            return scored;
+        }
+        return lookup(ctx, index);
+    }
 
     /** The sorted set at argument {@code index}; null when absent; {@link #WRONG_TYPE} after replying the error. */
     private static SortedSet lookup(CommandContext ctx, int index) {
@@ -1013,7 +1032,7 @@ public final class SortedSetCommands {
         double[] weights = new double[sources];
         int j = numKeysIndex + 1;
         for (int i = 0; i < sources; i++, j++) {
-            SortedSet set = lookup(ctx, j);
+            SortedSet set = lookupInput(ctx, j);
             if (set == WRONG_TYPE) {
                 return;
             }

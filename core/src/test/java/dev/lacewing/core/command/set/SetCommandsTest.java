@@ -74,8 +74,9 @@ class SetCommandsTest {
             List.of("SINTERCARD", "1", "str"))) {
             assertEquals(WRONG_TYPE, ctx.call(command.toArray(String[]::new)), command.toString());
         }
-        // SINTER stops at the first missing key, before the type of later keys is looked at.
-        assertEquals(EMPTY, ctx.call("SINTER", "nokey", "str"));
+        // Redis 7.0 type-checks every key before a missing one makes the intersection empty.
+        assertEquals(WRONG_TYPE, ctx.call("SINTER", "nokey", "str"));
+        assertEquals(WRONG_TYPE, ctx.call("SINTERCARD", "2", "nokey", "str"));
         // SMOVE from a missing source replies 0 whatever the destination.
         assertEquals(":0\r\n", ctx.call("SMOVE", "nokey", "str", "a"));
     }

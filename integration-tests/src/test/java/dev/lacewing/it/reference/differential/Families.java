@@ -29,12 +29,12 @@ final class Families {
         run(new StringCommandsGenerator()),
         run(new KeyCommandsGenerator()),
         run(new ConnectionCommandsGenerator()),
-        skipped(new HashCommandsGenerator(), NOT_ON_MAIN),
-        skipped(new ListCommandsGenerator(), NOT_ON_MAIN),
-        skipped(new SetCommandsGenerator(), NOT_ON_MAIN),
-        skipped(new SortedSetCommandsGenerator(), NOT_ON_MAIN),
-        skipped(new BitmapCommandsGenerator(), NOT_ON_MAIN),
-        skipped(new HyperLogLogCommandsGenerator(), NOT_ON_MAIN));
+        run(new HashCommandsGenerator()),
+        run(new ListCommandsGenerator()),
+        run(new SetCommandsGenerator()),
+        run(new SortedSetCommandsGenerator()),
+        run(new BitmapCommandsGenerator()),
+        run(new HyperLogLogCommandsGenerator()));
 
     private Families() {
     }
