@@ -50,14 +50,12 @@ public final class Listpack {
     private static final int INT_32BIT = 0xF3;
     private static final int INT_64BIT = 0xF4;
 
-    /** Array header and the fields of this object, as MEMORY USAGE counts them. */
-    private static final long OVERHEAD = 16 + 24;
+    /** This object (header and three fields) and its array's header, with compressed oops. */
+    private static final long OVERHEAD = 24 + 16;
 
     private byte[] data;
     private int used;
     private int count;
-    /** The value {@link #canonicalInteger} found; valid only right after it returned true. */
-    private long parsed;
 
     public Listpack() {
         data = new byte[16];
@@ -81,7 +79,7 @@ public final class Listpack {
 
     /** Bytes held, spare capacity included. */
     public long memoryUsage() {
-        return OVERHEAD + data.length;
+        return OVERHEAD + ((data.length + 7) & ~7L);
     }
 
     public Listpack copy() {
@@ -179,7 +177,8 @@ public final class Listpack {
 
     public boolean equalsAt(int position, byte[] bytes, int offset, int length) {
         if (isInteger(position)) {
-            return canonicalInteger(bytes, offset, length) && parsed == integer(position);
+            long value = canonicalValue(bytes, offset, length);
+            return integer(position) == value && (value != Long.MIN_VALUE || isLongMinText(bytes, offset, length));
         }
         int start = stringStart(position);
         return stringLength(position) == length
@@ -202,8 +201,8 @@ public final class Listpack {
      * there is none.
      */
     public int find(int position, byte[] bytes, int offset, int length, int skip) {
-        boolean integer = canonicalInteger(bytes, offset, length);
-        long value = parsed;
+        long value = canonicalValue(bytes, offset, length);
+        boolean integer = value != Long.MIN_VALUE || isLongMinText(bytes, offset, length);
         while (position >= 0 && position < used) {
             boolean entryIsInteger = isInteger(position);
             if (integer ? entryIsInteger && integer(position) == value
@@ -234,6 +233,30 @@ public final class Listpack {
         count++;
     }
 
+    /**
+     * Appends up to {@code entries} entries of {@code source} from its {@code position}, copied byte
+     * for byte (no re-encoding): O(bytes moved).
+     */
+    public void appendRange(Listpack source, int position, int entries) {
+        int end = position;
+        int moved = 0;
+        while (moved < entries && end < source.used) {
+            end += source.entrySize(end);
+            moved++;
+        }
+        makeRoom(used, end - position);
+        System.arraycopy(source.data, position, data, used, end - position);
+        used += end - position;
+        count += moved;
+    }
+
+    /** Appends every entry of {@code source}. */
+    public void appendAll(Listpack source) {
+        if (source.used > 0) {
+            appendRange(source, 0, source.count);
+        }
+    }
+
     public void prepend(byte[] bytes, int offset, int length) {
         insert(used > 0 ? 0 : -1, bytes, offset, length);
     }
@@ -241,8 +264,8 @@ public final class Listpack {
     /** Inserts before the entry at {@code position} ({@code -1} appends); returns the new entry's position. */
     public int insert(int position, byte[] bytes, int offset, int length) {
         int at = position < 0 ? used : position;
-        boolean integer = canonicalInteger(bytes, offset, length);
-        long value = parsed;
+        long value = canonicalValue(bytes, offset, length);
+        boolean integer = value != Long.MIN_VALUE || isLongMinText(bytes, offset, length);
         int size = integer ? integerEntrySize(value) : stringEntrySize(length);
         makeRoom(at, size);
         if (integer) {
@@ -257,8 +280,8 @@ public final class Listpack {
 
     /** Replaces the entry at {@code position}; returns its position. */
     public int replace(int position, byte[] bytes, int offset, int length) {
-        boolean integer = canonicalInteger(bytes, offset, length);
-        long value = parsed;
+        long value = canonicalValue(bytes, offset, length);
+        boolean integer = value != Long.MIN_VALUE || isLongMinText(bytes, offset, length);
         int oldSize = entrySize(position);
         int size = integer ? integerEntrySize(value) : stringEntrySize(length);
         if (size > oldSize) {
@@ -298,19 +321,6 @@ public final class Listpack {
     }
 
     /* ---- encoding ---- */
-
-    /**
-     * Whether the bytes are a canonical integer, as Redis's string2ll decides (and so stored as an
-     * integer); the value is left in {@link #parsed}.
-     */
-    private boolean canonicalInteger(byte[] bytes, int offset, int length) {
-        long value = canonicalValue(bytes, offset, length);
-        if (value == Long.MIN_VALUE && !isLongMinText(bytes, offset, length)) {
-            return false;
-        }
-        parsed = value;
-        return true;
-    }
 
     private static final byte[] LONG_MIN_TEXT = {'-', '9', '2', '2', '3', '3', '7', '2', '0', '3', '6', '8', '5',
         '4', '7', '7', '5', '8', '0', '8'};

@@ -162,6 +162,33 @@ class ListpackTest {
     }
 
     @Test
+    void appendRangeCopiesEntriesByteForByte() {
+        Random random = new Random(7);
+        Listpack source = new Listpack();
+        List<byte[]> model = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            byte[] entry = randomEntry(random);
+            source.append(entry, 0, entry.length);
+            model.add(entry);
+        }
+        Listpack target = new Listpack();
+        byte[] first = bytes("first");
+        target.append(first, 0, first.length);
+        target.appendRange(source, source.seek(10), 15);
+        List<byte[]> expected = new ArrayList<>();
+        expected.add(first);
+        expected.addAll(model.subList(10, 25));
+        assertSameAs(expected, target, "range");
+        target.appendRange(source, source.seek(45), 100);
+        expected.addAll(model.subList(45, 50));
+        assertSameAs(expected, target, "range past the end");
+        Listpack all = new Listpack();
+        all.appendAll(source);
+        assertSameAs(model, all, "all");
+        assertEquals(source.byteSize(), all.byteSize());
+    }
+
+    @Test
     void aSmallStringCostsTwoBytesOverItsLengthAndASmallIntegerTwo() {
         Listpack listpack = new Listpack();
         byte[] field = bytes("field:12");
