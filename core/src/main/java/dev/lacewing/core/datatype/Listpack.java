@@ -314,8 +314,9 @@ public final class Listpack {
         System.arraycopy(data, end, data, position, used - end);
         used -= end - position;
         count -= deleted;
-        if (data.length > 64 && used < data.length / 4) {
-            data = Arrays.copyOf(data, Math.max(16, used * 2));
+        // Under half full: give the spare back (growth is 1.5x, so a shrink to 1.25x cannot thrash).
+        if (data.length > 16 && used < data.length / 2) {
+            data = Arrays.copyOf(data, Math.max(16, used + (used >> 2)));
         }
         return position < used ? position : -1;
     }
