@@ -22,7 +22,6 @@ import dev.lacewing.core.command.Numbers.LongDouble;
 import dev.lacewing.core.command.generic.KeyCommands;
 import dev.lacewing.core.datatype.HashValue;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -224,8 +223,8 @@ public final class HashCommands {
         int position = hash.find(array, args.offset(2), args.length(2));
         if (position >= 0) {
             try {
-                current = Numbers.parseLong(hash.array(position), hash.valueOffset(position),
-                    hash.valueLength(position));
+                byte[] stored = hash.value(position);
+                current = Numbers.parseLong(stored, 0, stored.length);
             } catch (InvalidNumber e) {
                 ctx.reply().error(Errors.HASH_VALUE_NOT_INTEGER);
                 return;
@@ -267,8 +266,8 @@ public final class HashCommands {
         int position = hash.find(array, args.offset(2), args.length(2));
         if (position >= 0) {
             try {
-                current = Numbers.parseLongDouble(hash.array(position), hash.valueOffset(position),
-                    hash.valueLength(position));
+                byte[] stored = hash.value(position);
+                current = Numbers.parseLongDouble(stored, 0, stored.length);
             } catch (InvalidNumber e) {
                 ctx.reply().error(Errors.HASH_VALUE_NOT_FLOAT);
                 return;
@@ -314,7 +313,7 @@ public final class HashCommands {
         if (position < 0) {
             reply.nullBulk();
         } else {
-            reply.bulk(hash.array(position), hash.valueOffset(position), hash.valueLength(position));
+            hash.writeValue(position, reply);
         }
     }
 
@@ -376,10 +375,10 @@ public final class HashCommands {
         }
         for (int at = hash.first(); at >= 0; at = hash.next(at)) {
             if (fields) {
-                reply.bulk(hash.array(at), hash.fieldOffset(at), hash.fieldLength(at));
+                hash.writeField(at, reply);
             }
             if (values) {
-                reply.bulk(hash.array(at), hash.valueOffset(at), hash.valueLength(at));
+                hash.writeValue(at, reply);
             }
         }
     }
@@ -403,7 +402,7 @@ public final class HashCommands {
             }
             HashValue hash = (HashValue) value;
             int at = hash.randomPosition(ThreadLocalRandom.current());
-            reply.bulk(hash.array(at), hash.fieldOffset(at), hash.fieldLength(at));
+            hash.writeField(at, reply);
             return;
         }
         long count;
@@ -496,9 +495,9 @@ public final class HashCommands {
         if (withValues && reply.protocol() > 2) {
             reply.array(2);
         }
-        reply.bulk(hash.array(at), hash.fieldOffset(at), hash.fieldLength(at));
+        hash.writeField(at, reply);
         if (withValues) {
-            reply.bulk(hash.array(at), hash.valueOffset(at), hash.valueLength(at));
+            hash.writeValue(at, reply);
         }
     }
 
@@ -579,8 +578,7 @@ public final class HashCommands {
     private record PairCopier(HashValue hash, List<byte[]> gathered) implements IntConsumer {
         @Override
         public void accept(int at) {
-            gathered.add(Arrays.copyOfRange(hash.array(at), hash.fieldOffset(at),
-                hash.fieldOffset(at) + hash.fieldLength(at)));
+            gathered.add(hash.field(at));
             gathered.add(hash.value(at));
         }
     }
