@@ -1,21 +1,20 @@
 package dev.lacewing.core.datatype;
 
-import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.keyspace.TypedValue;
+import java.util.Arrays;
 import java.util.random.RandomGenerator;
 import java.util.function.IntConsumer;
 
 /**
- * A hash, in one of Redis 7.0's two encodings. {@code listpack}: one {@link Listpack} of
- * field, value, field, value... in insertion order, searched linearly, as Redis's is; kept while
- * the hash has at most {@code hash-max-listpack-entries} fields and no field or value longer than
- * {@code hash-max-listpack-value} bytes. {@code hashtable}: a {@link PackedTable}. Conversion is
- * one way, as in Redis: a hash never goes back to listpack.
+ * A hash, in one of Redis 7.0's two encodings. {@code listpack}: the field,value pairs in insertion
+ * order in one {@code byte[]} ({@code varint length, bytes} each), searched linearly, as Redis's
+ * listpack is; kept while the hash has at most {@code hash-max-listpack-entries} fields and no field
+ * or value longer than {@code hash-max-listpack-value} bytes. {@code hashtable}: a
+ * {@link PackedTable}. Conversion is one way, as in Redis: a hash never goes back to listpack.
  *
  * <p>Entries are addressed by positions ({@link #first()}, {@link #next(int)}): the byte offset of
- * a field in the listpack, a slot of the table; a position is valid until the hash next changes.
- * Fields and values are read as copies ({@link #field}, {@link #value}) or replied straight from
- * where they are stored ({@link #writeField}, {@link #writeValue}). {@link #memoryUsage()} is O(1).
+ * a pair in the listpack, a slot of the table; a position is valid until the hash next changes.
+ * {@link #memoryUsage()} is O(1).
  *
  * <p>Thread rule: stored under one key and touched only by the thread the engine gives the
  * command on that key.
@@ -25,20 +24,23 @@ public final class HashValue implements TypedValue {
     public static final String LISTPACK = "listpack";
     public static final String HASHTABLE = "hashtable";
 
-    /** This object: header and two fields, with compressed oops. */
-    private static final long FIXED_BYTES = 24;
+    /** Object header and four fields, and the listpack array's header. */
+    private static final long FIXED_BYTES = 32;
+    private static final long ARRAY_HEADER = 16;
 
-    /** The small form; null once converted. */
-    private Listpack pairs;
-    /** The large form; null while small. */
+    private byte[] pairs;
+    private int used;
+    private int count;
     private PackedTable table;
 
     public HashValue() {
-        pairs = new Listpack();
+        pairs = new byte[0];
     }
 
-    private HashValue(Listpack pairs, PackedTable table) {
+    private HashValue(byte[] pairs, int used, int count, PackedTable table) {
         this.pairs = pairs;
+        this.used = used;
+        this.count = count;
         this.table = table;
     }
 
@@ -54,16 +56,18 @@ public final class HashValue implements TypedValue {
 
     @Override
     public HashValue copy() {
-        return table == null ? new HashValue(pairs.copy(), null) : new HashValue(null, table.copy());
+        return table == null
+            ? new HashValue(Arrays.copyOf(pairs, used), used, count, null)
+            : new HashValue(null, 0, 0, table.copy());
     }
 
     @Override
     public long memoryUsage() {
-        return FIXED_BYTES + (table == null ? pairs.memoryUsage() : table.memoryUsage());
+        return FIXED_BYTES + (table == null ? ARRAY_HEADER + pairs.length : table.memoryUsage());
     }
 
     public int size() {
-        return table == null ? pairs.size() / 2 : table.size();
+        return table == null ? count : table.size();
     }
 
     public boolean isListpack() {
@@ -74,17 +78,33 @@ public final class HashValue implements TypedValue {
 
     /** The position of a field, or -1. O(n) for a listpack, O(1) expected for a table. */
     public int find(byte[] field, int offset, int length) {
-        return table == null ? pairs.find(pairs.first(), field, offset, length, 1) : table.find(field, offset, length);
+        if (table != null) {
+            return table.find(field, offset, length);
+        }
+        for (int at = first(); at >= 0; at = next(at)) {
+            int fieldLength = Varint.read(pairs, at);
+            int fieldAt = at + Varint.size(fieldLength);
+            if (fieldLength == length && Arrays.equals(pairs, fieldAt, fieldAt + length, field, offset, offset + length)) {
+                return at;
+            }
+        }
+        return -1;
     }
 
     /** The first position, or -1 when empty. */
     public int first() {
-        return table == null ? pairs.first() : nextSlot(0);
+        return table == null ? (used > 0 ? 0 : -1) : nextSlot(0);
     }
 
     /** The position after {@code position}, or -1. */
     public int next(int position) {
-        return table == null ? pairs.next(pairs.next(position)) : nextSlot(position + 1);
+        if (table != null) {
+            return nextSlot(position + 1);
+        }
+        int at = fieldOffset(position) + fieldLength(position);
+        int valueLength = Varint.read(pairs, at);
+        at += Varint.size(valueLength) + valueLength;
+        return at < used ? at : -1;
     }
 
     private int nextSlot(int from) {
@@ -97,40 +117,47 @@ public final class HashValue implements TypedValue {
         return -1;
     }
 
-    public byte[] field(int position) {
-        return table == null ? pairs.get(position) : table.field(position);
+    /** The array holding the entry at a position. */
+    public byte[] array(int position) {
+        return table == null ? pairs : table.page(position);
+    }
+
+    public int fieldOffset(int position) {
+        return table == null ? position + Varint.size(Varint.read(pairs, position)) : table.fieldOffset(position);
+    }
+
+    public int fieldLength(int position) {
+        return table == null ? Varint.read(pairs, position) : table.fieldLength(position);
+    }
+
+    public int valueOffset(int position) {
+        if (table != null) {
+            return table.valueOffset(position);
+        }
+        int at = fieldOffset(position) + fieldLength(position);
+        return at + Varint.size(Varint.read(pairs, at));
+    }
+
+    public int valueLength(int position) {
+        return table == null ? Varint.read(pairs, fieldOffset(position) + fieldLength(position))
+            : table.valueLength(position);
     }
 
     public byte[] value(int position) {
-        return table == null ? pairs.get(pairs.next(position)) : table.value(position);
-    }
-
-    /** Bytes of the value's string form. */
-    public int valueLength(int position) {
-        return table == null ? pairs.length(pairs.next(position)) : table.valueLength(position);
-    }
-
-    /** Replies the field at a position as a bulk string. */
-    public void writeField(int position, ReplyWriter reply) {
-        if (table == null) {
-            pairs.writeTo(position, reply);
-        } else {
-            reply.bulk(table.page(position), table.fieldOffset(position), table.fieldLength(position));
-        }
-    }
-
-    /** Replies the value at a position as a bulk string. */
-    public void writeValue(int position, ReplyWriter reply) {
-        if (table == null) {
-            pairs.writeTo(pairs.next(position), reply);
-        } else {
-            reply.bulk(table.page(position), table.valueOffset(position), table.valueLength(position));
-        }
+        int offset = valueOffset(position);
+        return Arrays.copyOfRange(array(position), offset, offset + valueLength(position));
     }
 
     /** A uniformly random position; the hash must not be empty. O(n) for a listpack. */
     public int randomPosition(RandomGenerator random) {
-        return table == null ? pairs.seek(2 * random.nextInt(pairs.size() / 2)) : table.randomPosition(random);
+        if (table != null) {
+            return table.randomPosition(random);
+        }
+        int at = 0;
+        for (int skip = random.nextInt(count); skip > 0; skip--) {
+            at = next(at);
+        }
+        return at;
     }
 
     /**
@@ -164,12 +191,18 @@ public final class HashValue implements TypedValue {
         }
         int position = find(field, fieldOffset, fieldLength);
         if (position >= 0) {
-            pairs.replace(pairs.next(position), value, valueOffset, valueLength);
+            replaceValue(position, value, valueOffset, valueLength);
             return false;
         }
-        pairs.append(field, fieldOffset, fieldLength);
-        pairs.append(value, valueOffset, valueLength);
-        if (pairs.size() / 2 > maxListpackEntries) {
+        int length = Varint.size(fieldLength) + fieldLength + Varint.size(valueLength) + valueLength;
+        ensureRoom(length);
+        int at = Varint.write(pairs, used, fieldLength);
+        System.arraycopy(field, fieldOffset, pairs, at, fieldLength);
+        at = Varint.write(pairs, at + fieldLength, valueLength);
+        System.arraycopy(value, valueOffset, pairs, at, valueLength);
+        used = at + valueLength;
+        count++;
+        if (count > maxListpackEntries) {
             convert();
         }
         return true;
@@ -184,18 +217,45 @@ public final class HashValue implements TypedValue {
         if (position < 0) {
             return false;
         }
-        pairs.deleteRange(position, 2);
+        int end = next(position);
+        end = end < 0 ? used : end;
+        System.arraycopy(pairs, end, pairs, position, used - end);
+        used -= end - position;
+        count--;
+        if (used * 2 < pairs.length && pairs.length > 64) {
+            pairs = Arrays.copyOf(pairs, used + used / 4);
+        }
         return true;
+    }
+
+    private void replaceValue(int position, byte[] value, int valueOffset, int valueLength) {
+        int valueHeader = fieldOffset(position) + fieldLength(position);
+        int oldLength = Varint.read(pairs, valueHeader);
+        int oldEnd = valueHeader + Varint.size(oldLength) + oldLength;
+        int newEnd = valueHeader + Varint.size(valueLength) + valueLength;
+        if (newEnd > oldEnd) {
+            ensureRoom(newEnd - oldEnd);
+        }
+        System.arraycopy(pairs, oldEnd, pairs, newEnd, used - oldEnd);
+        used += newEnd - oldEnd;
+        int at = Varint.write(pairs, valueHeader, valueLength);
+        System.arraycopy(value, valueOffset, pairs, at, valueLength);
+    }
+
+    private void ensureRoom(int length) {
+        if (used + length > pairs.length) {
+            pairs = Arrays.copyOf(pairs, used + length + (used + length) / 4);
+        }
     }
 
     private void convert() {
         PackedTable converted = new PackedTable(true);
-        for (int at = pairs.first(); at >= 0; at = next(at)) {
-            byte[] field = pairs.get(at);
-            byte[] value = pairs.get(pairs.next(at));
-            converted.put(field, 0, field.length, value, 0, value.length);
+        for (int at = first(); at >= 0; at = next(at)) {
+            converted.put(pairs, fieldOffset(at), fieldLength(at), pairs, valueOffset(at), valueLength(at));
         }
         table = converted;
         pairs = null;
+        used = 0;
+        count = 0;
     }
 }

@@ -22,6 +22,7 @@ import dev.lacewing.core.command.Numbers.LongDouble;
 import dev.lacewing.core.command.generic.KeyCommands;
 import dev.lacewing.core.datatype.HashValue;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -223,8 +224,8 @@ public final class HashCommands {
         int position = hash.find(array, args.offset(2), args.length(2));
         if (position >= 0) {
             try {
-                byte[] stored = hash.value(position);
-                current = Numbers.parseLong(stored, 0, stored.length);
+                current = Numbers.parseLong(hash.array(position), hash.valueOffset(position),
+                    hash.valueLength(position));
             } catch (InvalidNumber e) {
                 ctx.reply().error(Errors.HASH_VALUE_NOT_INTEGER);
                 return;
@@ -266,8 +267,8 @@ public final class HashCommands {
         int position = hash.find(array, args.offset(2), args.length(2));
         if (position >= 0) {
             try {
-                byte[] stored = hash.value(position);
-                current = Numbers.parseLongDouble(stored, 0, stored.length);
+                current = Numbers.parseLongDouble(hash.array(position), hash.valueOffset(position),
+                    hash.valueLength(position));
             } catch (InvalidNumber e) {
                 ctx.reply().error(Errors.HASH_VALUE_NOT_FLOAT);
                 return;
@@ -313,7 +314,7 @@ public final class HashCommands {
         if (position < 0) {
             reply.nullBulk();
         } else {
-            hash.writeValue(position, reply);
+            reply.bulk(hash.array(position), hash.valueOffset(position), hash.valueLength(position));
         }
     }
 
@@ -375,10 +376,10 @@ public final class HashCommands {
         }
         for (int at = hash.first(); at >= 0; at = hash.next(at)) {
             if (fields) {
-                hash.writeField(at, reply);
+                reply.bulk(hash.array(at), hash.fieldOffset(at), hash.fieldLength(at));
             }
             if (values) {
-                hash.writeValue(at, reply);
+                reply.bulk(hash.array(at), hash.valueOffset(at), hash.valueLength(at));
             }
         }
     }
@@ -402,7 +403,7 @@ public final class HashCommands {
             }
             HashValue hash = (HashValue) value;
             int at = hash.randomPosition(ThreadLocalRandom.current());
-            hash.writeField(at, reply);
+            reply.bulk(hash.array(at), hash.fieldOffset(at), hash.fieldLength(at));
             return;
         }
         long count;
@@ -495,9 +496,9 @@ public final class HashCommands {
         if (withValues && reply.protocol() > 2) {
             reply.array(2);
         }
-        hash.writeField(at, reply);
+        reply.bulk(hash.array(at), hash.fieldOffset(at), hash.fieldLength(at));
         if (withValues) {
-            hash.writeValue(at, reply);
+            reply.bulk(hash.array(at), hash.valueOffset(at), hash.valueLength(at));
         }
     }
 
@@ -578,7 +579,8 @@ public final class HashCommands {
     private record PairCopier(HashValue hash, List<byte[]> gathered) implements IntConsumer {
         @Override
         public void accept(int at) {
-            gathered.add(hash.field(at));
+            gathered.add(Arrays.copyOfRange(hash.array(at), hash.fieldOffset(at),
+                hash.fieldOffset(at) + hash.fieldLength(at)));
             gathered.add(hash.value(at));
         }
     }
