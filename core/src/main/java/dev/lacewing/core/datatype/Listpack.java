@@ -11,19 +11,25 @@ import java.util.Arrays;
  * <pre>
  *   0xxxxxxx                 integer 0..127, no payload
  *   10xxxxxx                 string of 0..63 bytes
+ *   110xxxxx yyyyyyyy        13-bit integer (-4096..4095)
  *   1110xxxx yyyyyyyy        string of 64..4095 bytes (12-bit length)
  *   11110000 len:4           string of any length
  *   11110001 value:2         16-bit integer
+ *   11110010 value:3         24-bit integer
  *   11110011 value:4         32-bit integer
  *   11110100 value:8         64-bit integer
  * </pre>
  *
  * followed by the back-length: the size of header and payload in 7-bit groups, most significant
  * first, every group but the first with its high bit set, so that it can be read backwards from
- * the entry's last byte. A string that is a canonical integer (as Redis's string2ll accepts: no
- * sign but '-', no leading zero, no "-0", within a long) is stored as an integer and reads back as
- * the same bytes. An entry costs 2 bytes over a string of up to 63 bytes, and 1 to 10 bytes for an
- * integer.
+ * the entry's last byte; 1 byte up to 127, 2 under 16383 and so on, as lpEncodeBacklen sizes it.
+ * A string that is a canonical integer (as Redis's string2ll accepts: no sign but '-', no leading
+ * zero, no "-0", within a long) is stored as an integer and reads back as the same bytes. The
+ * encodings and their sizes are Redis 7.0's, byte for byte in size (integers here are big-endian,
+ * Redis's little-endian; nothing reads these bytes but this class), so {@link #byteSize()} plus
+ * {@link #HEADER_BYTES} is what Redis's lpBytes reports for the same entries, which is what the
+ * list's {@code list-max-listpack-size} fill rule measures. An entry costs 2 bytes over a string
+ * of up to 63 bytes, and 2 to 10 bytes for an integer.
  *
  * <p>Positions are byte offsets of entries, -1 for none; any change may move entries, so positions
  * are valid until the next change. Insertion and deletion move the tail: O(bytes), as in Redis,
@@ -33,20 +39,23 @@ import java.util.Arrays;
  */
 public final class Listpack {
 
+    /** Redis's listpack header (total bytes, entry count) and end byte, which this class leaves out. */
+    public static final int HEADER_BYTES = 7;
+
+    private static final int INT_13BIT = 0xC0;
     private static final int STRING_12BIT = 0xE0;
     private static final int STRING_32BIT = 0xF0;
     private static final int INT_16BIT = 0xF1;
+    private static final int INT_24BIT = 0xF2;
     private static final int INT_32BIT = 0xF3;
     private static final int INT_64BIT = 0xF4;
 
-    /** Array header and the fields of this object, as MEMORY USAGE counts them. */
-    private static final long OVERHEAD = 16 + 24;
+    /** This object (header and three fields) and its array's header, with compressed oops. */
+    private static final long OVERHEAD = 24 + 16;
 
     private byte[] data;
     private int used;
     private int count;
-    /** The value {@link #canonicalInteger} found; valid only right after it returned true. */
-    private long parsed;
 
     public Listpack() {
         data = new byte[16];
@@ -70,7 +79,7 @@ public final class Listpack {
 
     /** Bytes held, spare capacity included. */
     public long memoryUsage() {
-        return OVERHEAD + data.length;
+        return OVERHEAD + ((data.length + 7) & ~7L);
     }
 
     public Listpack copy() {
@@ -122,7 +131,7 @@ public final class Listpack {
 
     public boolean isInteger(int position) {
         int header = data[position] & 0xFF;
-        return header < 0x80 || header == INT_16BIT || header == INT_32BIT || header == INT_64BIT;
+        return header < 0x80 || (header & 0xE0) == INT_13BIT || header >= INT_16BIT && header <= INT_64BIT;
     }
 
     /** The integer of an integer entry ({@link #isInteger}). */
@@ -131,8 +140,12 @@ public final class Listpack {
         if (header < 0x80) {
             return header;
         }
+        if ((header & 0xE0) == INT_13BIT) {
+            return ((header & 0x1F) << 8 | data[position + 1] & 0xFF) << 19 >> 19;
+        }
         return switch (header) {
             case INT_16BIT -> (short) readBigEndian(position + 1, 2);
+            case INT_24BIT -> (int) readBigEndian(position + 1, 3) << 8 >> 8;
             case INT_32BIT -> (int) readBigEndian(position + 1, 4);
             case INT_64BIT -> readBigEndian(position + 1, 8);
             default -> throw new IllegalStateException("not an integer entry");
@@ -164,7 +177,8 @@ public final class Listpack {
 
     public boolean equalsAt(int position, byte[] bytes, int offset, int length) {
         if (isInteger(position)) {
-            return canonicalInteger(bytes, offset, length) && parsed == integer(position);
+            long value = canonicalValue(bytes, offset, length);
+            return integer(position) == value && (value != Long.MIN_VALUE || isLongMinText(bytes, offset, length));
         }
         int start = stringStart(position);
         return stringLength(position) == length
@@ -187,8 +201,8 @@ public final class Listpack {
      * there is none.
      */
     public int find(int position, byte[] bytes, int offset, int length, int skip) {
-        boolean integer = canonicalInteger(bytes, offset, length);
-        long value = parsed;
+        long value = canonicalValue(bytes, offset, length);
+        boolean integer = value != Long.MIN_VALUE || isLongMinText(bytes, offset, length);
         while (position >= 0 && position < used) {
             boolean entryIsInteger = isInteger(position);
             if (integer ? entryIsInteger && integer(position) == value
@@ -219,6 +233,30 @@ public final class Listpack {
         count++;
     }
 
+    /**
+     * Appends up to {@code entries} entries of {@code source} from its {@code position}, copied byte
+     * for byte (no re-encoding): O(bytes moved).
+     */
+    public void appendRange(Listpack source, int position, int entries) {
+        int end = position;
+        int moved = 0;
+        while (moved < entries && end < source.used) {
+            end += source.entrySize(end);
+            moved++;
+        }
+        makeRoom(used, end - position);
+        System.arraycopy(source.data, position, data, used, end - position);
+        used += end - position;
+        count += moved;
+    }
+
+    /** Appends every entry of {@code source}. */
+    public void appendAll(Listpack source) {
+        if (source.used > 0) {
+            appendRange(source, 0, source.count);
+        }
+    }
+
     public void prepend(byte[] bytes, int offset, int length) {
         insert(used > 0 ? 0 : -1, bytes, offset, length);
     }
@@ -226,8 +264,8 @@ public final class Listpack {
     /** Inserts before the entry at {@code position} ({@code -1} appends); returns the new entry's position. */
     public int insert(int position, byte[] bytes, int offset, int length) {
         int at = position < 0 ? used : position;
-        boolean integer = canonicalInteger(bytes, offset, length);
-        long value = parsed;
+        long value = canonicalValue(bytes, offset, length);
+        boolean integer = value != Long.MIN_VALUE || isLongMinText(bytes, offset, length);
         int size = integer ? integerEntrySize(value) : stringEntrySize(length);
         makeRoom(at, size);
         if (integer) {
@@ -242,8 +280,8 @@ public final class Listpack {
 
     /** Replaces the entry at {@code position}; returns its position. */
     public int replace(int position, byte[] bytes, int offset, int length) {
-        boolean integer = canonicalInteger(bytes, offset, length);
-        long value = parsed;
+        long value = canonicalValue(bytes, offset, length);
+        boolean integer = value != Long.MIN_VALUE || isLongMinText(bytes, offset, length);
         int oldSize = entrySize(position);
         int size = integer ? integerEntrySize(value) : stringEntrySize(length);
         if (size > oldSize) {
@@ -276,21 +314,29 @@ public final class Listpack {
         System.arraycopy(data, end, data, position, used - end);
         used -= end - position;
         count -= deleted;
-        if (data.length > 64 && used < data.length / 4) {
-            data = Arrays.copyOf(data, Math.max(16, used * 2));
+        // Under half full: give the spare back (growth is 1.5x, so a shrink to 1.25x cannot thrash).
+        if (data.length > 16 && used < data.length / 2) {
+            data = Arrays.copyOf(data, Math.max(16, used + (used >> 2)));
         }
         return position < used ? position : -1;
     }
 
     /* ---- encoding ---- */
 
+    private static final byte[] LONG_MIN_TEXT = {'-', '9', '2', '2', '3', '3', '7', '2', '0', '3', '6', '8', '5',
+        '4', '7', '7', '5', '8', '0', '8'};
+
+    private static boolean isLongMinText(byte[] bytes, int offset, int length) {
+        return length == 20 && Arrays.equals(bytes, offset, offset + length, LONG_MIN_TEXT, 0, 20);
+    }
+
     /**
-     * Whether the bytes are a canonical integer, as Redis's string2ll decides (and so stored as an
-     * integer); the value is left in {@link #parsed}.
+     * The canonical integer the bytes spell, or Long.MIN_VALUE when they spell none (or that
+     * value itself, which {@link #isLongMinText} tells apart).
      */
-    private boolean canonicalInteger(byte[] bytes, int offset, int length) {
+    private static long canonicalValue(byte[] bytes, int offset, int length) {
         if (length == 0 || length > 20) {
-            return false;
+            return Long.MIN_VALUE;
         }
         int i = offset;
         int end = offset + length;
@@ -298,36 +344,28 @@ public final class Listpack {
         if (negative) {
             i++;
             if (i == end) {
-                return false;
+                return Long.MIN_VALUE;
             }
         }
         if (bytes[i] == '0') {
-            if (length == 1) {
-                parsed = 0;
-                return true;
-            }
-            return false;
+            return length == 1 ? 0 : Long.MIN_VALUE;
         }
         long value = 0;
         for (; i < end; i++) {
             int digit = bytes[i] - '0';
             if (digit < 0 || digit > 9) {
-                return false;
+                return Long.MIN_VALUE;
             }
             // Accumulate negatively so that Long.MIN_VALUE fits.
             if (value < (Long.MIN_VALUE + digit) / 10) {
-                return false;
+                return Long.MIN_VALUE;
             }
             value = value * 10 - digit;
         }
         if (!negative) {
-            if (value == Long.MIN_VALUE) {
-                return false;
-            }
-            value = -value;
+            return value == Long.MIN_VALUE ? Long.MIN_VALUE : -value;
         }
-        parsed = value;
-        return true;
+        return value;
     }
 
     private static int decimalLength(long value) {
@@ -343,26 +381,41 @@ public final class Listpack {
         return length;
     }
 
+    /** lpEncodeBacklen's sizes (its thresholds, one under each power of 128, included). */
     private static int backlenSize(int entryLength) {
-        int size = 1;
-        while (entryLength >= 1L << (7 * size)) {
-            size++;
+        return entryLength <= 127 ? 1 : entryLength < 16383 ? 2 : entryLength < 2097151 ? 3
+            : entryLength < 268435455 ? 4 : 5;
+    }
+
+    /** Header and payload bytes of an integer entry. */
+    private static int integerBodySize(long value) {
+        if (value >= 0 && value < 128) {
+            return 1;
+        } else if (value >= -4096 && value <= 4095) {
+            return 2;
+        } else if (value >= Short.MIN_VALUE && value <= Short.MAX_VALUE) {
+            return 3;
+        } else if (value >= -(1 << 23) && value < 1 << 23) {
+            return 4;
+        } else if (value >= Integer.MIN_VALUE && value <= Integer.MAX_VALUE) {
+            return 5;
         }
-        return size;
+        return 9;
     }
 
     private static int integerEntrySize(long value) {
-        int body;
-        if (value >= 0 && value < 128) {
-            body = 1;
-        } else if (value >= Short.MIN_VALUE && value <= Short.MAX_VALUE) {
-            body = 3;
-        } else if (value >= Integer.MIN_VALUE && value <= Integer.MAX_VALUE) {
-            body = 5;
-        } else {
-            body = 9;
-        }
+        int body = integerBodySize(value);
         return body + backlenSize(body);
+    }
+
+    /**
+     * Bytes the given string would take as an entry (as an integer when it is a canonical one),
+     * without adding it: what a container needs to apply a byte limit before it inserts.
+     */
+    public static int entrySize(byte[] bytes, int offset, int length) {
+        long value = canonicalValue(bytes, offset, length);
+        return value != Long.MIN_VALUE || isLongMinText(bytes, offset, length) ? integerEntrySize(value)
+            : stringEntrySize(length);
     }
 
     private static int stringEntrySize(int length) {
@@ -392,8 +445,12 @@ public final class Listpack {
         if (header < 0x80) {
             return 1;
         }
+        if ((header & 0xE0) == INT_13BIT) {
+            return 2;
+        }
         return switch (header) {
             case INT_16BIT -> 3;
+            case INT_24BIT -> 4;
             case INT_32BIT -> 5;
             case INT_64BIT -> 9;
             default -> stringStart(position) - position + stringLength(position);
@@ -419,22 +476,29 @@ public final class Listpack {
     }
 
     private void writeInteger(int at, long value) {
-        int body;
-        if (value >= 0 && value < 128) {
-            data[at] = (byte) value;
-            body = 1;
-        } else if (value >= Short.MIN_VALUE && value <= Short.MAX_VALUE) {
-            data[at] = (byte) INT_16BIT;
-            writeBigEndian(at + 1, value, 2);
-            body = 3;
-        } else if (value >= Integer.MIN_VALUE && value <= Integer.MAX_VALUE) {
-            data[at] = (byte) INT_32BIT;
-            writeBigEndian(at + 1, value, 4);
-            body = 5;
-        } else {
-            data[at] = (byte) INT_64BIT;
-            writeBigEndian(at + 1, value, 8);
-            body = 9;
+        int body = integerBodySize(value);
+        switch (body) {
+            case 1 -> data[at] = (byte) value;
+            case 2 -> {
+                data[at] = (byte) (INT_13BIT | (int) value >>> 8 & 0x1F);
+                data[at + 1] = (byte) value;
+            }
+            case 3 -> {
+                data[at] = (byte) INT_16BIT;
+                writeBigEndian(at + 1, value, 2);
+            }
+            case 4 -> {
+                data[at] = (byte) INT_24BIT;
+                writeBigEndian(at + 1, value, 3);
+            }
+            case 5 -> {
+                data[at] = (byte) INT_32BIT;
+                writeBigEndian(at + 1, value, 4);
+            }
+            default -> {
+                data[at] = (byte) INT_64BIT;
+                writeBigEndian(at + 1, value, 8);
+            }
         }
         writeBacklen(at + body, body);
     }

@@ -1,21 +1,21 @@
 package dev.lacewing.core.datatype;
 
+import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.keyspace.TypedValue;
-import java.util.Arrays;
 
 /**
  * A Redis list: Redis 7.0's quicklist, a doubly linked list of nodes that each hold a bounded run
- * of entries. A node is filled as {@code list-max-listpack-size} says: a negative fill bounds its
- * bytes as a listpack would count them (-1 = 4 KiB ... -5 = 64 KiB; -2, 8 KiB, is the default), a
- * positive fill its entry count (with Redis's 8 KiB safety limit). Nodes keep their counts, so an
- * index costs O(n / entries per node), a push or pop at either end O(1) amortized, and an insert
- * or delete in the middle O(entries per node) past the walk.
+ * of entries in one {@link Listpack}. A node is filled as {@code list-max-listpack-size} says: a
+ * negative fill bounds the node's listpack bytes (-1 = 4 KiB ... -5 = 64 KiB; -2, 8 KiB, is the
+ * default), a positive fill its entry count (with Redis's 8 KiB safety limit). The bytes measured
+ * are the listpack's own, header included, which are Redis's byte for byte in size, so node
+ * boundaries fall where Redis's do. Nodes keep their counts, so an index costs O(n / entries per
+ * node) plus O(entries per node) inside the node, a push or pop at either end O(1) amortized
+ * (moving at most the node's bytes), an insert or delete in the middle O(node bytes) past the walk.
  *
- * <p>Node storage: a node's entries are its own {@code byte[]}s, with the node's listpack size
- * estimated entry by entry ({@link #entryBytes}) so node boundaries fall where Redis's would; the
- * byte-packed node (core's {@code Listpack}) replaces the arrays once it is on main, behind this
- * same API. {@link #memoryUsage()} counts what the heap really holds (array headers, alignment,
- * node objects) and is kept up to date as the list changes, so it is O(1).
+ * <p>{@link #memoryUsage()} counts what the heap holds (the list and node objects, each
+ * listpack's object and array) and is kept up to date as the list changes, so it is O(1).
+ * Entries handed out ({@link #get}, {@link #popHead}, visitors) are copies.
  *
  * <p>Not thread-safe: touched only by the thread holding its key (the engine's rule).
  */
@@ -27,25 +27,24 @@ public final class Quicklist implements TypedValue {
     private static final int SAFETY_LIMIT = 8192;
     /** FILL_MAX of quicklist.c. */
     private static final int FILL_MAX = (1 << 15) - 1;
-    /** Listpack header (total bytes, count) and end byte. */
-    private static final int LISTPACK_OVERHEAD = 7;
 
-    /* Heap costs with compressed oops: object header 12, array header 16, reference 4, 8-byte alignment. */
+    /* Heap costs with compressed oops: object header 12, reference 4, 8-byte alignment. */
     private static final long LIST_OBJECT_BYTES = 40;
-    private static final long NODE_OBJECT_BYTES = 32;
-    private static final long ARRAY_HEADER_BYTES = 16;
-    private static final int INITIAL_NODE_CAPACITY = 4;
+    private static final long NODE_OBJECT_BYTES = 24;
 
-    /** One run of entries; {@code bytes} is what the run would take as a listpack. */
+    /** One run of entries. */
     private static final class Node {
         Node previous;
         Node next;
-        byte[][] entries;
-        int count;
-        int bytes = LISTPACK_OVERHEAD;
+        final Listpack entries = new Listpack();
 
-        Node(int capacity) {
-            entries = new byte[capacity][];
+        int count() {
+            return entries.size();
+        }
+
+        /** What Redis's lpBytes reports for this node. */
+        int bytes() {
+            return Listpack.HEADER_BYTES + entries.byteSize();
         }
     }
 
@@ -54,7 +53,7 @@ public final class Quicklist implements TypedValue {
     private Node tail;
     private long size;
     private int nodes;
-    /** Heap bytes of entries, entry arrays and nodes: everything but the list object itself. */
+    /** Heap bytes of nodes and their listpacks: everything but the list object itself. */
     private long heapBytes;
 
     /** An empty list whose nodes follow {@code list-max-listpack-size} = {@code fill}. */
@@ -90,96 +89,38 @@ public final class Quicklist implements TypedValue {
     public Quicklist copy() {
         Quicklist copy = new Quicklist(fill);
         for (Node node = head; node != null; node = node.next) {
-            for (int i = 0; i < node.count; i++) {
-                copy.pushTail(node.entries[i].clone());
-            }
+            Node copied = new Node();
+            copied.entries.appendAll(node.entries);
+            copy.linkAfter(copy.tail, copied);
+            copy.nodes++;
+            copy.size += copied.count();
+            copy.heapBytes += NODE_OBJECT_BYTES + copied.entries.memoryUsage();
         }
         return copy;
     }
 
     // ---- sizes --------------------------------------------------------------------------
 
-    /**
-     * Bytes an entry takes in a listpack: an integer encoding for canonical integers that fit,
-     * otherwise a 1, 2 or 5 byte header and the string, plus the back length (1 byte per 7 bits
-     * of the entry's length).
-     */
+    /** Bytes an entry takes in a listpack ({@link Listpack#entrySize}). */
     static int entryBytes(byte[] value) {
-        int encoded;
-        long integer = canonicalInteger(value);
-        if (integer != Long.MIN_VALUE || Arrays.equals(value, LONG_MIN_TEXT)) {
-            if (integer >= 0 && integer <= 127) {
-                encoded = 1;
-            } else if (integer >= -4096 && integer <= 4095) {
-                encoded = 2;
-            } else if (integer >= Short.MIN_VALUE && integer <= Short.MAX_VALUE) {
-                encoded = 3;
-            } else if (integer >= -(1 << 23) && integer < (1 << 23)) {
-                encoded = 4;
-            } else if (integer >= Integer.MIN_VALUE && integer <= Integer.MAX_VALUE) {
-                encoded = 5;
-            } else {
-                encoded = 9;
-            }
-        } else {
-            int length = value.length;
-            encoded = length + (length < 64 ? 1 : length < 4096 ? 2 : 5);
-        }
-        return encoded + (encoded <= 127 ? 1 : encoded < 16383 ? 2 : encoded < 2097151 ? 3 : encoded < 268435455 ? 4 : 5);
-    }
-
-    private static final byte[] LONG_MIN_TEXT = Long.toString(Long.MIN_VALUE).getBytes();
-
-    /** The value of a canonical decimal integer (as listpacks store them), or Long.MIN_VALUE. */
-    private static long canonicalInteger(byte[] value) {
-        int length = value.length;
-        if (length == 0 || length > 20) {
-            return Long.MIN_VALUE;
-        }
-        int i = 0;
-        boolean negative = value[0] == '-';
-        if (negative) {
-            i = 1;
-            if (length == 1 || value[1] == '0') {
-                return Long.MIN_VALUE;
-            }
-        } else if (value[0] == '0' && length > 1) {
-            return Long.MIN_VALUE;
-        }
-        long magnitude = 0;
-        for (; i < length; i++) {
-            int digit = value[i] - '0';
-            if (digit < 0 || digit > 9 || magnitude > (Long.MAX_VALUE - digit) / 10) {
-                return Long.MIN_VALUE;
-            }
-            magnitude = magnitude * 10 + digit;
-        }
-        return negative ? -magnitude : magnitude;
-    }
-
-    private static long heapOf(byte[] value) {
-        return ARRAY_HEADER_BYTES + ((value.length + 7L) & ~7L);
-    }
-
-    private static long heapOfSlots(int capacity) {
-        return ARRAY_HEADER_BYTES + ((capacity * 4L + 7) & ~7L);
+        return Listpack.entrySize(value, 0, value.length);
     }
 
     /** quicklist.c's _quicklistNodeAllowInsert: whether one more entry of this size fits the node. */
     private boolean fits(Node node, int entryBytes) {
-        int newBytes = node.bytes + entryBytes;
+        int newBytes = node.bytes() + entryBytes;
         if (fill < 0) {
             return newBytes <= BYTE_LIMITS[-fill - 1];
         }
-        return newBytes <= SAFETY_LIMIT && node.count < fill;
+        return newBytes <= SAFETY_LIMIT && node.count() < fill;
     }
 
     // ---- node plumbing ------------------------------------------------------------------
 
     private Node newNode() {
-        Node node = new Node(INITIAL_NODE_CAPACITY);
+        Node node = new Node();
         nodes++;
-        heapBytes += NODE_OBJECT_BYTES + heapOfSlots(INITIAL_NODE_CAPACITY);
+        heapBytes += NODE_OBJECT_BYTES + node.entries.memoryUsage();
         return node;
     }
 
@@ -215,33 +156,32 @@ public final class Quicklist implements TypedValue {
             tail = node.previous;
         }
         nodes--;
-        heapBytes -= NODE_OBJECT_BYTES + heapOfSlots(node.entries.length);
+        heapBytes -= NODE_OBJECT_BYTES + node.entries.memoryUsage();
     }
 
-    /** Puts {@code value} at {@code position} of the node, which must have room by the fill rule. */
-    private void insertInNode(Node node, int position, byte[] value, int bytes) {
-        if (node.count == node.entries.length) {
-            int capacity = node.entries.length * 2;
-            heapBytes += heapOfSlots(capacity) - heapOfSlots(node.entries.length);
-            node.entries = Arrays.copyOf(node.entries, capacity);
-        }
-        System.arraycopy(node.entries, position, node.entries, position + 1, node.count - position);
-        node.entries[position] = value;
-        node.count++;
-        node.bytes += bytes;
+    /** Puts {@code value} at entry {@code position} of the node, which must have room by the fill rule. */
+    private void insertInNode(Node node, int position, byte[] value) {
+        Listpack entries = node.entries;
+        long before = entries.memoryUsage();
+        entries.insert(position == entries.size() ? -1 : entries.seek(position), value, 0, value.length);
         size++;
-        heapBytes += heapOf(value);
+        heapBytes += entries.memoryUsage() - before;
     }
 
     /** Removes entry {@code position} of the node, and the node once it is empty; returns the entry. */
     private byte[] removeFromNode(Node node, int position) {
-        byte[] value = node.entries[position];
-        System.arraycopy(node.entries, position + 1, node.entries, position, node.count - position - 1);
-        node.entries[--node.count] = null;
-        node.bytes -= entryBytes(value);
+        return removeAtPosition(node, node.entries.seek(position));
+    }
+
+    /** Removes the entry at byte position {@code at} of the node, and the node once it is empty. */
+    private byte[] removeAtPosition(Node node, int at) {
+        Listpack entries = node.entries;
+        long before = entries.memoryUsage();
+        byte[] value = entries.get(at);
+        entries.delete(at);
         size--;
-        heapBytes -= heapOf(value);
-        if (node.count == 0) {
+        heapBytes += entries.memoryUsage() - before;
+        if (entries.size() == 0) {
             unlink(node);
         }
         return value;
@@ -255,8 +195,8 @@ public final class Quicklist implements TypedValue {
     private void find(long index) {
         if (index < size / 2) {
             Node node = head;
-            while (index >= node.count) {
-                index -= node.count;
+            while (index >= node.count()) {
+                index -= node.count();
                 node = node.next;
             }
             foundNode = node;
@@ -264,60 +204,58 @@ public final class Quicklist implements TypedValue {
         } else {
             long fromEnd = size - 1 - index;
             Node node = tail;
-            while (fromEnd >= node.count) {
-                fromEnd -= node.count;
+            while (fromEnd >= node.count()) {
+                fromEnd -= node.count();
                 node = node.previous;
             }
             foundNode = node;
-            foundPosition = node.count - 1 - (int) fromEnd;
+            foundPosition = node.count() - 1 - (int) fromEnd;
         }
     }
 
     // ---- the list operations ------------------------------------------------------------
 
-    /** Adds {@code value} (kept, not copied) before the first entry. */
+    /** Adds {@code value} before the first entry. */
     public void pushHead(byte[] value) {
-        int bytes = entryBytes(value);
-        if (head == null || !fits(head, bytes)) {
+        if (head == null || !fits(head, entryBytes(value))) {
             linkAfter(null, newNode());
         }
-        insertInNode(head, 0, value, bytes);
+        insertInNode(head, 0, value);
     }
 
-    /** Adds {@code value} (kept, not copied) after the last entry. */
+    /** Adds {@code value} after the last entry. */
     public void pushTail(byte[] value) {
-        int bytes = entryBytes(value);
-        if (tail == null || !fits(tail, bytes)) {
+        if (tail == null || !fits(tail, entryBytes(value))) {
             linkAfter(tail, newNode());
         }
-        insertInNode(tail, tail.count, value, bytes);
+        insertInNode(tail, tail.count(), value);
     }
 
     public byte[] popHead() {
-        return head == null ? null : removeFromNode(head, 0);
+        return head == null ? null : removeAtPosition(head, head.entries.first());
     }
 
     public byte[] popTail() {
-        return tail == null ? null : removeFromNode(tail, tail.count - 1);
+        return tail == null ? null : removeAtPosition(tail, tail.entries.last());
     }
 
-    /** The entry at {@code index}, 0 &lt;= index &lt; size; the stored array, not to be changed. */
+    /** A copy of the entry at {@code index}, 0 &lt;= index &lt; size. */
     public byte[] get(long index) {
         find(index);
-        return foundNode.entries[foundPosition];
+        return foundNode.entries.get(foundNode.entries.seek(foundPosition));
     }
 
     /** Replaces the entry at {@code index}; the node splits when the new value does not fit it. */
     public void set(long index, byte[] value) {
         find(index);
         Node node = foundNode;
-        int position = foundPosition;
-        byte[] old = node.entries[position];
-        int delta = entryBytes(value) - entryBytes(old);
-        if (delta <= 0 || node.count == 1 || fits(node, delta)) {
-            node.entries[position] = value;
-            node.bytes += delta;
-            heapBytes += heapOf(value) - heapOf(old);
+        Listpack entries = node.entries;
+        int at = entries.seek(foundPosition);
+        int delta = entryBytes(value) - (entries.next(at) < 0 ? entries.byteSize() - at : entries.next(at) - at);
+        if (delta <= 0 || node.count() == 1 || fits(node, delta)) {
+            long before = entries.memoryUsage();
+            entries.replace(at, value, 0, value.length);
+            heapBytes += entries.memoryUsage() - before;
             return;
         }
         removeAt(index);
@@ -342,22 +280,22 @@ public final class Quicklist implements TypedValue {
         int position = foundPosition;
         int bytes = entryBytes(value);
         if (fits(node, bytes)) {
-            insertInNode(node, position, value, bytes);
+            insertInNode(node, position, value);
             return;
         }
         if (position == 0 && node.previous != null && fits(node.previous, bytes)) {
-            insertInNode(node.previous, node.previous.count, value, bytes);
+            insertInNode(node.previous, node.previous.count(), value);
             return;
         }
         Node after = split(node, position);
         if (fits(node, bytes)) {
-            insertInNode(node, node.count, value, bytes);
+            insertInNode(node, node.count(), value);
         } else if (fits(after, bytes)) {
-            insertInNode(after, 0, value, bytes);
+            insertInNode(after, 0, value);
         } else {
             Node alone = newNode();
             linkAfter(node, alone);
-            insertInNode(alone, 0, value, bytes);
+            insertInNode(alone, 0, value);
         }
     }
 
@@ -365,21 +303,13 @@ public final class Quicklist implements TypedValue {
     private Node split(Node node, int from) {
         Node after = newNode();
         linkAfter(node, after);
-        int moving = node.count - from;
+        int moving = node.count() - from;
         if (moving > 0) {
-            int capacity = Math.max(INITIAL_NODE_CAPACITY, Integer.highestOneBit(moving - 1) << 1);
-            heapBytes += heapOfSlots(capacity) - heapOfSlots(after.entries.length);
-            after.entries = new byte[capacity][];
-            System.arraycopy(node.entries, from, after.entries, 0, moving);
-            int movedBytes = 0;
-            for (int i = from; i < node.count; i++) {
-                movedBytes += entryBytes(node.entries[i]);
-                node.entries[i] = null;
-            }
-            after.count = moving;
-            after.bytes += movedBytes;
-            node.count = from;
-            node.bytes -= movedBytes;
+            long before = node.entries.memoryUsage() + after.entries.memoryUsage();
+            int at = node.entries.seek(from);
+            after.entries.appendRange(node.entries, at, moving);
+            node.entries.deleteRange(at, moving);
+            heapBytes += node.entries.memoryUsage() + after.entries.memoryUsage() - before;
         }
         return after;
     }
@@ -400,19 +330,21 @@ public final class Quicklist implements TypedValue {
         int position = foundPosition;
         while (count > 0) {
             Node next = node.next;
-            if (position == 0 && count >= node.count) {
-                count -= node.count;
-                size -= node.count;
-                for (int i = 0; i < node.count; i++) {
-                    heapBytes -= heapOf(node.entries[i]);
-                }
+            if (position == 0 && count >= node.count()) {
+                count -= node.count();
+                size -= node.count();
                 unlink(node);
             } else {
-                int removing = (int) Math.min(count, node.count - position);
-                for (int i = 0; i < removing; i++) {
-                    removeFromNode(node, position);
-                }
+                int removing = (int) Math.min(count, node.count() - position);
+                Listpack entries = node.entries;
+                long before = entries.memoryUsage();
+                entries.deleteRange(entries.seek(position), removing);
+                heapBytes += entries.memoryUsage() - before;
+                size -= removing;
                 count -= removing;
+                if (entries.size() == 0) {
+                    unlink(node);
+                }
             }
             node = next;
             position = 0;
@@ -420,8 +352,30 @@ public final class Quicklist implements TypedValue {
     }
 
     /**
-     * Visits entries {@code start..end} (0-based, inclusive, in range) head to tail without copying
-     * them: the walk to {@code start} is O(n / entries per node), then O(1) per entry.
+     * Replies entries {@code start..end} (0-based, inclusive, in range) head to tail as bulk
+     * strings, straight from the listpacks: the walk to {@code start} is O(n / entries per node),
+     * then O(1) per entry.
+     */
+    public void writeRange(long start, long end, ReplyWriter reply) {
+        if (start > end) {
+            return;
+        }
+        find(start);
+        Node node = foundNode;
+        int at = node.entries.seek(foundPosition);
+        for (long remaining = end - start + 1; remaining > 0; remaining--) {
+            if (at < 0) {
+                node = node.next;
+                at = node.entries.first();
+            }
+            node.entries.writeTo(at, reply);
+            at = node.entries.next(at);
+        }
+    }
+
+    /**
+     * Visits copies of entries {@code start..end} (0-based, inclusive, in range) head to tail: the
+     * walk to {@code start} is O(n / entries per node), then O(1) per entry.
      */
     public void forEach(long start, long end, java.util.function.Consumer<byte[]> visitor) {
         if (start > end) {
@@ -429,30 +383,14 @@ public final class Quicklist implements TypedValue {
         }
         find(start);
         Node node = foundNode;
-        int position = foundPosition;
+        int at = node.entries.seek(foundPosition);
         for (long remaining = end - start + 1; remaining > 0; remaining--) {
-            if (position == node.count) {
+            if (at < 0) {
                 node = node.next;
-                position = 0;
+                at = node.entries.first();
             }
-            visitor.accept(node.entries[position++]);
-        }
-    }
-
-    /** Visits entries {@code start..end} (inclusive, start &gt;= end) from the tail towards the head. */
-    public void forEachReverse(long start, long end, java.util.function.Consumer<byte[]> visitor) {
-        if (start < end) {
-            return;
-        }
-        find(start);
-        Node node = foundNode;
-        int position = foundPosition;
-        for (long remaining = start - end + 1; remaining > 0; remaining--) {
-            if (position < 0) {
-                node = node.previous;
-                position = node.count - 1;
-            }
-            visitor.accept(node.entries[position--]);
+            visitor.accept(node.entries.get(at));
+            at = node.entries.next(at);
         }
     }
 
@@ -461,14 +399,19 @@ public final class Quicklist implements TypedValue {
         return new Cursor(index, towardsTail);
     }
 
-    /** See {@link #cursor}. Valid until the list changes other than through it. */
+    /**
+     * See {@link #cursor}. Valid until the list changes other than through it. It holds the byte
+     * position of its next entry in that entry's node: removing the entry just returned leaves
+     * the next one at the removed one's position (walking to the tail) or where it was (walking
+     * to the head, as the removed entry came after it).
+     */
     public final class Cursor {
         private final boolean towardsTail;
         private Node node;
-        private int position;
+        private int at;
         private long index;
         private Node lastNode;
-        private int lastPosition;
+        private int lastAt;
 
         private Cursor(long index, boolean towardsTail) {
             this.towardsTail = towardsTail;
@@ -476,7 +419,7 @@ public final class Quicklist implements TypedValue {
             if (index >= 0 && index < size) {
                 find(index);
                 node = foundNode;
-                position = foundPosition;
+                at = node.entries.seek(foundPosition);
             }
         }
 
@@ -489,21 +432,24 @@ public final class Quicklist implements TypedValue {
             return index;
         }
 
+        /** A copy of the next entry. */
         public byte[] next() {
             lastNode = node;
-            lastPosition = position;
-            byte[] value = node.entries[position];
+            lastAt = at;
+            byte[] value = node.entries.get(at);
             if (towardsTail) {
                 index++;
-                if (++position == node.count) {
+                at = node.entries.next(at);
+                if (at < 0) {
                     node = node.next;
-                    position = 0;
+                    at = node == null ? -1 : node.entries.first();
                 }
             } else {
                 index--;
-                if (--position < 0) {
+                at = node.entries.previous(at);
+                if (at < 0) {
                     node = node.previous;
-                    position = node == null ? 0 : node.count - 1;
+                    at = node == null ? -1 : node.entries.last();
                 }
             }
             return value;
@@ -512,11 +458,18 @@ public final class Quicklist implements TypedValue {
         /** Removes the entry the last {@link #next()} returned. */
         public void remove() {
             Node removedFrom = lastNode;
-            removeFromNode(removedFrom, lastPosition);
+            Listpack entries = removedFrom.entries;
+            long before = entries.memoryUsage();
+            entries.delete(lastAt);
+            size--;
+            heapBytes += entries.memoryUsage() - before;
+            if (entries.size() == 0) {
+                unlink(removedFrom);
+            }
             if (towardsTail) {
                 index--;
                 if (node == removedFrom) {
-                    position--;
+                    at = lastAt;
                 }
             }
         }

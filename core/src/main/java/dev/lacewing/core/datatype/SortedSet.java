@@ -2,6 +2,7 @@ package dev.lacewing.core.datatype;
 
 import dev.lacewing.core.keyspace.HomeBucketScan;
 import dev.lacewing.core.keyspace.TypedValue;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -9,45 +10,52 @@ import java.util.Arrays;
  *
  * <p>Two forms, switched as Redis 7.0 switches encodings, so OBJECT ENCODING answers as Redis
  * does: while at most {@code zset-max-listpack-entries} members of at most
- * {@code zset-max-listpack-value} bytes each, the small form ({@code listpack}): members and scores
- * in two parallel arrays kept sorted, searched linearly (n is at most a few hundred, and a scan
- * of adjacent memory beats hashing there). Past either threshold it becomes a {@link ScoreTree}
- * ({@code skiplist}) and stays one, as Redis never converts back on removal.
+ * {@code zset-max-listpack-value} bytes each, the small form ({@code listpack}): one
+ * {@link Listpack} of member, score pairs sorted by (score, member), Redis 7.0's zset listpack
+ * layout, searched linearly (n is at most a few hundred, and a scan of adjacent bytes beats
+ * hashing there). A score is stored as its string form, as Redis stores it: an integral score
+ * under 2^53 as its decimal digits (which the listpack keeps as an integer of 1 to 9 bytes), any
+ * other as Java's round-trip decimal ({@link Double#toString}, read back with
+ * {@link Double#parseDouble}, which gives the same double), -0 as "-0". Every score comparison in
+ * a scan reads the score back, as Redis's zzlGetScore does, so an insert or lookup is O(n). Past
+ * either threshold it becomes a {@link ScoreTree} ({@code skiplist}) and stays one, as Redis never
+ * converts back on removal.
  *
- * <p>Member arrays are stored as given by {@link #add}, never changed afterwards, and may be
- * shared with a copy. Scores are never NaN; NaN is the "absent" answer of {@link #score}.
+ * <p>Members handed out ({@link #memberAt}, visitors) are copies in the small form and the stored
+ * arrays in the large form: never change them. Scores are never NaN; NaN is the "absent" answer
+ * of {@link #score}.
  *
  * <p>Thread rule: owned by the key that holds it; touched only by the thread the engine gives that
  * key's commands.
  */
 public final class SortedSet implements TypedValue {
 
-    /** Gets a member and its score, in order. The member array is the stored one: never change it. */
+    /** Gets a member and its score, in order. Never change the member array. */
     public interface Visitor {
         void visit(byte[] member, double score);
     }
 
-    private static final long OBJECT_BYTES = 32;
-    private static final long ARRAY_HEADER = 16;
+    /** This object: header and three fields, with compressed oops. */
+    private static final long OBJECT_BYTES = 24;
+    /** Integral doubles below this magnitude are exact longs; stored as integers. */
+    private static final double EXACT_INTEGERS = 0x1p53;
+    private static final byte[] NEGATIVE_ZERO = {'-', '0'};
 
-    private byte[][] members;
-    private double[] scores;
+    /** The small form: member, score, member, score... sorted; null once large. */
+    private Listpack pairs;
     private int size;
     /** The large form; null while small. */
     private ScoreTree tree;
-    private long memberBytes;
 
     /** An empty sorted set in the small form. */
     public SortedSet() {
-        members = new byte[4][];
-        scores = new double[4];
+        pairs = new Listpack();
     }
 
     /** An empty sorted set in the large form, for a first member longer than the small form allows. */
     public static SortedSet large() {
         SortedSet set = new SortedSet();
-        set.members = null;
-        set.scores = null;
+        set.pairs = null;
         set.tree = new ScoreTree();
         return set;
     }
@@ -70,43 +78,65 @@ public final class SortedSet implements TypedValue {
     public SortedSet copy() {
         SortedSet copy = new SortedSet();
         if (tree != null) {
-            copy.members = null;
-            copy.scores = null;
+            copy.pairs = null;
             copy.tree = tree.copy();
-            copy.size = size;
         } else {
-            copy.members = Arrays.copyOf(members, members.length);
-            copy.scores = Arrays.copyOf(scores, scores.length);
-            copy.size = size;
-            copy.memberBytes = memberBytes;
+            copy.pairs = pairs.copy();
         }
+        copy.size = size;
         return copy;
     }
 
     @Override
     public long memoryUsage() {
-        if (tree != null) {
-            return OBJECT_BYTES + tree.memoryUsage();
-        }
-        return OBJECT_BYTES + 2 * ARRAY_HEADER + 4L * members.length + 8L * scores.length + memberBytes;
+        return OBJECT_BYTES + (tree != null ? tree.memoryUsage() : pairs.memoryUsage());
     }
 
     public int size() {
         return size;
     }
 
+    // ---- scores in the listpack ----------------------------------------------------------
+
+    /** The string form a score is stored as (see the class comment). */
+    static byte[] scoreText(double score) {
+        if (score == 0 && Double.doubleToRawLongBits(score) != 0) {
+            return NEGATIVE_ZERO;
+        }
+        if (score == Math.rint(score) && Math.abs(score) < EXACT_INTEGERS) {
+            return Long.toString((long) score).getBytes(StandardCharsets.US_ASCII);
+        }
+        return Double.toString(score).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** The score stored at a listpack position. */
+    private double scoreOf(int position) {
+        if (pairs.isInteger(position)) {
+            return pairs.integer(position);
+        }
+        return Double.parseDouble(new String(pairs.get(position), StandardCharsets.US_ASCII));
+    }
+
+    /** The position of a member in the listpack, or -1. */
+    private int find(byte[] array, int offset, int length) {
+        return pairs.find(pairs.first(), array, offset, length, 1);
+    }
+
+    // ---- operations ------------------------------------------------------------------------
+
     /** The score of a member, or NaN when absent. */
     public double score(byte[] array, int offset, int length) {
         if (tree != null) {
             return tree.score(array, offset, length);
         }
-        int i = indexOf(array, offset, length);
-        return i < 0 ? Double.NaN : scores[i];
+        int at = find(array, offset, length);
+        return at < 0 ? Double.NaN : scoreOf(pairs.next(at));
     }
 
     /**
-     * Adds a member, or moves an existing one to {@code score}. The member array is kept as given.
-     * A new member past either threshold turns the set into the large form first.
+     * Adds a member, or moves an existing one to {@code score}. The large form keeps the member
+     * array as given; the small form copies it. A new member past either threshold turns the set
+     * into the large form first.
      */
     public void add(byte[] member, double score, long maxListpackEntries, long maxListpackValue) {
         if (tree != null) {
@@ -115,12 +145,13 @@ public final class SortedSet implements TypedValue {
             size += tree.size() - before;
             return;
         }
-        int at = indexOf(member, 0, member.length);
+        int at = find(member, 0, member.length);
         if (at >= 0) {
-            if (scores[at] == score) {
+            if (scoreOf(pairs.next(at)) == score) {
                 return;
             }
-            removeAt(at);
+            pairs.deleteRange(at, 2);
+            size--;
         } else if (size + 1 > maxListpackEntries || member.length > maxListpackValue) {
             convertToLarge();
             tree.put(member, score);
@@ -130,33 +161,30 @@ public final class SortedSet implements TypedValue {
         insertSorted(member, score);
     }
 
+    /** zzlInsert: before the first pair that sorts after (score, member). */
     private void insertSorted(byte[] member, double score) {
-        int at = 0;
-        while (at < size && compare(scores[at], members[at], score, member) < 0) {
-            at++;
+        int at = pairs.first();
+        while (at >= 0) {
+            int scoreAt = pairs.next(at);
+            double entryScore = scoreOf(scoreAt);
+            if (entryScore > score || entryScore == score && pairs.compareAt(at, member, 0, member.length) > 0) {
+                break;
+            }
+            at = pairs.next(scoreAt);
         }
-        if (size == members.length) {
-            int capacity = size + Math.max(4, size >> 1);
-            members = Arrays.copyOf(members, capacity);
-            scores = Arrays.copyOf(scores, capacity);
-        }
-        System.arraycopy(members, at, members, at + 1, size - at);
-        System.arraycopy(scores, at, scores, at + 1, size - at);
-        members[at] = member;
-        scores[at] = score;
+        int memberAt = pairs.insert(at, member, 0, member.length);
+        byte[] text = scoreText(score);
+        pairs.insert(pairs.next(memberAt), text, 0, text.length);
         size++;
-        memberBytes += ScoreTree.memberObjectBytes(member.length);
     }
 
     private void convertToLarge() {
         ScoreTree large = new ScoreTree();
-        for (int i = 0; i < size; i++) {
-            large.put(members[i], scores[i]);
+        for (int at = pairs.first(); at >= 0; at = pairs.next(pairs.next(at))) {
+            large.put(pairs.get(at), scoreOf(pairs.next(at)));
         }
         tree = large;
-        members = null;
-        scores = null;
-        memberBytes = 0;
+        pairs = null;
     }
 
     /** Removes a member; false when absent. */
@@ -168,25 +196,28 @@ public final class SortedSet implements TypedValue {
             }
             return false;
         }
-        int i = indexOf(array, offset, length);
-        if (i < 0) {
+        int at = find(array, offset, length);
+        if (at < 0) {
             return false;
         }
-        removeAt(i);
-        return true;
-    }
-
-    private void removeAt(int i) {
-        memberBytes -= ScoreTree.memberObjectBytes(members[i].length);
-        System.arraycopy(members, i + 1, members, i, size - i - 1);
-        System.arraycopy(scores, i + 1, scores, i, size - i - 1);
+        pairs.deleteRange(at, 2);
         size--;
-        members[size] = null;
+        return true;
     }
 
     /** The 0-based ascending rank of a member, or -1 when absent. */
     public int rank(byte[] array, int offset, int length) {
-        return tree != null ? tree.rank(array, offset, length) : indexOf(array, offset, length);
+        if (tree != null) {
+            return tree.rank(array, offset, length);
+        }
+        int rank = 0;
+        for (int at = pairs.first(); at >= 0; at = pairs.next(pairs.next(at))) {
+            if (pairs.equalsAt(at, array, offset, length)) {
+                return rank;
+            }
+            rank++;
+        }
+        return -1;
     }
 
     /** The number of members scoring below {@code score} (at most {@code score} when inclusive). */
@@ -195,7 +226,11 @@ public final class SortedSet implements TypedValue {
             return tree.countByScore(score, inclusive);
         }
         int count = 0;
-        while (count < size && (inclusive ? scores[count] <= score : scores[count] < score)) {
+        for (int at = pairs.first(); at >= 0; at = pairs.next(pairs.next(at))) {
+            double entryScore = scoreOf(pairs.next(at));
+            if (inclusive ? entryScore > score : entryScore >= score) {
+                break;
+            }
             count++;
         }
         return count;
@@ -207,8 +242,8 @@ public final class SortedSet implements TypedValue {
             return tree.countByMember(bound, inclusive);
         }
         int count = 0;
-        while (count < size) {
-            int c = Arrays.compareUnsigned(members[count], bound);
+        for (int at = pairs.first(); at >= 0; at = pairs.next(pairs.next(at))) {
+            int c = pairs.compareAt(at, bound, 0, bound.length);
             if (inclusive ? c > 0 : c >= 0) {
                 break;
             }
@@ -217,12 +252,14 @@ public final class SortedSet implements TypedValue {
         return count;
     }
 
+    /** The member at a rank; O(rank) in the small form. */
     public byte[] memberAt(int rank) {
-        return tree != null ? tree.memberAt(rank) : members[rank];
+        return tree != null ? tree.memberAt(rank) : pairs.get(pairs.seek(2 * rank));
     }
 
+    /** The score at a rank; O(rank) in the small form. */
     public double scoreAt(int rank) {
-        return tree != null ? tree.scoreAt(rank) : scores[rank];
+        return tree != null ? tree.scoreAt(rank) : scoreOf(pairs.seek(2 * rank + 1));
     }
 
     /** Visits ranks {@code from..to} (inclusive, within range) ascending, or from {@code to} down when reverse. */
@@ -234,14 +271,11 @@ public final class SortedSet implements TypedValue {
             tree.visit(from, to, reverse, visitor::visit);
             return;
         }
-        if (reverse) {
-            for (int i = to; i >= from; i--) {
-                visitor.visit(members[i], scores[i]);
-            }
-        } else {
-            for (int i = from; i <= to; i++) {
-                visitor.visit(members[i], scores[i]);
-            }
+        int at = pairs.seek(2 * (reverse ? to : from));
+        for (int remaining = to - from + 1; remaining > 0; remaining--) {
+            int scoreAt = pairs.next(at);
+            visitor.visit(pairs.get(at), scoreOf(scoreAt));
+            at = reverse ? pairs.previous(pairs.previous(at)) : pairs.next(scoreAt);
         }
     }
 
@@ -250,18 +284,12 @@ public final class SortedSet implements TypedValue {
         if (from > to) {
             return;
         }
+        int removed = to - from + 1;
         if (tree != null) {
             tree.removeRange(from, to);
-            size -= to - from + 1;
-            return;
+        } else {
+            pairs.deleteRange(pairs.seek(2 * from), 2 * removed);
         }
-        for (int i = from; i <= to; i++) {
-            memberBytes -= ScoreTree.memberObjectBytes(members[i].length);
-        }
-        int removed = to - from + 1;
-        System.arraycopy(members, to + 1, members, from, size - to - 1);
-        System.arraycopy(scores, to + 1, scores, from, size - to - 1);
-        Arrays.fill(members, size - removed, size, null);
         size -= removed;
     }
 
@@ -274,16 +302,6 @@ public final class SortedSet implements TypedValue {
         ScoreTree large = tree;
         return HomeBucketScan.scan(large.indexCapacity(), cursor, count, large::slotOccupied, large.slotHome(),
             slot -> visitor.visit(large.slotMember(slot), large.slotScore(slot)));
-    }
-
-    private int indexOf(byte[] array, int offset, int length) {
-        for (int i = 0; i < size; i++) {
-            byte[] member = members[i];
-            if (Arrays.equals(member, 0, member.length, array, offset, offset + length)) {
-                return i;
-            }
-        }
-        return -1;
     }
 
     static int compare(double s1, byte[] m1, double s2, byte[] m2) {

@@ -129,6 +129,66 @@ class ListpackTest {
     }
 
     @Test
+    void entriesTakeRedisListpackSizesAndReadBack() {
+        /* Entry sizes (header, payload, back-length) as Redis 7.0's lpEncodeGetType/lpEncodeBacklen give them. */
+        Object[][] cases = {
+            {"0", 2}, {"127", 2}, {"128", 3}, {"-1", 3}, {"4095", 3}, {"-4096", 3}, {"4096", 4}, {"-4097", 4},
+            {"32767", 4}, {"-32768", 4}, {"32768", 5}, {"8388607", 5}, {"-8388608", 5}, {"8388608", 6},
+            {"2147483647", 6}, {"-2147483648", 6}, {"2147483648", 10}, {"-9223372036854775808", 10},
+            {"9223372036854775807", 10}, {"hello", 7}, {"0100", 6}, {"", 2}};
+        Listpack listpack = new Listpack();
+        for (Object[] c : cases) {
+            byte[] entry = bytes((String) c[0]);
+            int before = listpack.byteSize();
+            assertEquals((int) c[1], Listpack.entrySize(entry, 0, entry.length), (String) c[0]);
+            listpack.append(entry, 0, entry.length);
+            assertEquals((int) c[1], listpack.byteSize() - before, (String) c[0]);
+            assertArrayEquals(entry, listpack.get(listpack.last()), (String) c[0]);
+            assertArrayEquals(entry, listpack.get(listpack.seek(-1)), (String) c[0]);
+        }
+        for (int i = cases.length - 1; i >= 0; i--) {
+            assertArrayEquals(bytes((String) cases[i][0]), listpack.get(listpack.seek(i)));
+        }
+        /* The back-length grows to 2 bytes past 127 and to 3 at 16383, one under 128^2, as in Redis. */
+        assertEquals(100 + 2 + 1, Listpack.entrySize(new byte[100], 0, 100));
+        assertEquals(126 + 2 + 2, Listpack.entrySize(new byte[126], 0, 126));
+        assertEquals(16381 + 5 + 3, Listpack.entrySize(new byte[16381], 0, 16381));
+        assertEquals(16376 + 5 + 2, Listpack.entrySize(new byte[16376], 0, 16376));
+        Listpack large = new Listpack();
+        large.append(new byte[16381], 0, 16381);
+        large.append(new byte[16376], 0, 16376);
+        assertEquals(16389 + 16383, large.byteSize());
+        assertEquals(16381, large.length(large.previous(large.last())));
+    }
+
+    @Test
+    void appendRangeCopiesEntriesByteForByte() {
+        Random random = new Random(7);
+        Listpack source = new Listpack();
+        List<byte[]> model = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            byte[] entry = randomEntry(random);
+            source.append(entry, 0, entry.length);
+            model.add(entry);
+        }
+        Listpack target = new Listpack();
+        byte[] first = bytes("first");
+        target.append(first, 0, first.length);
+        target.appendRange(source, source.seek(10), 15);
+        List<byte[]> expected = new ArrayList<>();
+        expected.add(first);
+        expected.addAll(model.subList(10, 25));
+        assertSameAs(expected, target, "range");
+        target.appendRange(source, source.seek(45), 100);
+        expected.addAll(model.subList(45, 50));
+        assertSameAs(expected, target, "range past the end");
+        Listpack all = new Listpack();
+        all.appendAll(source);
+        assertSameAs(model, all, "all");
+        assertEquals(source.byteSize(), all.byteSize());
+    }
+
+    @Test
     void aSmallStringCostsTwoBytesOverItsLengthAndASmallIntegerTwo() {
         Listpack listpack = new Listpack();
         byte[] field = bytes("field:12");

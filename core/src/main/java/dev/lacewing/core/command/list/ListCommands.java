@@ -292,7 +292,7 @@ public final class ListCommands {
             end = Math.min(end, size - 1);
             ReplyWriter reply = ctx.reply();
             reply.array((int) (end - start + 1));
-            list.forEach(start, end, reply::bulk);
+            list.writeRange(start, end, reply);
         } catch (WrongType replied) {
             // WRONGTYPE was replied.
         }
