@@ -5,7 +5,8 @@ import java.math.BigDecimal;
 /**
  * Doubles as Redis replies them: {@code inf}, {@code -inf}, {@code nan}, integral values without
  * a fraction, others in the shortest form that reads back to the same double (as Redis 7.2's
- * fpconv does), with an exponent only beyond 17 digits as %.17g would.
+ * fpconv does), in %g's layout: an exponent (at least two digits) when the decimal exponent is
+ * below -4 or at least 17, plain digits otherwise.
  */
 public final class DoubleFormat {
 
@@ -23,9 +24,9 @@ public final class DoubleFormat {
             return Long.toString((long) value);
         }
         // Java's Double.toString gives the shortest round-trip digits; re-lay them without E.
-        BigDecimal shortest = new BigDecimal(Double.toString(value));
+        BigDecimal shortest = new BigDecimal(Double.toString(value)).stripTrailingZeros();
         int exponent = shortest.precision() - shortest.scale() - 1;
-        if (exponent < -5 || exponent >= 17) {
+        if (exponent < -4 || exponent >= 17) {
             String digits = shortest.unscaledValue().abs().toString();
             String mantissa = digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
             String sign = value < 0 ? "-" : "";

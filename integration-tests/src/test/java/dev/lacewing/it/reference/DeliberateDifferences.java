@@ -41,7 +41,33 @@ public final class DeliberateDifferences {
         return elements.stream().map(String::valueOf).sorted().toList().toString();
     };
 
-    public static final List<Difference> LIST = List.of(
+    /**
+     * Every double in a reply (a bulk string or a RESP3 double that is a non-integral number)
+     * rewritten as the double it reads as, so that 7.0's {@code %.17g} digits ("0.10000000000000001")
+     * and the shortest form ("0.1") compare equal while any other difference in value still shows.
+     */
+    private static final UnaryOperator<String> SAME_DOUBLES = reply -> {
+        java.util.regex.Matcher matcher = java.util.regex.Pattern
+            .compile("(?md)^(?:\\$\\d+\r\n|,)(-?(?:\\d+\\.\\d*|\\d*\\.\\d+|\\d+)(?:e[-+]?\\d+)?)\r$")
+            .matcher(reply);
+        StringBuilder normalized = new StringBuilder();
+        while (matcher.find()) {
+            String text = matcher.group(1);
+            String value = text.matches("-?\\d+") ? text : Double.toString(Double.parseDouble(text));
+            matcher.appendReplacement(normalized, java.util.regex.Matcher.quoteReplacement("#" + value + "\r"));
+        }
+        matcher.appendTail(normalized);
+        return normalized.toString();
+    };
+
+    /** Commands that reply scores: Redis 7.0 prints them with %.17g, Lacewing in the shortest form. */
+    private static final List<String> SCORE_REPLIES = List.of("ZSCORE", "ZMSCORE", "ZINCRBY", "ZADD", "ZRANGE",
+        "ZRANGEBYSCORE", "ZREVRANGEBYSCORE", "ZREVRANGE", "ZPOPMIN", "ZPOPMAX", "ZMPOP", "BZPOPMIN", "BZPOPMAX",
+        "BZMPOP", "ZRANDMEMBER", "ZUNION", "ZINTER", "ZDIFF", "ZSCAN");
+
+    public static final List<Difference> LIST = java.util.stream.Stream.concat(SCORE_REPLIES.stream()
+        .map(command -> new Difference(command, "scores print in the shortest round-trip form (as Redis 7.2+ "
+            + "does), not with 7.0's %.17g: the same double, fewer digits", SAME_DOUBLES)), List.of(
         new Difference("COMMAND LIST", "Redis lists in its dict's order", SORTED),
         new Difference("INFO", "content is server-specific (versions, memory, Lacewing's lacewing_* fields)", IGNORE),
         new Difference("CLIENT ID", "client ids are per server", MASK_INTEGERS),
@@ -54,7 +80,7 @@ public final class DeliberateDifferences {
         new Difference("CLIENT HELP", "help lists only the subcommands Lacewing has", IGNORE),
         new Difference("CONFIG HELP", "help lists only the subcommands Lacewing has", IGNORE),
         new Difference("COMMAND HELP", "help lists only the subcommands Lacewing has", IGNORE),
-        new Difference("MEMORY HELP", "help lists only the subcommands Lacewing has", IGNORE));
+        new Difference("MEMORY HELP", "help lists only the subcommands Lacewing has", IGNORE)).stream()).toList();
 
     /** A behaviour the randomized differential test does not generate, and why. */
     public record Avoided(String behaviour, String why) {

@@ -91,7 +91,7 @@ public final class ListCommands {
             "Remove the last element in a list, prepend it to another list and return it",
             ListCommands::rpoplpush, WRITE, DENYOOM);
         registry.register(CommandSpec.countedKeys("lmpop", -4, Set.of(WRITE), 1, "list",
-            "Pop elements from a list"), ctx -> mpop(ctx, 1, -1));
+            "Pop elements from a list"), ctx -> mpop(ctx, 1, 0));
         register(registry, "blpop", -3, 1, -2,
             "Remove and get the first element in a list, or block until one is available",
             ctx -> blockingPop(ctx, HEAD), WRITE, NOSCRIPT, BLOCKING);
@@ -485,10 +485,15 @@ public final class ListCommands {
             try {
                 value = parseLong(ctx, i + 1);
             } catch (Numbers.InvalidNumber e) {
-                if (!args.is(i, "rank") && !args.is(i, "count") && !args.is(i, "maxlen")) {
-                    ctx.reply().error(Errors.SYNTAX);
-                } else {
+                // COUNT and MAXLEN are read with getPositiveLongFromObjectOrReply and their own message.
+                if (args.is(i, "rank")) {
                     ctx.reply().error(Errors.NOT_INTEGER);
+                } else if (args.is(i, "count")) {
+                    ctx.reply().error(COUNT_NEGATIVE);
+                } else if (args.is(i, "maxlen")) {
+                    ctx.reply().error(MAXLEN_NEGATIVE);
+                } else {
+                    ctx.reply().error(Errors.SYNTAX);
                 }
                 return;
             }
@@ -630,10 +635,11 @@ public final class ListCommands {
 
     /**
      * mpopGenericCommand for LMPOP ({@code numkeysIndex} 1) and BLMPOP (2): numkeys, keys, LEFT or
-     * RIGHT, [COUNT n]. Pops from the first non-empty list; a null array when there is none and
-     * {@code deadline} is negative, else the client blocks until {@code deadline} (0: for ever).
+     * RIGHT, [COUNT n]. Pops from the first non-empty list; when there is none, LMPOP
+     * ({@code timeoutIndex} 0) replies a null array and BLMPOP blocks until the timeout at
+     * {@code timeoutIndex} (0 seconds: for ever).
      */
-    private static void mpop(CommandContext ctx, int numkeysIndex, long deadline) {
+    private static void mpop(CommandContext ctx, int numkeysIndex, int timeoutIndex) {
         Arguments args = ctx.arguments();
         long numkeys;
         try {
@@ -669,6 +675,14 @@ public final class ListCommands {
                 }
             } else {
                 ctx.reply().error(Errors.SYNTAX);
+                return;
+            }
+        }
+        // BLMPOP's timeout is read after numkeys, the side and COUNT, as blockingPopGenericCommand reads it.
+        long deadline = -1;
+        if (timeoutIndex > 0) {
+            deadline = Timeouts.deadline(ctx, timeoutIndex);
+            if (deadline == Timeouts.INVALID) {
                 return;
             }
         }
@@ -778,10 +792,7 @@ public final class ListCommands {
     }
 
     private static void blmpop(CommandContext ctx) {
-        long deadline = Timeouts.deadline(ctx, 1);
-        if (deadline != Timeouts.INVALID) {
-            mpop(ctx, 2, deadline);
-        }
+        mpop(ctx, 2, 1);
     }
 
     /** Whether key argument {@code index} holds a list (never empty, so something to pop). */
