@@ -194,6 +194,32 @@ public final class Numbers {
         return strtod(array, i, end - i, false);
     }
 
+    /**
+     * Parses a SORT weight as sortCommandGeneric does with strtod: leading spaces skipped, the
+     * empty text is 0; trailing bytes, NaN, and whatever sets ERANGE refused: overflow, and with
+     * glibc underflow, which includes a subnormal result ("1e-310", which ZADD accepts).
+     *
+     * @throws InvalidNumber when the slice is anything else
+     */
+    public static double parseSortWeight(byte[] array, int offset, int length) {
+        if (length == 0) {
+            return 0;
+        }
+        int end = offset + length;
+        int i = offset;
+        while (i < end && isSpace(array[i])) {
+            i++;
+        }
+        if (i == end) {
+            throw INVALID;
+        }
+        double value = strtod(array, i, end - i, true);
+        if (value != 0 && Math.abs(value) < Double.MIN_NORMAL) {
+            throw INVALID;
+        }
+        return value;
+    }
+
     private static boolean isSpace(byte b) {
         return b == ' ' || (b >= '\t' && b <= '\r');
     }
