@@ -86,9 +86,12 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
         return wholeKeyspaceWhen != null && scope == KeyScope.KEYS && wholeKeyspaceWhen.test(args) ? KeyScope.ALL : scope;
     }
 
-    /** Whether the key positions depend on the arguments (Redis's movablekeys flag). */
+    /**
+     * Whether the keys a request touches depend on its arguments (Redis's movablekeys flag): keys
+     * counted by a numkeys argument, or keys only some requests reach (SORT's patterns and STORE).
+     */
     public boolean hasMovableKeys() {
-        return numKeysIndex > 0;
+        return numKeysIndex > 0 || wholeKeyspaceWhen != null;
     }
 
     /**

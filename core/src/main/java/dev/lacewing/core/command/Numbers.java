@@ -502,6 +502,35 @@ public final class Numbers {
             return fromBinary(sum.signum() < 0, sum.abs(), lowest);
         }
 
+        /** The product with an integer, rounded to the long double format as the FPU rounds it. */
+        public LongDouble multiply(long factor) {
+            if (!isFinite()) {
+                return factor == 0 ? NAN : (signum > 0) == (factor > 0) ? POSITIVE_INFINITY : NEGATIVE_INFINITY;
+            }
+            if (signum == 0 || factor == 0) {
+                return ZERO;
+            }
+            return fromBinary(signum < 0 != factor < 0,
+                significand.multiply(BigInteger.valueOf(factor).abs()), exponent);
+        }
+
+        /**
+         * Rounded up to an integer ({@code ceill}), or null when that is not finite or does not fit a
+         * long, where Redis's cast to long long gives LLONG_MIN on x86.
+         */
+        public Long ceilingOrNull() {
+            if (!isFinite()) {
+                return null;
+            }
+            if (signum == 0) {
+                return 0L;
+            }
+            BigInteger magnitude = exponent >= 0 ? significand.shiftLeft(exponent) : significand.shiftRight(-exponent);
+            boolean fraction = exponent < 0 && significand.getLowestSetBit() < -exponent;
+            BigInteger value = signum < 0 ? magnitude.negate() : fraction ? magnitude.add(BigInteger.ONE) : magnitude;
+            return value.bitLength() < 64 ? value.longValue() : null;
+        }
+
         private BigInteger signed() {
             return signum < 0 ? significand.negate() : significand;
         }
