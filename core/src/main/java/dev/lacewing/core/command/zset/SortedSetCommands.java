@@ -906,9 +906,12 @@ public final class SortedSetCommands {
         if (count == -1) {
             count = 1;
         }
-        long deadline = blocking ? Timeouts.deadline(ctx, 1) : -1;
-        if (deadline == Timeouts.INVALID) {
-            return;
+        long deadline = 0;
+        if (blocking) {
+            deadline = Timeouts.deadline(ctx, 1);
+            if (deadline == Timeouts.INVALID) {
+                return;
+            }
         }
         int[] keys = new int[(int) numKeys];
         for (int key = numKeysIndex + 1; key < where; key++) {

@@ -144,6 +144,7 @@ class SortedSetCommandsTest {
         assertEquals(List.of("z", List.of(List.of("c", "3"), List.of("b", "2"))),
             ctx.reply("BZMPOP", "0", "2", "none", "z", "MAX", "COUNT", "5"));
         assertNull(ctx.keyspace().get(FakeCommandContext.bytes("z")), "the emptied set is removed");
+        assertEquals("*-1\r\n", ctx.call("ZMPOP", "1", "z", "MIN"), "ZMPOP never blocks");
     }
 
     @Test
