@@ -3,6 +3,7 @@ package dev.lacewing.api;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * What the command table knows of a command, as Redis's {@code src/commands/*.json} declares it.
@@ -22,10 +23,14 @@ import java.util.Set;
  *                     LMPOP...), the index of the numkeys argument; the keys it counts follow it at once.
  *                     The keys of the range (firstKey, lastKey, step) come before it (ZUNIONSTORE's
  *                     destination) or there are none (firstKey 0). 0 for every other command
+ * @param wholeKeyspaceWhen for a {@link KeyScope#KEYS} command some of whose requests read or write keys
+ *                          their key positions do not name (SORT with BY/GET patterns or STORE, Redis's
+ *                          getkeys_proc case), which requests those are: they run over the whole keyspace
+ *                          ({@link #scope(Arguments)}). Null for every other command
  */
 public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int firstKey, int lastKey,
                           int step, KeyScope scope, String group, String summary, CommandDetails details,
-                          int numKeysIndex) {
+                          int numKeysIndex, Predicate<Arguments> wholeKeyspaceWhen) {
 
     public CommandSpec {
         name = name.toLowerCase(Locale.ROOT);
@@ -36,35 +41,57 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
     /** A spec with details and fixed key positions. */
     public CommandSpec(String name, int arity, Set<CommandFlag> flags, int firstKey, int lastKey, int step,
                        KeyScope scope, String group, String summary, CommandDetails details) {
-        this(name, arity, flags, firstKey, lastKey, step, scope, group, summary, details, 0);
+        this(name, arity, flags, firstKey, lastKey, step, scope, group, summary, details, 0, null);
     }
 
     /** A spec without details: COMMAND INFO and DOCS describe it from these fields alone. */
     public CommandSpec(String name, int arity, Set<CommandFlag> flags, int firstKey, int lastKey, int step,
                        KeyScope scope, String group, String summary) {
-        this(name, arity, flags, firstKey, lastKey, step, scope, group, summary, CommandDetails.NONE, 0);
+        this(name, arity, flags, firstKey, lastKey, step, scope, group, summary, CommandDetails.NONE, 0, null);
     }
 
     public CommandSpec withDetails(CommandDetails newDetails) {
         return new CommandSpec(name, arity, flags, firstKey, lastKey, step, scope, group, summary, newDetails,
-            numKeysIndex);
+            numKeysIndex, wholeKeyspaceWhen);
     }
 
     /** A command whose keys are only those counted by the argument at {@code numKeysIndex} (LMPOP numkeys key...). */
     public static CommandSpec countedKeys(String name, int arity, Set<CommandFlag> flags, int numKeysIndex,
                                           String group, String summary) {
         return new CommandSpec(name, arity, flags, 0, 0, 0, KeyScope.KEYS, group, summary, CommandDetails.NONE,
-            numKeysIndex);
+            numKeysIndex, null);
     }
 
     /** The same command with movable keys counted by the argument at {@code index}. */
     public CommandSpec withNumKeysAt(int index) {
-        return new CommandSpec(name, arity, flags, firstKey, lastKey, step, scope, group, summary, details, index);
+        return new CommandSpec(name, arity, flags, firstKey, lastKey, step, scope, group, summary, details, index,
+            wholeKeyspaceWhen);
     }
 
-    /** Whether the key positions depend on the arguments (Redis's movablekeys flag). */
+    /**
+     * The same command, run over the whole keyspace ({@link KeyScope#ALL}) for the requests
+     * {@code rule} accepts. The rule sees a request that passed the arity check; it must not keep it.
+     */
+    public CommandSpec withWholeKeyspaceWhen(Predicate<Arguments> rule) {
+        return new CommandSpec(name, arity, flags, firstKey, lastKey, step, scope, group, summary, details,
+            numKeysIndex, rule);
+    }
+
+    /**
+     * The scope of one request: {@link #scope()}, but {@link KeyScope#ALL} for a request that reads or
+     * writes keys it does not name ({@link #wholeKeyspaceWhen}). Engines ask it through
+     * {@link Invocation#scope()}.
+     */
+    public KeyScope scope(Arguments args) {
+        return wholeKeyspaceWhen != null && scope == KeyScope.KEYS && wholeKeyspaceWhen.test(args) ? KeyScope.ALL : scope;
+    }
+
+    /**
+     * Whether the keys a request touches depend on its arguments (Redis's movablekeys flag): keys
+     * counted by a numkeys argument, or keys only some requests reach (SORT's patterns and STORE).
+     */
     public boolean hasMovableKeys() {
-        return numKeysIndex > 0;
+        return numKeysIndex > 0 || wholeKeyspaceWhen != null;
     }
 
     /**

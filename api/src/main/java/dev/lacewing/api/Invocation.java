@@ -16,6 +16,14 @@ public interface Invocation {
     /** The worker (I/O thread index) the connection lives on. */
     int homeWorker();
 
+    /**
+     * Where this request runs: its spec's scope for these arguments ({@link CommandSpec#scope(Arguments)}),
+     * so a SORT with BY/GET patterns gets the whole keyspace while a plain SORT gets its key.
+     */
+    default KeyScope scope() {
+        return spec().scope(arguments());
+    }
+
     /** Number of keys the command names. */
     int keyCount();
 

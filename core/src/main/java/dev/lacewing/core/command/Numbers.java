@@ -194,6 +194,32 @@ public final class Numbers {
         return strtod(array, i, end - i, false);
     }
 
+    /**
+     * Parses a SORT weight as sortCommandGeneric does with strtod: leading spaces skipped, the
+     * empty text is 0; trailing bytes, NaN, and whatever sets ERANGE refused: overflow, and with
+     * glibc underflow, which includes a subnormal result ("1e-310", which ZADD accepts).
+     *
+     * @throws InvalidNumber when the slice is anything else
+     */
+    public static double parseSortWeight(byte[] array, int offset, int length) {
+        if (length == 0) {
+            return 0;
+        }
+        int end = offset + length;
+        int i = offset;
+        while (i < end && isSpace(array[i])) {
+            i++;
+        }
+        if (i == end) {
+            throw INVALID;
+        }
+        double value = strtod(array, i, end - i, true);
+        if (value != 0 && Math.abs(value) < Double.MIN_NORMAL) {
+            throw INVALID;
+        }
+        return value;
+    }
+
     private static boolean isSpace(byte b) {
         return b == ' ' || (b >= '\t' && b <= '\r');
     }
@@ -481,6 +507,35 @@ public final class Numbers {
                 return ZERO;
             }
             return fromBinary(sum.signum() < 0, sum.abs(), lowest);
+        }
+
+        /** The product with an integer, rounded to the long double format as the FPU rounds it. */
+        public LongDouble multiply(long factor) {
+            if (!isFinite()) {
+                return factor == 0 ? NAN : (signum > 0) == (factor > 0) ? POSITIVE_INFINITY : NEGATIVE_INFINITY;
+            }
+            if (signum == 0 || factor == 0) {
+                return ZERO;
+            }
+            return fromBinary(signum < 0 != factor < 0,
+                significand.multiply(BigInteger.valueOf(factor).abs()), exponent);
+        }
+
+        /**
+         * Rounded up to an integer ({@code ceill}), or null when that is not finite or does not fit a
+         * long, where Redis's cast to long long gives LLONG_MIN on x86.
+         */
+        public Long ceilingOrNull() {
+            if (!isFinite()) {
+                return null;
+            }
+            if (signum == 0) {
+                return 0L;
+            }
+            BigInteger magnitude = exponent >= 0 ? significand.shiftLeft(exponent) : significand.shiftRight(-exponent);
+            boolean fraction = exponent < 0 && significand.getLowestSetBit() < -exponent;
+            BigInteger value = signum < 0 ? magnitude.negate() : fraction ? magnitude.add(BigInteger.ONE) : magnitude;
+            return value.bitLength() < 64 ? value.longValue() : null;
         }
 
         private BigInteger signed() {

@@ -6,8 +6,9 @@ import dev.lacewing.api.CommandContext;
 /**
  * The timeout argument of blocking commands (BLPOP, BLMOVE, BZPOPMIN...), read as Redis 7.0's
  * getTimeoutFromObjectOrReply reads it in seconds: a long double ({@code strtold}: decimals,
- * exponents, hexadecimal) times 1000, truncated to milliseconds; what does not fit a long (inf,
- * 1e100) is negative there, as the C cast makes it; 0 waits for ever.
+ * exponents, hexadecimal) times 1000 in long double precision, rounded up to whole milliseconds
+ * ({@code ceill}: 0.001 and 0.0001 wait 1 ms, not for ever; -0.0001 rounds to 0); what does not fit
+ * a long (inf, 1e100) is negative there, as the C cast makes it; 0 waits for ever.
  *
  * <p>Stateless.
  */
@@ -19,8 +20,6 @@ public final class Timeouts {
     /** Returned after the error reply was written. */
     public static final long INVALID = -1;
 
-    private static final double LONG_RANGE = 9.223372036854775807E18;
-
     private Timeouts() {
     }
 
@@ -30,19 +29,24 @@ public final class Timeouts {
      */
     public static long deadline(CommandContext ctx, int index) {
         Arguments args = ctx.arguments();
-        double seconds;
+        Numbers.LongDouble seconds;
         try {
-            seconds = Numbers.parseLongDouble(args.array(), args.offset(index), args.length(index)).toDouble();
+            seconds = Numbers.parseLongDouble(args.array(), args.offset(index), args.length(index));
         } catch (Numbers.InvalidNumber e) {
             ctx.reply().error(NOT_A_FLOAT);
             return INVALID;
         }
-        double millis = seconds * 1000.0;
-        if (!(millis > -LONG_RANGE && millis < LONG_RANGE) || (long) millis < 0) {
+        Long millis;
+        try {
+            millis = seconds.multiply(1000).ceilingOrNull();
+        } catch (Numbers.InvalidNumber e) {
+            millis = null;
+        }
+        if (millis == null || millis < 0) {
             ctx.reply().error(NEGATIVE);
             return INVALID;
         }
-        long timeout = (long) millis;
+        long timeout = millis;
         if (timeout == 0) {
             return 0;
         }

@@ -54,9 +54,18 @@ public final class Database implements Keyspace {
         table(key, offset, length).putString(key, offset, length, value, valueOffset, valueLength, expireAt);
     }
 
+    /**
+     * A value changed in place (ZADD, ZINCRBY, a push to an existing key) signals waiters as a store
+     * does. Redis 7.0 signals only on dbAdd, relying on the invariant that a key holding something
+     * has no waiters left once the serving loop finished with it; signalling here as well costs O(1)
+     * while nobody in the partition waits, and keeps blocked clients from depending on that
+     * invariant: however a waited key gains something, its waiters are checked ({@code ready}).
+     */
     @Override
     public void modified(byte[] key, int offset, int length) {
-        table(key, offset, length).modified(key, offset, length, clock.getAsLong());
+        Partition partition = partitions[Slots.partitionOf(key, offset, length, partitions.length)];
+        partition.table(index).modified(key, offset, length, clock.getAsLong());
+        partition.blockedKeys().signal(index, key, offset, length);
     }
 
     @Override

@@ -256,7 +256,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             return;
         }
         begin(command);
-        if (spec.scope() == KeyScope.NONE || (spec.scope() == KeyScope.KEYS && keyCount() == 0)) {
+        KeyScope scope = spec.scope(args);
+        if (scope == KeyScope.NONE || (scope == KeyScope.KEYS && keyCount() == 0)) {
             run();
         } else {
             waiting = !server.engine().execute(this);
@@ -369,7 +370,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             return false;
         }
         CommandSpec spec = command.spec();
-        if (spec.scope() != KeyScope.KEYS || !spec.acceptsArgumentCount(args.count())
+        if (!spec.acceptsArgumentCount(args.count()) || spec.scope(args) != KeyScope.KEYS
             || (!authenticated && !spec.has(CommandFlag.NO_AUTH)) || keyCount(spec) == 0) {
             return false;
         }

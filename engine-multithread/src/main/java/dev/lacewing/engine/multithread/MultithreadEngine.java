@@ -44,7 +44,7 @@ final class MultithreadEngine implements StorageEngine {
 
     @Override
     public boolean execute(Invocation invocation) {
-        if (invocation.spec().scope() == KeyScope.ALL) {
+        if (invocation.scope() == KeyScope.ALL) {
             lockAll();
             try {
                 invocation.run();
@@ -91,10 +91,10 @@ final class MultithreadEngine implements StorageEngine {
         if (keyspace.memory().maxmemory() == 0) {
             return true;
         }
-        if (invocation.spec().scope() == KeyScope.ALL) {
+        if (invocation.scope() == KeyScope.ALL) {
             return keyspace.reclaimAll();
         }
-        int keys = invocation.spec().scope() == KeyScope.KEYS ? invocation.keyCount() : 0;
+        int keys = invocation.scope() == KeyScope.KEYS ? invocation.keyCount() : 0;
         int[] stripes = new int[keys];
         return keyspace.reclaim(stripes, stripesOf(invocation, keys, stripes));
     }

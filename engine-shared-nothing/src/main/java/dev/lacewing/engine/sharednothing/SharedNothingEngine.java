@@ -51,7 +51,7 @@ final class SharedNothingEngine implements StorageEngine {
     @Override
     public boolean execute(Invocation invocation) {
         int shards = keyspace.partitionCount();
-        if (invocation.spec().scope() == KeyScope.ALL) {
+        if (invocation.scope() == KeyScope.ALL) {
             if (shards == 1) {
                 invocation.run();
                 return true;
@@ -96,10 +96,10 @@ final class SharedNothingEngine implements StorageEngine {
         if (keyspace.memory().maxmemory() == 0) {
             return true;
         }
-        if (invocation.spec().scope() == KeyScope.ALL) {
+        if (invocation.scope() == KeyScope.ALL) {
             return keyspace.reclaimAll();
         }
-        long involved = invocation.spec().scope() == KeyScope.KEYS ? shardsOf(invocation) : 0;
+        long involved = invocation.scope() == KeyScope.KEYS ? shardsOf(invocation) : 0;
         int[] shards = new int[Long.bitCount(involved)];
         for (int i = 0; i < shards.length; i++) {
             shards[i] = Long.numberOfTrailingZeros(involved);

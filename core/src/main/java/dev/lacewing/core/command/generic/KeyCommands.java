@@ -26,8 +26,8 @@ import java.util.Set;
 /**
  * The generic key family (Redis's db.c): commands that work on keys whatever their type. The
  * family also takes in the expiry commands ({@link ExpireCommands}, expire.c), the database
- * commands ({@link DatabaseCommands}) and OBJECT ({@link ObjectCommands}, object.c);
- * {@link #register} declares all four.
+ * commands ({@link DatabaseCommands}), OBJECT ({@link ObjectCommands}, object.c) and SORT
+ * ({@link SortCommands}, sort.c); {@link #register} declares all five.
  *
  * <p>COPY ... DB and MOVE reach a key of another database through {@link CommandContext#keyspace(int)}
  * while declaring only their keys: partitions hold a slot range across every database, so the
@@ -84,6 +84,7 @@ public final class KeyCommands {
         ExpireCommands.register(registry);
         DatabaseCommands.register(registry);
         ObjectCommands.register(registry);
+        SortCommands.register(registry);
     }
 
     /** A command on the keys from {@code firstKey} to {@code lastKey}, one after another. */

@@ -1,11 +1,14 @@
 package dev.lacewing.core.command.zset;
 
+import static dev.lacewing.api.CommandFlag.BLOCKING;
 import static dev.lacewing.api.CommandFlag.DENYOOM;
 import static dev.lacewing.api.CommandFlag.FAST;
+import static dev.lacewing.api.CommandFlag.NOSCRIPT;
 import static dev.lacewing.api.CommandFlag.READONLY;
 import static dev.lacewing.api.CommandFlag.WRITE;
 
 import dev.lacewing.api.Arguments;
+import dev.lacewing.api.BlockedCommand;
 import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.CommandFlag;
 import dev.lacewing.api.CommandHandler;
@@ -18,6 +21,7 @@ import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Glob;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
+import dev.lacewing.core.command.Timeouts;
 import dev.lacewing.core.command.generic.KeyCommands;
 import dev.lacewing.core.datatype.SetValue;
 import dev.lacewing.core.datatype.SortedSet;
@@ -44,6 +48,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * <p>Commands whose keys follow a numkeys argument (ZUNIONSTORE, ZMPOP, ZINTERCARD...) declare
  * it ({@link CommandSpec#withNumKeysAt}): the engines find their keys from it, so a command over
  * keys of several shards runs as one transaction.
+ *
+ * <p>BZPOPMIN, BZPOPMAX and BZMPOP first do what their non-blocking forms do; when none of their
+ * keys holds a set they block through {@link CommandContext#block} (the lists' mechanism) with a
+ * {@link SetWaiter}, served by the first command that stores or grows a set at one of those keys.
  *
  * <p>Stateless; each handler runs on the thread the engine gives the command, with its keys.
  */
@@ -120,7 +128,16 @@ public final class SortedSetCommands {
         register(registry, "zpopmax", -2, 1, 1, 1, "Remove and return members with the highest scores in a sorted set",
             ctx -> zpop(ctx, true), WRITE, FAST);
         registerCounted(registry, "zmpop", -4, 1, 0, 0, 0,
-            "Remove and return members with scores in a sorted set", SortedSetCommands::zmpop, WRITE);
+            "Remove and return members with scores in a sorted set", ctx -> zmpop(ctx, 1, false), WRITE);
+        register(registry, "bzpopmin", -3, 1, -2, 1,
+            "Remove and return the member with the lowest score from one or more sorted sets, or block until one is available",
+            ctx -> blockingPop(ctx, false), WRITE, NOSCRIPT, FAST, BLOCKING);
+        register(registry, "bzpopmax", -3, 1, -2, 1,
+            "Remove and return the member with the highest score from one or more sorted sets, or block until one is available",
+            ctx -> blockingPop(ctx, true), WRITE, NOSCRIPT, FAST, BLOCKING);
+        registerCounted(registry, "bzmpop", -5, 2, 0, 0, 0,
+            "Remove and return members with scores in a sorted set or block until one is available",
+            ctx -> zmpop(ctx, 2, true), WRITE, BLOCKING);
         register(registry, "zrandmember", -2, 1, 1, 1, "Get one or multiple random elements from a sorted set",
             SortedSetCommands::zrandmember, READONLY);
         register(registry, "zremrangebyrank", 4, 1, 1, 1,
@@ -853,13 +870,17 @@ public final class SortedSetCommands {
         changed(ctx, 1, set);
     }
 
-    /** ZMPOP numkeys key [key ...] MIN|MAX [COUNT count] (zmpopGenericCommand). */
-    private static void zmpop(CommandContext ctx) {
+    /**
+     * ZMPOP numkeys key [key ...] MIN|MAX [COUNT count] ({@code numKeysIndex} 1) and BZMPOP timeout
+     * numkeys ... (2, {@code blocking}), as zmpopGenericCommand: the options are checked before the
+     * timeout, then the first key holding a set is popped; none gives a null array (ZMPOP) or blocks.
+     */
+    private static void zmpop(CommandContext ctx, int numKeysIndex, boolean blocking) {
         Arguments args = ctx.arguments();
         ReplyWriter reply = ctx.reply();
         long numKeys;
         try {
-            numKeys = parseLong(ctx, 1);
+            numKeys = parseLong(ctx, numKeysIndex);
         } catch (InvalidNumber e) {
             numKeys = 0;
         }
@@ -867,7 +888,7 @@ public final class SortedSetCommands {
             reply.error(Errors.NUMKEYS_NOT_POSITIVE);
             return;
         }
-        long whereIndex = 1 + numKeys + 1;
+        long whereIndex = numKeysIndex + numKeys + 1;
         if (whereIndex >= args.count()) {
             reply.error(Errors.SYNTAX);
             return;
@@ -904,22 +925,98 @@ public final class SortedSetCommands {
         if (count == -1) {
             count = 1;
         }
-        for (int key = 2; key < where; key++) {
+        long deadline = 0;
+        if (blocking) {
+            deadline = Timeouts.deadline(ctx, 1);
+            if (deadline == Timeouts.INVALID) {
+                return;
+            }
+        }
+        int[] keys = new int[(int) numKeys];
+        for (int key = numKeysIndex + 1; key < where; key++) {
+            keys[key - numKeysIndex - 1] = key;
             SortedSet set = lookup(ctx, key);
             if (set == WRONG_TYPE) {
                 return;
             }
             if (set != null) {
-                int popped = (int) Math.min(count, set.size());
-                reply.array(2);
-                reply.bulk(args.array(), args.offset(key), args.length(key));
-                reply.array(popped);
-                popMembers(set, max, popped, true, reply);
-                changed(ctx, key, set);
+                popFromKey(ctx, set, key, max, count, true);
                 return;
             }
         }
-        reply.nullArray();
+        if (!blocking) {
+            reply.nullArray();
+            return;
+        }
+        ctx.block(deadline, keys, -1, new SetWaiter(max, count, true));
+    }
+
+    /**
+     * Pops from the set at key argument {@code key} with the key in the reply, as genericZpopCommand
+     * with emitkey: [key, [[member, score]...]] for ZMPOP and BZMPOP ({@code many}, up to
+     * {@code count}), [key, member, score] for BZPOPMIN and BZPOPMAX (one member).
+     */
+    private static void popFromKey(CommandContext ctx, SortedSet set, int key, boolean max, long count, boolean many) {
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
+        int popped = (int) Math.min(count, set.size());
+        if (many) {
+            reply.array(2);
+            reply.bulk(args.array(), args.offset(key), args.length(key));
+            reply.array(popped);
+        } else {
+            reply.array(popped * 2 + 1);
+            reply.bulk(args.array(), args.offset(key), args.length(key));
+        }
+        popMembers(set, max, popped, many, reply);
+        changed(ctx, key, set);
+    }
+
+    /**
+     * BZPOPMIN / BZPOPMAX key [key ...] timeout (blockingGenericZpopCommand): the timeout is checked
+     * first, then the keys in order; the first holding a set gives its lowest (highest) member.
+     */
+    private static void blockingPop(CommandContext ctx, boolean max) {
+        Arguments args = ctx.arguments();
+        long deadline = Timeouts.deadline(ctx, args.count() - 1);
+        if (deadline == Timeouts.INVALID) {
+            return;
+        }
+        int[] keys = new int[args.count() - 2];
+        for (int key = 1; key < args.count() - 1; key++) {
+            keys[key - 1] = key;
+            SortedSet set = lookup(ctx, key);
+            if (set == WRONG_TYPE) {
+                return;
+            }
+            if (set != null) {
+                popFromKey(ctx, set, key, max, 1, false);
+                return;
+            }
+        }
+        ctx.block(deadline, keys, -1, new SetWaiter(max, 1, false));
+    }
+
+    /**
+     * A blocked BZPOPMIN, BZPOPMAX ([key, member, score]) or BZMPOP (up to {@code count} members,
+     * [key, [[member, score]...]]): ready once its key holds a sorted set (a stored set is never
+     * empty), served as its non-blocking form would have been.
+     */
+    private record SetWaiter(boolean max, long count, boolean many) implements BlockedCommand {
+        @Override
+        public boolean ready(CommandContext context, int keyArgument) {
+            Arguments args = context.arguments();
+            return context.keyspace().get(args.array(), args.offset(keyArgument), args.length(keyArgument))
+                instanceof SortedSet;
+        }
+
+        @Override
+        public void serve(CommandContext context, int keyArgument) {
+            Arguments args = context.arguments();
+            SortedSet set = (SortedSet) context.keyspace().get(args.array(), args.offset(keyArgument),
+                args.length(keyArgument));
+            popFromKey(context, set, keyArgument, max, count, many);
+        }
     }
 
     // ---- ZRANDMEMBER ----------------------------------------------------------------------------

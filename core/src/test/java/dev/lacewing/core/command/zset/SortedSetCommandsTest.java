@@ -9,6 +9,7 @@ import dev.lacewing.api.Arguments;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.core.command.FakeCommandContext;
 import dev.lacewing.core.command.generic.KeyCommands;
+import dev.lacewing.core.command.string.StringCommands;
 import dev.lacewing.core.datatype.SortedSet;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -22,7 +23,8 @@ import org.junit.jupiter.api.Test;
  */
 class SortedSetCommandsTest {
 
-    private final FakeCommandContext ctx = new FakeCommandContext(SortedSetCommands::register, KeyCommands::register);
+    private final FakeCommandContext ctx = new FakeCommandContext(SortedSetCommands::register, KeyCommands::register,
+        StringCommands::register);
 
     private SortedSet stored(String key) {
         return (SortedSet) ctx.keyspace().get(FakeCommandContext.bytes(key));
@@ -133,6 +135,34 @@ class SortedSetCommandsTest {
         assertArrayEquals(new int[] {2, 3}, new int[] {zmpop.keyArgument(pop, 0), zmpop.keyArgument(pop, 1)});
         assertEquals(0, ctx.command("zinter").spec().keyCount(arguments("ZINTER", "5", "a")));
         assertEquals(0, ctx.command("zinter").spec().keyCount(arguments("ZINTER", "x", "a")));
+    }
+
+    @Test
+    void blockingPopsServeAtOnceWhenASetHasMembers() {
+        ctx.call("ZADD", "z", "1", "a", "2", "b", "3", "c", "4", "d");
+        assertEquals(List.of("z", "a", "1"), ctx.reply("BZPOPMIN", "none", "z", "0"));
+        assertEquals(List.of("z", "d", "4"), ctx.reply("BZPOPMAX", "z", "0.5"));
+        assertEquals(List.of("z", List.of(List.of("c", "3"), List.of("b", "2"))),
+            ctx.reply("BZMPOP", "0", "2", "none", "z", "MAX", "COUNT", "5"));
+        assertNull(ctx.keyspace().get(FakeCommandContext.bytes("z")), "the emptied set is removed");
+        assertEquals("*-1\r\n", ctx.call("ZMPOP", "1", "z", "MIN"), "ZMPOP never blocks");
+    }
+
+    @Test
+    void blockingPopsCheckTheirArgumentsInRedisOrder() {
+        ctx.call("SET", "s", "v");
+        assertEquals("-ERR timeout is not a float or out of range\r\n", ctx.call("BZPOPMIN", "s", "abc"));
+        assertEquals("-ERR timeout is negative\r\n", ctx.call("BZPOPMAX", "s", "-0.5"));
+        assertEquals("-WRONGTYPE Operation against a key holding the wrong kind of value\r\n",
+            ctx.call("BZPOPMIN", "none", "s", "0"));
+        assertEquals("-ERR numkeys should be greater than 0\r\n", ctx.call("BZMPOP", "abc", "0", "k", "MIN"));
+        assertEquals("-ERR timeout is not a float or out of range\r\n", ctx.call("BZMPOP", "abc", "1", "k", "MIN"));
+        assertEquals("-ERR count should be greater than 0\r\n", ctx.call("BZMPOP", "0", "1", "k", "MIN", "COUNT", "0"));
+        assertEquals("-ERR syntax error\r\n", ctx.call("BZMPOP", "0", "1", "k", "UP"));
+        CommandSpec bzmpop = ctx.command("bzmpop").spec();
+        Arguments request = arguments("BZMPOP", "0", "2", "a", "b", "MIN");
+        assertEquals(2, bzmpop.keyCount(request));
+        assertEquals(3, bzmpop.keyArgument(request, 0));
     }
 
     /** The words laid end to end in one buffer, as the decoder lays out a request. */
