@@ -278,6 +278,11 @@ public final class BitmapCommands {
             }
             long total = inBits ? (long) length << 3 : length;
             long[] range = clamp(start, end, total);
+            if (range[0] > range[1]) {
+                // Before scaling bytes to bits: a start near Long.MAX_VALUE would overflow.
+                ctx.reply().integer(0);
+                return;
+            }
             first = inBits ? range[0] : range[0] << 3;
             last = inBits ? range[1] : (range[1] << 3) + 7;
         } else if (count == 2) {
@@ -384,6 +389,11 @@ public final class BitmapCommands {
                 end = total - 1;
             }
             long[] range = clamp(start, end, total);
+            if (range[0] > range[1]) {
+                // Before scaling bytes to bits: a start near Long.MAX_VALUE would overflow.
+                ctx.reply().integer(-1);
+                return;
+            }
             first = inBits ? range[0] : range[0] << 3;
             last = inBits ? range[1] : (range[1] << 3) + 7;
         } else if (count == 3) {

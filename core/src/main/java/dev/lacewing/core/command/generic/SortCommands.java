@@ -336,8 +336,10 @@ public final class SortCommands {
         int[] n = {0};
         if (value instanceof Quicklist list) {
             if (desc) {
-                list.forEachReverse(list.size() - 1 - start, list.size() - 1 - end,
-                    entry -> elements[n[0]++] = new Element(entry));
+                Quicklist.Cursor cursor = list.cursor(list.size() - 1 - start, false);
+                while (n[0] < elements.length) {
+                    elements[n[0]++] = new Element(cursor.next());
+                }
             } else {
                 list.forEach(start, end, entry -> elements[n[0]++] = new Element(entry));
             }

@@ -73,6 +73,16 @@ class BitmapCommandsTest {
             assertEquals(0L, ctx.reply("GETBIT", "missing", "3"));
         }
 
+        /** Found by the differential test: a byte start near Long.MAX_VALUE overflowed when scaled to bits. */
+        @Test
+        void aStartBeyondTheEndCountsNothingEvenNearLongMax() {
+            ctx.call("SET", "k", "abc");
+            assertEquals(0L, ctx.reply("BITCOUNT", "k", "9223372036854775807", "-1"));
+            assertEquals(0L, ctx.reply("BITCOUNT", "k", "9223372036854775807", "7", "BYTE"));
+            assertEquals(-1L, ctx.reply("BITPOS", "k", "1", "9223372036854775807", "2"));
+            assertEquals(-1L, ctx.reply("BITPOS", "k", "0", "9223372036854775807", "2", "BYTE"));
+        }
+
         @Test
         void setbitKeepsTheExpiry() {
             ctx.call("SET", "k", "a", "EX", "100");
