@@ -180,7 +180,10 @@ public final class SetValue implements TypedValue {
 
     /** The member at a position, as a new array (or a shared one for a small integer: do not modify). */
     public byte[] member(int position) {
-        return members instanceof PackedTable table ? table.field(position) : Numbers.toBytes(IntSet.get(ints(), position));
+        if (members instanceof PackedTable table) {
+            return table.field(position);
+        }
+        return Numbers.toBytes(IntSet.get(ints(), position));
     }
 
     /** A uniformly random position; the set must not be empty. */
