@@ -13,6 +13,9 @@ import java.util.function.IntConsumer;
  * {@code hashtable} (a {@link PackedTable} without values). Redis 7.0 has no listpack sets. The
  * conversion is one way, as in Redis.
  *
+ * <p>One field holds either the intset's array or the table, so a small intset set is two heap
+ * objects, this one (16 bytes) and its exactly sized array, as Redis's is a robj and one blob.
+ *
  * <p>Positions ({@link #first()}, {@link #next(int)}) are an index in the intset (ascending order)
  * or a slot of the table, valid until the set next changes. {@link #memoryUsage()} is O(1).
  *
@@ -24,25 +27,24 @@ public final class SetValue implements TypedValue {
     public static final String INTSET = "intset";
     public static final String HASHTABLE = "hashtable";
 
-    /** Object header and two fields. */
-    private static final long FIXED_BYTES = 24;
+    /** Object header and one compressed reference. */
+    private static final long FIXED_BYTES = 16;
 
-    private IntSet ints;
-    private PackedTable table;
+    /** The intset's array ({@link IntSet}, never written in place) or a {@link PackedTable}. */
+    private Object members;
 
     /** An empty intset, as Redis's createIntsetObject (the destination of SINTERSTORE and the like). */
     public SetValue() {
-        ints = new IntSet();
+        members = IntSet.empty();
     }
 
-    private SetValue(IntSet ints, PackedTable table) {
-        this.ints = ints;
-        this.table = table;
+    private SetValue(Object members) {
+        this.members = members;
     }
 
     /** An empty set in the encoding its first member calls for (setTypeCreate). */
     public static SetValue forFirstMember(byte[] member, int offset, int length) {
-        return isInteger(member, offset, length) ? new SetValue() : new SetValue(null, new PackedTable(false));
+        return isInteger(member, offset, length) ? new SetValue() : new SetValue(new PackedTable(false));
     }
 
     @Override
@@ -52,31 +54,36 @@ public final class SetValue implements TypedValue {
 
     @Override
     public String encoding() {
-        return table == null ? INTSET : HASHTABLE;
+        return members instanceof PackedTable ? HASHTABLE : INTSET;
     }
 
     @Override
     public SetValue copy() {
-        return table == null ? new SetValue(ints.copy(), null) : new SetValue(null, table.copy());
+        // An intset's array is never written, so the copy shares it.
+        return new SetValue(members instanceof PackedTable table ? table.copy() : members);
     }
 
     @Override
     public long memoryUsage() {
-        return FIXED_BYTES + (table == null ? ints.memoryUsage() : table.memoryUsage());
+        return FIXED_BYTES + (members instanceof PackedTable table ? table.memoryUsage() : IntSet.memoryUsage(ints()));
     }
 
     public int size() {
-        return table == null ? ints.size() : table.size();
+        return members instanceof PackedTable table ? table.size() : IntSet.size(ints());
     }
 
     public boolean isIntset() {
-        return table == null;
+        return !(members instanceof PackedTable);
+    }
+
+    private byte[] ints() {
+        return (byte[]) members;
     }
 
     // ---- membership and changes ------------------------------------------------------------
 
     public boolean contains(byte[] member, int offset, int length) {
-        if (table != null) {
+        if (members instanceof PackedTable table) {
             return table.find(member, offset, length) >= 0;
         }
         long value;
@@ -85,75 +92,83 @@ public final class SetValue implements TypedValue {
         } catch (InvalidNumber e) {
             return false;
         }
-        return ints.contains(value);
+        return IntSet.contains(ints(), value);
     }
 
     /** Adds a member; true when new. Converts to a table for a non-integer or past {@code maxIntsetEntries}. */
     public boolean add(byte[] member, int offset, int length, long maxIntsetEntries) {
-        if (table == null) {
-            long value;
-            try {
-                value = parse(member, offset, length);
-            } catch (InvalidNumber e) {
-                convert();
-                return table.add(member, offset, length);
-            }
-            if (!ints.add(value)) {
-                return false;
-            }
-            if (ints.size() > maxIntsetEntries) {
-                convert();
-            }
-            return true;
+        if (members instanceof PackedTable table) {
+            return table.add(member, offset, length);
         }
-        return table.add(member, offset, length);
+        long value;
+        try {
+            value = parse(member, offset, length);
+        } catch (InvalidNumber e) {
+            return convert().add(member, offset, length);
+        }
+        byte[] ints = ints();
+        byte[] added = IntSet.add(ints, value);
+        if (added == ints) {
+            return false;
+        }
+        members = added;
+        if (IntSet.size(added) > maxIntsetEntries) {
+            convert();
+        }
+        return true;
     }
 
     /** Removes a member; false when absent. */
     public boolean remove(byte[] member, int offset, int length) {
-        if (table != null) {
+        if (members instanceof PackedTable table) {
             return table.remove(member, offset, length);
         }
+        byte[] ints = ints();
+        byte[] removed;
         try {
-            return ints.remove(parse(member, offset, length));
+            removed = IntSet.remove(ints, parse(member, offset, length));
         } catch (InvalidNumber e) {
             return false;
         }
+        members = removed;
+        return removed != ints;
     }
 
     /** Removes the member at a position. */
     public void removeAt(int position) {
-        if (table != null) {
+        if (members instanceof PackedTable table) {
             table.removeAt(position);
         } else {
-            ints.remove(ints.get(position));
+            members = IntSet.removeAt(ints(), position);
         }
     }
 
-    private void convert() {
+    /** Converts the intset to a table and returns the table. */
+    private PackedTable convert() {
+        byte[] ints = ints();
         PackedTable converted = new PackedTable(false);
-        for (int i = 0; i < ints.size(); i++) {
-            byte[] member = Numbers.toBytes(ints.get(i));
+        for (int i = 0; i < IntSet.size(ints); i++) {
+            byte[] member = Numbers.toBytes(IntSet.get(ints, i));
             converted.add(member, 0, member.length);
         }
-        table = converted;
-        ints = null;
+        members = converted;
+        return converted;
     }
 
     // ---- positions -------------------------------------------------------------------------
 
     public int first() {
-        return table == null ? (ints.size() > 0 ? 0 : -1) : nextSlot(0);
+        return members instanceof PackedTable table ? nextSlot(table, 0) : (size() > 0 ? 0 : -1);
     }
 
     public int next(int position) {
-        if (table == null) {
-            return position + 1 < ints.size() ? position + 1 : -1;
+        if (members instanceof PackedTable table) {
+            return nextSlot(table, position + 1);
         }
-        return nextSlot(position + 1);
+        return position + 1 < size() ? position + 1 : -1;
     }
 
-    private int nextSlot(int from) {
+    private static int nextSlot(PackedTable table, int from) {
         int capacity = table.capacity();
         for (int i = from; i < capacity; i++) {
             if (table.occupied(i)) {
@@ -165,20 +180,24 @@ public final class SetValue implements TypedValue {
 
     /** The member at a position, as a new array (or a shared one for a small integer: do not modify). */
     public byte[] member(int position) {
-        return table == null ? Numbers.toBytes(ints.get(position)) : table.field(position);
+        if (members instanceof PackedTable table) {
+            return table.field(position);
+        }
+        return Numbers.toBytes(IntSet.get(ints(), position));
     }
 
     /** A uniformly random position; the set must not be empty. */
     public int randomPosition(RandomGenerator random) {
-        return table == null ? random.nextInt(ints.size()) : table.randomPosition(random);
+        return members instanceof PackedTable table ? table.randomPosition(random) : random.nextInt(size());
     }
 
     /** One SSCAN step: an intset whole (cursor 0), a table by home buckets ({@link PackedTable#scan}). */
     public long scan(long cursor, int count, IntConsumer visit) {
-        if (table != null) {
+        if (members instanceof PackedTable table) {
             return table.scan(cursor, count, visit);
         }
-        for (int i = 0; i < ints.size(); i++) {
+        int size = size();
+        for (int i = 0; i < size; i++) {
             visit.accept(i);
         }
         return 0;
