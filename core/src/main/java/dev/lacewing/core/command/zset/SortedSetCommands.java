@@ -389,10 +389,7 @@ public final class SortedSetCommands {
             return;
         }
         elements /= 2;
-        if (incr && elements > 1) {
-            reply.error(Errors.ZADD_INCR_PAIRS);
-            return;
-        }
+        // Incompatible options first, then INCR's single pair, in zaddGenericCommand's order.
         if ((flags & NX) != 0 && (flags & XX) != 0) {
             reply.error(Errors.ZADD_NX_XX);
             return;
@@ -402,6 +399,10 @@ public final class SortedSetCommands {
         exclusive += (flags & NX) != 0 ? 1 : 0;
         if (exclusive > 1) {
             reply.error(Errors.ZADD_GT_LT_NX);
+            return;
+        }
+        if (incr && elements > 1) {
+            reply.error(Errors.ZADD_INCR_PAIRS);
             return;
         }
         double[] scores = new double[elements];

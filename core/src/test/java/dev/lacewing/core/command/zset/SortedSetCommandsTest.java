@@ -47,6 +47,17 @@ class SortedSetCommandsTest {
         assertEquals(List.of("m121", "m122"), ctx.reply("ZRANGE", "z", "0", "1"));
     }
 
+    /** Found by the differential test: incompatible options are reported before INCR's single pair. */
+    @Test
+    void zaddChecksIncompatibleOptionsBeforeIncrsSinglePair() {
+        assertEquals("-ERR GT, LT, and/or NX options at the same time are not compatible\r\n",
+            ctx.call("ZADD", "z", "LT", "INCR", "GT", "3", "c", "-1", "d"));
+        assertEquals("-ERR XX and NX options at the same time are not compatible\r\n",
+            ctx.call("ZADD", "z", "NX", "XX", "INCR", "3", "c", "-1", "d"));
+        assertEquals("-ERR INCR option supports a single increment-element pair\r\n",
+            ctx.call("ZADD", "z", "INCR", "3", "c", "-1", "d"));
+    }
+
     @Test
     void aLongMemberOrALowerSettingMakesTheLargeForm() {
         ctx.call("ZADD", "long", "1", "x".repeat(65));
