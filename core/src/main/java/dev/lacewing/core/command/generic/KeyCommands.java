@@ -14,6 +14,7 @@ import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Errors;
+import dev.lacewing.core.command.ScanOptions;
 import dev.lacewing.core.command.Glob;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
@@ -40,9 +41,6 @@ public final class KeyCommands {
 
     /** What {@link Keyspace#expireAt} returns for a key that does not exist. */
     static final long NO_KEY = -2;
-
-    /** SCAN's default COUNT. */
-    private static final int DEFAULT_SCAN_COUNT = 10;
 
     /**
      * SCAN gathers at most this many table steps of COUNT slots per call, as Redis walks at most
@@ -320,31 +318,13 @@ public final class KeyCommands {
             ctx.reply().error(Errors.INVALID_CURSOR);
             return;
         }
-        long count = DEFAULT_SCAN_COUNT;
-        int pattern = 0;
-        int type = 0;
-        for (int i = 2; i < args.count(); i += 2) {
-            boolean hasValue = i + 1 < args.count();
-            if (hasValue && args.is(i, "COUNT")) {
-                try {
-                    count = Numbers.parseLong(args.array(), args.offset(i + 1), args.length(i + 1));
-                } catch (InvalidNumber e) {
-                    ctx.reply().error(Errors.NOT_INTEGER);
-                    return;
-                }
-                if (count < 1) {
-                    ctx.reply().error(Errors.SYNTAX);
-                    return;
-                }
-            } else if (hasValue && args.is(i, "MATCH")) {
-                pattern = i + 1;
-            } else if (hasValue && args.is(i, "TYPE")) {
-                type = i + 1;
-            } else {
-                ctx.reply().error(Errors.SYNTAX);
-                return;
-            }
+        ScanOptions options = ScanOptions.parse(ctx, 2, true);
+        if (options == null) {
+            return;
         }
+        long count = options.count();
+        int pattern = options.pattern();
+        int type = options.type();
         Keyspace keyspace = ctx.keyspace();
         int slots = (int) Math.min(count, Integer.MAX_VALUE);
         List<byte[]> gathered = new ArrayList<>();

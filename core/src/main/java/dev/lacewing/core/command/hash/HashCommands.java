@@ -19,6 +19,7 @@ import dev.lacewing.core.command.Glob;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
 import dev.lacewing.core.command.Numbers.LongDouble;
+import dev.lacewing.core.command.ScanOptions;
 import dev.lacewing.core.command.generic.KeyCommands;
 import dev.lacewing.core.datatype.HashValue;
 import java.util.ArrayList;
@@ -43,7 +44,6 @@ public final class HashCommands {
     static final String MAX_VALUE = "hash-max-listpack-value";
     private static final long DEFAULT_MAX_ENTRIES = 512;
     private static final long DEFAULT_MAX_VALUE = 64;
-    private static final int DEFAULT_SCAN_COUNT = 10;
 
     private HashCommands() {
     }
@@ -528,28 +528,12 @@ public final class HashCommands {
             reply.array(0);
             return;
         }
-        long count = DEFAULT_SCAN_COUNT;
-        int pattern = 0;
-        for (int i = 3; i < args.count(); i += 2) {
-            boolean hasValue = i + 1 < args.count();
-            if (hasValue && args.is(i, "COUNT")) {
-                try {
-                    count = Numbers.parseLong(args.array(), args.offset(i + 1), args.length(i + 1));
-                } catch (InvalidNumber e) {
-                    reply.error(Errors.NOT_INTEGER);
-                    return;
-                }
-                if (count < 1) {
-                    reply.error(Errors.SYNTAX);
-                    return;
-                }
-            } else if (hasValue && args.is(i, "MATCH")) {
-                pattern = i + 1;
-            } else {
-                reply.error(Errors.SYNTAX);
-                return;
-            }
+        ScanOptions options = ScanOptions.parse(ctx, 3, false);
+        if (options == null) {
+            return;
         }
+        long count = options.count();
+        int pattern = options.pattern();
         HashValue hash = (HashValue) value;
         List<byte[]> gathered = new ArrayList<>();
         // Redis counts a field and its value as two of COUNT, and stops after 10 * COUNT buckets.

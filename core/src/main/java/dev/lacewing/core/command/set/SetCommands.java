@@ -18,6 +18,7 @@ import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Glob;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
+import dev.lacewing.core.command.ScanOptions;
 import dev.lacewing.core.command.generic.KeyCommands;
 import dev.lacewing.core.datatype.SetValue;
 import java.util.ArrayList;
@@ -40,7 +41,6 @@ public final class SetCommands {
 
     static final String MAX_INTSET_ENTRIES = "set-max-intset-entries";
     private static final long DEFAULT_MAX_INTSET_ENTRIES = 512;
-    private static final int DEFAULT_SCAN_COUNT = 10;
     private static final Object WRONG_TYPE = new Object();
 
     private SetCommands() {
@@ -638,28 +638,12 @@ public final class SetCommands {
             reply.array(0);
             return;
         }
-        long count = DEFAULT_SCAN_COUNT;
-        int pattern = 0;
-        for (int i = 3; i < args.count(); i += 2) {
-            boolean hasValue = i + 1 < args.count();
-            if (hasValue && args.is(i, "COUNT")) {
-                try {
-                    count = Numbers.parseLong(args.array(), args.offset(i + 1), args.length(i + 1));
-                } catch (InvalidNumber e) {
-                    reply.error(Errors.NOT_INTEGER);
-                    return;
-                }
-                if (count < 1) {
-                    reply.error(Errors.SYNTAX);
-                    return;
-                }
-            } else if (hasValue && args.is(i, "MATCH")) {
-                pattern = i + 1;
-            } else {
-                reply.error(Errors.SYNTAX);
-                return;
-            }
+        ScanOptions options = ScanOptions.parse(ctx, 3, false);
+        if (options == null) {
+            return;
         }
+        long count = options.count();
+        int pattern = options.pattern();
         SetValue set = (SetValue) value;
         List<byte[]> gathered = new ArrayList<>();
         long steps = count > Long.MAX_VALUE / 10 ? Long.MAX_VALUE : count * 10;

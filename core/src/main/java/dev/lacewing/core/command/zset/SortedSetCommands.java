@@ -21,6 +21,7 @@ import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Glob;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
+import dev.lacewing.core.command.ScanOptions;
 import dev.lacewing.core.command.Timeouts;
 import dev.lacewing.core.command.generic.KeyCommands;
 import dev.lacewing.core.datatype.SetValue;
@@ -60,7 +61,6 @@ public final class SortedSetCommands {
     private static final String GROUP = "sorted-set";
     private static final long DEFAULT_MAX_LISTPACK_ENTRIES = 128;
     private static final long DEFAULT_MAX_LISTPACK_VALUE = 64;
-    private static final int DEFAULT_SCAN_COUNT = 10;
 
     /* ZADD options, as Redis's ZADD_IN_* flags. */
     private static final int INCR = 1;
@@ -1351,28 +1351,12 @@ public final class SortedSetCommands {
             reply.array(0);
             return;
         }
-        long count = DEFAULT_SCAN_COUNT;
-        int pattern = 0;
-        for (int i = 3; i < args.count(); i += 2) {
-            boolean hasValue = i + 1 < args.count();
-            if (hasValue && args.is(i, "count")) {
-                try {
-                    count = parseLong(ctx, i + 1);
-                } catch (InvalidNumber e) {
-                    reply.error(Errors.NOT_INTEGER);
-                    return;
-                }
-                if (count < 1) {
-                    reply.error(Errors.SYNTAX);
-                    return;
-                }
-            } else if (hasValue && args.is(i, "match")) {
-                pattern = i + 1;
-            } else {
-                reply.error(Errors.SYNTAX);
-                return;
-            }
+        ScanOptions options = ScanOptions.parse(ctx, 3, false);
+        if (options == null) {
+            return;
         }
+        long count = options.count();
+        int pattern = options.pattern();
         List<byte[]> members = new ArrayList<>();
         List<Double> scores = new ArrayList<>();
         SortedSet.Visitor gather = (member, score) -> {

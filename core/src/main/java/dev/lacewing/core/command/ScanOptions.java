@@ -1,0 +1,50 @@
+package dev.lacewing.core.command;
+
+import dev.lacewing.api.Arguments;
+import dev.lacewing.api.CommandContext;
+import dev.lacewing.core.command.Numbers.InvalidNumber;
+
+/**
+ * The options of SCAN, HSCAN, SSCAN and ZSCAN, read as Redis's one scanGenericCommand reads them:
+ * {@code COUNT} a positive integer, {@code MATCH} a pattern and, for SCAN alone, {@code TYPE}; each
+ * takes a value, and anything else is a syntax error.
+ *
+ * @param count how many elements a call aims to gather
+ * @param pattern the argument index of the MATCH pattern, 0 when none
+ * @param type the argument index of the TYPE name, 0 when none
+ */
+public record ScanOptions(long count, int pattern, int type) {
+
+    public static final long DEFAULT_COUNT = 10;
+
+    /** The options from argument {@code first} on; null once the error reply is written. */
+    public static ScanOptions parse(CommandContext ctx, int first, boolean allowType) {
+        Arguments args = ctx.arguments();
+        long count = DEFAULT_COUNT;
+        int pattern = 0;
+        int type = 0;
+        for (int i = first; i < args.count(); i += 2) {
+            boolean hasValue = i + 1 < args.count();
+            if (hasValue && args.is(i, "COUNT")) {
+                try {
+                    count = Numbers.parseLong(args.array(), args.offset(i + 1), args.length(i + 1));
+                } catch (InvalidNumber e) {
+                    ctx.reply().error(Errors.NOT_INTEGER);
+                    return null;
+                }
+                if (count < 1) {
+                    ctx.reply().error(Errors.SYNTAX);
+                    return null;
+                }
+            } else if (hasValue && args.is(i, "MATCH")) {
+                pattern = i + 1;
+            } else if (allowType && hasValue && args.is(i, "TYPE")) {
+                type = i + 1;
+            } else {
+                ctx.reply().error(Errors.SYNTAX);
+                return null;
+            }
+        }
+        return new ScanOptions(count, pattern, type);
+    }
+}
