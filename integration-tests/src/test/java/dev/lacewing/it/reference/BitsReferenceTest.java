@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.lacewing.it.resp.RespClient;
 import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
-import dev.lacewing.it.server.TypedValueFixture;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -282,25 +281,11 @@ class BitsReferenceTest {
     @MethodSource("scripts")
     void repliesAsRedisDoes(Target target, String name, String text) {
         Script script = Script.parse(name, text, "bits" + RUNS.incrementAndGet() + ":");
-        List<String> mismatches = new ArrayList<>();
         try (RespClient reference = RespClient.connect(redis.port());
              RespClient lacewing = RespClient.connect(Servers.server(target).port())) {
-            for (Script.Step step : script.steps()) {
-                if (step instanceof Script.Typed typed) {
-                    reference.callBytes(List.of(bytes("RPUSH"), typed.key(), bytes("x")));
-                    lacewing.callBytes(List.of(bytes(TypedValueFixture.COMMAND), typed.key()));
-                } else if (step instanceof Script.Command command) {
-                    String expected = RespClient.text(reference.callBytes(command.arguments()));
-                    String actual = RespClient.text(lacewing.callBytes(command.arguments()));
-                    if (!expected.equals(actual)) {
-                        mismatches.add("reply to: " + command.words() + "\n  redis:    "
-                            + RespClient.escape(bytesOf(expected)) + "\n  lacewing: " + RespClient.escape(bytesOf(actual)));
-                    }
-                }
-            }
+            List<String> mismatches = ScriptComparison.mismatches(script, reference, lacewing);
+            assertTrue(mismatches.isEmpty(), () -> ScriptComparison.report(mismatches));
         }
-        assertTrue(mismatches.isEmpty(), () -> mismatches.size() + " replies differ from Redis's:\n"
-            + String.join("\n", mismatches));
     }
 
     static Stream<Target> targets() {
@@ -453,9 +438,5 @@ class BitsReferenceTest {
 
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static byte[] bytesOf(String text) {
-        return text.getBytes(StandardCharsets.ISO_8859_1);
     }
 }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.lacewing.it.resp.RespClient;
 import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
@@ -184,28 +183,10 @@ class HashSetReferenceTest {
     @MethodSource("scripts")
     void repliesAsRedisDoes(Target target, String name, String text) {
         Script script = Script.parse(name, text, "hs" + RUNS.incrementAndGet() + ":");
-        List<String> mismatches = new ArrayList<>();
         try (RespClient reference = RespClient.connect(redis.port());
              RespClient lacewing = RespClient.connect(Servers.server(target).port())) {
-            for (Script.Step step : script.steps()) {
-                Script.Command command = (Script.Command) step;
-                byte[] request = RespClient.encode(command.arguments());
-                reference.send(request);
-                lacewing.send(request);
-                String expected = RespClient.text(reference.readReply());
-                String actual = RespClient.text(lacewing.readReply());
-                // HELLO's reply carries the server's name, version and connection id.
-                if (!command.words().startsWith("HELLO") && !expected.equals(actual)) {
-                    mismatches.add(command.words() + "\n  redis:    " + escape(expected)
-                        + "\n  lacewing: " + escape(actual));
-                }
-            }
+            List<String> mismatches = ScriptComparison.mismatches(script, reference, lacewing);
+            assertTrue(mismatches.isEmpty(), () -> ScriptComparison.report(mismatches));
         }
-        assertTrue(mismatches.isEmpty(), () -> mismatches.size() + " replies differ from Redis's:\n"
-            + String.join("\n", mismatches));
-    }
-
-    private static String escape(String text) {
-        return RespClient.escape(text.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
     }
 }

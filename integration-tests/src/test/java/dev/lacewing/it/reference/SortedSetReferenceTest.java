@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.lacewing.it.resp.RespClient;
 import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
@@ -380,33 +378,10 @@ class SortedSetReferenceTest {
     @MethodSource("scripts")
     void repliesAsRedisDoes(Target target, String name, String text) {
         Script script = Script.parse(name, text, "zref" + RUNS.incrementAndGet() + ":");
-        List<String> mismatches = new ArrayList<>();
         try (RespClient reference = RespClient.connect(redis.port());
              RespClient lacewing = RespClient.connect(Servers.server(target).port())) {
-            for (Script.Step step : script.steps()) {
-                Script.Command command = (Script.Command) step;
-                byte[] request = RespClient.encode(command.arguments());
-                reference.send(request);
-                lacewing.send(request);
-                String expected = RespClient.text(reference.readReply());
-                String actual = RespClient.text(lacewing.readReply());
-                if (command.words().startsWith("HELLO")) {
-                    expected = expected.replaceAll("(\\$2\r\nid\r\n):\\d+", "$1:N");
-                    actual = actual.replaceAll("(\\$2\r\nid\r\n):\\d+", "$1:N");
-                    continue;
-                }
-                if (!expected.equals(actual)) {
-                    mismatches.add("reply to: " + command.words()
-                        + "\n  redis:    " + escape(expected) + "\n  lacewing: " + escape(actual));
-                }
-            }
+            List<String> mismatches = ScriptComparison.mismatches(script, reference, lacewing);
+            assertTrue(mismatches.isEmpty(), () -> ScriptComparison.report(mismatches));
         }
-        assertTrue(mismatches.isEmpty(), () -> mismatches.size() + " replies differ from Redis's:\n"
-            + String.join("\n", mismatches));
-    }
-
-    private static String escape(String text) {
-        String escaped = RespClient.escape(text.getBytes(StandardCharsets.ISO_8859_1));
-        return escaped.length() <= 600 ? escaped : escaped.substring(0, 600) + "...";
     }
 }
