@@ -48,13 +48,14 @@ public final class DeliberateDifferences {
      */
     private static final UnaryOperator<String> SAME_DOUBLES = reply -> {
         java.util.regex.Matcher matcher = java.util.regex.Pattern
-            .compile("(?md)^(?:\\$\\d+\r\n|,)(-?(?:\\d+\\.\\d*|\\d*\\.\\d+|\\d+)(?:e[-+]?\\d+)?)\r$")
+            .compile("(?md)^(\\$\\d+\r\n|,)(-?(?:\\d+\\.\\d*|\\d*\\.\\d+|\\d+)(?:e[-+]?\\d+)?)\r$")
             .matcher(reply);
         StringBuilder normalized = new StringBuilder();
         while (matcher.find()) {
-            String text = matcher.group(1);
+            String text = matcher.group(2);
             String value = text.matches("-?\\d+") ? text : Double.toString(Double.parseDouble(text));
-            matcher.appendReplacement(normalized, java.util.regex.Matcher.quoteReplacement("#" + value + "\r"));
+            String prefix = matcher.group(1).equals(",") ? "," : "$" + value.length() + "\r\n";
+            matcher.appendReplacement(normalized, java.util.regex.Matcher.quoteReplacement(prefix + value + "\r"));
         }
         matcher.appendTail(normalized);
         return normalized.toString();
