@@ -198,11 +198,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     /** Runs every complete request buffered, then flushes their replies at once. */
     private void processInput() {
-        decoder.maxBulkLength(server.settings().longValue("proto-max-bulk-len"));
+        decoder.maxBulkLength(server.protoMaxBulkLength());
         while (!waiting && !closing && !closed) {
             RequestDecoder.Result result = decoder.decode();
             if (result == RequestDecoder.Result.INCOMPLETE) {
-                if (decoder.bufferedBytes() > server.settings().longValue("client-query-buffer-limit")) {
+                if (decoder.bufferedBytes() > server.clientQueryBufferLimit()) {
                     LOG.log(System.Logger.Level.WARNING, "Closing client that reached max query buffer length: id="
                         + id + " addr=" + remoteAddress() + " qbuf=" + decoder.bufferedBytes());
                     closing = true;
