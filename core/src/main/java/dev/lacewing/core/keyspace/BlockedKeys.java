@@ -101,6 +101,15 @@ public final class BlockedKeys {
         }
     }
 
+    /** Signals every waited key of {@code database} that {@code table} holds (after SWAPDB): O(waited keys). */
+    public void signalExisting(int database, DatabaseTable table, long now) {
+        for (Key key : byKey.keySet()) {
+            if (key.database() == database && table.get(key.bytes(), 0, key.bytes().length, now) != null) {
+                ReadyKeys.current().add(this, database, key.bytes());
+            }
+        }
+    }
+
     /**
      * Redis's signalKeyAsReady: called when a key is created or replaced by an aggregate; when
      * someone waits on it, the key joins the running thread's {@link ReadyKeys}, served once the

@@ -27,6 +27,7 @@ public final class Partition {
     private final DatabaseTable[] databases;
     private final BlockedKeys blockedKeys = new BlockedKeys();
     private final MemoryPolicy memory;
+    private final LongSupplier clock;
     private final EvictionPool pool = new EvictionPool();
     /** The database random eviction starts from next, as Redis's next_db. */
     private int nextRandomDatabase;
@@ -39,6 +40,7 @@ public final class Partition {
 
     public Partition(int databases, KeyspaceLayout layout, MemoryPolicy memory, LongSupplier clock) {
         this.memory = memory;
+        this.clock = clock;
         this.databases = new DatabaseTable[databases];
         for (int i = 0; i < databases; i++) {
             this.databases[i] = layout.newTable(memory, clock);
@@ -58,10 +60,20 @@ public final class Partition {
         return databases.length;
     }
 
+    /**
+     * SWAPDB for this partition's part of both databases. As Redis's swapdb does with
+     * scanDatabaseForReadyKeys, a client blocked on a key of either database that now exists there
+     * is signalled, and served once the command is done if the value is of the kind it waits for.
+     */
     public void swap(int first, int second) {
         DatabaseTable table = databases[first];
         databases[first] = databases[second];
         databases[second] = table;
+        if (!blockedKeys.isEmpty()) {
+            long now = clock.getAsLong();
+            blockedKeys.signalExisting(first, databases[first], now);
+            blockedKeys.signalExisting(second, databases[second], now);
+        }
     }
 
     public void clearAll() {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lacewing.core.server.LacewingServer;
 import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
 import io.lettuce.core.KeyValue;
@@ -12,11 +13,14 @@ import io.lettuce.core.LMoveArgs;
 import io.lettuce.core.LMPopArgs;
 import io.lettuce.core.LPosArgs;
 import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
+import io.lettuce.core.RedisURI;
 import io.lettuce.core.UnblockType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -215,6 +219,31 @@ class ListCommandsTest {
             assertTrue(!served.isDone(), "still blocked after SET and DEL");
             other.sync().lpush(k, bytes("v"));
             assertEquals(List.of("v"), texts(await(served).getValue()));
+        }
+    }
+
+    /** As Redis's swapdb (scanDatabaseForReadyKeys): a key the swapped-in database holds serves its waiters. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void swapdbServesAClientBlockedOnAKeyTheSwappedInDatabaseHolds(Target target) throws Exception {
+        byte[] k = key(target, "swapdb", "a");
+        try (LacewingServer server = Servers.builder(target).start()) {
+            RedisClient client = RedisClient.create(RedisURI.create("127.0.0.1", server.port()));
+            try (StatefulRedisConnection<byte[], byte[]> waiter = client.connect(ByteArrayCodec.INSTANCE);
+                 StatefulRedisConnection<byte[], byte[]> other = client.connect(ByteArrayCodec.INSTANCE)) {
+                RedisFuture<KeyValue<byte[], byte[]>> served = waiter.async().blpop(5, k);
+                waitUntilBlocked(other.sync(), 1);
+                other.sync().select(1);
+                other.sync().rpush(k, bytes("moved"), bytes("left"));
+                Thread.sleep(50);
+                assertTrue(!served.isDone(), "a push to database 1 does not serve a client waiting in 0");
+                assertEquals("OK", other.sync().swapdb(0, 1));
+                assertEquals("moved", text(await(served).getValue()));
+                other.sync().select(0);
+                assertEquals(List.of("left"), texts(other.sync().lrange(k, 0, -1)));
+            } finally {
+                client.shutdown();
+            }
         }
     }
 }
