@@ -19,7 +19,7 @@ import java.util.function.IntConsumer;
  * <p>Thread rule: stored under one key and touched only by the thread the engine gives the
  * command on that key.
  */
-public final class HashValue implements TypedValue {
+public final class HashValue implements TypedValue, Positioned {
 
     public static final String LISTPACK = "listpack";
     public static final String HASHTABLE = "hashtable";
@@ -66,6 +66,7 @@ public final class HashValue implements TypedValue {
         return FIXED_BYTES + (table == null ? ARRAY_HEADER + pairs.length : table.memoryUsage());
     }
 
+    @Override
     public int size() {
         return table == null ? count : table.size();
     }
@@ -92,11 +93,13 @@ public final class HashValue implements TypedValue {
     }
 
     /** The first position, or -1 when empty. */
+    @Override
     public int first() {
         return table == null ? (used > 0 ? 0 : -1) : nextSlot(0);
     }
 
     /** The position after {@code position}, or -1. */
+    @Override
     public int next(int position) {
         if (table != null) {
             return nextSlot(position + 1);
@@ -149,6 +152,7 @@ public final class HashValue implements TypedValue {
     }
 
     /** A uniformly random position; the hash must not be empty. O(n) for a listpack. */
+    @Override
     public int randomPosition(RandomGenerator random) {
         if (table != null) {
             return table.randomPosition(random);

@@ -22,7 +22,7 @@ import java.util.function.IntConsumer;
  * <p>Thread rule: stored under one key and touched only by the thread the engine gives the
  * command on that key.
  */
-public final class SetValue implements TypedValue {
+public final class SetValue implements TypedValue, Positioned {
 
     public static final String INTSET = "intset";
     public static final String HASHTABLE = "hashtable";
@@ -68,6 +68,7 @@ public final class SetValue implements TypedValue {
         return FIXED_BYTES + (members instanceof PackedTable table ? table.memoryUsage() : IntSet.memoryUsage(ints()));
     }
 
+    @Override
     public int size() {
         return members instanceof PackedTable table ? table.size() : IntSet.size(ints());
     }
@@ -157,10 +158,12 @@ public final class SetValue implements TypedValue {
 
     // ---- positions -------------------------------------------------------------------------
 
+    @Override
     public int first() {
         return members instanceof PackedTable table ? nextSlot(table, 0) : (size() > 0 ? 0 : -1);
     }
 
+    @Override
     public int next(int position) {
         if (members instanceof PackedTable table) {
             return nextSlot(table, position + 1);
@@ -187,6 +190,7 @@ public final class SetValue implements TypedValue {
     }
 
     /** A uniformly random position; the set must not be empty. */
+    @Override
     public int randomPosition(RandomGenerator random) {
         return members instanceof PackedTable table ? table.randomPosition(random) : random.nextInt(size());
     }

@@ -22,9 +22,9 @@ import dev.lacewing.core.command.Numbers.LongDouble;
 import dev.lacewing.core.command.ScanOptions;
 import dev.lacewing.core.command.generic.KeyCommands;
 import dev.lacewing.core.datatype.HashValue;
+import dev.lacewing.core.datatype.Positioned;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
@@ -454,38 +454,13 @@ public final class HashCommands {
             }
             return;
         }
-        List<Integer> chosen = distinctPositions(hash, (int) count, random);
+        List<Integer> chosen = Positioned.distinctRandomPositions(hash, (int) count, random);
         replyPairsHeader(reply, chosen.size(), withValues);
         for (int at : chosen) {
             replyPair(reply, hash, at, withValues);
         }
     }
 
-    /**
-     * {@code count} distinct random positions, count below the size. As Redis, when count is more
-     * than a third of the size, all positions are taken and random ones dropped; otherwise random
-     * picks are drawn until enough are distinct.
-     */
-    private static List<Integer> distinctPositions(HashValue hash, int count, RandomGenerator random) {
-        int size = hash.size();
-        if ((long) count * 3 > size) {
-            List<Integer> all = new ArrayList<>(size);
-            for (int at = hash.first(); at >= 0; at = hash.next(at)) {
-                all.add(at);
-            }
-            while (all.size() > count) {
-                int victim = random.nextInt(all.size());
-                all.set(victim, all.get(all.size() - 1));
-                all.remove(all.size() - 1);
-            }
-            return all;
-        }
-        Set<Integer> picked = new LinkedHashSet<>();
-        while (picked.size() < count) {
-            picked.add(hash.randomPosition(random));
-        }
-        return new ArrayList<>(picked);
-    }
 
     private static void replyPairsHeader(ReplyWriter reply, long pairs, boolean withValues) {
         long length = withValues && reply.protocol() == 2 ? pairs * 2 : pairs;

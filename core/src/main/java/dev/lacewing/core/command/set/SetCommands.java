@@ -21,9 +21,9 @@ import dev.lacewing.core.command.Numbers.InvalidNumber;
 import dev.lacewing.core.command.ScanOptions;
 import dev.lacewing.core.command.generic.KeyCommands;
 import dev.lacewing.core.datatype.SetValue;
+import dev.lacewing.core.datatype.Positioned;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
@@ -328,7 +328,7 @@ public final class SetCommands {
             replyMembers(reply, whole);
             return;
         }
-        List<Integer> chosen = distinctPositions(set, (int) count, random);
+        List<Integer> chosen = Positioned.distinctRandomPositions(set, (int) count, random);
         reply.array(chosen.size());
         for (int at : chosen) {
             reply.bulk(set.member(at));
@@ -336,26 +336,6 @@ public final class SetCommands {
     }
 
     /** As HRANDFIELD: drop random positions from all of them, or draw until enough are distinct. */
-    private static List<Integer> distinctPositions(SetValue set, int count, RandomGenerator random) {
-        int size = set.size();
-        if ((long) count * 3 > size) {
-            List<Integer> all = new ArrayList<>(size);
-            for (int at = set.first(); at >= 0; at = set.next(at)) {
-                all.add(at);
-            }
-            while (all.size() > count) {
-                int victim = random.nextInt(all.size());
-                all.set(victim, all.get(all.size() - 1));
-                all.remove(all.size() - 1);
-            }
-            return all;
-        }
-        Set<Integer> picked = new LinkedHashSet<>();
-        while (picked.size() < count) {
-            picked.add(set.randomPosition(random));
-        }
-        return new ArrayList<>(picked);
-    }
 
     /**
      * SMOVE source destination member (smoveCommand): a missing source replies 0 before any type

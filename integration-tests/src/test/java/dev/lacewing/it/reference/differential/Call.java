@@ -36,9 +36,13 @@ record Call(List<byte[]> arguments, ReplyCheck check, List<List<byte[]>> redisIn
         return redisInstead != null;
     }
 
-    /** The same call with other arguments (a wrong-arity mutation), compared exactly. */
+    /**
+     * The same call with other arguments (a dropped or extra argument), compared as the call is:
+     * dropping an optional argument can leave a valid request (SRANDMEMBER without its count)
+     * whose reply is as random as the original's.
+     */
     Call withArguments(List<byte[]> other) {
-        return new Call(List.copyOf(other), ReplyCheck.EXACT, null);
+        return new Call(List.copyOf(other), check, null);
     }
 
     /** The command name, upper case. */
