@@ -1,6 +1,7 @@
 package dev.lacewing.core.keyspace;
 
 import java.util.ArrayDeque;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Keys that became ready for blocked clients during the command the current thread runs, as
@@ -19,10 +20,22 @@ public final class ReadyKeys {
 
     private static final ThreadLocal<ReadyKeys> CURRENT = ThreadLocal.withInitial(ReadyKeys::new);
 
+    /*
+     * Ready keys queued on any thread, so that the command path, which asks after every command,
+     * skips the thread-local lookup while no key is ready anywhere (nearly always). A thread sees
+     * its own additions in program order; another thread's only make it look, needlessly.
+     */
+    private static final AtomicInteger QUEUED = new AtomicInteger();
+
     private final ArrayDeque<Ready> queue = new ArrayDeque<>();
 
     public static ReadyKeys current() {
         return CURRENT.get();
+    }
+
+    /** False when no thread has a ready key queued, so the calling thread has none either. */
+    public static boolean anyQueued() {
+        return QUEUED.get() != 0;
     }
 
     public void add(BlockedKeys registry, int database, byte[] key) {
@@ -32,6 +45,7 @@ public final class ReadyKeys {
             }
         }
         queue.addLast(new Ready(registry, database, key));
+        QUEUED.incrementAndGet();
     }
 
     public boolean isEmpty() {
@@ -39,6 +53,10 @@ public final class ReadyKeys {
     }
 
     public Ready poll() {
-        return queue.pollFirst();
+        Ready ready = queue.pollFirst();
+        if (ready != null) {
+            QUEUED.decrementAndGet();
+        }
+        return ready;
     }
 }

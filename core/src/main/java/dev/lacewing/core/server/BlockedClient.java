@@ -112,6 +112,9 @@ final class BlockedClient implements BlockedKeys.Entry {
      * command's keys, so no later command can take an element first.
      */
     static void serveReadyKeys(ServerState server) {
+        if (!ReadyKeys.anyQueued()) {
+            return;
+        }
         ReadyKeys ready = ReadyKeys.current();
         while (!ready.isEmpty()) {
             ReadyKeys.Ready key = ready.poll();
