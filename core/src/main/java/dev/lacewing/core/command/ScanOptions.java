@@ -47,4 +47,21 @@ public record ScanOptions(long count, int pattern, int type) {
         }
         return new ScanOptions(count, pattern, type);
     }
+
+    /** Whether MATCH lets {@code element} through: always without MATCH or with the pattern "*". */
+    public boolean matches(Arguments args, byte[] element) {
+        if (pattern == 0) {
+            return true;
+        }
+        byte[] array = args.array();
+        int offset = args.offset(pattern);
+        int length = args.length(pattern);
+        return length == 1 && array[offset] == '*'
+            || Glob.matches(array, offset, length, element, 0, element.length, false);
+    }
+
+    /** Buckets one HSCAN, SSCAN or ZSCAN call may walk: ten per element asked for, as Redis's maxiterations. */
+    public long maxSteps() {
+        return count > Long.MAX_VALUE / 10 ? Long.MAX_VALUE : count * 10;
+    }
 }

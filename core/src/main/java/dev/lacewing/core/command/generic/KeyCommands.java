@@ -323,7 +323,6 @@ public final class KeyCommands {
             return;
         }
         long count = options.count();
-        int pattern = options.pattern();
         int type = options.type();
         Keyspace keyspace = ctx.keyspace();
         int slots = (int) Math.min(count, Integer.MAX_VALUE);
@@ -333,12 +332,9 @@ public final class KeyCommands {
             cursor = keyspace.scan(cursor, slots, gathered::add);
         } while (cursor != 0 && ++steps < SCAN_STEPS && gathered.size() < count);
 
-        byte[] array = args.array();
-        boolean usePattern = pattern != 0 && !(args.length(pattern) == 1 && array[args.offset(pattern)] == '*');
         List<byte[]> replied = new ArrayList<>(gathered.size());
         for (byte[] key : gathered) {
-            if (usePattern
-                && !Glob.matches(array, args.offset(pattern), args.length(pattern), key, 0, key.length, false)) {
+            if (!options.matches(args, key)) {
                 continue;
             }
             if (type != 0 && !args.is(type, typeName(keyspace.get(key)))) {

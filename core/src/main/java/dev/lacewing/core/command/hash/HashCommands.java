@@ -15,7 +15,6 @@ import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Errors;
-import dev.lacewing.core.command.Glob;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
 import dev.lacewing.core.command.Numbers.LongDouble;
@@ -508,22 +507,18 @@ public final class HashCommands {
             return;
         }
         long count = options.count();
-        int pattern = options.pattern();
         HashValue hash = (HashValue) value;
         List<byte[]> gathered = new ArrayList<>();
         // Redis counts a field and its value as two of COUNT, and stops after 10 * COUNT buckets.
-        long steps = count > Long.MAX_VALUE / 10 ? Long.MAX_VALUE : count * 10;
+        long steps = options.maxSteps();
         PairCopier visitor = new PairCopier(hash, gathered);
         do {
             cursor = hash.scan(cursor, 1, visitor);
         } while (cursor != 0 && --steps > 0 && gathered.size() < count);
-        byte[] array = args.array();
-        boolean usePattern = pattern != 0 && !(args.length(pattern) == 1 && array[args.offset(pattern)] == '*');
         List<byte[]> replied = new ArrayList<>(gathered.size());
         for (int i = 0; i < gathered.size(); i += 2) {
             byte[] field = gathered.get(i);
-            if (!usePattern || Glob.matches(array, args.offset(pattern), args.length(pattern), field, 0, field.length,
-                false)) {
+            if (options.matches(args, field)) {
                 replied.add(field);
                 replied.add(gathered.get(i + 1));
             }

@@ -15,7 +15,6 @@ import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Errors;
-import dev.lacewing.core.command.Glob;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
 import dev.lacewing.core.command.ScanOptions;
@@ -623,19 +622,15 @@ public final class SetCommands {
             return;
         }
         long count = options.count();
-        int pattern = options.pattern();
         SetValue set = (SetValue) value;
         List<byte[]> gathered = new ArrayList<>();
-        long steps = count > Long.MAX_VALUE / 10 ? Long.MAX_VALUE : count * 10;
+        long steps = options.maxSteps();
         do {
             cursor = set.scan(cursor, 1, at -> gathered.add(set.member(at)));
         } while (cursor != 0 && --steps > 0 && gathered.size() < count);
-        byte[] array = args.array();
-        boolean usePattern = pattern != 0 && !(args.length(pattern) == 1 && array[args.offset(pattern)] == '*');
         List<byte[]> replied = new ArrayList<>(gathered.size());
         for (byte[] member : gathered) {
-            if (!usePattern
-                || Glob.matches(array, args.offset(pattern), args.length(pattern), member, 0, member.length, false)) {
+            if (options.matches(args, member)) {
                 replied.add(member);
             }
         }

@@ -18,7 +18,6 @@ import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Errors;
-import dev.lacewing.core.command.Glob;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
 import dev.lacewing.core.command.ScanOptions;
@@ -1356,7 +1355,6 @@ public final class SortedSetCommands {
             return;
         }
         long count = options.count();
-        int pattern = options.pattern();
         List<byte[]> members = new ArrayList<>();
         List<Double> scores = new ArrayList<>();
         SortedSet.Visitor gather = (member, score) -> {
@@ -1367,18 +1365,14 @@ public final class SortedSetCommands {
             set.visit(0, set.size() - 1, false, gather);
             cursor = 0;
         } else {
-            long steps = count * 10;
+            long steps = options.maxSteps();
             do {
                 cursor = set.scan(cursor, 1, gather);
             } while (cursor != 0 && --steps > 0 && members.size() < count);
         }
-        byte[] array = args.array();
-        boolean usePattern = pattern != 0 && !(args.length(pattern) == 1 && array[args.offset(pattern)] == '*');
         List<Integer> kept = new ArrayList<>(members.size());
         for (int i = 0; i < members.size(); i++) {
-            byte[] member = members.get(i);
-            if (!usePattern || Glob.matches(array, args.offset(pattern), args.length(pattern), member, 0, member.length,
-                false)) {
+            if (options.matches(args, members.get(i))) {
                 kept.add(i);
             }
         }
