@@ -481,7 +481,7 @@ final class ScoreTree {
             }
             Leaf right = new Leaf();
             leafCount++;
-            int half = LEAF_CAPACITY / 2;
+            int half = leafSplit(leaf, at);
             System.arraycopy(leaf.ids, half, right.ids, 0, LEAF_CAPACITY - half);
             right.size = LEAF_CAPACITY - half;
             leaf.size = half;
@@ -491,8 +491,9 @@ final class ScoreTree {
                 leaf.next.previous = right;
             }
             leaf.next = right;
-            Leaf target = at <= half ? leaf : right;
-            int position = at <= half ? at : at - half;
+            boolean left = at <= half && half < LEAF_CAPACITY;
+            Leaf target = left ? leaf : right;
+            int position = left ? at : at - half;
             System.arraycopy(target.ids, position, target.ids, position + 1, target.size - position);
             target.ids[position] = id;
             target.size++;
@@ -520,6 +521,14 @@ final class ScoreTree {
         }
         Inner right = new Inner();
         innerCount++;
+        if (i == INNER_CAPACITY - 1 && lastLeaf(split).next == null) {
+            // The append split of leafSplit, one level up: the new child starts the new node.
+            setChild(inner, i, child);
+            insertChild(right, 0, split, maxScore, maxMember);
+            inner.total = sum(inner);
+            right.total = sum(right);
+            return right;
+        }
         int half = INNER_CAPACITY / 2;
         int moved = INNER_CAPACITY - half;
         System.arraycopy(inner.children, half, right.children, 0, moved);
@@ -540,6 +549,31 @@ final class ScoreTree {
         inner.total = sum(inner);
         right.total = sum(right);
         return right;
+    }
+
+    /**
+     * Where a full leaf splits for an insert at {@code at}: in half, except at either end of the
+     * whole tree, where members arriving in score order (a leaderboard filled by time, ZADD of a
+     * sorted range) would leave every leaf half empty behind them. There the old ids stay
+     * together and the new one starts a leaf of its own, so such a load fills leaves completely,
+     * as a B-tree's append split does.
+     */
+    private static int leafSplit(Leaf leaf, int at) {
+        if (at == LEAF_CAPACITY && leaf.next == null) {
+            return LEAF_CAPACITY;
+        }
+        if (at == 0 && leaf.previous == null) {
+            return 0;
+        }
+        return LEAF_CAPACITY / 2;
+    }
+
+    /** The last leaf under a node. */
+    private static Leaf lastLeaf(Node node) {
+        while (node instanceof Inner inner) {
+            node = inner.children[inner.size - 1];
+        }
+        return (Leaf) node;
     }
 
     private static int sum(Inner inner) {
