@@ -68,15 +68,15 @@ class BlockedClientsServedFirstAcrossShardsTest {
         return future.toCompletableFuture().get(5, TimeUnit.SECONDS);
     }
 
-    /** INFO's blocked_clients reaches 1: the waiter is blocked. */
-    private static void waitUntilBlocked(RedisCommands<byte[], byte[]> sync) throws InterruptedException {
+    /** INFO's blocked_clients reaches {@code count}: the waiters are blocked, in that order. */
+    private static void waitUntilBlocked(RedisCommands<byte[], byte[]> sync, int count) throws InterruptedException {
         for (int attempt = 0; attempt < 1000; attempt++) {
-            if (sync.info("clients").contains("blocked_clients:1\r\n")) {
+            if (sync.info("clients").contains("blocked_clients:" + count + "\r\n")) {
                 return;
             }
             Thread.sleep(1);
         }
-        throw new AssertionError("the waiter never blocked");
+        throw new AssertionError("never saw " + count + " blocked clients");
     }
 
     /** One round's blocking command, sent by the waiter; its future gives the element it was served. */
@@ -101,7 +101,7 @@ class BlockedClientsServedFirstAcrossShardsTest {
             int round = 0;
             for (; round < ROUNDS && System.nanoTime() < deadline; round++) {
                 CompletionStage<String> served = waiting.block(waiter.async());
-                waitUntilBlocked(sync);
+                waitUntilBlocked(sync, 1);
                 String element = "element-" + round;
                 RedisAsyncCommands<byte[], byte[]> pipeline = pusher.async();
                 pusher.setAutoFlushCommands(false);
@@ -148,6 +148,46 @@ class BlockedClientsServedFirstAcrossShardsTest {
         byte[] destination = keyOnShard(target, "brpoplpush:destination", 0);
         roundsOfPushThenPop(target, waiter -> element(waiter.brpoplpush(5, source, destination)),
             false, source, pipeline -> pipeline.lrange(destination, 0, -1), source, destination);
+    }
+
+    /**
+     * BLMOVE a b waits on shard 0 to move to shard 1, BLMOVE b c on shard 1 to move back to shard 0:
+     * LPUSH a serves both within the push (redis-server 7.0.15: both get x, b is empty, c holds x).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void aChainOfMovesAcrossShardsIsServedWithinThePush(Target target) throws Exception {
+        byte[] a = keyOnShard(target, "chain:a", 0);
+        byte[] b = keyOnShard(target, "chain:b", 1);
+        byte[] c = keyOnShard(target, "chain:c", 0);
+        try (StatefulRedisConnection<byte[], byte[]> first = Servers.connect(target);
+             StatefulRedisConnection<byte[], byte[]> second = Servers.connect(target);
+             StatefulRedisConnection<byte[], byte[]> pusher = Servers.connect(target)) {
+            RedisCommands<byte[], byte[]> sync = pusher.sync();
+            sync.del(a, b, c);
+            long deadline = System.nanoTime() + TIME_LIMIT_NANOS;
+            int round = 0;
+            for (; round < ROUNDS / 4 && System.nanoTime() < deadline; round++) {
+                CompletionStage<String> fromA = element(first.async().blmove(a, b, LMoveArgs.Builder.leftRight(), 5));
+                waitUntilBlocked(sync, 1);
+                CompletionStage<String> fromB = element(second.async().blmove(b, c, LMoveArgs.Builder.leftRight(), 5));
+                waitUntilBlocked(sync, 2);
+                String element = "element-" + round;
+                RedisAsyncCommands<byte[], byte[]> pipeline = pusher.async();
+                pusher.setAutoFlushCommands(false);
+                pipeline.lpush(a, bytes(element));
+                RedisFuture<List<byte[]>> inB = pipeline.lrange(b, 0, -1);
+                RedisFuture<byte[]> fromC = pipeline.rpop(c);
+                pusher.flushCommands();
+                pusher.setAutoFlushCommands(true);
+                assertEquals(element, await(fromA), "round " + round);
+                assertEquals(element, await(fromB), "round " + round);
+                assertEquals(List.of(), await(inB), "round " + round + ": b passed the element on");
+                assertEquals(element, text(await(fromC)), "round " + round + ": c holds it");
+                assertEquals(0, sync.exists(a, b, c));
+            }
+            assertTrue(round >= MINIMUM_ROUNDS, "only " + round + " rounds ran");
+        }
     }
 
     @ParameterizedTest(name = "{0}")
