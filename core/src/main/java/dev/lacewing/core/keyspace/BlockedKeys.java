@@ -29,9 +29,6 @@ public final class BlockedKeys {
 
     /** A blocked client as the registry sees it. */
     public interface Entry {
-        /** Global order of blocking: earlier clients have smaller sequences. */
-        long sequence();
-
         /** The key serving it pushes to (a BLMOVE's destination), or null. */
         byte[] destination();
 
@@ -84,8 +81,8 @@ public final class BlockedKeys {
     }
 
     /**
-     * Adds a blocked client to a key's queue, in sequence order: at the end for a client blocking
-     * now, in its old place for one that blocks again after a re-run.
+     * Adds a blocked client at the end of a key's queue. The caller holds every partition the
+     * client waits in, so clients sharing a key are added in the order they blocked.
      */
     public void add(int database, byte[] array, int offset, int length, Entry entry) {
         if (entry.destination() != null) {
@@ -94,26 +91,7 @@ public final class BlockedKeys {
                 moversElsewhere++;
             }
         }
-        ArrayDeque<Entry> queue = byKey.computeIfAbsent(Key.of(database, array, offset, length),
-            key -> new ArrayDeque<>(2));
-        if (queue.isEmpty() || queue.peekLast().sequence() < entry.sequence()) {
-            queue.addLast(entry);
-            return;
-        }
-        ArrayDeque<Entry> ordered = new ArrayDeque<>(queue.size() + 1);
-        boolean placed = false;
-        for (Entry queued : queue) {
-            if (!placed && queued.sequence() > entry.sequence()) {
-                ordered.addLast(entry);
-                placed = true;
-            }
-            ordered.addLast(queued);
-        }
-        if (!placed) {
-            ordered.addLast(entry);
-        }
-        queue.clear();
-        queue.addAll(ordered);
+        byKey.computeIfAbsent(Key.of(database, array, offset, length), key -> new ArrayDeque<>(2)).addLast(entry);
     }
 
     /** Removes a blocked client from a key's queue, the key once no one waits on it. */

@@ -14,7 +14,6 @@ import dev.lacewing.core.resp.RespWriter;
 import io.netty.buffer.ByteBuf;
 import java.util.Iterator;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One blocked command (BLPOP, BLMOVE, BZPOPMIN...): a copy of its request, the keys it waits on,
@@ -36,8 +35,6 @@ final class BlockedClient implements BlockedKeys.Entry {
     static final int BLOCKED = 0;
     static final int DONE = 1;
 
-    private static final AtomicLong SEQUENCE = new AtomicLong();
-
     final ClientConnection connection;
     final Command command;
     final CopiedArguments arguments;
@@ -47,7 +44,6 @@ final class BlockedClient implements BlockedKeys.Entry {
     final long deadline;
     private final byte[] destination;
     private boolean destinationElsewhere;
-    private final long sequence = SEQUENCE.incrementAndGet();
     private final AtomicInteger state = new AtomicInteger(BLOCKED);
     /** The home thread's pending timeout task, if any. */
     io.netty.util.concurrent.ScheduledFuture<?> timer;
@@ -62,11 +58,6 @@ final class BlockedClient implements BlockedKeys.Entry {
         this.destination = destinationArgument < 0 ? null : arguments.copy(destinationArgument);
         this.served = served;
         this.deadline = deadline;
-    }
-
-    @Override
-    public long sequence() {
-        return sequence;
     }
 
     @Override
