@@ -6,7 +6,7 @@ package dev.lacewing.api;
  *
  * <p>Thread rule: both methods run right after a command made one of the waited keys ready (created
  * it, pushed to it), on the thread that ran that command, while it still has exclusive access to
- * that key (and to the destination {@code block} named, when that key lives with it). The context
+ * that key and to the destination {@code block} named, wherever it lives. The context
  * they get is the blocked client's: its arguments are a copy of the blocked request, its replies go
  * to the blocked client.
  */

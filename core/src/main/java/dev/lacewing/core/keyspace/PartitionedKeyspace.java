@@ -1,6 +1,14 @@
 package dev.lacewing.core.keyspace;
 
+import dev.lacewing.api.Arguments;
+import dev.lacewing.api.Invocation;
 import dev.lacewing.api.Keyspace;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
@@ -10,6 +18,12 @@ import java.util.function.LongSupplier;
  *
  * <p>It holds the keyspace to {@code maxmemory} ({@link #reclaim}): the check is global, as in
  * Redis, but eviction is local, each command evicting from the partitions it was granted.
+ *
+ * <p>It also tells an engine which partitions a command needs beyond its keys' ({@link
+ * #addServingReach}): serving a blocked BLMOVE moves an element to a destination that may live in
+ * another partition, and Redis serves it within the command that woke it. An engine runs every
+ * invocation holding those partitions too; that is what lets the serving code touch a destination
+ * elsewhere.
  *
  * <p>Thread rule: partitions follow the engine's rule; the approximate counts read racily; the
  * live-memory estimate is shared by every thread (atomic, and refreshed racily).
@@ -71,6 +85,49 @@ public final class PartitionedKeyspace {
     /** The partition a key lives in. */
     public int partitionOf(byte[] key, int offset, int length) {
         return Slots.partitionOf(key, offset, length, partitions.length);
+    }
+
+    /**
+     * Whether serving the blocked clients of {@code partition} may touch another partition (a client
+     * there waits to move to a key elsewhere): false nearly always, one field read. The caller holds
+     * the partition. When false for every partition a command holds, it needs no other.
+     */
+    public boolean servingMayLeave(int partition) {
+        return partitions[partition].blockedKeys().hasMoversElsewhere();
+    }
+
+    /**
+     * Adds to {@code held} (the partitions the caller holds) those that serving the blocked clients
+     * {@code invocation} may wake could touch: a mover waiting on one of its keys pushes to its
+     * destination, whose own movers go on in turn, all within the command as Redis's
+     * handleClientsBlockedOnKeys does. Chains are followed through the registries of held partitions
+     * only; one that leaves them stops at the first partition outside, which is added: the caller
+     * takes what was added and asks again, until nothing is. Keys match in every database, which can
+     * only add a partition that is not needed. O(keys + movers followed).
+     *
+     * @return whether any partition was added
+     */
+    public boolean addServingReach(Invocation invocation, BitSet held) {
+        Arguments args = invocation.arguments();
+        ArrayDeque<byte[]> pending = new ArrayDeque<>();
+        for (int i = 0; i < invocation.keyCount(); i++) {
+            int argument = invocation.keyArgument(i);
+            pending.add(Arrays.copyOfRange(args.array(), args.offset(argument),
+                args.offset(argument) + args.length(argument)));
+        }
+        Set<ByteBuffer> followed = new HashSet<>();
+        boolean added = false;
+        while (!pending.isEmpty()) {
+            byte[] key = pending.poll();
+            int partition = partitionOf(key, 0, key.length);
+            if (!held.get(partition)) {
+                held.set(partition);
+                added = true;
+            } else if (followed.add(ByteBuffer.wrap(key))) {
+                partitions[partition].blockedKeys().destinations(key, 0, key.length, pending::add);
+            }
+        }
+        return added;
     }
 
     public void swapDatabases(int first, int second) {

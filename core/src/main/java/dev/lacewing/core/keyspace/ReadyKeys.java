@@ -5,8 +5,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Keys that became ready for blocked clients during the command the current thread runs, as
- * Redis's server.ready_keys: the command that signals them still holds them, and whoever runs
- * commands (the connection, a re-run) serves them before giving the keys up.
+ * Redis's server.ready_keys: the command that signals them still holds them, and the connection
+ * that runs it serves them before giving the keys up.
  *
  * <p>Thread rule: one instance per thread (a thread local): only its thread touches it. It is
  * a thread's because the one running a command is the one that has exclusive access to its keys,

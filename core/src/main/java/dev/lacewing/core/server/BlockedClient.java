@@ -14,7 +14,6 @@ import dev.lacewing.core.resp.RespWriter;
 import io.netty.buffer.ByteBuf;
 import java.util.Iterator;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One blocked command (BLPOP, BLMOVE, BZPOPMIN...): a copy of its request, the keys it waits on,
@@ -22,32 +21,29 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link BlockedKeys} registry of each waited key's partition.
  *
  * <p>The state is the one point of agreement between threads: BLOCKED until exactly one party
- * claims it with a compare-and-set: a shard serving it (-&gt; DONE), a shard handing it a re-run
- * (-&gt; RERUNNING, for a destination that lives elsewhere), its timeout, CLIENT UNBLOCK or its
+ * claims it with a compare-and-set: a shard serving it, its timeout, CLIENT UNBLOCK or its
  * disconnection (-&gt; DONE). So a client waiting on keys of two shards that become ready at once is
  * served by one of them; the other finds it claimed and leaves its element to the next waiter.
  *
- * <p>Thread rule: the fields are final but {@code state} (atomic) and {@code timer} (the home
- * thread's). Replies never go through the connection's own buffer: whoever serves writes into a
- * fresh buffer handed to the home thread ({@link ClientConnection#deliver}).
+ * <p>Thread rule: the fields are final but {@code state} (atomic), {@code timer} (the home
+ * thread's) and {@code destinationElsewhere} (set before it is registered). Replies never go
+ * through the connection's own buffer: whoever serves writes into a fresh buffer handed to the
+ * home thread ({@link ClientConnection#deliver}).
  */
 final class BlockedClient implements BlockedKeys.Entry {
 
     static final int BLOCKED = 0;
-    static final int RERUNNING = 1;
-    static final int DONE = 2;
-
-    private static final AtomicLong SEQUENCE = new AtomicLong();
+    static final int DONE = 1;
 
     final ClientConnection connection;
     final Command command;
     final CopiedArguments arguments;
     final int database;
     final int[] keyArguments;
-    final int destinationArgument;
     final BlockedCommand served;
     final long deadline;
-    private final long sequence = SEQUENCE.incrementAndGet();
+    private final byte[] destination;
+    private boolean destinationElsewhere;
     private final AtomicInteger state = new AtomicInteger(BLOCKED);
     /** The home thread's pending timeout task, if any. */
     io.netty.util.concurrent.ScheduledFuture<?> timer;
@@ -59,24 +55,29 @@ final class BlockedClient implements BlockedKeys.Entry {
         this.arguments = new CopiedArguments(request);
         this.database = database;
         this.keyArguments = keyArguments.clone();
-        this.destinationArgument = destinationArgument;
+        this.destination = destinationArgument < 0 ? null : arguments.copy(destinationArgument);
         this.served = served;
         this.deadline = deadline;
     }
 
     @Override
-    public long sequence() {
-        return sequence;
+    public byte[] destination() {
+        return destination;
+    }
+
+    @Override
+    public boolean destinationElsewhere() {
+        return destinationElsewhere;
     }
 
     int state() {
         return state.get();
     }
 
-    /** Claims the client from {@code expected}; true for exactly one claimer. */
-    boolean claim(int expected, int next) {
-        boolean claimed = state.compareAndSet(expected, next);
-        if (claimed && next == DONE) {
+    /** Claims the blocked client; true for exactly one claimer. */
+    boolean claim() {
+        boolean claimed = state.compareAndSet(BLOCKED, DONE);
+        if (claimed) {
             connection.server().blockedClients.decrement();
         }
         return claimed;
@@ -86,6 +87,8 @@ final class BlockedClient implements BlockedKeys.Entry {
     void register(Database keyspace) {
         Arguments args = arguments;
         for (int argument : keyArguments) {
+            destinationElsewhere |= destination != null && !keyspace.samePartition(args.array(),
+                args.offset(argument), args.length(argument), destination, 0, destination.length);
             keyspace.blockedKeys(args.array(), args.offset(argument), args.length(argument))
                 .add(database, args.array(), args.offset(argument), args.length(argument), this);
         }
@@ -109,7 +112,9 @@ final class BlockedClient implements BlockedKeys.Entry {
      * the keys serving makes ready in turn (a BLMOVE's destination), as Redis's
      * handleClientsBlockedOnKeys: each key's clients in the order they blocked, for as long as
      * the key has something for them. Runs while the thread still has exclusive access to the
-     * command's keys, so no later command can take an element first.
+     * command's keys and to every partition serving may reach (the engine took those with them,
+     * see {@link dev.lacewing.core.keyspace.PartitionedKeyspace#addServingReach}), so no later
+     * command can take an element first, and a BLMOVE to another partition moves at once.
      */
     static void serveReadyKeys(ServerState server) {
         if (!ReadyKeys.anyQueued()) {
@@ -122,33 +127,18 @@ final class BlockedClient implements BlockedKeys.Entry {
             if (waiters == null) {
                 continue;
             }
-            Keyspace keyspace = server.engine().keyspace(key.database());
             while (waiters.hasNext()) {
                 BlockedClient client = (BlockedClient) waiters.next();
-                int state = client.state();
-                if (state == DONE) {
+                if (client.state() == DONE) {
                     waiters.remove();
                     continue;
                 }
                 int argument = client.argumentOf(key.key());
-                if (state != BLOCKED || argument < 0) {
+                if (argument < 0) {
                     continue;
                 }
-                ServeContext context = new ServeContext(client, false);
-                if (!client.served.ready(context, argument)) {
-                    continue;
-                }
-                if (client.destinationElsewhere(keyspace, argument)) {
-                    if (client.claim(BLOCKED, RERUNNING)) {
-                        waiters.remove();
-                        client.connection.onHomeThread(client::rerun);
-                        /* The element stays for the re-run: later clients wait their turn, and the
-                         * re-run signals the key again when it is done. */
-                        break;
-                    }
-                    continue;
-                }
-                if (!client.claim(BLOCKED, DONE)) {
+                ServeContext context = new ServeContext(client);
+                if (!client.served.ready(context, argument) || !client.claim()) {
                     continue;
                 }
                 waiters.remove();
@@ -159,38 +149,15 @@ final class BlockedClient implements BlockedKeys.Entry {
         }
     }
 
-    private boolean destinationElsewhere(Keyspace keyspace, int argument) {
-        if (destinationArgument < 0 || !(keyspace instanceof Database database)) {
-            return false;
-        }
-        Arguments args = arguments;
-        return !database.samePartition(args.array(), args.offset(argument), args.length(argument), args.array(),
-            args.offset(destinationArgument), args.length(destinationArgument));
-    }
-
-    // ---- re-runs and clean-up, through the engine -----------------------------------------
-
-    /**
-     * Runs the whole command again through the engine, which gives it every key it names (a
-     * transaction across shards), on the home thread. It either serves the client or blocks it
-     * again in its old place in the queues ({@link ServeContext#block}).
-     */
-    private void rerun() {
-        connection.server().engine().execute(new Run(true));
-    }
+    // ---- clean-up, through the engine --------------------------------------------------------
 
     /** Removes the client from every registry it is in, through the engine, on the home thread. */
     void cleanUp() {
-        connection.server().engine().execute(new Run(false));
+        connection.server().engine().execute(new CleanUp());
     }
 
-    /** A re-run or a clean-up as an engine invocation over the blocked command's keys. */
-    private final class Run implements Invocation {
-        private final boolean rerun;
-
-        Run(boolean rerun) {
-            this.rerun = rerun;
-        }
+    /** The clean-up as an engine invocation over the blocked command's keys. */
+    private final class CleanUp implements Invocation {
 
         @Override
         public CommandSpec spec() {
@@ -214,73 +181,48 @@ final class BlockedClient implements BlockedKeys.Entry {
 
         @Override
         public int keyCount() {
-            return rerun ? command.spec().keyCount(arguments) : keyArguments.length;
+            return keyArguments.length;
         }
 
         @Override
         public int keyArgument(int i) {
-            return rerun ? command.spec().keyArgument(arguments, i) : keyArguments[i];
+            return keyArguments[i];
         }
 
         @Override
         public void run() {
-            Keyspace keyspace = connection.server().engine().keyspace(database);
-            if (!rerun) {
-                if (keyspace instanceof Database db) {
-                    for (int argument : keyArguments) {
-                        db.blockedKeys(arguments.array(), arguments.offset(argument), arguments.length(argument))
-                            .remove(database, arguments.array(), arguments.offset(argument),
-                                arguments.length(argument), BlockedClient.this);
-                    }
-                }
-                return;
-            }
-            ServeContext context = new ServeContext(BlockedClient.this, true);
-            command.handler().execute(context);
-            if (!context.blockedAgain()) {
-                claim(RERUNNING, DONE);
-                connection.deliver(BlockedClient.this, context.takeReply());
-            }
-            if (keyspace instanceof Database db) {
+            if (connection.server().engine().keyspace(database) instanceof Database db) {
                 for (int argument : keyArguments) {
-                    ReadyKeys.current().add(
-                        db.blockedKeys(arguments.array(), arguments.offset(argument), arguments.length(argument)),
-                        database, arguments.copy(argument));
+                    db.blockedKeys(arguments.array(), arguments.offset(argument), arguments.length(argument))
+                        .remove(database, arguments.array(), arguments.offset(argument),
+                            arguments.length(argument), BlockedClient.this);
                 }
             }
-            serveReadyKeys(connection.server());
         }
 
         @Override
         public void completed() {
-            // The reply, if any, was delivered from run().
+            // Nothing to resume: the client's reply was delivered by whoever claimed it.
         }
     }
 
     // ---- the context serving runs in ------------------------------------------------------
 
-    /** The blocked client's context for serving or re-running: its request, a fresh reply buffer. */
+    /** The blocked client's context for serving: its request, a fresh reply buffer. */
     static final class ServeContext implements CommandContext {
         private final BlockedClient client;
-        private final boolean rerun;
         private final RespWriter writer = new RespWriter();
         /** Allocated on the first reply: a context that only asks {@code ready} holds no buffer. */
         private ByteBuf buffer;
         private final long now = System.currentTimeMillis();
-        private boolean blockedAgain;
 
-        ServeContext(BlockedClient client, boolean rerun) {
+        ServeContext(BlockedClient client) {
             this.client = client;
-            this.rerun = rerun;
         }
 
         ByteBuf takeReply() {
             reply();
             return buffer;
-        }
-
-        boolean blockedAgain() {
-            return blockedAgain;
         }
 
         @Override
@@ -333,26 +275,9 @@ final class BlockedClient implements BlockedKeys.Entry {
             return client.connection.server();
         }
 
-        /**
-         * Only a re-run blocks again: the client keeps its deadline and its place in each queue. A
-         * deadline passed meanwhile, or a client gone, ends it with the timeout reply instead.
-         */
         @Override
         public void block(long deadline, int[] keyArguments, int destinationArgument, BlockedCommand command) {
-            if (!rerun) {
-                throw new IllegalStateException("serving a blocked command must reply");
-            }
-            blockedAgain = true;
-            if (client.connection.isClosed()
-                || (client.deadline > 0 && System.currentTimeMillis() >= client.deadline)) {
-                if (client.claim(RERUNNING, DONE)) {
-                    reply().nullArray();
-                    client.connection.deliver(client, buffer);
-                }
-                return;
-            }
-            client.register((Database) keyspace());
-            client.claim(RERUNNING, BLOCKED);
+            throw new IllegalStateException("serving a blocked command must reply");
         }
     }
 

@@ -176,7 +176,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         server.clients().remove(id);
         releaseDeferred();
         BlockedClient client = blockedClient;
-        if (client != null && client.claim(BlockedClient.BLOCKED, BlockedClient.DONE)) {
+        if (client != null && client.claim()) {
             client.cleanUp();
         }
         if (earlyReply != null) {
@@ -454,18 +454,16 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         client.timer = channel.eventLoop().schedule(() -> timedOut(client), delayMillis, TimeUnit.MILLISECONDS);
     }
 
-    /** The deadline passed: a null array, as Redis replies; a client being re-run is looked at again shortly. */
+    /** The deadline passed: a null array, as Redis replies. */
     private void timedOut(BlockedClient client) {
         if (client != blockedClient || closed) {
             return;
         }
-        if (client.claim(BlockedClient.BLOCKED, BlockedClient.DONE)) {
+        if (client.claim()) {
             client.cleanUp();
             writer.target(out());
             writer.nullArray();
             endBlock(null);
-        } else if (client.state() == BlockedClient.RERUNNING) {
-            armTimeout(client, 1);
         }
     }
 
@@ -504,7 +502,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
      */
     public boolean unblock(boolean withError) {
         BlockedClient client = blockedClient;
-        if (client == null || !client.claim(BlockedClient.BLOCKED, BlockedClient.DONE)) {
+        if (client == null || !client.claim()) {
             return false;
         }
         channel.eventLoop().execute(() -> {

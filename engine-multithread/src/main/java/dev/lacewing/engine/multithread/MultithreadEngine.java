@@ -11,13 +11,15 @@ import dev.lacewing.core.keyspace.MemoryPolicy;
 import dev.lacewing.core.keyspace.Partition;
 import dev.lacewing.core.keyspace.PartitionedKeyspace;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One keyspace shared by all workers (KeyDB and Garnet style): the keyspace is split into lock
  * stripes by hash slot, and a command runs on the worker that read it, holding the locks of the
  * stripes its keys live in, taken in ascending order so that two commands never deadlock. A
- * command over the whole keyspace takes every lock.
+ * command over the whole keyspace takes every lock. A command that may wake a BLMOVE waiting to
+ * move to another stripe also takes that stripe ({@link #runWithServingReach}).
  *
  * <p>Thread rule: a stripe's partition is touched only by the thread holding its lock.
  */
@@ -57,13 +59,18 @@ final class MultithreadEngine implements StorageEngine {
         Arguments args = invocation.arguments();
         if (keys == 1) {
             int argument = invocation.keyArgument(0);
-            ReentrantLock lock = locks[keyspace.partitionOf(args.array(), args.offset(argument), args.length(argument))];
+            int stripe = keyspace.partitionOf(args.array(), args.offset(argument), args.length(argument));
+            ReentrantLock lock = locks[stripe];
             lock.lock();
             try {
-                invocation.run();
+                if (!keyspace.servingMayLeave(stripe)) {
+                    invocation.run();
+                    return true;
+                }
             } finally {
                 lock.unlock();
             }
+            runWithServingReach(invocation, keys);
             return true;
         }
         int[] stripes = new int[keys];
@@ -72,13 +79,58 @@ final class MultithreadEngine implements StorageEngine {
             locks[stripes[i]].lock();
         }
         try {
-            invocation.run();
+            if (!servingMayLeave(stripes, distinct)) {
+                invocation.run();
+                return true;
+            }
         } finally {
             for (int i = distinct - 1; i >= 0; i--) {
                 locks[stripes[i]].unlock();
             }
         }
+        runWithServingReach(invocation, keys);
         return true;
+    }
+
+    private boolean servingMayLeave(int[] stripes, int count) {
+        for (int i = 0; i < count; i++) {
+            if (keyspace.servingMayLeave(stripes[i])) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Runs a command that may wake a BLMOVE waiting to move to another stripe: holding its keys'
+     * stripes and those that serving may reach ({@link PartitionedKeyspace#addServingReach}), so
+     * the move is served before any later command sees the element. Locks are only ever taken in
+     * ascending order, so when the reach grows, all are let go and the larger set taken afresh,
+     * and the reach asked again (it may have changed meanwhile); it only grows, so this ends.
+     */
+    private void runWithServingReach(Invocation invocation, int keys) {
+        int[] keyStripes = new int[keys];
+        BitSet wanted = new BitSet(locks.length);
+        for (int i = 0, distinct = stripesOf(invocation, keys, keyStripes); i < distinct; i++) {
+            wanted.set(keyStripes[i]);
+        }
+        while (true) {
+            BitSet held = (BitSet) wanted.clone();
+            for (int stripe = held.nextSetBit(0); stripe >= 0; stripe = held.nextSetBit(stripe + 1)) {
+                locks[stripe].lock();
+            }
+            try {
+                if (!keyspace.addServingReach(invocation, wanted)) {
+                    invocation.run();
+                    return;
+                }
+            } finally {
+                for (int stripe = held.previousSetBit(locks.length - 1); stripe >= 0;
+                     stripe = held.previousSetBit(stripe - 1)) {
+                    locks[stripe].unlock();
+                }
+            }
+        }
     }
 
     /**

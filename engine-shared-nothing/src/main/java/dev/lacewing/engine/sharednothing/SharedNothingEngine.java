@@ -11,13 +11,16 @@ import dev.lacewing.core.keyspace.KeyspaceLayout;
 import dev.lacewing.core.keyspace.MemoryPolicy;
 import dev.lacewing.core.keyspace.Partition;
 import dev.lacewing.core.keyspace.PartitionedKeyspace;
+import java.util.BitSet;
 
 /**
  * Dragonfly-style shared-nothing: shard {@code i} is owned by worker {@code i}, and only that
  * thread touches it. A command whose keys all live on the connection's own shard runs inline; a
  * command whose keys all live on one other shard hops there as a message and its completion
  * hops back, taking along the connection's following pipelined commands for that shard; a command over several shards (or the whole keyspace) is a {@link Transaction}:
- * the one door for multi-shard work, which later serves MULTI/EXEC and EVAL too.
+ * the one door for multi-shard work, which later serves MULTI/EXEC and EVAL too. A command that may
+ * wake a BLMOVE waiting to move to another shard is one as well, over both shards
+ * ({@link #servingReach}), so the move is served before any later command sees the element.
  *
  * <p>Thread rule: shard state is touched by its worker, or by the coordinator while the
  * worker is parked by a transaction.
@@ -39,7 +42,7 @@ final class SharedNothingEngine implements StorageEngine {
         keyspace = new PartitionedKeyspace(workers.count(), context.databases(),
             KeyspaceLayout.named(context.settings().get("keyspace-layout", "compact")),
             MemoryPolicy.of(context.settings()), System::currentTimeMillis);
-        coordinator = new Transaction.Coordinator(workers);
+        coordinator = new Transaction.Coordinator(workers, this::servingReach);
         for (int shard = 0; shard < workers.count(); shard++) {
             int owned = shard;
             workers.scheduleRepeating(shard,
@@ -63,6 +66,11 @@ final class SharedNothingEngine implements StorageEngine {
         if (Long.bitCount(involved) == 1) {
             int target = Long.numberOfTrailingZeros(involved);
             if (target == invocation.homeWorker()) {
+                long reach = servingReach(invocation, involved);
+                if (reach != involved) {
+                    coordinator.submit(invocation, reach);
+                    return false;
+                }
                 invocation.run();
                 return true;
             }
@@ -79,11 +87,37 @@ final class SharedNothingEngine implements StorageEngine {
      * back once: a hop round trip costs tens of microseconds of wakeups, a command far less.
      */
     private void runOnShard(Invocation invocation, int shard) {
+        long own = 1L << shard;
         int ran = 0;
         do {
+            long reach = servingReach(invocation, own);
+            if (reach != own) {
+                coordinator.submit(invocation, reach);
+                return;
+            }
             invocation.run();
-        } while (++ran < HOP_BATCH && invocation.advance() && shardsOf(invocation) == 1L << shard);
+        } while (++ran < HOP_BATCH && invocation.advance() && shardsOf(invocation) == own);
         invocation.completed();
+    }
+
+    /**
+     * The shards a command must hold: {@code held} (its keys' shards, which the caller holds), and
+     * those that serving the blocked clients it may wake could reach, found through the registries
+     * of {@code held} ({@link PartitionedKeyspace#addServingReach}); more than {@code held} only
+     * while a BLMOVE waits on one of its keys to move elsewhere. A caller that gets more runs the
+     * command as a transaction, which asks again once it holds them.
+     */
+    private long servingReach(Invocation invocation, long held) {
+        boolean mayLeave = false;
+        for (long shards = held; shards != 0 && !mayLeave; shards &= shards - 1) {
+            mayLeave = keyspace.servingMayLeave(Long.numberOfTrailingZeros(shards));
+        }
+        if (!mayLeave || invocation.scope() == KeyScope.ALL) {
+            return held;
+        }
+        BitSet reach = BitSet.valueOf(new long[] {held});
+        keyspace.addServingReach(invocation, reach);
+        return reach.toLongArray()[0];
     }
 
     /**

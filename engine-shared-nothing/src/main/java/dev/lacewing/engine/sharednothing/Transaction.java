@@ -33,47 +33,68 @@ final class Transaction {
         return shards == MAX_SHARDS ? -1L : (1L << shards) - 1;
     }
 
+    /**
+     * The shards an invocation must hold, given those it holds: more while serving the blocked
+     * clients it may wake could reach further (see SharedNothingEngine#servingReach).
+     */
+    interface Reach {
+        long of(Invocation invocation, long held);
+    }
+
     /** Runs transactions one at a time on its own thread. */
     static final class Coordinator {
 
         private final Workers workers;
+        private final Reach reach;
         private final ExecutorService thread = Executors.newSingleThreadExecutor(runnable -> {
             Thread t = new Thread(runnable, "lacewing-coordinator");
             t.setDaemon(true);
             return t;
         });
 
-        Coordinator(Workers workers) {
+        Coordinator(Workers workers, Reach reach) {
             if (workers.count() > MAX_SHARDS) {
                 throw new IllegalArgumentException("the shared-nothing engine supports at most " + MAX_SHARDS
                     + " threads, not " + workers.count());
             }
             this.workers = workers;
+            this.reach = reach;
         }
 
         void submit(Invocation invocation, long shards) {
             thread.execute(() -> runParked(invocation, shards));
         }
 
+        /**
+         * Parks {@code shards}, then whatever else the invocation turns out to need once their
+         * registries can be read (a woken BLMOVE's destination shard), runs it, releases them all.
+         * Parking more while holding some cannot deadlock: a worker waits on nothing but a park.
+         */
         private void runParked(Invocation invocation, long shards) {
-            int count = Long.bitCount(shards);
-            CountDownLatch parked = new CountDownLatch(count);
             CountDownLatch released = new CountDownLatch(1);
-            for (int shard = 0; shard < workers.count(); shard++) {
-                if ((shards & (1L << shard)) != 0) {
-                    workers.executor(shard).execute(() -> {
-                        parked.countDown();
-                        awaitUninterruptibly(released);
-                    });
-                }
-            }
             try {
-                awaitUninterruptibly(parked);
+                long held = 0;
+                for (long wanted = shards; wanted != held; wanted = reach.of(invocation, held)) {
+                    park(wanted & ~held, released);
+                    held = wanted;
+                }
                 invocation.run();
             } finally {
                 released.countDown();
             }
             invocation.completed();
+        }
+
+        /** Parks every shard of {@code shards} until {@code released}; returns once all are parked. */
+        private void park(long shards, CountDownLatch released) {
+            CountDownLatch parked = new CountDownLatch(Long.bitCount(shards));
+            for (long left = shards; left != 0; left &= left - 1) {
+                workers.executor(Long.numberOfTrailingZeros(left)).execute(() -> {
+                    parked.countDown();
+                    awaitUninterruptibly(released);
+                });
+            }
+            awaitUninterruptibly(parked);
         }
 
         void close() {
