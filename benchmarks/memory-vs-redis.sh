@@ -52,6 +52,9 @@ rss() { awk '/^VmRSS/ {print $2 * 1024}' "/proc/$1/status"; }
 rss_after_full_gc() { # pid
   local previous current steady=0
   jcmd "$1" GC.run >/dev/null
+  # What the launcher's TrimNativeHeapInterval does every few seconds, at once: glibc keeps the
+  # memory the JIT compilers' arenas freed unless asked to give it back.
+  jcmd "$1" System.trim_native_heap >/dev/null 2>&1 || true
   current=$(rss "$1")
   for _ in $(seq 1 40); do   # steady for 1.5 s (three reads within 256 KiB), at most 20 s
     sleep 0.5
@@ -126,16 +129,18 @@ measure() { # name port full-gc(yes|no) load-file units data-set unit-name
 }
 
 start_redis() {
-  redis-server --port 7390 --save '' --appendonly no --daemonize no >"$work/redis.log" 2>&1 &
+  require_free_port 17390
+  redis-server --port 17390 --save '' --appendonly no --daemonize no >"$work/redis.log" 2>&1 &
   pid=$!; pids+=("$pid")
-  wait_ready 7390
+  wait_ready 17390
 }
 
 start_lacewing() { # layout
-  LACEWING_JAVA_OPTS="$java_opts" "$dist/bin/lacewing-server" --port 7391 --threads 1 --keyspace-layout "$1" \
+  require_free_port 17391
+  LACEWING_JAVA_OPTS="$java_opts" "$dist/bin/lacewing-server" --port 17391 --threads 1 --keyspace-layout "$1" \
     >"$work/lacewing.log" 2>&1 &
   pid=$!; pids+=("$pid")
-  wait_ready 7391
+  wait_ready 17391
 }
 
 stop() {
@@ -148,11 +153,11 @@ if [ "$only" != aggregates ]; then
     make_strings "$size" "$ttl" "$work/load"
     echo "== $keys keys, 16-byte keys, ${size}-byte values, ttl=$ttl"
     start_redis
-    measure redis 7390 no "$work/load" "$keys" strings key
+    measure redis 17390 no "$work/load" "$keys" strings key
     stop
     for layout in compact objects; do
       start_lacewing "$layout"
-      measure "lacewing $layout" 7391 yes "$work/load" "$keys" strings key
+      measure "lacewing $layout" 17391 yes "$work/load" "$keys" strings key
       stop
     done
   done
@@ -164,11 +169,11 @@ if [ "$only" != strings ]; then
     make_aggregate "$name" "$work/load"
     echo "== $name, $elements elements"
     start_redis
-    measure redis 7390 no "$work/load" "$elements" "$name" element
+    measure redis 17390 no "$work/load" "$elements" "$name" element
     redis_used=$growth_used
     stop
     start_lacewing compact
-    measure "lacewing compact" 7391 yes "$work/load" "$elements" "$name" element
+    measure "lacewing compact" 17391 yes "$work/load" "$elements" "$name" element
     stop
     awk -v smoke=$((scale > 1)) -v target="$target" -v redis="$redis_used" -v rss="$growth_rss" -v used="$growth_used" 'BEGIN {
       verdict = smoke ? "smoke run, no verdict" : rss / redis <= target ? "met" : "not met"

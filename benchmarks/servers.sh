@@ -19,6 +19,15 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# Stops the script when something already answers on the port: a server left over from another
+# run would otherwise be measured in place of the one about to start.
+require_free_port() { # port
+  if redis-cli -p "$1" ping >/dev/null 2>&1; then
+    echo "port $1 is in use by another server; stop it first" >&2
+    exit 1
+  fi
+}
+
 wait_ready() { # port
   for _ in $(seq 1 200); do
     redis-cli -p "$1" ping >/dev/null 2>&1 && return 0

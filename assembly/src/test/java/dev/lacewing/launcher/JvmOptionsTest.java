@@ -1,10 +1,12 @@
 package dev.lacewing.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -14,9 +16,14 @@ class JvmOptionsTest {
 
     private static final long GIB = 1L << 30;
 
-    /** Product flags as OpenJDK 17 has them: ZGC, but not the generational one. */
-    private static final JvmOptions.Jvm JDK_17 = JvmOptions.Jvm.of(Map.of("UseZGC", "false", "UseG1GC", "true"),
-        24 * GIB);
+    /** Product flags as OpenJDK 17.0.15 has them: ZGC, but not the generational one; native heap trimming. */
+    private static final JvmOptions.Jvm JDK_17 = JvmOptions.Jvm.of(Map.of("UseZGC", "false", "UseG1GC", "true",
+        "G1PeriodicGCInterval", "0", "TrimNativeHeapInterval", "0", "ZUncommitDelay", "300"), 24 * GIB);
+    /** An older 17 update, before native heap trimming was backported. */
+    private static final JvmOptions.Jvm JDK_17_EARLY = JvmOptions.Jvm.of(Map.of("UseZGC", "false", "UseG1GC", "true",
+        "G1PeriodicGCInterval", "0"), 24 * GIB);
+    private static final List<String> G1_FOOTPRINT = List.of("-XX:MinHeapFreeRatio=5", "-XX:MaxHeapFreeRatio=10",
+        "-XX:G1HeapRegionSize=2m", "-XX:G1PeriodicGCInterval=60000");
     /** JDK 21 and 22: generational ZGC behind -XX:+ZGenerational. */
     private static final JvmOptions.Jvm JDK_21 = JvmOptions.Jvm.of(Map.of("UseZGC", "false",
         "ZGenerational", "false", "ZYoungCompactionLimit", "25.000000"), 24 * GIB);
@@ -25,12 +32,33 @@ class JvmOptionsTest {
         "ZGenerational", "true", "ZYoungCompactionLimit", "25.000000"), 24 * GIB);
     /** JDK 25: ZGenerational gone, compact object headers a product flag. */
     private static final JvmOptions.Jvm JDK_25 = JvmOptions.Jvm.of(Map.of("UseZGC", "false",
-        "ZYoungCompactionLimit", "25.000000", "UseCompactObjectHeaders", "false"), 24 * GIB);
+        "ZYoungCompactionLimit", "25.000000", "UseCompactObjectHeaders", "false", "ZUncommitDelay", "300",
+        "TrimNativeHeapInterval", "0"), 24 * GIB);
 
     @Test
-    void jdk17GetsG1WithAPauseTargetAndHalfTheMemoryWithoutMaxmemory() {
-        assertEquals(List.of("-XX:+UseG1GC", "-XX:MaxGCPauseMillis=10", "-XX:MaxRAMPercentage=50"),
-            JvmOptions.choose(JDK_17, 0, List.of()));
+    void jdk17GetsG1WithAPauseTargetAFootprintThatFollowsTheDataAndHalfTheMemoryWithoutMaxmemory() {
+        List<String> expected = new ArrayList<>(List.of("-XX:+UseG1GC", "-XX:MaxGCPauseMillis=10"));
+        expected.addAll(G1_FOOTPRINT);
+        expected.add("-XX:TrimNativeHeapInterval=10000");
+        expected.add("-XX:MaxRAMPercentage=50");
+        assertEquals(expected, JvmOptions.choose(JDK_17, 0, List.of()));
+    }
+
+    @Test
+    void nativeHeapTrimmingOnlyWhereTheJvmHasIt() {
+        List<String> expected = new ArrayList<>(List.of("-XX:+UseG1GC", "-XX:MaxGCPauseMillis=10"));
+        expected.addAll(G1_FOOTPRINT);
+        expected.add("-XX:MaxRAMPercentage=50");
+        assertEquals(expected, JvmOptions.choose(JDK_17_EARLY, 0, List.of()));
+    }
+
+    @Test
+    void theUsersFootprintSettingsWinAndTheirG1GetsTheRest() {
+        List<String> chosen = JvmOptions.choose(JDK_17, 0, List.of("-XX:+UseG1GC", "-XX:MaxHeapFreeRatio=30"));
+        assertEquals(List.of("-XX:MinHeapFreeRatio=5", "-XX:G1HeapRegionSize=2m", "-XX:G1PeriodicGCInterval=60000",
+            "-XX:TrimNativeHeapInterval=10000", "-XX:MaxRAMPercentage=50"), chosen);
+        assertEquals(List.of("-XX:TrimNativeHeapInterval=10000", "-XX:MaxRAMPercentage=50"),
+            JvmOptions.choose(JDK_17, 0, List.of("-XX:+UseParallelGC")));
     }
 
     @Test
@@ -46,24 +74,29 @@ class JvmOptionsTest {
 
     @Test
     void jdk25AddsCompactObjectHeaders() {
-        assertEquals(List.of("-XX:+UseZGC", "-XX:+UseCompactObjectHeaders", "-XX:MaxRAMPercentage=50"),
-            JvmOptions.choose(JDK_25, 0, List.of()));
+        assertEquals(List.of("-XX:+UseZGC", "-XX:ZUncommitDelay=60", "-XX:TrimNativeHeapInterval=10000",
+            "-XX:+UseCompactObjectHeaders", "-XX:MaxRAMPercentage=50"), JvmOptions.choose(JDK_25, 0, List.of()));
     }
 
     @Test
     void maxmemorySizesTheHeapWithTheCollectorsHeadroom() {
         // 1 GiB keyspace: 1.5 GiB + 256 MiB under G1, 2 GiB + 256 MiB under ZGC
-        assertEquals("-Xmx1792m", JvmOptions.choose(JDK_17, GIB, List.of()).get(2));
-        assertEquals("-Xmx2304m", JvmOptions.choose(JDK_25, GIB, List.of()).get(2));
+        assertEquals("-Xmx1792m", last(JvmOptions.choose(JDK_17, GIB, List.of())));
+        assertEquals("-Xmx2304m", last(JvmOptions.choose(JDK_25, GIB, List.of())));
         assertEquals(JvmOptions.FIXED_HEADROOM_MIB + 1, JvmOptions.heapMib(1, false));
     }
 
     @Test
     void theUsersCollectorAndHeapReplaceTheLaunchersChoice() {
-        assertEquals(List.of("-XX:+UseCompactObjectHeaders"),
-            JvmOptions.choose(JDK_25, GIB, List.of("-XX:+UseG1GC", "-Xmx4g")));
-        assertEquals(List.of("-XX:+UseCompactObjectHeaders"),
+        List<String> g1 = JvmOptions.choose(JDK_25, GIB, List.of("-XX:+UseG1GC", "-Xmx4g"));
+        assertEquals("-XX:+UseCompactObjectHeaders", last(g1));
+        assertTrue(g1.stream().noneMatch(o -> o.startsWith("-Xmx") || o.startsWith("-XX:+Use") && o.endsWith("GC")), g1.toString());
+        assertEquals(List.of("-XX:TrimNativeHeapInterval=10000", "-XX:+UseCompactObjectHeaders"),
             JvmOptions.choose(JDK_25, 0, List.of("-XX:+UseParallelGC", "-XX:MaxRAMPercentage=80")));
+    }
+
+    private static String last(List<String> options) {
+        return options.get(options.size() - 1);
     }
 
     @Test

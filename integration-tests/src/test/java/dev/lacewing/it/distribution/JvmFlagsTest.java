@@ -29,7 +29,8 @@ class JvmFlagsTest {
             assertAll(
                 () -> assertTrue(flags.contains("-XX:MaxRAMPercentage=50"), flags),
                 () -> assertTrue(collector.startsWith("ZGC") ? flags.contains("-XX:+UseZGC")
-                    : collector.startsWith("G1") && flags.contains("-XX:+UseG1GC -XX:MaxGCPauseMillis=10"),
+                    : collector.startsWith("G1") && flags.contains("-XX:+UseG1GC -XX:MaxGCPauseMillis=10")
+                        && flags.contains("-XX:MaxHeapFreeRatio=10"),
                     flags + " / " + collector),
                 () -> assertTrue(server.log().contains("flags " + flags + ", collector " + collector), server.log()),
                 () -> assertEquals(LacewingProcess.jvmArguments(server.pid()).stream()
@@ -44,7 +45,8 @@ class JvmFlagsTest {
         try (LacewingProcess server = LacewingProcess.start(
             Map.of("JAVA_HOME", LacewingProcess.TEMURIN_25.toString()), List.of("--threads", "1"))) {
             Map<String, String> info = server.info("server");
-            assertEquals("-XX:+UseZGC -XX:+UseCompactObjectHeaders -XX:MaxRAMPercentage=50",
+            assertEquals("-XX:+UseZGC -XX:ZUncommitDelay=60 -XX:TrimNativeHeapInterval=10000"
+                + " -XX:+UseCompactObjectHeaders -XX:MaxRAMPercentage=50",
                 info.get("lacewing_jvm_flags"));
             assertTrue(info.get("lacewing_gc").contains("ZGC Minor"), info.get("lacewing_gc"));
         }
