@@ -11,7 +11,7 @@ import java.nio.charset.StandardCharsets;
  * What {@code list-compress-depth} costs and saves on one long list: {@code count} elements
  * {@code value:%d} pushed to the tail of a list with 8 KiB nodes (list-max-listpack-size -2) at the
  * given depth; prints the list's {@code memoryUsage()} (MEMORY USAGE, used_memory), the heap in use
- * after full GCs before and after building it, and the time of the full range reply (LRANGE 0 -1,
+ * after full GCs with it and once it is freed, and the time of the full range reply (LRANGE 0 -1,
  * RESP-encoded into a heap buffer) and of LINDEX at the middle, each the best of several rounds after
  * a warm-up. One depth per JVM:
  *
@@ -29,14 +29,13 @@ public final class ListCompression {
     public static void main(String[] args) {
         int count = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
         int depth = args.length > 1 ? Integer.parseInt(args[1]) : 0;
-        long before = heapAfterFullGc();
         long start = System.nanoTime();
         Quicklist list = new Quicklist(-2, depth);
         for (int i = 0; i < count; i++) {
             list.pushTail(("value:" + i).getBytes(StandardCharsets.US_ASCII));
         }
         long buildNanos = System.nanoTime() - start;
-        long heap = heapAfterFullGc() - before;
+        long withList = heapAfterFullGc();
         ByteBuf out = Unpooled.buffer(count * 24);
         RespWriter writer = new RespWriter();
         writer.target(out);
@@ -56,10 +55,17 @@ public final class ListCompression {
             }
             bestIndex = Math.min(bestIndex, System.nanoTime() - indexStart);
         }
+        long memoryUsage = list.memoryUsage();
+        int replyBytes = out.writerIndex();
+        out.release();
+        list = null;
+        // The list's heap is what freeing it gives back: growth since the start would also count
+        // what the JVM itself kept from the build.
+        long heap = withList - heapAfterFullGc();
         System.out.printf("depth %d, %d elements: memoryUsage %d (%.2f B/element), heap %d (%.2f B/element), "
                 + "build %.0f ms, LRANGE 0 -1 %.1f ms (%d reply bytes), LINDEX middle %.2f us (checksum %d)%n",
-            depth, count, list.memoryUsage(), list.memoryUsage() / (double) count, heap, heap / (double) count,
-            buildNanos / 1e6, bestRange / 1e6, out.writerIndex(), bestIndex / 1e3 / LINDEX_CALLS, checksum);
+            depth, count, memoryUsage, memoryUsage / (double) count, heap, heap / (double) count,
+            buildNanos / 1e6, bestRange / 1e6, replyBytes, bestIndex / 1e3 / LINDEX_CALLS, checksum);
     }
 
     private static long heapAfterFullGc() {
