@@ -94,7 +94,7 @@ public final class AggregateMemory {
             }
             case "small-lists" -> {
                 for (int k = 0; k < count / 10; k++) {
-                    Quicklist list = new Quicklist(LIST_FILL);
+                    Quicklist list = new Quicklist(LIST_FILL, 0);
                     for (int i = 0; i < 10; i++) {
                         list.pushTail(bytes("element:" + i));
                     }
@@ -104,7 +104,7 @@ public final class AggregateMemory {
                 }
             }
             case "large-list" -> {
-                Quicklist list = new Quicklist(LIST_FILL);
+                Quicklist list = new Quicklist(LIST_FILL, 0);
                 for (int i = 0; i < count; i++) {
                     list.pushTail(bytes("element:" + i));
                 }

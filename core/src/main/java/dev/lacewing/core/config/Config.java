@@ -81,7 +81,7 @@ public final class Config implements Settings {
             "entries per list node when positive; when negative its byte limit: -1 4 KiB, -2 8 KiB ... -5 64 KiB",
             Integer.MIN_VALUE, Integer.MAX_VALUE),
         new Setting("list-compress-depth", List.of(), "0", MUTABLE, Setting.Type.INTEGER,
-            "list nodes left uncompressed at each end (accepted and checked; Lacewing does not compress lists yet)",
+            "list nodes left uncompressed at each end, the others LZF-compressed (0: none); a list keeps the value it was made with",
             0, Integer.MAX_VALUE),
         new Setting("keyspace-layout", List.of(), "compact", FIXED, Setting.Type.STRING,
             "how entries are stored: compact (packed in byte pages, no Java object per key) or objects (a byte[] "

@@ -2,6 +2,9 @@ package dev.lacewing.core.datatype;
 
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Numbers;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -53,6 +56,10 @@ public final class Listpack {
     /** This object (header and three fields) and its array's header, with compressed oops. */
     private static final long OVERHEAD = 24 + 16;
 
+    /** Entry count and byte size in front of the LZF stream, so a compressed node answers both. */
+    private static final int COMPRESSED_PREFIX = 8;
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+
     private byte[] data;
     private int used;
     private int count;
@@ -84,6 +91,49 @@ public final class Listpack {
 
     public Listpack copy() {
         return new Listpack(Arrays.copyOf(data, Math.max(used, 16)), used, count);
+    }
+
+    /* ---- compressed form ---- */
+
+    /**
+     * The entries LZF-compressed ({@link Lzf}) behind their count and byte size, or null unless
+     * that saves more than {@code minimumSaving} bytes over {@link #byteSize()} (quicklist.c keeps a
+     * node raw when {@code compressed + MIN_COMPRESS_IMPROVE >= size}).
+     */
+    public byte[] compress(int minimumSaving) {
+        int limit = used - minimumSaving - 1;
+        if (limit <= 0) {
+            return null;
+        }
+        byte[] out = new byte[COMPRESSED_PREFIX + limit];
+        int length = Lzf.compress(data, 0, used, out, COMPRESSED_PREFIX, limit);
+        if (length == 0) {
+            return null;
+        }
+        INT.set(out, 0, count);
+        INT.set(out, 4, used);
+        return Arrays.copyOf(out, COMPRESSED_PREFIX + length);
+    }
+
+    /** The listpack {@link #compress} compressed. */
+    public static Listpack decompress(byte[] compressed) {
+        int size = compressedByteSize(compressed);
+        byte[] data = new byte[Math.max(16, size)];
+        int length = Lzf.decompress(compressed, COMPRESSED_PREFIX, compressed.length - COMPRESSED_PREFIX, data, 0, size);
+        if (length != size) {
+            throw new IllegalStateException("compressed listpack of " + size + " bytes decompressed to " + length);
+        }
+        return new Listpack(data, size, compressedCount(compressed));
+    }
+
+    /** {@link #size()} of a compressed listpack, without decompressing it. */
+    public static int compressedCount(byte[] compressed) {
+        return (int) INT.get(compressed, 0);
+    }
+
+    /** {@link #byteSize()} of a compressed listpack, without decompressing it. */
+    public static int compressedByteSize(byte[] compressed) {
+        return (int) INT.get(compressed, 4);
     }
 
     /* ---- navigation ---- */

@@ -25,15 +25,41 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The list family through lettuce over real sockets, on every engine and transport: the commands,
  * and blocking: wake-up by another connection, service order, timeouts, CLIENT UNBLOCK, pipelines
- * behind a blocked command, and keys on different shards (hash tags) for BLPOP and BLMOVE.
+ * behind a blocked command, and keys on different shards (hash tags) for BLPOP and BLMOVE; each
+ * with {@code list-compress-depth} 0, 1 and 2, and long compressed lists with every command.
  */
+@ParameterizedClass(name = "list-compress-depth {0}")
+@ValueSource(ints = {0, 1, 2})
 class ListCommandsTest {
+
+    @Parameter
+    int compressDepth;
+
+    /** Sets list-compress-depth on every shared server this machine can run; lists made from then on use it. */
+    @BeforeParameterizedClassInvocation
+    static void setDepth(int compressDepth) {
+        Servers.all().filter(target -> Servers.unavailability(target.transport()).isEmpty()).forEach(target -> {
+            try (StatefulRedisConnection<byte[], byte[]> connection = Servers.connect(target)) {
+                assertEquals("OK", connection.sync().configSet("list-compress-depth", Integer.toString(compressDepth)));
+            }
+        });
+    }
+
+    @AfterParameterizedClassInvocation
+    static void resetDepth() {
+        setDepth(0);
+    }
 
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
@@ -50,8 +76,57 @@ class ListCommandsTest {
     }
 
     /** Keys with distinct hash tags, so that with two shards some pairs live on different shards. */
-    private static byte[] key(Target target, String test, String tag) {
-        return bytes("{" + tag + "}list:" + target + ":" + test);
+    private byte[] key(Target target, String test, String tag) {
+        return bytes("{" + tag + "}list:" + target + ":" + test + ":" + compressDepth);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void longListsAreCompressedPastTheDepthAndStillAnswer(Target target) throws Exception {
+        byte[] k = key(target, "long", "a");
+        byte[] raw = key(target, "lraw", "a"); // as long as k: MEMORY USAGE counts the key
+        byte[] source = key(target, "long-source", "b");
+        List<byte[]> values = new ArrayList<>();
+        for (int i = 0; i < 5000; i++) {
+            values.add(bytes("value:" + i));
+        }
+        try (StatefulRedisConnection<byte[], byte[]> connection = Servers.connect(target);
+             StatefulRedisConnection<byte[], byte[]> waiter = Servers.connect(target)) {
+            RedisCommands<byte[], byte[]> sync = connection.sync();
+            sync.rpush(k, values.toArray(byte[][]::new));
+            sync.configSet("list-compress-depth", "0");
+            sync.rpush(raw, values.toArray(byte[][]::new));
+            sync.configSet("list-compress-depth", Integer.toString(compressDepth));
+            long compressed = sync.memoryUsage(k);
+            long uncompressed = sync.memoryUsage(raw);
+            if (compressDepth == 0) {
+                assertEquals(uncompressed, compressed);
+            } else {
+                // About 9 nodes of 8 KiB, all but 2 x depth compressed about 3x.
+                assertTrue(compressed * 5 < uncompressed * 4, compressed + " against " + uncompressed + " uncompressed");
+            }
+            assertEquals("quicklist", sync.objectEncoding(k));
+            assertEquals("value:2500", text(sync.lindex(k, 2500)));
+            assertEquals(texts(values), texts(sync.lrange(k, 0, -1)));
+            assertEquals(compressed, sync.memoryUsage(k), "reads leave the list as it was");
+            assertEquals("OK", sync.lset(k, 2500, bytes("changed")));
+            assertEquals(List.of(2500L), sync.lpos(k, bytes("changed"), 0, LPosArgs.Builder.rank(1)));
+            assertEquals(5001, sync.linsert(k, false, bytes("changed"), bytes("after")));
+            assertEquals(1, sync.lrem(k, 0, bytes("after")));
+            assertEquals("OK", sync.ltrim(k, 10, -11));
+            assertEquals("value:10", text(sync.lpop(k)));
+            assertEquals("value:4989", text(sync.rpop(k)));
+            RedisFuture<byte[]> moved = waiter.async().blmove(source, k, LMoveArgs.Builder.leftRight(), 5);
+            waitUntilBlocked(sync, 1);
+            sync.rpush(source, bytes("woken"));
+            assertEquals("woken", text(await(moved)));
+            List<String> expected = new ArrayList<>(texts(values.subList(11, 4989)));
+            expected.set(2489, "changed");
+            expected.add("woken");
+            assertEquals(expected, texts(sync.lrange(k, 0, -1)));
+            assertEquals("value:11", text(sync.blpop(1, k).getValue()));
+            assertEquals(2, sync.del(k, raw));
+        }
     }
 
     private static <T> T await(RedisFuture<T> future) throws Exception {

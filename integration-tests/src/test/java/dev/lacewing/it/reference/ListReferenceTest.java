@@ -1,5 +1,6 @@
 package dev.lacewing.it.reference;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lacewing.it.resp.RespClient;
@@ -7,6 +8,7 @@ import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -17,7 +19,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The list family's non-blocking commands (and the blocking ones where they need not wait: served
  * at once, timed out after a few milliseconds, or refused), byte for byte against redis-server 7.0,
- * in RESP2 and RESP3, on every target.
+ * in RESP2 and RESP3, and over long lists, on every target, with {@code list-compress-depth} 0, 1 and 2.
  */
 class ListReferenceTest {
 
@@ -137,9 +139,68 @@ class ListReferenceTest {
         CONFIG GET list-compress-depth
         """;
 
+    /**
+     * Every command over long lists of 8-entry nodes (list-max-listpack-size 8, set around each run),
+     * which are LZF-compressed past the depth: values are repetitive text of 30-odd bytes.
+     */
+    private static final String LONG = longListScript();
+
+    private static String longListScript() {
+        StringBuilder push = new StringBuilder("RPUSH {p}long");
+        StringBuilder other = new StringBuilder("RPUSH {p}other");
+        for (int i = 0; i < 300; i++) {
+            push.append(" value:").append(i % 7).append(":padding-padding-padding");
+            other.append(" other:").append(i).append(":padding-padding");
+        }
+        return push + "\n" + other + "\n" + """
+            OBJECT ENCODING {p}long
+            LRANGE {p}long 0 -1
+            LRANGE {p}long 100 130
+            LRANGE {p}long -40 -20
+            LINDEX {p}long 0
+            LINDEX {p}long 8
+            LINDEX {p}long 150
+            LINDEX {p}long -9
+            LSET {p}long 150 changed
+            LSET {p}long 151 "a somewhat longer value that will not fit the node it lands in, so that it splits"
+            LSET {p}long 152 12345
+            LINSERT {p}long BEFORE changed before-changed
+            LINSERT {p}long AFTER 12345 after-number
+            LPOS {p}long changed
+            LPOS {p}long value:3:padding-padding-padding RANK -2 COUNT 5
+            LPOS {p}long value:4:padding-padding-padding COUNT 0 MAXLEN 100
+            LREM {p}long 10 value:1:padding-padding-padding
+            LREM {p}long -10 value:2:padding-padding-padding
+            LREM {p}long 0 value:5:padding-padding-padding
+            LRANGE {p}long 0 -1
+            LTRIM {p}long 9 -12
+            LRANGE {p}long 0 -1
+            LPOP {p}long 17
+            RPOP {p}long 17
+            LMOVE {p}long {p}other LEFT RIGHT
+            LMOVE {p}other {p}long LEFT LEFT
+            RPOPLPUSH {p}long {p}other
+            BLPOP {p}long 0
+            BRPOP {p}other 0
+            BLMOVE {p}long {p}other RIGHT LEFT 0
+            BLMPOP 0 1 {p}long LEFT COUNT 3
+            LMPOP 2 {p}none {p}other RIGHT COUNT 5
+            LPUSH {p}long pushed-head
+            RPUSH {p}long pushed-tail
+            LRANGE {p}long 0 -1
+            LRANGE {p}other 0 -1
+            COPY {p}long {p}copy
+            LRANGE {p}copy 0 -1
+            LLEN {p}copy
+            LTRIM {p}other 100 99
+            EXISTS {p}other
+            """;
+    }
+
     static final List<String[]> SCRIPTS = List.of(
         new String[] {"lists-resp2", COMMON},
-        new String[] {"lists-resp3", "HELLO 3\n" + COMMON});
+        new String[] {"lists-resp3", "HELLO 3\n" + COMMON},
+        new String[] {"long-lists", LONG});
 
     @BeforeAll
     static void startRedis() throws Exception {
@@ -154,17 +215,31 @@ class ListReferenceTest {
     }
 
     static Stream<Arguments> scripts() {
-        return Servers.all().flatMap(target -> SCRIPTS.stream().map(s -> Arguments.of(target, s[0], s[1])));
+        return Servers.all().flatMap(target -> IntStream.of(0, 1, 2).boxed().flatMap(depth ->
+            SCRIPTS.stream().map(s -> Arguments.of(target, depth, s[0], s[1]))));
     }
 
-    @ParameterizedTest(name = "{0} {1}")
+    /** Sets the node size and compression on both servers; lists made from then on follow them. */
+    private static void configure(RespClient reference, RespClient lacewing, int depth, String fill) {
+        for (RespClient client : List.of(reference, lacewing)) {
+            assertEquals("+OK\r\n", client.call("CONFIG", "SET", "list-compress-depth", Integer.toString(depth),
+                "list-max-listpack-size", fill));
+        }
+    }
+
+    @ParameterizedTest(name = "{0} list-compress-depth {1} {2}")
     @MethodSource("scripts")
-    void repliesAsRedisDoes(Target target, String name, String text) {
+    void repliesAsRedisDoes(Target target, int depth, String name, String text) {
         Script script = Script.parse(name, text, "list" + RUNS.incrementAndGet() + ":");
         try (RespClient reference = RespClient.connect(redis.port());
              RespClient lacewing = RespClient.connect(Servers.server(target).port())) {
-            List<String> mismatches = ScriptComparison.mismatches(script, reference, lacewing);
-            assertTrue(mismatches.isEmpty(), () -> ScriptComparison.report(mismatches));
+            configure(reference, lacewing, depth, name.equals("long-lists") ? "8" : "-2");
+            try {
+                List<String> mismatches = ScriptComparison.mismatches(script, reference, lacewing);
+                assertTrue(mismatches.isEmpty(), () -> ScriptComparison.report(mismatches));
+            } finally {
+                configure(reference, lacewing, 0, "-2");
+            }
         }
     }
 }

@@ -14,6 +14,7 @@ import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Numbers;
+import dev.lacewing.core.command.list.ListCommands;
 import dev.lacewing.core.datatype.HashValue;
 import dev.lacewing.core.datatype.Quicklist;
 import dev.lacewing.core.datatype.SetValue;
@@ -257,7 +258,7 @@ public final class SortCommands {
             }
             return;
         }
-        Quicklist stored = new Quicklist((int) ctx.server().settings().getLong("list-max-listpack-size", -2));
+        Quicklist stored = ListCommands.newList(ctx);
         for (long j = start; j <= end; j++) {
             byte[] element = elements[(int) j].value;
             if (getCount == 0) {

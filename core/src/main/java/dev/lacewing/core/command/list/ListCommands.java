@@ -127,8 +127,13 @@ public final class ListCommands {
         throw WRONG_TYPE;
     }
 
-    private static Quicklist newList(CommandContext ctx) {
-        return new Quicklist((int) ctx.server().settings().getLong("list-max-listpack-size", -2));
+    /**
+     * An empty list with the server's {@code list-max-listpack-size} and {@code list-compress-depth}:
+     * as in Redis, a list keeps both as they were when it was made.
+     */
+    public static Quicklist newList(CommandContext ctx) {
+        return new Quicklist((int) ctx.server().settings().getLong("list-max-listpack-size", -2),
+            (int) ctx.server().settings().getLong("list-compress-depth", 0));
     }
 
     /** Stores a new list at key argument {@code index}: a key creation, which wakes its blocked clients. */
@@ -419,16 +424,8 @@ public final class ListCommands {
                 return;
             }
             Arguments args = ctx.arguments();
-            boolean towardsTail = count >= 0;
             long limit = count == 0 ? Long.MAX_VALUE : Math.abs(count == Long.MIN_VALUE ? Long.MAX_VALUE : count);
-            Quicklist.Cursor cursor = list.cursor(towardsTail ? 0 : list.size() - 1, towardsTail);
-            long removed = 0;
-            while (cursor.hasNext() && removed < limit) {
-                if (argumentEquals(args, 3, cursor.next())) {
-                    cursor.remove();
-                    removed++;
-                }
-            }
+            long removed = list.removeEqual(args.array(), args.offset(3), args.length(3), limit, count >= 0);
             if (removed > 0) {
                 changed(ctx, 1, list);
             }

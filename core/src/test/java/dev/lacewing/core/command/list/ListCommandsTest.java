@@ -5,9 +5,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.lacewing.core.command.FakeCommandContext;
 import dev.lacewing.core.command.generic.KeyCommands;
 import dev.lacewing.core.command.string.StringCommands;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.ValueSource;
 
-/** The list family against replies recorded from Redis 7.0.15 for the same commands. */
+/**
+ * The list family against replies recorded from Redis 7.0.15 for the same commands, with
+ * {@code list-compress-depth} 0 (no compression), 1 and 2.
+ */
+@ParameterizedClass(name = "list-compress-depth {0}")
+@ValueSource(ints = {0, 1, 2})
 class ListCommandsTest {
 
     private static final String WRONG_TYPE = "-WRONGTYPE Operation against a key holding the wrong kind of value\r\n";
@@ -16,6 +28,14 @@ class ListCommandsTest {
 
     private final FakeCommandContext ctx = new FakeCommandContext(ListCommands::register, StringCommands::register,
         KeyCommands::register);
+
+    @Parameter
+    int compressDepth;
+
+    @BeforeEach
+    void configure() {
+        ctx.setting("list-compress-depth", Integer.toString(compressDepth));
+    }
 
     private static String array(String... bulks) {
         StringBuilder resp = new StringBuilder("*" + bulks.length + "\r\n");
@@ -157,6 +177,87 @@ class ListCommandsTest {
             {"LPOS", "s", "a"}, {"LMPOP", "1", "s", "LEFT"}, {"RPOPLPUSH", "s", "d"}}) {
             assertEquals(WRONG_TYPE, ctx.call(command), String.join(" ", command));
         }
+    }
+
+    private static String[] command(String name, String key, List<String> values) {
+        List<String> words = new ArrayList<>(List.of(name, key));
+        words.addAll(values);
+        return words.toArray(String[]::new);
+    }
+
+    private void assertContent(List<String> model, String key) {
+        assertEquals(array(model.toArray(String[]::new)), ctx.call("LRANGE", key, "0", "-1"));
+        assertEquals(":" + model.size() + "\r\n", ctx.call("LLEN", key));
+    }
+
+    /** Every command over lists of many small nodes, which are compressed past the depth. */
+    @Test
+    void everyCommandWorksOnLongLists() {
+        ctx.setting("list-max-listpack-size", "8");
+        List<String> model = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            model.add("value:" + (i % 5) + ":padding-padding-padding");
+        }
+        ctx.call(command("RPUSH", "l", model));
+        assertContent(model, "l");
+        for (int index : new int[] {0, 7, 8, 199, 200, 391, 399}) {
+            assertEquals(FakeCommandContext.bulk(model.get(index)), ctx.call("LINDEX", "l", Integer.toString(index)));
+        }
+        assertEquals(array(model.subList(150, 171).toArray(String[]::new)), ctx.call("LRANGE", "l", "150", "170"));
+        assertEquals("+OK\r\n", ctx.call("LSET", "l", "201", "changed"));
+        model.set(201, "changed");
+        assertEquals("+OK\r\n", ctx.call("LSET", "l", "202", "x".repeat(300)));
+        model.set(202, "x".repeat(300));
+        assertEquals(":401\r\n", ctx.call("LINSERT", "l", "BEFORE", "changed", "inserted"));
+        model.add(201, "inserted");
+        assertEquals(":202\r\n", ctx.call("LPOS", "l", "changed"));
+        int last = model.lastIndexOf("value:4:padding-padding-padding");
+        int beforeLast = model.subList(0, last).lastIndexOf("value:4:padding-padding-padding");
+        assertEquals("*2\r\n:" + last + "\r\n:" + beforeLast + "\r\n",
+            ctx.call("LPOS", "l", "value:4:padding-padding-padding", "RANK", "-1", "COUNT", "2"));
+        assertEquals(":10\r\n", ctx.call("LREM", "l", "10", "value:1:padding-padding-padding"));
+        for (int removed = 0, i = 0; removed < 10; i++) {
+            if (model.get(i).equals("value:1:padding-padding-padding")) {
+                model.remove(i--);
+                removed++;
+            }
+        }
+        assertEquals(":5\r\n", ctx.call("LREM", "l", "-5", "value:2:padding-padding-padding"));
+        for (int removed = 0, i = model.size() - 1; removed < 5; i--) {
+            if (model.get(i).equals("value:2:padding-padding-padding")) {
+                model.remove(i);
+                removed++;
+            }
+        }
+        assertContent(model, "l");
+        assertEquals(":" + Collections.frequency(model, "value:3:padding-padding-padding") + "\r\n",
+            ctx.call("LREM", "l", "0", "value:3:padding-padding-padding"));
+        model.removeIf("value:3:padding-padding-padding"::equals);
+        assertContent(model, "l");
+        assertEquals("+OK\r\n", ctx.call("LTRIM", "l", "13", "-17"));
+        model = new ArrayList<>(model.subList(13, model.size() - 16));
+        assertContent(model, "l");
+        assertEquals(array(model.subList(0, 20).toArray(String[]::new)), ctx.call("LPOP", "l", "20"));
+        model.subList(0, 20).clear();
+        List<String> tail = new ArrayList<>(model.subList(model.size() - 20, model.size()));
+        Collections.reverse(tail);
+        assertEquals(array(tail.toArray(String[]::new)), ctx.call("RPOP", "l", "20"));
+        model.subList(model.size() - 20, model.size()).clear();
+        assertEquals(array("l", model.get(0)), ctx.call("BLPOP", "l", "0"));
+        model.remove(0);
+        assertEquals(array("l", model.get(model.size() - 1)), ctx.call("BRPOP", "l", "0"));
+        model.remove(model.size() - 1);
+        ctx.call(command("RPUSH", "d", model));
+        List<String> destination = new ArrayList<>(model);
+        assertEquals(FakeCommandContext.bulk(model.get(0)), ctx.call("LMOVE", "l", "d", "LEFT", "RIGHT"));
+        destination.add(model.remove(0));
+        assertEquals(FakeCommandContext.bulk(model.get(model.size() - 1)), ctx.call("BLMOVE", "l", "d", "RIGHT", "LEFT",
+            "0"));
+        destination.add(0, model.remove(model.size() - 1));
+        assertContent(model, "l");
+        assertContent(destination, "d");
+        ctx.call("COPY", "d", "copy");
+        assertContent(destination, "copy");
     }
 
     @Test
