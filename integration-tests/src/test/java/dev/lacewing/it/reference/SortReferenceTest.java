@@ -138,6 +138,17 @@ class SortReferenceTest {
         SORT
         SORT_RO
         COMMAND GETKEYS SORT {p}ids BY {p}w_*
+        COMMAND GETKEYS SORT k STORE d
+        COMMAND GETKEYS SORT k BY w_* GET o_* GET # STORE d ALPHA
+        COMMAND GETKEYS SORT k store d STORE e
+        COMMAND GETKEYS SORT k STORE
+        COMMAND GETKEYS SORT k GET # STORE
+        COMMAND GETKEYS SORT k LIMIT 0 STORE d
+        COMMAND GETKEYS SORT k LIMIT 0 1 2 STORE d
+        COMMAND GETKEYS SORT k BY store STORE d
+        COMMAND GETKEYS SORT k FOO STORE d
+        COMMAND GETKEYS SORT_RO k BY w_* GET o_*
+        COMMAND GETKEYS SORT_RO k STORE d
         COMMAND INFO sort sort_ro
         ZADD {p}bz 1 a 2 b 3 c 4 d 5 e
         BZPOPMIN {p}none {p}bz 0

@@ -58,10 +58,27 @@ public final class SortCommands {
     }
 
     private static CommandSpec spec(String name, String summary, boolean readonly, CommandFlag... flags) {
-        return new CommandSpec(name, -2, Set.of(flags), 1, 1, 1, KeyScope.KEYS, "generic", summary)
-            .withWholeKeyspaceWhen(args -> {
-                return Options.parse(args, readonly).touchesOtherKeys(args);
-            });
+        CommandSpec spec = new CommandSpec(name, -2, Set.of(flags), 1, 1, 1, KeyScope.KEYS, "generic", summary)
+            .withWholeKeyspaceWhen(args -> Options.parse(args, readonly).touchesOtherKeys(args));
+        return readonly ? spec : spec.withOptionKey(SortCommands::storeKey);
+    }
+
+    /**
+     * The STORE destination as sortGetKeys finds it (COMMAND GETKEYS): the last "STORE key", skipping
+     * the arguments of LIMIT, GET and BY, and accepting words the command itself refuses; -1 for none.
+     */
+    private static int storeKey(Arguments args) {
+        int store = -1;
+        for (int i = 2; i < args.count(); i++) {
+            if (args.is(i, "limit")) {
+                i += 2;
+            } else if (args.is(i, "get") || args.is(i, "by")) {
+                i++;
+            } else if (args.is(i, "store") && i + 1 < args.count()) {
+                store = ++i;
+            }
+        }
+        return store;
     }
 
     /** One element being sorted: its bytes, and what it sorts by. */
