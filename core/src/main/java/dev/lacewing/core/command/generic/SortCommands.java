@@ -36,10 +36,17 @@ import java.util.Set;
  *
  * <p><b>Order.</b> As sortCompare: numeric order by score (the element or its BY value read as
  * strtod reads it; a missing BY key counts 0), equal scores ordered by the elements' bytes; ALPHA
- * compares bytes (Redis uses strcoll when replying, memcmp when storing; under the C locale both
- * are byte order), a missing BY value first. The sort is stable, as glibc's merge-sorting qsort is,
- * so ALPHA ties keep the collection's order. DESC reverses the comparison, not the result.
- * O(n log n) for n elements, plus one key lookup per element and pattern.
+ * compares the elements or their BY values, a missing BY value first. When storing, Redis compares
+ * them binary-safe (memcmp, then length); when replying, with strcoll under the locale
+ * redis-server took from its environment (setlocale(LC_COLLATE, "")). Lacewing copies what the
+ * reference redis-server does where the tests run it: a Debian system whose only locales are C,
+ * C.UTF-8 and POSIX, all of which collate as strcmp, so each value is a C string: unsigned byte
+ * order up to its first NUL ("a", "a\0" and "a\0b" tie). A server under a richer locale
+ * (en_US.UTF-8) would order differently there; Lacewing does not follow the process locale. The
+ * sort is stable, as glibc's merge-sorting qsort is, so ALPHA ties keep the collection's order
+ * (with BY and a LIMIT short of the whole, Redis's pqsort is not stable: ties may differ there).
+ * DESC reverses the comparison, not the result. O(n log n) for n elements, plus one key lookup per
+ * element and pattern.
  *
  * <p>Stateless; runs on the thread the engine gives the command, with its key or the whole keyspace.
  */
@@ -248,9 +255,10 @@ public final class SortCommands {
             }
             boolean byPattern = by >= 0;
             boolean byAlpha = alpha;
+            boolean binary = options.store >= 0;
             boolean desc = options.desc;
             Arrays.sort(elements, (a, b) -> {
-                int cmp = compare(a, b, byAlpha, byPattern);
+                int cmp = compare(a, b, byAlpha, byPattern, binary);
                 return desc ? -cmp : cmp;
             });
         }
@@ -295,8 +303,8 @@ public final class SortCommands {
         reply.integer(outputLength);
     }
 
-    /** sortCompare, before DESC. */
-    private static int compare(Element a, Element b, boolean alpha, boolean byPattern) {
+    /** sortCompare, before DESC; ALPHA compares {@code binary} (STORE) or as C strings (see the class comment). */
+    private static int compare(Element a, Element b, boolean alpha, boolean byPattern, boolean binary) {
         if (!alpha) {
             if (a.score > b.score) {
                 return 1;
@@ -306,13 +314,23 @@ public final class SortCommands {
             }
             return Arrays.compareUnsigned(a.value, b.value);
         }
-        if (!byPattern) {
-            return Arrays.compareUnsigned(a.value, b.value);
-        }
-        if (a.byValue == null || b.byValue == null) {
+        if (byPattern && (a.byValue == null || b.byValue == null)) {
             return a.byValue == b.byValue ? 0 : a.byValue == null ? -1 : 1;
         }
-        return Arrays.compareUnsigned(a.byValue, b.byValue);
+        byte[] first = byPattern ? a.byValue : a.value;
+        byte[] second = byPattern ? b.byValue : b.value;
+        return binary ? Arrays.compareUnsigned(first, second)
+            : Arrays.compareUnsigned(first, 0, cStringLength(first), second, 0, cStringLength(second));
+    }
+
+    /** The length strcmp sees: up to the first NUL. */
+    private static int cStringLength(byte[] value) {
+        for (int i = 0; i < value.length; i++) {
+            if (value[i] == 0) {
+                return i;
+            }
+        }
+        return value.length;
     }
 
     /** Every element of the collection (none for a missing key), in its iteration order. */
