@@ -78,6 +78,29 @@ public interface Keyspace {
     /** Replaces the value of a key and keeps its expiry; stores it without expiry if it was absent. */
     void putKeepExpiry(byte[] key, int offset, int length, Object value);
 
+    /**
+     * Stores a string that a command edited rather than received whole (APPEND to a live key,
+     * SETRANGE, SETBIT, BITFIELD, BITOP, the HyperLogLog writers), as {@link #put} does. Redis edits
+     * such a string in a raw sds and keeps it so, whatever its length, so OBJECT ENCODING says
+     * {@code raw} for it ({@link #isRaw}) until a command stores a new value: {@link #put},
+     * {@link #putString} and {@link #putKeepExpiry} store one that is not raw. Moving or copying
+     * the value to another key (RENAME, MOVE, COPY) keeps the mark. A keyspace that keeps no
+     * such mark stores the string as {@link #put} does.
+     */
+    default void putRaw(byte[] key, int offset, int length, byte[] value, long expireAt) {
+        put(key, offset, length, value, expireAt);
+    }
+
+    /** {@link #putRaw}, keeping the key's expiry as {@link #putKeepExpiry} does. */
+    default void putRawKeepExpiry(byte[] key, int offset, int length, byte[] value) {
+        putKeepExpiry(key, offset, length, value);
+    }
+
+    /** Whether a live key holds a string stored by {@link #putRaw}; not an access. False when absent. */
+    default boolean isRaw(byte[] key, int offset, int length) {
+        return false;
+    }
+
     /** Sets the expiry of a live key; false when the key does not exist. */
     boolean setExpireAt(byte[] key, int offset, int length, long expireAt);
 

@@ -95,6 +95,21 @@ public final class Database implements Keyspace {
         }
     }
 
+    @Override
+    public void putRaw(byte[] key, int offset, int length, byte[] value, long expireAt) {
+        table(key, offset, length).putRaw(key, offset, length, value, expireAt);
+    }
+
+    @Override
+    public void putRawKeepExpiry(byte[] key, int offset, int length, byte[] value) {
+        table(key, offset, length).putRawKeepExpiry(key, offset, length, value, clock.getAsLong());
+    }
+
+    @Override
+    public boolean isRaw(byte[] key, int offset, int length) {
+        return table(key, offset, length).isRaw(key, offset, length, clock.getAsLong());
+    }
+
     public int index() {
         return index;
     }

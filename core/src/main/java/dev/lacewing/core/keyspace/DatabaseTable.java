@@ -47,6 +47,14 @@ public interface DatabaseTable {
 
     void putKeepExpiry(byte[] key, int offset, int length, Object value, long now);
 
+    /** {@link dev.lacewing.api.Keyspace#putRaw}: a string marked raw, in the entry's spare bits. */
+    void putRaw(byte[] key, int offset, int length, byte[] value, long expireAt);
+
+    void putRawKeepExpiry(byte[] key, int offset, int length, byte[] value, long now);
+
+    /** Whether a live key holds a string stored raw; not an access. */
+    boolean isRaw(byte[] key, int offset, int length, long now);
+
     boolean setExpireAt(byte[] key, int offset, int length, long expireAt, long now);
 
     boolean remove(byte[] key, int offset, int length, long now);

@@ -187,7 +187,8 @@ public final class KeyCommands {
             return;
         }
         if (!sameKey) {
-            keyspace.put(array, destination, destinationLength, value, expireAt);
+            putTaken(keyspace, array, source, sourceLength, keyspace, destination, destinationLength, value,
+                expireAt);
             keyspace.remove(array, source, sourceLength);
         }
         if (nx) {
@@ -245,7 +246,7 @@ public final class KeyCommands {
             return;
         }
         Object copy = value instanceof TypedValue typed ? typed.copy() : value;
-        to.put(array, destination, destinationLength, copy, expireAt);
+        putTaken(from, array, source, sourceLength, to, destination, destinationLength, copy, expireAt);
         ctx.reply().integer(1);
     }
 
@@ -278,9 +279,23 @@ public final class KeyCommands {
             ctx.reply().integer(0);
             return;
         }
-        to.put(array, key, keyLength, value, expireAt);
+        putTaken(from, array, key, keyLength, to, key, keyLength, value, expireAt);
         from.remove(array, key, keyLength);
         ctx.reply().integer(1);
+    }
+
+    /**
+     * Stores under {@code destination} of {@code to} a value taken from the live key {@code source}
+     * of {@code from}, with its expiry (RENAME, COPY, MOVE): a string keeps its raw mark, as Redis
+     * moves the object itself or duplicates it with its encoding.
+     */
+    private static void putTaken(Keyspace from, byte[] array, int source, int sourceLength, Keyspace to,
+                                 int destination, int destinationLength, Object value, long expireAt) {
+        if (value instanceof byte[] bytes && from.isRaw(array, source, sourceLength)) {
+            to.putRaw(array, destination, destinationLength, bytes, expireAt);
+        } else {
+            to.put(array, destination, destinationLength, value, expireAt);
+        }
     }
 
     /** KEYS pattern: every live key that matches; "*" matches every key, the empty one too. O(keys). */
