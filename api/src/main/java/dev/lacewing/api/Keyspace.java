@@ -121,7 +121,16 @@ public interface Keyspace {
      * visits every key present for its whole duration at least once, whatever changes between
      * steps, and any cursor, even one no scan returned, leads to 0 without failing.
      */
-    long scan(long cursor, int count, Consumer<byte[]> visitor);
+    default long scan(long cursor, int count, Consumer<byte[]> visitor) {
+        return scan(cursor, count, visitor, key -> { });
+    }
+
+    /**
+     * {@link #scan}, handing the keys it meets whose time has passed (not yet reclaimed) to
+     * {@code expired} instead of skipping them: SCAN deletes those it would have replied, as Redis
+     * 7.0's does. Neither receiver may change the keyspace while the step runs.
+     */
+    long scan(long cursor, int count, Consumer<byte[]> visitor, Consumer<byte[]> expired);
 
     /** A random live key, or null when the database is empty. */
     byte[] randomKey();

@@ -797,14 +797,14 @@ public final class CompactTable implements DatabaseTable {
 
     /** SCAN over home buckets in bit-reversed order: see {@link HomeBucketScan} and {@link KeyTable}. */
     @Override
-    public long scan(long cursor, int count, long now, Consumer<byte[]> visitor) {
+    public long scan(long cursor, int count, long now, Consumer<byte[]> visitor, Consumer<byte[]> expired) {
         return HomeBucketScan.scan(slots.length, cursor, count, i -> slots[i] != 0,
-            (i, mask) -> homeOf(slots[i], mask), i -> visitIfLive(slots[i], now, visitor));
+            (i, mask) -> homeOf(slots[i], mask), i -> visit(slots[i], now, visitor, expired));
     }
 
-    private void visitIfLive(long slot, long now, Consumer<byte[]> visitor) {
-        if (slot != 0 && !expired(entryExpireAt(slot), now)) {
-            visitor.accept(keyOf(slot));
+    private void visit(long slot, long now, Consumer<byte[]> visitor, Consumer<byte[]> expired) {
+        if (slot != 0) {
+            (expired(entryExpireAt(slot), now) ? expired : visitor).accept(keyOf(slot));
         }
     }
 

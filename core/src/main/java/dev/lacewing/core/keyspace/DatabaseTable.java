@@ -61,7 +61,12 @@ public interface DatabaseTable {
 
     void clear();
 
-    long scan(long cursor, int count, long now, Consumer<byte[]> visitor);
+    default long scan(long cursor, int count, long now, Consumer<byte[]> visitor) {
+        return scan(cursor, count, now, visitor, key -> { });
+    }
+
+    /** A scan step; keys whose time has passed go to {@code expired}, the others to {@code visitor}. */
+    long scan(long cursor, int count, long now, Consumer<byte[]> visitor, Consumer<byte[]> expired);
 
     byte[] randomKey(long now);
 

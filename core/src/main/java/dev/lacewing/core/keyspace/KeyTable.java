@@ -406,20 +406,20 @@ public final class KeyTable implements DatabaseTable {
     }
 
     /**
-     * Visits the live keys of {@code count} buckets from {@code cursor}; returns the next cursor,
-     * or 0 once the scan is complete. Keys whose time has passed are skipped, not deleted. The
-     * visitor must not change the table. See the class comment for the cursor and the guarantee.
+     * Visits the keys of {@code count} buckets from {@code cursor}; returns the next cursor, or 0
+     * once the scan is complete. Keys whose time has passed go to {@code expired}, not deleted. The
+     * receivers must not change the table. See the class comment for the cursor and the guarantee.
      */
     @Override
-    public long scan(long cursor, int count, long now, Consumer<byte[]> visitor) {
+    public long scan(long cursor, int count, long now, Consumer<byte[]> visitor, Consumer<byte[]> expired) {
         return HomeBucketScan.scan(keys.length, cursor, count, i -> keys[i] != null, (i, mask) -> hashes[i] & mask,
-            i -> visitIfLive(i, now, visitor));
+            i -> visit(i, now, visitor, expired));
     }
 
-    private void visitIfLive(int index, long now, Consumer<byte[]> visitor) {
+    private void visit(int index, long now, Consumer<byte[]> visitor, Consumer<byte[]> expired) {
         byte[] key = keys[index];
-        if (key != null && (expires[index] == Keyspace.NO_EXPIRY || expires[index] > now)) {
-            visitor.accept(key);
+        if (key != null) {
+            (expires[index] == Keyspace.NO_EXPIRY || expires[index] > now ? visitor : expired).accept(key);
         }
     }
 

@@ -80,6 +80,27 @@ class DatabaseTableTest {
 
     @ParameterizedTest
     @EnumSource(KeyspaceLayout.class)
+    void aScanHandsExpiredKeysToTheirOwnReceiverAndDeletesNothing(KeyspaceLayout layout) {
+        DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
+        for (int i = 0; i < 50; i++) {
+            byte[] k = bytes("k" + i);
+            table.put(k, 0, k.length, bytes("v"), i % 2 == 0 ? 100 : Keyspace.NO_EXPIRY);
+        }
+        Set<String> live = new HashSet<>();
+        Set<String> expired = new HashSet<>();
+        long cursor = 0;
+        for (int steps = 0; steps == 0 || cursor != 0; steps++) {
+            assertTrue(steps < 1000);
+            cursor = table.scan(cursor, 4, 200, key -> live.add(text(key)), key -> expired.add(text(key)));
+        }
+        assertEquals(25, live.size());
+        assertEquals(25, expired.size());
+        assertTrue(expired.stream().allMatch(key -> Integer.parseInt(key.substring(1)) % 2 == 0), expired.toString());
+        assertEquals(50, table.size());
+    }
+
+    @ParameterizedTest
+    @EnumSource(KeyspaceLayout.class)
     void findsKeysGivenAsSlicesOfALargerArray(KeyspaceLayout layout) {
         DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
         byte[] k = bytes("key");

@@ -323,6 +323,9 @@ public final class KeyCommands {
      * from the cursor until it has COUNT of them or has taken {@link #SCAN_STEPS} steps, then
      * filters them by pattern and type, so a call may reply fewer keys than COUNT, or none, with
      * a cursor other than 0. Keys present for the whole iteration are replied at least once.
+     * Keys met whose time has passed count towards COUNT, and those the pattern matches are
+     * deleted, whatever TYPE asks, as 7.0 deletes them (its TYPE lookup and expireIfNeeded). The
+     * command holds the whole keyspace (every shard or stripe), so deleting here is allowed.
      */
     private static void scan(CommandContext ctx) {
         Arguments args = ctx.arguments();
@@ -342,20 +345,27 @@ public final class KeyCommands {
         Keyspace keyspace = ctx.keyspace();
         int slots = (int) Math.min(count, Integer.MAX_VALUE);
         List<byte[]> gathered = new ArrayList<>();
+        List<byte[]> expired = new ArrayList<>();
         int steps = 0;
         do {
-            cursor = keyspace.scan(cursor, slots, gathered::add);
-        } while (cursor != 0 && ++steps < SCAN_STEPS && gathered.size() < count);
+            cursor = keyspace.scan(cursor, slots, gathered::add, expired::add);
+        } while (cursor != 0 && ++steps < SCAN_STEPS && gathered.size() + expired.size() < count);
 
         List<byte[]> replied = new ArrayList<>(gathered.size());
         for (byte[] key : gathered) {
             if (!options.matches(args, key)) {
                 continue;
             }
-            if (type != 0 && !args.is(type, typeName(keyspace.get(key)))) {
+            if (type != 0 && !args.is(type, typeName(keyspace.peek(key, 0, key.length)))) {
                 continue;
             }
             replied.add(key);
+        }
+        for (byte[] key : expired) {
+            if (options.matches(args, key)) {
+                // The lookup reclaims it as lazy expiry does, counted in expired_keys.
+                keyspace.expireAt(key, 0, key.length);
+            }
         }
         ReplyWriter reply = ctx.reply();
         reply.array(2);
