@@ -17,8 +17,8 @@ PARTIAL = {
     'debug': 'SLEEP and HELP only; refused unless enable-debug-command allows it',
     'memory': 'USAGE only',
     'info': 'sections server, clients, memory, stats, keyspace, commandstats (and others Lacewing adds)',
-    'object': 'ENCODING is read from the bytes (7.0 says raw for short strings built by APPEND or SETRANGE, '
-              'Lacewing embstr); REFCOUNT from the value, not from sharing',
+    'object': 'ENCODING says int for an integer made by INCRBYFLOAT (7.0: embstr); REFCOUNT follows the '
+              'policy in force, not sharing when stored',
     'shutdown': 'NOSAVE, SAVE, NOW, FORCE, ABORT accepted; there is no persistence yet, so all stop at once',
 }
 

@@ -4,6 +4,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.function.ToIntFunction;
 
 /**
  * What the command table knows of a command, as Redis's {@code src/commands/*.json} declares it.
@@ -27,10 +28,14 @@ import java.util.function.Predicate;
  *                          their key positions do not name (SORT with BY/GET patterns or STORE, Redis's
  *                          getkeys_proc case), which requests those are: they run over the whole keyspace
  *                          ({@link #scope(Arguments)}). Null for every other command
+ * @param optionKey for a command one of whose options names a key (SORT's STORE destination), the argument
+ *                  index of that key in a request, or -1 when the request names none: Redis's getkeys_proc
+ *                  for such a command. It counts after every other key. Null for every other command
  */
 public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int firstKey, int lastKey,
                           int step, KeyScope scope, String group, String summary, CommandDetails details,
-                          int numKeysIndex, Predicate<Arguments> wholeKeyspaceWhen) {
+                          int numKeysIndex, Predicate<Arguments> wholeKeyspaceWhen,
+                          ToIntFunction<Arguments> optionKey) {
 
     public CommandSpec {
         name = name.toLowerCase(Locale.ROOT);
@@ -41,31 +46,31 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
     /** A spec with details and fixed key positions. */
     public CommandSpec(String name, int arity, Set<CommandFlag> flags, int firstKey, int lastKey, int step,
                        KeyScope scope, String group, String summary, CommandDetails details) {
-        this(name, arity, flags, firstKey, lastKey, step, scope, group, summary, details, 0, null);
+        this(name, arity, flags, firstKey, lastKey, step, scope, group, summary, details, 0, null, null);
     }
 
     /** A spec without details: COMMAND INFO and DOCS describe it from these fields alone. */
     public CommandSpec(String name, int arity, Set<CommandFlag> flags, int firstKey, int lastKey, int step,
                        KeyScope scope, String group, String summary) {
-        this(name, arity, flags, firstKey, lastKey, step, scope, group, summary, CommandDetails.NONE, 0, null);
+        this(name, arity, flags, firstKey, lastKey, step, scope, group, summary, CommandDetails.NONE, 0, null, null);
     }
 
     public CommandSpec withDetails(CommandDetails newDetails) {
         return new CommandSpec(name, arity, flags, firstKey, lastKey, step, scope, group, summary, newDetails,
-            numKeysIndex, wholeKeyspaceWhen);
+            numKeysIndex, wholeKeyspaceWhen, optionKey);
     }
 
     /** A command whose keys are only those counted by the argument at {@code numKeysIndex} (LMPOP numkeys key...). */
     public static CommandSpec countedKeys(String name, int arity, Set<CommandFlag> flags, int numKeysIndex,
                                           String group, String summary) {
         return new CommandSpec(name, arity, flags, 0, 0, 0, KeyScope.KEYS, group, summary, CommandDetails.NONE,
-            numKeysIndex, null);
+            numKeysIndex, null, null);
     }
 
     /** The same command with movable keys counted by the argument at {@code index}. */
     public CommandSpec withNumKeysAt(int index) {
         return new CommandSpec(name, arity, flags, firstKey, lastKey, step, scope, group, summary, details, index,
-            wholeKeyspaceWhen);
+            wholeKeyspaceWhen, optionKey);
     }
 
     /**
@@ -74,7 +79,16 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
      */
     public CommandSpec withWholeKeyspaceWhen(Predicate<Arguments> rule) {
         return new CommandSpec(name, arity, flags, firstKey, lastKey, step, scope, group, summary, details,
-            numKeysIndex, rule);
+            numKeysIndex, rule, optionKey);
+    }
+
+    /**
+     * The same command, one of whose options may name one more key: {@code finder} gives its argument
+     * index in a request, or -1. The finder sees a request that passed the arity check; it must not keep it.
+     */
+    public CommandSpec withOptionKey(ToIntFunction<Arguments> finder) {
+        return new CommandSpec(name, arity, flags, firstKey, lastKey, step, scope, group, summary, details,
+            numKeysIndex, wholeKeyspaceWhen, finder);
     }
 
     /**
@@ -88,10 +102,11 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
 
     /**
      * Whether the keys a request touches depend on its arguments (Redis's movablekeys flag): keys
-     * counted by a numkeys argument, or keys only some requests reach (SORT's patterns and STORE).
+     * counted by a numkeys argument, a key an option names, or keys only some requests reach (SORT's
+     * patterns and STORE).
      */
     public boolean hasMovableKeys() {
-        return numKeysIndex > 0 || wholeKeyspaceWhen != null;
+        return numKeysIndex > 0 || wholeKeyspaceWhen != null || optionKey != null;
     }
 
     /**
@@ -111,13 +126,22 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
             int last = numKeysIndex > 0 ? Math.min(lastKeyIndex(count), numKeysIndex - 1) : lastKeyIndex(count);
             fixed = last < firstKey ? 0 : (last - firstKey) / Math.max(step, 1) + 1;
         }
-        return fixed + movable;
+        return fixed + movable + (optionKeyArgument(args) >= 0 ? 1 : 0);
     }
 
     /** The argument index of key {@code i} of a request ({@code i < keyCount(args)}). */
     public int keyArgument(Arguments args, int i) {
-        int fixed = keyCount(args) - movableKeyCount(args);
-        return i < fixed ? firstKey + i * Math.max(step, 1) : numKeysIndex + 1 + (i - fixed);
+        int option = optionKeyArgument(args);
+        int movable = movableKeyCount(args);
+        int fixed = keyCount(args) - movable - (option >= 0 ? 1 : 0);
+        if (i < fixed) {
+            return firstKey + i * Math.max(step, 1);
+        }
+        return i < fixed + movable ? numKeysIndex + 1 + (i - fixed) : option;
+    }
+
+    private int optionKeyArgument(Arguments args) {
+        return optionKey == null ? -1 : optionKey.applyAsInt(args);
     }
 
     private int movableKeyCount(Arguments args) {

@@ -78,6 +78,29 @@ public interface Keyspace {
     /** Replaces the value of a key and keeps its expiry; stores it without expiry if it was absent. */
     void putKeepExpiry(byte[] key, int offset, int length, Object value);
 
+    /**
+     * Stores a string that a command edited rather than received whole (APPEND to a live key,
+     * SETRANGE, SETBIT, BITFIELD, BITOP, the HyperLogLog writers), as {@link #put} does. Redis edits
+     * such a string in a raw sds and keeps it so, whatever its length, so OBJECT ENCODING says
+     * {@code raw} for it ({@link #isRaw}) until a command stores a new value: {@link #put},
+     * {@link #putString} and {@link #putKeepExpiry} store one that is not raw. Moving or copying
+     * the value to another key (RENAME, MOVE, COPY) keeps the mark. A keyspace that keeps no
+     * such mark stores the string as {@link #put} does.
+     */
+    default void putRaw(byte[] key, int offset, int length, byte[] value, long expireAt) {
+        put(key, offset, length, value, expireAt);
+    }
+
+    /** {@link #putRaw}, keeping the key's expiry as {@link #putKeepExpiry} does. */
+    default void putRawKeepExpiry(byte[] key, int offset, int length, byte[] value) {
+        putKeepExpiry(key, offset, length, value);
+    }
+
+    /** Whether a live key holds a string stored by {@link #putRaw}; not an access. False when absent. */
+    default boolean isRaw(byte[] key, int offset, int length) {
+        return false;
+    }
+
     /** Sets the expiry of a live key; false when the key does not exist. */
     boolean setExpireAt(byte[] key, int offset, int length, long expireAt);
 
@@ -98,7 +121,16 @@ public interface Keyspace {
      * visits every key present for its whole duration at least once, whatever changes between
      * steps, and any cursor, even one no scan returned, leads to 0 without failing.
      */
-    long scan(long cursor, int count, Consumer<byte[]> visitor);
+    default long scan(long cursor, int count, Consumer<byte[]> visitor) {
+        return scan(cursor, count, visitor, key -> { });
+    }
+
+    /**
+     * {@link #scan}, handing the keys it meets whose time has passed (not yet reclaimed) to
+     * {@code expired} instead of skipping them: SCAN deletes those it would have replied, as Redis
+     * 7.0's does. Neither receiver may change the keyspace while the step runs.
+     */
+    long scan(long cursor, int count, Consumer<byte[]> visitor, Consumer<byte[]> expired);
 
     /** A random live key, or null when the database is empty. */
     byte[] randomKey();

@@ -24,7 +24,9 @@ import java.util.function.LongSupplier;
  * so that no slot is 0, and offset.
  *
  * <p>An entry is {@code header:4, varint keyLength, varint valueLength, [expireAt:8], key, value}, the
- * header a little-endian int of {@code access:24 | flags:8}. The access field is the key's LRU
+ * header a little-endian int of {@code access:24 | flags:8}; the flags say whether the entry is dead,
+ * holds an object, has an expiry, and whether its string is raw ({@link Keyspace#putRaw}: a spare bit
+ * of the flag byte, so the mark costs no memory). The access field is the key's LRU
  * clock or LFU counter ({@link MemoryPolicy}), as Redis keeps it in each robj: reads update it in
  * place, on the cache line the lookup already brought in. It costs 3 bytes per key, where a
  * parallel {@code int[]} beside the index would cost 4 per slot (5 to 10 per key at the index's
@@ -78,6 +80,7 @@ public final class CompactTable implements DatabaseTable {
     private static final byte DEAD = 1;
     private static final byte OBJECT = 2;
     private static final byte EXPIRES = 4;
+    private static final byte RAW = 8;
 
     private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
@@ -280,10 +283,10 @@ public final class CompactTable implements DatabaseTable {
 
     /**
      * Writes a new entry and returns its slot value. {@code value} is a string when
-     * {@code object} is null; otherwise {@code object} goes to the side table.
+     * {@code object} is null, marked {@code raw} or not; otherwise {@code object} goes to the side table.
      */
     private long writeEntry(int hash, byte[] key, int keyOffset, int keyLength, Object object, byte[] value,
-                            int valueOffset, int valueLength, long expireAt, int access) {
+                            int valueOffset, int valueLength, long expireAt, int access, boolean raw) {
         boolean expires = expireAt != Keyspace.NO_EXPIRY;
         int objectIndex = -1;
         if (object != null) {
@@ -294,7 +297,8 @@ public final class CompactTable implements DatabaseTable {
         long location = allocate(size);
         byte[] page = pages[pageOf(location)];
         int position = offsetOf(location);
-        INT.set(page, position, access << 8 | (object != null ? OBJECT : 0) | (expires ? EXPIRES : 0));
+        int flags = (object != null ? OBJECT : 0) | (expires ? EXPIRES : 0) | (raw ? RAW : 0);
+        INT.set(page, position, access << 8 | flags);
         position += HEADER;
         position = writeVarint(page, position, keyLength);
         position = writeVarint(page, position, valueLength);
@@ -590,32 +594,48 @@ public final class CompactTable implements DatabaseTable {
         if (value instanceof byte[] bytes) {
             putString(key, offset, length, bytes, 0, bytes.length, expireAt);
         } else {
-            store(key, offset, length, value, null, 0, 0, expireAt, false, 0);
+            store(key, offset, length, value, null, 0, 0, expireAt, false, 0, false);
         }
     }
 
     @Override
     public void putString(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength,
                           long expireAt) {
-        store(key, offset, length, null, value, valueOffset, valueLength, expireAt, false, 0);
+        store(key, offset, length, null, value, valueOffset, valueLength, expireAt, false, 0, false);
     }
 
     @Override
     public void putKeepExpiry(byte[] key, int offset, int length, Object value, long now) {
         if (value instanceof byte[] bytes) {
-            store(key, offset, length, null, bytes, 0, bytes.length, Keyspace.NO_EXPIRY, true, now);
+            store(key, offset, length, null, bytes, 0, bytes.length, Keyspace.NO_EXPIRY, true, now, false);
         } else {
-            store(key, offset, length, value, null, 0, 0, Keyspace.NO_EXPIRY, true, now);
+            store(key, offset, length, value, null, 0, 0, Keyspace.NO_EXPIRY, true, now, false);
         }
+    }
+
+    @Override
+    public void putRaw(byte[] key, int offset, int length, byte[] value, long expireAt) {
+        store(key, offset, length, null, value, 0, value.length, expireAt, false, 0, true);
+    }
+
+    @Override
+    public void putRawKeepExpiry(byte[] key, int offset, int length, byte[] value, long now) {
+        store(key, offset, length, null, value, 0, value.length, Keyspace.NO_EXPIRY, true, now, true);
+    }
+
+    @Override
+    public boolean isRaw(byte[] key, int offset, int length, long now) {
+        return findLive(key, offset, length, now) >= 0 && (entryFlags & RAW) != 0;
     }
 
     /**
      * Stores a string ({@code object} null) or an object under a key. With {@code keepExpiry} a
      * live key keeps its expiry and a key whose time has passed counts as absent; otherwise the
-     * expiry is {@code expireAt}. Same-size string overwrites are written in place.
+     * expiry is {@code expireAt}. Same-size string overwrites are written in place. A string is
+     * marked {@code raw} or not, whatever the old entry was.
      */
     private void store(byte[] key, int offset, int length, Object object, byte[] value, int valueOffset,
-                       int valueLength, long expireAt, boolean keepExpiry, long now) {
+                       int valueLength, long expireAt, boolean keepExpiry, long now, boolean raw) {
         int hash = KeyTable.hash(key, offset, length);
         if (!keepExpiry) {
             now = clock.getAsLong();
@@ -623,7 +643,7 @@ public final class CompactTable implements DatabaseTable {
         int index = keepExpiry ? findLive(key, offset, length, now) : find(key, offset, length, hash);
         if (index < 0) {
             insert(hash, writeEntry(hash, key, offset, length, object, value, valueOffset, valueLength, expireAt,
-                memory.created(now)));
+                memory.created(now), raw));
             return;
         }
         long old = slots[index];
@@ -636,7 +656,7 @@ public final class CompactTable implements DatabaseTable {
         if (object == null && (entryFlags & OBJECT) == 0 && entryValueLength == valueLength
             && ((old & EXPIRES_BIT) != 0) == expires) {
             System.arraycopy(value, valueOffset, entryPage, entryValueOffset, valueLength);
-            INT.set(entryPage, entryOffset, access << 8 | entryFlags & 0xff);
+            INT.set(entryPage, entryOffset, access << 8 | entryFlags & (0xff & ~RAW) | (raw ? RAW : 0));
             if (expires) {
                 LONG.set(entryPage, entryKeyOffset - 8, expireAt);
             }
@@ -644,7 +664,7 @@ public final class CompactTable implements DatabaseTable {
         }
         boolean expiredBefore = (old & EXPIRES_BIT) != 0;
         slots[index] = writeEntry(hash, key, offset, length, object, value, valueOffset, valueLength, expireAt,
-            access);
+            access, raw);
         expiring += (expires ? 1 : 0) - (expiredBefore ? 1 : 0);
         free(old);
     }
@@ -669,13 +689,14 @@ public final class CompactTable implements DatabaseTable {
         long slot;
         if ((entryFlags & OBJECT) != 0) {
             Object object = objects[(int) INT.get(entryPage, entryValueOffset)];
-            slot = writeEntry(hash, key, offset, length, object, null, 0, 0, expireAt, access);
+            slot = writeEntry(hash, key, offset, length, object, null, 0, 0, expireAt, access, false);
         } else {
             byte[] page = entryPage;
             int valueOffset = entryValueOffset;
             int valueLength = entryValueLength;
             // The source page cannot be compacted or dropped while writing: nothing is freed yet.
-            slot = writeEntry(hash, key, offset, length, null, page, valueOffset, valueLength, expireAt, access);
+            slot = writeEntry(hash, key, offset, length, null, page, valueOffset, valueLength, expireAt, access,
+                (entryFlags & RAW) != 0);
         }
         slots[index] = slot;
         expiring += expires ? 1 : -1;
@@ -776,14 +797,14 @@ public final class CompactTable implements DatabaseTable {
 
     /** SCAN over home buckets in bit-reversed order: see {@link HomeBucketScan} and {@link KeyTable}. */
     @Override
-    public long scan(long cursor, int count, long now, Consumer<byte[]> visitor) {
+    public long scan(long cursor, int count, long now, Consumer<byte[]> visitor, Consumer<byte[]> expired) {
         return HomeBucketScan.scan(slots.length, cursor, count, i -> slots[i] != 0,
-            (i, mask) -> homeOf(slots[i], mask), i -> visitIfLive(slots[i], now, visitor));
+            (i, mask) -> homeOf(slots[i], mask), i -> visit(slots[i], now, visitor, expired));
     }
 
-    private void visitIfLive(long slot, long now, Consumer<byte[]> visitor) {
-        if (slot != 0 && !expired(entryExpireAt(slot), now)) {
-            visitor.accept(keyOf(slot));
+    private void visit(long slot, long now, Consumer<byte[]> visitor, Consumer<byte[]> expired) {
+        if (slot != 0) {
+            (expired(entryExpireAt(slot), now) ? expired : visitor).accept(keyOf(slot));
         }
     }
 

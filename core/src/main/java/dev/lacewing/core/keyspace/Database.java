@@ -95,6 +95,21 @@ public final class Database implements Keyspace {
         }
     }
 
+    @Override
+    public void putRaw(byte[] key, int offset, int length, byte[] value, long expireAt) {
+        table(key, offset, length).putRaw(key, offset, length, value, expireAt);
+    }
+
+    @Override
+    public void putRawKeepExpiry(byte[] key, int offset, int length, byte[] value) {
+        table(key, offset, length).putRawKeepExpiry(key, offset, length, value, clock.getAsLong());
+    }
+
+    @Override
+    public boolean isRaw(byte[] key, int offset, int length) {
+        return table(key, offset, length).isRaw(key, offset, length, clock.getAsLong());
+    }
+
     public int index() {
         return index;
     }
@@ -154,7 +169,7 @@ public final class Database implements Keyspace {
      * part of the scan rather than failing.
      */
     @Override
-    public long scan(long cursor, int count, Consumer<byte[]> visitor) {
+    public long scan(long cursor, int count, Consumer<byte[]> visitor, Consumer<byte[]> expired) {
         int n = partitions.length;
         int partition = (int) Long.remainderUnsigned(cursor, n);
         long tableCursor = Long.divideUnsigned(cursor, n);
@@ -164,9 +179,14 @@ public final class Database implements Keyspace {
             seen[0]++;
             visitor.accept(key);
         };
+        Consumer<byte[]> countingExpired = key -> {
+            seen[0]++;
+            expired.accept(key);
+        };
         while (partition < n) {
             DatabaseTable table = partitions[partition].table(index);
-            long next = table.size() == 0 && tableCursor == 0 ? 0 : table.scan(tableCursor, count, now, counting);
+            long next = table.size() == 0 && tableCursor == 0 ? 0
+                : table.scan(tableCursor, count, now, counting, countingExpired);
             if (next != 0) {
                 return next * n + partition;
             }

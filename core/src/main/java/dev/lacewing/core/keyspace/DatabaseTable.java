@@ -47,13 +47,26 @@ public interface DatabaseTable {
 
     void putKeepExpiry(byte[] key, int offset, int length, Object value, long now);
 
+    /** {@link dev.lacewing.api.Keyspace#putRaw}: a string marked raw, in the entry's spare bits. */
+    void putRaw(byte[] key, int offset, int length, byte[] value, long expireAt);
+
+    void putRawKeepExpiry(byte[] key, int offset, int length, byte[] value, long now);
+
+    /** Whether a live key holds a string stored raw; not an access. */
+    boolean isRaw(byte[] key, int offset, int length, long now);
+
     boolean setExpireAt(byte[] key, int offset, int length, long expireAt, long now);
 
     boolean remove(byte[] key, int offset, int length, long now);
 
     void clear();
 
-    long scan(long cursor, int count, long now, Consumer<byte[]> visitor);
+    default long scan(long cursor, int count, long now, Consumer<byte[]> visitor) {
+        return scan(cursor, count, now, visitor, key -> { });
+    }
+
+    /** A scan step; keys whose time has passed go to {@code expired}, the others to {@code visitor}. */
+    long scan(long cursor, int count, long now, Consumer<byte[]> visitor, Consumer<byte[]> expired);
 
     byte[] randomKey(long now);
 

@@ -11,9 +11,9 @@ import java.util.function.LongSupplier;
  * One database of one partition: an open-addressing hash table with linear probing and
  * backward-shift deletion (no tombstones), keys as byte[], values as byte[] (strings) or
  * {@link TypedValue}, expiry in a parallel long[], and a parallel long[] of {@code access:24 |
- * counted:40}: the key's access field ({@link MemoryPolicy}) and the bytes its value was counted
- * at in {@link #usedMemory}, so that an aggregate changed in place is recounted exactly. Load
- * factor at most 3/4.
+ * raw:1 | counted:39}: the key's access field ({@link MemoryPolicy}), whether its string is raw
+ * ({@link Keyspace#putRaw}), and the bytes its value was counted at in {@link #usedMemory} (up to
+ * 512 GiB), so that an aggregate changed in place is recounted exactly. Load factor at most 3/4.
  *
  * <p>This is the {@code objects} layout; {@link CompactTable} is the {@code compact} one (keys
  * and values in large byte pages, no object per entry), behind the same {@link DatabaseTable}.
@@ -45,8 +45,10 @@ public final class KeyTable implements DatabaseTable {
     private static final int MIN_CAPACITY = 16;
     /** Bytes of one slot across the parallel arrays (compressed references). */
     private static final int SLOT_BYTES = 4 + 4 + 8 + 4 + 8;
-    private static final int COUNTED_BITS = 40;
+    private static final int COUNTED_BITS = 39;
     private static final long COUNTED_MASK = (1L << COUNTED_BITS) - 1;
+    private static final long RAW_BIT = 1L << COUNTED_BITS;
+    private static final int ACCESS_SHIFT = COUNTED_BITS + 1;
 
     private final MemoryPolicy memory;
     /** The time new keys are created at (puts carry no {@code now}). */
@@ -79,12 +81,16 @@ public final class KeyTable implements DatabaseTable {
         return size;
     }
 
-    private static long meta(int access, long counted) {
-        return (long) access << COUNTED_BITS | Math.min(counted, COUNTED_MASK);
+    private static long meta(int access, boolean raw, long counted) {
+        return (long) access << ACCESS_SHIFT | (raw ? RAW_BIT : 0) | Math.min(counted, COUNTED_MASK);
     }
 
     private static int accessOf(long meta) {
-        return (int) (meta >>> COUNTED_BITS);
+        return (int) (meta >>> ACCESS_SHIFT);
+    }
+
+    private static boolean rawOf(long meta) {
+        return (meta & RAW_BIT) != 0;
     }
 
     private static long keyBytes(int length) {
@@ -168,22 +174,23 @@ public final class KeyTable implements DatabaseTable {
     }
 
     private void touch(int index, long now) {
-        meta[index] = meta(memory.accessed(accessOf(meta[index]), now), meta[index] & COUNTED_MASK);
+        long old = meta[index];
+        meta[index] = meta(memory.accessed(accessOf(old), now), rawOf(old), old & COUNTED_MASK);
     }
 
     @Override
     public void modified(byte[] key, int offset, int length, long now) {
         int index = findLive(key, offset, length, now);
         if (index >= 0) {
-            recount(index, accessOf(meta[index]));
+            recount(index, accessOf(meta[index]), rawOf(meta[index]));
         }
     }
 
     /** Counts the value now in a slot in place of what it was counted at. */
-    private void recount(int index, int access) {
+    private void recount(int index, int access, boolean raw) {
         long counted = valueBytes(values[index]);
         entryBytes += counted - (meta[index] & COUNTED_MASK);
-        meta[index] = meta(access, counted);
+        meta[index] = meta(access, raw, counted);
     }
 
     @Override
@@ -227,26 +234,50 @@ public final class KeyTable implements DatabaseTable {
 
     @Override
     public void put(byte[] key, int offset, int length, Object value, long expireAt) {
-        int hash = hash(key, offset, length);
-        int index = find(key, offset, length, hash);
-        if (index >= 0) {
-            values[index] = value;
-            recount(index, memory.overwritten(accessOf(meta[index]), clock.getAsLong()));
-            setExpiry(index, expireAt);
-            return;
-        }
-        insert(Arrays.copyOfRange(key, offset, offset + length), hash, value, expireAt);
+        store(key, offset, length, value, expireAt, false);
     }
 
     @Override
     public void putKeepExpiry(byte[] key, int offset, int length, Object value, long now) {
+        storeKeepExpiry(key, offset, length, value, now, false);
+    }
+
+    @Override
+    public void putRaw(byte[] key, int offset, int length, byte[] value, long expireAt) {
+        store(key, offset, length, value, expireAt, true);
+    }
+
+    @Override
+    public void putRawKeepExpiry(byte[] key, int offset, int length, byte[] value, long now) {
+        storeKeepExpiry(key, offset, length, value, now, true);
+    }
+
+    @Override
+    public boolean isRaw(byte[] key, int offset, int length, long now) {
+        int index = findLive(key, offset, length, now);
+        return index >= 0 && rawOf(meta[index]);
+    }
+
+    private void store(byte[] key, int offset, int length, Object value, long expireAt, boolean raw) {
+        int hash = hash(key, offset, length);
+        int index = find(key, offset, length, hash);
+        if (index >= 0) {
+            values[index] = value;
+            recount(index, memory.overwritten(accessOf(meta[index]), clock.getAsLong()), raw);
+            setExpiry(index, expireAt);
+            return;
+        }
+        insert(Arrays.copyOfRange(key, offset, offset + length), hash, value, expireAt, raw);
+    }
+
+    private void storeKeepExpiry(byte[] key, int offset, int length, Object value, long now, boolean raw) {
         int index = findLive(key, offset, length, now);
         if (index >= 0) {
             values[index] = value;
-            recount(index, memory.overwritten(accessOf(meta[index]), now));
+            recount(index, memory.overwritten(accessOf(meta[index]), now), raw);
         } else {
             insert(Arrays.copyOfRange(key, offset, offset + length), hash(key, offset, length), value,
-                Keyspace.NO_EXPIRY);
+                Keyspace.NO_EXPIRY, raw);
         }
     }
 
@@ -293,7 +324,7 @@ public final class KeyTable implements DatabaseTable {
         expires[index] = expireAt;
     }
 
-    private void insert(byte[] key, int hash, Object value, long expireAt) {
+    private void insert(byte[] key, int hash, Object value, long expireAt, boolean raw) {
         if ((size + 1) * 4L > keys.length * 3L) {
             resize(keys.length * 2);
         }
@@ -307,7 +338,7 @@ public final class KeyTable implements DatabaseTable {
         values[i] = value;
         expires[i] = expireAt;
         long counted = valueBytes(value);
-        meta[i] = meta(memory.created(clock.getAsLong()), counted);
+        meta[i] = meta(memory.created(clock.getAsLong()), raw, counted);
         entryBytes += keyBytes(key.length) + counted;
         if (expireAt != Keyspace.NO_EXPIRY) {
             expiring++;
@@ -375,20 +406,20 @@ public final class KeyTable implements DatabaseTable {
     }
 
     /**
-     * Visits the live keys of {@code count} buckets from {@code cursor}; returns the next cursor,
-     * or 0 once the scan is complete. Keys whose time has passed are skipped, not deleted. The
-     * visitor must not change the table. See the class comment for the cursor and the guarantee.
+     * Visits the keys of {@code count} buckets from {@code cursor}; returns the next cursor, or 0
+     * once the scan is complete. Keys whose time has passed go to {@code expired}, not deleted. The
+     * receivers must not change the table. See the class comment for the cursor and the guarantee.
      */
     @Override
-    public long scan(long cursor, int count, long now, Consumer<byte[]> visitor) {
+    public long scan(long cursor, int count, long now, Consumer<byte[]> visitor, Consumer<byte[]> expired) {
         return HomeBucketScan.scan(keys.length, cursor, count, i -> keys[i] != null, (i, mask) -> hashes[i] & mask,
-            i -> visitIfLive(i, now, visitor));
+            i -> visit(i, now, visitor, expired));
     }
 
-    private void visitIfLive(int index, long now, Consumer<byte[]> visitor) {
+    private void visit(int index, long now, Consumer<byte[]> visitor, Consumer<byte[]> expired) {
         byte[] key = keys[index];
-        if (key != null && (expires[index] == Keyspace.NO_EXPIRY || expires[index] > now)) {
-            visitor.accept(key);
+        if (key != null) {
+            (expires[index] == Keyspace.NO_EXPIRY || expires[index] > now ? visitor : expired).accept(key);
         }
     }
 

@@ -51,6 +51,56 @@ class DatabaseTableTest {
 
     @ParameterizedTest
     @EnumSource(KeyspaceLayout.class)
+    void aRawStringKeepsItsMarkThroughTouchesAndExpiryChangesUntilANewValueIsStored(KeyspaceLayout layout) {
+        DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
+        byte[] k = bytes("key");
+        table.putRaw(k, 0, 3, bytes("ab"), Keyspace.NO_EXPIRY);
+        assertTrue(table.isRaw(k, 0, 3, 0));
+        table.get(k, 0, 3, 0);
+        table.setExpireAt(k, 0, 3, Long.MAX_VALUE - 1, 0);
+        assertTrue(table.isRaw(k, 0, 3, 0), "an entry rewritten with an expiry stays raw");
+        table.setExpireAt(k, 0, 3, Keyspace.NO_EXPIRY, 0);
+        assertTrue(table.isRaw(k, 0, 3, 0));
+        table.put(k, 0, 3, bytes("cd"), Keyspace.NO_EXPIRY);
+        assertFalse(table.isRaw(k, 0, 3, 0), "a same-size overwrite in place is a new value");
+        table.setExpireAt(k, 0, 3, Long.MAX_VALUE - 1, 0);
+        table.putRawKeepExpiry(k, 0, 3, bytes("cde"), 0);
+        assertTrue(table.isRaw(k, 0, 3, 0));
+        assertEquals(Long.MAX_VALUE - 1, table.expireAt(k, 0, 3, 0));
+        assertArrayEquals(bytes("cde"), (byte[]) table.get(k, 0, 3, 0));
+        table.putKeepExpiry(k, 0, 3, bytes("fgh"), 0);
+        assertFalse(table.isRaw(k, 0, 3, 0));
+        table.putRawKeepExpiry(k, 0, 3, bytes("ijk"), 0);
+        table.remove(k, 0, 3, 0);
+        assertFalse(table.isRaw(k, 0, 3, 0), "a missing key is not raw");
+        table.putRawKeepExpiry(k, 0, 3, bytes("new"), 0);
+        assertTrue(table.isRaw(k, 0, 3, 0));
+        assertEquals(Keyspace.NO_EXPIRY, table.expireAt(k, 0, 3, 0));
+    }
+
+    @ParameterizedTest
+    @EnumSource(KeyspaceLayout.class)
+    void aScanHandsExpiredKeysToTheirOwnReceiverAndDeletesNothing(KeyspaceLayout layout) {
+        DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
+        for (int i = 0; i < 50; i++) {
+            byte[] k = bytes("k" + i);
+            table.put(k, 0, k.length, bytes("v"), i % 2 == 0 ? 100 : Keyspace.NO_EXPIRY);
+        }
+        Set<String> live = new HashSet<>();
+        Set<String> expired = new HashSet<>();
+        long cursor = 0;
+        for (int steps = 0; steps == 0 || cursor != 0; steps++) {
+            assertTrue(steps < 1000);
+            cursor = table.scan(cursor, 4, 200, key -> live.add(text(key)), key -> expired.add(text(key)));
+        }
+        assertEquals(25, live.size());
+        assertEquals(25, expired.size());
+        assertTrue(expired.stream().allMatch(key -> Integer.parseInt(key.substring(1)) % 2 == 0), expired.toString());
+        assertEquals(50, table.size());
+    }
+
+    @ParameterizedTest
+    @EnumSource(KeyspaceLayout.class)
     void findsKeysGivenAsSlicesOfALargerArray(KeyspaceLayout layout) {
         DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
         byte[] k = bytes("key");

@@ -93,9 +93,9 @@ public final class DeliberateDifferences {
      */
     public static final List<Avoided> AVOIDED = List.of(
         new Avoided("SET with EXAT or PXAT in the past (a key stored already expired), then DBSIZE",
-            "Redis keeps such a key until its active expiry cycle samples it (at random times) or a lookup"
-                + " meets it, and its SCAN also deletes the expired keys it matches; Lacewing's SCAN skips them"
-                + " without deleting, so DBSIZE counts them until a lookup or Lacewing's own expiry reclaims them"),
+            "both servers keep such a key until their active expiry cycle samples it (at times of their own)"
+                + " or a lookup or a SCAN that matches it deletes it, so DBSIZE meanwhile depends on when each"
+                + " server's cycle ran"),
         new Avoided("relative EXPIRE/PEXPIRE with GT or LT against another relative time",
             "two equal relative times set a moment apart differ by that moment, so GT/LT's answer depends on"
                 + " how many milliseconds passed between the calls on each server"),

@@ -44,6 +44,56 @@ class MemoryReferenceTest {
         OBJECT ENCODING {p}m2
         INCR {p}counter
         OBJECT ENCODING {p}counter
+        APPEND {p}app 12
+        OBJECT ENCODING {p}app
+        APPEND {p}app 3
+        OBJECT ENCODING {p}app
+        OBJECT REFCOUNT {p}app
+        APPEND {p}app ""
+        EXPIRE {p}app 1000
+        OBJECT ENCODING {p}app
+        RENAME {p}app {p}ren
+        OBJECT ENCODING {p}ren
+        COPY {p}ren {p}cop
+        OBJECT ENCODING {p}cop
+        MOVE {p}cop 1
+        SELECT 1
+        OBJECT ENCODING {p}cop
+        DEL {p}cop
+        SELECT 0
+        INCR {p}ren
+        OBJECT ENCODING {p}ren
+        SET {p}e abc
+        APPEND {p}e ""
+        OBJECT ENCODING {p}e
+        SET {p}e abc
+        OBJECT ENCODING {p}e
+        SETRANGE {p}e 0 ""
+        OBJECT ENCODING {p}e
+        SETRANGE {p}e 1 z
+        OBJECT ENCODING {p}e
+        GETSET {p}e 7
+        OBJECT ENCODING {p}e
+        SETRANGE {p}sr 2 ab
+        OBJECT ENCODING {p}sr
+        SETBIT {p}sb 3 1
+        OBJECT ENCODING {p}sb
+        SET {p}sb2 abc
+        SETBIT {p}sb2 3 0
+        OBJECT ENCODING {p}sb2
+        BITFIELD {p}bf SET u8 0 97
+        OBJECT ENCODING {p}bf
+        SET {p}bf2 abc
+        BITFIELD {p}bf2 GET u8 0
+        OBJECT ENCODING {p}bf2
+        BITFIELD_RO {p}bf2 GET u8 0
+        OBJECT ENCODING {p}bf2
+        BITOP NOT {p}bo {p}bf2
+        OBJECT ENCODING {p}bo
+        PFADD {p}hll a
+        OBJECT ENCODING {p}hll
+        PFMERGE {p}hll2 {p}hll
+        OBJECT ENCODING {p}hll2
         OBJECT REFCOUNT {p}counter
         SET {p}small 42
         OBJECT REFCOUNT {p}small

@@ -20,7 +20,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * redis-server 7.0, in RESP2 and RESP3, on every target. The keys carry no hash tag, so BY and GET
  * patterns and STORE destinations land on other shards than the sorted key. Only orders Redis
  * makes deterministic are compared: a hash-table set is never read with BY nosort unless stored
- * (then Redis sorts it ALPHA), and ALPHA ties by a BY pattern occur only on lists. Weights that
+ * (then Redis sorts it ALPHA), and ALPHA ties by a BY pattern occur only on lists and without a
+ * LIMIT (Redis's pqsort is not stable). ALPHA values with NUL and non-ASCII bytes check the
+ * collation of the redis-server these tests start, which inherits their environment. Weights that
  * overflow or underflow (1e400, 1e-310) are left to the unit tests: redis-server 7.0.15 checks a
  * stale errno after strtod, so one such SORT makes its later strtod-read sorts fail as well, which
  * Lacewing does not copy.
@@ -52,6 +54,19 @@ class SortReferenceTest {
         SORT {p}words
         SORT {p}words ALPHA
         SORT {p}words ALPHA DESC
+        RPUSH {p}nul "a\\x00b" "a\\x00a" a "\\xff" "\\xc3\\xa9" b B "a\\x00" "\\x00" "" "\\x00z"
+        SORT {p}nul ALPHA
+        SORT {p}nul ALPHA DESC
+        SORT {p}nul ALPHA LIMIT 1 4
+        SORT {p}nul ALPHA STORE {p}nuldst
+        LRANGE {p}nuldst 0 -1
+        RPUSH {p}nids 1 2 3 4 5 6 7 8 9
+        MSET {p}nw_1 "a\\x00b" {p}nw_2 "a\\x00a" {p}nw_3 a {p}nw_4 "\\xff" {p}nw_5 "\\xc3\\xa9" {p}nw_6 b {p}nw_7 "a\\x00" {p}nw_8 ""
+        SORT {p}nids BY {p}nw_* ALPHA
+        SORT {p}nids BY {p}nw_* ALPHA DESC
+        SORT {p}nids BY {p}nw_* ALPHA GET {p}nw_*
+        SORT {p}nids BY {p}nw_* ALPHA STORE {p}nuldst
+        LRANGE {p}nuldst 0 -1
         RPUSH {p}bad 1 "5 " 3
         SORT {p}bad
         SORT {p}bad ALPHA
@@ -138,6 +153,17 @@ class SortReferenceTest {
         SORT
         SORT_RO
         COMMAND GETKEYS SORT {p}ids BY {p}w_*
+        COMMAND GETKEYS SORT k STORE d
+        COMMAND GETKEYS SORT k BY w_* GET o_* GET # STORE d ALPHA
+        COMMAND GETKEYS SORT k store d STORE e
+        COMMAND GETKEYS SORT k STORE
+        COMMAND GETKEYS SORT k GET # STORE
+        COMMAND GETKEYS SORT k LIMIT 0 STORE d
+        COMMAND GETKEYS SORT k LIMIT 0 1 2 STORE d
+        COMMAND GETKEYS SORT k BY store STORE d
+        COMMAND GETKEYS SORT k FOO STORE d
+        COMMAND GETKEYS SORT_RO k BY w_* GET o_*
+        COMMAND GETKEYS SORT_RO k STORE d
         COMMAND INFO sort sort_ro
         ZADD {p}bz 1 a 2 b 3 c 4 d 5 e
         BZPOPMIN {p}none {p}bz 0

@@ -142,10 +142,15 @@ public final class BitmapCommands {
         return value;
     }
 
-    /** Stores a written string; an existing key keeps its expiry, a new one has none. */
+    private static boolean isRaw(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        return ctx.keyspace().isRaw(args.array(), args.offset(1), args.length(1));
+    }
+
+    /** Stores a written string, raw as Redis's edited sds is; an existing key keeps its expiry, a new one has none. */
     private static void store(CommandContext ctx, byte[] value) {
         Arguments args = ctx.arguments();
-        ctx.keyspace().putKeepExpiry(args.array(), args.offset(1), args.length(1), value);
+        ctx.keyspace().putRawKeepExpiry(args.array(), args.offset(1), args.length(1), value);
     }
 
     /** What {@link #lookUpString} found. */
@@ -202,7 +207,8 @@ public final class BitmapCommands {
         }
         int byteIndex = (int) (bit >>> 3);
         int previous = found == FOUND ? bitAt(view.array(), view.offset(), view.length(), bit) : 0;
-        if (found == MISSING || byteIndex >= view.length() || previous != on) {
+        // Redis unshares the value first (dbUnshareStringValue): even an unchanged bit leaves it raw.
+        if (found == MISSING || byteIndex >= view.length() || previous != on || !isRaw(ctx)) {
             byte[] value = writableCopy(view, found, byteIndex);
             int mask = 1 << (7 - (int) (bit & 7));
             value[byteIndex] = (byte) (on == 1 ? value[byteIndex] | mask : value[byteIndex] & ~mask);
@@ -491,7 +497,7 @@ public final class BitmapCommands {
             fold(op, i == 3, result, array, offset, length);
             view.clear();
         }
-        keyspace.put(args.array(), args.offset(2), args.length(2), result, Keyspace.NO_EXPIRY);
+        keyspace.putRaw(args.array(), args.offset(2), args.length(2), result, Keyspace.NO_EXPIRY);
         ctx.reply().integer(maxLength);
     }
 

@@ -187,7 +187,8 @@ public final class KeyCommands {
             return;
         }
         if (!sameKey) {
-            keyspace.put(array, destination, destinationLength, value, expireAt);
+            putTaken(keyspace, array, source, sourceLength, keyspace, destination, destinationLength, value,
+                expireAt);
             keyspace.remove(array, source, sourceLength);
         }
         if (nx) {
@@ -245,7 +246,7 @@ public final class KeyCommands {
             return;
         }
         Object copy = value instanceof TypedValue typed ? typed.copy() : value;
-        to.put(array, destination, destinationLength, copy, expireAt);
+        putTaken(from, array, source, sourceLength, to, destination, destinationLength, copy, expireAt);
         ctx.reply().integer(1);
     }
 
@@ -278,9 +279,23 @@ public final class KeyCommands {
             ctx.reply().integer(0);
             return;
         }
-        to.put(array, key, keyLength, value, expireAt);
+        putTaken(from, array, key, keyLength, to, key, keyLength, value, expireAt);
         from.remove(array, key, keyLength);
         ctx.reply().integer(1);
+    }
+
+    /**
+     * Stores under {@code destination} of {@code to} a value taken from the live key {@code source}
+     * of {@code from}, with its expiry (RENAME, COPY, MOVE): a string keeps its raw mark, as Redis
+     * moves the object itself or duplicates it with its encoding.
+     */
+    private static void putTaken(Keyspace from, byte[] array, int source, int sourceLength, Keyspace to,
+                                 int destination, int destinationLength, Object value, long expireAt) {
+        if (value instanceof byte[] bytes && from.isRaw(array, source, sourceLength)) {
+            to.putRaw(array, destination, destinationLength, bytes, expireAt);
+        } else {
+            to.put(array, destination, destinationLength, value, expireAt);
+        }
     }
 
     /** KEYS pattern: every live key that matches; "*" matches every key, the empty one too. O(keys). */
@@ -308,6 +323,9 @@ public final class KeyCommands {
      * from the cursor until it has COUNT of them or has taken {@link #SCAN_STEPS} steps, then
      * filters them by pattern and type, so a call may reply fewer keys than COUNT, or none, with
      * a cursor other than 0. Keys present for the whole iteration are replied at least once.
+     * Keys met whose time has passed count towards COUNT, and those the pattern matches are
+     * deleted, whatever TYPE asks, as 7.0 deletes them (its TYPE lookup and expireIfNeeded). The
+     * command holds the whole keyspace (every shard or stripe), so deleting here is allowed.
      */
     private static void scan(CommandContext ctx) {
         Arguments args = ctx.arguments();
@@ -327,20 +345,27 @@ public final class KeyCommands {
         Keyspace keyspace = ctx.keyspace();
         int slots = (int) Math.min(count, Integer.MAX_VALUE);
         List<byte[]> gathered = new ArrayList<>();
+        List<byte[]> expired = new ArrayList<>();
         int steps = 0;
         do {
-            cursor = keyspace.scan(cursor, slots, gathered::add);
-        } while (cursor != 0 && ++steps < SCAN_STEPS && gathered.size() < count);
+            cursor = keyspace.scan(cursor, slots, gathered::add, expired::add);
+        } while (cursor != 0 && ++steps < SCAN_STEPS && gathered.size() + expired.size() < count);
 
         List<byte[]> replied = new ArrayList<>(gathered.size());
         for (byte[] key : gathered) {
             if (!options.matches(args, key)) {
                 continue;
             }
-            if (type != 0 && !args.is(type, typeName(keyspace.get(key)))) {
+            if (type != 0 && !args.is(type, typeName(keyspace.peek(key, 0, key.length)))) {
                 continue;
             }
             replied.add(key);
+        }
+        for (byte[] key : expired) {
+            if (options.matches(args, key)) {
+                // The lookup reclaims it as lazy expiry does, counted in expired_keys.
+                keyspace.expireAt(key, 0, key.length);
+            }
         }
         ReplyWriter reply = ctx.reply();
         reply.array(2);

@@ -20,13 +20,16 @@ import java.util.Set;
  * Redis's LOOKUP_NOTOUCH ({@link dev.lacewing.api.Keyspace#peek}, {@code access}): asking about a
  * key's idle time must not reset it.
  *
- * <p>Strings have no stored encoding: ENCODING and REFCOUNT derive from the bytes what Redis's
- * tryObjectEncoding would have made of them, {@code int} for a canonical integer of at most 20
- * characters within a long (shared, REFCOUNT 2147483647, for 0..9999 unless an LRU or LFU policy
- * with a limit forbids sharing), {@code embstr} up to 44 bytes, {@code raw} beyond. Redis
- * reports {@code raw} for short values made by APPEND or SETRANGE and {@code embstr} for an
- * integer made by INCRBYFLOAT, whatever their bytes; Lacewing does not keep how a value was made,
- * a deliberate difference (docs/architecture.md).
+ * <p>Strings keep one fact of their encoding, whether they are raw: Redis edits a string in place
+ * (APPEND, SETRANGE, SETBIT, BITFIELD, BITOP, the HyperLogLog commands) as a raw sds, which stays
+ * raw, with REFCOUNT 1, until a new value replaces it; the keyspace keeps that mark
+ * ({@link dev.lacewing.api.Keyspace#isRaw}). For any other string, ENCODING and REFCOUNT derive
+ * from the bytes what Redis's tryObjectEncoding would have made of them, {@code int} for a
+ * canonical integer of at most 20 characters within a long (shared, REFCOUNT 2147483647, for
+ * 0..9999 unless an LRU or LFU policy with a limit forbids sharing), {@code embstr} up to 44
+ * bytes, {@code raw} beyond. Redis reports {@code embstr} for an integer made by INCRBYFLOAT,
+ * which skips tryObjectEncoding; Lacewing says {@code int}, a deliberate difference
+ * (docs/architecture.md).
  *
  * <p>Stateless; handlers run on the thread the engine gives the command's key.
  */
@@ -88,8 +91,14 @@ public final class ObjectCommands {
         if (value instanceof TypedValue typed) {
             ctx.reply().bulk(typed.encoding());
         } else if (value instanceof byte[] bytes) {
-            ctx.reply().bulk(integer(bytes) != null ? "int" : bytes.length <= EMBSTR_LIMIT ? "embstr" : "raw");
+            boolean raw = isRaw(ctx) || bytes.length > EMBSTR_LIMIT;
+            ctx.reply().bulk(raw ? "raw" : integer(bytes) != null ? "int" : "embstr");
         }
+    }
+
+    private static boolean isRaw(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        return ctx.keyspace().isRaw(args.array(), args.offset(2), args.length(2));
     }
 
     private static void refcount(CommandContext ctx) {
@@ -97,7 +106,7 @@ public final class ObjectCommands {
         if (value == null) {
             return;
         }
-        Long number = value instanceof byte[] bytes ? integer(bytes) : null;
+        Long number = value instanceof byte[] bytes && !isRaw(ctx) ? integer(bytes) : null;
         boolean shared = number != null && number >= 0 && number < SHARED_INTEGERS
             && MemoryPolicy.snapshot(ctx.server().settings()).sharesIntegers();
         ctx.reply().integer(shared ? SHARED_REFCOUNT : 1);

@@ -37,10 +37,17 @@ import java.util.Set;
  *
  * <p><b>Order.</b> As sortCompare: numeric order by score (the element or its BY value read as
  * strtod reads it; a missing BY key counts 0), equal scores ordered by the elements' bytes; ALPHA
- * compares bytes (Redis uses strcoll when replying, memcmp when storing; under the C locale both
- * are byte order), a missing BY value first. The sort is stable, as glibc's merge-sorting qsort is,
- * so ALPHA ties keep the collection's order. DESC reverses the comparison, not the result.
- * O(n log n) for n elements, plus one key lookup per element and pattern.
+ * compares the elements or their BY values, a missing BY value first. When storing, Redis compares
+ * them binary-safe (memcmp, then length); when replying, with strcoll under the locale
+ * redis-server took from its environment (setlocale(LC_COLLATE, "")). Lacewing copies what the
+ * reference redis-server does where the tests run it: a Debian system whose only locales are C,
+ * C.UTF-8 and POSIX, all of which collate as strcmp, so each value is a C string: unsigned byte
+ * order up to its first NUL ("a", "a\0" and "a\0b" tie). A server under a richer locale
+ * (en_US.UTF-8) would order differently there; Lacewing does not follow the process locale. The
+ * sort is stable, as glibc's merge-sorting qsort is, so ALPHA ties keep the collection's order
+ * (with BY and a LIMIT short of the whole, Redis's pqsort is not stable: ties may differ there).
+ * DESC reverses the comparison, not the result. O(n log n) for n elements, plus one key lookup per
+ * element and pattern.
  *
  * <p>Stateless; runs on the thread the engine gives the command, with its key or the whole keyspace.
  */
@@ -59,10 +66,27 @@ public final class SortCommands {
     }
 
     private static CommandSpec spec(String name, String summary, boolean readonly, CommandFlag... flags) {
-        return new CommandSpec(name, -2, Set.of(flags), 1, 1, 1, KeyScope.KEYS, "generic", summary)
-            .withWholeKeyspaceWhen(args -> {
-                return Options.parse(args, readonly).touchesOtherKeys(args);
-            });
+        CommandSpec spec = new CommandSpec(name, -2, Set.of(flags), 1, 1, 1, KeyScope.KEYS, "generic", summary)
+            .withWholeKeyspaceWhen(args -> Options.parse(args, readonly).touchesOtherKeys(args));
+        return readonly ? spec : spec.withOptionKey(SortCommands::storeKey);
+    }
+
+    /**
+     * The STORE destination as sortGetKeys finds it (COMMAND GETKEYS): the last "STORE key", skipping
+     * the arguments of LIMIT, GET and BY, and accepting words the command itself refuses; -1 for none.
+     */
+    private static int storeKey(Arguments args) {
+        int store = -1;
+        for (int i = 2; i < args.count(); i++) {
+            if (args.is(i, "limit")) {
+                i += 2;
+            } else if (args.is(i, "get") || args.is(i, "by")) {
+                i++;
+            } else if (args.is(i, "store") && i + 1 < args.count()) {
+                store = ++i;
+            }
+        }
+        return store;
     }
 
     /** One element being sorted: its bytes, and what it sorts by. */
@@ -232,9 +256,10 @@ public final class SortCommands {
             }
             boolean byPattern = by >= 0;
             boolean byAlpha = alpha;
+            boolean binary = options.store >= 0;
             boolean desc = options.desc;
             Arrays.sort(elements, (a, b) -> {
-                int cmp = compare(a, b, byAlpha, byPattern);
+                int cmp = compare(a, b, byAlpha, byPattern, binary);
                 return desc ? -cmp : cmp;
             });
         }
@@ -279,8 +304,8 @@ public final class SortCommands {
         reply.integer(outputLength);
     }
 
-    /** sortCompare, before DESC. */
-    private static int compare(Element a, Element b, boolean alpha, boolean byPattern) {
+    /** sortCompare, before DESC; ALPHA compares {@code binary} (STORE) or as C strings (see the class comment). */
+    private static int compare(Element a, Element b, boolean alpha, boolean byPattern, boolean binary) {
         if (!alpha) {
             if (a.score > b.score) {
                 return 1;
@@ -290,13 +315,23 @@ public final class SortCommands {
             }
             return Arrays.compareUnsigned(a.value, b.value);
         }
-        if (!byPattern) {
-            return Arrays.compareUnsigned(a.value, b.value);
-        }
-        if (a.byValue == null || b.byValue == null) {
+        if (byPattern && (a.byValue == null || b.byValue == null)) {
             return a.byValue == b.byValue ? 0 : a.byValue == null ? -1 : 1;
         }
-        return Arrays.compareUnsigned(a.byValue, b.byValue);
+        byte[] first = byPattern ? a.byValue : a.value;
+        byte[] second = byPattern ? b.byValue : b.value;
+        return binary ? Arrays.compareUnsigned(first, second)
+            : Arrays.compareUnsigned(first, 0, cStringLength(first), second, 0, cStringLength(second));
+    }
+
+    /** The length strcmp sees: up to the first NUL. */
+    private static int cStringLength(byte[] value) {
+        for (int i = 0; i < value.length; i++) {
+            if (value[i] == 0) {
+                return i;
+            }
+        }
+        return value.length;
     }
 
     /** Every element of the collection (none for a missing key), in its iteration order. */

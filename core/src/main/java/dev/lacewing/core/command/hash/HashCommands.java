@@ -18,6 +18,7 @@ import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
 import dev.lacewing.core.command.Numbers.LongDouble;
+import dev.lacewing.core.command.RandomCount;
 import dev.lacewing.core.command.ScanOptions;
 import dev.lacewing.core.command.generic.KeyCommands;
 import dev.lacewing.core.datatype.HashValue;
@@ -405,28 +406,12 @@ public final class HashCommands {
             reply.bulk(hash.array(at), hash.fieldOffset(at), hash.fieldLength(at));
             return;
         }
-        long count;
-        try {
-            count = Numbers.parseLong(args.array(), args.offset(2), args.length(2));
-        } catch (InvalidNumber e) {
-            reply.error(Errors.NOT_INTEGER);
+        RandomCount asked = RandomCount.parse(ctx, "WITHVALUES");
+        if (asked == null) {
             return;
         }
-        if (count == Long.MIN_VALUE) {
-            reply.error(Errors.valueOutOfRange(-Long.MAX_VALUE, Long.MAX_VALUE));
-            return;
-        }
-        boolean withValues = false;
-        if (args.count() > 4 || (args.count() == 4 && !args.is(3, "WITHVALUES"))) {
-            reply.error(Errors.SYNTAX);
-            return;
-        } else if (args.count() == 4) {
-            withValues = true;
-            if (count < -Long.MAX_VALUE / 2 || count > Long.MAX_VALUE / 2) {
-                reply.error(Errors.VALUE_OUT_OF_RANGE);
-                return;
-            }
-        }
+        long count = asked.count();
+        boolean withValues = asked.withFlag();
         Object value = lookup(ctx);
         if (value == WRONG_TYPE) {
             return;

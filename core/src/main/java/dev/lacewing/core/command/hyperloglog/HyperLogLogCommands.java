@@ -109,14 +109,26 @@ public final class HyperLogLogCommands {
         if (updated > 0) {
             hll.invalidateCache();
             store(ctx, hll);
+        } else if (!isRaw(ctx)) {
+            store(ctx, hll);
         }
         ctx.reply().integer(updated > 0 ? 1 : 0);
     }
 
-    /** Stores the working copy; an existing key keeps its expiry, a new one has none. */
+    /**
+     * Stores the working copy, raw: Redis unshares the value of the key a PFADD, PFMERGE or
+     * single-key PFCOUNT names before anything else (dbUnshareStringValue), so the value is raw
+     * afterwards even when nothing changed, e.g. an HLL copied by SET. An existing key keeps its
+     * expiry, a new one has none.
+     */
     private static void store(CommandContext ctx, HyperLogLog hll) {
         Arguments args = ctx.arguments();
-        ctx.keyspace().putKeepExpiry(args.array(), args.offset(1), args.length(1), hll.toBytes());
+        ctx.keyspace().putRawKeepExpiry(args.array(), args.offset(1), args.length(1), hll.toBytes());
+    }
+
+    private static boolean isRaw(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        return ctx.keyspace().isRaw(args.array(), args.offset(1), args.length(1));
     }
 
     /**
@@ -147,7 +159,11 @@ public final class HyperLogLogCommands {
         int length = view.length();
         if (HyperLogLog.hasValidCache(array, offset)) {
             long cached = HyperLogLog.cachedCount(array, offset);
+            HyperLogLog unshared = isRaw(ctx) ? null : HyperLogLog.copyOf(array, offset, length);
             view.clear();
+            if (unshared != null) {
+                store(ctx, unshared);
+            }
             ctx.reply().integer(cached);
             return;
         }
@@ -160,7 +176,7 @@ public final class HyperLogLogCommands {
         HyperLogLog hll = HyperLogLog.copyOf(array, offset, length);
         view.clear();
         hll.cacheCount(cardinality);
-        ctx.keyspace().putKeepExpiry(args.array(), args.offset(1), args.length(1), hll.toBytes());
+        store(ctx, hll);
         ctx.reply().integer(cardinality);
     }
 

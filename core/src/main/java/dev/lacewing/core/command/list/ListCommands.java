@@ -18,6 +18,7 @@ import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Errors;
+import dev.lacewing.core.command.IndexRange;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Timeouts;
 import dev.lacewing.core.datatype.Quicklist;
@@ -268,36 +269,20 @@ public final class ListCommands {
     // ---- by index -----------------------------------------------------------------------
 
     private static void lrange(CommandContext ctx) {
-        long start;
-        long end;
-        try {
-            start = parseLong(ctx, 2);
-            end = parseLong(ctx, 3);
-        } catch (Numbers.InvalidNumber e) {
-            ctx.reply().error(Errors.NOT_INTEGER);
+        IndexRange asked = IndexRange.parse(ctx, 2);
+        if (asked == null) {
             return;
         }
         try {
             Quicklist list = list(ctx, 1);
-            if (list == null) {
+            IndexRange range = list == null ? null : asked.within(list.size());
+            if (range == null) {
                 ctx.reply().array(0);
                 return;
             }
-            long size = list.size();
-            if (start < 0) {
-                start = Math.max(0, size + start);
-            }
-            if (end < 0) {
-                end = size + end;
-            }
-            if (start > end || start >= size) {
-                ctx.reply().array(0);
-                return;
-            }
-            end = Math.min(end, size - 1);
             ReplyWriter reply = ctx.reply();
-            reply.array((int) (end - start + 1));
-            list.writeRange(start, end, reply);
+            reply.array((int) (range.end() - range.start() + 1));
+            list.writeRange(range.start(), range.end(), reply);
         } catch (WrongType replied) {
             // WRONGTYPE was replied.
         }
@@ -310,17 +295,11 @@ public final class ListCommands {
                 ctx.reply().nullBulk();
                 return;
             }
-            long index;
-            try {
-                index = parseLong(ctx, 2);
-            } catch (Numbers.InvalidNumber e) {
-                ctx.reply().error(Errors.NOT_INTEGER);
+            long index = index(ctx, list);
+            if (index == REPLIED) {
                 return;
             }
             if (index < 0) {
-                index += list.size();
-            }
-            if (index < 0 || index >= list.size()) {
                 ctx.reply().nullBulk();
             } else {
                 ctx.reply().bulk(list.get(index));
@@ -337,17 +316,11 @@ public final class ListCommands {
                 ctx.reply().error(Errors.NO_SUCH_KEY);
                 return;
             }
-            long index;
-            try {
-                index = parseLong(ctx, 2);
-            } catch (Numbers.InvalidNumber e) {
-                ctx.reply().error(Errors.NOT_INTEGER);
+            long index = index(ctx, list);
+            if (index == REPLIED) {
                 return;
             }
             if (index < 0) {
-                index += list.size();
-            }
-            if (index < 0 || index >= list.size()) {
                 ctx.reply().error(INDEX_OUT_OF_RANGE);
                 return;
             }
@@ -360,13 +333,8 @@ public final class ListCommands {
     }
 
     private static void ltrim(CommandContext ctx) {
-        long start;
-        long end;
-        try {
-            start = parseLong(ctx, 2);
-            end = parseLong(ctx, 3);
-        } catch (Numbers.InvalidNumber e) {
-            ctx.reply().error(Errors.NOT_INTEGER);
+        IndexRange asked = IndexRange.parse(ctx, 2);
+        if (asked == null) {
             return;
         }
         try {
@@ -376,29 +344,31 @@ public final class ListCommands {
                 return;
             }
             long size = list.size();
-            if (start < 0) {
-                start = size + start;
-            }
-            if (end < 0) {
-                end = size + end;
-            }
-            start = Math.max(0, start);
-            long leftTrim;
-            long rightTrim;
-            if (start > end || start >= size) {
-                leftTrim = size;
-                rightTrim = 0;
-            } else {
-                end = Math.min(end, size - 1);
-                leftTrim = start;
-                rightTrim = size - end - 1;
-            }
+            IndexRange kept = asked.within(size);
+            long leftTrim = kept == null ? size : kept.start();
+            long rightTrim = kept == null ? 0 : size - kept.end() - 1;
             list.removeRange(0, leftTrim);
             list.removeRange(list.size() - rightTrim, rightTrim);
             changed(ctx, 1, list);
             ctx.reply().ok();
         } catch (WrongType replied) {
             // WRONGTYPE was replied.
+        }
+    }
+
+    /** What {@link #index} returns once it replied the error. */
+    private static final long REPLIED = Long.MIN_VALUE;
+
+    /**
+     * The index at argument 2 within the list (LINDEX, LSET, read after the key): from the end
+     * when negative, -1 when out of range, {@link #REPLIED} once the error reply is written.
+     */
+    private static long index(CommandContext ctx, Quicklist list) {
+        try {
+            return IndexRange.element(parseLong(ctx, 2), list.size());
+        } catch (Numbers.InvalidNumber e) {
+            ctx.reply().error(Errors.NOT_INTEGER);
+            return REPLIED;
         }
     }
 

@@ -17,10 +17,11 @@ import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
+import dev.lacewing.core.command.RandomCount;
 import dev.lacewing.core.command.ScanOptions;
 import dev.lacewing.core.command.generic.KeyCommands;
-import dev.lacewing.core.datatype.SetValue;
 import dev.lacewing.core.datatype.Positioned;
+import dev.lacewing.core.datatype.SetValue;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -293,17 +294,11 @@ public final class SetCommands {
             }
             return;
         }
-        long count;
-        try {
-            count = Numbers.parseLong(args.array(), args.offset(2), args.length(2));
-        } catch (InvalidNumber e) {
-            reply.error(Errors.NOT_INTEGER);
+        RandomCount asked = RandomCount.parse(ctx, null);
+        if (asked == null) {
             return;
         }
-        if (count == Long.MIN_VALUE) {
-            reply.error(Errors.valueOutOfRange(-Long.MAX_VALUE, Long.MAX_VALUE));
-            return;
-        }
+        long count = asked.count();
         Object value = lookup(ctx, 1);
         if (value == WRONG_TYPE) {
             return;

@@ -504,7 +504,10 @@ public final class StringCommands {
         ctx.reply().bulk(result);
     }
 
-    /** APPEND: creates the key when missing; otherwise stores a new array and keeps the expiry. */
+    /**
+     * APPEND: creates the key when missing (stored as SET stores it); otherwise stores a new array,
+     * raw as Redis's edited sds is ({@link Keyspace#putRaw}), and keeps the expiry.
+     */
     private static void append(CommandContext ctx) {
         Arguments args = ctx.arguments();
         Keyspace keyspace = ctx.keyspace();
@@ -528,7 +531,7 @@ public final class StringCommands {
         byte[] value = new byte[bytes.length + suffix];
         System.arraycopy(bytes, 0, value, 0, bytes.length);
         System.arraycopy(array, args.offset(2), value, bytes.length, suffix);
-        keyspace.putKeepExpiry(array, keyOffset, keyLength, value);
+        keyspace.putRawKeepExpiry(array, keyOffset, keyLength, value);
         ctx.reply().integer(value.length);
     }
 
@@ -596,8 +599,9 @@ public final class StringCommands {
     }
 
     /**
-     * SETRANGE: overwrites from {@code offset}, padding with zero bytes; stores a new array and
-     * keeps the expiry. Setting nothing replies the current length and creates no key.
+     * SETRANGE: overwrites from {@code offset}, padding with zero bytes; stores a new array, raw
+     * as Redis's edited sds is, and keeps the expiry. Setting nothing replies the current length,
+     * creates no key and leaves the value as it was.
      */
     private static void setrange(CommandContext ctx) {
         Arguments args = ctx.arguments();
@@ -636,11 +640,7 @@ public final class StringCommands {
         byte[] value = new byte[(int) Math.max(current.length, offset + patchLength)];
         System.arraycopy(current, 0, value, 0, current.length);
         System.arraycopy(array, args.offset(3), value, (int) offset, patchLength);
-        if (old == null) {
-            keyspace.put(array, keyOffset, keyLength, value, Keyspace.NO_EXPIRY);
-        } else {
-            keyspace.putKeepExpiry(array, keyOffset, keyLength, value);
-        }
+        keyspace.putRawKeepExpiry(array, keyOffset, keyLength, value);
         ctx.reply().integer(value.length);
     }
 

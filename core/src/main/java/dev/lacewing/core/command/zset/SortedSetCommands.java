@@ -18,8 +18,10 @@ import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Errors;
+import dev.lacewing.core.command.IndexRange;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
+import dev.lacewing.core.command.RandomCount;
 import dev.lacewing.core.command.ScanOptions;
 import dev.lacewing.core.command.Timeouts;
 import dev.lacewing.core.command.generic.KeyCommands;
@@ -694,22 +696,13 @@ public final class SortedSetCommands {
             to = -1;
         } else if (type == RangeType.RANK) {
             int length = set.size();
-            if (start < 0) {
-                start += length;
-            }
-            if (end < 0) {
-                end += length;
-            }
-            if (start < 0) {
-                start = 0;
-            }
-            if (start > end || start >= length) {
+            IndexRange ranks = new IndexRange(start, end).within(length);
+            if (ranks == null) {
                 from = 0;
                 to = -1;
             } else {
-                end = Math.min(end, length - 1);
-                from = reverse ? (int) (length - 1 - end) : (int) start;
-                to = reverse ? (int) (length - 1 - start) : (int) end;
+                from = (int) (reverse ? length - 1 - ranks.end() : ranks.start());
+                to = (int) (reverse ? length - 1 - ranks.start() : ranks.end());
             }
         } else {
             int first = scoreRange != null ? scoreRange.first(set) : lexRange.first(set);
@@ -784,22 +777,13 @@ public final class SortedSetCommands {
         int from;
         int to;
         if (type == RangeType.RANK) {
-            int length = set.size();
-            if (start < 0) {
-                start += length;
-            }
-            if (end < 0) {
-                end += length;
-            }
-            if (start < 0) {
-                start = 0;
-            }
-            if (start > end || start >= length) {
+            IndexRange ranks = new IndexRange(start, end).within(set.size());
+            if (ranks == null) {
                 reply.integer(0);
                 return;
             }
-            from = (int) start;
-            to = (int) Math.min(end, length - 1);
+            from = (int) ranks.start();
+            to = (int) ranks.end();
         } else {
             from = scoreRange != null ? scoreRange.first(set) : lexRange.first(set);
             to = scoreRange != null ? scoreRange.last(set) : lexRange.last(set);
@@ -1036,28 +1020,12 @@ public final class SortedSetCommands {
             }
             return;
         }
-        long requested;
-        try {
-            requested = parseLong(ctx, 2);
-        } catch (InvalidNumber e) {
-            reply.error(Errors.NOT_INTEGER);
+        RandomCount asked = RandomCount.parse(ctx, "withscores");
+        if (asked == null) {
             return;
         }
-        if (requested == Long.MIN_VALUE) {
-            reply.error(Errors.valueOutOfRange(-Long.MAX_VALUE, Long.MAX_VALUE));
-            return;
-        }
-        boolean withScores = false;
-        if (args.count() > 4 || (args.count() == 4 && !args.is(3, "withscores"))) {
-            reply.error(Errors.SYNTAX);
-            return;
-        } else if (args.count() == 4) {
-            withScores = true;
-            if (requested < -Long.MAX_VALUE / 2 || requested > Long.MAX_VALUE / 2) {
-                reply.error(Errors.VALUE_OUT_OF_RANGE);
-                return;
-            }
-        }
+        long requested = asked.count();
+        boolean withScores = asked.withFlag();
         SortedSet set = lookup(ctx, 1);
         if (set == WRONG_TYPE) {
             return;

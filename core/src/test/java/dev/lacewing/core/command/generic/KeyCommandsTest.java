@@ -12,6 +12,7 @@ import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.core.command.FakeCommandContext;
+import dev.lacewing.core.command.hash.HashCommands;
 import dev.lacewing.core.command.FakeCommandContext.Error;
 import dev.lacewing.core.command.FakeCommandContext.Simple;
 import dev.lacewing.core.command.string.StringCommands;
@@ -789,6 +790,27 @@ class KeyCommandsTest {
             List<?> reply = (List<?>) ctx.reply("SCAN", "0", "COUNT", "100");
             assertEquals("0", reply.get(0));
             assertEquals(Set.of("a", "b"), new HashSet<>(strings(reply.get(1))));
+        }
+
+        @Test
+        void expiredKeysTheScanMeetsAndMatchesAreDeletedWhateverTheType() {
+            FakeCommandContext sharded = new FakeCommandContext(4, 16, StringCommands::register,
+                KeyCommands::register, HashCommands::register);
+            for (int i = 0; i < 20; i++) {
+                sharded.call("SET", "a" + i, "v", "PX", "10");
+                sharded.call("SET", "b" + i, "v", "PX", "10");
+            }
+            sharded.call("HSET", "ah", "f", "v");
+            sharded.call("PEXPIRE", "ah", "10");
+            sharded.call("SET", "live", "v");
+            sharded.advance(20);
+            assertEquals(":42\r\n", sharded.call("DBSIZE"), "not yet reclaimed");
+            List<?> reply = (List<?>) sharded.reply("SCAN", "0", "MATCH", "a*", "TYPE", "string", "COUNT", "1000");
+            assertEquals(List.of("0", List.of()), reply);
+            assertEquals(":21\r\n", sharded.call("DBSIZE"), "the expired keys matching a* are gone, the hash too");
+            reply = (List<?>) sharded.reply("SCAN", "0", "COUNT", "1000");
+            assertEquals(List.of("0", List.of("live")), reply);
+            assertEquals(":1\r\n", sharded.call("DBSIZE"));
         }
 
         @Test

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lacewing.core.command.FakeCommandContext;
+import dev.lacewing.core.command.bitmap.BitmapCommands;
+import dev.lacewing.core.command.hyperloglog.HyperLogLogCommands;
 import dev.lacewing.core.command.string.StringCommands;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +19,8 @@ class ObjectCommandsTest {
         + "Please note that when switching between policies at runtime LRU and LFU data will take some time to "
         + "adjust.\r\n";
 
-    private final FakeCommandContext ctx = new FakeCommandContext(StringCommands::register, KeyCommands::register);
+    private final FakeCommandContext ctx = new FakeCommandContext(StringCommands::register, KeyCommands::register,
+        BitmapCommands::register, HyperLogLogCommands::register);
 
     private String encodingOf(String value) {
         ctx.call("SET", "k", value);
@@ -36,6 +39,42 @@ class ObjectCommandsTest {
         assertEquals(FakeCommandContext.bulk("embstr"), encodingOf("x".repeat(44)));
         assertEquals(FakeCommandContext.bulk("raw"), encodingOf("x".repeat(45)));
         assertEquals(NIL, ctx.call("OBJECT", "ENCODING", "missing"));
+    }
+
+    @Test
+    void stringsEditedInPlaceAreRawUntilANewValueIsStored() {
+        String raw = FakeCommandContext.bulk("raw");
+        ctx.call("APPEND", "a", "12");
+        assertEquals(FakeCommandContext.bulk("int"), ctx.call("OBJECT", "ENCODING", "a"),
+            "APPEND creating a key stores as SET does");
+        ctx.call("APPEND", "a", "3");
+        assertEquals(raw, ctx.call("OBJECT", "ENCODING", "a"));
+        assertEquals(":1\r\n", ctx.call("OBJECT", "REFCOUNT", "a"), "a raw integer is not shared");
+        ctx.call("EXPIRE", "a", "100");
+        ctx.call("RENAME", "a", "b");
+        ctx.call("COPY", "b", "c");
+        ctx.call("MOVE", "c", "1");
+        assertEquals(raw, ctx.call("OBJECT", "ENCODING", "b"));
+        ctx.call("SELECT", "1");
+        assertEquals(raw, ctx.call("OBJECT", "ENCODING", "c"));
+        ctx.call("SELECT", "0");
+        ctx.call("INCR", "b");
+        assertEquals(FakeCommandContext.bulk("int"), ctx.call("OBJECT", "ENCODING", "b"));
+        ctx.call("SETRANGE", "r", "0", "x");
+        ctx.call("SETBIT", "s", "0", "1");
+        ctx.call("BITFIELD", "f", "SET", "u8", "0", "1");
+        ctx.call("BITOP", "NOT", "o", "s");
+        ctx.call("PFADD", "h", "x");
+        for (String key : new String[] {"r", "s", "f", "o", "h"}) {
+            assertEquals(raw, ctx.call("OBJECT", "ENCODING", key), key);
+        }
+        ctx.call("SET", "r", "x");
+        assertEquals(FakeCommandContext.bulk("embstr"), ctx.call("OBJECT", "ENCODING", "r"));
+        ctx.call("SETRANGE", "r", "0", "");
+        assertEquals(FakeCommandContext.bulk("embstr"), ctx.call("OBJECT", "ENCODING", "r"), "setting nothing");
+        ctx.call("SET", "copied", (String) ctx.reply("GET", "h"));
+        ctx.call("PFCOUNT", "copied");
+        assertEquals(raw, ctx.call("OBJECT", "ENCODING", "copied"), "PFCOUNT unshares the value it names");
     }
 
     @Test

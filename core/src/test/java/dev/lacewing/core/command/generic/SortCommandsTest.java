@@ -62,6 +62,20 @@ class SortCommandsTest {
     }
 
     @Test
+    void alphaRepliesCompareUpToTheFirstNulButStoreComparesEveryByte() {
+        ctx.call("RPUSH", "l", "a\0b", "a\0a", "a", "\u00e9", "b", "a\0");
+        assertEquals(List.of("a\0b", "a\0a", "a", "a\0", "b", "\u00e9"), ctx.reply("SORT", "l", "ALPHA"),
+            "ties up to the NUL keep the list's order");
+        ctx.call("SORT", "l", "ALPHA", "STORE", "dst");
+        assertEquals(List.of("a", "a\0", "a\0a", "a\0b", "b", "\u00e9"), ctx.reply("LRANGE", "dst", "0", "-1"));
+        ctx.call("RPUSH", "ids", "1", "2", "3");
+        ctx.call("MSET", "w_1", "x\0b", "w_2", "x\0a", "w_3", "x");
+        assertEquals(List.of("1", "2", "3"), ctx.reply("SORT", "ids", "BY", "w_*", "ALPHA"));
+        ctx.call("SORT", "ids", "BY", "w_*", "ALPHA", "STORE", "dst");
+        assertEquals(List.of("3", "2", "1"), ctx.reply("LRANGE", "dst", "0", "-1"));
+    }
+
+    @Test
     void byAndGetPatternsReadStringsAndHashFields() {
         ctx.call("RPUSH", "l", "a", "b", "c");
         ctx.call("SET", "w_a", "3");
