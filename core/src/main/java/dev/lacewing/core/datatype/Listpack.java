@@ -89,6 +89,13 @@ public final class Listpack {
         return OVERHEAD + ((data.length + 7) & ~7L);
     }
 
+    /** Gives back the spare capacity growth left: for a node that will not grow again soon. */
+    public void trimToSize() {
+        if (data.length > Math.max(16, used)) {
+            data = Arrays.copyOf(data, Math.max(16, used));
+        }
+    }
+
     public Listpack copy() {
         return new Listpack(Arrays.copyOf(data, Math.max(used, 16)), used, count);
     }
