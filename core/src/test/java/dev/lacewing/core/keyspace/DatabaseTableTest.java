@@ -447,4 +447,20 @@ class DatabaseTableTest {
         assertEquals(Slots.slot(bytes("bar"), 0, 3), Slots.slot(bytes("{bar}foo"), 0, 8));
         assertEquals(Slots.slot(bytes("{}foo"), 0, 5), Slots.crc16(bytes("{}foo"), 0, 5) & 16383);
     }
+
+    @Test
+    void crc16TwoBytesAStepIsTheBytewiseCrc() {
+        assertEquals(0x31C3, Slots.crc16(bytes("123456789"), 0, 9)); // XMODEM's check value, as Redis's crc16.c
+        java.util.Random random = new java.util.Random(16384);
+        for (int round = 0; round < 2000; round++) {
+            byte[] key = new byte[random.nextInt(70)];
+            random.nextBytes(key);
+            int from = key.length == 0 ? 0 : random.nextInt(key.length);
+            int crc = 0;
+            for (int i = from; i < key.length; i++) {
+                crc = Slots.bytewise(crc, key[i]);
+            }
+            assertEquals(crc, Slots.crc16(key, from, key.length), "length " + key.length + " from " + from);
+        }
+    }
 }
