@@ -20,6 +20,10 @@ public final class RespWriter implements ReplyWriter {
     private static final byte[] OK = "+OK\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] DIGITS_MIN_LONG = "-9223372036854775808".getBytes(StandardCharsets.US_ASCII);
 
+    /** Type byte, sign, 19 digits and CRLF: the longest header. */
+    private static final int HEADER_MAX = 1 + 20 + 2;
+
+    private final byte[] scratch = new byte[HEADER_MAX];
     private ByteBuf out;
     private int protocol = 2;
     private long errors;
@@ -86,9 +90,7 @@ public final class RespWriter implements ReplyWriter {
 
     @Override
     public void integer(long value) {
-        out.writeByte(':');
-        writeDecimal(value);
-        out.writeBytes(CRLF);
+        header(':', value);
     }
 
     @Override
@@ -98,10 +100,8 @@ public final class RespWriter implements ReplyWriter {
 
     @Override
     public void bulk(byte[] array, int offset, int length) {
-        out.ensureWritable(length + 16);
-        out.writeByte('$');
-        writeDecimal(length);
-        out.writeBytes(CRLF);
+        out.ensureWritable(length + HEADER_MAX + 2);
+        header('$', length);
         out.writeBytes(array, offset, length);
         out.writeBytes(CRLF);
     }
@@ -167,9 +167,7 @@ public final class RespWriter implements ReplyWriter {
     public void verbatim(String text) {
         if (protocol == 3) {
             byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-            out.writeByte('=');
-            writeDecimal(bytes.length + 4);
-            out.writeBytes(CRLF);
+            header('=', bytes.length + 4);
             out.writeCharSequence("txt:", StandardCharsets.US_ASCII);
             out.writeBytes(bytes);
             out.writeBytes(CRLF);
@@ -178,35 +176,30 @@ public final class RespWriter implements ReplyWriter {
         }
     }
 
-    private void header(char type, long length) {
-        out.writeByte(type);
-        writeDecimal(length);
-        out.writeBytes(CRLF);
-    }
-
-    private void writeDecimal(long value) {
+    /**
+     * A type byte, a decimal and CRLF, made in {@link #scratch} and written with one call: the
+     * buffer's bounds and capacity are checked once, not per digit (a GET reply's {@code $256\r\n}
+     * took 5% of the worker's samples at pipeline 30 when written byte by byte).
+     */
+    private void header(char type, long value) {
+        byte[] line = scratch;
+        int end = HEADER_MAX;
+        line[--end] = '\n';
+        line[--end] = '\r';
         if (value == Long.MIN_VALUE) {
-            out.writeBytes(DIGITS_MIN_LONG);
-            return;
+            end -= DIGITS_MIN_LONG.length;
+            System.arraycopy(DIGITS_MIN_LONG, 0, line, end, DIGITS_MIN_LONG.length);
+        } else {
+            long rest = Math.abs(value);
+            do {
+                line[--end] = (byte) ('0' + rest % 10);
+                rest /= 10;
+            } while (rest > 0);
+            if (value < 0) {
+                line[--end] = '-';
+            }
         }
-        if (value < 0) {
-            out.writeByte('-');
-            value = -value;
-        }
-        if (value < 10) {
-            out.writeByte((int) ('0' + value));
-            return;
-        }
-        int digits = 1;
-        for (long v = value / 10; v > 0; v /= 10) {
-            digits++;
-        }
-        out.ensureWritable(digits);
-        int end = out.writerIndex() + digits;
-        for (int i = end - 1; i >= out.writerIndex(); i--) {
-            out.setByte(i, (int) ('0' + value % 10));
-            value /= 10;
-        }
-        out.writerIndex(end);
+        line[--end] = (byte) type;
+        out.writeBytes(line, end, HEADER_MAX - end);
     }
 }
