@@ -14,7 +14,8 @@ import java.util.function.IntConsumer;
  *
  * <p>Entries are addressed by positions ({@link #first()}, {@link #next(int)}): the byte offset of
  * a pair in the listpack, a slot of the table; a position is valid until the hash next changes.
- * {@link #memoryUsage()} is O(1).
+ * {@link #memoryUsage()} is O(1). In the compact keyspace a listpack hash rests as its pairs' bytes
+ * inside the key's entry ({@link InlineValue}), and this object exists while a command uses it.
  *
  * <p>Thread rule: stored under one key and touched only by the thread the engine gives the
  * command on that key.

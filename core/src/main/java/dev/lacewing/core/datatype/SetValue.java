@@ -13,8 +13,9 @@ import java.util.function.IntConsumer;
  * {@code hashtable} (a {@link PackedTable} without values). Redis 7.0 has no listpack sets. The
  * conversion is one way, as in Redis.
  *
- * <p>One field holds either the intset's array or the table, so a small intset set is two heap
- * objects, this one (16 bytes) and its exactly sized array, as Redis's is a robj and one blob.
+ * <p>One field holds either the intset's array or the table. At rest in the compact keyspace an
+ * intset set is not an object at all but its array's bytes inside the key's entry
+ * ({@link InlineValue}); this object and its exactly sized array exist while a command uses it.
  *
  * <p>Positions ({@link #first()}, {@link #next(int)}) are an index in the intset (ascending order)
  * or a slot of the table, valid until the set next changes. {@link #memoryUsage()} is O(1).

@@ -33,9 +33,21 @@ import java.util.function.LongSupplier;
  * place, on the cache line the lookup already brought in. It costs 3 bytes per key, where a
  * parallel {@code int[]} beside the index would cost 4 per slot (5 to 10 per key at the index's
  * load) and a second cache miss per touch.
- * Strings are stored as bytes; any other value (the aggregate types, for now) sits in an object
- * side table and the entry's value is its 4-byte index there ({@link #OBJECT}): the seam through
- * which aggregates move into pages later, with their own encodings.
+ * Strings are stored as bytes, and so are the small forms of aggregates ({@link InlineValue}: a
+ * listpack hash, an intset set), bits 4-5 of the flags naming the form; any other value sits in an
+ * object side table and the entry's value is its 4-byte index there ({@link #OBJECT}).
+ *
+ * <p>An inline value has no Java object at rest. A lookup materializes one from the bytes and
+ * <em>holds</em> it (as does a put of one), so that the command may change it in place as it would a
+ * side-table object: {@link #modified} writes the held value back (in place when its size is
+ * unchanged; into the side table once it has gone to its large form), and a later lookup of the
+ * key within the same command gets the same object (SMOVE compares its two by identity). A delete
+ * or overwrite of the key lets its held value go unwritten. At most {@link #HELD} values are held;
+ * the oldest is written back before it is let go, so a change is lost only when a command changes
+ * a value without reporting it and then looks up that many other inline keys of this table: the
+ * rule every caller already keeps is to report each change with {@code modified} (or to put or
+ * remove the key) before it goes on to other keys. A small hash so costs its entry (header, two
+ * varints, key, pairs) and index slot: no side-table slot, object header or array header.
  *
  * <p>Pages are {@code byte[]} of {@link #PAGE_SIZE}, filled by a bump pointer. byte[] rather than
  * direct buffers: replies copy a value straight from the page ({@link ValueView}) with the
@@ -53,7 +65,8 @@ import java.util.function.LongSupplier;
  * most one byte per byte freed, in steps of at most half a page.
  *
  * <p>{@link #usedMemory} is exact: pages and index arrays as allocated, plus the estimate that
- * aggregates give of themselves.
+ * side-table aggregates give of themselves. Held values are a bounded cache of what the pages
+ * hold, transient like a command's buffers, and not counted.
  *
  * <p>Thread rule: touched only by the thread the engine grants the partition to; the counters
  * may be read racily. Lookups decode an entry into fields of this object, which is why no
