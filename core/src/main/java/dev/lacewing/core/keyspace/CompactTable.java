@@ -42,8 +42,8 @@ import java.util.function.LongSupplier;
  * side-table object: {@link #modified} writes the held value back (in place when its size is
  * unchanged; into the side table once it has gone to its large form), and a later lookup of the
  * key within the same command gets the same object (SMOVE compares its two by identity). A delete
- * or overwrite of the key lets its held value go unwritten. At most {@link #HELD} values are held;
- * the oldest is written back before it is let go, so a change is lost only when a command changes
+ * or overwrite of the key lets its held value go unwritten. At most {@link #HELD} values are held,
+ * and one is written back before it is let go, so a change is lost only when a command changes
  * a value without reporting it and then looks up that many other inline keys of this table: the
  * rule every caller already keeps is to report each change with {@code modified} (or to put or
  * remove the key) before it goes on to other keys. A small hash so costs its entry (header, two
@@ -826,9 +826,9 @@ public final class CompactTable implements DatabaseTable {
 
     /**
      * Holds an inline value for a key ({@code key} is the table's own copy), in place of the one
-     * held for it if any. When all places are taken the oldest is written back and let go: a
-     * command changes a value between its lookup and its modified() with at most a few other keys
-     * looked up meanwhile, far fewer than {@link #HELD}.
+     * held for it if any. When all places are taken one is written back and let go, each place in
+     * turn: a command changes a value between its lookup and its modified() with at most a few
+     * other keys looked up meanwhile, far fewer than {@link #HELD}.
      */
     private void hold(int hash, byte[] key, InlineValue value) {
         if (heldValues == null) {
