@@ -58,8 +58,10 @@ public interface Keyspace {
 
     /**
      * Tells the keyspace that a command changed the aggregate value of a live key in place (an
-     * HSET on a stored hash, an LPUSH on a stored list): the keyspace recounts the bytes it holds.
-     * A command that empties an aggregate removes the key instead, as Redis does.
+     * HSET on a stored hash, an LPUSH on a stored list): the keyspace recounts the bytes it holds,
+     * and a keyspace that keeps small aggregates as bytes rather than objects writes the change
+     * back, so a change must be reported before the command goes on to other keys. A command that
+     * empties an aggregate removes the key instead, as Redis does.
      */
     void modified(byte[] key, int offset, int length);
 

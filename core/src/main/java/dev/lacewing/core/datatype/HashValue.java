@@ -1,6 +1,6 @@
 package dev.lacewing.core.datatype;
 
-import dev.lacewing.core.keyspace.TypedValue;
+import dev.lacewing.core.keyspace.InlineValue;
 import java.util.Arrays;
 import java.util.random.RandomGenerator;
 import java.util.function.IntConsumer;
@@ -14,12 +14,13 @@ import java.util.function.IntConsumer;
  *
  * <p>Entries are addressed by positions ({@link #first()}, {@link #next(int)}): the byte offset of
  * a pair in the listpack, a slot of the table; a position is valid until the hash next changes.
- * {@link #memoryUsage()} is O(1).
+ * {@link #memoryUsage()} is O(1). In the compact keyspace a listpack hash rests as its pairs' bytes
+ * inside the key's entry ({@link InlineValue}), and this object exists while a command uses it.
  *
  * <p>Thread rule: stored under one key and touched only by the thread the engine gives the
  * command on that key.
  */
-public final class HashValue implements TypedValue, Positioned {
+public final class HashValue implements InlineValue, Positioned {
 
     public static final String LISTPACK = "listpack";
     public static final String HASHTABLE = "hashtable";
@@ -42,6 +43,15 @@ public final class HashValue implements TypedValue, Positioned {
         this.used = used;
         this.count = count;
         this.table = table;
+    }
+
+    /** A listpack hash over {@code pairs} (taken, not copied), as {@link #inlineArray} gave them. */
+    public static HashValue fromListpack(byte[] pairs) {
+        HashValue hash = new HashValue(pairs, pairs.length, 0, null);
+        for (int at = hash.first(); at >= 0; at = hash.next(at)) {
+            hash.count++;
+        }
+        return hash;
     }
 
     @Override
@@ -73,6 +83,21 @@ public final class HashValue implements TypedValue, Positioned {
 
     public boolean isListpack() {
         return table == null;
+    }
+
+    @Override
+    public int inlineForm() {
+        return table == null ? HASH_LISTPACK : 0;
+    }
+
+    @Override
+    public byte[] inlineArray() {
+        return pairs;
+    }
+
+    @Override
+    public int inlineLength() {
+        return used;
     }
 
     // ---- positions -------------------------------------------------------------------------

@@ -2,7 +2,7 @@ package dev.lacewing.core.datatype;
 
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
-import dev.lacewing.core.keyspace.TypedValue;
+import dev.lacewing.core.keyspace.InlineValue;
 import java.util.Arrays;
 import java.util.random.RandomGenerator;
 import java.util.function.IntConsumer;
@@ -13,8 +13,9 @@ import java.util.function.IntConsumer;
  * {@code hashtable} (a {@link PackedTable} without values). Redis 7.0 has no listpack sets. The
  * conversion is one way, as in Redis.
  *
- * <p>One field holds either the intset's array or the table, so a small intset set is two heap
- * objects, this one (16 bytes) and its exactly sized array, as Redis's is a robj and one blob.
+ * <p>One field holds either the intset's array or the table. At rest in the compact keyspace an
+ * intset set is not an object at all but its array's bytes inside the key's entry
+ * ({@link InlineValue}); this object and its exactly sized array exist while a command uses it.
  *
  * <p>Positions ({@link #first()}, {@link #next(int)}) are an index in the intset (ascending order)
  * or a slot of the table, valid until the set next changes. {@link #memoryUsage()} is O(1).
@@ -22,7 +23,7 @@ import java.util.function.IntConsumer;
  * <p>Thread rule: stored under one key and touched only by the thread the engine gives the
  * command on that key.
  */
-public final class SetValue implements TypedValue, Positioned {
+public final class SetValue implements InlineValue, Positioned {
 
     public static final String INTSET = "intset";
     public static final String HASHTABLE = "hashtable";
@@ -45,6 +46,11 @@ public final class SetValue implements TypedValue, Positioned {
     /** An empty set in the encoding its first member calls for (setTypeCreate). */
     public static SetValue forFirstMember(byte[] member, int offset, int length) {
         return isInteger(member, offset, length) ? new SetValue() : new SetValue(new PackedTable(false));
+    }
+
+    /** An intset set over an {@link IntSet} array (taken, not copied), as {@link #inlineArray} gave it. */
+    public static SetValue fromIntset(byte[] ints) {
+        return new SetValue(ints);
     }
 
     @Override
@@ -75,6 +81,21 @@ public final class SetValue implements TypedValue, Positioned {
 
     public boolean isIntset() {
         return !(members instanceof PackedTable);
+    }
+
+    @Override
+    public int inlineForm() {
+        return members instanceof PackedTable ? 0 : SET_INTSET;
+    }
+
+    @Override
+    public byte[] inlineArray() {
+        return ints();
+    }
+
+    @Override
+    public int inlineLength() {
+        return ints().length;
     }
 
     private byte[] ints() {

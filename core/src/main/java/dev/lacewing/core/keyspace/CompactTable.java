@@ -2,6 +2,8 @@ package dev.lacewing.core.keyspace;
 
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ValueView;
+import dev.lacewing.core.datatype.HashValue;
+import dev.lacewing.core.datatype.SetValue;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -31,9 +33,21 @@ import java.util.function.LongSupplier;
  * place, on the cache line the lookup already brought in. It costs 3 bytes per key, where a
  * parallel {@code int[]} beside the index would cost 4 per slot (5 to 10 per key at the index's
  * load) and a second cache miss per touch.
- * Strings are stored as bytes; any other value (the aggregate types, for now) sits in an object
- * side table and the entry's value is its 4-byte index there ({@link #OBJECT}): the seam through
- * which aggregates move into pages later, with their own encodings.
+ * Strings are stored as bytes, and so are the small forms of aggregates ({@link InlineValue}: a
+ * listpack hash, an intset set), bits 4-5 of the flags naming the form; any other value sits in an
+ * object side table and the entry's value is its 4-byte index there ({@link #OBJECT}).
+ *
+ * <p>An inline value has no Java object at rest. A lookup materializes one from the bytes and
+ * <em>holds</em> it (as does a put of one), so that the command may change it in place as it would a
+ * side-table object: {@link #modified} writes the held value back (in place when its size is
+ * unchanged; into the side table once it has gone to its large form), and a later lookup of the
+ * key within the same command gets the same object (SMOVE compares its two by identity). A delete
+ * or overwrite of the key lets its held value go unwritten. At most {@link #HELD} values are held,
+ * and one is written back before it is let go, so a change is lost only when a command changes
+ * a value without reporting it and then looks up that many other inline keys of this table: the
+ * rule every caller already keeps is to report each change with {@code modified} (or to put or
+ * remove the key) before it goes on to other keys. A small hash so costs its entry (header, two
+ * varints, key, pairs) and index slot: no side-table slot, object header or array header.
  *
  * <p>Pages are {@code byte[]} of {@link #PAGE_SIZE}, filled by a bump pointer. byte[] rather than
  * direct buffers: replies copy a value straight from the page ({@link ValueView}) with the
@@ -51,7 +65,8 @@ import java.util.function.LongSupplier;
  * most one byte per byte freed, in steps of at most half a page.
  *
  * <p>{@link #usedMemory} is exact: pages and index arrays as allocated, plus the estimate that
- * aggregates give of themselves.
+ * side-table aggregates give of themselves. Held values are a bounded cache of what the pages
+ * hold, transient like a command's buffers, and not counted.
  *
  * <p>Thread rule: touched only by the thread the engine grants the partition to; the counters
  * may be read racily. Lookups decode an entry into fields of this object, which is why no
@@ -81,6 +96,12 @@ public final class CompactTable implements DatabaseTable {
     private static final byte OBJECT = 2;
     private static final byte EXPIRES = 4;
     private static final byte RAW = 8;
+    /** Bits 4-5: the {@link InlineValue} form the value bytes encode, 0 for a string. */
+    private static final int FORM_SHIFT = 4;
+    private static final int FORM_MASK = 3 << FORM_SHIFT;
+
+    /** Values held at most ({@link #hold}). */
+    private static final int HELD = 32;
 
     private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
@@ -117,6 +138,17 @@ public final class CompactTable implements DatabaseTable {
     private int objectCount;
     private long objectBytes;
 
+    /*
+     * The inline values handed out or stored lately, by key (hash, key bytes): a lookup of a held
+     * key returns the same object, modified() writes it back, a victim is written back before it
+     * is let go, and a delete or overwrite of its key lets it go unwritten. Allocated on first use.
+     */
+    private int[] heldHashes;
+    private byte[][] heldKeys;
+    private InlineValue[] heldValues;
+    private int heldCount;
+    private int heldVictim;
+
     private int[] compactionQueue = new int[4];
     private int compactionQueued;
     private boolean compacting;
@@ -131,7 +163,8 @@ public final class CompactTable implements DatabaseTable {
         this.clock = clock;
     }
 
-    /* The entry decode() last read. */
+    /* The entry decode() last read; entryHash is the key's hash when find() found it. */
+    private int entryHash;
     private byte[] entryPage;
     private int entryFlags;
     private int entryKeyOffset;
@@ -282,11 +315,12 @@ public final class CompactTable implements DatabaseTable {
     }
 
     /**
-     * Writes a new entry and returns its slot value. {@code value} is a string when
-     * {@code object} is null, marked {@code raw} or not; otherwise {@code object} goes to the side table.
+     * Writes a new entry and returns its slot value. {@code value} is a string or an inline form when
+     * {@code object} is null, {@code valueFlags} saying which ({@link #RAW}, form bits); otherwise
+     * {@code object} goes to the side table.
      */
     private long writeEntry(int hash, byte[] key, int keyOffset, int keyLength, Object object, byte[] value,
-                            int valueOffset, int valueLength, long expireAt, int access, boolean raw) {
+                            int valueOffset, int valueLength, long expireAt, int access, int valueFlags) {
         boolean expires = expireAt != Keyspace.NO_EXPIRY;
         int objectIndex = -1;
         if (object != null) {
@@ -297,7 +331,7 @@ public final class CompactTable implements DatabaseTable {
         long location = allocate(size);
         byte[] page = pages[pageOf(location)];
         int position = offsetOf(location);
-        int flags = (object != null ? OBJECT : 0) | (expires ? EXPIRES : 0) | (raw ? RAW : 0);
+        int flags = (object != null ? OBJECT : valueFlags) | (expires ? EXPIRES : 0);
         INT.set(page, position, access << 8 | flags);
         position += HEADER;
         position = writeVarint(page, position, keyLength);
@@ -504,6 +538,7 @@ public final class CompactTable implements DatabaseTable {
                 decode(slot);
                 if (entryKeyLength == length && Arrays.equals(entryPage, entryKeyOffset, entryKeyOffset + length,
                     key, offset, offset + length)) {
+                    entryHash = hash;
                     return i;
                 }
             }
@@ -549,22 +584,53 @@ public final class CompactTable implements DatabaseTable {
         INT.set(entryPage, offset, memory.accessed(header >>> 8, now) << 8 | header & 0xff);
     }
 
-    /** The value of the entry decode() last read: its side-table object or a copy of its bytes. */
+    /**
+     * The value of the entry find() last found: its side-table object, its inline value (the held
+     * one, or one materialized from its bytes and held), or a copy of its string. Entry fields may
+     * not survive this.
+     */
     private Object value() {
         if ((entryFlags & OBJECT) != 0) {
             return objects[(int) INT.get(entryPage, entryValueOffset)];
         }
-        return Arrays.copyOfRange(entryPage, entryValueOffset, entryValueOffset + entryValueLength);
+        int form = (entryFlags & FORM_MASK) >>> FORM_SHIFT;
+        int held = form == 0 ? -1 : heldIndex(entryHash, entryPage, entryKeyOffset, entryKeyLength);
+        if (held >= 0) {
+            return heldValues[held];
+        }
+        byte[] bytes = Arrays.copyOfRange(entryPage, entryValueOffset, entryValueOffset + entryValueLength);
+        if (form == 0) {
+            return bytes;
+        }
+        InlineValue value = form == InlineValue.HASH_LISTPACK ? HashValue.fromListpack(bytes) : SetValue.fromIntset(bytes);
+        hold(entryHash, Arrays.copyOfRange(entryPage, entryKeyOffset, entryKeyOffset + entryKeyLength), value);
+        return value;
     }
 
+    /**
+     * Recounts a side-table object; writes a held inline value back into its entry, and lets it go
+     * once it has moved to the side table in its large form.
+     */
     @Override
     public void modified(byte[] key, int offset, int length, long now) {
         int index = findLive(key, offset, length, now);
-        if (index >= 0 && (entryFlags & OBJECT) != 0) {
+        if (index < 0) {
+            return;
+        }
+        if ((entryFlags & OBJECT) != 0) {
             int objectIndex = (int) INT.get(entryPage, entryValueOffset);
             long size = KeyTable.valueBytes(objects[objectIndex]);
             objectBytes += size - objectSizes[objectIndex];
             objectSizes[objectIndex] = size;
+        } else if ((entryFlags & FORM_MASK) != 0) {
+            int held = heldIndex(entryHash, key, offset, length);
+            if (held >= 0) {
+                InlineValue value = heldValues[held];
+                writeBack(index, value);
+                if (value.inlineForm() == 0) {
+                    release(held);
+                }
+            }
         }
     }
 
@@ -575,8 +641,8 @@ public final class CompactTable implements DatabaseTable {
             return false;
         }
         touch(slots[index], now);
-        if ((entryFlags & OBJECT) != 0) {
-            view.setObject(objects[(int) INT.get(entryPage, entryValueOffset)]);
+        if ((entryFlags & (OBJECT | FORM_MASK)) != 0) {
+            view.setObject(value());
         } else {
             view.setString(entryPage, entryValueOffset, entryValueLength);
         }
@@ -594,33 +660,48 @@ public final class CompactTable implements DatabaseTable {
         if (value instanceof byte[] bytes) {
             putString(key, offset, length, bytes, 0, bytes.length, expireAt);
         } else {
-            store(key, offset, length, value, null, 0, 0, expireAt, false, 0, false);
+            storeAggregate(key, offset, length, value, expireAt, false, 0);
         }
     }
 
     @Override
     public void putString(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength,
                           long expireAt) {
-        store(key, offset, length, null, value, valueOffset, valueLength, expireAt, false, 0, false);
+        store(key, offset, length, null, value, valueOffset, valueLength, expireAt, false, 0, 0);
     }
 
     @Override
     public void putKeepExpiry(byte[] key, int offset, int length, Object value, long now) {
         if (value instanceof byte[] bytes) {
-            store(key, offset, length, null, bytes, 0, bytes.length, Keyspace.NO_EXPIRY, true, now, false);
+            store(key, offset, length, null, bytes, 0, bytes.length, Keyspace.NO_EXPIRY, true, now, 0);
         } else {
-            store(key, offset, length, value, null, 0, 0, Keyspace.NO_EXPIRY, true, now, false);
+            storeAggregate(key, offset, length, value, Keyspace.NO_EXPIRY, true, now);
         }
     }
 
     @Override
     public void putRaw(byte[] key, int offset, int length, byte[] value, long expireAt) {
-        store(key, offset, length, null, value, 0, value.length, expireAt, false, 0, true);
+        store(key, offset, length, null, value, 0, value.length, expireAt, false, 0, RAW);
     }
 
     @Override
     public void putRawKeepExpiry(byte[] key, int offset, int length, byte[] value, long now) {
-        store(key, offset, length, null, value, 0, value.length, Keyspace.NO_EXPIRY, true, now, true);
+        store(key, offset, length, null, value, 0, value.length, Keyspace.NO_EXPIRY, true, now, RAW);
+    }
+
+    /**
+     * Stores an aggregate: an inline form as bytes in the entry, held so that the caller may go on
+     * changing it before it calls modified(); any other value in the side table.
+     */
+    private void storeAggregate(byte[] key, int offset, int length, Object value, long expireAt, boolean keepExpiry,
+                                long now) {
+        if (value instanceof InlineValue inline && inline.inlineForm() != 0) {
+            store(key, offset, length, null, inline.inlineArray(), 0, inline.inlineLength(), expireAt, keepExpiry,
+                now, inline.inlineForm() << FORM_SHIFT);
+            hold(KeyTable.hash(key, offset, length), Arrays.copyOfRange(key, offset, offset + length), inline);
+        } else {
+            store(key, offset, length, value, null, 0, 0, expireAt, keepExpiry, now, 0);
+        }
     }
 
     @Override
@@ -629,13 +710,14 @@ public final class CompactTable implements DatabaseTable {
     }
 
     /**
-     * Stores a string ({@code object} null) or an object under a key. With {@code keepExpiry} a
-     * live key keeps its expiry and a key whose time has passed counts as absent; otherwise the
-     * expiry is {@code expireAt}. Same-size string overwrites are written in place. A string is
-     * marked {@code raw} or not, whatever the old entry was.
+     * Stores bytes ({@code object} null: a string, or an inline form, as {@code valueFlags} says) or
+     * an object under a key. With {@code keepExpiry} a live key keeps its expiry and a key whose
+     * time has passed counts as absent; otherwise the expiry is {@code expireAt}. Same-size byte
+     * overwrites are written in place. The flags are {@code valueFlags}, whatever the old entry's
+     * were; a value held for the key is let go, as it is no longer the key's.
      */
     private void store(byte[] key, int offset, int length, Object object, byte[] value, int valueOffset,
-                       int valueLength, long expireAt, boolean keepExpiry, long now, boolean raw) {
+                       int valueLength, long expireAt, boolean keepExpiry, long now, int valueFlags) {
         int hash = KeyTable.hash(key, offset, length);
         if (!keepExpiry) {
             now = clock.getAsLong();
@@ -643,9 +725,10 @@ public final class CompactTable implements DatabaseTable {
         int index = keepExpiry ? findLive(key, offset, length, now) : find(key, offset, length, hash);
         if (index < 0) {
             insert(hash, writeEntry(hash, key, offset, length, object, value, valueOffset, valueLength, expireAt,
-                memory.created(now), raw));
+                memory.created(now), valueFlags));
             return;
         }
+        releaseKey(hash, key, offset, length);
         long old = slots[index];
         if (keepExpiry) {
             expireAt = entryExpireAt(old);
@@ -656,7 +739,7 @@ public final class CompactTable implements DatabaseTable {
         if (object == null && (entryFlags & OBJECT) == 0 && entryValueLength == valueLength
             && ((old & EXPIRES_BIT) != 0) == expires) {
             System.arraycopy(value, valueOffset, entryPage, entryValueOffset, valueLength);
-            INT.set(entryPage, entryOffset, access << 8 | entryFlags & (0xff & ~RAW) | (raw ? RAW : 0));
+            INT.set(entryPage, entryOffset, access << 8 | entryFlags & (0xff & ~(RAW | FORM_MASK)) | valueFlags);
             if (expires) {
                 LONG.set(entryPage, entryKeyOffset - 8, expireAt);
             }
@@ -664,7 +747,7 @@ public final class CompactTable implements DatabaseTable {
         }
         boolean expiredBefore = (old & EXPIRES_BIT) != 0;
         slots[index] = writeEntry(hash, key, offset, length, object, value, valueOffset, valueLength, expireAt,
-            access, raw);
+            access, valueFlags);
         expiring += (expires ? 1 : 0) - (expiredBefore ? 1 : 0);
         free(old);
     }
@@ -683,25 +766,119 @@ public final class CompactTable implements DatabaseTable {
             }
             return true;
         }
-        // The entry changes size: rewrite it with or without its expiry field, keeping its access field.
-        int hash = KeyTable.hash(key, offset, length);
-        int access = (int) INT.get(entryPage, offsetOf(old)) >>> 8;
-        long slot;
+        // The entry changes size: rewrite it with or without its expiry field.
         if ((entryFlags & OBJECT) != 0) {
-            Object object = objects[(int) INT.get(entryPage, entryValueOffset)];
-            slot = writeEntry(hash, key, offset, length, object, null, 0, 0, expireAt, access, false);
+            rewrite(index, expireAt, objects[(int) INT.get(entryPage, entryValueOffset)], null, 0, 0, 0);
         } else {
-            byte[] page = entryPage;
-            int valueOffset = entryValueOffset;
-            int valueLength = entryValueLength;
-            // The source page cannot be compacted or dropped while writing: nothing is freed yet.
-            slot = writeEntry(hash, key, offset, length, null, page, valueOffset, valueLength, expireAt, access,
-                (entryFlags & RAW) != 0);
+            rewrite(index, expireAt, null, entryPage, entryValueOffset, entryValueLength,
+                entryFlags & (RAW | FORM_MASK));
         }
-        slots[index] = slot;
         expiring += expires ? 1 : -1;
-        free(old);
         return true;
+    }
+
+    /**
+     * Replaces the entry at an index (the one the entry fields hold) by one with the same key and
+     * access field, and the given expiry and value (as {@link #writeEntry} takes it). The value
+     * may lie in the old entry's page: nothing is freed before the new entry is written.
+     */
+    private void rewrite(int index, long expireAt, Object object, byte[] value, int valueOffset, int valueLength,
+                         int valueFlags) {
+        long old = slots[index];
+        int access = (int) INT.get(entryPage, offsetOf(old)) >>> 8;
+        int hash = KeyTable.hash(entryPage, entryKeyOffset, entryKeyLength);
+        slots[index] = writeEntry(hash, entryPage, entryKeyOffset, entryKeyLength, object, value, valueOffset,
+            valueLength, expireAt, access, valueFlags);
+        free(old);
+    }
+
+    /**
+     * Writes an inline value's current state into the entry at an index (the one the entry fields
+     * hold), in place when the size is unchanged; a value in its large form moves to the side table.
+     */
+    private void writeBack(int index, InlineValue value) {
+        int form = value.inlineForm();
+        long expireAt = entryExpireAt(slots[index]);
+        if (form == 0) {
+            rewrite(index, expireAt, value, null, 0, 0, 0);
+            return;
+        }
+        int length = value.inlineLength();
+        int flags = form << FORM_SHIFT;
+        if ((entryFlags & FORM_MASK) == flags && entryValueLength == length) {
+            System.arraycopy(value.inlineArray(), 0, entryPage, entryValueOffset, length);
+        } else {
+            rewrite(index, expireAt, null, value.inlineArray(), 0, length, flags);
+        }
+    }
+
+    /* ---- held inline values ---- */
+
+    /** The index of the value held for a key, or -1. */
+    private int heldIndex(int hash, byte[] key, int offset, int length) {
+        for (int i = 0; i < heldCount; i++) {
+            if (heldHashes[i] == hash && Arrays.equals(heldKeys[i], 0, heldKeys[i].length, key, offset, offset + length)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Holds an inline value for a key ({@code key} is the table's own copy), in place of the one
+     * held for it if any. When all places are taken one is written back and let go, each place in
+     * turn: a command changes a value between its lookup and its modified() with at most a few
+     * other keys looked up meanwhile, far fewer than {@link #HELD}.
+     */
+    private void hold(int hash, byte[] key, InlineValue value) {
+        if (heldValues == null) {
+            heldHashes = new int[HELD];
+            heldKeys = new byte[HELD][];
+            heldValues = new InlineValue[HELD];
+        }
+        int at = heldIndex(hash, key, 0, key.length);
+        if (at < 0 && heldCount < HELD) {
+            at = heldCount++;
+        } else if (at < 0) {
+            at = heldVictim;
+            heldVictim = (heldVictim + 1) % HELD;
+            settle(at);
+        }
+        heldHashes[at] = hash;
+        heldKeys[at] = key;
+        heldValues[at] = value;
+    }
+
+    /** Writes a held value back into its key's entry, which holds its inline form still. */
+    private void settle(int held) {
+        byte[] key = heldKeys[held];
+        int index = find(key, 0, key.length, heldHashes[held]);
+        if (index >= 0 && (entryFlags & FORM_MASK) != 0) {
+            writeBack(index, heldValues[held]);
+        }
+    }
+
+    /** Lets a held value go, unwritten. */
+    private void release(int held) {
+        int last = --heldCount;
+        heldHashes[held] = heldHashes[last];
+        heldKeys[held] = heldKeys[last];
+        heldValues[held] = heldValues[last];
+        heldKeys[last] = null;
+        heldValues[last] = null;
+        if (heldVictim >= heldCount) {
+            heldVictim = 0;
+        }
+    }
+
+    /** Lets go of the value held for a key, if any: the key was deleted or given another value. */
+    private void releaseKey(int hash, byte[] key, int offset, int length) {
+        if (heldCount > 0) {
+            int held = heldIndex(hash, key, offset, length);
+            if (held >= 0) {
+                release(held);
+            }
+        }
     }
 
     @Override
@@ -736,6 +913,11 @@ public final class CompactTable implements DatabaseTable {
         objectCount = 0;
         objectBytes = 0;
         compactionQueued = 0;
+        heldHashes = null;
+        heldKeys = null;
+        heldValues = null;
+        heldCount = 0;
+        heldVictim = 0;
     }
 
     private void insert(int hash, long slot) {
@@ -774,6 +956,11 @@ public final class CompactTable implements DatabaseTable {
     /** Backward-shift deletion, then the entry is freed (freeing may compact, which looks slots up). */
     private void removeAt(int index) {
         long removed = slots[index];
+        if (heldCount > 0) {
+            decode(removed);
+            releaseKey(KeyTable.hash(entryPage, entryKeyOffset, entryKeyLength), entryPage, entryKeyOffset,
+                entryKeyLength);
+        }
         if ((removed & EXPIRES_BIT) != 0) {
             expiring--;
         }
