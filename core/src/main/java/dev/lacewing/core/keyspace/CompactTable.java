@@ -196,7 +196,7 @@ public final class CompactTable implements DatabaseTable {
     @Override
     public long usedMemory() {
         return pageBytes + (long) slots.length * 8 + (long) pages.length * (8 + 4 + 4 + 4)
-            + (long) objects.length * (4 + 4) + objectBytes;
+            + (long) objects.length * (4 + 4 + 8) + objectBytes; // side-table slot: reference, free-list int, counted size
     }
 
     /**
