@@ -52,8 +52,11 @@ rss() { awk '/^VmRSS/ {print $2 * 1024}' "/proc/$1/status"; }
 rss_after_full_gc() { # pid
   local previous current steady=0
   jcmd "$1" GC.run >/dev/null
-  # What the launcher's TrimNativeHeapInterval does every few seconds, at once: glibc keeps the
-  # memory the JIT compilers' arenas freed unless asked to give it back.
+  # What the launcher's TrimNativeHeapInterval does every 10 s: glibc keeps the memory the JIT
+  # compilers' arenas freed unless asked to give it back. HotSpot first keeps freed arena chunks
+  # in a pool it empties every 5 s, so the trim waits for that: trimmed at once, the growth read
+  # up to 15 MB high whenever a compilation had just ended (NMT "Arena Chunk").
+  sleep 6
   jcmd "$1" System.trim_native_heap >/dev/null 2>&1 || true
   current=$(rss "$1")
   for _ in $(seq 1 40); do   # steady for 1.5 s (three reads within 256 KiB), at most 20 s
