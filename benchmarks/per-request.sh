@@ -11,8 +11,9 @@
 #     by name (strace slows the server; the counts per request stay valid).
 #
 # Usage: benchmarks/per-request.sh [engine/transport ...]   (default: every engine x io_uring, epoll)
-#   PER_REQUEST_KEYS (100000), PER_REQUEST_COUNT (200000), PER_REQUEST_TRACED (50000),
-#   PER_REQUEST_THREADS (Lacewing --threads, default nproc), PER_REQUEST_PORT (first port, 18400)
+#   PER_REQUEST_KEYS (100000), PER_REQUEST_COUNT (200000), PER_REQUEST_TRACED (50000; 0: no strace),
+#   PER_REQUEST_THREADS (Lacewing --threads, default nproc), PER_REQUEST_PORT (first port, 18400),
+#   PER_REQUEST_DIST (the distribution to run, default assembly/target/lacewing: to compare builds)
 # Needs: redis-server, redis-cli, strace, and the distribution built by `mvn -B package`.
 set -euo pipefail
 
@@ -22,7 +23,7 @@ traced=${PER_REQUEST_TRACED:-50000}
 threads=${PER_REQUEST_THREADS:-$(nproc)}
 next_port=${PER_REQUEST_PORT:-18400}
 root=$(cd "$(dirname "$0")/.." && pwd)
-dist="$root/assembly/target/lacewing"
+dist=${PER_REQUEST_DIST:-$root/assembly/target/lacewing}
 tool="$dist/bin/lacewing-benchmark"
 [ -x "$tool" ] || { echo "build first: mvn -B package -DskipTests" >&2; exit 1; }
 source "$root/benchmarks/servers.sh"
@@ -32,6 +33,15 @@ variants=("$@")
 [ ${#variants[@]} -gt 0 ] || variants=(shared-nothing/io_uring shared-nothing/epoll multithread/io_uring
   multithread/epoll)
 clients=50
+# Kernel tracepoints counted over the measured run when perf can read them: every system call,
+# context switch and thread wake-up, and io_uring's submissions, completions and poll arms (work
+# that io_uring does without a system call of its own, which strace cannot see).
+perf_events=""
+if command -v perf >/dev/null && perf stat -e raw_syscalls:sys_enter true >/dev/null 2>&1; then
+  perf_events=raw_syscalls:sys_enter,sched:sched_switch,sched:sched_wakeup
+  perf stat -e io_uring:io_uring_submit_req true >/dev/null 2>&1 \
+    && perf_events+=,io_uring:io_uring_submit_req,io_uring:io_uring_complete,io_uring:io_uring_poll_arm
+fi
 
 load() { # port requests-per-client tool-options...
   local port=$1 requests=$2
@@ -59,8 +69,20 @@ measure() { # name pid port workload-options...
   local per_client=$((counted / clients)) before_cs after_cs
   load "$port" 2000 "$@"   # warm-up: the JIT, the connections' buffers
   before_cs=$(context_switches "$server"); thread_ticks "$server" >"$work/before.txt"
+  local counter=""
+  if [ -n "$perf_events" ]; then
+    perf stat -x, -e "$perf_events" -p "$server" -o "$work/perf.txt" 2>/dev/null &
+    counter=$!
+    sleep 0.5
+  fi
   load "$port" "$per_client" "$@"
   after_cs=$(context_switches "$server"); thread_ticks "$server" >"$work/after.txt"
+  if [ -n "$counter" ]; then
+    kill -INT "$counter"; wait "$counter" 2>/dev/null || true
+    awk -F, -v n=$((per_client * clients)) -v name="$name" -v workload="$workload" '
+      $1 ~ /^[0-9]+$/ && $1 > 0 { line = line sprintf(" %s %.3f", $3, $1 / n) }
+      END { printf "%-34s %-4s kernel events/req:%s\n", name, workload, line }' "$work/perf.txt"
+  fi
   local requests=$((per_client * clients)) hz
   hz=$(getconf CLK_TCK)
   read -r bv bn <<<"$before_cs"; read -r av an <<<"$after_cs"
@@ -74,6 +96,7 @@ measure() { # name pid port workload-options...
       for (t in seen) { user += u[t]; sys += s[t]; if (u[t] + s[t] > 0) line = line sprintf(" %s %.2f+%.2f", t, u[t] * 1e6 / hz / n, s[t] * 1e6 / hz / n) }
       printf "%-34s %-4s cpu us/req user+system: %.2f+%.2f =%.2f;%s\n", name, workload, user * 1e6 / hz / n,
         sys * 1e6 / hz / n, (user + sys) * 1e6 / hz / n, line }' "$work/before.txt" "$work/after.txt"
+  [ "$traced" -gt 0 ] || return 0
   local trace="$work/strace.txt"
   strace -c -f -q -p "$server" -o "$trace" &
   local tracer=$!
