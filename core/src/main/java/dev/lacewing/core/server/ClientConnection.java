@@ -159,8 +159,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             if (closing || closed) {
                 in.release();
             } else {
-                deferredInput.add(in);
                 deferredBytes += in.readableBytes();
+                deferredInput.add(heapCopy(in));
                 if (deferredBytes >= DEFERRED_INPUT_PAUSE_BYTES && !readPaused) {
                     // Reading stays on while a command is away (turning it off and on for every
                     // hop costs two syscalls, or a cancelled and resubmitted io_uring read), until
@@ -177,6 +177,19 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             in.release();
         }
         processInput();
+    }
+
+    /**
+     * A copy of input that has to wait, and the transport's buffer released: that buffer may be one
+     * of a fixed set (io_uring's receive buffer ring), which would run dry if connections held
+     * theirs while their commands are away or blocked.
+     */
+    private ByteBuf heapCopy(ByteBuf in) {
+        try {
+            return channel.alloc().heapBuffer(in.readableBytes()).writeBytes(in);
+        } finally {
+            in.release();
+        }
     }
 
     @Override
