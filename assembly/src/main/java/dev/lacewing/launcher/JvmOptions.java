@@ -52,9 +52,15 @@ import java.util.function.Function;
  *     compilers' arenas free tens of megabytes that malloc would otherwise keep. Under write
  *     load G1 still grows the heap for its young generation as its pause and time goals need;
  *     these settings decide what is kept afterwards.</li>
+ * <li>Netty's buffer leak detection off ({@value #LEAK_DETECTION_OFF}). Its default level samples
+ *     one buffer in 128 and records a stack trace for it when it is allocated and released; with
+ *     two buffers per request at pipeline 1 (the read and the replies), that was about 1.5% of the
+ *     server's CPU (docs/benchmarks.md, "CPU per request at pipeline 1"). A server started in-process
+ *     (the tests, an embedding application) keeps Netty's default.</li>
  * </ul>
- * An option of the same kind in {@code LACEWING_JAVA_OPTS} (a {@code -XX:+Use...GC}, a heap size)
- * replaces the launcher's choice. Runs once per start, on the launching thread; holds no state.
+ * An option of the same kind in {@code LACEWING_JAVA_OPTS} (a {@code -XX:+Use...GC}, a heap size,
+ * a {@code -Dio.netty.leakDetection...} level) replaces the launcher's choice. Runs once per start,
+ * on the launching thread; holds no state.
  */
 public final class JvmOptions {
 
@@ -68,6 +74,7 @@ public final class JvmOptions {
     static final int G1_REGION_MIB = 2;
     static final int IDLE_GC_SECONDS = 60;
     static final int TRIM_SECONDS = 10;
+    static final String LEAK_DETECTION_OFF = "-Dio.netty.leakDetection.level=disabled";
 
     private static final long MIB = 1024 * 1024;
 
@@ -163,6 +170,17 @@ public final class JvmOptions {
         return options;
     }
 
+    /**
+     * The system properties for Netty: leak detection off unless the user set a level, in either
+     * spelling Netty reads ({@code io.netty.leakDetection.level}, the older {@code io.netty.leakDetectionLevel}).
+     */
+    static List<String> nettyProperties(List<String> userOptions) {
+        if (userOptions.stream().anyMatch(o -> o.startsWith("-Dio.netty.leakDetection"))) {
+            return List.of();
+        }
+        return List.of(LEAK_DETECTION_OFF);
+    }
+
     /** The heap for a keyspace bounded by {@code maxmemory} bytes, in MiB, rounded up. */
     static long heapMib(long maxmemory, boolean zgc) {
         double headroom = zgc ? ZGC_HEADROOM : G1_HEADROOM;
@@ -195,6 +213,9 @@ public final class JvmOptions {
         List<String> userOptions = user.isEmpty() ? List.of() : Arrays.asList(user.split("\\s+"));
         for (String option : choose(Jvm.current(), maxmemory(args), userOptions)) {
             System.out.println(option);
+        }
+        for (String property : nettyProperties(userOptions)) {
+            System.out.println(property);
         }
     }
 }

@@ -100,6 +100,13 @@ class JvmOptionsTest {
     }
 
     @Test
+    void nettyLeakDetectionIsOffUnlessTheUserSetsALevelInEitherSpelling() {
+        assertEquals(List.of(JvmOptions.LEAK_DETECTION_OFF), JvmOptions.nettyProperties(List.of("-Xmx4g")));
+        assertEquals(List.of(), JvmOptions.nettyProperties(List.of("-Dio.netty.leakDetection.level=paranoid")));
+        assertEquals(List.of(), JvmOptions.nettyProperties(List.of("-Dio.netty.leakDetectionLevel=simple")));
+    }
+
+    @Test
     void maxmemoryComesFromTheConfFileThenTheLastFlagInRedisMemorySyntax(@TempDir Path directory) throws IOException {
         Path conf = Files.writeString(directory.resolve("lacewing.conf"), "port 7000\nmaxmemory 100mb\n");
         assertEquals(100L << 20, JvmOptions.maxmemory(new String[] {conf.toString()}));

@@ -231,6 +231,7 @@ public final class LacewingServer implements AutoCloseable {
                         channel.pipeline().addLast(new ClientConnection(state, workers.indexOf(channel.eventLoop())));
                     }
                 });
+            transport.transport().configureConnections(bootstrap);
             List<Channel> listeners = new ArrayList<>();
             int port = (int) config.longValue("port");
             try {

@@ -1,6 +1,7 @@
 package dev.lacewing.core.transport;
 
 import dev.lacewing.api.TransportProvider;
+import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.ServerChannel;
 
@@ -14,4 +15,11 @@ public interface NettyTransport extends TransportProvider {
     IoHandlerFactory ioHandlerFactory();
 
     Class<? extends ServerChannel> serverChannelClass();
+
+    /**
+     * Sets what this mechanism needs on every accepted connection, beyond the server's own
+     * options; called once, before the server binds. Nothing by default.
+     */
+    default void configureConnections(ServerBootstrap bootstrap) {
+    }
 }

@@ -1,10 +1,15 @@
 package dev.lacewing.transport.iouring;
 
 import dev.lacewing.core.transport.NettyTransport;
+import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.uring.IoUring;
+import io.netty.channel.uring.IoUringBufferRingConfig;
+import io.netty.channel.uring.IoUringChannelOption;
+import io.netty.channel.uring.IoUringFixedBufferRingAllocator;
 import io.netty.channel.uring.IoUringIoHandler;
+import io.netty.channel.uring.IoUringIoHandlerConfig;
 import io.netty.channel.uring.IoUringServerSocketChannel;
 import java.util.Optional;
 
@@ -13,8 +18,23 @@ import java.util.Optional;
  * architecture and a kernel that allows io_uring (not disabled by
  * {@code kernel.io_uring_disabled} or a seccomp filter); when it cannot load, {@link #unavailabilityCause()}
  * carries Netty's reason, which the log, {@code INFO server} and the tests report.
+ *
+ * <p>Connections receive through a buffer ring: each event loop registers a ring of receive
+ * buffers with the kernel, and a connection keeps one multishot recv armed that takes a buffer
+ * from it whenever data arrives. Without the ring, Netty arms a multishot POLLIN and submits a
+ * recv after each POLLIN completion: per request at pipeline 1 that is one submission and one
+ * completion more (docs/benchmarks.md, "CPU per request at pipeline 1"). The connection gives a
+ * buffer back as soon as it has copied the bytes out (see {@code ClientConnection}), so the ring
+ * does not grow with the number of clients, as a read buffer per connection would.
  */
 public final class IoUringTransport implements NettyTransport {
+
+    private static final short RECEIVE_BUFFER_GROUP = 0;
+    /** Most buffers per event loop; the ring starts with {@link #RECEIVE_BUFFER_BATCH} and grows by as many. */
+    private static final short RECEIVE_BUFFERS = 256;
+    private static final int RECEIVE_BUFFER_BATCH = 32;
+    /** Redis's read size (PROTO_IOBUF_LEN): a pipeline of 30 SETs of 256 bytes arrives in one buffer. */
+    private static final int RECEIVE_BUFFER_BYTES = 16 * 1024;
 
     @Override
     public String name() {
@@ -41,7 +61,28 @@ public final class IoUringTransport implements NettyTransport {
 
     @Override
     public IoHandlerFactory ioHandlerFactory() {
-        return IoUringIoHandler.newFactory();
+        if (!receivesThroughRing()) {
+            return IoUringIoHandler.newFactory();
+        }
+        IoUringBufferRingConfig receiveBuffers = IoUringBufferRingConfig.builder()
+            .bufferGroupId(RECEIVE_BUFFER_GROUP)
+            .bufferRingSize(RECEIVE_BUFFERS)
+            .batchSize(RECEIVE_BUFFER_BATCH)
+            .allocator(new IoUringFixedBufferRingAllocator(RECEIVE_BUFFER_BYTES))
+            .build();
+        return IoUringIoHandler.newFactory(new IoUringIoHandlerConfig().setBufferRingConfig(receiveBuffers));
+    }
+
+    @Override
+    public void configureConnections(ServerBootstrap bootstrap) {
+        if (receivesThroughRing()) {
+            bootstrap.childOption(IoUringChannelOption.IO_URING_BUFFER_GROUP_ID, RECEIVE_BUFFER_GROUP);
+        }
+    }
+
+    /** Buffer rings need Linux 5.19, multishot recv 6.0; an older kernel keeps Netty's POLLIN and recv. */
+    private static boolean receivesThroughRing() {
+        return IoUring.isRegisterBufferRingSupported() && IoUring.isRecvMultishotEnabled();
     }
 
     @Override

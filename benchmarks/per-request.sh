@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# What one request at pipeline 1 costs each server in system calls and context switches: counts,
+# which a shared machine does not blur as it blurs CPU time. Debian's redis-server and Lacewing
+# (each engine x transport given) are filled with PER_REQUEST_KEYS keys of 256 bytes, warmed up,
+# then for GET and SET over random keys at pipeline 1 (the load tool's 2 threads x 25 connections,
+# as compare.sh):
+#   - a counted run of PER_REQUEST_COUNT requests: context switches (voluntary and involuntary,
+#     summed over the server's threads from /proc/PID/task/*/status) and CPU microseconds
+#     (/proc/PID/stat) per request;
+#   - a traced run of PER_REQUEST_TRACED requests under `strace -c -f`: system calls per request
+#     by name (strace slows the server; the counts per request stay valid).
+#
+# Usage: benchmarks/per-request.sh [engine/transport ...]   (default: every engine x io_uring, epoll)
+#   PER_REQUEST_KEYS (100000), PER_REQUEST_COUNT (200000), PER_REQUEST_TRACED (50000; 0: no strace),
+#   PER_REQUEST_THREADS (Lacewing --threads, default nproc), PER_REQUEST_PORT (first port, 18400),
+#   PER_REQUEST_DIST (the distribution to run, default assembly/target/lacewing: to compare builds)
+# Needs: redis-server, redis-cli, strace, and the distribution built by `mvn -B package`.
+set -euo pipefail
+
+keys=${PER_REQUEST_KEYS:-100000}
+counted=${PER_REQUEST_COUNT:-200000}
+traced=${PER_REQUEST_TRACED:-50000}
+threads=${PER_REQUEST_THREADS:-$(nproc)}
+next_port=${PER_REQUEST_PORT:-18400}
+root=$(cd "$(dirname "$0")/.." && pwd)
+dist=${PER_REQUEST_DIST:-$root/assembly/target/lacewing}
+tool="$dist/bin/lacewing-benchmark"
+[ -x "$tool" ] || { echo "build first: mvn -B package -DskipTests" >&2; exit 1; }
+source "$root/benchmarks/servers.sh"
+require_tools redis-server redis-cli strace
+
+variants=("$@")
+[ ${#variants[@]} -gt 0 ] || variants=(shared-nothing/io_uring shared-nothing/epoll multithread/io_uring
+  multithread/epoll)
+clients=50
+# Kernel tracepoints counted over the measured run when perf can read them: every system call,
+# context switch and thread wake-up, and io_uring's submissions, completions and poll arms (work
+# that io_uring does without a system call of its own, which strace cannot see).
+perf_events=""
+if command -v perf >/dev/null && perf stat -e raw_syscalls:sys_enter true >/dev/null 2>&1; then
+  perf_events=raw_syscalls:sys_enter,sched:sched_switch,sched:sched_wakeup
+  perf stat -e io_uring:io_uring_submit_req true >/dev/null 2>&1 \
+    && perf_events+=,io_uring:io_uring_submit_req,io_uring:io_uring_complete,io_uring:io_uring_poll_arm
+fi
+
+load() { # port requests-per-client tool-options...
+  local port=$1 requests=$2
+  shift 2
+  "$tool" -s 127.0.0.1 -p "$port" -t 2 -c $((clients / 2)) -d 256 --hide-histogram -n "$requests" "$@" \
+    >"$work/last.txt" 2>&1 || { cat "$work/last.txt" >&2; return 1; }
+}
+
+thread_ticks() { # pid -> one line per thread: name (digits dropped) user-ticks system-ticks
+  local task
+  for task in /proc/"$1"/task/*; do
+    awk '{ sub(/^[^(]*\(/, ""); name = $0; sub(/\).*$/, "", name); gsub(/[0-9]+/, "", name); gsub(/ /, "_", name)
+           rest = $0; sub(/^.*\) /, "", rest); split(rest, f, " "); print name, f[12], f[13] }' "$task/stat" 2>/dev/null
+  done
+}
+
+context_switches() { # pid -> voluntary involuntary, summed over the live threads
+  cat /proc/"$1"/task/*/status 2>/dev/null | awk '
+    /^voluntary_ctxt_switches/ { v += $2 } /^nonvoluntary_ctxt_switches/ { n += $2 } END { print v + 0, n + 0 }'
+}
+
+measure() { # name pid port workload-options...
+  local name=$1 server=$2 port=$3 workload=$4
+  shift 4
+  local per_client=$((counted / clients)) before_cs after_cs
+  load "$port" 2000 "$@"   # warm-up: the JIT, the connections' buffers
+  before_cs=$(context_switches "$server"); thread_ticks "$server" >"$work/before.txt"
+  local counter=""
+  if [ -n "$perf_events" ]; then
+    perf stat -x, -e "$perf_events" -p "$server" -o "$work/perf.txt" 2>/dev/null &
+    counter=$!
+    sleep 0.5
+  fi
+  load "$port" "$per_client" "$@"
+  after_cs=$(context_switches "$server"); thread_ticks "$server" >"$work/after.txt"
+  if [ -n "$counter" ]; then
+    kill -INT "$counter"; wait "$counter" 2>/dev/null || true
+    awk -F, -v n=$((per_client * clients)) -v name="$name" -v workload="$workload" '
+      $1 ~ /^[0-9]+$/ && $1 > 0 { line = line sprintf(" %s %.3f", $3, $1 / n) }
+      END { printf "%-34s %-4s kernel events/req:%s\n", name, workload, line }' "$work/perf.txt"
+  fi
+  local requests=$((per_client * clients)) hz
+  hz=$(getconf CLK_TCK)
+  read -r bv bn <<<"$before_cs"; read -r av an <<<"$after_cs"
+  awk -v n="$requests" -v v=$((av - bv)) -v i=$((an - bn)) -v name="$name" -v workload="$workload" 'BEGIN {
+      printf "%-34s %-4s context switches/req: voluntary %.3f involuntary %.3f\n", name, workload, v / n, i / n }'
+  # CPU per request (user+system) by thread kind; threads that ended in between are not counted.
+  awk -v n="$requests" -v hz="$hz" -v name="$name" -v workload="$workload" '
+    FNR == NR { u[$1] -= $2; s[$1] -= $3; next }
+    { u[$1] += $2; s[$1] += $3; seen[$1] = 1 }
+    END {
+      for (t in seen) { user += u[t]; sys += s[t]; if (u[t] + s[t] > 0) line = line sprintf(" %s %.2f+%.2f", t, u[t] * 1e6 / hz / n, s[t] * 1e6 / hz / n) }
+      printf "%-34s %-4s cpu us/req user+system: %.2f+%.2f =%.2f;%s\n", name, workload, user * 1e6 / hz / n,
+        sys * 1e6 / hz / n, (user + sys) * 1e6 / hz / n, line }' "$work/before.txt" "$work/after.txt"
+  [ "$traced" -gt 0 ] || return 0
+  local trace="$work/strace.txt"
+  strace -c -f -q -p "$server" -o "$trace" &
+  local tracer=$!
+  sleep 1   # strace attaches to every thread before the run starts
+  per_client=$((traced / clients))
+  load "$port" "$per_client" "$@"
+  kill -INT "$tracer"; wait "$tracer" 2>/dev/null || true
+  awk -v n=$((per_client * clients)) -v name="$name" -v workload="$workload" '
+    $1 ~ /^[0-9.]+$/ && NF >= 5 && $NF != "total" {
+      calls = $4; sys = $NF; errors = (NF == 6 ? $5 : 0)
+      if (calls / n >= 0.001) { line = line sprintf(" %s %.3f", sys, calls / n); if (errors > 0) line = line sprintf(" (%.3f failed)", errors / n) }
+      total += calls }
+    END { printf "%-34s %-4s syscalls/req %.3f:%s\n", name, workload, total / n, line }' "$trace"
+}
+
+run_server() { # name pid port
+  local name=$1 server=$2 port=$3
+  load "$port" allkeys --ratio=1:0 --key-pattern=P:P --key-minimum=1 --key-maximum="$keys" \
+    --pipeline=30
+  measure "$name" "$server" "$port" GET --ratio=0:1 --key-pattern=R:R --key-minimum=1 --key-maximum="$keys"
+  measure "$name" "$server" "$port" SET --ratio=1:0 --key-pattern=R:R --key-minimum=1 --key-maximum="$keys"
+}
+
+mkdir -p "$work/redis"
+redis-server --port "$next_port" --dir "$work/redis" --save '' --appendonly no --daemonize no \
+  >"$work/redis.log" 2>&1 &
+redis=$!; pids+=("$redis")
+wait_ready "$next_port"
+run_server redis "$redis" "$next_port"
+kill "$redis"; wait "$redis" 2>/dev/null || true
+
+for variant in "${variants[@]}"; do
+  engine=${variant%/*} transport=${variant#*/}
+  next_port=$((next_port + 1))
+  "$dist/bin/lacewing-server" --port "$next_port" --engine "$engine" --transport "$transport" \
+    --threads "$threads" >"$work/lacewing.log" 2>&1 &
+  server=$!; pids+=("$server")
+  wait_ready "$next_port"
+  run_server "lacewing-$engine/$transport" "$server" "$next_port"
+  kill "$server"; wait "$server" 2>/dev/null || true
+done
