@@ -312,6 +312,11 @@ public final class FakeCommandContext implements CommandContext, Client, Server,
         return Optional.ofNullable(settings.get(name));
     }
 
+    /** {@code words} as a request's arguments, sliced out of one padded array as the decoder hands them over. */
+    public static Arguments arguments(byte[]... words) {
+        return new SlicedArguments(words);
+    }
+
     /** All arguments in one array, each after a byte of padding, so handlers must honour offsets. */
     private static final class SlicedArguments implements Arguments {
 

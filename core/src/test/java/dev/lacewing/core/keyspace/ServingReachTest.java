@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.Invocation;
+import dev.lacewing.core.command.FakeCommandContext;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -65,35 +66,7 @@ class ServingReachTest {
 
     /** A command whose arguments are {@code keys}, every one of them a key. */
     private static Invocation over(byte[]... keys) {
-        int[] offsets = new int[keys.length + 1];
-        for (int i = 0; i < keys.length; i++) {
-            offsets[i + 1] = offsets[i] + keys[i].length;
-        }
-        byte[] bytes = new byte[offsets[keys.length]];
-        for (int i = 0; i < keys.length; i++) {
-            System.arraycopy(keys[i], 0, bytes, offsets[i], keys[i].length);
-        }
-        Arguments arguments = new Arguments() {
-            @Override
-            public int count() {
-                return keys.length;
-            }
-
-            @Override
-            public byte[] array() {
-                return bytes;
-            }
-
-            @Override
-            public int offset(int index) {
-                return offsets[index];
-            }
-
-            @Override
-            public int length(int index) {
-                return offsets[index + 1] - offsets[index];
-            }
-        };
+        Arguments arguments = FakeCommandContext.arguments(keys);
         return new Invocation() {
             @Override
             public CommandSpec spec() {
