@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * patterns and STORE destinations land on other shards than the sorted key. Only orders Redis
  * makes deterministic are compared: a hash-table set is never read with BY nosort unless stored
  * (then Redis sorts it ALPHA), and ALPHA ties by a BY pattern occur only on lists and without a
- * LIMIT (Redis's pqsort is not stable). ALPHA values with NUL and non-ASCII bytes check the
+ * LIMIT (ties under a LIMIT, in Redis's pqsort order, are {@link SortTiesReferenceTest}'s). ALPHA values with NUL and non-ASCII bytes check the
  * collation of the redis-server these tests start, which inherits their environment. Weights that
  * overflow or underflow (1e400, 1e-310) are left to the unit tests: redis-server 7.0.15 checks a
  * stale errno after strtod, so one such SORT makes its later strtod-read sorts fail as well, which

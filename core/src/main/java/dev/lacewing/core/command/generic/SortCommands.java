@@ -21,6 +21,7 @@ import dev.lacewing.core.datatype.SetValue;
 import dev.lacewing.core.datatype.SortedSet;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 
@@ -43,11 +44,13 @@ import java.util.Set;
  * reference redis-server does where the tests run it: a Debian system whose only locales are C,
  * C.UTF-8 and POSIX, all of which collate as strcmp, so each value is a C string: unsigned byte
  * order up to its first NUL ("a", "a\0" and "a\0b" tie). A server under a richer locale
- * (en_US.UTF-8) would order differently there; Lacewing does not follow the process locale. The
- * sort is stable, as glibc's merge-sorting qsort is, so ALPHA ties keep the collection's order
- * (with BY and a LIMIT short of the whole, Redis's pqsort is not stable: ties may differ there).
- * DESC reverses the comparison, not the result. O(n log n) for n elements, plus one key lookup per
- * element and pattern.
+ * (en_US.UTF-8) would order differently there; Lacewing does not follow the process locale. Only
+ * ALPHA compares can tie (equal or both missing BY values, C strings equal up to a NUL), and ties
+ * come out in Redis's order: where sort.c sorts with qsort, stably, as glibc's merge-sorting qsort
+ * does, so ties keep the collection's order; with a BY pattern and a LIMIT short of the whole, where
+ * sort.c calls pqsort, with {@link PartialQuicksort}, pqsort's unstable partial quicksort ported
+ * step for step. DESC reverses the comparison, not the result. O(n log n) for n elements, plus one
+ * key lookup per element and pattern.
  *
  * <p>Stateless; runs on the thread the engine gives the command, with its key or the whole keyspace.
  */
@@ -258,10 +261,15 @@ public final class SortCommands {
             boolean byAlpha = alpha;
             boolean binary = options.store >= 0;
             boolean desc = options.desc;
-            Arrays.sort(elements, (a, b) -> {
+            Comparator<Element> order = (a, b) -> {
                 int cmp = compare(a, b, byAlpha, byPattern, binary);
                 return desc ? -cmp : cmp;
-            });
+            };
+            if (byPattern && (start != 0 || end != elements.length - 1)) {
+                PartialQuicksort.sort(elements, order, (int) start, (int) end);
+            } else {
+                Arrays.sort(elements, order);
+            }
         }
         int getCount = options.gets.size();
         long outputLength = (getCount == 0 ? 1 : getCount) * (end - start + 1);
