@@ -17,8 +17,7 @@ PARTIAL = {
     'debug': 'SLEEP and HELP only; refused unless enable-debug-command allows it',
     'memory': 'USAGE only',
     'info': 'sections server, clients, memory, stats, keyspace, commandstats (and others Lacewing adds)',
-    'object': 'ENCODING says int for an integer made by INCRBYFLOAT (7.0: embstr); REFCOUNT follows the '
-              'policy in force, not sharing when stored',
+    'object': 'REFCOUNT follows the policy in force, not sharing when stored',
     'shutdown': 'NOSAVE, SAVE, NOW, FORCE, ABORT accepted; there is no persistence yet, so all stop at once',
 }
 

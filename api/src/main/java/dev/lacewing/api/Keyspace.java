@@ -81,26 +81,30 @@ public interface Keyspace {
     void putKeepExpiry(byte[] key, int offset, int length, Object value);
 
     /**
-     * Stores a string that a command edited rather than received whole (APPEND to a live key,
-     * SETRANGE, SETBIT, BITFIELD, BITOP, the HyperLogLog writers), as {@link #put} does. Redis edits
-     * such a string in a raw sds and keeps it so, whatever its length, so OBJECT ENCODING says
-     * {@code raw} for it ({@link #isRaw}) until a command stores a new value: {@link #put},
-     * {@link #putString} and {@link #putKeepExpiry} store one that is not raw. Moving or copying
-     * the value to another key (RENAME, MOVE, COPY) keeps the mark. A keyspace that keeps no
-     * such mark stores the string as {@link #put} does.
+     * Stores a string as {@link #put} does, with the encoding Redis would give it where its bytes do
+     * not say ({@link #stringEncoding}): {@link StringEncoding#RAW} for one a command edited rather
+     * than received whole (APPEND to a live key, SETRANGE, SETBIT, BITFIELD, BITOP, the HyperLogLog
+     * writers), {@link StringEncoding#TEXT} for INCRBYFLOAT's result. The mark lasts until a command
+     * stores a new value: {@link #put}, {@link #putString} and {@link #putKeepExpiry} store
+     * {@link StringEncoding#FROM_BYTES}. Moving or copying the value to another key (RENAME, MOVE,
+     * COPY) keeps it. A keyspace that keeps no such mark stores the string as {@link #put} does.
      */
-    default void putRaw(byte[] key, int offset, int length, byte[] value, long expireAt) {
+    default void putEncoded(byte[] key, int offset, int length, byte[] value, long expireAt,
+                            StringEncoding encoding) {
         put(key, offset, length, value, expireAt);
     }
 
-    /** {@link #putRaw}, keeping the key's expiry as {@link #putKeepExpiry} does. */
-    default void putRawKeepExpiry(byte[] key, int offset, int length, byte[] value) {
+    /** {@link #putEncoded}, keeping the key's expiry as {@link #putKeepExpiry} does. */
+    default void putEncodedKeepExpiry(byte[] key, int offset, int length, byte[] value, StringEncoding encoding) {
         putKeepExpiry(key, offset, length, value);
     }
 
-    /** Whether a live key holds a string stored by {@link #putRaw}; not an access. False when absent. */
-    default boolean isRaw(byte[] key, int offset, int length) {
-        return false;
+    /**
+     * The encoding a live key's string was stored with by {@link #putEncoded}; not an access.
+     * {@link StringEncoding#FROM_BYTES} for any other value, and when the key is absent.
+     */
+    default StringEncoding stringEncoding(byte[] key, int offset, int length) {
+        return StringEncoding.FROM_BYTES;
     }
 
     /** Sets the expiry of a live key; false when the key does not exist. */

@@ -1,6 +1,7 @@
 package dev.lacewing.core.keyspace;
 
 import dev.lacewing.api.Keyspace;
+import dev.lacewing.api.StringEncoding;
 import dev.lacewing.api.ValueView;
 import dev.lacewing.core.datatype.HashValue;
 import dev.lacewing.core.datatype.SetValue;
@@ -27,10 +28,10 @@ import java.util.function.LongSupplier;
  *
  * <p>An entry is {@code header:4, varint keyLength, varint valueLength, [expireAt:8], key, value}, the
  * header a little-endian int of {@code access:24 | flags:8}; the flags say whether the entry is dead,
- * holds an object, has an expiry, and whether its string is raw ({@link Keyspace#putRaw}: a spare bit
- * of the flag byte, so the mark costs no memory). The access field is the key's LRU
- * clock or LFU counter ({@link MemoryPolicy}), as Redis keeps it in each robj: reads update it in
- * place, on the cache line the lookup already brought in. It costs 3 bytes per key, where a
+ * holds an object, has an expiry, and its string's {@link StringEncoding} ({@link Keyspace#putEncoded}:
+ * bit 3 for raw, bit 6 for text, spare bits of the flag byte, so the mark costs no memory). The
+ * access field is the key's LRU clock or LFU counter ({@link MemoryPolicy}), as Redis keeps it in
+ * each robj: reads update it in place, on the cache line the lookup already brought in. It costs 3 bytes per key, where a
  * parallel {@code int[]} beside the index would cost 4 per slot (5 to 10 per key at the index's
  * load) and a second cache miss per touch.
  * Strings are stored as bytes, and so are the small forms of aggregates ({@link InlineValue}: a
@@ -99,6 +100,9 @@ public final class CompactTable implements DatabaseTable {
     /** Bits 4-5: the {@link InlineValue} form the value bytes encode, 0 for a string. */
     private static final int FORM_SHIFT = 4;
     private static final int FORM_MASK = 3 << FORM_SHIFT;
+    private static final byte TEXT = 64;
+    /** The flags a string's value carries beside its bytes: its encoding. */
+    private static final int STRING_MARKS = RAW | TEXT;
 
     /** Values held at most ({@link #hold}). */
     private static final int HELD = 32;
@@ -316,7 +320,7 @@ public final class CompactTable implements DatabaseTable {
 
     /**
      * Writes a new entry and returns its slot value. {@code value} is a string or an inline form when
-     * {@code object} is null, {@code valueFlags} saying which ({@link #RAW}, form bits); otherwise
+     * {@code object} is null, {@code valueFlags} saying which ({@link #STRING_MARKS}, form bits); otherwise
      * {@code object} goes to the side table.
      */
     private long writeEntry(int hash, byte[] key, int keyOffset, int keyLength, Object object, byte[] value,
@@ -680,13 +684,23 @@ public final class CompactTable implements DatabaseTable {
     }
 
     @Override
-    public void putRaw(byte[] key, int offset, int length, byte[] value, long expireAt) {
-        store(key, offset, length, null, value, 0, value.length, expireAt, false, 0, RAW);
+    public void putEncoded(byte[] key, int offset, int length, byte[] value, long expireAt,
+                           StringEncoding encoding) {
+        store(key, offset, length, null, value, 0, value.length, expireAt, false, 0, flagsOf(encoding));
     }
 
     @Override
-    public void putRawKeepExpiry(byte[] key, int offset, int length, byte[] value, long now) {
-        store(key, offset, length, null, value, 0, value.length, Keyspace.NO_EXPIRY, true, now, RAW);
+    public void putEncodedKeepExpiry(byte[] key, int offset, int length, byte[] value, long now,
+                                     StringEncoding encoding) {
+        store(key, offset, length, null, value, 0, value.length, Keyspace.NO_EXPIRY, true, now, flagsOf(encoding));
+    }
+
+    private static int flagsOf(StringEncoding encoding) {
+        return switch (encoding) {
+            case FROM_BYTES -> 0;
+            case TEXT -> TEXT;
+            case RAW -> RAW;
+        };
     }
 
     /**
@@ -705,8 +719,12 @@ public final class CompactTable implements DatabaseTable {
     }
 
     @Override
-    public boolean isRaw(byte[] key, int offset, int length, long now) {
-        return findLive(key, offset, length, now) >= 0 && (entryFlags & RAW) != 0;
+    public StringEncoding stringEncoding(byte[] key, int offset, int length, long now) {
+        if (findLive(key, offset, length, now) < 0) {
+            return StringEncoding.FROM_BYTES;
+        }
+        return (entryFlags & RAW) != 0 ? StringEncoding.RAW
+            : (entryFlags & TEXT) != 0 ? StringEncoding.TEXT : StringEncoding.FROM_BYTES;
     }
 
     /**
@@ -739,7 +757,8 @@ public final class CompactTable implements DatabaseTable {
         if (object == null && (entryFlags & OBJECT) == 0 && entryValueLength == valueLength
             && ((old & EXPIRES_BIT) != 0) == expires) {
             System.arraycopy(value, valueOffset, entryPage, entryValueOffset, valueLength);
-            INT.set(entryPage, entryOffset, access << 8 | entryFlags & (0xff & ~(RAW | FORM_MASK)) | valueFlags);
+            INT.set(entryPage, entryOffset,
+                access << 8 | entryFlags & (0xff & ~(STRING_MARKS | FORM_MASK)) | valueFlags);
             if (expires) {
                 LONG.set(entryPage, entryKeyOffset - 8, expireAt);
             }
@@ -771,7 +790,7 @@ public final class CompactTable implements DatabaseTable {
             rewrite(index, expireAt, objects[(int) INT.get(entryPage, entryValueOffset)], null, 0, 0, 0);
         } else {
             rewrite(index, expireAt, null, entryPage, entryValueOffset, entryValueLength,
-                entryFlags & (RAW | FORM_MASK));
+                entryFlags & (STRING_MARKS | FORM_MASK));
         }
         expiring += expires ? 1 : -1;
         return true;

@@ -1,6 +1,7 @@
 package dev.lacewing.core.keyspace;
 
 import dev.lacewing.api.Keyspace;
+import dev.lacewing.api.StringEncoding;
 import dev.lacewing.api.ValueView;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
@@ -96,18 +97,19 @@ public final class Database implements Keyspace {
     }
 
     @Override
-    public void putRaw(byte[] key, int offset, int length, byte[] value, long expireAt) {
-        table(key, offset, length).putRaw(key, offset, length, value, expireAt);
+    public void putEncoded(byte[] key, int offset, int length, byte[] value, long expireAt,
+                           StringEncoding encoding) {
+        table(key, offset, length).putEncoded(key, offset, length, value, expireAt, encoding);
     }
 
     @Override
-    public void putRawKeepExpiry(byte[] key, int offset, int length, byte[] value) {
-        table(key, offset, length).putRawKeepExpiry(key, offset, length, value, clock.getAsLong());
+    public void putEncodedKeepExpiry(byte[] key, int offset, int length, byte[] value, StringEncoding encoding) {
+        table(key, offset, length).putEncodedKeepExpiry(key, offset, length, value, clock.getAsLong(), encoding);
     }
 
     @Override
-    public boolean isRaw(byte[] key, int offset, int length) {
-        return table(key, offset, length).isRaw(key, offset, length, clock.getAsLong());
+    public StringEncoding stringEncoding(byte[] key, int offset, int length) {
+        return table(key, offset, length).stringEncoding(key, offset, length, clock.getAsLong());
     }
 
     public int index() {

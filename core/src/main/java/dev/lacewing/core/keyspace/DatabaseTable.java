@@ -1,5 +1,6 @@
 package dev.lacewing.core.keyspace;
 
+import dev.lacewing.api.StringEncoding;
 import dev.lacewing.api.ValueView;
 import java.util.function.Consumer;
 
@@ -47,13 +48,13 @@ public interface DatabaseTable {
 
     void putKeepExpiry(byte[] key, int offset, int length, Object value, long now);
 
-    /** {@link dev.lacewing.api.Keyspace#putRaw}: a string marked raw, in the entry's spare bits. */
-    void putRaw(byte[] key, int offset, int length, byte[] value, long expireAt);
+    /** {@link dev.lacewing.api.Keyspace#putEncoded}: a string with its encoding, in the entry's spare bits. */
+    void putEncoded(byte[] key, int offset, int length, byte[] value, long expireAt, StringEncoding encoding);
 
-    void putRawKeepExpiry(byte[] key, int offset, int length, byte[] value, long now);
+    void putEncodedKeepExpiry(byte[] key, int offset, int length, byte[] value, long now, StringEncoding encoding);
 
-    /** Whether a live key holds a string stored raw; not an access. */
-    boolean isRaw(byte[] key, int offset, int length, long now);
+    /** The encoding a live key's string was stored with; not an access. */
+    StringEncoding stringEncoding(byte[] key, int offset, int length, long now);
 
     boolean setExpireAt(byte[] key, int offset, int length, long expireAt, long now);
 

@@ -1,6 +1,7 @@
 package dev.lacewing.core.keyspace;
 
 import dev.lacewing.api.Keyspace;
+import dev.lacewing.api.StringEncoding;
 import dev.lacewing.api.ValueView;
 import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
@@ -11,9 +12,10 @@ import java.util.function.LongSupplier;
  * One database of one partition: an open-addressing hash table with linear probing and
  * backward-shift deletion (no tombstones), keys as byte[], values as byte[] (strings) or
  * {@link TypedValue}, expiry in a parallel long[], and a parallel long[] of {@code access:24 |
- * raw:1 | counted:39}: the key's access field ({@link MemoryPolicy}), whether its string is raw
- * ({@link Keyspace#putRaw}), and the bytes its value was counted at in {@link #usedMemory} (up to
- * 512 GiB), so that an aggregate changed in place is recounted exactly. Load factor at most 3/4.
+ * encoding:2 | counted:38}: the key's access field ({@link MemoryPolicy}), the ordinal of its
+ * string's {@link StringEncoding} ({@link Keyspace#putEncoded}), and the bytes its value was counted
+ * at in {@link #usedMemory} (up to 256 GiB), so that an aggregate changed in place is recounted
+ * exactly. Load factor at most 3/4.
  *
  * <p>This is the {@code objects} layout; {@link CompactTable} is the {@code compact} one (keys
  * and values in large byte pages, no object per entry), behind the same {@link DatabaseTable}.
@@ -45,10 +47,12 @@ public final class KeyTable implements DatabaseTable {
     private static final int MIN_CAPACITY = 16;
     /** Bytes of one slot across the parallel arrays (compressed references). */
     private static final int SLOT_BYTES = 4 + 4 + 8 + 4 + 8;
-    private static final int COUNTED_BITS = 39;
+    private static final int COUNTED_BITS = 38;
     private static final long COUNTED_MASK = (1L << COUNTED_BITS) - 1;
-    private static final long RAW_BIT = 1L << COUNTED_BITS;
-    private static final int ACCESS_SHIFT = COUNTED_BITS + 1;
+    private static final int ENCODING_SHIFT = COUNTED_BITS;
+    private static final int ENCODING_MASK = 3;
+    private static final int ACCESS_SHIFT = ENCODING_SHIFT + 2;
+    private static final StringEncoding[] ENCODINGS = StringEncoding.values();
 
     private final MemoryPolicy memory;
     /** The time new keys are created at (puts carry no {@code now}). */
@@ -81,16 +85,17 @@ public final class KeyTable implements DatabaseTable {
         return size;
     }
 
-    private static long meta(int access, boolean raw, long counted) {
-        return (long) access << ACCESS_SHIFT | (raw ? RAW_BIT : 0) | Math.min(counted, COUNTED_MASK);
+    private static long meta(int access, StringEncoding encoding, long counted) {
+        return (long) access << ACCESS_SHIFT | (long) encoding.ordinal() << ENCODING_SHIFT
+            | Math.min(counted, COUNTED_MASK);
     }
 
     private static int accessOf(long meta) {
         return (int) (meta >>> ACCESS_SHIFT);
     }
 
-    private static boolean rawOf(long meta) {
-        return (meta & RAW_BIT) != 0;
+    private static StringEncoding encodingOf(long meta) {
+        return ENCODINGS[(int) (meta >>> ENCODING_SHIFT) & ENCODING_MASK];
     }
 
     private static long keyBytes(int length) {
@@ -175,22 +180,22 @@ public final class KeyTable implements DatabaseTable {
 
     private void touch(int index, long now) {
         long old = meta[index];
-        meta[index] = meta(memory.accessed(accessOf(old), now), rawOf(old), old & COUNTED_MASK);
+        meta[index] = meta(memory.accessed(accessOf(old), now), encodingOf(old), old & COUNTED_MASK);
     }
 
     @Override
     public void modified(byte[] key, int offset, int length, long now) {
         int index = findLive(key, offset, length, now);
         if (index >= 0) {
-            recount(index, accessOf(meta[index]), rawOf(meta[index]));
+            recount(index, accessOf(meta[index]), encodingOf(meta[index]));
         }
     }
 
     /** Counts the value now in a slot in place of what it was counted at. */
-    private void recount(int index, int access, boolean raw) {
+    private void recount(int index, int access, StringEncoding encoding) {
         long counted = valueBytes(values[index]);
         entryBytes += counted - (meta[index] & COUNTED_MASK);
-        meta[index] = meta(access, raw, counted);
+        meta[index] = meta(access, encoding, counted);
     }
 
     @Override
@@ -234,50 +239,52 @@ public final class KeyTable implements DatabaseTable {
 
     @Override
     public void put(byte[] key, int offset, int length, Object value, long expireAt) {
-        store(key, offset, length, value, expireAt, false);
+        store(key, offset, length, value, expireAt, StringEncoding.FROM_BYTES);
     }
 
     @Override
     public void putKeepExpiry(byte[] key, int offset, int length, Object value, long now) {
-        storeKeepExpiry(key, offset, length, value, now, false);
+        storeKeepExpiry(key, offset, length, value, now, StringEncoding.FROM_BYTES);
     }
 
     @Override
-    public void putRaw(byte[] key, int offset, int length, byte[] value, long expireAt) {
-        store(key, offset, length, value, expireAt, true);
+    public void putEncoded(byte[] key, int offset, int length, byte[] value, long expireAt,
+                           StringEncoding encoding) {
+        store(key, offset, length, value, expireAt, encoding);
     }
 
     @Override
-    public void putRawKeepExpiry(byte[] key, int offset, int length, byte[] value, long now) {
-        storeKeepExpiry(key, offset, length, value, now, true);
+    public void putEncodedKeepExpiry(byte[] key, int offset, int length, byte[] value, long now,
+                                     StringEncoding encoding) {
+        storeKeepExpiry(key, offset, length, value, now, encoding);
     }
 
     @Override
-    public boolean isRaw(byte[] key, int offset, int length, long now) {
+    public StringEncoding stringEncoding(byte[] key, int offset, int length, long now) {
         int index = findLive(key, offset, length, now);
-        return index >= 0 && rawOf(meta[index]);
+        return index < 0 ? StringEncoding.FROM_BYTES : encodingOf(meta[index]);
     }
 
-    private void store(byte[] key, int offset, int length, Object value, long expireAt, boolean raw) {
+    private void store(byte[] key, int offset, int length, Object value, long expireAt, StringEncoding encoding) {
         int hash = hash(key, offset, length);
         int index = find(key, offset, length, hash);
         if (index >= 0) {
             values[index] = value;
-            recount(index, memory.overwritten(accessOf(meta[index]), clock.getAsLong()), raw);
+            recount(index, memory.overwritten(accessOf(meta[index]), clock.getAsLong()), encoding);
             setExpiry(index, expireAt);
             return;
         }
-        insert(Arrays.copyOfRange(key, offset, offset + length), hash, value, expireAt, raw);
+        insert(Arrays.copyOfRange(key, offset, offset + length), hash, value, expireAt, encoding);
     }
 
-    private void storeKeepExpiry(byte[] key, int offset, int length, Object value, long now, boolean raw) {
+    private void storeKeepExpiry(byte[] key, int offset, int length, Object value, long now, StringEncoding encoding) {
         int index = findLive(key, offset, length, now);
         if (index >= 0) {
             values[index] = value;
-            recount(index, memory.overwritten(accessOf(meta[index]), now), raw);
+            recount(index, memory.overwritten(accessOf(meta[index]), now), encoding);
         } else {
             insert(Arrays.copyOfRange(key, offset, offset + length), hash(key, offset, length), value,
-                Keyspace.NO_EXPIRY, raw);
+                Keyspace.NO_EXPIRY, encoding);
         }
     }
 
@@ -324,7 +331,7 @@ public final class KeyTable implements DatabaseTable {
         expires[index] = expireAt;
     }
 
-    private void insert(byte[] key, int hash, Object value, long expireAt, boolean raw) {
+    private void insert(byte[] key, int hash, Object value, long expireAt, StringEncoding encoding) {
         if ((size + 1) * 4L > keys.length * 3L) {
             resize(keys.length * 2);
         }
@@ -338,7 +345,7 @@ public final class KeyTable implements DatabaseTable {
         values[i] = value;
         expires[i] = expireAt;
         long counted = valueBytes(value);
-        meta[i] = meta(memory.created(clock.getAsLong()), raw, counted);
+        meta[i] = meta(memory.created(clock.getAsLong()), encoding, counted);
         entryBytes += keyBytes(key.length) + counted;
         if (expireAt != Keyspace.NO_EXPIRY) {
             expiring++;

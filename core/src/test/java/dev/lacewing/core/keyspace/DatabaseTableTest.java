@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lacewing.api.Keyspace;
+import dev.lacewing.api.StringEncoding;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -51,31 +52,50 @@ class DatabaseTableTest {
 
     @ParameterizedTest
     @EnumSource(KeyspaceLayout.class)
-    void aRawStringKeepsItsMarkThroughTouchesAndExpiryChangesUntilANewValueIsStored(KeyspaceLayout layout) {
+    void aStringKeepsItsEncodingThroughTouchesAndExpiryChangesUntilANewValueIsStored(KeyspaceLayout layout) {
+        for (StringEncoding marked : new StringEncoding[] {StringEncoding.RAW, StringEncoding.TEXT}) {
+            DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
+            byte[] k = bytes("key");
+            table.putEncoded(k, 0, 3, bytes("ab"), Keyspace.NO_EXPIRY, marked);
+            assertEquals(marked, table.stringEncoding(k, 0, 3, 0));
+            table.get(k, 0, 3, 0);
+            table.setExpireAt(k, 0, 3, Long.MAX_VALUE - 1, 0);
+            assertEquals(marked, table.stringEncoding(k, 0, 3, 0), "an entry rewritten with an expiry keeps it");
+            table.setExpireAt(k, 0, 3, Keyspace.NO_EXPIRY, 0);
+            assertEquals(marked, table.stringEncoding(k, 0, 3, 0));
+            table.put(k, 0, 3, bytes("cd"), Keyspace.NO_EXPIRY);
+            assertEquals(StringEncoding.FROM_BYTES, table.stringEncoding(k, 0, 3, 0),
+                "a same-size overwrite in place is a new value");
+            table.setExpireAt(k, 0, 3, Long.MAX_VALUE - 1, 0);
+            table.putEncodedKeepExpiry(k, 0, 3, bytes("cde"), 0, marked);
+            assertEquals(marked, table.stringEncoding(k, 0, 3, 0));
+            assertEquals(Long.MAX_VALUE - 1, table.expireAt(k, 0, 3, 0));
+            assertArrayEquals(bytes("cde"), (byte[]) table.get(k, 0, 3, 0));
+            table.putKeepExpiry(k, 0, 3, bytes("fgh"), 0);
+            assertEquals(StringEncoding.FROM_BYTES, table.stringEncoding(k, 0, 3, 0));
+            table.putEncodedKeepExpiry(k, 0, 3, bytes("ijk"), 0, marked);
+            table.remove(k, 0, 3, 0);
+            assertEquals(StringEncoding.FROM_BYTES, table.stringEncoding(k, 0, 3, 0), "a missing key has no mark");
+            table.putEncodedKeepExpiry(k, 0, 3, bytes("new"), 0, marked);
+            assertEquals(marked, table.stringEncoding(k, 0, 3, 0));
+            assertEquals(Keyspace.NO_EXPIRY, table.expireAt(k, 0, 3, 0));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(KeyspaceLayout.class)
+    void aSameSizeOverwriteReplacesOneEncodingMarkWithTheOther(KeyspaceLayout layout) {
         DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
         byte[] k = bytes("key");
-        table.putRaw(k, 0, 3, bytes("ab"), Keyspace.NO_EXPIRY);
-        assertTrue(table.isRaw(k, 0, 3, 0));
-        table.get(k, 0, 3, 0);
-        table.setExpireAt(k, 0, 3, Long.MAX_VALUE - 1, 0);
-        assertTrue(table.isRaw(k, 0, 3, 0), "an entry rewritten with an expiry stays raw");
-        table.setExpireAt(k, 0, 3, Keyspace.NO_EXPIRY, 0);
-        assertTrue(table.isRaw(k, 0, 3, 0));
-        table.put(k, 0, 3, bytes("cd"), Keyspace.NO_EXPIRY);
-        assertFalse(table.isRaw(k, 0, 3, 0), "a same-size overwrite in place is a new value");
-        table.setExpireAt(k, 0, 3, Long.MAX_VALUE - 1, 0);
-        table.putRawKeepExpiry(k, 0, 3, bytes("cde"), 0);
-        assertTrue(table.isRaw(k, 0, 3, 0));
-        assertEquals(Long.MAX_VALUE - 1, table.expireAt(k, 0, 3, 0));
-        assertArrayEquals(bytes("cde"), (byte[]) table.get(k, 0, 3, 0));
-        table.putKeepExpiry(k, 0, 3, bytes("fgh"), 0);
-        assertFalse(table.isRaw(k, 0, 3, 0));
-        table.putRawKeepExpiry(k, 0, 3, bytes("ijk"), 0);
-        table.remove(k, 0, 3, 0);
-        assertFalse(table.isRaw(k, 0, 3, 0), "a missing key is not raw");
-        table.putRawKeepExpiry(k, 0, 3, bytes("new"), 0);
-        assertTrue(table.isRaw(k, 0, 3, 0));
-        assertEquals(Keyspace.NO_EXPIRY, table.expireAt(k, 0, 3, 0));
+        table.putEncoded(k, 0, 3, bytes("1"), Keyspace.NO_EXPIRY, StringEncoding.RAW);
+        table.putEncoded(k, 0, 3, bytes("2"), Keyspace.NO_EXPIRY, StringEncoding.TEXT);
+        assertEquals(StringEncoding.TEXT, table.stringEncoding(k, 0, 3, 0));
+        table.putEncodedKeepExpiry(k, 0, 3, bytes("3"), 0, StringEncoding.RAW);
+        assertEquals(StringEncoding.RAW, table.stringEncoding(k, 0, 3, 0));
+        long used = table.usedMemory();
+        table.putEncoded(k, 0, 3, bytes("4"), Keyspace.NO_EXPIRY, StringEncoding.FROM_BYTES);
+        assertEquals(StringEncoding.FROM_BYTES, table.stringEncoding(k, 0, 3, 0));
+        assertEquals(used, table.usedMemory(), "the mark costs no memory");
     }
 
     @ParameterizedTest

@@ -94,6 +94,37 @@ class MemoryReferenceTest {
         OBJECT ENCODING {p}hll
         PFMERGE {p}hll2 {p}hll
         OBJECT ENCODING {p}hll2
+        INCRBYFLOAT {p}flt 1
+        OBJECT ENCODING {p}flt
+        OBJECT REFCOUNT {p}flt
+        EXPIRE {p}flt 1000
+        OBJECT ENCODING {p}flt
+        PERSIST {p}flt
+        RENAME {p}flt {p}flt2
+        OBJECT ENCODING {p}flt2
+        COPY {p}flt2 {p}flt3
+        OBJECT ENCODING {p}flt3
+        MOVE {p}flt3 1
+        SELECT 1
+        OBJECT ENCODING {p}flt3
+        DEL {p}flt3
+        SELECT 0
+        INCRBYFLOAT {p}flt2 2.5
+        OBJECT ENCODING {p}flt2
+        INCR {p}flt
+        INCRBYFLOAT {p}flt 1
+        INCR {p}flt
+        OBJECT ENCODING {p}flt
+        INCRBYFLOAT {p}flt 1
+        SET {p}flt 3
+        OBJECT ENCODING {p}flt
+        INCRBYFLOAT {p}flt 1
+        SETBIT {p}flt 0 0
+        OBJECT ENCODING {p}flt
+        INCRBYFLOAT {p}fbig 1e50
+        OBJECT ENCODING {p}fbig
+        HINCRBYFLOAT {p}fh f 1
+        OBJECT ENCODING {p}fh
         OBJECT REFCOUNT {p}counter
         SET {p}small 42
         OBJECT REFCOUNT {p}small

@@ -14,6 +14,7 @@ import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.api.StringEncoding;
 import dev.lacewing.api.ValueView;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Numbers;
@@ -144,13 +145,13 @@ public final class BitmapCommands {
 
     private static boolean isRaw(CommandContext ctx) {
         Arguments args = ctx.arguments();
-        return ctx.keyspace().isRaw(args.array(), args.offset(1), args.length(1));
+        return ctx.keyspace().stringEncoding(args.array(), args.offset(1), args.length(1)) == StringEncoding.RAW;
     }
 
     /** Stores a written string, raw as Redis's edited sds is; an existing key keeps its expiry, a new one has none. */
     private static void store(CommandContext ctx, byte[] value) {
         Arguments args = ctx.arguments();
-        ctx.keyspace().putRawKeepExpiry(args.array(), args.offset(1), args.length(1), value);
+        ctx.keyspace().putEncodedKeepExpiry(args.array(), args.offset(1), args.length(1), value, StringEncoding.RAW);
     }
 
     /** What {@link #lookUpString} found. */
@@ -497,7 +498,8 @@ public final class BitmapCommands {
             fold(op, i == 3, result, array, offset, length);
             view.clear();
         }
-        keyspace.putRaw(args.array(), args.offset(2), args.length(2), result, Keyspace.NO_EXPIRY);
+        keyspace.putEncoded(args.array(), args.offset(2), args.length(2), result, Keyspace.NO_EXPIRY,
+            StringEncoding.RAW);
         ctx.reply().integer(maxLength);
     }
 

@@ -13,6 +13,7 @@ import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.api.StringEncoding;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.ScanOptions;
 import dev.lacewing.core.command.Glob;
@@ -286,13 +287,14 @@ public final class KeyCommands {
 
     /**
      * Stores under {@code destination} of {@code to} a value taken from the live key {@code source}
-     * of {@code from}, with its expiry (RENAME, COPY, MOVE): a string keeps its raw mark, as Redis
-     * moves the object itself or duplicates it with its encoding.
+     * of {@code from}, with its expiry (RENAME, COPY, MOVE): a string keeps its encoding mark, as
+     * Redis moves the object itself or duplicates it with its encoding.
      */
     private static void putTaken(Keyspace from, byte[] array, int source, int sourceLength, Keyspace to,
                                  int destination, int destinationLength, Object value, long expireAt) {
-        if (value instanceof byte[] bytes && from.isRaw(array, source, sourceLength)) {
-            to.putRaw(array, destination, destinationLength, bytes, expireAt);
+        if (value instanceof byte[] bytes) {
+            to.putEncoded(array, destination, destinationLength, bytes, expireAt,
+                from.stringEncoding(array, source, sourceLength));
         } else {
             to.put(array, destination, destinationLength, value, expireAt);
         }

@@ -7,6 +7,7 @@ import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.CommandRegistry;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
+import dev.lacewing.api.StringEncoding;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.server.ConnectionCommands;
@@ -20,16 +21,15 @@ import java.util.Set;
  * Redis's LOOKUP_NOTOUCH ({@link dev.lacewing.api.Keyspace#peek}, {@code access}): asking about a
  * key's idle time must not reset it.
  *
- * <p>Strings keep one fact of their encoding, whether they are raw: Redis edits a string in place
- * (APPEND, SETRANGE, SETBIT, BITFIELD, BITOP, the HyperLogLog commands) as a raw sds, which stays
- * raw, with REFCOUNT 1, until a new value replaces it; the keyspace keeps that mark
- * ({@link dev.lacewing.api.Keyspace#isRaw}). For any other string, ENCODING and REFCOUNT derive
- * from the bytes what Redis's tryObjectEncoding would have made of them, {@code int} for a
- * canonical integer of at most 20 characters within a long (shared, REFCOUNT 2147483647, for
- * 0..9999 unless an LRU or LFU policy with a limit forbids sharing), {@code embstr} up to 44
- * bytes, {@code raw} beyond. Redis reports {@code embstr} for an integer made by INCRBYFLOAT,
- * which skips tryObjectEncoding; Lacewing says {@code int}, a deliberate difference
- * (docs/architecture.md).
+ * <p>Strings keep the one fact of their encoding their bytes do not tell
+ * ({@link dev.lacewing.api.Keyspace#stringEncoding}): Redis edits a string in place (APPEND,
+ * SETRANGE, SETBIT, BITFIELD, BITOP, the HyperLogLog commands) as a raw sds, which stays
+ * {@code raw} until a new value replaces it, and stores INCRBYFLOAT's result without trying an
+ * integer, {@code embstr} up to 44 bytes, {@code raw} beyond; both have REFCOUNT 1. For any other
+ * string, ENCODING and REFCOUNT derive from the bytes what Redis's tryObjectEncoding would have
+ * made of them, {@code int} for a canonical integer of at most 20 characters within a long
+ * (shared, REFCOUNT 2147483647, for 0..9999 unless an LRU or LFU policy with a limit forbids
+ * sharing), {@code embstr} up to 44 bytes, {@code raw} beyond.
  *
  * <p>Stateless; handlers run on the thread the engine gives the command's key.
  */
@@ -91,14 +91,20 @@ public final class ObjectCommands {
         if (value instanceof TypedValue typed) {
             ctx.reply().bulk(typed.encoding());
         } else if (value instanceof byte[] bytes) {
-            boolean raw = isRaw(ctx) || bytes.length > EMBSTR_LIMIT;
-            ctx.reply().bulk(raw ? "raw" : integer(bytes) != null ? "int" : "embstr");
+            StringEncoding stored = stringEncoding(ctx);
+            boolean raw = stored == StringEncoding.RAW || bytes.length > EMBSTR_LIMIT;
+            ctx.reply().bulk(raw ? "raw" : integerEncoded(stored, bytes) != null ? "int" : "embstr");
         }
     }
 
-    private static boolean isRaw(CommandContext ctx) {
+    private static StringEncoding stringEncoding(CommandContext ctx) {
         Arguments args = ctx.arguments();
-        return ctx.keyspace().isRaw(args.array(), args.offset(2), args.length(2));
+        return ctx.keyspace().stringEncoding(args.array(), args.offset(2), args.length(2));
+    }
+
+    /** The integer a string stored with {@code stored} is held as, int-encoded; null when it is not. */
+    private static Long integerEncoded(StringEncoding stored, byte[] bytes) {
+        return stored == StringEncoding.FROM_BYTES ? integer(bytes) : null;
     }
 
     private static void refcount(CommandContext ctx) {
@@ -106,7 +112,7 @@ public final class ObjectCommands {
         if (value == null) {
             return;
         }
-        Long number = value instanceof byte[] bytes && !isRaw(ctx) ? integer(bytes) : null;
+        Long number = value instanceof byte[] bytes ? integerEncoded(stringEncoding(ctx), bytes) : null;
         boolean shared = number != null && number >= 0 && number < SHARED_INTEGERS
             && MemoryPolicy.snapshot(ctx.server().settings()).sharesIntegers();
         ctx.reply().integer(shared ? SHARED_REFCOUNT : 1);

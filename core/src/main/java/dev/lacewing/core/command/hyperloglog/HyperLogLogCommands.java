@@ -12,6 +12,7 @@ import dev.lacewing.api.CommandHandler;
 import dev.lacewing.api.CommandRegistry;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
+import dev.lacewing.api.StringEncoding;
 import dev.lacewing.api.ValueView;
 import dev.lacewing.core.command.Errors;
 import java.util.Set;
@@ -123,12 +124,13 @@ public final class HyperLogLogCommands {
      */
     private static void store(CommandContext ctx, HyperLogLog hll) {
         Arguments args = ctx.arguments();
-        ctx.keyspace().putRawKeepExpiry(args.array(), args.offset(1), args.length(1), hll.toBytes());
+        ctx.keyspace().putEncodedKeepExpiry(args.array(), args.offset(1), args.length(1), hll.toBytes(),
+            StringEncoding.RAW);
     }
 
     private static boolean isRaw(CommandContext ctx) {
         Arguments args = ctx.arguments();
-        return ctx.keyspace().isRaw(args.array(), args.offset(1), args.length(1));
+        return ctx.keyspace().stringEncoding(args.array(), args.offset(1), args.length(1)) == StringEncoding.RAW;
     }
 
     /**

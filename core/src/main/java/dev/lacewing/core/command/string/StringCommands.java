@@ -14,6 +14,7 @@ import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.api.StringEncoding;
 import dev.lacewing.api.ValueView;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Numbers;
@@ -474,7 +475,8 @@ public final class StringCommands {
 
     /**
      * INCRBYFLOAT, computed in the 80-bit long double Redis uses on x86-64 and replied in its
-     * human-friendly form, which is also what is stored. The expiry is kept.
+     * human-friendly form, which is also what is stored, as text: Redis skips the integer encoding
+     * for it ({@link StringEncoding#TEXT}). The expiry is kept.
      */
     private static void incrbyfloat(CommandContext ctx) {
         Arguments args = ctx.arguments();
@@ -500,13 +502,13 @@ public final class StringCommands {
             return;
         }
         byte[] result = sum.toHumanBytes();
-        keyspace.putKeepExpiry(array, keyOffset, keyLength, result);
+        keyspace.putEncodedKeepExpiry(array, keyOffset, keyLength, result, StringEncoding.TEXT);
         ctx.reply().bulk(result);
     }
 
     /**
      * APPEND: creates the key when missing (stored as SET stores it); otherwise stores a new array,
-     * raw as Redis's edited sds is ({@link Keyspace#putRaw}), and keeps the expiry.
+     * raw as Redis's edited sds is ({@link StringEncoding#RAW}), and keeps the expiry.
      */
     private static void append(CommandContext ctx) {
         Arguments args = ctx.arguments();
@@ -531,7 +533,7 @@ public final class StringCommands {
         byte[] value = new byte[bytes.length + suffix];
         System.arraycopy(bytes, 0, value, 0, bytes.length);
         System.arraycopy(array, args.offset(2), value, bytes.length, suffix);
-        keyspace.putRawKeepExpiry(array, keyOffset, keyLength, value);
+        keyspace.putEncodedKeepExpiry(array, keyOffset, keyLength, value, StringEncoding.RAW);
         ctx.reply().integer(value.length);
     }
 
@@ -640,7 +642,7 @@ public final class StringCommands {
         byte[] value = new byte[(int) Math.max(current.length, offset + patchLength)];
         System.arraycopy(current, 0, value, 0, current.length);
         System.arraycopy(array, args.offset(3), value, (int) offset, patchLength);
-        keyspace.putRawKeepExpiry(array, keyOffset, keyLength, value);
+        keyspace.putEncodedKeepExpiry(array, keyOffset, keyLength, value, StringEncoding.RAW);
         ctx.reply().integer(value.length);
     }
 

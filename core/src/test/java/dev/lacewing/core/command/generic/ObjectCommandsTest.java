@@ -78,6 +78,33 @@ class ObjectCommandsTest {
     }
 
     @Test
+    void incrbyfloatResultsAreNeverIntUntilANewValueIsStored() {
+        String embstr = FakeCommandContext.bulk("embstr");
+        ctx.call("INCRBYFLOAT", "a", "1");
+        assertEquals(embstr, ctx.call("OBJECT", "ENCODING", "a"));
+        assertEquals(":1\r\n", ctx.call("OBJECT", "REFCOUNT", "a"), "text is not a shared integer");
+        ctx.call("EXPIRE", "a", "100");
+        ctx.call("PERSIST", "a");
+        ctx.call("RENAME", "a", "b");
+        ctx.call("COPY", "b", "c");
+        ctx.call("MOVE", "c", "1");
+        assertEquals(embstr, ctx.call("OBJECT", "ENCODING", "b"));
+        ctx.call("SELECT", "1");
+        assertEquals(embstr, ctx.call("OBJECT", "ENCODING", "c"));
+        ctx.call("SELECT", "0");
+        ctx.call("INCR", "b");
+        assertEquals(FakeCommandContext.bulk("int"), ctx.call("OBJECT", "ENCODING", "b"));
+        ctx.call("INCRBYFLOAT", "b", "1");
+        ctx.call("SET", "b", "3");
+        assertEquals(FakeCommandContext.bulk("int"), ctx.call("OBJECT", "ENCODING", "b"));
+        ctx.call("INCRBYFLOAT", "big", "1e50");
+        assertEquals(FakeCommandContext.bulk("raw"), ctx.call("OBJECT", "ENCODING", "big"), "past 44 bytes");
+        ctx.call("INCRBYFLOAT", "s", "1");
+        ctx.call("SETBIT", "s", "0", "0");
+        assertEquals(FakeCommandContext.bulk("raw"), ctx.call("OBJECT", "ENCODING", "s"), "SETBIT unshares it");
+    }
+
+    @Test
     void refcountOfSharedIntegersIsIntMaxUnlessAnLruPolicyWithALimitForbidsSharing() {
         ctx.call("SET", "small", "9999");
         ctx.call("SET", "large", "10000");
