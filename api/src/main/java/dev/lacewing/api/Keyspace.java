@@ -86,7 +86,8 @@ public interface Keyspace {
      * than received whole (APPEND to a live key, SETRANGE, SETBIT, BITFIELD, BITOP, the HyperLogLog
      * writers), {@link StringEncoding#TEXT} for INCRBYFLOAT's result. The mark lasts until a command
      * stores a new value: {@link #put}, {@link #putString} and {@link #putKeepExpiry} store
-     * {@link StringEncoding#FROM_BYTES}. Moving or copying the value to another key (RENAME, MOVE,
+     * {@link StringEncoding#FROM_BYTES}, or {@link StringEncoding#UNSHARED} while the memory policy
+     * forbids shared integers. Moving or copying the value to another key (RENAME, MOVE,
      * COPY) keeps it. A keyspace that keeps no such mark stores the string as {@link #put} does.
      */
     default void putEncoded(byte[] key, int offset, int length, byte[] value, long expireAt,

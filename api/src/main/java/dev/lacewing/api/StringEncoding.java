@@ -16,5 +16,19 @@ public enum StringEncoding {
      */
     TEXT,
     /** Edited in place (APPEND, SETRANGE, SETBIT...): a raw sds, {@code raw} whatever its length. */
-    RAW
+    RAW,
+    /**
+     * Encoded as {@link #FROM_BYTES}, in an object of its own: stored while the memory policy forbade
+     * shared integers (Redis's canUseSharedObject), or duplicated by COPY. A canonical integer
+     * 0..9999 is {@code int} with REFCOUNT 1, not the shared object, whatever the policy is later.
+     */
+    UNSHARED;
+
+    /**
+     * The encoding of a copy (COPY, Redis's dupStringObject): the same, except that an integer gets
+     * an object of its own rather than the shared one.
+     */
+    public StringEncoding duplicated() {
+        return this == FROM_BYTES ? UNSHARED : this;
+    }
 }

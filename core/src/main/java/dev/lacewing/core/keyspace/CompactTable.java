@@ -29,8 +29,8 @@ import java.util.function.LongSupplier;
  * <p>An entry is {@code header:4, varint keyLength, varint valueLength, [expireAt:8], key, value}, the
  * header a little-endian int of {@code access:24 | flags:8}; the flags say whether the entry is dead,
  * holds an object, has an expiry, and its string's {@link StringEncoding} ({@link Keyspace#putEncoded}:
- * bit 3 for raw, bit 6 for text, spare bits of the flag byte, so the mark costs no memory). The
- * access field is the key's LRU clock or LFU counter ({@link MemoryPolicy}), as Redis keeps it in
+ * bit 3 for raw, bit 6 for text, both for unshared: spare bits of the flag byte, so the mark costs no
+ * memory). The access field is the key's LRU clock or LFU counter ({@link MemoryPolicy}), as Redis keeps it in
  * each robj: reads update it in place, on the cache line the lookup already brought in. It costs 3 bytes per key, where a
  * parallel {@code int[]} beside the index would cost 4 per slot (5 to 10 per key at the index's
  * load) and a second cache miss per touch.
@@ -101,7 +101,7 @@ public final class CompactTable implements DatabaseTable {
     private static final int FORM_SHIFT = 4;
     private static final int FORM_MASK = 3 << FORM_SHIFT;
     private static final byte TEXT = 64;
-    /** The flags a string's value carries beside its bytes: its encoding. */
+    /** The flags a string's value carries beside its bytes: its encoding, both bits for unshared. */
     private static final int STRING_MARKS = RAW | TEXT;
 
     /** Values held at most ({@link #hold}). */
@@ -671,13 +671,15 @@ public final class CompactTable implements DatabaseTable {
     @Override
     public void putString(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength,
                           long expireAt) {
-        store(key, offset, length, null, value, valueOffset, valueLength, expireAt, false, 0, 0);
+        store(key, offset, length, null, value, valueOffset, valueLength, expireAt, false, 0,
+            flagsOf(memory.storedWhole()));
     }
 
     @Override
     public void putKeepExpiry(byte[] key, int offset, int length, Object value, long now) {
         if (value instanceof byte[] bytes) {
-            store(key, offset, length, null, bytes, 0, bytes.length, Keyspace.NO_EXPIRY, true, now, 0);
+            store(key, offset, length, null, bytes, 0, bytes.length, Keyspace.NO_EXPIRY, true, now,
+                flagsOf(memory.storedWhole()));
         } else {
             storeAggregate(key, offset, length, value, Keyspace.NO_EXPIRY, true, now);
         }
@@ -700,6 +702,7 @@ public final class CompactTable implements DatabaseTable {
             case FROM_BYTES -> 0;
             case TEXT -> TEXT;
             case RAW -> RAW;
+            case UNSHARED -> RAW | TEXT;
         };
     }
 
@@ -723,8 +726,12 @@ public final class CompactTable implements DatabaseTable {
         if (findLive(key, offset, length, now) < 0) {
             return StringEncoding.FROM_BYTES;
         }
-        return (entryFlags & RAW) != 0 ? StringEncoding.RAW
-            : (entryFlags & TEXT) != 0 ? StringEncoding.TEXT : StringEncoding.FROM_BYTES;
+        return switch (entryFlags & STRING_MARKS) {
+            case RAW -> StringEncoding.RAW;
+            case TEXT -> StringEncoding.TEXT;
+            case RAW | TEXT -> StringEncoding.UNSHARED;
+            default -> StringEncoding.FROM_BYTES;
+        };
     }
 
     /**

@@ -239,12 +239,17 @@ public final class KeyTable implements DatabaseTable {
 
     @Override
     public void put(byte[] key, int offset, int length, Object value, long expireAt) {
-        store(key, offset, length, value, expireAt, StringEncoding.FROM_BYTES);
+        store(key, offset, length, value, expireAt, storedWhole(value));
     }
 
     @Override
     public void putKeepExpiry(byte[] key, int offset, int length, Object value, long now) {
-        storeKeepExpiry(key, offset, length, value, now, StringEncoding.FROM_BYTES);
+        storeKeepExpiry(key, offset, length, value, now, storedWhole(value));
+    }
+
+    /** The encoding mark of a value stored whole: a string's says whether it may be shared. */
+    private StringEncoding storedWhole(Object value) {
+        return value instanceof byte[] ? memory.storedWhole() : StringEncoding.FROM_BYTES;
     }
 
     @Override

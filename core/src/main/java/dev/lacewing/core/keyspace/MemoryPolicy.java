@@ -1,6 +1,7 @@
 package dev.lacewing.core.keyspace;
 
 import dev.lacewing.api.Settings;
+import dev.lacewing.api.StringEncoding;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -85,9 +86,20 @@ public final class MemoryPolicy {
         return samples;
     }
 
-    /** Whether small integers are shared objects now (OBJECT REFCOUNT), as Redis decides in tryObjectEncoding. */
+    /**
+     * Whether small integers are shared objects now, as Redis's canUseSharedObject decides when a
+     * value is stored. The policy is read first: under most policies that one read decides.
+     */
     public boolean sharesIntegers() {
-        return maxmemory == 0 || !policy.sharesNoIntegers();
+        return !policy.sharesNoIntegers() || maxmemory == 0;
+    }
+
+    /**
+     * The encoding a string stored whole gets now: {@link StringEncoding#UNSHARED} where small
+     * integers are not shared, so that OBJECT REFCOUNT keeps the decision made at store time.
+     */
+    public StringEncoding storedWhole() {
+        return sharesIntegers() ? StringEncoding.FROM_BYTES : StringEncoding.UNSHARED;
     }
 
     /* ---- the access field ---- */

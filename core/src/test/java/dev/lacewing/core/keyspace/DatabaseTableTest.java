@@ -53,7 +53,8 @@ class DatabaseTableTest {
     @ParameterizedTest
     @EnumSource(KeyspaceLayout.class)
     void aStringKeepsItsEncodingThroughTouchesAndExpiryChangesUntilANewValueIsStored(KeyspaceLayout layout) {
-        for (StringEncoding marked : new StringEncoding[] {StringEncoding.RAW, StringEncoding.TEXT}) {
+        for (StringEncoding marked : new StringEncoding[] {StringEncoding.RAW, StringEncoding.TEXT,
+            StringEncoding.UNSHARED}) {
             DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
             byte[] k = bytes("key");
             table.putEncoded(k, 0, 3, bytes("ab"), Keyspace.NO_EXPIRY, marked);
@@ -96,6 +97,40 @@ class DatabaseTableTest {
         table.putEncoded(k, 0, 3, bytes("4"), Keyspace.NO_EXPIRY, StringEncoding.FROM_BYTES);
         assertEquals(StringEncoding.FROM_BYTES, table.stringEncoding(k, 0, 3, 0));
         assertEquals(used, table.usedMemory(), "the mark costs no memory");
+    }
+
+    @ParameterizedTest
+    @EnumSource(KeyspaceLayout.class)
+    void stringsStoredWhileThePolicyForbidsSharedIntegersStayUnsharedAfterItChanges(KeyspaceLayout layout) {
+        MemoryPolicy memory = new MemoryPolicy();
+        DatabaseTable table = layout.newTable(memory, System::currentTimeMillis);
+        byte[] k = bytes("key");
+        table.put(k, 0, 3, bytes("1"), Keyspace.NO_EXPIRY);
+        memory.set("maxmemory-policy", "allkeys-lru");
+        table.put(bytes("nolimit"), 0, 7, bytes("1"), Keyspace.NO_EXPIRY);
+        assertEquals(StringEncoding.FROM_BYTES, table.stringEncoding(bytes("nolimit"), 0, 7, 0), "no limit: shared");
+        memory.set("maxmemory", "1000000");
+        assertEquals(StringEncoding.FROM_BYTES, table.stringEncoding(k, 0, 3, 0), "stored before: still shared");
+        long used = table.usedMemory();
+        table.put(k, 0, 3, bytes("2"), Keyspace.NO_EXPIRY);
+        assertEquals(StringEncoding.UNSHARED, table.stringEncoding(k, 0, 3, 0), "a same-size overwrite in place");
+        assertEquals(used, table.usedMemory(), "the mark costs no memory");
+        byte[] slice = bytes("xx34yy");
+        table.putString(bytes("slice"), 0, 5, slice, 2, 2, Keyspace.NO_EXPIRY);
+        assertEquals(StringEncoding.UNSHARED, table.stringEncoding(bytes("slice"), 0, 5, 0));
+        table.putKeepExpiry(bytes("kept"), 0, 4, bytes("5"), 0);
+        assertEquals(StringEncoding.UNSHARED, table.stringEncoding(bytes("kept"), 0, 4, 0));
+        table.putEncoded(bytes("moved"), 0, 5, bytes("6"), Keyspace.NO_EXPIRY, StringEncoding.FROM_BYTES);
+        assertEquals(StringEncoding.FROM_BYTES, table.stringEncoding(bytes("moved"), 0, 5, 0),
+            "an explicit encoding is kept (RENAME, MOVE)");
+        memory.set("maxmemory-policy", "volatile-ttl");
+        table.put(bytes("ttl"), 0, 3, bytes("7"), Keyspace.NO_EXPIRY);
+        assertEquals(StringEncoding.FROM_BYTES, table.stringEncoding(bytes("ttl"), 0, 3, 0), "not an LRU policy");
+        memory.set("maxmemory-policy", "noeviction");
+        memory.set("maxmemory", "0");
+        assertEquals(StringEncoding.UNSHARED, table.stringEncoding(k, 0, 3, 0), "decided when it was stored");
+        table.put(k, 0, 3, bytes("3"), Keyspace.NO_EXPIRY);
+        assertEquals(StringEncoding.FROM_BYTES, table.stringEncoding(k, 0, 3, 0), "a new value may be shared");
     }
 
     @ParameterizedTest

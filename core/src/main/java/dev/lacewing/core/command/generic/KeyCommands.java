@@ -189,7 +189,7 @@ public final class KeyCommands {
         }
         if (!sameKey) {
             putTaken(keyspace, array, source, sourceLength, keyspace, destination, destinationLength, value,
-                expireAt);
+                expireAt, false);
             keyspace.remove(array, source, sourceLength);
         }
         if (nx) {
@@ -247,7 +247,7 @@ public final class KeyCommands {
             return;
         }
         Object copy = value instanceof TypedValue typed ? typed.copy() : value;
-        putTaken(from, array, source, sourceLength, to, destination, destinationLength, copy, expireAt);
+        putTaken(from, array, source, sourceLength, to, destination, destinationLength, copy, expireAt, true);
         ctx.reply().integer(1);
     }
 
@@ -280,7 +280,7 @@ public final class KeyCommands {
             ctx.reply().integer(0);
             return;
         }
-        putTaken(from, array, key, keyLength, to, key, keyLength, value, expireAt);
+        putTaken(from, array, key, keyLength, to, key, keyLength, value, expireAt, false);
         from.remove(array, key, keyLength);
         ctx.reply().integer(1);
     }
@@ -288,13 +288,16 @@ public final class KeyCommands {
     /**
      * Stores under {@code destination} of {@code to} a value taken from the live key {@code source}
      * of {@code from}, with its expiry (RENAME, COPY, MOVE): a string keeps its encoding mark, as
-     * Redis moves the object itself or duplicates it with its encoding.
+     * Redis moves the object itself, or, when {@code duplicate} (COPY), duplicates it with its
+     * encoding, an integer in an object of its own ({@link StringEncoding#duplicated}).
      */
     private static void putTaken(Keyspace from, byte[] array, int source, int sourceLength, Keyspace to,
-                                 int destination, int destinationLength, Object value, long expireAt) {
+                                 int destination, int destinationLength, Object value, long expireAt,
+                                 boolean duplicate) {
         if (value instanceof byte[] bytes) {
+            StringEncoding encoding = from.stringEncoding(array, source, sourceLength);
             to.putEncoded(array, destination, destinationLength, bytes, expireAt,
-                from.stringEncoding(array, source, sourceLength));
+                duplicate ? encoding.duplicated() : encoding);
         } else {
             to.put(array, destination, destinationLength, value, expireAt);
         }

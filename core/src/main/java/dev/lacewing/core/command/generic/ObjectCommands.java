@@ -28,8 +28,9 @@ import java.util.Set;
  * integer, {@code embstr} up to 44 bytes, {@code raw} beyond; both have REFCOUNT 1. For any other
  * string, ENCODING and REFCOUNT derive from the bytes what Redis's tryObjectEncoding would have
  * made of them, {@code int} for a canonical integer of at most 20 characters within a long
- * (shared, REFCOUNT 2147483647, for 0..9999 unless an LRU or LFU policy with a limit forbids
- * sharing), {@code embstr} up to 44 bytes, {@code raw} beyond.
+ * (shared, REFCOUNT 2147483647, for 0..9999 unless it was stored while an LRU or LFU policy with a
+ * limit forbade sharing, or by COPY: {@link StringEncoding#UNSHARED}, which a later policy change
+ * does not undo), {@code embstr} up to 44 bytes, {@code raw} beyond.
  *
  * <p>Stateless; handlers run on the thread the engine gives the command's key.
  */
@@ -104,7 +105,7 @@ public final class ObjectCommands {
 
     /** The integer a string stored with {@code stored} is held as, int-encoded; null when it is not. */
     private static Long integerEncoded(StringEncoding stored, byte[] bytes) {
-        return stored == StringEncoding.FROM_BYTES ? integer(bytes) : null;
+        return stored == StringEncoding.FROM_BYTES || stored == StringEncoding.UNSHARED ? integer(bytes) : null;
     }
 
     private static void refcount(CommandContext ctx) {
@@ -112,9 +113,10 @@ public final class ObjectCommands {
         if (value == null) {
             return;
         }
-        Long number = value instanceof byte[] bytes ? integerEncoded(stringEncoding(ctx), bytes) : null;
-        boolean shared = number != null && number >= 0 && number < SHARED_INTEGERS
-            && MemoryPolicy.snapshot(ctx.server().settings()).sharesIntegers();
+        // Only a string stored while sharing was allowed can be the shared object (UNSHARED says not).
+        Long number = value instanceof byte[] bytes && stringEncoding(ctx) == StringEncoding.FROM_BYTES
+            ? integer(bytes) : null;
+        boolean shared = number != null && number >= 0 && number < SHARED_INTEGERS;
         ctx.reply().integer(shared ? SHARED_REFCOUNT : 1);
     }
 

@@ -105,7 +105,7 @@ class ObjectCommandsTest {
     }
 
     @Test
-    void refcountOfSharedIntegersIsIntMaxUnlessAnLruPolicyWithALimitForbidsSharing() {
+    void refcountOfSharedIntegersIsIntMaxUnlessStoredWhileAnLruPolicyWithALimitForbadeSharing() {
         ctx.call("SET", "small", "9999");
         ctx.call("SET", "large", "10000");
         ctx.call("SET", "text", "abc");
@@ -113,12 +113,40 @@ class ObjectCommandsTest {
         assertEquals(":1\r\n", ctx.call("OBJECT", "REFCOUNT", "large"));
         assertEquals(":1\r\n", ctx.call("OBJECT", "REFCOUNT", "text"));
         ctx.setting("maxmemory-policy", "allkeys-lru");
-        assertEquals(":2147483647\r\n", ctx.call("OBJECT", "REFCOUNT", "small"), "no limit: still shared");
+        ctx.call("SET", "nolimit", "7");
+        assertEquals(":2147483647\r\n", ctx.call("OBJECT", "REFCOUNT", "nolimit"), "no limit: still shared");
         ctx.setting("maxmemory", "1000000000");
-        assertEquals(":1\r\n", ctx.call("OBJECT", "REFCOUNT", "small"));
-        ctx.setting("maxmemory-policy", "allkeys-random");
-        assertEquals(":2147483647\r\n", ctx.call("OBJECT", "REFCOUNT", "small"));
+        ctx.call("SET", "lru", "7");
+        ctx.call("INCR", "counter");
+        assertEquals(":1\r\n", ctx.call("OBJECT", "REFCOUNT", "lru"));
+        assertEquals(":1\r\n", ctx.call("OBJECT", "REFCOUNT", "counter"), "INCR's result is not shared either");
+        assertEquals(":2147483647\r\n", ctx.call("OBJECT", "REFCOUNT", "small"), "decided when it was stored");
+        assertEquals(FakeCommandContext.bulk("int"), ctx.call("OBJECT", "ENCODING", "lru"));
+        ctx.setting("maxmemory-policy", "noeviction");
+        ctx.setting("maxmemory", "0");
+        assertEquals(":1\r\n", ctx.call("OBJECT", "REFCOUNT", "lru"), "a later policy does not share it");
+        ctx.call("INCR", "counter");
+        assertEquals(":2147483647\r\n", ctx.call("OBJECT", "REFCOUNT", "counter"), "a new value is shared");
         assertEquals(NIL, ctx.call("OBJECT", "REFCOUNT", "missing"));
+    }
+
+    @Test
+    void renameAndMoveKeepAnIntegersSharingAndCopyGivesTheCopyAnObjectOfItsOwn() {
+        ctx.call("SET", "shared", "5");
+        ctx.setting("maxmemory", "1000000000");
+        ctx.setting("maxmemory-policy", "allkeys-lfu");
+        ctx.call("SET", "own", "5");
+        ctx.call("RENAME", "shared", "renamed");
+        ctx.call("MOVE", "own", "1");
+        ctx.call("COPY", "renamed", "copied");
+        assertEquals(":2147483647\r\n", ctx.call("OBJECT", "REFCOUNT", "renamed"));
+        assertEquals(":1\r\n", ctx.call("OBJECT", "REFCOUNT", "copied"));
+        assertEquals(FakeCommandContext.bulk("int"), ctx.call("OBJECT", "ENCODING", "copied"));
+        ctx.setting("maxmemory", "0");
+        ctx.call("COPY", "renamed", "copied2");
+        assertEquals(":1\r\n", ctx.call("OBJECT", "REFCOUNT", "copied2"), "COPY duplicates under any policy");
+        ctx.call("SELECT", "1");
+        assertEquals(":1\r\n", ctx.call("OBJECT", "REFCOUNT", "own"));
     }
 
     @Test
