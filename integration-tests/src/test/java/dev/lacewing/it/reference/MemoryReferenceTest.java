@@ -17,9 +17,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * OBJECT ENCODING / REFCOUNT / FREQ / HELP, the no-touch lookups and the OOM error, byte for byte
  * against redis-server 7.0, on a redis-server and a Lacewing server of its own (the script
  * changes maxmemory and maxmemory-policy, which the shared servers must not see). IDLETIME's
- * value is left out (a second boundary may fall between the two servers' calls), and so is the
- * REFCOUNT of a small integer stored before a policy change: Redis remembers whether it was
- * shared when stored, Lacewing answers from the policy now (ObjectCommands says why).
+ * value is left out (a second boundary may fall between the two servers' calls). The REFCOUNT of a
+ * small integer is whether it was shared when stored, through policy changes, RENAME, MOVE and
+ * COPY (which duplicates it).
  */
 class MemoryReferenceTest {
 
@@ -158,6 +158,28 @@ class MemoryReferenceTest {
         CONFIG SET maxmemory 1gb
         SET {p}shared 7
         OBJECT REFCOUNT {p}shared
+        OBJECT REFCOUNT {p}small
+        INCR {p}counter
+        OBJECT REFCOUNT {p}counter
+        RENAME {p}small {p}small2
+        OBJECT REFCOUNT {p}small2
+        COPY {p}small2 {p}copy1
+        OBJECT REFCOUNT {p}copy1
+        MOVE {p}shared 1
+        CONFIG SET maxmemory-policy noeviction
+        OBJECT REFCOUNT {p}small2
+        OBJECT REFCOUNT {p}counter
+        SELECT 1
+        OBJECT REFCOUNT {p}shared
+        SELECT 0
+        INCR {p}counter
+        OBJECT REFCOUNT {p}counter
+        COPY {p}small2 {p}copy2
+        OBJECT REFCOUNT {p}copy2
+        SET {p}shared2 8
+        OBJECT REFCOUNT {p}shared2
+        CONFIG SET maxmemory-policy allkeys-lfu
+        OBJECT REFCOUNT {p}shared2
         CONFIG SET maxmemory-policy noeviction
         CONFIG SET maxmemory 1
         SET {p}refused v
