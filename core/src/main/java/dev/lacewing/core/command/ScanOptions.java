@@ -2,6 +2,8 @@ package dev.lacewing.core.command;
 
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.CommandContext;
+import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.core.command.generic.KeyCommands;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
 
 /**
@@ -16,6 +18,32 @@ import dev.lacewing.core.command.Numbers.InvalidNumber;
 public record ScanOptions(long count, int pattern, int type) {
 
     public static final long DEFAULT_COUNT = 10;
+
+    /**
+     * The cursor at argument {@code argument}, as parseScanCursorOrReply reads it (an unsigned
+     * 64-bit number); null once the error reply is written.
+     */
+    public static Long cursor(CommandContext ctx, int argument) {
+        Arguments args = ctx.arguments();
+        try {
+            return KeyCommands.parseCursor(args.array(), args.offset(argument), args.length(argument));
+        } catch (InvalidNumber e) {
+            ctx.reply().error(Errors.INVALID_CURSOR);
+            return null;
+        }
+    }
+
+    /** Redis's shared.emptyscan: cursor 0 and no element, the reply for a missing key. */
+    public static void replyEmpty(ReplyWriter reply) {
+        replyHead(reply, 0, 0);
+    }
+
+    /** The head of a scan reply: the next cursor, then an array of {@code elements} the caller writes. */
+    public static void replyHead(ReplyWriter reply, long cursor, int elements) {
+        reply.array(2);
+        reply.bulk(Long.toUnsignedString(cursor));
+        reply.array(elements);
+    }
 
     /** The options from argument {@code first} on; null once the error reply is written. */
     public static ScanOptions parse(CommandContext ctx, int first, boolean allowType) {

@@ -317,6 +317,15 @@ public final class FakeCommandContext implements CommandContext, Client, Server,
         return new SlicedArguments(words);
     }
 
+    /** {@link #arguments(byte[]...)} of words in ISO-8859-1. */
+    public static Arguments arguments(String... words) {
+        byte[][] bytes = new byte[words.length][];
+        for (int i = 0; i < words.length; i++) {
+            bytes[i] = bytes(words[i]);
+        }
+        return new SlicedArguments(bytes);
+    }
+
     /** All arguments in one array, each after a byte of padding, so handlers must honour offsets. */
     private static final class SlicedArguments implements Arguments {
 

@@ -334,13 +334,11 @@ public final class KeyCommands {
      */
     private static void scan(CommandContext ctx) {
         Arguments args = ctx.arguments();
-        long cursor;
-        try {
-            cursor = parseCursor(args.array(), args.offset(1), args.length(1));
-        } catch (InvalidNumber e) {
-            ctx.reply().error(Errors.INVALID_CURSOR);
+        Long start = ScanOptions.cursor(ctx, 1);
+        if (start == null) {
             return;
         }
+        long cursor = start;
         ScanOptions options = ScanOptions.parse(ctx, 2, true);
         if (options == null) {
             return;

@@ -470,21 +470,17 @@ public final class HashCommands {
     private static void hscan(CommandContext ctx) {
         Arguments args = ctx.arguments();
         ReplyWriter reply = ctx.reply();
-        long cursor;
-        try {
-            cursor = KeyCommands.parseCursor(args.array(), args.offset(2), args.length(2));
-        } catch (InvalidNumber e) {
-            reply.error(Errors.INVALID_CURSOR);
+        Long start = ScanOptions.cursor(ctx, 2);
+        if (start == null) {
             return;
         }
+        long cursor = start;
         Object value = lookup(ctx);
         if (value == WRONG_TYPE) {
             return;
         }
         if (value == null) {
-            reply.array(2);
-            reply.bulk("0");
-            reply.array(0);
+            ScanOptions.replyEmpty(reply);
             return;
         }
         ScanOptions options = ScanOptions.parse(ctx, 3, false);
@@ -508,9 +504,7 @@ public final class HashCommands {
                 replied.add(gathered.get(i + 1));
             }
         }
-        reply.array(2);
-        reply.bulk(Long.toUnsignedString(cursor));
-        reply.array(replied.size());
+        ScanOptions.replyHead(reply, cursor, replied.size());
         replied.forEach(reply::bulk);
     }
 

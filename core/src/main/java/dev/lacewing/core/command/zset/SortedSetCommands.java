@@ -29,7 +29,6 @@ import dev.lacewing.core.datatype.SetValue;
 import dev.lacewing.core.datatype.SortedSet;
 import dev.lacewing.core.resp.DoubleFormat;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -1301,21 +1300,17 @@ public final class SortedSetCommands {
     private static void zscan(CommandContext ctx) {
         Arguments args = ctx.arguments();
         ReplyWriter reply = ctx.reply();
-        long cursor;
-        try {
-            cursor = KeyCommands.parseCursor(args.array(), args.offset(2), args.length(2));
-        } catch (InvalidNumber e) {
-            reply.error(Errors.INVALID_CURSOR);
+        Long start = ScanOptions.cursor(ctx, 2);
+        if (start == null) {
             return;
         }
+        long cursor = start;
         SortedSet set = lookup(ctx, 1);
         if (set == WRONG_TYPE) {
             return;
         }
         if (set == null) {
-            reply.array(2);
-            reply.bulk("0");
-            reply.array(0);
+            ScanOptions.replyEmpty(reply);
             return;
         }
         ScanOptions options = ScanOptions.parse(ctx, 3, false);
@@ -1344,9 +1339,7 @@ public final class SortedSetCommands {
                 kept.add(i);
             }
         }
-        reply.array(2);
-        reply.bulk(Long.toUnsignedString(cursor).getBytes(StandardCharsets.US_ASCII));
-        reply.array(kept.size() * 2);
+        ScanOptions.replyHead(reply, cursor, kept.size() * 2);
         for (int i : kept) {
             reply.bulk(members.get(i));
             reply.bulk(DoubleFormat.reply(scores.get(i)));

@@ -14,7 +14,6 @@ import dev.lacewing.core.command.set.SetCommands;
 import dev.lacewing.core.command.string.StringCommands;
 import dev.lacewing.core.command.zset.SortedSetCommands;
 import dev.lacewing.core.datatype.Quicklist;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -145,33 +144,8 @@ class SortCommandsTest {
         assertNull(ctx.keyspace().get(FakeCommandContext.bytes("dst")));
     }
 
-    /** The words laid end to end in one buffer, as the decoder lays out a request. */
+    /** The words as a request's arguments. */
     private static Arguments args(String... words) {
-        byte[] array = String.join("", words).getBytes(StandardCharsets.US_ASCII);
-        int[] offsets = new int[words.length];
-        for (int i = 1; i < words.length; i++) {
-            offsets[i] = offsets[i - 1] + words[i - 1].length();
-        }
-        return new Arguments() {
-            @Override
-            public int count() {
-                return words.length;
-            }
-
-            @Override
-            public byte[] array() {
-                return array;
-            }
-
-            @Override
-            public int offset(int index) {
-                return offsets[index];
-            }
-
-            @Override
-            public int length(int index) {
-                return words[index].length();
-            }
-        };
+        return FakeCommandContext.arguments(words);
     }
 }

@@ -11,7 +11,6 @@ import dev.lacewing.core.command.FakeCommandContext;
 import dev.lacewing.core.command.generic.KeyCommands;
 import dev.lacewing.core.command.string.StringCommands;
 import dev.lacewing.core.datatype.SortedSet;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -176,33 +175,8 @@ class SortedSetCommandsTest {
         assertEquals(3, bzmpop.keyArgument(request, 0));
     }
 
-    /** The words laid end to end in one buffer, as the decoder lays out a request. */
+    /** The words as a request's arguments. */
     private static Arguments arguments(String... words) {
-        byte[] array = String.join("", words).getBytes(StandardCharsets.US_ASCII);
-        int[] offsets = new int[words.length];
-        for (int i = 1; i < words.length; i++) {
-            offsets[i] = offsets[i - 1] + words[i - 1].length();
-        }
-        return new Arguments() {
-            @Override
-            public int count() {
-                return words.length;
-            }
-
-            @Override
-            public byte[] array() {
-                return array;
-            }
-
-            @Override
-            public int offset(int index) {
-                return offsets[index];
-            }
-
-            @Override
-            public int length(int index) {
-                return words[index].length();
-            }
-        };
+        return FakeCommandContext.arguments(words);
     }
 }
