@@ -2,7 +2,6 @@ package dev.lacewing.it.reference;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lacewing.it.resp.RespClient;
 import dev.lacewing.it.server.Servers;
@@ -274,18 +273,14 @@ class BitsReferenceTest {
     }
 
     static Stream<Arguments> scripts() {
-        return Servers.all().flatMap(target -> SCRIPTS.stream().map(s -> Arguments.of(target, s[0], s[1])));
+        return ScriptComparison.onEveryTarget(SCRIPTS);
     }
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("scripts")
     void repliesAsRedisDoes(Target target, String name, String text) {
         Script script = Script.parse(name, text, "bits" + RUNS.incrementAndGet() + ":");
-        try (RespClient reference = RespClient.connect(redis.port());
-             RespClient lacewing = RespClient.connect(Servers.server(target).port())) {
-            List<String> mismatches = ScriptComparison.mismatches(script, reference, lacewing);
-            assertTrue(mismatches.isEmpty(), () -> ScriptComparison.report(mismatches));
-        }
+        ScriptComparison.assertSameReplies(script, redis.port(), target);
     }
 
     static Stream<Target> targets() {

@@ -1,9 +1,6 @@
 package dev.lacewing.it.reference;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.lacewing.it.resp.RespClient;
-import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -164,7 +161,7 @@ class HashSetReferenceTest {
             new String[] {"hashes resp3", "HELLO 3\n" + HASHES},
             new String[] {"sets resp2", SETS},
             new String[] {"sets resp3", "HELLO 3\n" + SETS});
-        return Servers.all().flatMap(target -> scripts.stream().map(s -> Arguments.of(target, s[0], s[1])));
+        return ScriptComparison.onEveryTarget(scripts);
     }
 
     @BeforeAll
@@ -183,10 +180,6 @@ class HashSetReferenceTest {
     @MethodSource("scripts")
     void repliesAsRedisDoes(Target target, String name, String text) {
         Script script = Script.parse(name, text, "hs" + RUNS.incrementAndGet() + ":");
-        try (RespClient reference = RespClient.connect(redis.port());
-             RespClient lacewing = RespClient.connect(Servers.server(target).port())) {
-            List<String> mismatches = ScriptComparison.mismatches(script, reference, lacewing);
-            assertTrue(mismatches.isEmpty(), () -> ScriptComparison.report(mismatches));
-        }
+        ScriptComparison.assertSameReplies(script, redis.port(), target);
     }
 }

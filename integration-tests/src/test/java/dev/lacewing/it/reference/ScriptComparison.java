@@ -1,10 +1,16 @@
 package dev.lacewing.it.reference;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.lacewing.it.resp.RespClient;
+import dev.lacewing.it.server.Servers;
+import dev.lacewing.it.server.Target;
 import dev.lacewing.it.server.TypedValueFixture;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.provider.Arguments;
 
 /**
  * Runs a {@link Script}'s commands against redis-server and a Lacewing server side by side, and
@@ -17,6 +23,20 @@ final class ScriptComparison {
     private static final int SHOWN_CHARACTERS = 600;
 
     private ScriptComparison() {
+    }
+
+    /** Each named script ({@code {name, text}}) on every target: a reference test's cases. */
+    static Stream<Arguments> onEveryTarget(List<String[]> scripts) {
+        return Servers.all().flatMap(target -> scripts.stream().map(s -> Arguments.of(target, s[0], s[1])));
+    }
+
+    /** Runs the script on the reference redis-server and on the target; fails with the report of any difference. */
+    static void assertSameReplies(Script script, int referencePort, Target target) {
+        try (RespClient reference = RespClient.connect(referencePort);
+             RespClient lacewing = RespClient.connect(Servers.server(target).port())) {
+            List<String> mismatches = mismatches(script, reference, lacewing);
+            assertTrue(mismatches.isEmpty(), () -> report(mismatches));
+        }
     }
 
     /** One line pair per differing reply, empty when every reply agrees. */

@@ -1,9 +1,6 @@
 package dev.lacewing.it.reference;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.lacewing.it.resp.RespClient;
-import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -223,17 +220,13 @@ class SortReferenceTest {
     }
 
     static Stream<Arguments> scripts() {
-        return Servers.all().flatMap(target -> SCRIPTS.stream().map(s -> Arguments.of(target, s[0], s[1])));
+        return ScriptComparison.onEveryTarget(SCRIPTS);
     }
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("scripts")
     void repliesAsRedisDoes(Target target, String name, String text) {
         Script script = Script.parse(name, text, "sort" + RUNS.incrementAndGet() + ":");
-        try (RespClient reference = RespClient.connect(redis.port());
-             RespClient lacewing = RespClient.connect(Servers.server(target).port())) {
-            List<String> mismatches = ScriptComparison.mismatches(script, reference, lacewing);
-            assertTrue(mismatches.isEmpty(), () -> ScriptComparison.report(mismatches));
-        }
+        ScriptComparison.assertSameReplies(script, redis.port(), target);
     }
 }
