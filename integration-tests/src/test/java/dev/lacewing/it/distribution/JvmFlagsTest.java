@@ -32,7 +32,11 @@ class JvmFlagsTest {
                     : collector.startsWith("G1") && flags.contains("-XX:+UseG1GC -XX:MaxGCPauseMillis=10")
                         && flags.contains("-XX:MaxHeapFreeRatio=10"),
                     flags + " / " + collector),
-                () -> assertTrue(server.log().contains("flags " + flags + ", collector " + collector), server.log()),
+                () -> {
+                    String line = "flags " + flags + ", collector " + collector;
+                    String log = server.awaitLog(line);
+                    assertTrue(log.contains(line), log);
+                },
                 () -> assertEquals(LacewingProcess.jvmArguments(server.pid()).stream()
                     .filter(argument -> argument.startsWith("-X")).toList(), List.of(flags.split(" "))));
         }

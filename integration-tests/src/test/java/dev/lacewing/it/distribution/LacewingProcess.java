@@ -148,6 +148,20 @@ final class LacewingProcess implements AutoCloseable {
         return read(log);
     }
 
+    /**
+     * The log once it holds {@code text}, or as it is after {@link #START_TIMEOUT}: the server opens
+     * its port before it logs its ready line, so a client that got PONG may read the log too early.
+     */
+    String awaitLog(String text) {
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        String output = log();
+        while (!output.contains(text) && System.nanoTime() < deadline) {
+            sleep(50);
+            output = log();
+        }
+        return output;
+    }
+
     /** redis-cli's output (raw, as when piped) for one command; the test is skipped without redis-cli. */
     String cli(String... args) {
         assumeTrue(Files.isExecutable(REDIS_CLI), "redis-cli is not installed (apt-get install redis-tools)");
