@@ -14,8 +14,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Input that arrives while a connection's command is blocked waits, in order, and runs once the
  * block ends, for many connections of one event loop at once: together they hold more waiting
- * input (about 4.2 MiB) than io_uring's receive buffer ring has (256 buffers of 16 KiB per event
- * loop), so the connections must not keep the ring's buffers while they wait.
+ * input (about 4.2 MiB) than io_uring's receive buffer ring has (32 buffers of 16 KiB per event
+ * loop), so the connections must not keep the ring's buffers while they wait. And more connections
+ * than the ring has buffers, sending at once, are all served: where the kernel finds the ring empty,
+ * Netty receives into a buffer of its own for that read.
  */
 class WaitingInputTest {
 
@@ -53,6 +55,36 @@ class WaitingInputTest {
                     }
                     assertEquals("$" + VALUE_BYTES + "\r\n" + value + "\r\n",
                         client.call("GET", "waiting:" + i + ":" + (SETS_PER_CLIENT - 1)));
+                }
+            } finally {
+                clients.forEach(RespClient::close);
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void moreConnectionsSendingAtOnceThanTheReceiveRingHoldsAreAllServed(Target target) throws Exception {
+        int connections = 96;
+        int increments = 200;
+        try (LacewingServer server = Servers.builder(target).threads(1).start()) {
+            List<RespClient> clients = new ArrayList<>();
+            try {
+                for (int i = 0; i < connections; i++) {
+                    clients.add(RespClient.connect(server.port()));
+                }
+                for (int i = 0; i < connections; i++) {
+                    ByteArrayOutputStream pipeline = new ByteArrayOutputStream();
+                    for (int j = 0; j < increments; j++) {
+                        pipeline.writeBytes(RespClient.encode(RespClient.toBytes("INCR", "burst:" + i)));
+                    }
+                    clients.get(i).send(pipeline.toByteArray());
+                }
+                for (int i = 0; i < connections; i++) {
+                    RespClient client = clients.get(i);
+                    for (int j = 1; j <= increments; j++) {
+                        assertEquals(":" + j + "\r\n", client.readReplyText(), "connection " + i + " INCR #" + j);
+                    }
                 }
             } finally {
                 clients.forEach(RespClient::close);

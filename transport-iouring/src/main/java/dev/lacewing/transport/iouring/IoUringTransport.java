@@ -30,9 +30,17 @@ import java.util.Optional;
 public final class IoUringTransport implements NettyTransport {
 
     private static final short RECEIVE_BUFFER_GROUP = 0;
-    /** Most buffers per event loop; the ring starts with {@link #RECEIVE_BUFFER_BATCH} and grows by as many. */
-    private static final short RECEIVE_BUFFERS = 256;
-    private static final int RECEIVE_BUFFER_BATCH = 32;
+    /**
+     * Most buffers per event loop; the ring starts with {@link #RECEIVE_BUFFER_BATCH} and grows by as
+     * many when the kernel finds it empty. A connection holds a buffer only from the completion to
+     * the copy-out, so a loop needs about as many as connections that complete in one batch; past
+     * that Netty receives into a buffer of its own for that read (the pre-ring path). Every buffer
+     * the ring ever held is touched by a bulk load and stays resident: 256 buffers grew the process
+     * by 2.7 MB per loop under {@code redis-cli --pipe}, 32 by 0.8 MB, with the same io_uring
+     * submissions and completions per request at pipeline 1 (docs/benchmarks.md).
+     */
+    private static final short RECEIVE_BUFFERS = 32;
+    private static final int RECEIVE_BUFFER_BATCH = 16;
     /** Redis's read size (PROTO_IOBUF_LEN): a pipeline of 30 SETs of 256 bytes arrives in one buffer. */
     private static final int RECEIVE_BUFFER_BYTES = 16 * 1024;
 
