@@ -12,11 +12,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Bitmaps and HyperLogLogs against Debian's real redis-server 7.0: the same scripts must get
@@ -26,7 +25,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class BitsReferenceTest {
 
     private static final AtomicInteger RUNS = new AtomicInteger();
-    private static ReferenceRedis redis;
+    @RegisterExtension
+    static final ReferenceRedisExtension redis = new ReferenceRedisExtension();
 
     static final List<String[]> SCRIPTS = List.of(
         new String[] {"command-info-docs-getkeys", """
@@ -259,18 +259,6 @@ class BitsReferenceTest {
             PFCOUNT
             PFMERGE
             """});
-
-    @BeforeAll
-    static void startRedis() throws Exception {
-        redis = ReferenceRedis.start();
-    }
-
-    @AfterAll
-    static void stopRedis() throws Exception {
-        if (redis != null) {
-            redis.close();
-        }
-    }
 
     static Stream<Arguments> scripts() {
         return ScriptComparison.onEveryTarget(SCRIPTS);

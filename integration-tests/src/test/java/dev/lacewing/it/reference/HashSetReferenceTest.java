@@ -5,11 +5,10 @@ import dev.lacewing.it.server.Target;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The hash and set families byte for byte against Debian's redis-server 7.0, in RESP2 and RESP3.
@@ -20,7 +19,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class HashSetReferenceTest {
 
     private static final AtomicInteger RUNS = new AtomicInteger();
-    private static ReferenceRedis redis;
+    @RegisterExtension
+    static final ReferenceRedisExtension redis = new ReferenceRedisExtension();
 
     private static final String HASHES = """
         HSET {p}h a 1 b 2 c 3
@@ -162,18 +162,6 @@ class HashSetReferenceTest {
             new String[] {"sets resp2", SETS},
             new String[] {"sets resp3", "HELLO 3\n" + SETS});
         return ScriptComparison.onEveryTarget(scripts);
-    }
-
-    @BeforeAll
-    static void startRedis() throws Exception {
-        redis = ReferenceRedis.start();
-    }
-
-    @AfterAll
-    static void stopRedis() throws Exception {
-        if (redis != null) {
-            redis.close();
-        }
     }
 
     @ParameterizedTest(name = "{0} {1}")

@@ -10,11 +10,10 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The list family's non-blocking commands (and the blocking ones where they need not wait: served
@@ -24,7 +23,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ListReferenceTest {
 
     private static final AtomicInteger RUNS = new AtomicInteger();
-    private static ReferenceRedis redis;
+    @RegisterExtension
+    static final ReferenceRedisExtension redis = new ReferenceRedisExtension();
 
     private static final String COMMON = """
         RPUSH {p}l a b c a x a 1 -2 9223372036854775807 ""
@@ -201,18 +201,6 @@ class ListReferenceTest {
         new String[] {"lists-resp2", COMMON},
         new String[] {"lists-resp3", "HELLO 3\n" + COMMON},
         new String[] {"long-lists", LONG});
-
-    @BeforeAll
-    static void startRedis() throws Exception {
-        redis = ReferenceRedis.start();
-    }
-
-    @AfterAll
-    static void stopRedis() throws Exception {
-        if (redis != null) {
-            redis.close();
-        }
-    }
 
     static Stream<Arguments> scripts() {
         return Servers.all().flatMap(target -> IntStream.of(0, 1, 2).boxed().flatMap(depth ->

@@ -8,10 +8,9 @@ import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * OBJECT ENCODING / REFCOUNT / FREQ / HELP, the no-touch lookups and the OOM error, byte for byte
@@ -198,19 +197,8 @@ class MemoryReferenceTest {
         CONFIG GET lfu-decay-time
         """;
 
-    private static ReferenceRedis redis;
-
-    @BeforeAll
-    static void startRedis() throws Exception {
-        redis = ReferenceRedis.start();
-    }
-
-    @AfterAll
-    static void stopRedis() throws Exception {
-        if (redis != null) {
-            redis.close();
-        }
-    }
+    @RegisterExtension
+    static final ReferenceRedisExtension redis = new ReferenceRedisExtension();
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.lacewing.it.server.Servers#all")

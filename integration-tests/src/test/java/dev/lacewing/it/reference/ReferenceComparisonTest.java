@@ -15,11 +15,10 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The strongest compatibility check: the same raw command scripts go to Debian's real
@@ -31,7 +30,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ReferenceComparisonTest {
 
     private static final AtomicInteger RUNS = new AtomicInteger();
-    private static ReferenceRedis redis;
+    @RegisterExtension
+    static final ReferenceRedisExtension redis = new ReferenceRedisExtension();
 
     /**
      * COMMAND INFO and COMMAND DOCS of a container list its subcommands in Redis's dict order,
@@ -830,18 +830,6 @@ class ReferenceComparisonTest {
     }
 
     // ---- running --------------------------------------------------------------------------------
-
-    @BeforeAll
-    static void startRedis() throws Exception {
-        redis = ReferenceRedis.start();
-    }
-
-    @AfterAll
-    static void stopRedis() throws Exception {
-        if (redis != null) {
-            redis.close();
-        }
-    }
 
     static Stream<Arguments> scripts() {
         return cross(Stream.of(STRING_SCRIPTS, CONNECTION_SCRIPTS, SERVER_SCRIPTS, PROTOCOL_SCRIPTS).flatMap(List::stream).toList());

@@ -5,11 +5,10 @@ import dev.lacewing.it.server.Target;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * SORT and SORT_RO on lists, sets and sorted sets, and the blocking sorted-set pops where they need
@@ -27,7 +26,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class SortReferenceTest {
 
     private static final AtomicInteger RUNS = new AtomicInteger();
-    private static ReferenceRedis redis;
+    @RegisterExtension
+    static final ReferenceRedisExtension redis = new ReferenceRedisExtension();
 
     private static final String COMMON = """
         RPUSH {p}l 3 1 2 10 -1.5 1e3 0x10 "" " 7" 2.0 02
@@ -206,18 +206,6 @@ class SortReferenceTest {
     static final List<String[]> SCRIPTS = List.of(
         new String[] {"sort-resp2", COMMON},
         new String[] {"sort-resp3", "HELLO 3\n" + COMMON});
-
-    @BeforeAll
-    static void startRedis() throws Exception {
-        redis = ReferenceRedis.start();
-    }
-
-    @AfterAll
-    static void stopRedis() throws Exception {
-        if (redis != null) {
-            redis.close();
-        }
-    }
 
     static Stream<Arguments> scripts() {
         return ScriptComparison.onEveryTarget(SCRIPTS);

@@ -10,10 +10,9 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * SORT ... BY ... ALPHA with ties, against redis-server 7.0 on random lists: with a LIMIT short of
@@ -29,19 +28,8 @@ class SortTiesReferenceTest {
     private static final int CASES = 400;
     private static final String[] WEIGHTS = {"a", "b", "c", "b\u0000x"};
     private static final AtomicInteger RUNS = new AtomicInteger();
-    private static ReferenceRedis redis;
-
-    @BeforeAll
-    static void startRedis() throws Exception {
-        redis = ReferenceRedis.start();
-    }
-
-    @AfterAll
-    static void stopRedis() throws Exception {
-        if (redis != null) {
-            redis.close();
-        }
-    }
+    @RegisterExtension
+    static final ReferenceRedisExtension redis = new ReferenceRedisExtension();
 
     static Stream<Target> targets() {
         return Servers.all();

@@ -5,11 +5,10 @@ import dev.lacewing.it.server.Target;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The sorted-set family byte for byte against Debian's redis-server 7.0, in RESP2 and RESP3. One
@@ -22,7 +21,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class SortedSetReferenceTest {
 
     private static final AtomicInteger RUNS = new AtomicInteger();
-    private static ReferenceRedis redis;
+    @RegisterExtension
+    static final ReferenceRedisExtension redis = new ReferenceRedisExtension();
 
     static final List<String[]> SCRIPTS = List.of(
         new String[] {"zadd-options-and-errors", """
@@ -354,18 +354,6 @@ class SortedSetReferenceTest {
             COMMAND GETKEYS ZRANGESTORE dst src 0 -1
             COMMAND GETKEYS ZUNIONSTORE dst 5 a
             """});
-
-    @BeforeAll
-    static void startRedis() throws Exception {
-        redis = ReferenceRedis.start();
-    }
-
-    @AfterAll
-    static void stopRedis() throws Exception {
-        if (redis != null) {
-            redis.close();
-        }
-    }
 
     static Stream<Arguments> scripts() {
         return ScriptComparison.onEveryTarget(SCRIPTS);

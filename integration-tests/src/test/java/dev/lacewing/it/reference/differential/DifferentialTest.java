@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lacewing.core.server.LacewingServer;
 import dev.lacewing.it.reference.DeliberateDifferences;
-import dev.lacewing.it.reference.ReferenceRedis;
+import dev.lacewing.it.reference.ReferenceRedisExtension;
 import dev.lacewing.it.resp.RespClient;
 import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.TypedValueFixture;
@@ -13,11 +13,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Differential testing: seeded random sequences of the families {@link Families} enables go to
@@ -45,23 +45,16 @@ class DifferentialTest {
     /** Mismatches shrunk and reported per engine; later sequences still run and are counted. */
     private static final int MAX_REPORTED = 5;
 
-    private static ReferenceRedis redis;
+    @RegisterExtension
+    static final ReferenceRedisExtension redis = new ReferenceRedisExtension();
 
     @BeforeAll
-    static void startRedis() throws Exception {
-        redis = ReferenceRedis.start();
+    static void reportWhatIsGenerated() {
         System.out.println(Families.report());
         StringBuilder avoided = new StringBuilder("differential: not generated, since Redis's answer depends on timing:");
         DeliberateDifferences.AVOIDED.forEach(a -> avoided.append("\n  ").append(a.behaviour()).append(": ")
             .append(a.why()));
         System.out.println(avoided);
-    }
-
-    @AfterAll
-    static void stopRedis() throws Exception {
-        if (redis != null) {
-            redis.close();
-        }
     }
 
     static Stream<String> engines() {
