@@ -24,7 +24,9 @@ import java.util.function.LongSupplier;
  * 24 bits of the key's hash (a miss rarely touches a page, and growing or backward shift find a
  * slot's home without touching one while the index has at most 2^24 slots), whether the entry
  * has an expiry (active expiry reads only those pages), and the entry's page, numbered from 1
- * so that no slot is 0, and offset.
+ * so that no slot is 0, and offset. The array is {@link #MISSING_SLOTS} short of the capacity, a
+ * power of two, so that its bytes are one too (G1 would give a humongous array's header a region of
+ * its own); the homes of the missing slots wrap to the first ones.
  *
  * <p>An entry is {@code header:4, varint keyLength, varint valueLength, [expireAt:8], key, value}, the
  * header a little-endian int of {@code access:24 | flags:8}; the flags say whether the entry is dead,
@@ -82,6 +84,13 @@ public final class CompactTable implements DatabaseTable {
     private static final int COMPACT_BELOW = PAGE_SIZE / 2;
 
     private static final int MIN_CAPACITY = 16;
+    /**
+     * Slots the index array lacks of its capacity, so that with its 16-byte header it is exactly a
+     * power of two bytes: a humongous array (from 1 MiB in 2 MiB regions) then fills its G1 regions,
+     * where a full power of two of slots would take a whole region more for its header alone. The
+     * two missing slots' homes wrap to slots 0 and 1 ({@link #slotOf}).
+     */
+    private static final int MISSING_SLOTS = 2;
 
     private static final int OFFSET_BITS = 18;
     private static final int PAGE_BITS = 21;
@@ -116,7 +125,10 @@ public final class CompactTable implements DatabaseTable {
     /** The time new entries are created at (puts carry no {@code now}). */
     private final LongSupplier clock;
 
-    private long[] slots = new long[MIN_CAPACITY];
+    /** The index: {@code capacity - MISSING_SLOTS} slots; probes wrap at its end. */
+    private long[] slots = new long[MIN_CAPACITY - MISSING_SLOTS];
+    /** The index's capacity less one: a key's home is its hash under this mask ({@link #slotOf}). */
+    private int mask = MIN_CAPACITY - 1;
     private int size;
     private int expiring;
     private int expiryCursor;
@@ -194,7 +206,7 @@ public final class CompactTable implements DatabaseTable {
 
     @Override
     public int capacity() {
-        return slots.length;
+        return mask + 1;
     }
 
     @Override
@@ -468,7 +480,6 @@ public final class CompactTable implements DatabaseTable {
     private void compact(int page) {
         byte[] array = pages[page];
         int end = pageUsed[page];
-        int mask = slots.length - 1;
         for (int offset = 0; offset < end; offset += entrySize) {
             decode(array, offset);
             if ((entryFlags & DEAD) != 0) {
@@ -477,9 +488,9 @@ public final class CompactTable implements DatabaseTable {
             int size = entrySize;
             long old = location(page, offset);
             int hash = KeyTable.hash(array, entryKeyOffset, entryKeyLength);
-            int index = hash & mask;
+            int index = slotOf(hash & mask);
             while ((slots[index] & LOCATION_MASK) != old) {
-                index = (index + 1) & mask;
+                index = next(index);
             }
             long moved = allocate(size);
             System.arraycopy(array, offset, pages[pageOf(moved)], offsetOf(moved), size);
@@ -520,7 +531,18 @@ public final class CompactTable implements DatabaseTable {
 
     /* ---- index ---- */
 
-    /** The home slot of a slot value under {@code mask}: from its tag while the tag has the bits. */
+    /** The slot a home under {@link #mask} starts probing at: the missing last slots wrap to the first. */
+    private int slotOf(int home) {
+        int length = slots.length;
+        return home < length ? home : home - length;
+    }
+
+    /** The slot after {@code index}, wrapping at the index's end. */
+    private int next(int index) {
+        return ++index == slots.length ? 0 : index;
+    }
+
+    /** The home of a slot value under {@code mask} (before {@link #slotOf}): from its tag while the tag has the bits. */
     private int homeOf(long slot, int mask) {
         if (mask <= TAG_MASK) {
             return (int) (slot >>> TAG_SHIFT) & mask;
@@ -531,9 +553,8 @@ public final class CompactTable implements DatabaseTable {
 
     /** Slot index of the key, or -1; decodes the entry when found. Does not look at expiry. */
     private int find(byte[] key, int offset, int length, int hash) {
-        int mask = slots.length - 1;
         long tag = tagOf(hash);
-        for (int i = hash & mask; ; i = (i + 1) & mask) {
+        for (int i = slotOf(hash & mask); ; i = next(i)) {
             long slot = slots[i];
             if (slot == 0) {
                 return -1;
@@ -919,7 +940,8 @@ public final class CompactTable implements DatabaseTable {
 
     @Override
     public void clear() {
-        slots = new long[MIN_CAPACITY];
+        slots = new long[MIN_CAPACITY - MISSING_SLOTS];
+        mask = MIN_CAPACITY - 1;
         size = 0;
         expiring = 0;
         expiryCursor = 0;
@@ -947,13 +969,12 @@ public final class CompactTable implements DatabaseTable {
     }
 
     private void insert(int hash, long slot) {
-        if ((size + 1) * 4L > slots.length * 3L) {
-            resize(slots.length * 2);
+        if ((size + 1) * 4L > (mask + 1L) * 3L) {
+            resize((mask + 1) * 2);
         }
-        int mask = slots.length - 1;
-        int i = hash & mask;
+        int i = slotOf(hash & mask);
         while (slots[i] != 0) {
-            i = (i + 1) & mask;
+            i = next(i);
         }
         slots[i] = slot;
         if ((slot & EXPIRES_BIT) != 0) {
@@ -966,13 +987,13 @@ public final class CompactTable implements DatabaseTable {
 
     private void resize(int capacity) {
         long[] old = slots;
-        slots = new long[capacity];
-        int mask = capacity - 1;
+        slots = new long[capacity - MISSING_SLOTS];
+        mask = capacity - 1;
         for (long slot : old) {
             if (slot != 0) {
-                int i = homeOf(slot, mask);
+                int i = slotOf(homeOf(slot, mask));
                 while (slots[i] != 0) {
-                    i = (i + 1) & mask;
+                    i = next(i);
                 }
                 slots[i] = slot;
             }
@@ -991,10 +1012,9 @@ public final class CompactTable implements DatabaseTable {
             expiring--;
         }
         size--;
-        int mask = slots.length - 1;
         int hole = index;
-        for (int i = (index + 1) & mask; slots[i] != 0; i = (i + 1) & mask) {
-            int home = homeOf(slots[i], mask);
+        for (int i = next(index); slots[i] != 0; i = next(i)) {
+            int home = slotOf(homeOf(slots[i], mask));
             boolean movable = hole <= i ? (home <= hole || home > i) : (home <= hole && home > i);
             if (movable) {
                 slots[hole] = slots[i];
@@ -1003,7 +1023,7 @@ public final class CompactTable implements DatabaseTable {
         }
         slots[hole] = 0;
         free(removed);
-        if (size == 0 && slots.length > MIN_CAPACITY * 64) {
+        if (size == 0 && mask + 1 > MIN_CAPACITY * 64) {
             clear();
         }
     }
@@ -1011,8 +1031,8 @@ public final class CompactTable implements DatabaseTable {
     /** SCAN over home buckets in bit-reversed order: see {@link HomeBucketScan} and {@link KeyTable}. */
     @Override
     public long scan(long cursor, int count, long now, Consumer<byte[]> visitor, Consumer<byte[]> expired) {
-        return HomeBucketScan.scan(slots.length, cursor, count, i -> slots[i] != 0,
-            (i, mask) -> homeOf(slots[i], mask), i -> visit(slots[i], now, visitor, expired));
+        return HomeBucketScan.scan(mask + 1, slots.length, cursor, count, i -> slots[i] != 0,
+            (i, homeMask) -> homeOf(slots[i], homeMask), i -> visit(slots[i], now, visitor, expired));
     }
 
     private void visit(long slot, long now, Consumer<byte[]> visitor, Consumer<byte[]> expired) {
@@ -1030,10 +1050,9 @@ public final class CompactTable implements DatabaseTable {
     public byte[] randomKey(long now) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         for (int attempt = 0; attempt < 1024 && size > 0; attempt++) {
-            int mask = slots.length - 1;
             int index = random.nextInt(slots.length);
             for (int probe = 0; probe < slots.length && slots[index] == 0; probe++) {
-                index = (index + 1) & mask;
+                index = next(index);
             }
             if (expired(entryExpireAt(slots[index]), now)) {
                 removeAt(index);
@@ -1057,11 +1076,10 @@ public final class CompactTable implements DatabaseTable {
         if (population == 0) {
             return 0;
         }
-        int mask = slots.length - 1;
         long steps = Math.min(slots.length, 8L * (count + 2) * (slots.length / population + 1));
         int index = ThreadLocalRandom.current().nextInt(slots.length);
         int offered = 0;
-        for (long step = 0; step < steps && offered < count; step++, index = (index + 1) & mask) {
+        for (long step = 0; step < steps && offered < count; step++, index = next(index)) {
             long slot = slots[index];
             if (slot == 0 || volatileOnly && (slot & EXPIRES_BIT) == 0) {
                 continue;
@@ -1081,20 +1099,20 @@ public final class CompactTable implements DatabaseTable {
             return 0;
         }
         int deleted = 0;
-        int mask = slots.length - 1;
-        int index = expiryCursor & mask;
+        long[] examined = slots;
+        int index = expiryCursor < examined.length ? expiryCursor : 0;
         for (int n = 0; n < slotsToExamine && expiring > 0; n++) {
             long slot = slots[index];
             if ((slot & EXPIRES_BIT) != 0 && expired(entryExpireAt(slot), now)) {
                 removeAt(index);
                 deleted++;
                 expiredCount++;
-                if (slots.length - 1 != mask) {
+                if (slots != examined) {
                     break;
                 }
                 continue;
             }
-            index = (index + 1) & mask;
+            index = next(index);
         }
         expiryCursor = index;
         return deleted;

@@ -32,9 +32,20 @@ public final class HomeBucketScan {
      */
     public static long scan(int capacity, long cursor, int count, IntPredicate occupied, IntBinaryOperator home,
                      IntConsumer visit) {
+        return scan(capacity, capacity, cursor, count, occupied, home, visit);
+    }
+
+    /**
+     * The same for a table whose array has fewer slots than its capacity ({@code length}): a
+     * home at or past the array's end starts its probe run at {@code home - length}, and runs wrap
+     * at the array's end. Buckets stay the capacity's homes, so the cursor and its guarantee do not
+     * change.
+     */
+    public static long scan(int capacity, int length, long cursor, int count, IntPredicate occupied,
+                            IntBinaryOperator home, IntConsumer visit) {
         if (cursor == 0 && count >= capacity) {
             // The whole table in one step (KEYS): slot order visits each entry once, without probe runs.
-            for (int i = 0; i < capacity; i++) {
+            for (int i = 0; i < length; i++) {
                 if (occupied.test(i)) {
                     visit.accept(i);
                 }
@@ -50,7 +61,7 @@ public final class HomeBucketScan {
         int mask = capacity - 1;
         for (int n = Math.max(count, 1); n > 0; n--) {
             int bucket = (int) bucketCursor & mask;
-            for (int i = bucket; occupied.test(i); i = (i + 1) & mask) {
+            for (int i = bucket < length ? bucket : bucket - length; occupied.test(i); i = i + 1 == length ? 0 : i + 1) {
                 if (home.applyAsInt(i, mask) == bucket) {
                     visit.accept(i);
                 }
