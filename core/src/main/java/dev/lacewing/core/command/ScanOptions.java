@@ -78,6 +78,11 @@ public record ScanOptions(long count, int pattern, int type) {
 
     /** Whether MATCH lets {@code element} through: always without MATCH or with the pattern "*". */
     public boolean matches(Arguments args, byte[] element) {
+        return matches(args, element, 0, element.length);
+    }
+
+    /** {@link #matches(Arguments, byte[])} of an element's slice. */
+    public boolean matches(Arguments args, byte[] element, int elementOffset, int elementLength) {
         if (pattern == 0) {
             return true;
         }
@@ -85,7 +90,7 @@ public record ScanOptions(long count, int pattern, int type) {
         int offset = args.offset(pattern);
         int length = args.length(pattern);
         return length == 1 && array[offset] == '*'
-            || Glob.matches(array, offset, length, element, 0, element.length, false);
+            || Glob.matches(array, offset, length, element, elementOffset, elementLength, false);
     }
 
     /** Buckets one HSCAN, SSCAN or ZSCAN call may walk: ten per element asked for, as Redis's maxiterations. */

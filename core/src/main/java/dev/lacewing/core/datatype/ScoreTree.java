@@ -1,25 +1,27 @@
 package dev.lacewing.core.datatype;
 
 import java.util.Arrays;
+import dev.lacewing.core.datatype.SortedSet.Visitor;
 import java.util.function.IntBinaryOperator;
 
 /**
  * The large form of a sorted set (what Redis calls the {@code skiplist} encoding): an
- * order-statistic B+-tree of member ids ordered by (score, member), a member store indexed by id,
- * and an open-addressing index from member bytes to id.
+ * order-statistic B+-tree of member ids ordered by (score, member) over a {@link MemberStore},
+ * which holds each id's score and packed member bytes and indexes members to ids.
  *
  * <p>Layout, and why: Redis pays about 100+ bytes per member (dictEntry, a skiplist node with its
- * levels, the sds). Here a member costs its {@code byte[]} (16 + length rounded up to 8), 4 bytes of
- * reference and 8 of score in the id-indexed arrays, about 6 bytes of index slot at load 2/3 and
- * about 5 of leaf slot at leaf fill 3/4: for a 13-byte member about 55 bytes, and a handful of Java
- * objects per 64 members. Leaves hold only ids; a comparison reads the score and member through
- * the id. Inner nodes keep, per child, its element count (for rank) and an upper bound of its keys
- * (the greatest key it held when last set; it may be a key deleted since, which still separates the
- * child from its right neighbour).
+ * levels, the sds). Here a member costs its packed entry (length varint and bytes), 16 bytes of
+ * score and position in the store's chunks, about 6-8 bytes of index slot and about 5 of leaf slot
+ * at leaf fill 3/4: for a 13-byte member about 43 bytes, and a handful of Java objects per 64
+ * members. Leaves hold only ids; a comparison reads the score and member through the id. Inner
+ * nodes keep, per child, its element count (for rank) and its greatest key, exactly: the score
+ * (so routing compares doubles in the node) and the id (read on a score tie). A delete that takes
+ * a child's greatest key sets that bound again from the child's last leaf, on the path it walks
+ * anyway, so bounds are always live ids and cost no copies of member bytes.
  *
  * <p>Complexity: insert, delete, rank, element at rank and score-bound counts are O(log n) with a
  * fan-out of 64; score lookup by member is O(1) expected; walking k elements from a rank is
- * O(log n + k). Ids of deleted members are reused; the id arrays do not shrink.
+ * O(log n + k). Visitors get slices of the store's pages, valid until the next change.
  *
  * <p>Thread rule: owned by the key that holds it; touched only by the thread the engine gives that
  * key's commands.
@@ -30,18 +32,12 @@ final class ScoreTree {
     static final int INNER_CAPACITY = 64;
     private static final int MIN_LEAF = LEAF_CAPACITY / 4;
     private static final int MIN_INNER = INNER_CAPACITY / 4;
-    private static final int MIN_INDEX_CAPACITY = 16;
 
     /* Shallow sizes with compressed oops and 12-byte headers, for memoryUsage. */
     private static final long ARRAY_HEADER = 16;
-    private static final long TREE_BYTES = 64;
+    private static final long TREE_BYTES = 40;
     private static final long LEAF_BYTES = 32 + ARRAY_HEADER + 4L * LEAF_CAPACITY;
-    private static final long INNER_BYTES = 24 + 4 * ARRAY_HEADER + (4L + 4 + 8 + 4) * INNER_CAPACITY;
-
-    /** Gets a member and its score, in order. The member array is the stored one: read it, never change it. */
-    interface Visitor {
-        void visit(byte[] member, double score);
-    }
+    private static final long INNER_BYTES = 40 + 4 * ARRAY_HEADER + (4L + 4 + 8 + 4) * INNER_CAPACITY;
 
     private abstract static class Node {
         /** Entries: ids in a leaf, children in an inner node. */
@@ -57,175 +53,70 @@ final class ScoreTree {
     private static final class Inner extends Node {
         final Node[] children = new Node[INNER_CAPACITY];
         final int[] counts = new int[INNER_CAPACITY];
+        /** Each child's greatest key: its score, and its id. */
         final double[] maxScores = new double[INNER_CAPACITY];
-        final byte[][] maxMembers = new byte[INNER_CAPACITY][];
+        final int[] maxIds = new int[INNER_CAPACITY];
         int total;
     }
 
-    private byte[][] members = new byte[16][];
-    private double[] scores = new double[16];
-    private int[] freeIds = new int[0];
-    private int freeCount;
-    private int idLimit;
-
-    /** id + 1 per slot; 0 is an empty slot. */
-    private int[] slots = new int[MIN_INDEX_CAPACITY];
-    private int size;
-
+    private final MemberStore store = new MemberStore();
     private Node root = new Leaf();
     private long leafCount = 1;
     private long innerCount;
-    private long memberBytes;
 
     int size() {
-        return size;
+        return store.size();
     }
 
     long memoryUsage() {
-        return TREE_BYTES + memberBytes + ARRAY_HEADER * 4 + 4L * members.length + 8L * scores.length
-            + 4L * freeIds.length + 4L * slots.length + leafCount * LEAF_BYTES + innerCount * INNER_BYTES;
+        return TREE_BYTES + store.memoryUsage() + leafCount * LEAF_BYTES + innerCount * INNER_BYTES;
     }
 
-    static long memberObjectBytes(int length) {
-        return (ARRAY_HEADER + length + 7) & ~7L;
-    }
+    // ---- member index, for ZSCAN ----------------------------------------------------------------
 
-    // ---- member index -----------------------------------------------------------------------
-
-    static int hash(byte[] array, int offset, int length) {
-        int h = 0x9747b28c;
-        for (int i = 0; i < length; i++) {
-            h = (h ^ array[offset + i]) * 0x01000193;
-        }
-        h ^= h >>> 16;
-        h *= 0x85ebca6b;
-        h ^= h >>> 13;
-        h *= 0xc2b2ae35;
-        return h ^ (h >>> 16);
-    }
-
-    private int findId(byte[] array, int offset, int length) {
-        int mask = slots.length - 1;
-        for (int i = hash(array, offset, length) & mask; slots[i] != 0; i = (i + 1) & mask) {
-            byte[] member = members[slots[i] - 1];
-            if (Arrays.equals(member, 0, member.length, array, offset, offset + length)) {
-                return slots[i] - 1;
-            }
-        }
-        return -1;
-    }
-
-    private int findSlot(int id) {
-        byte[] member = members[id];
-        int mask = slots.length - 1;
-        int i = hash(member, 0, member.length) & mask;
-        while (slots[i] != id + 1) {
-            i = (i + 1) & mask;
-        }
-        return i;
-    }
-
-    private void indexAdd(int id) {
-        if ((size + 1) * 3L > slots.length * 2L) {
-            resizeIndex(slots.length * 2);
-        }
-        byte[] member = members[id];
-        int mask = slots.length - 1;
-        int i = hash(member, 0, member.length) & mask;
-        while (slots[i] != 0) {
-            i = (i + 1) & mask;
-        }
-        slots[i] = id + 1;
-    }
-
-    /** Backward-shift deletion: keeps every probe run unbroken without tombstones. */
-    private void indexRemove(int id) {
-        int mask = slots.length - 1;
-        int hole = findSlot(id);
-        slots[hole] = 0;
-        for (int i = (hole + 1) & mask; slots[i] != 0; i = (i + 1) & mask) {
-            byte[] member = members[slots[i] - 1];
-            int home = hash(member, 0, member.length) & mask;
-            boolean movable = hole <= i ? (home <= hole || home > i) : (home <= hole && home > i);
-            if (movable) {
-                slots[hole] = slots[i];
-                slots[i] = 0;
-                hole = i;
-            }
-        }
-    }
-
-    private void resizeIndex(int capacity) {
-        int[] old = slots;
-        slots = new int[capacity];
-        int mask = capacity - 1;
-        for (int entry : old) {
-            if (entry != 0) {
-                byte[] member = members[entry - 1];
-                int i = hash(member, 0, member.length) & mask;
-                while (slots[i] != 0) {
-                    i = (i + 1) & mask;
-                }
-                slots[i] = entry;
-            }
-        }
-    }
-
-    /** For ZSCAN: the index's capacity, whether a slot holds a member, and a slot's home. */
+    /** For ZSCAN: the member index's capacity, whether a slot holds a member, and a slot's home. */
     int indexCapacity() {
-        return slots.length;
+        return store.indexCapacity();
     }
 
     boolean slotOccupied(int slot) {
-        return slots[slot] != 0;
+        return store.slotOccupied(slot);
     }
 
     IntBinaryOperator slotHome() {
-        return (slot, mask) -> {
-            byte[] member = members[slots[slot] - 1];
-            return hash(member, 0, member.length) & mask;
-        };
+        return store.slotHome();
     }
 
-    byte[] slotMember(int slot) {
-        return members[slots[slot] - 1];
-    }
-
-    double slotScore(int slot) {
-        return scores[slots[slot] - 1];
+    /** Hands the member in an occupied index slot, and its score, to a visitor. */
+    void visitSlot(int slot, Visitor visitor) {
+        store.visit(store.slotId(slot), visitor);
     }
 
     // ---- public operations ------------------------------------------------------------------
 
     /** The score of a member, or NaN (never a stored score) when absent. */
     double score(byte[] array, int offset, int length) {
-        int id = findId(array, offset, length);
-        return id < 0 ? Double.NaN : scores[id];
+        int id = store.find(array, offset, length);
+        return id < 0 ? Double.NaN : store.score(id);
     }
 
-    /** Adds a member (stored as given, not copied) or moves an existing one to a new score. */
-    void put(byte[] member, double score) {
-        int id = findId(member, 0, member.length);
+    /** Adds a member (its bytes copied from the slice) or moves an existing one to a new score. */
+    void put(byte[] array, int offset, int length, double score) {
+        int id = store.find(array, offset, length);
         if (id >= 0) {
-            if (scores[id] == score) {
+            if (store.score(id) == score) {
                 return;
             }
             treeDelete(id);
-            scores[id] = score;
+            store.setScore(id, score);
             treeInsert(id);
             return;
         }
-        id = allocateId();
-        members[id] = member;
-        scores[id] = score;
-        memberBytes += memberObjectBytes(member.length);
-        indexAdd(id);
-        size++;
-        treeInsert(id);
+        treeInsert(store.add(array, offset, length, score));
     }
 
     boolean remove(byte[] array, int offset, int length) {
-        int id = findId(array, offset, length);
+        int id = store.find(array, offset, length);
         if (id < 0) {
             return false;
         }
@@ -235,50 +126,27 @@ final class ScoreTree {
 
     private void removeId(int id) {
         treeDelete(id);
-        indexRemove(id);
-        size--;
-        memberBytes -= memberObjectBytes(members[id].length);
-        members[id] = null;
-        if (freeCount == freeIds.length) {
-            freeIds = Arrays.copyOf(freeIds, Math.max(16, freeIds.length * 2));
-        }
-        freeIds[freeCount++] = id;
-        if (slots.length > MIN_INDEX_CAPACITY && size * 8L < slots.length) {
-            resizeIndex(slots.length / 2);
-        }
-    }
-
-    private int allocateId() {
-        if (freeCount > 0) {
-            return freeIds[--freeCount];
-        }
-        if (idLimit == members.length) {
-            int capacity = members.length + (members.length >> 1);
-            members = Arrays.copyOf(members, capacity);
-            scores = Arrays.copyOf(scores, capacity);
-        }
-        return idLimit++;
+        store.remove(id);
     }
 
     /** The 0-based rank of a member in ascending order, or -1. */
     int rank(byte[] array, int offset, int length) {
-        int id = findId(array, offset, length);
+        int id = store.find(array, offset, length);
         if (id < 0) {
             return -1;
         }
-        double score = scores[id];
-        byte[] member = members[id];
+        double score = store.score(id);
         int rank = 0;
         Node node = root;
         while (node instanceof Inner inner) {
-            int child = route(inner, score, member);
+            int child = route(inner, score, array, offset, length);
             for (int i = 0; i < child; i++) {
                 rank += inner.counts[i];
             }
             node = inner.children[child];
         }
         Leaf leaf = (Leaf) node;
-        return rank + position(leaf, score, member);
+        return rank + position(leaf, score, array, offset, length);
     }
 
     /**
@@ -297,7 +165,7 @@ final class ScoreTree {
         }
         Leaf leaf = (Leaf) node;
         for (int i = 0; i < leaf.size; i++) {
-            double s = scores[leaf.ids[i]];
+            double s = store.score(leaf.ids[i]);
             if (inclusive ? s > score : s >= score) {
                 break;
             }
@@ -315,14 +183,14 @@ final class ScoreTree {
         Node node = root;
         while (node instanceof Inner inner) {
             int i = 0;
-            while (i < inner.size - 1 && before(inner.maxMembers[i], bound, inclusive)) {
+            while (i < inner.size - 1 && before(inner.maxIds[i], bound, inclusive)) {
                 count += inner.counts[i++];
             }
             node = inner.children[i];
         }
         Leaf leaf = (Leaf) node;
         for (int i = 0; i < leaf.size; i++) {
-            if (!before(members[leaf.ids[i]], bound, inclusive)) {
+            if (!before(leaf.ids[i], bound, inclusive)) {
                 break;
             }
             count++;
@@ -330,19 +198,20 @@ final class ScoreTree {
         return count;
     }
 
-    private static boolean before(byte[] member, byte[] bound, boolean inclusive) {
-        int c = Arrays.compareUnsigned(member, bound);
+    private boolean before(int id, byte[] bound, boolean inclusive) {
+        int c = store.compareMember(id, bound, 0, bound.length);
         return inclusive ? c <= 0 : c < 0;
     }
 
+    /** A copy of the member at a rank. */
     byte[] memberAt(int rank) {
         Leaf leaf = leafAt(rank);
-        return members[leaf.ids[rankInLeaf]];
+        return store.member(leaf.ids[rankInLeaf]);
     }
 
     double scoreAt(int rank) {
         Leaf leaf = leafAt(rank);
-        return scores[leaf.ids[rankInLeaf]];
+        return store.score(leaf.ids[rankInLeaf]);
     }
 
     /** Set by {@link #leafAt}: the position of the rank within the leaf returned. */
@@ -367,8 +236,7 @@ final class ScoreTree {
         Leaf leaf = leafAt(reverse ? to : from);
         int i = rankInLeaf;
         while (remaining-- > 0) {
-            int id = leaf.ids[i];
-            visitor.visit(members[id], scores[id]);
+            store.visit(leaf.ids[i], visitor);
             if (reverse) {
                 if (--i < 0 && remaining > 0) {
                     leaf = leaf.previous;
@@ -399,40 +267,49 @@ final class ScoreTree {
         }
     }
 
+    /** A deep copy, its members packed afresh. */
     ScoreTree copy() {
         ScoreTree copy = new ScoreTree();
-        visit(0, size - 1, false, (member, score) -> copy.put(member, score));
+        if (size() > 0) {
+            visit(0, size() - 1, false, copy::put);
+        }
         return copy;
     }
 
     // ---- the tree ---------------------------------------------------------------------------
+    //
+    // A key is (score, member slice); a search for an id's own key reads the slice once
+    // (keyOf) and passes it down, since tree changes never move the store's bytes.
 
-    private int compare(int id, double score, byte[] member) {
-        double s = scores[id];
+    /** Compares the key of {@code id} with (score, member slice). */
+    private int compare(int id, double score, byte[] array, int offset, int length) {
+        double s = store.score(id);
         if (s < score) {
             return -1;
         }
         if (s > score) {
             return 1;
         }
-        return Arrays.compareUnsigned(members[id], member);
+        return store.compareMember(id, array, offset, length);
     }
 
-    private static int compareKeys(double s1, byte[] m1, double s2, byte[] m2) {
-        if (s1 < s2) {
+    /** Compares child {@code i}'s greatest key with (score, member slice); reads the member only on a score tie. */
+    private int compareBound(Inner inner, int i, double score, byte[] array, int offset, int length) {
+        double s = inner.maxScores[i];
+        if (s < score) {
             return -1;
         }
-        if (s1 > s2) {
+        if (s > score) {
             return 1;
         }
-        return Arrays.compareUnsigned(m1, m2);
+        return store.compareMember(inner.maxIds[i], array, offset, length);
     }
 
-    /** The child whose key range holds (score, member): the first whose upper bound is not below it. */
-    private static int route(Inner inner, double score, byte[] member) {
+    /** The child whose key range holds (score, member): the first whose greatest key is not below it. */
+    private int route(Inner inner, double score, byte[] array, int offset, int length) {
         int last = inner.size - 1;
         for (int i = 0; i < last; i++) {
-            if (compareKeys(score, member, inner.maxScores[i], inner.maxMembers[i]) <= 0) {
+            if (compareBound(inner, i, score, array, offset, length) >= 0) {
                 return i;
             }
         }
@@ -440,12 +317,12 @@ final class ScoreTree {
     }
 
     /** Index of the first id in the leaf whose key is not below (score, member). */
-    private int position(Leaf leaf, double score, byte[] member) {
+    private int position(Leaf leaf, double score, byte[] array, int offset, int length) {
         int low = 0;
         int high = leaf.size;
         while (low < high) {
             int mid = (low + high) >>> 1;
-            if (compare(leaf.ids[mid], score, member) < 0) {
+            if (compare(leaf.ids[mid], score, array, offset, length) < 0) {
                 low = mid + 1;
             } else {
                 high = mid;
@@ -455,7 +332,7 @@ final class ScoreTree {
     }
 
     private void treeInsert(int id) {
-        Node split = insert(root, id);
+        Node split = insert(root, id, store.score(id), store.page(id), store.memberOffset(id), store.memberLength(id));
         if (split != null) {
             Inner top = new Inner();
             innerCount++;
@@ -468,11 +345,9 @@ final class ScoreTree {
     }
 
     /** Inserts into the subtree; returns a new right sibling when the node split, else null. */
-    private Node insert(Node node, int id) {
-        double score = scores[id];
-        byte[] member = members[id];
+    private Node insert(Node node, int id, double score, byte[] array, int offset, int length) {
         if (node instanceof Leaf leaf) {
-            int at = position(leaf, score, member);
+            int at = position(leaf, score, array, offset, length);
             if (leaf.size < LEAF_CAPACITY) {
                 System.arraycopy(leaf.ids, at, leaf.ids, at + 1, leaf.size - at);
                 leaf.ids[at] = id;
@@ -500,22 +375,22 @@ final class ScoreTree {
             return right;
         }
         Inner inner = (Inner) node;
-        int i = route(inner, score, member);
-        if (compareKeys(score, member, inner.maxScores[i], inner.maxMembers[i]) > 0) {
+        int i = route(inner, score, array, offset, length);
+        if (compareBound(inner, i, score, array, offset, length) < 0) {
             inner.maxScores[i] = score;
-            inner.maxMembers[i] = member;
+            inner.maxIds[i] = id;
         }
         Node child = inner.children[i];
-        Node split = insert(child, id);
+        Node split = insert(child, id, score, array, offset, length);
         inner.total++;
         if (split == null) {
             inner.counts[i]++;
             return null;
         }
         double maxScore = inner.maxScores[i];
-        byte[] maxMember = inner.maxMembers[i];
+        int maxId = inner.maxIds[i];
         if (inner.size < INNER_CAPACITY) {
-            insertChild(inner, i + 1, split, maxScore, maxMember);
+            insertChild(inner, i + 1, split, maxScore, maxId);
             setChild(inner, i, child);
             return null;
         }
@@ -524,7 +399,7 @@ final class ScoreTree {
         if (i == INNER_CAPACITY - 1 && lastLeaf(split).next == null) {
             // The append split of leafSplit, one level up: the new child starts the new node.
             setChild(inner, i, child);
-            insertChild(right, 0, split, maxScore, maxMember);
+            insertChild(right, 0, split, maxScore, maxId);
             inner.total = sum(inner);
             right.total = sum(right);
             return right;
@@ -534,16 +409,15 @@ final class ScoreTree {
         System.arraycopy(inner.children, half, right.children, 0, moved);
         System.arraycopy(inner.counts, half, right.counts, 0, moved);
         System.arraycopy(inner.maxScores, half, right.maxScores, 0, moved);
-        System.arraycopy(inner.maxMembers, half, right.maxMembers, 0, moved);
+        System.arraycopy(inner.maxIds, half, right.maxIds, 0, moved);
         Arrays.fill(inner.children, half, INNER_CAPACITY, null);
-        Arrays.fill(inner.maxMembers, half, INNER_CAPACITY, null);
         right.size = moved;
         inner.size = half;
         if (i < half) {
-            insertChild(inner, i + 1, split, maxScore, maxMember);
+            insertChild(inner, i + 1, split, maxScore, maxId);
             setChild(inner, i, child);
         } else {
-            insertChild(right, i - half + 1, split, maxScore, maxMember);
+            insertChild(right, i - half + 1, split, maxScore, maxId);
             setChild(right, i - half, child);
         }
         inner.total = sum(inner);
@@ -584,16 +458,16 @@ final class ScoreTree {
         return total;
     }
 
-    private static void insertChild(Inner inner, int at, Node child, double maxScore, byte[] maxMember) {
+    private static void insertChild(Inner inner, int at, Node child, double maxScore, int maxId) {
         int tail = inner.size - at;
         System.arraycopy(inner.children, at, inner.children, at + 1, tail);
         System.arraycopy(inner.counts, at, inner.counts, at + 1, tail);
         System.arraycopy(inner.maxScores, at, inner.maxScores, at + 1, tail);
-        System.arraycopy(inner.maxMembers, at, inner.maxMembers, at + 1, tail);
+        System.arraycopy(inner.maxIds, at, inner.maxIds, at + 1, tail);
         inner.children[at] = child;
         inner.counts[at] = count(child);
         inner.maxScores[at] = maxScore;
-        inner.maxMembers[at] = maxMember;
+        inner.maxIds[at] = maxId;
         inner.size++;
     }
 
@@ -602,25 +476,25 @@ final class ScoreTree {
         System.arraycopy(inner.children, at + 1, inner.children, at, tail);
         System.arraycopy(inner.counts, at + 1, inner.counts, at, tail);
         System.arraycopy(inner.maxScores, at + 1, inner.maxScores, at, tail);
-        System.arraycopy(inner.maxMembers, at + 1, inner.maxMembers, at, tail);
+        System.arraycopy(inner.maxIds, at + 1, inner.maxIds, at, tail);
         inner.size--;
         inner.children[inner.size] = null;
-        inner.maxMembers[inner.size] = null;
     }
 
-    /** Sets child {@code at}'s count and upper bound from the child itself (its greatest key). */
+    /** Sets child {@code at}'s count and greatest key from the child itself. */
     private void setChild(Inner inner, int at, Node child) {
         inner.children[at] = child;
         inner.counts[at] = count(child);
-        Node node = child;
-        while (node instanceof Inner deeper) {
-            node = deeper.children[deeper.size - 1];
-        }
-        Leaf leaf = (Leaf) node;
+        setBound(inner, at);
+    }
+
+    /** Sets child {@code at}'s greatest key from its last leaf (left as it was when the child is empty). */
+    private void setBound(Inner inner, int at) {
+        Leaf leaf = lastLeaf(inner.children[at]);
         if (leaf.size > 0) {
             int id = leaf.ids[leaf.size - 1];
-            inner.maxScores[at] = scores[id];
-            inner.maxMembers[at] = members[id];
+            inner.maxScores[at] = store.score(id);
+            inner.maxIds[at] = id;
         }
     }
 
@@ -629,26 +503,30 @@ final class ScoreTree {
     }
 
     private void treeDelete(int id) {
-        delete(root, id, scores[id], members[id]);
+        delete(root, id, store.score(id), store.page(id), store.memberOffset(id), store.memberLength(id));
         if (root instanceof Inner inner && inner.size == 1) {
             root = inner.children[0];
             innerCount--;
         }
     }
 
-    private void delete(Node node, int id, double score, byte[] member) {
+    private void delete(Node node, int id, double score, byte[] array, int offset, int length) {
         if (node instanceof Leaf leaf) {
-            int at = position(leaf, score, member);
+            int at = position(leaf, score, array, offset, length);
             System.arraycopy(leaf.ids, at + 1, leaf.ids, at, leaf.size - at - 1);
             leaf.size--;
             return;
         }
         Inner inner = (Inner) node;
-        int i = route(inner, score, member);
+        int i = route(inner, score, array, offset, length);
         Node child = inner.children[i];
-        delete(child, id, score, member);
+        delete(child, id, score, array, offset, length);
         inner.counts[i]--;
         inner.total--;
+        if (inner.maxIds[i] == id) {
+            // The child's greatest key went: its new greatest is its last leaf's last.
+            setBound(inner, i);
+        }
         boolean underflow = child instanceof Leaf ? child.size < MIN_LEAF : child.size < MIN_INNER;
         if (underflow && inner.size > 1) {
             rebalance(inner, i == inner.size - 1 ? i - 1 : i);
@@ -676,14 +554,14 @@ final class ScoreTree {
                 System.arraycopy(ib.children, 0, ia.children, ia.size, ib.size);
                 System.arraycopy(ib.counts, 0, ia.counts, ia.size, ib.size);
                 System.arraycopy(ib.maxScores, 0, ia.maxScores, ia.size, ib.size);
-                System.arraycopy(ib.maxMembers, 0, ia.maxMembers, ia.size, ib.size);
+                System.arraycopy(ib.maxIds, 0, ia.maxIds, ia.size, ib.size);
                 ia.size += ib.size;
                 ia.total += ib.total;
                 innerCount--;
             }
             parent.counts[left] += parent.counts[left + 1];
             parent.maxScores[left] = parent.maxScores[left + 1];
-            parent.maxMembers[left] = parent.maxMembers[left + 1];
+            parent.maxIds[left] = parent.maxIds[left + 1];
             removeChild(parent, left + 1);
             return;
         }
@@ -707,22 +585,19 @@ final class ScoreTree {
             Inner ia = (Inner) a;
             Inner ib = (Inner) b;
             while (ia.size < target) {
-                insertChild(ia, ia.size, ib.children[0], ib.maxScores[0], ib.maxMembers[0]);
+                insertChild(ia, ia.size, ib.children[0], ib.maxScores[0], ib.maxIds[0]);
                 removeChild(ib, 0);
             }
             while (ia.size > target) {
                 int last = ia.size - 1;
-                insertChild(ib, 0, ia.children[last], ia.maxScores[last], ia.maxMembers[last]);
+                insertChild(ib, 0, ia.children[last], ia.maxScores[last], ia.maxIds[last]);
                 removeChild(ia, last);
             }
             ia.total = sum(ia);
             ib.total = sum(ib);
         }
-        double rightMaxScore = parent.maxScores[left + 1];
-        byte[] rightMaxMember = parent.maxMembers[left + 1];
+        // b's greatest key stays b's: keys moved only across the boundary between a and b.
         setChild(parent, left, a);
         parent.counts[left + 1] = count(b);
-        parent.maxScores[left + 1] = rightMaxScore;
-        parent.maxMembers[left + 1] = rightMaxMember;
     }
 }

@@ -21,18 +21,22 @@ import java.util.Arrays;
  * either threshold it becomes a {@link ScoreTree} ({@code skiplist}) and stays one, as Redis never
  * converts back on removal.
  *
- * <p>Members handed out ({@link #memberAt}, visitors) are copies in the small form and the stored
- * arrays in the large form: never change them. Scores are never NaN; NaN is the "absent" answer
- * of {@link #score}.
+ * <p>{@link #memberAt} hands out a copy; visitors get slices, in the large form of the pages the
+ * members are packed in (read them, never change or keep them past the next change to the set),
+ * so a reply copies each member once, into the connection's buffer. Scores are never NaN; NaN is
+ * the "absent" answer of {@link #score}.
  *
  * <p>Thread rule: owned by the key that holds it; touched only by the thread the engine gives that
  * key's commands.
  */
 public final class SortedSet implements TypedValue {
 
-    /** Gets a member and its score, in order. Never change the member array. */
+    /**
+     * Gets a member's bytes ({@code length} bytes of {@code array} from {@code offset}) and its
+     * score. Read the slice; never change it, nor keep it past the next change to the set.
+     */
     public interface Visitor {
-        void visit(byte[] member, double score);
+        void visit(byte[] array, int offset, int length, double score);
     }
 
     /** This object: header and three fields, with compressed oops. */
@@ -133,46 +137,51 @@ public final class SortedSet implements TypedValue {
         return at < 0 ? Double.NaN : scoreOf(pairs.next(at));
     }
 
-    /**
-     * Adds a member, or moves an existing one to {@code score}. The large form keeps the member
-     * array as given; the small form copies it. A new member past either threshold turns the set
-     * into the large form first.
-     */
+    /** {@link #add(byte[], int, int, double, long, long)} of a whole array. */
     public void add(byte[] member, double score, long maxListpackEntries, long maxListpackValue) {
+        add(member, 0, member.length, score, maxListpackEntries, maxListpackValue);
+    }
+
+    /**
+     * Adds a member (its bytes copied from the slice), or moves an existing one to {@code score}.
+     * A new member past either threshold turns the set into the large form first.
+     */
+    public void add(byte[] array, int offset, int length, double score, long maxListpackEntries,
+                    long maxListpackValue) {
         if (tree != null) {
             int before = tree.size();
-            tree.put(member, score);
+            tree.put(array, offset, length, score);
             size += tree.size() - before;
             return;
         }
-        int at = find(member, 0, member.length);
+        int at = find(array, offset, length);
         if (at >= 0) {
             if (scoreOf(pairs.next(at)) == score) {
                 return;
             }
             pairs.deleteRange(at, 2);
             size--;
-        } else if (size + 1 > maxListpackEntries || member.length > maxListpackValue) {
+        } else if (size + 1 > maxListpackEntries || length > maxListpackValue) {
             convertToLarge();
-            tree.put(member, score);
+            tree.put(array, offset, length, score);
             size++;
             return;
         }
-        insertSorted(member, score);
+        insertSorted(array, offset, length, score);
     }
 
     /** zzlInsert: before the first pair that sorts after (score, member). */
-    private void insertSorted(byte[] member, double score) {
+    private void insertSorted(byte[] array, int offset, int length, double score) {
         int at = pairs.first();
         while (at >= 0) {
             int scoreAt = pairs.next(at);
             double entryScore = scoreOf(scoreAt);
-            if (entryScore > score || entryScore == score && pairs.compareAt(at, member, 0, member.length) > 0) {
+            if (entryScore > score || entryScore == score && pairs.compareAt(at, array, offset, length) > 0) {
                 break;
             }
             at = pairs.next(scoreAt);
         }
-        int memberAt = pairs.insert(at, member, 0, member.length);
+        int memberAt = pairs.insert(at, array, offset, length);
         byte[] text = scoreText(score);
         pairs.insert(pairs.next(memberAt), text, 0, text.length);
         size++;
@@ -181,7 +190,8 @@ public final class SortedSet implements TypedValue {
     private void convertToLarge() {
         ScoreTree large = new ScoreTree();
         for (int at = pairs.first(); at >= 0; at = pairs.next(pairs.next(at))) {
-            large.put(pairs.get(at), scoreOf(pairs.next(at)));
+            byte[] member = pairs.get(at);
+            large.put(member, 0, member.length, scoreOf(pairs.next(at)));
         }
         tree = large;
         pairs = null;
@@ -252,7 +262,7 @@ public final class SortedSet implements TypedValue {
         return count;
     }
 
-    /** The member at a rank; O(rank) in the small form. */
+    /** A copy of the member at a rank; O(rank) in the small form. */
     public byte[] memberAt(int rank) {
         return tree != null ? tree.memberAt(rank) : pairs.get(pairs.seek(2 * rank));
     }
@@ -268,13 +278,14 @@ public final class SortedSet implements TypedValue {
             return;
         }
         if (tree != null) {
-            tree.visit(from, to, reverse, visitor::visit);
+            tree.visit(from, to, reverse, visitor);
             return;
         }
         int at = pairs.seek(2 * (reverse ? to : from));
         for (int remaining = to - from + 1; remaining > 0; remaining--) {
             int scoreAt = pairs.next(at);
-            visitor.visit(pairs.get(at), scoreOf(scoreAt));
+            byte[] member = pairs.get(at);
+            visitor.visit(member, 0, member.length, scoreOf(scoreAt));
             at = reverse ? pairs.previous(pairs.previous(at)) : pairs.next(scoreAt);
         }
     }
@@ -301,7 +312,7 @@ public final class SortedSet implements TypedValue {
     public long scan(long cursor, int count, Visitor visitor) {
         ScoreTree large = tree;
         return HomeBucketScan.scan(large.indexCapacity(), cursor, count, large::slotOccupied, large.slotHome(),
-            slot -> visitor.visit(large.slotMember(slot), large.slotScore(slot)));
+            slot -> large.visitSlot(slot, visitor));
     }
 
     static int compare(double s1, byte[] m1, double s2, byte[] m2) {

@@ -38,6 +38,15 @@ class ScoreTreeModelTest {
         return text.getBytes(StandardCharsets.ISO_8859_1);
     }
 
+    private static String text(byte[] array, int offset, int length) {
+        return new String(array, offset, length, StandardCharsets.ISO_8859_1);
+    }
+
+    private static void put(ScoreTree tree, String member, double score) {
+        byte[] bytes = bytes(member);
+        tree.put(bytes, 0, bytes.length, score);
+    }
+
     @ParameterizedTest
     @ValueSource(longs = {1, 2, 3, 42})
     void behavesAsTheModelUnderRandomOperations(long seed) {
@@ -56,7 +65,7 @@ class ScoreTreeModelTest {
                     order.remove(new Key(old, member));
                 }
                 order.put(new Key(score, member), Boolean.TRUE);
-                tree.put(bytes(member), score);
+                put(tree, member, score);
             } else if (operation < 97) {
                 Double old = scores.remove(member);
                 if (old != null) {
@@ -95,7 +104,7 @@ class ScoreTreeModelTest {
         for (int i = 0; i < count; i++) {
             int n = rising ? i : count - 1 - i;
             String member = "m" + n;
-            ordered.put(bytes(member), n * 1.5);
+            put(ordered, member, n * 1.5);
             scores.put(member, n * 1.5);
             order.put(new Key(n * 1.5, member), Boolean.TRUE);
         }
@@ -109,7 +118,7 @@ class ScoreTreeModelTest {
         Collections.shuffle(shuffled, random);
         ScoreTree unordered = new ScoreTree();
         for (int n : shuffled) {
-            unordered.put(bytes("m" + n), n * 1.5);
+            put(unordered, "m" + n, n * 1.5);
         }
         assertTrue(ordered.memoryUsage() < unordered.memoryUsage(),
             ordered.memoryUsage() + " bytes in order against " + unordered.memoryUsage() + " at random");
@@ -126,12 +135,12 @@ class ScoreTreeModelTest {
         List<Key> keys = new ArrayList<>(order.keySet());
         List<String> visited = new ArrayList<>();
         if (tree.size() > 0) {
-            tree.visit(0, tree.size() - 1, false, (member, score) -> visited.add(new String(member, StandardCharsets.ISO_8859_1)));
+            tree.visit(0, tree.size() - 1, false, (array, offset, length, score) -> visited.add(text(array, offset, length)));
         }
         assertEquals(keys.stream().map(Key::member).toList(), visited);
         List<String> reversed = new ArrayList<>();
         if (tree.size() > 0) {
-            tree.visit(0, tree.size() - 1, true, (member, score) -> reversed.add(new String(member, StandardCharsets.ISO_8859_1)));
+            tree.visit(0, tree.size() - 1, true, (array, offset, length, score) -> reversed.add(text(array, offset, length)));
         }
         List<String> expectedReversed = new ArrayList<>(keys.stream().map(Key::member).toList());
         Collections.reverse(expectedReversed);
@@ -157,8 +166,8 @@ class ScoreTreeModelTest {
         int steps = 0;
         do {
             cursor = HomeBucketScan.scan(tree.indexCapacity(), cursor, 7,
-                tree::slotOccupied, tree.slotHome(), slot -> scanned.add(new String(tree.slotMember(slot),
-                    StandardCharsets.ISO_8859_1)));
+                tree::slotOccupied, tree.slotHome(),
+                slot -> tree.visitSlot(slot, (array, offset, length, score) -> scanned.add(text(array, offset, length))));
         } while (cursor != 0 && ++steps < 1_000_000);
         assertEquals(scores.keySet(), scanned);
     }
@@ -170,7 +179,7 @@ class ScoreTreeModelTest {
         TreeMap<String, Boolean> model = new TreeMap<>();
         for (int i = 0; i < size; i++) {
             String member = String.format("k%05d", i * 7 % size);
-            tree.put(bytes(member), 0);
+            put(tree, member, 0);
             model.put(member, Boolean.TRUE);
         }
         for (int i = 0; i <= size; i += Math.max(1, size / 40)) {

@@ -364,8 +364,14 @@ public final class SortCommands {
         SortedSet set = (SortedSet) value;
         Element[] elements = new Element[set.size()];
         int[] n = {0};
-        set.visit(0, set.size() - 1, false, (member, score) -> elements[n[0]++] = new Element(member));
+        set.visit(0, set.size() - 1, false, collecting(elements, n));
         return elements;
+    }
+
+    /** Collects each member visited, copied, into {@code elements} from {@code n[0]} on. */
+    private static SortedSet.Visitor collecting(Element[] elements, int[] n) {
+        return (array, offset, length, score) -> elements[n[0]++] = new Element(Arrays.copyOfRange(array, offset,
+            offset + length));
     }
 
     /**
@@ -392,9 +398,9 @@ public final class SortCommands {
             int size = set.size();
             if (desc) {
                 set.visit((int) (size - 1 - end), (int) (size - 1 - start), true,
-                    (member, score) -> elements[n[0]++] = new Element(member));
+                    collecting(elements, n));
             } else {
-                set.visit((int) start, (int) end, false, (member, score) -> elements[n[0]++] = new Element(member));
+                set.visit((int) start, (int) end, false, collecting(elements, n));
             }
         }
         return elements;

@@ -252,14 +252,23 @@ public final class SortedSetCommands {
         reply.array(withScores && reply.protocol() == 2 ? count * 2 : count);
     }
 
-    private static void member(ReplyWriter reply, byte[] member, double score, boolean withScores) {
-        if (withScores && reply.protocol() > 2) {
-            reply.array(2);
-        }
-        reply.bulk(member);
-        if (withScores) {
-            reply.doubleValue(score);
-        }
+    /** Replies each member visited (and its score when {@code withScores}), as {@link #beginMembers} announced. */
+    private static SortedSet.Visitor replying(ReplyWriter reply, boolean withScores) {
+        boolean nested = withScores && reply.protocol() > 2;
+        return (array, offset, length, score) -> {
+            if (nested) {
+                reply.array(2);
+            }
+            reply.bulk(array, offset, length);
+            if (withScores) {
+                reply.doubleValue(score);
+            }
+        };
+    }
+
+    /** A member's own copy, as a key of the set operations' result map. */
+    private static ByteBuffer copyOf(byte[] array, int offset, int length) {
+        return ByteBuffer.wrap(Arrays.copyOfRange(array, offset, offset + length));
     }
 
     // ---- score and lex ranges -------------------------------------------------------------------
@@ -456,14 +465,14 @@ public final class SortedSetCommands {
                 }
                 processed++;
                 if (score != current) {
-                    set.add(args.copy(index), score, maxEntries, maxValue);
+                    set.add(args.array(), args.offset(index), args.length(index), score, maxEntries, maxValue);
                     updated++;
                 }
             } else {
                 if ((flags & XX) != 0) {
                     continue;
                 }
-                set.add(args.copy(index), score, maxEntries, maxValue);
+                set.add(args.array(), args.offset(index), args.length(index), score, maxEntries, maxValue);
                 added++;
                 processed++;
             }
@@ -723,15 +732,15 @@ public final class SortedSetCommands {
             if (count > 0) {
                 long maxEntries = maxListpackEntries(ctx);
                 long maxValue = maxListpackValue(ctx);
-                set.visit(from, to, reverse, (member, score) -> result.add(member, score, maxEntries, maxValue));
+                set.visit(from, to, reverse,
+                    (array, memberAt, length, score) -> result.add(array, memberAt, length, score, maxEntries, maxValue));
             }
             store(ctx, storeIndex, result);
             return;
         }
         beginMembers(reply, count, withScores);
         if (count > 0) {
-            boolean scores = withScores;
-            set.visit(from, to, reverse, (member, score) -> member(reply, member, score, scores));
+            set.visit(from, to, reverse, replying(reply, withScores));
         }
     }
 
@@ -807,11 +816,11 @@ public final class SortedSetCommands {
         int size = set.size();
         int from = max ? size - count : 0;
         int to = max ? size - 1 : count - 1;
-        set.visit(from, to, max, (member, score) -> {
+        set.visit(from, to, max, (array, offset, length, score) -> {
             if (nested) {
                 reply.array(2);
             }
-            reply.bulk(member);
+            reply.bulk(array, offset, length);
             reply.doubleValue(score);
         });
         set.removeRange(from, to);
@@ -1015,7 +1024,8 @@ public final class SortedSetCommands {
             if (set == null) {
                 reply.nullBulk();
             } else {
-                reply.bulk(set.memberAt(ThreadLocalRandom.current().nextInt(set.size())));
+                int rank = ThreadLocalRandom.current().nextInt(set.size());
+                set.visit(rank, rank, false, (array, offset, length, score) -> reply.bulk(array, offset, length));
             }
             return;
         }
@@ -1039,17 +1049,17 @@ public final class SortedSetCommands {
             /* Repetitions allowed: each pick independent. The reply is bounded by the request, as in Redis. */
             long count = -requested;
             beginMembers(reply, (int) Math.min(count, Integer.MAX_VALUE / 2), withScores);
+            SortedSet.Visitor emit = replying(reply, withScores);
             for (long i = 0; i < count && i < Integer.MAX_VALUE / 2; i++) {
                 int rank = random.nextInt(size);
-                member(reply, set.memberAt(rank), set.scoreAt(rank), withScores);
+                set.visit(rank, rank, false, emit);
             }
             return;
         }
         if (requested >= size) {
             /* The whole set, from the highest score down, as Redis 7.0 replies it. */
             beginMembers(reply, size, withScores);
-            boolean scores = withScores;
-            set.visit(0, size - 1, true, (member, score) -> member(reply, member, score, scores));
+            set.visit(0, size - 1, true, replying(reply, withScores));
             return;
         }
         /* Distinct ranks by Floyd's sampling, in the random order they are drawn. */
@@ -1060,8 +1070,9 @@ public final class SortedSetCommands {
             ranks.add(ranks.contains(pick) ? j : pick);
         }
         beginMembers(reply, count, withScores);
+        SortedSet.Visitor emit = replying(reply, withScores);
         for (int rank : ranks) {
-            member(reply, set.memberAt(rank), set.scoreAt(rank), withScores);
+            set.visit(rank, rank, false, emit);
         }
     }
 
@@ -1186,8 +1197,7 @@ public final class SortedSetCommands {
             return;
         }
         beginMembers(reply, sorted.size(), withScores);
-        boolean scores = withScores;
-        sorted.visit(0, sorted.size() - 1, false, (member, score) -> member(reply, member, score, scores));
+        sorted.visit(0, sorted.size() - 1, false, replying(reply, withScores));
     }
 
     private static double weighted(double weight, double score) {
@@ -1215,11 +1225,11 @@ public final class SortedSetCommands {
                 continue;
             }
             double weight = weights[i];
-            set.visit(0, set.size() - 1, false, (member, score) -> {
+            set.visit(0, set.size() - 1, false, (array, offset, length, score) -> {
                 double value = weighted(weight, score);
-                double[] target = result.get(ByteBuffer.wrap(member));
+                double[] target = result.get(ByteBuffer.wrap(array, offset, length));
                 if (target == null) {
-                    result.put(ByteBuffer.wrap(member), new double[] {value});
+                    result.put(copyOf(array, offset, length), new double[] {value});
                 } else {
                     target[0] = aggregate(aggregate, target[0], value);
                 }
@@ -1236,17 +1246,17 @@ public final class SortedSetCommands {
             return result;
         }
         double firstWeight = weights[order[0]];
-        smallest.visit(0, smallest.size() - 1, false, (member, score) -> {
+        smallest.visit(0, smallest.size() - 1, false, (array, offset, length, score) -> {
             double value = weighted(firstWeight, score);
             for (int k = 1; k < order.length; k++) {
                 SortedSet other = sets[order[k]];
-                double otherScore = other == null ? Double.NaN : other.score(member, 0, member.length);
+                double otherScore = other == null ? Double.NaN : other.score(array, offset, length);
                 if (Double.isNaN(otherScore)) {
                     return;
                 }
                 value = aggregate(aggregate, value, weighted(weights[order[k]], otherScore));
             }
-            result.put(ByteBuffer.wrap(member), new double[] {value});
+            result.put(copyOf(array, offset, length), new double[] {value});
         });
         return result;
     }
@@ -1257,14 +1267,14 @@ public final class SortedSetCommands {
         if (first == null) {
             return result;
         }
-        first.visit(0, first.size() - 1, false, (member, score) -> {
+        first.visit(0, first.size() - 1, false, (array, offset, length, score) -> {
             for (int k = 1; k < order.length; k++) {
                 SortedSet other = sets[order[k]];
-                if (other != null && !Double.isNaN(other.score(member, 0, member.length))) {
+                if (other != null && !Double.isNaN(other.score(array, offset, length))) {
                     return;
                 }
             }
-            result.put(ByteBuffer.wrap(member), new double[] {score});
+            result.put(copyOf(array, offset, length), new double[] {score});
         });
         return result;
     }
@@ -1297,6 +1307,9 @@ public final class SortedSetCommands {
      * form by its member index's buckets, as Redis scans a listpack whole and a skiplist's dict by
      * buckets. Scores are bulk strings in both protocols, as scanGenericCommand replies them.
      */
+    private record Scanned(byte[] array, int offset, int length, double score) {
+    }
+
     private static void zscan(CommandContext ctx) {
         Arguments args = ctx.arguments();
         ReplyWriter reply = ctx.reply();
@@ -1318,12 +1331,9 @@ public final class SortedSetCommands {
             return;
         }
         long count = options.count();
-        List<byte[]> members = new ArrayList<>();
-        List<Double> scores = new ArrayList<>();
-        SortedSet.Visitor gather = (member, score) -> {
-            members.add(member);
-            scores.add(score);
-        };
+        // Slices of the set's own bytes: nothing changes the set before the reply is written.
+        List<Scanned> members = new ArrayList<>();
+        SortedSet.Visitor gather = (array, offset, length, score) -> members.add(new Scanned(array, offset, length, score));
         if (!set.isLarge()) {
             set.visit(0, set.size() - 1, false, gather);
             cursor = 0;
@@ -1333,16 +1343,11 @@ public final class SortedSetCommands {
                 cursor = set.scan(cursor, 1, gather);
             } while (cursor != 0 && --steps > 0 && members.size() < count);
         }
-        List<Integer> kept = new ArrayList<>(members.size());
-        for (int i = 0; i < members.size(); i++) {
-            if (options.matches(args, members.get(i))) {
-                kept.add(i);
-            }
-        }
-        ScanOptions.replyHead(reply, cursor, kept.size() * 2);
-        for (int i : kept) {
-            reply.bulk(members.get(i));
-            reply.bulk(DoubleFormat.reply(scores.get(i)));
+        members.removeIf(member -> !options.matches(args, member.array, member.offset, member.length));
+        ScanOptions.replyHead(reply, cursor, members.size() * 2);
+        for (Scanned member : members) {
+            reply.bulk(member.array, member.offset, member.length);
+            reply.bulk(DoubleFormat.reply(member.score));
         }
     }
 }

@@ -1,0 +1,296 @@
+package dev.lacewing.core.datatype;
+
+import dev.lacewing.core.keyspace.KeyTable;
+import java.util.Arrays;
+import java.util.function.IntBinaryOperator;
+
+/**
+ * The members of a large sorted set by id, for {@link ScoreTree}: each id's score and member bytes,
+ * and an index from member bytes to id.
+ *
+ * <p>Layout, and why: a member's bytes are an entry ({@code varint length, bytes}) packed in
+ * {@link EntryPages}, not an array of its own (which would cost 16 bytes of header and up to 7 of
+ * padding). Per id, two longs in fixed-size chunks: the score's bits and the entry's position.
+ * Chunks are 1024 ids (16 KiB, never a humongous object for G1) except the first, which doubles
+ * from 16 ids up to that, so a set just past the listpack threshold stays small and a large one
+ * wastes at most one chunk: growth copies at most 16 KiB, never the whole table. The index is an
+ * {@code int[]} of id + 1 (0 empty), open addressing with linear probing and backward-shift
+ * deletion, load between 1/8 and 2/3. For a 13-byte member that is 14 bytes of entry, 16 of
+ * chunk and about 8 of index slot at a million members.
+ *
+ * <p>An entry carries no id: compacting a page finds each entry's id through the index (hash the
+ * bytes, probe for the id whose position is this entry's), and an entry no indexed id points at is
+ * dead. So compaction is O(entries of the page) expected, as each probe is O(1) expected.
+ *
+ * <p>Ids of removed members are reused; the chunks do not shrink. A slice handed out (page,
+ * offset, length) is valid until the next change to the store.
+ *
+ * <p>Thread rule: belongs to the sorted set holding it, touched only by the thread the engine
+ * gives that key's commands.
+ */
+final class MemberStore {
+
+    private static final int MIN_INDEX_CAPACITY = 16;
+    private static final int FIRST_CHUNK_IDS = 16;
+    private static final int CHUNK_SHIFT = 10;
+    private static final int CHUNK_IDS = 1 << CHUNK_SHIFT;
+    private static final int CHUNK_MASK = CHUNK_IDS - 1;
+    private static final long ARRAY_HEADER = 16;
+    /** This object (header and fields), its page compactor (a lambda) and the headers of slots and freeIds. */
+    private static final long FIXED_BYTES = 56 + 16 + 2 * ARRAY_HEADER;
+
+    /** Per id: score bits at 2 * (id mod 1024), entry position after it. */
+    private long[][] chunks = {new long[2 * FIRST_CHUNK_IDS]};
+    private long chunkBytes = ARRAY_HEADER + 16L * FIRST_CHUNK_IDS;
+    private int idCapacity = FIRST_CHUNK_IDS;
+    private int idLimit;
+    private int[] freeIds = new int[0];
+    private int freeCount;
+
+    /** id + 1 per slot; 0 is an empty slot. */
+    private int[] slots = new int[MIN_INDEX_CAPACITY];
+    private int size;
+
+    private final EntryPages pages = new EntryPages(this::moveLiveEntries);
+
+    int size() {
+        return size;
+    }
+
+    /** Bytes held: chunks, index, free ids and pages. O(1). */
+    long memoryUsage() {
+        return FIXED_BYTES + chunkBytes + ((ARRAY_HEADER + 4L * chunks.length + 7) & ~7L) + 4L * slots.length
+            + 4L * freeIds.length + pages.memoryUsage();
+    }
+
+    // ---- per id ------------------------------------------------------------------------------
+
+    double score(int id) {
+        return Double.longBitsToDouble(chunks[id >>> CHUNK_SHIFT][(id & CHUNK_MASK) << 1]);
+    }
+
+    void setScore(int id, double score) {
+        chunks[id >>> CHUNK_SHIFT][(id & CHUNK_MASK) << 1] = Double.doubleToRawLongBits(score);
+    }
+
+    private long position(int id) {
+        return chunks[id >>> CHUNK_SHIFT][((id & CHUNK_MASK) << 1) + 1];
+    }
+
+    private void setPosition(int id, long position) {
+        chunks[id >>> CHUNK_SHIFT][((id & CHUNK_MASK) << 1) + 1] = position;
+    }
+
+    /** The page holding a member's bytes; with {@link #memberOffset} and {@link #memberLength}, its slice. */
+    byte[] page(int id) {
+        return pages.pageAt(position(id));
+    }
+
+    int memberOffset(int id) {
+        long position = position(id);
+        int at = EntryPages.offsetOf(position);
+        return at + Varint.size(Varint.read(pages.pageAt(position), at));
+    }
+
+    int memberLength(int id) {
+        long position = position(id);
+        return Varint.read(pages.pageAt(position), EntryPages.offsetOf(position));
+    }
+
+    byte[] member(int id) {
+        int offset = memberOffset(id);
+        return Arrays.copyOfRange(page(id), offset, offset + memberLength(id));
+    }
+
+    /** Hands a member's slice and score to a visitor. */
+    void visit(int id, SortedSet.Visitor visitor) {
+        long position = position(id);
+        byte[] page = pages.pageAt(position);
+        int at = EntryPages.offsetOf(position);
+        int length = Varint.read(page, at);
+        visitor.visit(page, at + Varint.size(length), length, score(id));
+    }
+
+    /** Compares member {@code id}'s bytes, unsigned, with a slice. */
+    int compareMember(int id, byte[] array, int offset, int length) {
+        long position = position(id);
+        byte[] page = pages.pageAt(position);
+        int at = EntryPages.offsetOf(position);
+        int memberLength = Varint.read(page, at);
+        at += Varint.size(memberLength);
+        return Arrays.compareUnsigned(page, at, at + memberLength, array, offset, offset + length);
+    }
+
+    private int hashOf(int id) {
+        long position = position(id);
+        byte[] page = pages.pageAt(position);
+        int at = EntryPages.offsetOf(position);
+        int length = Varint.read(page, at);
+        return KeyTable.hash(page, at + Varint.size(length), length);
+    }
+
+    // ---- adding and removing -------------------------------------------------------------------
+
+    /** The id of a member, or -1. */
+    int find(byte[] array, int offset, int length) {
+        int mask = slots.length - 1;
+        for (int i = KeyTable.hash(array, offset, length) & mask; slots[i] != 0; i = (i + 1) & mask) {
+            int id = slots[i] - 1;
+            if (memberLength(id) == length && compareMember(id, array, offset, length) == 0) {
+                return id;
+            }
+        }
+        return -1;
+    }
+
+    /** Stores a new member (copied from the slice) with its score; returns its id. */
+    int add(byte[] array, int offset, int length, double score) {
+        long position = write(array, offset, length);
+        int id = allocateId();
+        setScore(id, score);
+        setPosition(id, position);
+        if ((size + 1) * 3L > slots.length * 2L) {
+            resizeIndex(slots.length * 2);
+        }
+        insertSlot(id, KeyTable.hash(array, offset, length));
+        size++;
+        return id;
+    }
+
+    /** Removes a member by id; its id may be handed out again. */
+    void remove(int id) {
+        indexRemove(id);
+        size--;
+        long position = position(id);
+        pages.release(position, entryLength(memberLength(id)));
+        if (freeCount == freeIds.length) {
+            freeIds = Arrays.copyOf(freeIds, Math.max(16, freeIds.length * 2));
+        }
+        freeIds[freeCount++] = id;
+        if (slots.length > MIN_INDEX_CAPACITY && size * 8L < slots.length) {
+            resizeIndex(slots.length / 2);
+        }
+    }
+
+    private static int entryLength(int memberLength) {
+        return Varint.size(memberLength) + memberLength;
+    }
+
+    /** Writes an entry into the pages and returns its position. */
+    private long write(byte[] array, int offset, int length) {
+        long position = pages.allocate(entryLength(length));
+        byte[] page = pages.pageAt(position);
+        int at = Varint.write(page, EntryPages.offsetOf(position), length);
+        System.arraycopy(array, offset, page, at, length);
+        return position;
+    }
+
+    private int allocateId() {
+        if (freeCount > 0) {
+            return freeIds[--freeCount];
+        }
+        if (idLimit == idCapacity) {
+            growIds();
+        }
+        return idLimit++;
+    }
+
+    /** Doubles the first chunk up to full size, then adds full chunks. */
+    private void growIds() {
+        if (idCapacity < CHUNK_IDS) {
+            int grown = Math.min(CHUNK_IDS, idCapacity * 2);
+            chunks[0] = Arrays.copyOf(chunks[0], 2 * grown);
+            chunkBytes += 16L * (grown - idCapacity);
+            idCapacity = grown;
+            return;
+        }
+        int chunk = idCapacity >>> CHUNK_SHIFT;
+        if (chunk == chunks.length) {
+            chunks = Arrays.copyOf(chunks, chunks.length * 2);
+        }
+        chunks[chunk] = new long[2 * CHUNK_IDS];
+        chunkBytes += ARRAY_HEADER + 16L * CHUNK_IDS;
+        idCapacity += CHUNK_IDS;
+    }
+
+    /** Moves a compacting page's live entries (those an indexed id points at) to fresh positions. */
+    private void moveLiveEntries(byte[] page, int used, int pageNumber) {
+        for (int at = 0; at < used; ) {
+            int length = Varint.read(page, at);
+            int memberAt = at + Varint.size(length);
+            int id = idAt((long) pageNumber << 32 | at, KeyTable.hash(page, memberAt, length));
+            if (id >= 0) {
+                setPosition(id, write(page, memberAt, length));
+            }
+            at = memberAt + length;
+        }
+    }
+
+    /** The indexed id whose entry is at {@code position}, or -1 when that entry is dead. */
+    private int idAt(long position, int hash) {
+        int mask = slots.length - 1;
+        for (int i = hash & mask; slots[i] != 0; i = (i + 1) & mask) {
+            if (position(slots[i] - 1) == position) {
+                return slots[i] - 1;
+            }
+        }
+        return -1;
+    }
+
+    // ---- the index -----------------------------------------------------------------------------
+
+    private void insertSlot(int id, int hash) {
+        int mask = slots.length - 1;
+        int i = hash & mask;
+        while (slots[i] != 0) {
+            i = (i + 1) & mask;
+        }
+        slots[i] = id + 1;
+    }
+
+    /** Backward-shift deletion: keeps every probe run unbroken without tombstones. */
+    private void indexRemove(int id) {
+        int mask = slots.length - 1;
+        int hole = hashOf(id) & mask;
+        while (slots[hole] != id + 1) {
+            hole = (hole + 1) & mask;
+        }
+        slots[hole] = 0;
+        for (int i = (hole + 1) & mask; slots[i] != 0; i = (i + 1) & mask) {
+            int home = hashOf(slots[i] - 1) & mask;
+            boolean movable = hole <= i ? (home <= hole || home > i) : (home <= hole && home > i);
+            if (movable) {
+                slots[hole] = slots[i];
+                slots[i] = 0;
+                hole = i;
+            }
+        }
+    }
+
+    private void resizeIndex(int capacity) {
+        int[] old = slots;
+        slots = new int[capacity];
+        for (int entry : old) {
+            if (entry != 0) {
+                insertSlot(entry - 1, hashOf(entry - 1));
+            }
+        }
+    }
+
+    /** For ZSCAN: the index's capacity, whether a slot holds a member, a slot's home and its id. */
+    int indexCapacity() {
+        return slots.length;
+    }
+
+    boolean slotOccupied(int slot) {
+        return slots[slot] != 0;
+    }
+
+    IntBinaryOperator slotHome() {
+        return (slot, mask) -> hashOf(slots[slot] - 1) & mask;
+    }
+
+    int slotId(int slot) {
+        return slots[slot] - 1;
+    }
+}
