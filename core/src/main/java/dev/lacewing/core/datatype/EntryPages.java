@@ -72,6 +72,16 @@ final class EntryPages {
         return pages[pageOf(position)];
     }
 
+    /** Bytes of live entries. */
+    long liveBytes() {
+        return liveBytes;
+    }
+
+    /** Bytes of the pages' arrays, headers included. */
+    long pageBytes() {
+        return pageBytes;
+    }
+
     /** Bytes held: the pages and the bookkeeping arrays. O(1). */
     long memoryUsage() {
         return FIXED_BYTES + pageBytes + pages.length * 4L + pageLive.length * 12L;
@@ -164,6 +174,8 @@ final class EntryPages {
     private void compact(int page) {
         compacting = true;
         compactor.moveLiveEntries(pages[page], pageUsed[page], page);
+        // The moved entries were counted live again where they went.
+        liveBytes -= pageLive[page];
         dropPage(page);
         compacting = false;
     }

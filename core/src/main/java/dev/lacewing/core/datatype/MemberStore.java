@@ -57,6 +57,11 @@ final class MemberStore {
         return size;
     }
 
+    /** The pages the members are packed in. */
+    EntryPages pages() {
+        return pages;
+    }
+
     /** Bytes held: chunks, index, free ids and pages. O(1). */
     long memoryUsage() {
         return FIXED_BYTES + chunkBytes + ((ARRAY_HEADER + 4L * chunks.length + 7) & ~7L) + 4L * slots.length
