@@ -33,6 +33,7 @@ final class EntryPages {
     }
 
     private static final int FIRST_PAGE = 256;
+    /** The largest page shared by entries: its offsets fit 16 bits, which MemberStore and PackedTable rely on. */
     private static final int MAX_PAGE = 1 << 16;
     private static final long ARRAY_HEADER = 16;
     /** This object (header and fields) and its four arrays' headers. */

@@ -10,13 +10,16 @@ import java.util.function.IntBinaryOperator;
  *
  * <p>Layout, and why: a member's bytes are an entry ({@code varint length, bytes}) packed in
  * {@link EntryPages}, not an array of its own (which would cost 16 bytes of header and up to 7 of
- * padding). Per id, two longs in fixed-size chunks: the score's bits and the entry's position.
- * Chunks are 1024 ids (16 KiB, never a humongous object for G1) except the first, which doubles
- * from 16 ids up to that, so a set just past the listpack threshold stays small and a large one
- * wastes at most one chunk: growth copies at most 16 KiB, never the whole table. The index is an
- * {@code int[]} of id + 1 (0 empty), open addressing with linear probing and backward-shift
- * deletion, load between 1/8 and 2/3. For a 13-byte member that is 14 bytes of entry, 16 of
- * chunk and about 8 of index slot at a million members.
+ * padding). Per id, in fixed-size chunks: the score, and the entry's position as an {@code int}
+ * ({@code page << 16 | offset}: a page of shared entries is at most 64 KiB, an entry with a page of
+ * its own is at offset 0) while every page number is under 2^16, that is while the pages hold
+ * under 4 GiB; past that the positions widen, once and for good, to {@code long}s ({@code page <<
+ * 32 | offset}), so no size is capped. Chunks are 1024 ids (8 KiB of scores, never a humongous
+ * object for G1) except the first, which doubles from 16 ids up to that, so a set just past the
+ * listpack threshold stays small and a large one wastes at most one chunk: growth copies at most a
+ * chunk, never the whole table. The index is an {@code int[]} of id + 1 (0 empty), open addressing
+ * with linear probing and backward-shift deletion, load between 1/8 and 2/3. For a 13-byte member
+ * that is 14 bytes of entry, 12 of chunks and about 8 of index slot at a million members.
  *
  * <p>An entry carries no id: compacting a page finds each entry's id through the index (hash the
  * bytes, probe for the id whose position is this entry's), and an entry no indexed id points at is
@@ -35,13 +38,25 @@ final class MemberStore {
     private static final int CHUNK_SHIFT = 10;
     private static final int CHUNK_IDS = 1 << CHUNK_SHIFT;
     private static final int CHUNK_MASK = CHUNK_IDS - 1;
+    /** Page numbers below this fit an int position's 16 bits. */
+    static final int NARROW_PAGES = 1 << 16;
     private static final long ARRAY_HEADER = 16;
-    /** This object (header and fields), its page compactor (a lambda) and the headers of slots and freeIds. */
-    private static final long FIXED_BYTES = 56 + 16 + 2 * ARRAY_HEADER;
+    /**
+     * This object (header and fields), its page compactor (a lambda) and the headers of slots and
+     * freeIds.
+     */
+    private static final long FIXED_BYTES = 64 + 16 + 2 * ARRAY_HEADER;
 
-    /** Per id: score bits at 2 * (id mod 1024), entry position after it. */
-    private long[][] chunks = {new long[2 * FIRST_CHUNK_IDS]};
-    private long chunkBytes = ARRAY_HEADER + 16L * FIRST_CHUNK_IDS;
+    /** Scores by id: chunk id / 1024, index id mod 1024. */
+    private double[][] scores = {new double[FIRST_CHUNK_IDS]};
+    /** Entry positions by id as ints ({@code page << 16 | offset}), until widened: then null. */
+    private int[][] positions = {new int[FIRST_CHUNK_IDS]};
+    /** Entry positions by id as longs ({@code page << 32 | offset}) once widened; null before. */
+    private long[][] widePositions;
+    /** The first page number an int position cannot hold; a parameter so tests can widen small sets. */
+    private final int narrowPages;
+    /** The chunks' arrays, headers included. */
+    private long chunkBytes = 2 * ARRAY_HEADER + 12L * FIRST_CHUNK_IDS;
     private int idCapacity = FIRST_CHUNK_IDS;
     private int idLimit;
     private int[] freeIds = new int[0];
@@ -52,6 +67,15 @@ final class MemberStore {
     private int size;
 
     private final EntryPages pages = new EntryPages(this::moveLiveEntries);
+
+    MemberStore() {
+        this(NARROW_PAGES);
+    }
+
+    /** A store whose positions widen once a page number reaches {@code narrowPages} (at most 2^16). */
+    MemberStore(int narrowPages) {
+        this.narrowPages = Math.min(narrowPages, NARROW_PAGES);
+    }
 
     int size() {
         return size;
@@ -64,26 +88,59 @@ final class MemberStore {
 
     /** Bytes held: chunks, index, free ids and pages. O(1). */
     long memoryUsage() {
-        return FIXED_BYTES + chunkBytes + ((ARRAY_HEADER + 4L * chunks.length + 7) & ~7L) + 4L * slots.length
-            + 4L * freeIds.length + pages.memoryUsage();
+        long chunkArrays = (ARRAY_HEADER + 4L * scores.length + 7) & ~7L;
+        return FIXED_BYTES + 2 * chunkArrays + chunkBytes + 4L * slots.length + 4L * freeIds.length
+            + pages.memoryUsage();
     }
 
     // ---- per id ------------------------------------------------------------------------------
 
     double score(int id) {
-        return Double.longBitsToDouble(chunks[id >>> CHUNK_SHIFT][(id & CHUNK_MASK) << 1]);
+        return scores[id >>> CHUNK_SHIFT][id & CHUNK_MASK];
     }
 
     void setScore(int id, double score) {
-        chunks[id >>> CHUNK_SHIFT][(id & CHUNK_MASK) << 1] = Double.doubleToRawLongBits(score);
+        scores[id >>> CHUNK_SHIFT][id & CHUNK_MASK] = score;
     }
 
     private long position(int id) {
-        return chunks[id >>> CHUNK_SHIFT][((id & CHUNK_MASK) << 1) + 1];
+        if (widePositions != null) {
+            return widePositions[id >>> CHUNK_SHIFT][id & CHUNK_MASK];
+        }
+        int narrow = positions[id >>> CHUNK_SHIFT][id & CHUNK_MASK];
+        return (long) (narrow >>> 16) << 32 | (narrow & 0xFFFF);
     }
 
     private void setPosition(int id, long position) {
-        chunks[id >>> CHUNK_SHIFT][((id & CHUNK_MASK) << 1) + 1] = position;
+        if (widePositions == null && EntryPages.pageOf(position) >= narrowPages) {
+            widen();
+        }
+        if (widePositions != null) {
+            widePositions[id >>> CHUNK_SHIFT][id & CHUNK_MASK] = position;
+        } else {
+            positions[id >>> CHUNK_SHIFT][id & CHUNK_MASK] = EntryPages.pageOf(position) << 16
+                | EntryPages.offsetOf(position);
+        }
+    }
+
+    /** Whether positions are longs: the pages have needed a page number of 2^16 or more. */
+    boolean wide() {
+        return widePositions != null;
+    }
+
+    /** Turns every int position into a long one; O(ids), once. */
+    private void widen() {
+        widePositions = new long[positions.length][];
+        for (int chunk = 0; chunk < positions.length && positions[chunk] != null; chunk++) {
+            int[] narrow = positions[chunk];
+            long[] wide = new long[narrow.length];
+            for (int i = 0; i < narrow.length; i++) {
+                wide[i] = (long) (narrow[i] >>> 16) << 32 | (narrow[i] & 0xFFFF);
+            }
+            widePositions[chunk] = wide;
+            chunkBytes += 4L * narrow.length;
+        }
+        positions = null;
     }
 
     /** The page holding a member's bytes; with {@link #memberOffset} and {@link #memberLength}, its slice. */
@@ -202,20 +259,40 @@ final class MemberStore {
 
     /** Doubles the first chunk up to full size, then adds full chunks. */
     private void growIds() {
-        if (idCapacity < CHUNK_IDS) {
-            int grown = Math.min(CHUNK_IDS, idCapacity * 2);
-            chunks[0] = Arrays.copyOf(chunks[0], 2 * grown);
-            chunkBytes += 16L * (grown - idCapacity);
-            idCapacity = grown;
+        int chunk = idCapacity >>> CHUNK_SHIFT;
+        int ids = Math.min(CHUNK_IDS, idCapacity * 2);
+        if (chunk == 0) {
+            scores[0] = Arrays.copyOf(scores[0], ids);
+            if (widePositions != null) {
+                widePositions[0] = Arrays.copyOf(widePositions[0], ids);
+            } else {
+                positions[0] = Arrays.copyOf(positions[0], ids);
+            }
+            chunkBytes += idBytes() * (ids - idCapacity);
+            idCapacity = ids;
             return;
         }
-        int chunk = idCapacity >>> CHUNK_SHIFT;
-        if (chunk == chunks.length) {
-            chunks = Arrays.copyOf(chunks, chunks.length * 2);
+        if (chunk == scores.length) {
+            scores = Arrays.copyOf(scores, chunk * 2);
+            if (widePositions != null) {
+                widePositions = Arrays.copyOf(widePositions, chunk * 2);
+            } else {
+                positions = Arrays.copyOf(positions, chunk * 2);
+            }
         }
-        chunks[chunk] = new long[2 * CHUNK_IDS];
-        chunkBytes += ARRAY_HEADER + 16L * CHUNK_IDS;
+        scores[chunk] = new double[CHUNK_IDS];
+        if (widePositions != null) {
+            widePositions[chunk] = new long[CHUNK_IDS];
+        } else {
+            positions[chunk] = new int[CHUNK_IDS];
+        }
+        chunkBytes += 2 * ARRAY_HEADER + idBytes() * CHUNK_IDS;
         idCapacity += CHUNK_IDS;
+    }
+
+    /** Chunk bytes per id: a score and a position. */
+    private long idBytes() {
+        return widePositions != null ? 16 : 12;
     }
 
     /** Moves a compacting page's live entries (those an indexed id points at) to fresh positions. */

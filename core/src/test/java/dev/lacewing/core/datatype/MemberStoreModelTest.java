@@ -2,6 +2,7 @@ package dev.lacewing.core.datatype;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -30,8 +31,24 @@ class MemberStoreModelTest {
     @ParameterizedTest
     @ValueSource(longs = {1, 2, 3, 42})
     void keepsEveryMemberThroughCompaction(long seed) {
-        Random random = new Random(seed);
         MemberStore store = new MemberStore();
+        changeInWaves(store, new Random(seed));
+        assertFalse(store.wide(), "a few MB of pages fit int positions");
+    }
+
+    /**
+     * Past 2^16 pages (4 GiB) positions no longer fit an int: the store widens them to longs and
+     * goes on. Shown with the limit lowered to a few pages, widening mid-way through the first wave.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {4, 5})
+    void widensPositionsPastTheNarrowPages(long seed) {
+        MemberStore store = new MemberStore(3);
+        changeInWaves(store, new Random(seed));
+        assertTrue(store.wide());
+    }
+
+    private static void changeInWaves(MemberStore store, Random random) {
         Map<String, Double> scores = new HashMap<>();
         Map<String, Integer> ids = new HashMap<>();
         List<String> present = new ArrayList<>();

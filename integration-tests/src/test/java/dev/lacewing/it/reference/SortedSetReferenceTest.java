@@ -2,7 +2,10 @@ package dev.lacewing.it.reference;
 
 
 import dev.lacewing.it.server.Target;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -353,7 +356,90 @@ class SortedSetReferenceTest {
             COMMAND GETKEYS ZMPOP 2 a b MIN COUNT 1
             COMMAND GETKEYS ZRANGESTORE dst src 0 -1
             COMMAND GETKEYS ZUNIONSTORE dst 5 a
-            """});
+            """},
+        new String[] {"large-set-churn", largeSetChurn()});
+
+    /**
+     * A large set (the packed skiplist form) through churn: 3000 members of 2 to 300 bytes with many
+     * tied scores, some re-scored, then most removed (ZREM in random order, ZREMRANGEBYRANK), which
+     * compacts the pages their bytes are packed in; ranges, ranks, scores, pops, lex ranges and the
+     * store forms must still answer as Redis does. Seeded, so both servers get the same script.
+     */
+    private static String largeSetChurn() {
+        Random random = new Random(11);
+        List<String> members = new ArrayList<>();
+        for (int i = 0; i < 3000; i++) {
+            members.add("m" + i + "-" + "x".repeat(random.nextInt(i % 10 == 0 ? 300 : 12)));
+        }
+        StringBuilder script = new StringBuilder();
+        for (int from = 0; from < members.size(); from += 100) {
+            script.append("ZADD {p}big");
+            for (String member : members.subList(from, from + 100)) {
+                script.append(' ').append(halves(random.nextInt(800))).append(' ').append(member);
+            }
+            script.append('\n');
+        }
+        script.append("""
+            OBJECT ENCODING {p}big
+            ZCARD {p}big
+            ZRANGE {p}big 0 -1 WITHSCORES
+            """);
+        script.append("ZADD {p}big CH");
+        for (int i = 0; i < 300; i++) {
+            script.append(' ').append(halves(random.nextInt(800))).append(' ').append(members.get(random.nextInt(3000)));
+        }
+        script.append('\n');
+        List<String> shuffled = new ArrayList<>(members);
+        Collections.shuffle(shuffled, random);
+        for (int from = 0; from < 2000; from += 100) {
+            script.append("ZREM {p}big ").append(String.join(" ", shuffled.subList(from, from + 100))).append('\n');
+        }
+        for (String member : shuffled.subList(1990, 2010)) {
+            script.append("ZRANK {p}big ").append(member).append('\n');
+            script.append("ZSCORE {p}big ").append(member).append('\n');
+        }
+        script.append("""
+            ZREMRANGEBYRANK {p}big 100 400
+            ZCARD {p}big
+            ZRANGE {p}big 0 -1 WITHSCORES
+            ZREVRANGE {p}big 0 50 WITHSCORES
+            ZRANGEBYSCORE {p}big 50 (120 WITHSCORES LIMIT 5 40
+            ZREVRANGEBYSCORE {p}big 300 (10 LIMIT 3 30
+            ZCOUNT {p}big 10 150
+            ZPOPMIN {p}big 30
+            ZPOPMAX {p}big 30
+            ZRANDMEMBER {p}big 100000 WITHSCORES
+            ZUNIONSTORE {p}u 1 {p}big WEIGHTS 2
+            ZRANGE {p}u 0 -1 WITHSCORES
+            ZRANGESTORE {p}r {p}big 10 400
+            ZRANGE {p}r 0 -1 WITHSCORES
+            ZINTER 2 {p}big {p}r WITHSCORES
+            ZDIFF 2 {p}big {p}r
+            ZREMRANGEBYSCORE {p}big 100 200
+            ZRANGE {p}big 0 -1 WITHSCORES
+            """);
+        for (int from = 0; from < 600; from += 100) {
+            script.append("ZADD {p}lex");
+            for (String member : members.subList(from, from + 100)) {
+                script.append(" 0 ").append(member);
+            }
+            script.append('\n');
+        }
+        script.append("ZREM {p}lex ").append(String.join(" ", shuffled.subList(0, 200))).append('\n');
+        script.append("""
+            ZRANGEBYLEX {p}lex [m1 (m3
+            ZLEXCOUNT {p}lex (m2 +
+            ZREVRANGEBYLEX {p}lex [m5 - LIMIT 2 50
+            ZREMRANGEBYLEX {p}lex [m2 [m4
+            ZRANGE {p}lex 0 -1
+            """);
+        return script.toString();
+    }
+
+    /** Half of {@code n}, written as both servers print it. */
+    private static String halves(int n) {
+        return n / 2 + (n % 2 == 0 ? "" : ".5");
+    }
 
     static Stream<Arguments> scripts() {
         return ScriptComparison.onEveryTarget(SCRIPTS);
