@@ -18,8 +18,11 @@ import java.util.function.IntBinaryOperator;
  * object for G1) except the first, which doubles from 16 ids up to that, so a set just past the
  * listpack threshold stays small and a large one wastes at most one chunk: growth copies at most a
  * chunk, never the whole table. The index is an {@code int[]} of id + 1 (0 empty), open addressing
- * with linear probing and backward-shift deletion, load between 1/8 and 2/3. For a 13-byte member
- * that is 14 bytes of entry, 12 of chunks and about 8 of index slot at a million members.
+ * with linear probing and backward-shift deletion, load between 1/8 and 2/3 of its capacity, a power
+ * of two; the array is {@link #MISSING_SLOTS} short of it, so that with its header it is exactly a
+ * power of two bytes (as the keyspace's index: G1 would give a humongous array's header a region of
+ * its own), and the homes of the missing slots wrap to the first ones. For a 13-byte member that is
+ * 14 bytes of entry, 12 of chunks and about 8 of index slot at a million members.
  *
  * <p>An entry carries no id: compacting a page finds each entry's id through the index (hash the
  * bytes, probe for the id whose position is this entry's), and an entry no indexed id points at is
@@ -34,6 +37,8 @@ import java.util.function.IntBinaryOperator;
 final class MemberStore {
 
     private static final int MIN_INDEX_CAPACITY = 16;
+    /** Slots the index array lacks of its capacity: its 16-byte header's worth of ints. */
+    private static final int MISSING_SLOTS = 4;
     private static final int FIRST_CHUNK_IDS = 16;
     private static final int CHUNK_SHIFT = 10;
     private static final int CHUNK_IDS = 1 << CHUNK_SHIFT;
@@ -45,7 +50,7 @@ final class MemberStore {
      * This object (header and fields), its page compactor (a lambda) and the headers of slots and
      * freeIds.
      */
-    private static final long FIXED_BYTES = 64 + 16 + 2 * ARRAY_HEADER;
+    private static final long FIXED_BYTES = 72 + 16 + 2 * ARRAY_HEADER;
 
     /** Scores by id: chunk id / 1024, index id mod 1024. */
     private double[][] scores = {new double[FIRST_CHUNK_IDS]};
@@ -62,8 +67,10 @@ final class MemberStore {
     private int[] freeIds = new int[0];
     private int freeCount;
 
-    /** id + 1 per slot; 0 is an empty slot. */
-    private int[] slots = new int[MIN_INDEX_CAPACITY];
+    /** id + 1 per slot; 0 is an empty slot. {@code capacity - MISSING_SLOTS} slots; probes wrap at the end. */
+    private int[] slots = new int[MIN_INDEX_CAPACITY - MISSING_SLOTS];
+    /** The index's capacity less one: a member's home is its hash under this mask ({@link #slotOf}). */
+    private int mask = MIN_INDEX_CAPACITY - 1;
     private int size;
 
     private final EntryPages pages = new EntryPages(this::moveLiveEntries);
@@ -195,8 +202,7 @@ final class MemberStore {
 
     /** The id of a member, or -1. */
     int find(byte[] array, int offset, int length) {
-        int mask = slots.length - 1;
-        for (int i = KeyTable.hash(array, offset, length) & mask; slots[i] != 0; i = (i + 1) & mask) {
+        for (int i = slotOf(KeyTable.hash(array, offset, length) & mask); slots[i] != 0; i = next(i)) {
             int id = slots[i] - 1;
             if (memberLength(id) == length && compareMember(id, array, offset, length) == 0) {
                 return id;
@@ -211,8 +217,8 @@ final class MemberStore {
         int id = allocateId();
         setScore(id, score);
         setPosition(id, position);
-        if ((size + 1) * 3L > slots.length * 2L) {
-            resizeIndex(slots.length * 2);
+        if ((size + 1) * 3L > (mask + 1L) * 2) {
+            resizeIndex((mask + 1) * 2);
         }
         insertSlot(id, KeyTable.hash(array, offset, length));
         size++;
@@ -229,8 +235,8 @@ final class MemberStore {
             freeIds = Arrays.copyOf(freeIds, Math.max(16, freeIds.length * 2));
         }
         freeIds[freeCount++] = id;
-        if (slots.length > MIN_INDEX_CAPACITY && size * 8L < slots.length) {
-            resizeIndex(slots.length / 2);
+        if (mask + 1 > MIN_INDEX_CAPACITY && size * 8L < mask + 1L) {
+            resizeIndex((mask + 1) / 2);
         }
     }
 
@@ -310,8 +316,7 @@ final class MemberStore {
 
     /** The indexed id whose entry is at {@code position}, or -1 when that entry is dead. */
     private int idAt(long position, int hash) {
-        int mask = slots.length - 1;
-        for (int i = hash & mask; slots[i] != 0; i = (i + 1) & mask) {
+        for (int i = slotOf(hash & mask); slots[i] != 0; i = next(i)) {
             if (position(slots[i] - 1) == position) {
                 return slots[i] - 1;
             }
@@ -321,25 +326,33 @@ final class MemberStore {
 
     // ---- the index -----------------------------------------------------------------------------
 
+    /** The slot a home under {@link #mask} starts probing at: the missing last slots wrap to the first. */
+    private int slotOf(int home) {
+        return home < slots.length ? home : home - slots.length;
+    }
+
+    /** The slot after {@code index}, wrapping at the index's end. */
+    private int next(int index) {
+        return ++index == slots.length ? 0 : index;
+    }
+
     private void insertSlot(int id, int hash) {
-        int mask = slots.length - 1;
-        int i = hash & mask;
+        int i = slotOf(hash & mask);
         while (slots[i] != 0) {
-            i = (i + 1) & mask;
+            i = next(i);
         }
         slots[i] = id + 1;
     }
 
     /** Backward-shift deletion: keeps every probe run unbroken without tombstones. */
     private void indexRemove(int id) {
-        int mask = slots.length - 1;
-        int hole = hashOf(id) & mask;
+        int hole = slotOf(hashOf(id) & mask);
         while (slots[hole] != id + 1) {
-            hole = (hole + 1) & mask;
+            hole = next(hole);
         }
         slots[hole] = 0;
-        for (int i = (hole + 1) & mask; slots[i] != 0; i = (i + 1) & mask) {
-            int home = hashOf(slots[i] - 1) & mask;
+        for (int i = next(hole); slots[i] != 0; i = next(i)) {
+            int home = slotOf(hashOf(slots[i] - 1) & mask);
             boolean movable = hole <= i ? (home <= hole || home > i) : (home <= hole && home > i);
             if (movable) {
                 slots[hole] = slots[i];
@@ -351,7 +364,8 @@ final class MemberStore {
 
     private void resizeIndex(int capacity) {
         int[] old = slots;
-        slots = new int[capacity];
+        slots = new int[capacity - MISSING_SLOTS];
+        mask = capacity - 1;
         for (int entry : old) {
             if (entry != 0) {
                 insertSlot(entry - 1, hashOf(entry - 1));
@@ -359,8 +373,15 @@ final class MemberStore {
         }
     }
 
-    /** For ZSCAN: the index's capacity, whether a slot holds a member, a slot's home and its id. */
+    /**
+     * For ZSCAN ({@code HomeBucketScan}): the index's capacity and its array's length, whether a slot
+     * holds a member, a slot's home under a mask and its id.
+     */
     int indexCapacity() {
+        return mask + 1;
+    }
+
+    int indexLength() {
         return slots.length;
     }
 

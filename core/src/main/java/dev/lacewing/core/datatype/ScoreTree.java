@@ -74,9 +74,13 @@ final class ScoreTree {
 
     // ---- member index, for ZSCAN ----------------------------------------------------------------
 
-    /** For ZSCAN: the member index's capacity, whether a slot holds a member, and a slot's home. */
+    /** For ZSCAN: the member index's capacity and array length, whether a slot holds a member, and a slot's home. */
     int indexCapacity() {
         return store.indexCapacity();
+    }
+
+    int indexLength() {
+        return store.indexLength();
     }
 
     boolean slotOccupied(int slot) {

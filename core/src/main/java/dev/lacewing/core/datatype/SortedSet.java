@@ -311,8 +311,8 @@ public final class SortedSet implements TypedValue {
      */
     public long scan(long cursor, int count, Visitor visitor) {
         ScoreTree large = tree;
-        return HomeBucketScan.scan(large.indexCapacity(), cursor, count, large::slotOccupied, large.slotHome(),
-            slot -> large.visitSlot(slot, visitor));
+        return HomeBucketScan.scan(large.indexCapacity(), large.indexLength(), cursor, count, large::slotOccupied,
+            large.slotHome(), slot -> large.visitSlot(slot, visitor));
     }
 
     static int compare(double s1, byte[] m1, double s2, byte[] m2) {

@@ -210,7 +210,7 @@ class ScoreTreeModelTest {
         long cursor = 0;
         int steps = 0;
         do {
-            cursor = HomeBucketScan.scan(tree.indexCapacity(), cursor, 7,
+            cursor = HomeBucketScan.scan(tree.indexCapacity(), tree.indexLength(), cursor, 7,
                 tree::slotOccupied, tree.slotHome(),
                 slot -> tree.visitSlot(slot, (array, offset, length, score) -> scanned.add(text(array, offset, length))));
         } while (cursor != 0 && ++steps < 1_000_000);
