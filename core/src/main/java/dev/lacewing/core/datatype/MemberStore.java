@@ -204,11 +204,20 @@ final class MemberStore {
     int find(byte[] array, int offset, int length) {
         for (int i = slotOf(KeyTable.hash(array, offset, length) & mask); slots[i] != 0; i = next(i)) {
             int id = slots[i] - 1;
-            if (memberLength(id) == length && compareMember(id, array, offset, length) == 0) {
+            if (equalsMember(id, array, offset, length)) {
                 return id;
             }
         }
         return -1;
+    }
+
+    private boolean equalsMember(int id, byte[] array, int offset, int length) {
+        long position = position(id);
+        byte[] page = pages.pageAt(position);
+        int at = EntryPages.offsetOf(position);
+        int memberLength = Varint.read(page, at);
+        at += Varint.size(memberLength);
+        return Arrays.equals(page, at, at + memberLength, array, offset, offset + length);
     }
 
     /** Stores a new member (copied from the slice) with its score; returns its id. */

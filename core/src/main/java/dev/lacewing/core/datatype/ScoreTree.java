@@ -3,6 +3,7 @@ package dev.lacewing.core.datatype;
 import java.util.Arrays;
 import dev.lacewing.core.datatype.SortedSet.Visitor;
 import java.util.function.IntBinaryOperator;
+import java.util.function.IntPredicate;
 
 /**
  * The large form of a sorted set (what Redis calls the {@code skiplist} encoding): an
@@ -104,19 +105,23 @@ final class ScoreTree {
         return id < 0 ? Double.NaN : store.score(id);
     }
 
-    /** Adds a member (its bytes copied from the slice) or moves an existing one to a new score. */
+    /**
+     * Adds a member (its bytes copied from the slice) or moves an existing one to a new score. The
+     * tree searches with the caller's slice, equal to the stored bytes, rather than read them back.
+     */
     void put(byte[] array, int offset, int length, double score) {
         int id = store.find(array, offset, length);
         if (id >= 0) {
-            if (store.score(id) == score) {
+            double old = store.score(id);
+            if (old == score) {
                 return;
             }
-            treeDelete(id);
+            treeDelete(id, old, array, offset, length);
             store.setScore(id, score);
-            treeInsert(id);
+            treeInsert(id, score, array, offset, length);
             return;
         }
-        treeInsert(store.add(array, offset, length, score));
+        treeInsert(store.add(array, offset, length, score), score, array, offset, length);
     }
 
     boolean remove(byte[] array, int offset, int length) {
@@ -124,13 +129,9 @@ final class ScoreTree {
         if (id < 0) {
             return false;
         }
-        removeId(id);
-        return true;
-    }
-
-    private void removeId(int id) {
-        treeDelete(id);
+        treeDelete(id, store.score(id), array, offset, length);
         store.remove(id);
+        return true;
     }
 
     /** The 0-based rank of a member in ascending order, or -1. */
@@ -144,9 +145,7 @@ final class ScoreTree {
         Node node = root;
         while (node instanceof Inner inner) {
             int child = route(inner, score, array, offset, length);
-            for (int i = 0; i < child; i++) {
-                rank += inner.counts[i];
-            }
+            rank += countsBefore(inner, child);
             node = inner.children[child];
         }
         Leaf leaf = (Leaf) node;
@@ -161,21 +160,16 @@ final class ScoreTree {
         int count = 0;
         Node node = root;
         while (node instanceof Inner inner) {
-            int i = 0;
-            while (i < inner.size - 1 && (inclusive ? inner.maxScores[i] <= score : inner.maxScores[i] < score)) {
-                count += inner.counts[i++];
-            }
-            node = inner.children[i];
+            int child = prefix(inner.size - 1,
+                i -> inclusive ? inner.maxScores[i] <= score : inner.maxScores[i] < score);
+            count += countsBefore(inner, child);
+            node = inner.children[child];
         }
         Leaf leaf = (Leaf) node;
-        for (int i = 0; i < leaf.size; i++) {
+        return count + prefix(leaf.size, i -> {
             double s = store.score(leaf.ids[i]);
-            if (inclusive ? s > score : s >= score) {
-                break;
-            }
-            count++;
-        }
-        return count;
+            return inclusive ? s <= score : s < score;
+        });
     }
 
     /**
@@ -186,25 +180,35 @@ final class ScoreTree {
         int count = 0;
         Node node = root;
         while (node instanceof Inner inner) {
-            int i = 0;
-            while (i < inner.size - 1 && before(inner.maxIds[i], bound, inclusive)) {
-                count += inner.counts[i++];
-            }
-            node = inner.children[i];
+            int child = prefix(inner.size - 1, i -> before(inner.maxIds[i], bound, inclusive));
+            count += countsBefore(inner, child);
+            node = inner.children[child];
         }
         Leaf leaf = (Leaf) node;
-        for (int i = 0; i < leaf.size; i++) {
-            if (!before(leaf.ids[i], bound, inclusive)) {
-                break;
-            }
-            count++;
-        }
-        return count;
+        return count + prefix(leaf.size, i -> before(leaf.ids[i], bound, inclusive));
     }
 
     private boolean before(int id, byte[] bound, boolean inclusive) {
         int c = store.compareMember(id, bound, 0, bound.length);
         return inclusive ? c <= 0 : c < 0;
+    }
+
+    /**
+     * How many of the indexes {@code 0..n - 1} satisfy {@code below}, which holds for a prefix of
+     * them (keys in order): a binary search, O(log n) tests.
+     */
+    private static int prefix(int n, IntPredicate below) {
+        int low = 0;
+        int high = n;
+        while (low < high) {
+            int mid = (low + high) >>> 1;
+            if (below.test(mid)) {
+                low = mid + 1;
+            } else {
+                high = mid;
+            }
+        }
+        return low;
     }
 
     /** A copy of the member at a rank. */
@@ -267,7 +271,8 @@ final class ScoreTree {
             }
         }
         for (int id : ids) {
-            removeId(id);
+            treeDelete(id, store.score(id), store.page(id), store.memberOffset(id), store.memberLength(id));
+            store.remove(id);
         }
     }
 
@@ -282,8 +287,7 @@ final class ScoreTree {
 
     // ---- the tree ---------------------------------------------------------------------------
     //
-    // A key is (score, member slice); a search for an id's own key reads the slice once
-    // (keyOf) and passes it down, since tree changes never move the store's bytes.
+    // A key is (score, member slice), passed down whole: tree changes never move the store's bytes.
 
     /** Compares the key of {@code id} with (score, member slice). */
     private int compare(int id, double score, byte[] array, int offset, int length) {
@@ -309,15 +313,32 @@ final class ScoreTree {
         return store.compareMember(inner.maxIds[i], array, offset, length);
     }
 
-    /** The child whose key range holds (score, member): the first whose greatest key is not below it. */
+    /**
+     * The child whose key range holds (score, member): the first whose greatest key is not below it,
+     * else the last. A binary search over the bounds (ascending, as the children are): a tie of
+     * scores reads a member from the pages, and equal scores are common (lex ranges).
+     */
     private int route(Inner inner, double score, byte[] array, int offset, int length) {
-        int last = inner.size - 1;
-        for (int i = 0; i < last; i++) {
-            if (compareBound(inner, i, score, array, offset, length) >= 0) {
-                return i;
+        int low = 0;
+        int high = inner.size - 1;
+        while (low < high) {
+            int mid = (low + high) >>> 1;
+            if (compareBound(inner, mid, score, array, offset, length) < 0) {
+                low = mid + 1;
+            } else {
+                high = mid;
             }
         }
-        return last;
+        return low;
+    }
+
+    /** The elements under children {@code 0..child - 1}. */
+    private static int countsBefore(Inner inner, int child) {
+        int count = 0;
+        for (int i = 0; i < child; i++) {
+            count += inner.counts[i];
+        }
+        return count;
     }
 
     /** Index of the first id in the leaf whose key is not below (score, member). */
@@ -335,8 +356,9 @@ final class ScoreTree {
         return low;
     }
 
-    private void treeInsert(int id) {
-        Node split = insert(root, id, store.score(id), store.page(id), store.memberOffset(id), store.memberLength(id));
+    /** Inserts {@code id}, whose key is (score, member slice). */
+    private void treeInsert(int id, double score, byte[] array, int offset, int length) {
+        Node split = insert(root, id, score, array, offset, length);
         if (split != null) {
             Inner top = new Inner();
             innerCount++;
@@ -506,8 +528,9 @@ final class ScoreTree {
         return node instanceof Inner inner ? inner.total : node.size;
     }
 
-    private void treeDelete(int id) {
-        delete(root, id, store.score(id), store.page(id), store.memberOffset(id), store.memberLength(id));
+    /** Deletes {@code id}, whose key is (score, member slice). */
+    private void treeDelete(int id, double score, byte[] array, int offset, int length) {
+        delete(root, id, score, array, offset, length);
         if (root instanceof Inner inner && inner.size == 1) {
             root = inner.children[0];
             innerCount--;
