@@ -11,17 +11,17 @@ import java.util.function.IntPredicate;
  * which holds each id's score and packed member bytes and indexes members to ids.
  *
  * <p>Layout, and why: Redis pays about 100+ bytes per member (dictEntry, a skiplist node with its
- * levels, the sds). Here a member costs its packed entry (length varint and bytes), 16 bytes of
- * score and position in the store's chunks, about 6-8 bytes of index slot and about 5 of leaf slot
- * at leaf fill 3/4: for a 13-byte member about 43 bytes, and a handful of Java objects per 64
- * members. Leaves hold only ids; a comparison reads the score and member through the id. Inner
+ * levels, the sds). Here a member costs its packed entry (length varint and bytes), 12 bytes of
+ * score and position in the store's chunks, about 6-8 bytes of index slot and 5-7 of leaf slot (leaf
+ * fill 1 for members arriving in score order, about 3/4 at random): for a 13-byte member about 39
+ * bytes, and a handful of Java objects per 64 members. Leaves hold only ids; a comparison reads the score and member through the id. Inner
  * nodes keep, per child, its element count (for rank) and its greatest key, exactly: the score
  * (so routing compares doubles in the node) and the id (read on a score tie). A delete that takes
  * a child's greatest key sets that bound again from the child's last leaf, on the path it walks
  * anyway, so bounds are always live ids and cost no copies of member bytes.
  *
  * <p>Complexity: insert, delete, rank, element at rank and score-bound counts are O(log n) with a
- * fan-out of 64; score lookup by member is O(1) expected; walking k elements from a rank is
+ * fan-out of 64, each node binary searched; score lookup by member is O(1) expected; walking k elements from a rank is
  * O(log n + k). Visitors get slices of the store's pages, valid until the next change.
  *
  * <p>Thread rule: owned by the key that holds it; touched only by the thread the engine gives that

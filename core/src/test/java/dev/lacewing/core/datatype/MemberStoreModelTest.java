@@ -22,7 +22,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * (their live entries found through the index and moved) or dropped. Members run from 1 byte to
  * 300 (the length varint crosses 127) and now and then past 32 KiB (a page of their own). After
  * each phase every member is found under its id with its score and bytes, removed ones are not,
- * the live count is exact and the pages hold at most about twice the live bytes.
+ * the live count is exact and the pages hold at most about twice the live bytes; the same with the
+ * positions widened from ints to longs part-way.
  */
 class MemberStoreModelTest {
 
