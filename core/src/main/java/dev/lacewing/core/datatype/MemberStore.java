@@ -44,7 +44,7 @@ final class MemberStore {
     private static final int CHUNK_IDS = 1 << CHUNK_SHIFT;
     private static final int CHUNK_MASK = CHUNK_IDS - 1;
     /** Page numbers below this fit an int position's 16 bits. */
-    static final int NARROW_PAGES = 1 << 16;
+    private static final int NARROW_PAGES = 1 << 16;
     private static final long ARRAY_HEADER = 16;
     /**
      * This object (header and fields), its page compactor (a lambda) and the headers of slots and

@@ -14,11 +14,12 @@ import java.util.function.IntPredicate;
  * levels, the sds). Here a member costs its packed entry (length varint and bytes), 12 bytes of
  * score and position in the store's chunks, about 6-8 bytes of index slot and 5-7 of leaf slot (leaf
  * fill 1 for members arriving in score order, about 3/4 at random): for a 13-byte member about 39
- * bytes, and a handful of Java objects per 64 members. Leaves hold only ids; a comparison reads the score and member through the id. Inner
- * nodes keep, per child, its element count (for rank) and its greatest key, exactly: the score
- * (so routing compares doubles in the node) and the id (read on a score tie). A delete that takes
- * a child's greatest key sets that bound again from the child's last leaf, on the path it walks
- * anyway, so bounds are always live ids and cost no copies of member bytes.
+ * bytes, and a handful of Java objects per 64 members. Leaves hold only ids; a comparison reads
+ * the score and member through the id. Inner nodes keep, per child, its element count (for rank)
+ * and its greatest key, exactly: the score (so routing compares doubles in the node) and the id
+ * (read on a score tie). A delete that takes a child's greatest key sets that bound again from the
+ * child's last leaf, on the path it walks anyway, so bounds are always live ids and cost no copies
+ * of member bytes.
  *
  * <p>Complexity: insert, delete, rank, element at rank and score-bound counts are O(log n) with a
  * fan-out of 64, each node binary searched; score lookup by member is O(1) expected; walking k elements from a rank is

@@ -147,7 +147,8 @@ class ScoreTreeModelTest {
         for (int wave = 0; wave < 3; wave++) {
             for (int step = 0; step < 20_000 && present.size() < 4000; step++) {
                 boolean move = !present.isEmpty() && random.nextInt(5) == 0;
-                String member = move ? present.get(random.nextInt(present.size())) : randomMember(random);
+                String member = move ? present.get(random.nextInt(present.size()))
+                    : MemberStoreModelTest.randomMember(random);
                 double score = random.nextInt(40) - 20;
                 Double old = scores.put(member, score);
                 if (old != null) {
@@ -168,24 +169,18 @@ class ScoreTreeModelTest {
         }
     }
 
-    private static String randomMember(Random random) {
-        int kind = random.nextInt(1000);
-        int length = kind < 3 ? 33_000 + random.nextInt(4000) : kind < 300 ? 100 + random.nextInt(201) : 1 + random.nextInt(12);
-        byte[] bytes = new byte[length];
-        random.nextBytes(bytes);
-        return new String(bytes, StandardCharsets.ISO_8859_1);
-    }
-
     private static void check(ScoreTree tree, Map<String, Double> scores, TreeMap<Key, Boolean> order, Random random) {
         List<Key> keys = new ArrayList<>(order.keySet());
         List<String> visited = new ArrayList<>();
         if (tree.size() > 0) {
-            tree.visit(0, tree.size() - 1, false, (array, offset, length, score) -> visited.add(text(array, offset, length)));
+            tree.visit(0, tree.size() - 1, false,
+                (array, offset, length, score) -> visited.add(text(array, offset, length)));
         }
         assertEquals(keys.stream().map(Key::member).toList(), visited);
         List<String> reversed = new ArrayList<>();
         if (tree.size() > 0) {
-            tree.visit(0, tree.size() - 1, true, (array, offset, length, score) -> reversed.add(text(array, offset, length)));
+            tree.visit(0, tree.size() - 1, true,
+                (array, offset, length, score) -> reversed.add(text(array, offset, length)));
         }
         List<String> expectedReversed = new ArrayList<>(keys.stream().map(Key::member).toList());
         Collections.reverse(expectedReversed);
@@ -212,7 +207,8 @@ class ScoreTreeModelTest {
         do {
             cursor = HomeBucketScan.scan(tree.indexCapacity(), tree.indexLength(), cursor, 7,
                 tree::slotOccupied, tree.slotHome(),
-                slot -> tree.visitSlot(slot, (array, offset, length, score) -> scanned.add(text(array, offset, length))));
+                slot -> tree.visitSlot(slot,
+                    (array, offset, length, score) -> scanned.add(text(array, offset, length))));
         } while (cursor != 0 && ++steps < 1_000_000);
         assertEquals(scores.keySet(), scanned);
     }

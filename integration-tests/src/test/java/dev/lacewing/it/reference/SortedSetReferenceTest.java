@@ -386,7 +386,8 @@ class SortedSetReferenceTest {
             """);
         script.append("ZADD {p}big CH");
         for (int i = 0; i < 300; i++) {
-            script.append(' ').append(halves(random.nextInt(800))).append(' ').append(members.get(random.nextInt(3000)));
+            String member = members.get(random.nextInt(3000));
+            script.append(' ').append(halves(random.nextInt(800))).append(' ').append(member);
         }
         script.append('\n');
         List<String> shuffled = new ArrayList<>(members);

@@ -266,6 +266,11 @@ public final class SortedSetCommands {
         };
     }
 
+    /** Adds each member visited (copied) to {@code result}, with the listpack limits given. */
+    private static SortedSet.Visitor adding(SortedSet result, long maxEntries, long maxValue) {
+        return (array, offset, length, score) -> result.add(array, offset, length, score, maxEntries, maxValue);
+    }
+
     /** A member's own copy, as a key of the set operations' result map. */
     private static ByteBuffer copyOf(byte[] array, int offset, int length) {
         return ByteBuffer.wrap(Arrays.copyOfRange(array, offset, offset + length));
@@ -730,10 +735,7 @@ public final class SortedSetCommands {
         if (store) {
             SortedSet result = new SortedSet();
             if (count > 0) {
-                long maxEntries = maxListpackEntries(ctx);
-                long maxValue = maxListpackValue(ctx);
-                set.visit(from, to, reverse,
-                    (array, memberAt, length, score) -> result.add(array, memberAt, length, score, maxEntries, maxValue));
+                set.visit(from, to, reverse, adding(result, maxListpackEntries(ctx), maxListpackValue(ctx)));
             }
             store(ctx, storeIndex, result);
             return;
@@ -1302,14 +1304,15 @@ public final class SortedSetCommands {
 
     // ---- ZSCAN ----------------------------------------------------------------------------------
 
+    /** A member ZSCAN gathered: a slice of the set's bytes, and its score. */
+    private record Scanned(byte[] array, int offset, int length, double score) {
+    }
+
     /**
      * ZSCAN key cursor [MATCH pattern] [COUNT count]: the small form whole with cursor 0, the large
      * form by its member index's buckets, as Redis scans a listpack whole and a skiplist's dict by
      * buckets. Scores are bulk strings in both protocols, as scanGenericCommand replies them.
      */
-    private record Scanned(byte[] array, int offset, int length, double score) {
-    }
-
     private static void zscan(CommandContext ctx) {
         Arguments args = ctx.arguments();
         ReplyWriter reply = ctx.reply();
@@ -1333,7 +1336,8 @@ public final class SortedSetCommands {
         long count = options.count();
         // Slices of the set's own bytes: nothing changes the set before the reply is written.
         List<Scanned> members = new ArrayList<>();
-        SortedSet.Visitor gather = (array, offset, length, score) -> members.add(new Scanned(array, offset, length, score));
+        SortedSet.Visitor gather =
+            (array, offset, length, score) -> members.add(new Scanned(array, offset, length, score));
         if (!set.isLarge()) {
             set.visit(0, set.size() - 1, false, gather);
             cursor = 0;
