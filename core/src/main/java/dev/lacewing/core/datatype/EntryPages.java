@@ -3,8 +3,9 @@ package dev.lacewing.core.datatype;
 import java.util.Arrays;
 
 /**
- * The byte pages that the large packed forms ({@link PackedTable}, {@link MemberStore}) write their
- * entries into, so that a million entries cost a few dozen arrays instead of a million objects.
+ * The byte pages that the large sorted-set form's {@link MemberStore} writes its entries into, so
+ * that a million entries cost a few dozen arrays instead of a million objects. ({@link PackedTable}
+ * keeps pages of the same design of its own, for now.)
  * Entries are placed by a bump pointer in the open page. A new page is sized by the live bytes, half
  * of them rounded down to a power of two, from 256 bytes to 64 KiB: pages double while entries only
  * arrive, and a table whose entries come and go does not keep opening ever larger pages, so the open
@@ -33,7 +34,7 @@ final class EntryPages {
     }
 
     private static final int FIRST_PAGE = 256;
-    /** The largest page shared by entries: its offsets fit 16 bits, which MemberStore and PackedTable rely on. */
+    /** The largest page shared by entries: its offsets fit 16 bits, which MemberStore relies on. */
     private static final int MAX_PAGE = 1 << 16;
     private static final long ARRAY_HEADER = 16;
     /** This object (header and fields) and its four arrays' headers. */
