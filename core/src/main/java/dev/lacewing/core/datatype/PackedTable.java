@@ -11,11 +11,19 @@ import java.util.function.IntConsumer;
  * encoding, built like the keyspace's compact table so that a million fields cost a handful of
  * Java objects. Entries ({@code varint field length, [varint value length], field, [value]}) are
  * packed by a bump pointer into {@code byte[]} pages that double from 256 bytes to 64 KiB; an entry
- * larger than that gets a page of its own. The index is one {@code long[]}, open addressing with
- * linear probing and backward-shift deletion, load between 1/8 and 3/4; a slot holds the low 24
- * bits of the field's hash (misses rarely touch a page, and the home slot is known without reading
- * the entry while the table has at most 2^24 slots), the page number plus one (so a used slot is
- * never 0) and the offset in the page.
+ * larger than that gets a page of its own.
+ *
+ * <p>The index is open addressing with linear probing and backward-shift deletion over a
+ * power-of-two slot array, load between 1/8 and 3/4. A slot is a word {@code tag | page + 1 |
+ * offset}: the offset of the entry in its page (16 bits), the page number plus one (so a used slot
+ * is never 0) in as few bits as the pages need, and in the bits left the top bits of the field's
+ * hash, which let most probes that miss skip reading the page. The narrow form packs the word in
+ * an {@code int} (4 bytes a slot, about 8 bytes a field at a million fields): while the table has
+ * at most 2^b - 1 pages the page takes b bits and the tag 16 - b; when the page count needs one bit
+ * more, every tag drops its lowest bit, which is the same as clearing that bit of every word. Past
+ * {@code maxNarrowPages} pages (65,535 by default, about 4 GiB of entries) the index turns into the
+ * wide form, a {@code long} a slot with 24 bits of page and 24 of tag, for good. No form keeps the
+ * home slot: backward shifts, resizes and scans hash the entry's field again.
  *
  * <p>A delete, or an overwrite with a value of another length, leaves the old bytes dead and takes
  * them off the page's live count; a same-length overwrite is written in place. An empty page is
@@ -34,16 +42,25 @@ public final class PackedTable {
     private static final int MIN_CAPACITY = 16;
     private static final int FIRST_PAGE = 256;
     private static final int MAX_PAGE = 1 << 16;
-    private static final int TAG_BITS = 24;
-    private static final long TAG_MASK = (1L << TAG_BITS) - 1;
-    private static final int PAGE_SHIFT = 16;
-    private static final long PAGE_MASK = (1L << 24) - 1;
-    private static final int OFFSET_MASK = 0xFFFF;
-    /** Object header and fields of this object, and the headers of its arrays. */
-    private static final long FIXED_BYTES = 48 + 16 * 4;
+    private static final int OFFSET_BITS = 16;
+    private static final int OFFSET_MASK = (1 << OFFSET_BITS) - 1;
+    private static final int NARROW_WORD_BITS = Integer.SIZE;
+    private static final int WIDE_WORD_BITS = Long.SIZE;
+    /** The most pages a narrow slot can name: its page field has at most 16 bits. */
+    static final int MAX_NARROW_PAGES = (1 << (NARROW_WORD_BITS - OFFSET_BITS)) - 1;
+    private static final int WIDE_PAGE_BITS = 24;
+    private static final int MAX_WIDE_PAGES = (1 << WIDE_PAGE_BITS) - 1;
+    /** Object header and fields of this object, and the headers of its five arrays. */
+    private static final long FIXED_BYTES = 80 + 16 * 5;
 
     private final boolean withValues;
-    private long[] slots = new long[MIN_CAPACITY];
+    private final int maxNarrowPages;
+    /** The index in the narrow form, or null once it is wide. */
+    private int[] narrowSlots = new int[MIN_CAPACITY];
+    /** The index in the wide form, or null while it is narrow. */
+    private long[] wideSlots;
+    /** Bits of a slot word that hold the page number plus one. */
+    private int pageBits;
     private int size;
     private byte[][] pages = new byte[4][];
     private int[] pageLive = new int[4];
@@ -58,7 +75,16 @@ public final class PackedTable {
 
     /** @param withValues whether each entry carries a value (a hash) or only a member (a set) */
     public PackedTable(boolean withValues) {
+        this(withValues, MAX_NARROW_PAGES);
+    }
+
+    /** @param maxNarrowPages the page count past which the index turns wide (tests lower it) */
+    PackedTable(boolean withValues, int maxNarrowPages) {
+        if (maxNarrowPages < 1 || maxNarrowPages > MAX_NARROW_PAGES) {
+            throw new IllegalArgumentException("maxNarrowPages " + maxNarrowPages);
+        }
         this.withValues = withValues;
+        this.maxNarrowPages = maxNarrowPages;
     }
 
     public boolean withValues() {
@@ -71,8 +97,18 @@ public final class PackedTable {
 
     /** Bytes held: the index, the pages and the bookkeeping arrays. O(1). */
     public long memoryUsage() {
-        return FIXED_BYTES + slots.length * 8L + pageBytes + pages.length * 8L + pageLive.length * 12L
+        return FIXED_BYTES + indexBytes() + pageBytes + pages.length * 8L + pageLive.length * 12L
             + freePages.length * 4L;
+    }
+
+    /** Bytes of the index's slot array. */
+    long indexBytes() {
+        return wideSlots == null ? narrowSlots.length * 4L : wideSlots.length * 8L;
+    }
+
+    /** Whether the index has turned into its wide form. */
+    boolean wide() {
+        return wideSlots != null;
     }
 
     // ---- lookups ---------------------------------------------------------------------------
@@ -83,47 +119,32 @@ public final class PackedTable {
     }
 
     private int find(byte[] field, int offset, int length, int hash) {
-        int mask = slots.length - 1;
-        long tag = hash & TAG_MASK;
+        int mask = capacity() - 1;
+        int tagShift = OFFSET_BITS + pageBits;
+        long tag = tagOf(hash);
         for (int i = hash & mask; ; i = (i + 1) & mask) {
-            long slot = slots[i];
-            if (slot == 0) {
+            long word = word(i);
+            if (word == 0) {
                 return -1;
             }
-            if ((slot >>> (64 - TAG_BITS)) == tag && fieldEquals(slot, field, offset, length)) {
+            if ((word >>> tagShift) == tag && fieldEquals(word, field, offset, length)) {
                 return i;
             }
         }
     }
 
-    private boolean fieldEquals(long slot, byte[] field, int offset, int length) {
-        byte[] page = pageOf(slot);
-        int at = offsetOf(slot);
-        int fieldLength = Varint.read(page, at);
-        if (fieldLength != length) {
+    private boolean fieldEquals(long word, byte[] field, int offset, int length) {
+        byte[] page = pageOf(word);
+        int at = offsetOf(word);
+        if (Varint.read(page, at) != length) {
             return false;
         }
-        at += Varint.size(fieldLength);
-        if (withValues) {
-            at += Varint.size(Varint.read(page, at));
-        }
+        at = fieldStart(page, at);
         return Arrays.equals(page, at, at + length, field, offset, offset + length);
     }
 
-    /** The page holding the entry at a position. */
-    public byte[] page(int position) {
-        return pageOf(slots[position]);
-    }
-
-    public int fieldLength(int position) {
-        long slot = slots[position];
-        return Varint.read(pageOf(slot), offsetOf(slot));
-    }
-
-    public int fieldOffset(int position) {
-        long slot = slots[position];
-        byte[] page = pageOf(slot);
-        int at = offsetOf(slot);
+    /** The offset of the field of the entry at {@code at}: past its one or two length varints. */
+    private int fieldStart(byte[] page, int at) {
         at += Varint.size(Varint.read(page, at));
         if (withValues) {
             at += Varint.size(Varint.read(page, at));
@@ -131,10 +152,25 @@ public final class PackedTable {
         return at;
     }
 
+    /** The page holding the entry at a position. */
+    public byte[] page(int position) {
+        return pageOf(word(position));
+    }
+
+    public int fieldLength(int position) {
+        long word = word(position);
+        return Varint.read(pageOf(word), offsetOf(word));
+    }
+
+    public int fieldOffset(int position) {
+        long word = word(position);
+        return fieldStart(pageOf(word), offsetOf(word));
+    }
+
     public int valueLength(int position) {
-        long slot = slots[position];
-        byte[] page = pageOf(slot);
-        int at = offsetOf(slot);
+        long word = word(position);
+        byte[] page = pageOf(word);
+        int at = offsetOf(word);
         return Varint.read(page, at + Varint.size(Varint.read(page, at)));
     }
 
@@ -154,19 +190,19 @@ public final class PackedTable {
 
     /** Slot count: positions are 0..capacity-1, those {@link #occupied} hold entries. */
     public int capacity() {
-        return slots.length;
+        return wideSlots == null ? narrowSlots.length : wideSlots.length;
     }
 
     public boolean occupied(int position) {
-        return slots[position] != 0;
+        return word(position) != 0;
     }
 
     /** A uniformly random position (each entry equally likely); the table must not be empty. */
     public int randomPosition(RandomGenerator random) {
-        int mask = slots.length - 1;
+        int mask = capacity() - 1;
         while (true) {
             int i = random.nextInt() & mask;
-            if (slots[i] != 0) {
+            if (word(i) != 0) {
                 return i;
             }
         }
@@ -178,7 +214,7 @@ public final class PackedTable {
      * ({@link HomeBucketScan}).
      */
     public long scan(long cursor, int count, IntConsumer visit) {
-        return HomeBucketScan.scan(slots.length, cursor, count, i -> slots[i] != 0, this::homeOf, visit);
+        return HomeBucketScan.scan(capacity(), cursor, count, this::occupied, this::homeOf, visit);
     }
 
     // ---- changes ---------------------------------------------------------------------------
@@ -196,17 +232,18 @@ public final class PackedTable {
                 if (valueLength(index) == valueLength) {
                     System.arraycopy(value, valueOffset, page(index), valueOffset(index), valueLength);
                 } else {
-                    // Writing may compact a page and move the old entry: read its slot afterwards.
+                    // Writing may compact a page and move the old entry, or re-encode every word:
+                    // read the old word afterwards.
                     long fresh = write(hash, field, fieldOffset, fieldLength, value, valueOffset, valueLength);
-                    long old = slots[index];
-                    slots[index] = fresh;
+                    long old = word(index);
+                    setWord(index, fresh);
                     kill(old);
                 }
             }
             return false;
         }
-        if ((size + 1) * 4L > slots.length * 3L) {
-            resize(slots.length * 2);
+        if ((size + 1) * 4L > capacity() * 3L) {
+            resize(capacity() * 2);
         }
         insert(hash, write(hash, field, fieldOffset, fieldLength, value, valueOffset, valueLength));
         size++;
@@ -230,30 +267,30 @@ public final class PackedTable {
 
     /** Removes the entry at a position. */
     public void removeAt(int index) {
-        long removed = slots[index];
-        int mask = slots.length - 1;
+        long removed = word(index);
+        int mask = capacity() - 1;
         int hole = index;
-        for (int i = (index + 1) & mask; slots[i] != 0; i = (i + 1) & mask) {
+        for (int i = (index + 1) & mask; word(i) != 0; i = (i + 1) & mask) {
             int home = homeOf(i, mask);
             boolean movable = hole <= i ? (home <= hole || home > i) : (home <= hole && home > i);
             if (movable) {
-                slots[hole] = slots[i];
+                setWord(hole, word(i));
                 hole = i;
             }
         }
-        slots[hole] = 0;
+        setWord(hole, 0);
         size--;
         kill(removed);
-        if (slots.length > MIN_CAPACITY && size * 8L < slots.length) {
+        if (capacity() > MIN_CAPACITY && size * 8L < capacity()) {
             resize(Math.max(MIN_CAPACITY, Integer.highestOneBit(Math.max(size, 1) * 2) * 2));
         }
     }
 
     /** A deep copy holding the live entries only, packed afresh. */
     public PackedTable copy() {
-        PackedTable copy = new PackedTable(withValues);
-        for (int i = 0; i < slots.length; i++) {
-            if (slots[i] != 0) {
+        PackedTable copy = new PackedTable(withValues, maxNarrowPages);
+        for (int i = 0; i < capacity(); i++) {
+            if (occupied(i)) {
                 byte[] page = page(i);
                 int fieldOffset = fieldOffset(i);
                 int fieldLength = fieldLength(i);
@@ -264,67 +301,131 @@ public final class PackedTable {
         return copy;
     }
 
-    private void insert(int hash, long slot) {
-        int mask = slots.length - 1;
+    // ---- the index -------------------------------------------------------------------------
+
+    /** The word in a slot, 0 when the slot is free. */
+    private long word(int index) {
+        return wideSlots == null ? Integer.toUnsignedLong(narrowSlots[index]) : wideSlots[index];
+    }
+
+    private void setWord(int index, long word) {
+        if (wideSlots == null) {
+            narrowSlots[index] = (int) word;
+        } else {
+            wideSlots[index] = word;
+        }
+    }
+
+    /** The hash bits a word keeps: the top bits, as many as the form leaves after page and offset. */
+    private long tagOf(int hash) {
+        int tagBits = (wideSlots == null ? NARROW_WORD_BITS : WIDE_WORD_BITS) - OFFSET_BITS - pageBits;
+        return tagBits == 0 ? 0 : Integer.toUnsignedLong(hash) >>> (Integer.SIZE - tagBits);
+    }
+
+    private long wordOf(int hash, int page, int offset) {
+        return tagOf(hash) << (OFFSET_BITS + pageBits) | (long) (page + 1) << OFFSET_BITS | offset;
+    }
+
+    private int homeOf(int index, int mask) {
+        return hashOf(word(index)) & mask;
+    }
+
+    /** The hash of the field of the entry a word names, read again from its page. */
+    private int hashOf(long word) {
+        byte[] page = pageOf(word);
+        int at = offsetOf(word);
+        return KeyTable.hash(page, fieldStart(page, at), Varint.read(page, at));
+    }
+
+    private void insert(int hash, long word) {
+        int mask = capacity() - 1;
         int i = hash & mask;
-        while (slots[i] != 0) {
+        while (word(i) != 0) {
             i = (i + 1) & mask;
         }
-        slots[i] = slot;
+        setWord(i, word);
     }
 
     private void resize(int capacity) {
-        long[] old = slots;
-        slots = new long[capacity];
-        int mask = capacity - 1;
-        for (long slot : old) {
-            if (slot != 0) {
-                int i = homeOfSlot(slot, mask);
-                while (slots[i] != 0) {
-                    i = (i + 1) & mask;
+        int[] oldNarrow = narrowSlots;
+        long[] oldWide = wideSlots;
+        if (oldWide == null) {
+            narrowSlots = new int[capacity];
+            for (int word : oldNarrow) {
+                if (word != 0) {
+                    insert(hashOf(Integer.toUnsignedLong(word)), Integer.toUnsignedLong(word));
                 }
-                slots[i] = slot;
+            }
+        } else {
+            wideSlots = new long[capacity];
+            for (long word : oldWide) {
+                if (word != 0) {
+                    insert(hashOf(word), word);
+                }
             }
         }
     }
 
-    private int homeOf(int index, int mask) {
-        return homeOfSlot(slots[index], mask);
+    /**
+     * Makes room in the words for page numbers up to {@code pageCount}: one more page bit in the
+     * narrow form (each tag drops its lowest bit, the bit the page field takes over), or the wide
+     * form once the narrow one is full. Slot positions do not move.
+     */
+    private void fitPageNumbers() {
+        int needed = Integer.SIZE - Integer.numberOfLeadingZeros(pageCount);
+        if (wideSlots == null && pageCount > maxNarrowPages) {
+            widen();
+        } else if (wideSlots == null) {
+            for (; pageBits < needed; pageBits++) {
+                int cleared = ~(1 << (OFFSET_BITS + pageBits));
+                for (int i = 0; i < narrowSlots.length; i++) {
+                    narrowSlots[i] &= cleared;
+                }
+            }
+        } else if (pageCount > MAX_WIDE_PAGES) {
+            throw new IllegalStateException("a hash or set holds more than " + MAX_WIDE_PAGES + " pages");
+        }
     }
 
-    private int homeOfSlot(long slot, int mask) {
-        if (mask <= TAG_MASK) {
-            return (int) (slot >>> (64 - TAG_BITS)) & mask;
+    /**
+     * Turns the index into the wide form, keeping every slot where it is: each word keeps its page
+     * and offset, and its 24-bit tag comes from hashing the field again.
+     */
+    private void widen() {
+        long[] wide = new long[narrowSlots.length];
+        long reference = (1L << (OFFSET_BITS + pageBits)) - 1;
+        for (int i = 0; i < wide.length; i++) {
+            wide[i] = Integer.toUnsignedLong(narrowSlots[i]) & reference;
         }
-        byte[] page = pageOf(slot);
-        int at = offsetOf(slot);
-        int fieldLength = Varint.read(page, at);
-        at += Varint.size(fieldLength);
-        if (withValues) {
-            at += Varint.size(Varint.read(page, at));
+        narrowSlots = null;
+        wideSlots = wide;
+        pageBits = WIDE_PAGE_BITS;
+        for (int i = 0; i < wide.length; i++) {
+            if (wide[i] != 0) {
+                wide[i] |= tagOf(hashOf(wide[i])) << (OFFSET_BITS + pageBits);
+            }
         }
-        return KeyTable.hash(page, at, fieldLength) & mask;
     }
 
     // ---- pages -----------------------------------------------------------------------------
 
-    private byte[] pageOf(long slot) {
-        return pages[(int) ((slot >>> PAGE_SHIFT) & PAGE_MASK) - 1];
+    private byte[] pageOf(long word) {
+        return pages[pageNumberOf(word)];
     }
 
-    private static int offsetOf(long slot) {
-        return (int) slot & OFFSET_MASK;
+    private static int offsetOf(long word) {
+        return (int) word & OFFSET_MASK;
     }
 
-    private static int pageNumberOf(long slot) {
-        return (int) ((slot >>> PAGE_SHIFT) & PAGE_MASK) - 1;
+    private int pageNumberOf(long word) {
+        return (int) ((word >>> OFFSET_BITS) & ((1L << pageBits) - 1)) - 1;
     }
 
     private static int entryLength(int fieldLength, int valueLength, boolean withValues) {
         return Varint.size(fieldLength) + fieldLength + (withValues ? Varint.size(valueLength) + valueLength : 0);
     }
 
-    /** Writes an entry into a page and returns its slot word. */
+    /** Writes an entry into a page and returns its word. */
     private long write(int hash, byte[] field, int fieldOffset, int fieldLength, byte[] value, int valueOffset,
                        int valueLength) {
         int length = entryLength(fieldLength, valueLength, withValues);
@@ -341,7 +442,7 @@ public final class PackedTable {
         }
         pageUsed[page] = start + length;
         pageLive[page] += length;
-        return (hash & TAG_MASK) << (64 - TAG_BITS) | (long) (page + 1) << PAGE_SHIFT | start;
+        return wordOf(hash, page, start);
     }
 
     /** A page with room for {@code length} bytes at its end: the open page, a new one, or one of its own. */
@@ -380,6 +481,7 @@ public final class PackedTable {
                 freePages = Arrays.copyOf(freePages, grown);
             }
             page = pageCount++;
+            fitPageNumbers();
         }
         pages[page] = new byte[size];
         pageLive[page] = 0;
@@ -389,10 +491,10 @@ public final class PackedTable {
     }
 
     /** Takes a dead entry off its page's live bytes; drops an emptied page, compacts a mostly dead one. */
-    private void kill(long slot) {
-        int page = pageNumberOf(slot);
+    private void kill(long word) {
+        int page = pageNumberOf(word);
         byte[] bytes = pages[page];
-        int at = offsetOf(slot);
+        int at = offsetOf(word);
         int fieldLength = Varint.read(bytes, at);
         int valueLength = withValues ? Varint.read(bytes, at + Varint.size(fieldLength)) : 0;
         pageLive[page] -= entryLength(fieldLength, valueLength, withValues);
@@ -421,16 +523,13 @@ public final class PackedTable {
         int end = pageUsed[page];
         for (int at = 0; at < end; ) {
             int fieldLength = Varint.read(bytes, at);
-            int fieldAt = at + Varint.size(fieldLength);
-            int valueLength = 0;
-            if (withValues) {
-                valueLength = Varint.read(bytes, fieldAt);
-                fieldAt += Varint.size(valueLength);
-            }
+            int fieldAt = fieldStart(bytes, at);
+            int valueLength = withValues ? Varint.read(bytes, at + Varint.size(fieldLength)) : 0;
             int hash = KeyTable.hash(bytes, fieldAt, fieldLength);
             int index = find(bytes, fieldAt, fieldLength, hash);
-            if (index >= 0 && pageNumberOf(slots[index]) == page && offsetOf(slots[index]) == at) {
-                slots[index] = write(hash, bytes, fieldAt, fieldLength, bytes, fieldAt + fieldLength, valueLength);
+            if (index >= 0 && pageNumberOf(word(index)) == page && offsetOf(word(index)) == at) {
+                // Arguments first: the write may open a page and re-encode every word.
+                setWord(index, write(hash, bytes, fieldAt, fieldLength, bytes, fieldAt + fieldLength, valueLength));
             }
             at = fieldAt + fieldLength + valueLength;
         }

@@ -85,7 +85,7 @@ class PackedTableTest {
                 live += 2 + table.fieldLength(i) + table.valueLength(i);
             }
         }
-        long pages = table.memoryUsage() - table.capacity() * 8L;
+        long pages = table.memoryUsage() - table.indexBytes();
         assertTrue(pages < live * 2 + 200_000, "pages " + pages + " live " + live);
     }
 
@@ -146,5 +146,139 @@ class PackedTableTest {
         assertFalse(table.put(f, 0, 1, bytes("bbbb"), 0, 4));
         assertEquals(before, table.memoryUsage());
         assertEquals(List.of("bbbb"), List.of(text(table.value(table.find(f, 0, 1)))));
+    }
+
+    /**
+     * Grows to 20,000 fields and shrinks back to a handful under random puts (values of varied
+     * lengths) and removes, checking against a HashMap that holds what the table holds; returns the
+     * table.
+     */
+    private static PackedTable growAndShrinkAgainstAModel(PackedTable table, Map<String, String> model, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        int maxCapacity = 0;
+        for (int step = 0; step < 90_000; step++) {
+            boolean growing = step < 45_000;
+            String field = "field:" + random.nextInt(20_000);
+            if (random.nextInt(10) < (growing ? 8 : 2)) {
+                String value = "v".repeat(random.nextInt(24)) + step;
+                byte[] f = bytes(field);
+                byte[] v = bytes(value);
+                assertEquals(!model.containsKey(field), table.put(f, 0, f.length, v, 0, v.length));
+                model.put(field, value);
+            } else {
+                byte[] f = bytes(field);
+                assertEquals(model.remove(field) != null, table.remove(f, 0, f.length));
+            }
+            maxCapacity = Math.max(maxCapacity, table.capacity());
+            if (step % 3000 == 0) {
+                assertEquals(model, contents(table));
+                assertEquals(model.size(), table.size());
+            }
+        }
+        for (String field : new ArrayList<>(model.keySet())) {
+            if (random.nextInt(100) > 0) {
+                byte[] f = bytes(field);
+                assertTrue(table.remove(f, 0, f.length));
+                model.remove(field);
+            }
+        }
+        assertEquals(model, contents(table));
+        for (String field : model.keySet()) {
+            byte[] f = bytes(field);
+            assertEquals(field, text(table.field(table.find(f, 0, f.length))));
+        }
+        byte[] absent = bytes("field:absent");
+        assertEquals(-1, table.find(absent, 0, absent.length));
+        assertTrue(maxCapacity >= 32_768, "grew to " + maxCapacity);
+        assertTrue(table.capacity() <= 2048, "shrank to " + table.capacity());
+        return table;
+    }
+
+    @Test
+    void theNarrowIndexMatchesAHashMapWhileItGrowsAndShrinksAndItsPageNumbersWiden() {
+        PackedTable table = growAndShrinkAgainstAModel(new PackedTable(true), new HashMap<>(), 11);
+        assertFalse(table.wide());
+        assertEquals(table.capacity() * 4L, table.indexBytes());
+    }
+
+    @Test
+    void pastItsPageLimitTheIndexTurnsWideAndKeepsEveryEntry() {
+        PackedTable table = new PackedTable(true, 3);
+        Map<String, String> model = new HashMap<>();
+        for (int i = 0; !table.wide() && i < 10_000; i++) {
+            byte[] f = bytes("f" + i);
+            byte[] v = bytes("value" + i);
+            table.put(f, 0, f.length, v, 0, v.length);
+            model.put("f" + i, "value" + i);
+            assertEquals(model, contents(table), "after " + i);
+        }
+        assertTrue(table.wide());
+        assertEquals(table.capacity() * 8L, table.indexBytes());
+        growAndShrinkAgainstAModel(table, model, 12);
+        assertTrue(table.wide());
+    }
+
+    @Test
+    void theWideIndexCopiesIntoAWideIndex() {
+        PackedTable table = new PackedTable(false, 1);
+        for (int i = 0; i < 2000; i++) {
+            byte[] m = bytes("member" + i);
+            table.add(m, 0, m.length);
+        }
+        PackedTable copy = table.copy();
+        assertTrue(copy.wide());
+        assertEquals(contents(table), contents(copy));
+    }
+
+    /**
+     * Scans a set whose members of {@code stable} stay while others come and go between steps (the
+     * table grows to about 4,000 members and shrinks back, again and again): every stable member is
+     * returned.
+     */
+    private static void assertScanReturnsEveryStableMember(PackedTable table, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        Set<String> stable = new HashSet<>();
+        for (int i = 0; i < 300; i++) {
+            byte[] m = bytes("stable" + i);
+            table.add(m, 0, m.length);
+            stable.add("stable" + i);
+        }
+        List<String> churn = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        long cursor = 0;
+        int steps = 0;
+        do {
+            cursor = table.scan(cursor, 3, i -> seen.add(text(table.field(i))));
+            boolean growing = steps % 200 < 100;
+            for (int k = 0; k < 60; k++) {
+                if (churn.isEmpty() || random.nextInt(4) < (growing ? 3 : 1)) {
+                    String member = "churn" + steps + "." + k;
+                    byte[] m = bytes(member);
+                    table.add(m, 0, m.length);
+                    churn.add(member);
+                } else {
+                    byte[] m = bytes(churn.remove(churn.size() - 1));
+                    assertTrue(table.remove(m, 0, m.length));
+                }
+            }
+        } while (cursor != 0 && ++steps < 50_000);
+        assertEquals(0, cursor);
+        Set<String> missing = new HashSet<>(stable);
+        missing.removeAll(seen);
+        assertEquals(Set.of(), missing);
+    }
+
+    @Test
+    void aScanReturnsEveryMemberPresentThroughoutWhileOthersComeAndGo() {
+        PackedTable table = new PackedTable(false);
+        assertScanReturnsEveryStableMember(table, 21);
+        assertFalse(table.wide());
+    }
+
+    @Test
+    void aScanThatSeesTheIndexTurnWideStillReturnsEveryMemberPresentThroughout() {
+        PackedTable table = new PackedTable(false, 6);
+        assertScanReturnsEveryStableMember(table, 22);
+        assertTrue(table.wide());
     }
 }
