@@ -14,16 +14,18 @@ import java.util.function.IntConsumer;
  * larger than that gets a page of its own.
  *
  * <p>The index is open addressing with linear probing and backward-shift deletion over a
- * power-of-two slot array, load between 1/8 and 3/4. A slot is a word {@code tag | page + 1 |
- * offset}: the offset of the entry in its page (16 bits), the page number plus one (so a used slot
- * is never 0) in as few bits as the pages need, and in the bits left the top bits of the field's
- * hash, which let most probes that miss skip reading the page. The narrow form packs the word in
- * an {@code int} (4 bytes a slot, about 8 bytes a field at a million fields): while the table has
- * at most 2^b - 1 pages the page takes b bits and the tag 16 - b; when the page count needs one bit
- * more, every tag drops its lowest bit, which is the same as clearing that bit of every word. Past
+ * power-of-two slot array, load between 1/8 and 3/4. A slot is a word {@code displacement | tag |
+ * page + 1 | offset}: the offset of the entry in its page (16 bits); the page number plus one (a
+ * used slot is never 0) in as few bits as the page count needs; the top bits of the field's hash,
+ * so that most probes past other fields skip reading their page; and the entry's distance from its
+ * home slot, 0 to 2, or 3 for farther (2 bits), so that backward shifts, shrinking and scans know
+ * most homes without hashing the field again. The narrow form packs the word in an {@code int}
+ * (4 bytes a slot, about 8 bytes a field at a million fields): with b page bits the tag has
+ * 14 - b, and each time the page count needs one bit more the tag gives up its lowest bit, then,
+ * once the tag is gone, the displacement does (words re-encoded in one pass, no page read). Past
  * {@code maxNarrowPages} pages (65,535 by default, about 4 GiB of entries) the index turns into the
- * wide form, a {@code long} a slot with 24 bits of page and 24 of tag, for good. No form keeps the
- * home slot: backward shifts, resizes and scans hash the entry's field again.
+ * wide form, for good: a {@code long} a slot with 24 bits of page, 22 of tag and 2 of displacement.
+ * Growing hashes every field again (the new home needs a bit no word keeps).
  *
  * <p>A delete, or an overwrite with a value of another length, leaves the old bytes dead and takes
  * them off the page's live count; a same-length overwrite is written in place. An empty page is
@@ -49,18 +51,23 @@ public final class PackedTable {
     /** The most pages a narrow slot can name: its page field has at most 16 bits. */
     static final int MAX_NARROW_PAGES = (1 << (NARROW_WORD_BITS - OFFSET_BITS)) - 1;
     private static final int WIDE_PAGE_BITS = 24;
+    /** Bits of a word that hold the entry's distance from its home slot, while the page leaves room. */
+    private static final int DISPLACEMENT_BITS = 2;
     private static final int MAX_WIDE_PAGES = (1 << WIDE_PAGE_BITS) - 1;
     /** Object header and fields of this object, and the headers of its five arrays. */
     private static final long FIXED_BYTES = 80 + 16 * 5;
 
     private final boolean withValues;
+    private final int maxPage;
     private final int maxNarrowPages;
     /** The index in the narrow form, or null once it is wide. */
     private int[] narrowSlots = new int[MIN_CAPACITY];
     /** The index in the wide form, or null while it is narrow. */
     private long[] wideSlots;
-    /** Bits of a slot word that hold the page number plus one. */
+    /** Bits of a slot word that hold the page number plus one, the hash tag, the displacement. */
     private int pageBits;
+    private int tagBits = NARROW_WORD_BITS - OFFSET_BITS - DISPLACEMENT_BITS;
+    private int displacementBits = DISPLACEMENT_BITS;
     private int size;
     private byte[][] pages = new byte[4][];
     private int[] pageLive = new int[4];
@@ -75,15 +82,25 @@ public final class PackedTable {
 
     /** @param withValues whether each entry carries a value (a hash) or only a member (a set) */
     public PackedTable(boolean withValues) {
-        this(withValues, MAX_NARROW_PAGES);
+        this(withValues, MAX_PAGE, MAX_NARROW_PAGES);
     }
 
-    /** @param maxNarrowPages the page count past which the index turns wide (tests lower it) */
-    PackedTable(boolean withValues, int maxNarrowPages) {
+    /**
+     * Tests shrink the pages or the narrow form's page limit, to reach the wide form, or the narrow
+     * words' last page bits, without gigabytes of entries.
+     *
+     * @param maxPage        the largest shared page, a power of two from 256 to 64 KiB
+     * @param maxNarrowPages the page count past which the index turns wide, at most 65,535
+     */
+    PackedTable(boolean withValues, int maxPage, int maxNarrowPages) {
+        if (Integer.bitCount(maxPage) != 1 || maxPage < FIRST_PAGE || maxPage > MAX_PAGE) {
+            throw new IllegalArgumentException("maxPage " + maxPage);
+        }
         if (maxNarrowPages < 1 || maxNarrowPages > MAX_NARROW_PAGES) {
             throw new IllegalArgumentException("maxNarrowPages " + maxNarrowPages);
         }
         this.withValues = withValues;
+        this.maxPage = maxPage;
         this.maxNarrowPages = maxNarrowPages;
     }
 
@@ -120,14 +137,14 @@ public final class PackedTable {
 
     private int find(byte[] field, int offset, int length, int hash) {
         int mask = capacity() - 1;
-        int tagShift = OFFSET_BITS + pageBits;
-        long tag = tagOf(hash);
+        long tagField = ((1L << tagBits) - 1) << (OFFSET_BITS + pageBits);
+        long tag = tagOf(hash) << (OFFSET_BITS + pageBits);
         for (int i = hash & mask; ; i = (i + 1) & mask) {
             long word = word(i);
             if (word == 0) {
                 return -1;
             }
-            if ((word >>> tagShift) == tag && fieldEquals(word, field, offset, length)) {
+            if ((word & tagField) == tag && fieldEquals(word, field, offset, length)) {
                 return i;
             }
         }
@@ -236,7 +253,7 @@ public final class PackedTable {
                     // read the old word afterwards.
                     long fresh = write(hash, field, fieldOffset, fieldLength, value, valueOffset, valueLength);
                     long old = word(index);
-                    setWord(index, fresh);
+                    replace(index, fresh);
                     kill(old);
                 }
             }
@@ -274,7 +291,7 @@ public final class PackedTable {
             int home = homeOf(i, mask);
             boolean movable = hole <= i ? (home <= hole || home > i) : (home <= hole && home > i);
             if (movable) {
-                setWord(hole, word(i));
+                setWord(hole, withDisplacement(word(i), (hole - home) & mask));
                 hole = i;
             }
         }
@@ -288,7 +305,7 @@ public final class PackedTable {
 
     /** A deep copy holding the live entries only, packed afresh. */
     public PackedTable copy() {
-        PackedTable copy = new PackedTable(withValues, maxNarrowPages);
+        PackedTable copy = new PackedTable(withValues, maxPage, maxNarrowPages);
         for (int i = 0; i < capacity(); i++) {
             if (occupied(i)) {
                 byte[] page = page(i);
@@ -316,18 +333,42 @@ public final class PackedTable {
         }
     }
 
-    /** The hash bits a word keeps: the top bits, as many as the form leaves after page and offset. */
+    /** The hash bits a word keeps: its top {@code tagBits}. */
     private long tagOf(int hash) {
-        int tagBits = (wideSlots == null ? NARROW_WORD_BITS : WIDE_WORD_BITS) - OFFSET_BITS - pageBits;
         return tagBits == 0 ? 0 : Integer.toUnsignedLong(hash) >>> (Integer.SIZE - tagBits);
     }
 
+    /** A word without its displacement: {@link #insert} and {@link #replace} add that. */
     private long wordOf(int hash, int page, int offset) {
         return tagOf(hash) << (OFFSET_BITS + pageBits) | (long) (page + 1) << OFFSET_BITS | offset;
     }
 
+    private int displacementShift() {
+        return OFFSET_BITS + pageBits + tagBits;
+    }
+
+    /** The largest displacement field, which stands for "too far to keep": read the hash again. */
+    private int farDisplacement() {
+        return (1 << displacementBits) - 1;
+    }
+
+    private long withDisplacement(long word, int displacement) {
+        long far = farDisplacement();
+        int shift = displacementShift();
+        return word & ~(far << shift) | Math.min(displacement, far) << shift;
+    }
+
+    /** Puts a moved entry's new word in a slot, keeping the slot's displacement. */
+    private void replace(int index, long word) {
+        int shift = displacementShift();
+        setWord(index, word | word(index) & ((long) farDisplacement() << shift));
+    }
+
+    /** The home slot of the entry in a slot: from its displacement, or from its field's hash. */
     private int homeOf(int index, int mask) {
-        return hashOf(word(index)) & mask;
+        long word = word(index);
+        int displacement = (int) (word >>> displacementShift()) & farDisplacement();
+        return displacement < farDisplacement() ? (index - displacement) & mask : hashOf(word) & mask;
     }
 
     /** The hash of the field of the entry a word names, read again from its page. */
@@ -339,57 +380,82 @@ public final class PackedTable {
 
     private void insert(int hash, long word) {
         int mask = capacity() - 1;
-        int i = hash & mask;
+        int home = hash & mask;
+        int i = home;
         while (word(i) != 0) {
             i = (i + 1) & mask;
         }
-        setWord(i, word);
+        setWord(i, withDisplacement(word, (i - home) & mask));
     }
 
+    /**
+     * Rebuilds the slot array at another capacity. Shrinking takes each home from the displacement
+     * where it is kept (the new home is the old one's low bits); growing needs one more hash bit,
+     * so it hashes every field again.
+     */
     private void resize(int capacity) {
+        int oldCapacity = capacity();
+        int oldMask = oldCapacity - 1;
         int[] oldNarrow = narrowSlots;
         long[] oldWide = wideSlots;
         if (oldWide == null) {
             narrowSlots = new int[capacity];
-            for (int word : oldNarrow) {
-                if (word != 0) {
-                    insert(hashOf(Integer.toUnsignedLong(word)), Integer.toUnsignedLong(word));
-                }
-            }
         } else {
             wideSlots = new long[capacity];
-            for (long word : oldWide) {
-                if (word != 0) {
-                    insert(hashOf(word), word);
-                }
+        }
+        for (int i = 0; i < oldCapacity; i++) {
+            long word = oldWide == null ? Integer.toUnsignedLong(oldNarrow[i]) : oldWide[i];
+            if (word != 0) {
+                int displacement = (int) (word >>> displacementShift()) & farDisplacement();
+                int home = capacity < oldCapacity && displacement < farDisplacement()
+                    ? (i - displacement) & oldMask : hashOf(word);
+                insert(home, word);
             }
         }
     }
 
     /**
      * Makes room in the words for page numbers up to {@code pageCount}: one more page bit in the
-     * narrow form (each tag drops its lowest bit, the bit the page field takes over), or the wide
-     * form once the narrow one is full. Slot positions do not move.
+     * narrow form, taken from the tag (each tag drops its lowest bit) or, once the tag is gone,
+     * from the displacement; or the wide form once the narrow one is full. Slots do not move.
      */
     private void fitPageNumbers() {
         int needed = Integer.SIZE - Integer.numberOfLeadingZeros(pageCount);
         if (wideSlots == null && pageCount > maxNarrowPages) {
             widen();
-        } else if (wideSlots == null) {
-            for (; pageBits < needed; pageBits++) {
-                int cleared = ~(1 << (OFFSET_BITS + pageBits));
-                for (int i = 0; i < narrowSlots.length; i++) {
-                    narrowSlots[i] &= cleared;
-                }
-            }
+        } else if (wideSlots == null && needed > pageBits) {
+            int spare = NARROW_WORD_BITS - OFFSET_BITS - needed;
+            int newDisplacementBits = Math.min(DISPLACEMENT_BITS, spare);
+            reencode(needed, spare - newDisplacementBits, newDisplacementBits);
         } else if (pageCount > MAX_WIDE_PAGES) {
             throw new IllegalStateException("a hash or set holds more than " + MAX_WIDE_PAGES + " pages");
         }
     }
 
+    /** Re-encodes every narrow word for new field widths; a tag keeps its top bits. O(capacity). */
+    private void reencode(int newPageBits, int newTagBits, int newDisplacementBits) {
+        long reference = (1L << (OFFSET_BITS + pageBits)) - 1;
+        long tagMask = (1L << tagBits) - 1;
+        int far = farDisplacement();
+        int newFar = (1 << newDisplacementBits) - 1;
+        for (int i = 0; i < narrowSlots.length; i++) {
+            long word = Integer.toUnsignedLong(narrowSlots[i]);
+            if (word != 0) {
+                long tag = (word >>> (OFFSET_BITS + pageBits) & tagMask) >>> (tagBits - newTagBits);
+                int displacement = (int) (word >>> displacementShift()) & far;
+                long kept = displacement == far ? newFar : Math.min(displacement, newFar);
+                narrowSlots[i] = (int) (kept << (OFFSET_BITS + newPageBits + newTagBits)
+                    | tag << (OFFSET_BITS + newPageBits) | word & reference);
+            }
+        }
+        pageBits = newPageBits;
+        tagBits = newTagBits;
+        displacementBits = newDisplacementBits;
+    }
+
     /**
      * Turns the index into the wide form, keeping every slot where it is: each word keeps its page
-     * and offset, and its 24-bit tag comes from hashing the field again.
+     * and offset, and its tag and displacement come from hashing the field again.
      */
     private void widen() {
         long[] wide = new long[narrowSlots.length];
@@ -400,9 +466,13 @@ public final class PackedTable {
         narrowSlots = null;
         wideSlots = wide;
         pageBits = WIDE_PAGE_BITS;
+        displacementBits = DISPLACEMENT_BITS;
+        tagBits = WIDE_WORD_BITS - OFFSET_BITS - WIDE_PAGE_BITS - DISPLACEMENT_BITS;
+        int mask = wide.length - 1;
         for (int i = 0; i < wide.length; i++) {
             if (wide[i] != 0) {
-                wide[i] |= tagOf(hashOf(wide[i])) << (OFFSET_BITS + pageBits);
+                int hash = hashOf(wide[i]);
+                wide[i] = withDisplacement(wide[i] | tagOf(hash) << (OFFSET_BITS + pageBits), (i - hash) & mask);
             }
         }
     }
@@ -450,7 +520,7 @@ public final class PackedTable {
         if (openPage >= 0 && pageUsed[openPage] + length <= pages[openPage].length) {
             return openPage;
         }
-        if (length > MAX_PAGE / 2) {
+        if (length > maxPage / 2) {
             return newPage(length);
         }
         int closed = openPage;
@@ -458,7 +528,7 @@ public final class PackedTable {
         while (size < length) {
             size *= 2;
         }
-        nextPageSize = Math.min(MAX_PAGE, size * 2);
+        nextPageSize = Math.min(maxPage, size * 2);
         openPage = newPage(size);
         if (closed >= 0 && !compacting && pageLive[closed] * 2 < pageUsed[closed]) {
             // The compaction fills the new open page; look again for room.
@@ -529,7 +599,7 @@ public final class PackedTable {
             int index = find(bytes, fieldAt, fieldLength, hash);
             if (index >= 0 && pageNumberOf(word(index)) == page && offsetOf(word(index)) == at) {
                 // Arguments first: the write may open a page and re-encode every word.
-                setWord(index, write(hash, bytes, fieldAt, fieldLength, bytes, fieldAt + fieldLength, valueLength));
+                replace(index, write(hash, bytes, fieldAt, fieldLength, bytes, fieldAt + fieldLength, valueLength));
             }
             at = fieldAt + fieldLength + valueLength;
         }

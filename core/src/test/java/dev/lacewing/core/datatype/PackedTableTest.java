@@ -172,6 +172,7 @@ class PackedTableTest {
             maxCapacity = Math.max(maxCapacity, table.capacity());
             if (step % 3000 == 0) {
                 assertEquals(model, contents(table));
+                assertEveryFieldIsFound(table, model);
                 assertEquals(model.size(), table.size());
             }
         }
@@ -183,10 +184,7 @@ class PackedTableTest {
             }
         }
         assertEquals(model, contents(table));
-        for (String field : model.keySet()) {
-            byte[] f = bytes(field);
-            assertEquals(field, text(table.field(table.find(f, 0, f.length))));
-        }
+        assertEveryFieldIsFound(table, model);
         byte[] absent = bytes("field:absent");
         assertEquals(-1, table.find(absent, 0, absent.length));
         assertTrue(maxCapacity >= 32_768, "grew to " + maxCapacity);
@@ -203,7 +201,7 @@ class PackedTableTest {
 
     @Test
     void pastItsPageLimitTheIndexTurnsWideAndKeepsEveryEntry() {
-        PackedTable table = new PackedTable(true, 3);
+        PackedTable table = new PackedTable(true, 1 << 16, 3);
         Map<String, String> model = new HashMap<>();
         for (int i = 0; !table.wide() && i < 10_000; i++) {
             byte[] f = bytes("f" + i);
@@ -220,7 +218,7 @@ class PackedTableTest {
 
     @Test
     void theWideIndexCopiesIntoAWideIndex() {
-        PackedTable table = new PackedTable(false, 1);
+        PackedTable table = new PackedTable(false, 1 << 16, 1);
         for (int i = 0; i < 2000; i++) {
             byte[] m = bytes("member" + i);
             table.add(m, 0, m.length);
@@ -277,8 +275,68 @@ class PackedTableTest {
 
     @Test
     void aScanThatSeesTheIndexTurnWideStillReturnsEveryMemberPresentThroughout() {
-        PackedTable table = new PackedTable(false, 6);
+        PackedTable table = new PackedTable(false, 1 << 16, 6);
         assertScanReturnsEveryStableMember(table, 22);
         assertTrue(table.wide());
+    }
+
+    @Test
+    void narrowWordsGiveTheirTagAndDisplacementBitsToPageNumbersUpTo65535PagesThenTheIndexTurnsWide() {
+        // Pages of at most 256 bytes and values over 128 bytes: one page an entry, few megabytes.
+        PackedTable table = new PackedTable(true, 256, PackedTable.MAX_NARROW_PAGES);
+        Map<String, String> model = new HashMap<>();
+        int i = 0;
+        for (; !table.wide() && i < 70_000; i++) {
+            String field = "field:" + i;
+            String value = "v".repeat(140) + i;
+            byte[] f = bytes(field);
+            byte[] v = bytes(value);
+            assertTrue(table.put(f, 0, f.length, v, 0, v.length));
+            model.put(field, value);
+            if (i % 4099 == 0 || i >= 65_530) {
+                // Each power of two of pages takes a bit from the tag, then from the displacement.
+                assertEquals(model, contents(table), "after " + i);
+                byte[] half = bytes("field:" + i / 2);
+                assertEquals(model.get("field:" + i / 2), text(table.value(table.find(half, 0, half.length))));
+            }
+            if (i == 20_000 || i == 50_000) {
+                // One displacement bit left (15 page bits), then none: deletes hash most fields again.
+                Map<String, String> removed = new HashMap<>();
+                for (int k = 0; k < 2000; k++) {
+                    byte[] gone = bytes("field:" + k);
+                    assertTrue(table.remove(gone, 0, gone.length));
+                    removed.put("field:" + k, model.remove("field:" + k));
+                }
+                assertEveryFieldIsFound(table, model);
+                for (Map.Entry<String, String> entry : removed.entrySet()) {
+                    byte[] back = bytes(entry.getKey());
+                    byte[] stored = bytes(entry.getValue());
+                    assertTrue(table.put(back, 0, back.length, stored, 0, stored.length));
+                }
+                model.putAll(removed);
+                assertEquals(model, contents(table));
+                assertEveryFieldIsFound(table, model);
+            }
+        }
+        assertTrue(table.wide());
+        assertEquals(PackedTable.MAX_NARROW_PAGES + 1, i);
+        assertEquals(model, contents(table));
+        for (int k = 0; k < i; k += 2) {
+            byte[] f = bytes("field:" + k);
+            assertTrue(table.remove(f, 0, f.length));
+            model.remove("field:" + k);
+        }
+        assertEquals(model, contents(table));
+        assertEveryFieldIsFound(table, model);
+    }
+
+    /** Lookups reach every entry (a slot no probe reaches would still show in {@link #contents}). */
+    private static void assertEveryFieldIsFound(PackedTable table, Map<String, String> model) {
+        for (Map.Entry<String, String> entry : model.entrySet()) {
+            byte[] f = bytes(entry.getKey());
+            int position = table.find(f, 0, f.length);
+            assertTrue(position >= 0, entry.getKey());
+            assertEquals(entry.getValue(), text(table.value(position)));
+        }
     }
 }
