@@ -42,6 +42,13 @@ import java.util.function.IntConsumer;
 public final class PackedTable {
 
     private static final int MIN_CAPACITY = 16;
+    /**
+     * Slots the index array lacks of its capacity (past {@link #MIN_CAPACITY}), so that a narrow
+     * array with its 16-byte header is exactly a power of two bytes: from 1 MiB an array is
+     * humongous in the launcher's 2 MiB G1 regions, and a full power of two of slots would take a
+     * whole region more for its header alone. Homes of the missing slots wrap to the first ones.
+     */
+    private static final int MISSING_SLOTS = 4;
     private static final int FIRST_PAGE = 256;
     private static final int MAX_PAGE = 1 << 16;
     private static final int OFFSET_BITS = 16;
@@ -64,6 +71,8 @@ public final class PackedTable {
     private int[] narrowSlots = new int[MIN_CAPACITY];
     /** The index in the wide form, or null while it is narrow. */
     private long[] wideSlots;
+    /** The capacity less one, a power of two less one: a field's home is its hash under this mask. */
+    private int mask = MIN_CAPACITY - 1;
     /** Bits of a slot word that hold the page number plus one, the hash tag, the displacement. */
     private int pageBits;
     private int tagBits = NARROW_WORD_BITS - OFFSET_BITS - DISPLACEMENT_BITS;
@@ -136,10 +145,9 @@ public final class PackedTable {
     }
 
     private int find(byte[] field, int offset, int length, int hash) {
-        int mask = capacity() - 1;
         long tagField = ((1L << tagBits) - 1) << (OFFSET_BITS + pageBits);
         long tag = tagOf(hash) << (OFFSET_BITS + pageBits);
-        for (int i = hash & mask; ; i = (i + 1) & mask) {
+        for (int i = slotOf(hash & mask); ; i = next(i)) {
             long word = word(i);
             if (word == 0) {
                 return -1;
@@ -205,7 +213,10 @@ public final class PackedTable {
         return Arrays.copyOfRange(page(position), offset, offset + valueLength(position));
     }
 
-    /** Slot count: positions are 0..capacity-1, those {@link #occupied} hold entries. */
+    /**
+     * Slot count: positions are 0..capacity-1, those {@link #occupied} hold entries. A few short of
+     * the power of two the homes are taken under ({@link #MISSING_SLOTS}).
+     */
     public int capacity() {
         return wideSlots == null ? narrowSlots.length : wideSlots.length;
     }
@@ -216,9 +227,8 @@ public final class PackedTable {
 
     /** A uniformly random position (each entry equally likely); the table must not be empty. */
     public int randomPosition(RandomGenerator random) {
-        int mask = capacity() - 1;
         while (true) {
-            int i = random.nextInt() & mask;
+            int i = random.nextInt(capacity());
             if (word(i) != 0) {
                 return i;
             }
@@ -231,7 +241,7 @@ public final class PackedTable {
      * ({@link HomeBucketScan}).
      */
     public long scan(long cursor, int count, IntConsumer visit) {
-        return HomeBucketScan.scan(capacity(), cursor, count, this::occupied, this::homeOf, visit);
+        return HomeBucketScan.scan(mask + 1, capacity(), cursor, count, this::occupied, this::homeOf, visit);
     }
 
     // ---- changes ---------------------------------------------------------------------------
@@ -259,8 +269,8 @@ public final class PackedTable {
             }
             return false;
         }
-        if ((size + 1) * 4L > capacity() * 3L) {
-            resize(capacity() * 2);
+        if ((size + 1) * 4L > (mask + 1L) * 3L) {
+            resize((mask + 1) * 2);
         }
         insert(hash, write(hash, field, fieldOffset, fieldLength, value, valueOffset, valueLength));
         size++;
@@ -285,20 +295,19 @@ public final class PackedTable {
     /** Removes the entry at a position. */
     public void removeAt(int index) {
         long removed = word(index);
-        int mask = capacity() - 1;
         int hole = index;
-        for (int i = (index + 1) & mask; word(i) != 0; i = (i + 1) & mask) {
-            int home = homeOf(i, mask);
-            boolean movable = hole <= i ? (home <= hole || home > i) : (home <= hole && home > i);
+        for (int i = next(index); word(i) != 0; i = next(i)) {
+            int start = startOf(i);
+            boolean movable = hole <= i ? (start <= hole || start > i) : (start <= hole && start > i);
             if (movable) {
-                setWord(hole, withDisplacement(word(i), (hole - home) & mask));
+                setWord(hole, withDisplacement(word(i), distance(start, hole)));
                 hole = i;
             }
         }
         setWord(hole, 0);
         size--;
         kill(removed);
-        if (capacity() > MIN_CAPACITY && size * 8L < capacity()) {
+        if (mask + 1 > MIN_CAPACITY && size * 8L < mask + 1L) {
             resize(Math.max(MIN_CAPACITY, Integer.highestOneBit(Math.max(size, 1) * 2) * 2));
         }
     }
@@ -364,11 +373,63 @@ public final class PackedTable {
         setWord(index, word | word(index) & ((long) farDisplacement() << shift));
     }
 
-    /** The home slot of the entry in a slot: from its displacement, or from its field's hash. */
-    private int homeOf(int index, int mask) {
+    /** The slot count of an index array for a capacity. */
+    private static int slotCount(int capacity) {
+        return capacity > MIN_CAPACITY ? capacity - MISSING_SLOTS : capacity;
+    }
+
+    /** The slot a home's probe run starts at: the homes of the missing last slots wrap to the first. */
+    private int slotOf(int home) {
+        int slots = capacity();
+        return home < slots ? home : home - slots;
+    }
+
+    /** The slot after {@code index}, wrapping at the array's end. */
+    private int next(int index) {
+        return ++index == capacity() ? 0 : index;
+    }
+
+    /** Probe steps from slot {@code from} to slot {@code to}. */
+    private int distance(int from, int to) {
+        int steps = to - from;
+        return steps < 0 ? steps + capacity() : steps;
+    }
+
+    /** The slot the probe run of the entry in a slot starts at: from its displacement or its hash. */
+    private int startOf(int index) {
         long word = word(index);
-        int displacement = (int) (word >>> displacementShift()) & farDisplacement();
-        return displacement < farDisplacement() ? (index - displacement) & mask : hashOf(word) & mask;
+        int displacement = displacementOf(word);
+        if (displacement < farDisplacement()) {
+            int start = index - displacement;
+            return start < 0 ? start + capacity() : start;
+        }
+        return slotOf(hashOf(word) & mask);
+    }
+
+    /**
+     * The home of the entry in a slot, under {@code homeMask} (the table's, as {@link HomeBucketScan}
+     * passes it): from its displacement where that is kept and the start slot is not one a missing
+     * slot's home wraps to, or else from its field's hash.
+     */
+    private int homeOf(int index, int homeMask) {
+        return homeOf(index, word(index), capacity(), homeMask);
+    }
+
+    /** {@link #homeOf(int, int)} for a word of an array of {@code slots} slots. */
+    private int homeOf(int index, long word, int slots, int homeMask) {
+        int displacement = displacementOf(word);
+        if (displacement < farDisplacement()) {
+            int start = index - displacement;
+            start = start < 0 ? start + slots : start;
+            if (start >= homeMask + 1 - slots) {
+                return start;
+            }
+        }
+        return hashOf(word) & homeMask;
+    }
+
+    private int displacementOf(long word) {
+        return (int) (word >>> displacementShift()) & farDisplacement();
     }
 
     /** The hash of the field of the entry a word names, read again from its page. */
@@ -379,37 +440,34 @@ public final class PackedTable {
     }
 
     private void insert(int hash, long word) {
-        int mask = capacity() - 1;
-        int home = hash & mask;
-        int i = home;
+        int start = slotOf(hash & mask);
+        int i = start;
         while (word(i) != 0) {
-            i = (i + 1) & mask;
+            i = next(i);
         }
-        setWord(i, withDisplacement(word, (i - home) & mask));
+        setWord(i, withDisplacement(word, distance(start, i)));
     }
 
     /**
-     * Rebuilds the slot array at another capacity. Shrinking takes each home from the displacement
-     * where it is kept (the new home is the old one's low bits); growing needs one more hash bit,
+     * Rebuilds the slot array at another capacity. Shrinking takes most homes from the old array
+     * ({@link #homeOf}: the new home is the old one's low bits); growing needs one more hash bit,
      * so it hashes every field again.
      */
     private void resize(int capacity) {
-        int oldCapacity = capacity();
-        int oldMask = oldCapacity - 1;
+        int oldSlots = capacity();
+        int oldMask = mask;
         int[] oldNarrow = narrowSlots;
         long[] oldWide = wideSlots;
         if (oldWide == null) {
-            narrowSlots = new int[capacity];
+            narrowSlots = new int[slotCount(capacity)];
         } else {
-            wideSlots = new long[capacity];
+            wideSlots = new long[slotCount(capacity)];
         }
-        for (int i = 0; i < oldCapacity; i++) {
+        mask = capacity - 1;
+        for (int i = 0; i < oldSlots; i++) {
             long word = oldWide == null ? Integer.toUnsignedLong(oldNarrow[i]) : oldWide[i];
             if (word != 0) {
-                int displacement = (int) (word >>> displacementShift()) & farDisplacement();
-                int home = capacity < oldCapacity && displacement < farDisplacement()
-                    ? (i - displacement) & oldMask : hashOf(word);
-                insert(home, word);
+                insert(capacity > oldMask + 1 ? hashOf(word) : homeOf(i, word, oldSlots, oldMask), word);
             }
         }
     }
@@ -468,11 +526,11 @@ public final class PackedTable {
         pageBits = WIDE_PAGE_BITS;
         displacementBits = DISPLACEMENT_BITS;
         tagBits = WIDE_WORD_BITS - OFFSET_BITS - WIDE_PAGE_BITS - DISPLACEMENT_BITS;
-        int mask = wide.length - 1;
         for (int i = 0; i < wide.length; i++) {
             if (wide[i] != 0) {
                 int hash = hashOf(wide[i]);
-                wide[i] = withDisplacement(wide[i] | tagOf(hash) << (OFFSET_BITS + pageBits), (i - hash) & mask);
+                wide[i] = withDisplacement(wide[i] | tagOf(hash) << (OFFSET_BITS + pageBits),
+                    distance(slotOf(hash & mask), i));
             }
         }
     }
