@@ -13,12 +13,13 @@ import java.util.function.IntConsumer;
  * packed by a bump pointer into {@code byte[]} pages that double from 256 bytes to 64 KiB; an entry
  * larger than that gets a page of its own.
  *
- * <p>The index is open addressing with linear probing and backward-shift deletion over a
- * power-of-two slot array, load between 1/8 and 3/4. A slot is a word {@code displacement | tag |
+ * <p>The index is open addressing with linear probing and backward-shift deletion, load between
+ * 1/8 and 3/4 of a power-of-two capacity; the slot array is {@link #MISSING_SLOTS} short of it, and
+ * the homes of the missing slots start their probe runs at the first ones. A slot is a word {@code displacement | tag |
  * page + 1 | offset}: the offset of the entry in its page (16 bits); the page number plus one (a
  * used slot is never 0) in as few bits as the page count needs; the top bits of the field's hash,
  * so that most probes past other fields skip reading their page; and the entry's distance from its
- * home slot, 0 to 2, or 3 for farther (2 bits), so that backward shifts, shrinking and scans know
+ * home slot in probe steps, 0 to 2, or 3 for farther (2 bits), so that backward shifts, shrinking and scans know
  * most homes without hashing the field again. The narrow form packs the word in an {@code int}
  * (4 bytes a slot, about 8 bytes a field at a million fields): with b page bits the tag has
  * 14 - b, and each time the page count needs one bit more the tag gives up its lowest bit, then,
@@ -147,7 +148,8 @@ public final class PackedTable {
     private int find(byte[] field, int offset, int length, int hash) {
         long tagField = ((1L << tagBits) - 1) << (OFFSET_BITS + pageBits);
         long tag = tagOf(hash) << (OFFSET_BITS + pageBits);
-        for (int i = slotOf(hash & mask); ; i = next(i)) {
+        int slots = capacity();
+        for (int i = slotOf(hash & mask); ; i = i + 1 == slots ? 0 : i + 1) {
             long word = word(i);
             if (word == 0) {
                 return -1;
