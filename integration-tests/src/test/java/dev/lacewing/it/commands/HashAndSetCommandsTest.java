@@ -97,6 +97,18 @@ class HashAndSetCommandsTest {
             }
             assertEquals(fields, seen);
             assertEquals("value1999", sync.hget(h, "field1999"));
+            // Deleting three quarters shifts entries back and shrinks the table; the rest stays found.
+            String[] deleted = new String[1500];
+            for (int i = 0; i < deleted.length; i++) {
+                deleted[i] = "field" + i;
+                fields.remove(deleted[i]);
+            }
+            assertEquals(1500L, sync.hdel(h, deleted));
+            assertEquals(500L, sync.hlen(h));
+            assertEquals(fields, sync.hgetall(h));
+            for (int i = 1500; i < 2000; i += 97) {
+                assertEquals("value" + i, sync.hget(h, "field" + i));
+            }
             sync.del(h);
         }
     }
