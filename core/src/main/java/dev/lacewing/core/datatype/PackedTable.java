@@ -15,18 +15,19 @@ import java.util.function.IntConsumer;
  *
  * <p>The index is open addressing with linear probing and backward-shift deletion, load between
  * 1/8 and 3/4 of a power-of-two capacity; the slot array is {@link #MISSING_SLOTS} short of it, and
- * the homes of the missing slots start their probe runs at the first ones. A slot is a word {@code displacement | tag |
- * page + 1 | offset}: the offset of the entry in its page (16 bits); the page number plus one (a
- * used slot is never 0) in as few bits as the page count needs; the top bits of the field's hash,
- * so that most probes past other fields skip reading their page; and the entry's distance from its
- * home slot in probe steps, 0 to 2, or 3 for farther (2 bits), so that backward shifts, shrinking and scans know
- * most homes without hashing the field again. The narrow form packs the word in an {@code int}
- * (4 bytes a slot, about 8 bytes a field at a million fields): with b page bits the tag has
- * 14 - b, and each time the page count needs one bit more the tag gives up its lowest bit, then,
- * once the tag is gone, the displacement does (words re-encoded in one pass, no page read). Past
- * {@code maxNarrowPages} pages (65,535 by default, about 4 GiB of entries) the index turns into the
- * wide form, for good: a {@code long} a slot with 24 bits of page, 22 of tag and 2 of displacement.
- * Growing hashes every field again (the new home needs a bit no word keeps).
+ * the homes of the missing slots start their probe runs at the first slots. A slot is a word
+ * {@code displacement | tag | page + 1 | offset}: the offset of the entry in its page (16 bits);
+ * the page number plus one (a used slot is never 0) in as few bits as the page count needs; the
+ * top bits of the field's hash, so that most probes past other fields skip reading their page; and
+ * the entry's distance in probe steps from its home, 0 to 2, or 3 for farther (2 bits), so that
+ * backward shifts, shrinking and scans know most homes without hashing the field again. The
+ * narrow form packs the word in an {@code int} (4 bytes a slot, about 8 bytes a field at a million
+ * fields): with b page bits the tag has 14 - b, and each time the page count needs one bit more
+ * the tag gives up its lowest bit, then, once the tag is gone, the displacement does (words
+ * re-encoded in one pass, no page read). Past {@code maxNarrowPages} pages (65,535 by default,
+ * about 4 GiB of entries) the index turns into the wide form, for good: a {@code long} a slot with
+ * 24 bits of page, 22 of tag and 2 of displacement. Growing hashes every field again (the new home
+ * needs a bit no word keeps).
  *
  * <p>A delete, or an overwrite with a value of another length, leaves the old bytes dead and takes
  * them off the page's live count; a same-length overwrite is written in place. An empty page is
@@ -62,8 +63,8 @@ public final class PackedTable {
     /** Bits of a word that hold the entry's distance from its home slot, while the page leaves room. */
     private static final int DISPLACEMENT_BITS = 2;
     private static final int MAX_WIDE_PAGES = (1 << WIDE_PAGE_BITS) - 1;
-    /** Object header and fields of this object, and the headers of its five arrays. */
-    private static final long FIXED_BYTES = 80 + 16 * 5;
+    /** Object header and fields of this object (90 bytes, aligned), and the headers of its five arrays. */
+    private static final long FIXED_BYTES = 96 + 16 * 5;
 
     private final boolean withValues;
     private final int maxPage;
