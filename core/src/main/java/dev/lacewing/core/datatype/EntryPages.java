@@ -3,9 +3,9 @@ package dev.lacewing.core.datatype;
 import java.util.Arrays;
 
 /**
- * The byte pages that the large sorted-set form's {@link MemberStore} writes its entries into, so
- * that a million entries cost a few dozen arrays instead of a million objects. ({@link PackedTable}
- * keeps pages of the same design of its own, for now.)
+ * The byte pages that the large packed forms ({@link PackedTable} for hashes and sets,
+ * {@link MemberStore} for sorted sets) write their entries into, so that a million entries cost a
+ * few dozen arrays instead of a million objects.
  * Entries are placed by a bump pointer in the open page. A new page is sized by the live bytes, half
  * of them rounded down to a power of two, from 256 bytes to 64 KiB: pages double while entries only
  * arrive, and a table whose entries come and go does not keep opening ever larger pages, so the open
@@ -34,13 +34,17 @@ final class EntryPages {
     }
 
     private static final int FIRST_PAGE = 256;
-    /** The largest page shared by entries: its offsets fit 16 bits, which MemberStore relies on. */
-    private static final int MAX_PAGE = 1 << 16;
+    /**
+     * The largest page shared by entries: its offsets fit 16 bits, which MemberStore and
+     * PackedTable rely on.
+     */
+    static final int MAX_PAGE = 1 << 16;
     private static final long ARRAY_HEADER = 16;
-    /** This object (header and fields) and its four arrays' headers. */
-    private static final long FIXED_BYTES = 64 + 4 * ARRAY_HEADER;
+    /** This object (header and fields, 65 bytes, aligned) and its four arrays' headers. */
+    private static final long FIXED_BYTES = 72 + 4 * ARRAY_HEADER;
 
     private final Compactor compactor;
+    private final int maxPage;
     private byte[][] pages = new byte[4][];
     private int[] pageLive = new int[4];
     private int[] pageUsed = new int[4];
@@ -54,7 +58,25 @@ final class EntryPages {
     private boolean compacting;
 
     EntryPages(Compactor compactor) {
+        this(compactor, MAX_PAGE);
+    }
+
+    /**
+     * Tests shrink the largest shared page, so that a few megabytes of entries fill many pages.
+     *
+     * @param maxPage the largest shared page, a power of two from 256 bytes to 64 KiB; an entry over
+     *                half of it gets a page of its own
+     */
+    EntryPages(Compactor compactor, int maxPage) {
+        if (Integer.bitCount(maxPage) != 1 || maxPage < FIRST_PAGE || maxPage > MAX_PAGE) {
+            throw new IllegalArgumentException("maxPage " + maxPage);
+        }
         this.compactor = compactor;
+        this.maxPage = maxPage;
+    }
+
+    int maxPage() {
+        return maxPage;
     }
 
     static int pageOf(long position) {
@@ -122,11 +144,11 @@ final class EntryPages {
         if (openPage >= 0 && pageUsed[openPage] + length <= pages[openPage].length) {
             return openPage;
         }
-        if (length > MAX_PAGE / 2) {
+        if (length > maxPage / 2) {
             return newPage(length);
         }
         int closed = openPage;
-        int size = (int) Math.max(FIRST_PAGE, Math.min(MAX_PAGE, Long.highestOneBit(liveBytes / 2)));
+        int size = (int) Math.max(FIRST_PAGE, Math.min(maxPage, Long.highestOneBit(liveBytes / 2)));
         while (size < length) {
             size *= 2;
         }

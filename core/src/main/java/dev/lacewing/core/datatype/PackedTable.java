@@ -10,8 +10,8 @@ import java.util.function.IntConsumer;
  * The large form of hashes (field -> value) and sets (member only): Redis's {@code hashtable}
  * encoding, built like the keyspace's compact table so that a million fields cost a handful of
  * Java objects. Entries ({@code varint field length, [varint value length], field, [value]}) are
- * packed by a bump pointer into {@code byte[]} pages that double from 256 bytes to 64 KiB; an entry
- * larger than that gets a page of its own.
+ * packed in {@link EntryPages}: pages of at most 64 KiB, so an offset fits 16 bits, and an entry over
+ * 32 KiB in a page of its own.
  *
  * <p>The index is open addressing with linear probing and backward-shift deletion, load between
  * 1/8 and 3/4 of a power-of-two capacity; the slot array is {@link #MISSING_SLOTS} short of it, and
@@ -29,10 +29,11 @@ import java.util.function.IntConsumer;
  * 24 bits of page, 22 of tag and 2 of displacement. Growing hashes every field again (the new home
  * needs a bit no word keeps).
  *
- * <p>A delete, or an overwrite with a value of another length, leaves the old bytes dead and takes
- * them off the page's live count; a same-length overwrite is written in place. An empty page is
- * dropped, and a full page under half live is compacted into the open page at once (its live
- * entries are found through the index), so pages hold at most about twice the live bytes.
+ * <p>A delete, or an overwrite with a value of another length, releases the old bytes; a
+ * same-length overwrite is written in place. A page compacted finds its live entries through the
+ * index (an entry is live when the slot its field hashes to points at it). A page number the words
+ * cannot hold yet, which only a write brings (the pages hand out numbers one at a time), widens
+ * the page field before the word is made.
  *
  * <p>A position is a slot index, valid until the next change. Lookups, inserts and deletes are
  * O(1) expected; a random entry costs at most 8 probes expected (the load never falls under 1/8);
@@ -51,8 +52,6 @@ public final class PackedTable {
      * whole region more for its header alone. Homes of the missing slots wrap to the first ones.
      */
     private static final int MISSING_SLOTS = 4;
-    private static final int FIRST_PAGE = 256;
-    private static final int MAX_PAGE = 1 << 16;
     private static final int OFFSET_BITS = 16;
     private static final int OFFSET_MASK = (1 << OFFSET_BITS) - 1;
     private static final int NARROW_WORD_BITS = Integer.SIZE;
@@ -63,11 +62,13 @@ public final class PackedTable {
     /** Bits of a word that hold the entry's distance from its home slot, while the page leaves room. */
     private static final int DISPLACEMENT_BITS = 2;
     private static final int MAX_WIDE_PAGES = (1 << WIDE_PAGE_BITS) - 1;
-    /** Object header and fields of this object (90 bytes, aligned), and the headers of its five arrays. */
-    private static final long FIXED_BYTES = 96 + 16 * 5;
+    /**
+     * This object (header and fields, 49 bytes, aligned), its page compactor (a lambda) and the
+     * header of its index array.
+     */
+    private static final long FIXED_BYTES = 56 + 16 + 16;
 
     private final boolean withValues;
-    private final int maxPage;
     private final int maxNarrowPages;
     /** The index in the narrow form, or null once it is wide. */
     private int[] narrowSlots = new int[MIN_CAPACITY];
@@ -80,39 +81,27 @@ public final class PackedTable {
     private int tagBits = NARROW_WORD_BITS - OFFSET_BITS - DISPLACEMENT_BITS;
     private int displacementBits = DISPLACEMENT_BITS;
     private int size;
-    private byte[][] pages = new byte[4][];
-    private int[] pageLive = new int[4];
-    private int[] pageUsed = new int[4];
-    private int[] freePages = new int[4];
-    private int freePageCount;
-    private int pageCount;
-    private int openPage = -1;
-    private int nextPageSize = FIRST_PAGE;
-    private long pageBytes;
-    private boolean compacting;
+    private final EntryPages pages;
 
     /** @param withValues whether each entry carries a value (a hash) or only a member (a set) */
     public PackedTable(boolean withValues) {
-        this(withValues, MAX_PAGE, MAX_NARROW_PAGES);
+        this(withValues, EntryPages.MAX_PAGE, MAX_NARROW_PAGES);
     }
 
     /**
      * Tests shrink the pages or the narrow form's page limit, to reach the wide form, or the narrow
      * words' last page bits, without gigabytes of entries.
      *
-     * @param maxPage        the largest shared page, a power of two from 256 to 64 KiB
+     * @param maxPage        the largest shared page, a power of two from 256 bytes to 64 KiB
      * @param maxNarrowPages the page count past which the index turns wide, at most 65,535
      */
     PackedTable(boolean withValues, int maxPage, int maxNarrowPages) {
-        if (Integer.bitCount(maxPage) != 1 || maxPage < FIRST_PAGE || maxPage > MAX_PAGE) {
-            throw new IllegalArgumentException("maxPage " + maxPage);
-        }
         if (maxNarrowPages < 1 || maxNarrowPages > MAX_NARROW_PAGES) {
             throw new IllegalArgumentException("maxNarrowPages " + maxNarrowPages);
         }
         this.withValues = withValues;
-        this.maxPage = maxPage;
         this.maxNarrowPages = maxNarrowPages;
+        this.pages = new EntryPages(this::moveLiveEntries, maxPage);
     }
 
     public boolean withValues() {
@@ -125,8 +114,7 @@ public final class PackedTable {
 
     /** Bytes held: the index, the pages and the bookkeeping arrays. O(1). */
     public long memoryUsage() {
-        return FIXED_BYTES + indexBytes() + pageBytes + pages.length * 8L + pageLive.length * 12L
-            + freePages.length * 4L;
+        return FIXED_BYTES + indexBytes() + pages.memoryUsage();
     }
 
     /** Bytes of the index's slot array. */
@@ -317,7 +305,7 @@ public final class PackedTable {
 
     /** A deep copy holding the live entries only, packed afresh. */
     public PackedTable copy() {
-        PackedTable copy = new PackedTable(withValues, maxPage, maxNarrowPages);
+        PackedTable copy = new PackedTable(withValues, pages.maxPage(), maxNarrowPages);
         for (int i = 0; i < capacity(); i++) {
             if (occupied(i)) {
                 byte[] page = page(i);
@@ -476,11 +464,12 @@ public final class PackedTable {
     }
 
     /**
-     * Makes room in the words for page numbers up to {@code pageCount}: one more page bit in the
+     * Makes room in the words for page numbers up to {@code pageCount}, one more than the last
+     * fitted (a page number handed out for the first time): one more page bit in the
      * narrow form, taken from the tag (each tag drops its lowest bit) or, once the tag is gone,
      * from the displacement; or the wide form once the narrow one is full. Slots do not move.
      */
-    private void fitPageNumbers() {
+    private void fitPageNumbers(int pageCount) {
         int needed = Integer.SIZE - Integer.numberOfLeadingZeros(pageCount);
         if (wideSlots == null && pageCount > maxNarrowPages) {
             widen();
@@ -541,7 +530,7 @@ public final class PackedTable {
     // ---- pages -----------------------------------------------------------------------------
 
     private byte[] pageOf(long word) {
-        return pages[pageNumberOf(word)];
+        return pages.page(pageNumberOf(word));
     }
 
     private static int offsetOf(long word) {
@@ -552,6 +541,11 @@ public final class PackedTable {
         return (int) ((word >>> OFFSET_BITS) & ((1L << pageBits) - 1)) - 1;
     }
 
+    /** Whether the words can name page {@code page}: its number plus one fits the page field and the form. */
+    private boolean fitsPageNumber(int page) {
+        return wideSlots == null ? page < maxNarrowPages && page + 1 >>> pageBits == 0 : page < MAX_WIDE_PAGES;
+    }
+
     private static int entryLength(int fieldLength, int valueLength, boolean withValues) {
         return Varint.size(fieldLength) + fieldLength + (withValues ? Varint.size(valueLength) + valueLength : 0);
     }
@@ -559,10 +553,13 @@ public final class PackedTable {
     /** Writes an entry into a page and returns its word. */
     private long write(int hash, byte[] field, int fieldOffset, int fieldLength, byte[] value, int valueOffset,
                        int valueLength) {
-        int length = entryLength(fieldLength, valueLength, withValues);
-        int page = pageFor(length);
-        byte[] bytes = pages[page];
-        int start = pageUsed[page];
+        long position = pages.allocate(entryLength(fieldLength, valueLength, withValues));
+        int page = EntryPages.pageOf(position);
+        if (!fitsPageNumber(page)) {
+            fitPageNumbers(page + 1);
+        }
+        byte[] bytes = pages.page(page);
+        int start = EntryPages.offsetOf(position);
         int at = Varint.write(bytes, start, fieldLength);
         if (withValues) {
             at = Varint.write(bytes, at, valueLength);
@@ -571,87 +568,20 @@ public final class PackedTable {
         if (withValues) {
             System.arraycopy(value, valueOffset, bytes, at + fieldLength, valueLength);
         }
-        pageUsed[page] = start + length;
-        pageLive[page] += length;
         return wordOf(hash, page, start);
     }
 
-    /** A page with room for {@code length} bytes at its end: the open page, a new one, or one of its own. */
-    private int pageFor(int length) {
-        if (openPage >= 0 && pageUsed[openPage] + length <= pages[openPage].length) {
-            return openPage;
-        }
-        if (length > maxPage / 2) {
-            return newPage(length);
-        }
-        int closed = openPage;
-        int size = nextPageSize;
-        while (size < length) {
-            size *= 2;
-        }
-        nextPageSize = Math.min(maxPage, size * 2);
-        openPage = newPage(size);
-        if (closed >= 0 && !compacting && pageLive[closed] * 2 < pageUsed[closed]) {
-            // The compaction fills the new open page; look again for room.
-            compact(closed);
-            return pageFor(length);
-        }
-        return openPage;
-    }
-
-    private int newPage(int size) {
-        int page;
-        if (freePageCount > 0) {
-            page = freePages[--freePageCount];
-        } else {
-            if (pageCount == pages.length) {
-                int grown = pages.length * 2;
-                pages = Arrays.copyOf(pages, grown);
-                pageLive = Arrays.copyOf(pageLive, grown);
-                pageUsed = Arrays.copyOf(pageUsed, grown);
-                freePages = Arrays.copyOf(freePages, grown);
-            }
-            page = pageCount++;
-            fitPageNumbers();
-        }
-        pages[page] = new byte[size];
-        pageLive[page] = 0;
-        pageUsed[page] = 0;
-        pageBytes += size;
-        return page;
-    }
-
-    /** Takes a dead entry off its page's live bytes; drops an emptied page, compacts a mostly dead one. */
+    /** Releases a dead entry's bytes. */
     private void kill(long word) {
-        int page = pageNumberOf(word);
-        byte[] bytes = pages[page];
+        byte[] bytes = pageOf(word);
         int at = offsetOf(word);
         int fieldLength = Varint.read(bytes, at);
         int valueLength = withValues ? Varint.read(bytes, at + Varint.size(fieldLength)) : 0;
-        pageLive[page] -= entryLength(fieldLength, valueLength, withValues);
-        if (page == openPage || compacting) {
-            return;
-        }
-        if (pageLive[page] == 0) {
-            dropPage(page);
-        } else if (pageLive[page] * 2 < pageUsed[page]) {
-            compact(page);
-        }
+        pages.release((long) pageNumberOf(word) << 32 | at, entryLength(fieldLength, valueLength, withValues));
     }
 
-    private void dropPage(int page) {
-        pageBytes -= pages[page].length;
-        pages[page] = null;
-        pageLive[page] = 0;
-        pageUsed[page] = 0;
-        freePages[freePageCount++] = page;
-    }
-
-    /** Moves the live entries of a page into the open page and drops it; O(entries of the page). */
-    private void compact(int page) {
-        compacting = true;
-        byte[] bytes = pages[page];
-        int end = pageUsed[page];
+    /** Moves a compacting page's live entries (those their field's slot points at) to fresh positions. */
+    private void moveLiveEntries(byte[] bytes, int end, int page) {
         for (int at = 0; at < end; ) {
             int fieldLength = Varint.read(bytes, at);
             int fieldAt = fieldStart(bytes, at);
@@ -659,12 +589,10 @@ public final class PackedTable {
             int hash = KeyTable.hash(bytes, fieldAt, fieldLength);
             int index = find(bytes, fieldAt, fieldLength, hash);
             if (index >= 0 && pageNumberOf(word(index)) == page && offsetOf(word(index)) == at) {
-                // Arguments first: the write may open a page and re-encode every word.
+                // Arguments first: the write may widen the page field and re-encode every word.
                 replace(index, write(hash, bytes, fieldAt, fieldLength, bytes, fieldAt + fieldLength, valueLength));
             }
             at = fieldAt + fieldLength + valueLength;
         }
-        dropPage(page);
-        compacting = false;
     }
 }
