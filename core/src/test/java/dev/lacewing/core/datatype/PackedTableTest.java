@@ -200,6 +200,15 @@ class PackedTableTest {
     }
 
     @Test
+    void smallPagesCompactedWhileTheirNumbersTakeMorePageBitsKeepEveryEntry() {
+        // 256-byte pages: thousands of them, so compactions (value changes of another length) move
+        // entries to page numbers the words must first widen their page field for.
+        PackedTable table = growAndShrinkAgainstAModel(new PackedTable(true, 256, PackedTable.MAX_NARROW_PAGES),
+            new HashMap<>(), 13);
+        assertFalse(table.wide());
+    }
+
+    @Test
     void pastItsPageLimitTheIndexTurnsWideAndKeepsEveryEntry() {
         PackedTable table = new PackedTable(true, 1 << 16, 3);
         Map<String, String> model = new HashMap<>();
