@@ -79,6 +79,11 @@ final class EntryPages {
         return maxPage;
     }
 
+    /** The position of the entry at {@code offset} in page {@code page}. */
+    static long position(int page, int offset) {
+        return (long) page << 32 | offset;
+    }
+
     static int pageOf(long position) {
         return (int) (position >>> 32);
     }
@@ -121,7 +126,7 @@ final class EntryPages {
         pageUsed[page] = start + length;
         pageLive[page] += length;
         liveBytes += length;
-        return (long) page << 32 | start;
+        return position(page, start);
     }
 
     /** Takes a dead entry's bytes off its page; drops an emptied page, compacts a mostly dead one. */

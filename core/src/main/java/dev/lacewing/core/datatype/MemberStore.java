@@ -115,7 +115,7 @@ final class MemberStore {
             return widePositions[id >>> CHUNK_SHIFT][id & CHUNK_MASK];
         }
         int narrow = positions[id >>> CHUNK_SHIFT][id & CHUNK_MASK];
-        return (long) (narrow >>> 16) << 32 | (narrow & 0xFFFF);
+        return EntryPages.position(narrow >>> 16, narrow & 0xFFFF);
     }
 
     private void setPosition(int id, long position) {
@@ -142,7 +142,7 @@ final class MemberStore {
             int[] narrow = positions[chunk];
             long[] wide = new long[narrow.length];
             for (int i = 0; i < narrow.length; i++) {
-                wide[i] = (long) (narrow[i] >>> 16) << 32 | (narrow[i] & 0xFFFF);
+                wide[i] = EntryPages.position(narrow[i] >>> 16, narrow[i] & 0xFFFF);
             }
             widePositions[chunk] = wide;
             chunkBytes += 4L * narrow.length;
@@ -315,7 +315,7 @@ final class MemberStore {
         for (int at = 0; at < used; ) {
             int length = Varint.read(page, at);
             int memberAt = at + Varint.size(length);
-            int id = idAt((long) pageNumber << 32 | at, KeyTable.hash(page, memberAt, length));
+            int id = idAt(EntryPages.position(pageNumber, at), KeyTable.hash(page, memberAt, length));
             if (id >= 0) {
                 setPosition(id, write(page, memberAt, length));
             }

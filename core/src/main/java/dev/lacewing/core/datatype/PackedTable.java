@@ -577,7 +577,7 @@ public final class PackedTable {
         int at = offsetOf(word);
         int fieldLength = Varint.read(bytes, at);
         int valueLength = withValues ? Varint.read(bytes, at + Varint.size(fieldLength)) : 0;
-        pages.release((long) pageNumberOf(word) << 32 | at, entryLength(fieldLength, valueLength, withValues));
+        pages.release(EntryPages.position(pageNumberOf(word), at), entryLength(fieldLength, valueLength, withValues));
     }
 
     /** Moves a compacting page's live entries (those their field's slot points at) to fresh positions. */
