@@ -543,7 +543,7 @@ public final class PackedTable {
 
     /** Whether the words can name page {@code page}: its number plus one fits the page field and the form. */
     private boolean fitsPageNumber(int page) {
-        return wideSlots == null ? page < maxNarrowPages && page + 1 >>> pageBits == 0 : page < MAX_WIDE_PAGES;
+        return wideSlots == null ? page < maxNarrowPages && (page + 1) >>> pageBits == 0 : page < MAX_WIDE_PAGES;
     }
 
     private static int entryLength(int fieldLength, int valueLength, boolean withValues) {
