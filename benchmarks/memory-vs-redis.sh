@@ -55,8 +55,13 @@ rss_after_full_gc() { # pid
   # What the launcher's TrimNativeHeapInterval does every 10 s: glibc keeps the memory the JIT
   # compilers' arenas freed unless asked to give it back. HotSpot first keeps freed arena chunks
   # in a pool it empties every 5 s, so the trim waits for that: trimmed at once, the growth read
-  # up to 15 MB high whenever a compilation had just ended (NMT "Arena Chunk").
+  # up to 15 MB high whenever a compilation had just ended (NMT "Arena Chunk"). A second trim
+  # 10 s later, as the launcher's interval makes one: after only the first, the native heap of a
+  # small load still read 1-5 MB high in some runs (100,000 small sets: growth 9.6-15.3 MB after
+  # one trim, 9.9-11.9 MB after the second, 10.5-11.4 MB after a third, same three runs).
   sleep 6
+  jcmd "$1" System.trim_native_heap >/dev/null 2>&1 || true
+  sleep 10
   jcmd "$1" System.trim_native_heap >/dev/null 2>&1 || true
   current=$(rss "$1")
   for _ in $(seq 1 40); do   # steady for 1.5 s (three reads within 256 KiB), at most 20 s
