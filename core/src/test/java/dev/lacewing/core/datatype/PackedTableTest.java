@@ -92,12 +92,7 @@ class PackedTableTest {
     @Test
     void aFullScanReturnsEveryMemberPresentThroughoutWhileTheTableGrowsAndShrinks() {
         PackedTable table = new PackedTable(false);
-        Set<String> stable = new HashSet<>();
-        for (int i = 0; i < 500; i++) {
-            byte[] m = bytes("stable" + i);
-            table.add(m, 0, m.length);
-            stable.add("stable" + i);
-        }
+        Set<String> stable = addStableMembers(table, 500);
         Set<String> seen = new HashSet<>();
         long cursor = 0;
         int steps = 0;
@@ -237,6 +232,17 @@ class PackedTableTest {
         assertEquals(contents(table), contents(copy));
     }
 
+    /** Adds members stable0..stable{count - 1} and returns their names. */
+    private static Set<String> addStableMembers(PackedTable table, int count) {
+        Set<String> stable = new HashSet<>();
+        for (int i = 0; i < count; i++) {
+            byte[] m = bytes("stable" + i);
+            table.add(m, 0, m.length);
+            stable.add("stable" + i);
+        }
+        return stable;
+    }
+
     /**
      * Scans a set whose members of {@code stable} stay while others come and go between steps (the
      * table grows to about 4,000 members and shrinks back, again and again): every stable member is
@@ -244,12 +250,7 @@ class PackedTableTest {
      */
     private static void assertScanReturnsEveryStableMember(PackedTable table, long seed) {
         SplittableRandom random = new SplittableRandom(seed);
-        Set<String> stable = new HashSet<>();
-        for (int i = 0; i < 300; i++) {
-            byte[] m = bytes("stable" + i);
-            table.add(m, 0, m.length);
-            stable.add("stable" + i);
-        }
+        Set<String> stable = addStableMembers(table, 300);
         List<String> churn = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         long cursor = 0;
