@@ -47,14 +47,9 @@ class PackedTableTest {
             if (operation < 6) {
                 // Values of varied lengths, some large enough for a page of their own.
                 int length = random.nextInt(20) == 0 ? 40_000 : random.nextInt(30);
-                String value = "v".repeat(length) + step;
-                byte[] f = bytes(field);
-                byte[] v = bytes(value);
-                assertEquals(!model.containsKey(field), table.put(f, 0, f.length, v, 0, v.length));
-                model.put(field, value);
+                putAsTheModel(table, model, field, "v".repeat(length) + step);
             } else {
-                byte[] f = bytes(field);
-                assertEquals(model.remove(field) != null, table.remove(f, 0, f.length));
+                removeAsTheModel(table, model, field);
             }
             if (step % 5000 == 0) {
                 assertEquals(model, contents(table));
@@ -155,14 +150,9 @@ class PackedTableTest {
             boolean growing = step < 45_000;
             String field = "field:" + random.nextInt(20_000);
             if (random.nextInt(10) < (growing ? 8 : 2)) {
-                String value = "v".repeat(random.nextInt(24)) + step;
-                byte[] f = bytes(field);
-                byte[] v = bytes(value);
-                assertEquals(!model.containsKey(field), table.put(f, 0, f.length, v, 0, v.length));
-                model.put(field, value);
+                putAsTheModel(table, model, field, "v".repeat(random.nextInt(24)) + step);
             } else {
-                byte[] f = bytes(field);
-                assertEquals(model.remove(field) != null, table.remove(f, 0, f.length));
+                removeAsTheModel(table, model, field);
             }
             maxCapacity = Math.max(maxCapacity, table.capacity());
             if (step % 3000 == 0) {
@@ -230,6 +220,20 @@ class PackedTableTest {
         PackedTable copy = table.copy();
         assertTrue(copy.wide());
         assertEquals(contents(table), contents(copy));
+    }
+
+    /** Puts a field in the table and the model; the table must say whether it was new as the model does. */
+    private static void putAsTheModel(PackedTable table, Map<String, String> model, String field, String value) {
+        byte[] f = bytes(field);
+        byte[] v = bytes(value);
+        assertEquals(!model.containsKey(field), table.put(f, 0, f.length, v, 0, v.length));
+        model.put(field, value);
+    }
+
+    /** Removes a field from the table and the model; the table must say whether it was there as the model does. */
+    private static void removeAsTheModel(PackedTable table, Map<String, String> model, String field) {
+        byte[] f = bytes(field);
+        assertEquals(model.remove(field) != null, table.remove(f, 0, f.length));
     }
 
     /** Adds members stable0..stable{count - 1} and returns their names. */
