@@ -45,6 +45,8 @@ import java.util.function.IntConsumer;
 public final class PackedTable {
 
     private static final int MIN_CAPACITY = 16;
+    /** Entries a growth reads ahead before hashing them ({@link #rehashAll}). */
+    private static final int REHASH_BATCH = 32;
     /**
      * Slots the index array lacks of its capacity (past {@link #MIN_CAPACITY}), so that a narrow
      * array with its 16-byte header is exactly a power of two bytes: from 1 MiB an array is
@@ -455,11 +457,46 @@ public final class PackedTable {
             wideSlots = new long[slotCount(capacity)];
         }
         mask = capacity - 1;
+        if (capacity > oldMask + 1) {
+            rehashAll(oldNarrow, oldWide, oldSlots);
+            return;
+        }
         for (int i = 0; i < oldSlots; i++) {
             long word = oldWide == null ? Integer.toUnsignedLong(oldNarrow[i]) : oldWide[i];
             if (word != 0) {
-                insert(capacity > oldMask + 1 ? hashOf(word) : homeOf(i, word, oldSlots, oldMask), word);
+                insert(homeOf(i, word, oldSlots, oldMask), word);
             }
+        }
+    }
+
+    /**
+     * Growing: every field is hashed again, which reads its entry from a page, most often a cache
+     * miss. The words go in batches: the first pass reads each entry's field length, loads that do
+     * not depend on one another, so the processor has many misses in flight at once; the second
+     * hashes the fields, in cache by then, and inserts the words.
+     */
+    private void rehashAll(int[] oldNarrow, long[] oldWide, int oldSlots) {
+        long[] words = new long[REHASH_BATCH];
+        int[] fieldLengths = new int[REHASH_BATCH];
+        int batched = 0;
+        for (int i = 0; i < oldSlots; i++) {
+            long word = oldWide == null ? Integer.toUnsignedLong(oldNarrow[i]) : oldWide[i];
+            if (word != 0) {
+                words[batched] = word;
+                fieldLengths[batched++] = Varint.read(pageOf(word), offsetOf(word));
+                if (batched == REHASH_BATCH) {
+                    insertRehashed(words, fieldLengths, batched);
+                    batched = 0;
+                }
+            }
+        }
+        insertRehashed(words, fieldLengths, batched);
+    }
+
+    private void insertRehashed(long[] words, int[] fieldLengths, int count) {
+        for (int j = 0; j < count; j++) {
+            byte[] page = pageOf(words[j]);
+            insert(KeyTable.hash(page, fieldStart(page, offsetOf(words[j])), fieldLengths[j]), words[j]);
         }
     }
 
