@@ -212,12 +212,7 @@ final class MemberStore {
     }
 
     private boolean equalsMember(int id, byte[] array, int offset, int length) {
-        long position = position(id);
-        byte[] page = pages.pageAt(position);
-        int at = EntryPages.offsetOf(position);
-        int memberLength = Varint.read(page, at);
-        at += Varint.size(memberLength);
-        return Arrays.equals(page, at, at + memberLength, array, offset, offset + length);
+        return compareMember(id, array, offset, length) == 0;
     }
 
     /** Stores a new member (copied from the slice) with its score; returns its id. */
