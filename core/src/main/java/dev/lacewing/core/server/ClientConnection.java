@@ -450,9 +450,10 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     public void block(long deadline, int[] keyArguments, int destinationArgument, BlockedCommand command) {
         BlockedClient client = new BlockedClient(this, current, decoder, database, keyArguments,
             destinationArgument, command, deadline);
-        server.blockedClients.increment();
         client.register((Database) keyspace());
+        // Published before it is counted: a client INFO counts as blocked is one CLIENT UNBLOCK finds.
         blockedClient = client;
+        server.blockedClients.increment();
     }
 
     /**
