@@ -37,6 +37,8 @@ import java.util.function.IntBinaryOperator;
 final class MemberStore {
 
     private static final int MIN_INDEX_CAPACITY = 16;
+    /** Members a resize reads ahead before hashing them ({@link #resizeIndex}). */
+    private static final int REHASH_BATCH = 32;
     /** Slots the index array lacks of its capacity: its 16-byte header's worth of ints. */
     private static final int MISSING_SLOTS = 4;
     private static final int FIRST_CHUNK_IDS = 16;
@@ -366,14 +368,41 @@ final class MemberStore {
         }
     }
 
+    /**
+     * Rebuilds the index at another capacity, hashing every member again: each a read of its
+     * position and of its page, most often cache misses. The members go in batches: the first pass
+     * reads each one's position and length, loads that do not depend on one another, so the
+     * processor has many misses in flight at once; the second hashes them, in cache by then, and
+     * inserts them.
+     */
     private void resizeIndex(int capacity) {
         int[] old = slots;
         slots = new int[capacity - MISSING_SLOTS];
         mask = capacity - 1;
+        int[] ids = new int[REHASH_BATCH];
+        long[] batchPositions = new long[REHASH_BATCH];
+        int[] lengths = new int[REHASH_BATCH];
+        int batched = 0;
         for (int entry : old) {
             if (entry != 0) {
-                insertSlot(entry - 1, hashOf(entry - 1));
+                long position = position(entry - 1);
+                ids[batched] = entry - 1;
+                batchPositions[batched] = position;
+                lengths[batched++] = Varint.read(pages.pageAt(position), EntryPages.offsetOf(position));
+                if (batched == REHASH_BATCH) {
+                    insertRehashed(ids, batchPositions, lengths, batched);
+                    batched = 0;
+                }
             }
+        }
+        insertRehashed(ids, batchPositions, lengths, batched);
+    }
+
+    private void insertRehashed(int[] ids, long[] batchPositions, int[] lengths, int count) {
+        for (int j = 0; j < count; j++) {
+            byte[] page = pages.pageAt(batchPositions[j]);
+            int at = EntryPages.offsetOf(batchPositions[j]);
+            insertSlot(ids[j], KeyTable.hash(page, at + Varint.size(lengths[j]), lengths[j]));
         }
     }
 
