@@ -254,7 +254,11 @@ public final class SortedSetCommands {
 
     /** Replies each member visited (and its score when {@code withScores}), as {@link #beginMembers} announced. */
     private static SortedSet.Visitor replying(ReplyWriter reply, boolean withScores) {
-        boolean nested = withScores && reply.protocol() > 2;
+        return replying(reply, withScores, withScores && reply.protocol() > 2);
+    }
+
+    /** The same, each member and score as a two-element array when {@code nested}. */
+    private static SortedSet.Visitor replying(ReplyWriter reply, boolean withScores, boolean nested) {
         return (array, offset, length, score) -> {
             if (nested) {
                 reply.array(2);
@@ -818,13 +822,7 @@ public final class SortedSetCommands {
         int size = set.size();
         int from = max ? size - count : 0;
         int to = max ? size - 1 : count - 1;
-        set.visit(from, to, max, (array, offset, length, score) -> {
-            if (nested) {
-                reply.array(2);
-            }
-            reply.bulk(array, offset, length);
-            reply.doubleValue(score);
-        });
+        set.visit(from, to, max, replying(reply, true, nested));
         set.removeRange(from, to);
     }
 

@@ -51,13 +51,7 @@ class ObjectCommandsTest {
         assertEquals(raw, ctx.call("OBJECT", "ENCODING", "a"));
         assertEquals(":1\r\n", ctx.call("OBJECT", "REFCOUNT", "a"), "a raw integer is not shared");
         ctx.call("EXPIRE", "a", "100");
-        ctx.call("RENAME", "a", "b");
-        ctx.call("COPY", "b", "c");
-        ctx.call("MOVE", "c", "1");
-        assertEquals(raw, ctx.call("OBJECT", "ENCODING", "b"));
-        ctx.call("SELECT", "1");
-        assertEquals(raw, ctx.call("OBJECT", "ENCODING", "c"));
-        ctx.call("SELECT", "0");
+        assertEncodingKeptThroughRenameCopyAndMove(raw);
         ctx.call("INCR", "b");
         assertEquals(FakeCommandContext.bulk("int"), ctx.call("OBJECT", "ENCODING", "b"));
         ctx.call("SETRANGE", "r", "0", "x");
@@ -85,13 +79,7 @@ class ObjectCommandsTest {
         assertEquals(":1\r\n", ctx.call("OBJECT", "REFCOUNT", "a"), "text is not a shared integer");
         ctx.call("EXPIRE", "a", "100");
         ctx.call("PERSIST", "a");
-        ctx.call("RENAME", "a", "b");
-        ctx.call("COPY", "b", "c");
-        ctx.call("MOVE", "c", "1");
-        assertEquals(embstr, ctx.call("OBJECT", "ENCODING", "b"));
-        ctx.call("SELECT", "1");
-        assertEquals(embstr, ctx.call("OBJECT", "ENCODING", "c"));
-        ctx.call("SELECT", "0");
+        assertEncodingKeptThroughRenameCopyAndMove(embstr);
         ctx.call("INCR", "b");
         assertEquals(FakeCommandContext.bulk("int"), ctx.call("OBJECT", "ENCODING", "b"));
         ctx.call("INCRBYFLOAT", "b", "1");
@@ -204,5 +192,16 @@ class ObjectCommandsTest {
         assertEquals("-ERR wrong number of arguments for 'object|encoding' command\r\n",
             ctx.call("OBJECT", "ENCODING"));
         assertEquals("-ERR unknown subcommand 'foo'. Try OBJECT HELP.\r\n", ctx.call("OBJECT", "foo"));
+    }
+
+    /** RENAME a to b, COPY b to c, MOVE c to database 1: b and c keep the encoding a had. */
+    private void assertEncodingKeptThroughRenameCopyAndMove(String encoding) {
+        ctx.call("RENAME", "a", "b");
+        ctx.call("COPY", "b", "c");
+        ctx.call("MOVE", "c", "1");
+        assertEquals(encoding, ctx.call("OBJECT", "ENCODING", "b"));
+        ctx.call("SELECT", "1");
+        assertEquals(encoding, ctx.call("OBJECT", "ENCODING", "c"));
+        ctx.call("SELECT", "0");
     }
 }
