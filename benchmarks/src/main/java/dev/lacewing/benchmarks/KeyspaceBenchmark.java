@@ -19,8 +19,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * GET and SET against the keyspace (one partition, as a shard sees it) holding {@code keys}
- * keys of 256-byte values, in each layout. Keys are looked up as slices of a request-like buffer, as the server
+ * GET (of a key there and of one not), SET of an existing key, and a new key's insert and delete
+ * against the keyspace (one partition, as a shard sees it) holding {@code keys} keys of 256-byte
+ * values, in each layout (at most 8,000,000 keys, so that every key has seven digits). Keys are looked up as slices of a request-like buffer, as the server
  * does.
  */
 @State(Scope.Thread)
@@ -77,6 +78,23 @@ public class KeyspaceBenchmark {
         int length = slice(next);
         next = (next + 7919) % keys;
         return database.getValue(requestBuffer, 8, length, view) ? view.length() : -1;
+    }
+
+    /** A key that is not there, as a cache's misses ask. */
+    @Benchmark
+    public boolean getMissing() {
+        int length = slice(keys + next);
+        next = (next + 7919) % keys;
+        return database.getValue(requestBuffer, 8, length, view);
+    }
+
+    /** A new key and then its delete, so that the table stays at its size (and its index's load). */
+    @Benchmark
+    public boolean insertAndRemove() {
+        int length = slice(keys + next);
+        next = (next + 7919) % keys;
+        database.put(requestBuffer, 8, length, value, Keyspace.NO_EXPIRY);
+        return database.remove(requestBuffer, 8, length);
     }
 
     @Benchmark

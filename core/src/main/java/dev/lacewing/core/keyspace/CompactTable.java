@@ -20,6 +20,17 @@ import java.util.function.LongSupplier;
  * (whose class comment holds the SCAN argument; it carries over unchanged, since SCAN only
  * depends on where an index slot is, not on what it points to).
  *
+ * <p>While the tags hold every home bit (at most 2^24 slots) the index is kept in Robin Hood
+ * order: an insert takes the slot of the first entry that sits nearer its home than the new one
+ * would, and pushes that one on. Every run then lists its entries by home, so a miss ends at the
+ * first entry nearer its home than the probe is to the key's, deletion's backward shift ends at
+ * the first entry in its home, and the index fills to 7/8 before it doubles, where plain linear
+ * probing, whose misses run to the next empty slot (32 slots on average at 7/8), stops at 3/4.
+ * An index is then 8 to 16 bytes a key instead of 10.7 to 21.3 (100,000 keys: 1 MiB, not 2).
+ * SCAN visits a bucket in one step, so entries pushed along between steps do not matter to it.
+ * A larger index finds homes by reading the keys, so it is filled in plain linear-probing order,
+ * to 3/4.
+ *
  * <p>A slot is 0 when empty, otherwise {@code tag:24 | expires:1 | page:21 | offset:18}: the low
  * 24 bits of the key's hash (a miss rarely touches a page, and growing or backward shift find a
  * slot's home without touching one while the index has at most 2^24 slots), whether the entry
@@ -124,6 +135,8 @@ public final class CompactTable implements DatabaseTable {
     private final MemoryPolicy memory;
     /** The time new entries are created at (puts carry no {@code now}). */
     private final LongSupplier clock;
+    /** The largest {@link #mask} kept in Robin Hood order: {@link #TAG_MASK}, less in tests. */
+    private final int orderedMask;
 
     /** The index: {@code capacity - MISSING_SLOTS} slots; probes wrap at its end. */
     private long[] slots = new long[MIN_CAPACITY - MISSING_SLOTS];
@@ -175,8 +188,14 @@ public final class CompactTable implements DatabaseTable {
     }
 
     public CompactTable(MemoryPolicy memory, LongSupplier clock) {
+        this(memory, clock, TAG_MASK);
+    }
+
+    /** For tests: the index is kept in Robin Hood order up to {@code orderedMask + 1} slots. */
+    CompactTable(MemoryPolicy memory, LongSupplier clock, int orderedMask) {
         this.memory = memory;
         this.clock = clock;
+        this.orderedMask = orderedMask;
     }
 
     /* The entry decode() last read; entryHash is the key's hash when find() found it. */
@@ -234,6 +253,34 @@ public final class CompactTable implements DatabaseTable {
     /** Pages held, of either size. */
     public int pageCount() {
         return pageCount - freePageCount;
+    }
+
+    /**
+     * What is wrong with the index, or null: for tests. Every entry is reachable from its home's
+     * slot without an empty slot between, the count adds up, and while {@link #ordered} each
+     * entry sits at most one slot further from its home than the entry before it.
+     */
+    String indexFault() {
+        int entries = 0;
+        for (int i = 0; i < slots.length; i++) {
+            long slot = slots[i];
+            if (slot == 0) {
+                continue;
+            }
+            entries++;
+            int home = slotOf(homeOf(slot, mask));
+            for (int j = home; j != i; j = next(j)) {
+                if (slots[j] == 0) {
+                    return "slot " + i + " is cut off from its home " + home + " by an empty slot at " + j;
+                }
+            }
+            int before = i == 0 ? slots.length - 1 : i - 1;
+            if (ordered() && slots[before] != 0 && displacement(slot, i) > displacement(slots[before], before) + 1) {
+                return "slot " + i + " sits " + displacement(slot, i) + " from its home after one at "
+                    + displacement(slots[before], before);
+            }
+        }
+        return entries == size ? null : entries + " entries in the index for a size of " + size;
     }
 
     /* ---- entries ---- */
@@ -554,7 +601,8 @@ public final class CompactTable implements DatabaseTable {
     /** Slot index of the key, or -1; decodes the entry when found. Does not look at expiry. */
     private int find(byte[] key, int offset, int length, int hash) {
         long tag = tagOf(hash);
-        for (int i = slotOf(hash & mask); ; i = next(i)) {
+        boolean ordered = ordered();
+        for (int i = slotOf(hash & mask), distance = 0; ; i = next(i), distance++) {
             long slot = slots[i];
             if (slot == 0) {
                 return -1;
@@ -566,8 +614,21 @@ public final class CompactTable implements DatabaseTable {
                     entryHash = hash;
                     return i;
                 }
+            } else if (ordered && displacement(slot, i) < distance) {
+                return -1;
             }
         }
+    }
+
+    /** Whether the index is in Robin Hood order: while the tags hold the homes. */
+    private boolean ordered() {
+        return mask <= orderedMask;
+    }
+
+    /** How far past its home's slot the entry in slot {@code index} sits; only while {@link #ordered}. */
+    private int displacement(long slot, int index) {
+        int distance = index - slotOf((int) (slot >>> TAG_SHIFT) & mask);
+        return distance >= 0 ? distance : distance + slots.length;
     }
 
     /** Index of the live key, deleting it first if its time has passed; -1 when absent. */
@@ -969,14 +1030,10 @@ public final class CompactTable implements DatabaseTable {
     }
 
     private void insert(int hash, long slot) {
-        if ((size + 1) * 4L > (mask + 1L) * 3L) {
+        if ((size + 1) * 8L > slots.length * (ordered() ? 7L : 6L)) {
             resize((mask + 1) * 2);
         }
-        int i = slotOf(hash & mask);
-        while (slots[i] != 0) {
-            i = next(i);
-        }
-        slots[i] = slot;
+        place(slot, hash & mask);
         if ((slot & EXPIRES_BIT) != 0) {
             expiring++;
         }
@@ -991,11 +1048,36 @@ public final class CompactTable implements DatabaseTable {
         mask = capacity - 1;
         for (long slot : old) {
             if (slot != 0) {
-                int i = slotOf(homeOf(slot, mask));
-                while (slots[i] != 0) {
-                    i = next(i);
-                }
+                place(slot, homeOf(slot, mask));
+            }
+        }
+    }
+
+    /**
+     * Puts a slot value whose home is {@code home} into the index: in Robin Hood order while
+     * {@link #ordered} (each entry it passes that sits nearer its home gives up its slot and is
+     * placed on in turn), else in the first empty slot.
+     */
+    private void place(long slot, int home) {
+        int i = slotOf(home);
+        if (!ordered()) {
+            while (slots[i] != 0) {
+                i = next(i);
+            }
+            slots[i] = slot;
+            return;
+        }
+        for (int distance = 0; ; i = next(i), distance++) {
+            long occupant = slots[i];
+            if (occupant == 0) {
                 slots[i] = slot;
+                return;
+            }
+            int theirs = displacement(occupant, i);
+            if (theirs < distance) {
+                slots[i] = slot;
+                slot = occupant;
+                distance = theirs;
             }
         }
     }
@@ -1013,12 +1095,15 @@ public final class CompactTable implements DatabaseTable {
         }
         size--;
         int hole = index;
+        boolean ordered = ordered();
         for (int i = next(index); slots[i] != 0; i = next(i)) {
             int home = slotOf(homeOf(slots[i], mask));
             boolean movable = hole <= i ? (home <= hole || home > i) : (home <= hole && home > i);
             if (movable) {
                 slots[hole] = slots[i];
                 hole = i;
+            } else if (ordered) {
+                break; // in its home; the run's later entries are homed after it, as far on
             }
         }
         slots[hole] = 0;

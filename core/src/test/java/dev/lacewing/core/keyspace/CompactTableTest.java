@@ -59,7 +59,9 @@ class CompactTableTest {
     void agreesWithAHashMapModelUnderEveryOperation() {
         for (int seed = 0; seed < 12; seed++) {
             Random random = new Random(seed);
-            CompactTable table = new CompactTable();
+            // Every fourth seed's index leaves Robin Hood order past 256 slots, as a large index does past 2^24.
+            CompactTable table = seed % 4 == 1
+                ? new CompactTable(new MemoryPolicy(), System::currentTimeMillis, 255) : new CompactTable();
             Map<String, Entry> model = new HashMap<>();
             List<String> names = new ArrayList<>();
             int keySpace = 50 + random.nextInt(seed % 3 == 0 ? 60 : 3000);
@@ -136,6 +138,9 @@ class CompactTableTest {
                     }
                 }
                 checkPages(table);
+                if (step % 100 == 99) {
+                    assertNull(table.indexFault(), seed + "/" + step);
+                }
                 if (step % 1000 == 999) {
                     checkAgainstModel(table, model, now, seed + "/" + step);
                 }
@@ -239,6 +244,47 @@ class CompactTableTest {
         @Override
         public long memoryUsage() {
             return bytes;
+        }
+    }
+
+    @Test
+    void theIndexFillsToSevenEighthsInRobinHoodOrderAndStaysSoThroughDeletes() {
+        for (int orderedMask : new int[] {Integer.MAX_VALUE, 1023}) {
+            CompactTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis, orderedMask);
+            int ordered = (4096 - 2) * 7 / 8; // the array is 2 slots short of the capacity
+            for (int i = 0; i < ordered; i++) {
+                byte[] key = bytes("k" + i);
+                table.put(key, 0, key.length, key, Keyspace.NO_EXPIRY);
+            }
+            assertEquals(orderedMask > 4095 ? 4096 : 8192, table.capacity(), "capacity at " + ordered + " keys");
+            assertNull(table.indexFault());
+            byte[] next = bytes("k" + ordered);
+            table.put(next, 0, next.length, next, Keyspace.NO_EXPIRY);
+            assertEquals(8192, table.capacity());
+            Random random = new Random(7);
+            ValueView view = new ValueView();
+            Set<Integer> present = new HashSet<>();
+            for (int i = 0; i <= ordered; i++) {
+                present.add(i);
+            }
+            for (int step = 0; step < 20_000; step++) {
+                int i = random.nextInt(2 * ordered);
+                byte[] key = bytes("k" + i);
+                int op = random.nextInt(3);
+                if (op == 0) {
+                    assertEquals(present.remove(i), table.remove(key, 0, key.length, 0), "remove k" + i);
+                } else if (op == 1 && present.size() < (8192 - 2) * 7 / 8) {
+                    table.put(key, 0, key.length, key, Keyspace.NO_EXPIRY);
+                    present.add(i);
+                } else {
+                    assertEquals(present.contains(i), table.getValue(key, 0, key.length, 0, view), "get k" + i);
+                }
+                if (step % 500 == 0) {
+                    assertNull(table.indexFault(), "step " + step);
+                }
+            }
+            assertNull(table.indexFault());
+            assertEquals(present.size(), table.size());
         }
     }
 
