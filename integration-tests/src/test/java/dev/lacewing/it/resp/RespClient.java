@@ -301,9 +301,14 @@ public final class RespClient implements AutoCloseable {
         return line + 2;
     }
 
-    /** Bytes as a String, one char per byte, so that any reply compares and prints exactly. */
+    /** Bytes as a String in ISO-8859-1, one char per byte, so any reply compares and prints exactly; null for null. */
     public static String text(byte[] bytes) {
-        return new String(bytes, StandardCharsets.ISO_8859_1);
+        return bytes == null ? null : new String(bytes, StandardCharsets.ISO_8859_1);
+    }
+
+    /** A String as bytes in ISO-8859-1, one byte per char up to 0xff, so that {@link #text} gives it back exactly. */
+    public static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.ISO_8859_1);
     }
 
     /** Bytes with CR, LF and non-printable bytes escaped, for failure messages. */
