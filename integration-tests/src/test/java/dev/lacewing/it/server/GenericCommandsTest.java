@@ -1,5 +1,6 @@
 package dev.lacewing.it.server;
 
+import static dev.lacewing.it.resp.RespClient.bytes;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -28,10 +29,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 class GenericCommandsTest {
 
     private static final int DATABASE = 9;
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.ISO_8859_1);
-    }
 
     /** A key named {@code prefix} plus a number, living on shard {@code shard} of two. */
     private static byte[] keyOnShard(String prefix, int shard) {

@@ -1,5 +1,6 @@
 package dev.lacewing.it.server;
 
+import static dev.lacewing.it.resp.RespClient.bytes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -144,9 +145,5 @@ class PipelinedHopBatchTest {
         }
         in.read();
         return line.toString(StandardCharsets.UTF_8);
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }
