@@ -1,5 +1,6 @@
 package dev.lacewing.it.commands;
 
+import static dev.lacewing.it.resp.RespClient.bytes;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -22,7 +23,6 @@ import io.lettuce.core.output.IntegerListOutput;
 import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.ProtocolKeyword;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,10 +32,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** The bitmap family through lettuce on every engine and transport, keys spread over both shards. */
 class BitmapCommandsTest {
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.ISO_8859_1);
-    }
 
     /** A key named after the test and target, on shard {@code shard} of the two the servers run. */
     static byte[] keyOnShard(Target target, String name, int shard) {

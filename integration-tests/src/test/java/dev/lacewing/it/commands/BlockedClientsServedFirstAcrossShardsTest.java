@@ -1,10 +1,13 @@
 package dev.lacewing.it.commands;
 
+import static dev.lacewing.it.resp.RespClient.bytes;
+import static dev.lacewing.it.resp.RespClient.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lacewing.core.keyspace.Slots;
+import dev.lacewing.it.resp.RespClient;
 import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
 import io.lettuce.core.KeyValue;
@@ -16,7 +19,6 @@ import io.lettuce.core.ZPopArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
@@ -41,14 +43,6 @@ class BlockedClientsServedFirstAcrossShardsTest {
     private static final long TIME_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(3);
     /** Rounds a run must reach within its time for the check to mean something. */
     private static final int MINIMUM_ROUNDS = 20;
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String text(byte[] bytes) {
-        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
-    }
 
     /**
      * A key on {@code shard} of the test servers' two shards; with their multithread engine's 32
@@ -218,7 +212,7 @@ class BlockedClientsServedFirstAcrossShardsTest {
     }
 
     private static CompletionStage<String> element(RedisFuture<byte[]> future) {
-        return future.thenApply(BlockedClientsServedFirstAcrossShardsTest::text);
+        return future.thenApply(RespClient::text);
     }
 
     private static CompletionStage<String> popped(RedisFuture<KeyValue<byte[], byte[]>> future) {

@@ -1,5 +1,7 @@
 package dev.lacewing.it.commands;
 
+import static dev.lacewing.it.resp.RespClient.bytes;
+import static dev.lacewing.it.resp.RespClient.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -16,7 +18,6 @@ import io.lettuce.core.ZPopArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -33,14 +34,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  * SORT ... STORE waking a BLPOP on its destination.
  */
 class BlockingSortedSetAndSortTest {
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String text(byte[] bytes) {
-        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
-    }
 
     private static List<String> texts(List<byte[]> values) {
         List<String> texts = new ArrayList<>();

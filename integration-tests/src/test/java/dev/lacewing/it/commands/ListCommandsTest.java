@@ -1,5 +1,7 @@
 package dev.lacewing.it.commands;
 
+import static dev.lacewing.it.resp.RespClient.bytes;
+import static dev.lacewing.it.resp.RespClient.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -21,7 +23,6 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -59,14 +60,6 @@ class ListCommandsTest {
     @AfterParameterizedClassInvocation
     static void resetDepth() {
         setDepth(0);
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String text(byte[] bytes) {
-        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
     }
 
     private static List<String> texts(List<byte[]> values) {

@@ -1,5 +1,7 @@
 package dev.lacewing.it.commands;
 
+import static dev.lacewing.it.resp.RespClient.bytes;
+import static dev.lacewing.it.resp.RespClient.text;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -24,7 +26,6 @@ import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.protocol.ProtocolVersion;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -35,14 +36,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** The string family through lettuce (sync, pipelined async, RESP2 and RESP3) and raw sockets. */
 class StringCommandsTest {
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String text(byte[] bytes) {
-        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
-    }
 
     private static byte[] key(Target target, String name) {
         return bytes("str:" + target + ":" + name);
