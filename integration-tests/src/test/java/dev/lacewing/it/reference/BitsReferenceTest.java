@@ -1,5 +1,6 @@
 package dev.lacewing.it.reference;
 
+import static dev.lacewing.it.resp.RespClient.bytes;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -396,7 +397,7 @@ class BitsReferenceTest {
                         yield field;
                     }
                 };
-                List<byte[]> arguments = command.stream().map(BitsReferenceTest::bytes).toList();
+                List<byte[]> arguments = command.stream().map(RespClient::bytes).toList();
                 String expected = RespClient.text(reference.callBytes(arguments));
                 String actual = RespClient.text(lacewing.callBytes(arguments));
                 assertEquals(expected, actual, "seed " + seed + ", step " + step + ": " + String.join(" ", command));
@@ -417,9 +418,5 @@ class BitsReferenceTest {
         }
         int length = Integer.parseInt(new String(reply, 1, lineEnd - 1, StandardCharsets.US_ASCII));
         return Arrays.copyOfRange(reply, lineEnd + 2, lineEnd + 2 + length);
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -1,5 +1,6 @@
 package dev.lacewing.it.reference;
 
+import static dev.lacewing.it.resp.RespClient.bytes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -931,9 +932,5 @@ class ReferenceComparisonTest {
 
     private static String escape(String text) {
         return RespClient.escape(text.getBytes(StandardCharsets.ISO_8859_1));
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -1,5 +1,6 @@
 package dev.lacewing.it.reference;
 
+import static dev.lacewing.it.resp.RespClient.bytes;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lacewing.it.resp.RespClient;
@@ -78,9 +79,5 @@ final class ScriptComparison {
     private static String shown(String reply) {
         String escaped = RespClient.escape(reply.getBytes(StandardCharsets.ISO_8859_1));
         return escaped.length() <= SHOWN_CHARACTERS ? escaped : escaped.substring(0, SHOWN_CHARACTERS) + "...";
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -1,6 +1,7 @@
 package dev.lacewing.it.reference.differential;
 
-import java.nio.charset.StandardCharsets;
+import static dev.lacewing.it.resp.RespClient.bytes;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -52,10 +53,6 @@ final class Draw {
 
     Draw(long seed) {
         this.random = new Random(seed);
-    }
-
-    static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.ISO_8859_1);
     }
 
     boolean chance(double probability) {
