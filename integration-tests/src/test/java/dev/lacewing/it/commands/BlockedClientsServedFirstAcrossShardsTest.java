@@ -3,7 +3,6 @@ package dev.lacewing.it.commands;
 import static dev.lacewing.it.resp.RespClient.bytes;
 import static dev.lacewing.it.resp.RespClient.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lacewing.core.keyspace.Slots;
