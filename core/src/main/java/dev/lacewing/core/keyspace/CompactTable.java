@@ -191,11 +191,11 @@ public final class CompactTable implements DatabaseTable {
         this(memory, clock, TAG_MASK);
     }
 
-    /** For tests: the index is kept in Robin Hood order up to {@code orderedMask + 1} slots. */
+    /** For tests: the index is kept in Robin Hood order up to {@code orderedMask + 1} slots (at most 2^24). */
     CompactTable(MemoryPolicy memory, LongSupplier clock, int orderedMask) {
         this.memory = memory;
         this.clock = clock;
-        this.orderedMask = orderedMask;
+        this.orderedMask = Math.min(orderedMask, TAG_MASK);
     }
 
     /* The entry decode() last read; entryHash is the key's hash when find() found it. */
