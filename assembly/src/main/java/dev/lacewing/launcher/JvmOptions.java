@@ -45,7 +45,8 @@ import java.util.function.Function;
  *     sized to keep {@value #MIN_FREE_PERCENT}-{@value #MAX_FREE_PERCENT}% free (G1's 40-70%
  *     made a million-member sorted set cost 1.4x Redis's memory, not 0.7x); regions of
  *     {@value #G1_REGION_MIB} MiB, so the heap grows and shrinks in small steps (G1 picks 8 MiB
- *     regions for a 12 GiB heap); and after {@value #IDLE_GC_SECONDS} s without a collection a
+ *     regions for a 12 GiB heap; with 2 MiB the heap kept after a full GC still varied by a
+ *     region or two for the same live data, as much as a small data set's index); and after {@value #IDLE_GC_SECONDS} s without a collection a
  *     concurrent cycle, which hands the unused heap back while the server is idle. Under ZGC,
  *     unused heap goes back after {@value #IDLE_GC_SECONDS} s instead of 300. With either, where
  *     the JVM has it, glibc's native heap is trimmed every {@value #TRIM_SECONDS} s: the JIT
@@ -71,7 +72,7 @@ public final class JvmOptions {
     static final int DEFAULT_RAM_PERCENTAGE = 50;
     static final int MIN_FREE_PERCENT = 5;
     static final int MAX_FREE_PERCENT = 10;
-    static final int G1_REGION_MIB = 2;
+    static final int G1_REGION_MIB = 1;
     static final int IDLE_GC_SECONDS = 60;
     static final int TRIM_SECONDS = 10;
     static final String LEAK_DETECTION_OFF = "-Dio.netty.leakDetection.level=disabled";

@@ -49,8 +49,8 @@ public final class PackedTable {
     private static final int REHASH_BATCH = 32;
     /**
      * Slots the index array lacks of its capacity (past {@link #MIN_CAPACITY}), so that a narrow
-     * array with its 16-byte header is exactly a power of two bytes: from 1 MiB an array is
-     * humongous in the launcher's 2 MiB G1 regions, and a full power of two of slots would take a
+     * array with its 16-byte header is exactly a power of two bytes: from half a region (512 KiB in
+     * the launcher's 1 MiB G1 regions) an array is humongous, and a full power of two of slots would take a
      * whole region more for its header alone. Homes of the missing slots wrap to the first ones.
      */
     private static final int MISSING_SLOTS = 4;

@@ -97,7 +97,7 @@ public final class CompactTable implements DatabaseTable {
     private static final int MIN_CAPACITY = 16;
     /**
      * Slots the index array lacks of its capacity, so that with its 16-byte header it is exactly a
-     * power of two bytes: a humongous array (from 1 MiB in 2 MiB regions) then fills its G1 regions,
+     * power of two bytes: a humongous array (half a region or more: from 512 KiB in the launcher's 1 MiB regions) then fills its G1 regions,
      * where a full power of two of slots would take a whole region more for its header alone. The
      * two missing slots' homes wrap to slots 0 and 1 ({@link #slotOf}).
      */
