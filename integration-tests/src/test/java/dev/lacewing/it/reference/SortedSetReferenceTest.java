@@ -357,6 +357,33 @@ class SortedSetReferenceTest {
             COMMAND GETKEYS ZRANGESTORE dst src 0 -1
             COMMAND GETKEYS ZUNIONSTORE dst 5 a
             """},
+        new String[] {"lex-ranges-over-mixed-scores", """
+            ZADD {p}m -1 m2 0.1 10 0.5 b 2 a 3 d 3 c 4 e
+            ZRANGE {p}m [m1 + BYLEX
+            ZRANGE {p}m - + BYLEX
+            ZRANGEBYLEX {p}m [a [d
+            ZRANGEBYLEX {p}m [a [e
+            ZRANGEBYLEX {p}m (a + LIMIT 1 2
+            ZRANGEBYLEX {p}m [a + LIMIT 3 10
+            ZRANGEBYLEX {p}m [a + LIMIT 0 0
+            ZRANGEBYLEX {p}m - [c LIMIT 2 -1
+            ZREVRANGEBYLEX {p}m [e [a
+            ZREVRANGEBYLEX {p}m + (b LIMIT 1 1
+            ZREVRANGEBYLEX {p}m [m2 - LIMIT 2 5
+            ZRANGE {p}m [e [a BYLEX REV
+            ZRANGE {p}m (c [c BYLEX
+            ZRANGE {p}m [c [c BYLEX
+            ZLEXCOUNT {p}m [a +
+            ZLEXCOUNT {p}m - [b
+            ZLEXCOUNT {p}m [z +
+            ZRANGESTORE {p}dst {p}m [b + BYLEX
+            ZRANGE {p}dst 0 -1 WITHSCORES
+            ZREMRANGEBYLEX {p}m [b [d
+            ZRANGE {p}m 0 -1 WITHSCORES
+            ZADD {p}same 0 a 0 b 0 c 0 d
+            ZRANGEBYLEX {p}same (a [c
+            ZREVRANGEBYLEX {p}same + - LIMIT 1 2
+            """},
         new String[] {"large-set-churn", largeSetChurn()});
 
     /**

@@ -366,6 +366,100 @@ public final class SortedSetCommands {
                 default -> set.countByMember(max, maxKind != EXCLUSIVE) - 1;
             };
         }
+
+        /**
+         * Whether Redis's answer for this set is its listpack walk ({@link #walk}) rather than what
+         * {@link #first} and {@link #last} find by search: a set in the small form whose members do
+         * not all share a score, so that score order is not lex order. Redis documents lex ranges on
+         * such a set as unspecified, but its listpack answer is fixed, and clients get it; in the
+         * skiplist form its answer depends on the nodes' random levels, so a large set keeps the
+         * search.
+         */
+        boolean walked(SortedSet set) {
+            int size = set.size();
+            return !set.isLarge() && size > 1 && set.scoreAt(0) != set.scoreAt(size - 1);
+        }
+
+        /**
+         * The ranks {@code [from, to]} Redis's listpack walk gives (zzlFirstInLexRange or
+         * zzlLastInLexRange, then genericZrangebylexCommand's loop): nothing unless the last member
+         * is above the minimum and the first below the maximum; forwards, from the first member
+         * above the minimum (which must also be below the maximum), {@code offset} members on,
+         * then on while members stay below the maximum; backwards the same from the last member
+         * below the maximum. At most {@code limit} members, all when negative.
+         */
+        int[] walk(SortedSet set, boolean reverse, long offset, long limit) {
+            int size = set.size();
+            byte[][] members = new byte[size][];
+            int[] next = {0};
+            set.visit(0, size - 1, false,
+                (array, from, length, score) -> members[next[0]++] = Arrays.copyOfRange(array, from, from + length));
+            int[] none = {0, -1};
+            if (!spansSomething() || !aboveMin(members[size - 1]) || !belowMax(members[0])) {
+                return none;
+            }
+            if (!reverse) {
+                int first = 0;
+                while (!aboveMin(members[first])) {
+                    first++;
+                }
+                if (!belowMax(members[first]) || offset >= size - first) {
+                    return none;
+                }
+                int start = first + (int) offset;
+                int end = start;
+                while (end < size && belowMax(members[end]) && (limit < 0 || end - start < limit)) {
+                    end++;
+                }
+                return new int[] {start, end - 1};
+            }
+            int last = size - 1;
+            while (!belowMax(members[last])) {
+                last--;
+            }
+            if (!aboveMin(members[last]) || offset > last) {
+                return none;
+            }
+            int start = last - (int) offset;
+            int end = start;
+            while (end >= 0 && aboveMin(members[end]) && (limit < 0 || start - end < limit)) {
+                end--;
+            }
+            return new int[] {end + 1, start};
+        }
+
+        /** zslLexValueGteMin. */
+        private boolean aboveMin(byte[] member) {
+            return switch (minKind) {
+                case MINUS -> true;
+                case PLUS -> false;
+                default -> {
+                    int compared = Arrays.compareUnsigned(member, min);
+                    yield minKind == EXCLUSIVE ? compared > 0 : compared >= 0;
+                }
+            };
+        }
+
+        /** zslLexValueLteMax. */
+        private boolean belowMax(byte[] member) {
+            return switch (maxKind) {
+                case PLUS -> true;
+                case MINUS -> false;
+                default -> {
+                    int compared = Arrays.compareUnsigned(member, max);
+                    yield maxKind == EXCLUSIVE ? compared < 0 : compared <= 0;
+                }
+            };
+        }
+
+        /** zzlIsInLexRange's first test: the minimum is below the maximum, or equal with both inclusive. */
+        private boolean spansSomething() {
+            int compared = minKind == maxKind && (minKind == MINUS || minKind == PLUS) ? 0
+                : minKind == MINUS || maxKind == PLUS ? -1
+                : minKind == PLUS || maxKind == MINUS ? 1
+                : Arrays.compareUnsigned(min, max);
+            return compared < 0 || compared == 0 && minKind == INCLUSIVE && maxKind == INCLUSIVE;
+        }
     }
 
     // ---- ZADD, ZINCRBY, ZREM ---------------------------------------------------------------------
@@ -608,7 +702,9 @@ public final class SortedSetCommands {
         }
         SortedSet set = lookup(ctx, 1);
         if (set != WRONG_TYPE) {
-            ctx.reply().integer(set == null ? 0 : Math.max(0, range.last(set) - range.first(set) + 1));
+            int[] walked = set != null && range.walked(set) ? range.walk(set, false, 0, -1) : null;
+            ctx.reply().integer(set == null ? 0 : walked != null ? walked[1] - walked[0] + 1
+                : Math.max(0, range.last(set) - range.first(set) + 1));
         }
     }
 
@@ -721,6 +817,10 @@ public final class SortedSetCommands {
                 from = (int) (reverse ? length - 1 - ranks.end() : ranks.start());
                 to = (int) (reverse ? length - 1 - ranks.start() : ranks.end());
             }
+        } else if (lexRange != null && offset >= 0 && lexRange.walked(set)) {
+            int[] ranks = lexRange.walk(set, reverse, offset, limit);
+            from = ranks[0];
+            to = ranks[1];
         } else {
             int first = scoreRange != null ? scoreRange.first(set) : lexRange.first(set);
             int last = scoreRange != null ? scoreRange.last(set) : lexRange.last(set);
@@ -798,6 +898,10 @@ public final class SortedSetCommands {
             }
             from = (int) ranks.start();
             to = (int) ranks.end();
+        } else if (lexRange != null && lexRange.walked(set)) {
+            int[] ranks = lexRange.walk(set, false, 0, -1);
+            from = ranks[0];
+            to = ranks[1];
         } else {
             from = scoreRange != null ? scoreRange.first(set) : lexRange.first(set);
             to = scoreRange != null ? scoreRange.last(set) : lexRange.last(set);
