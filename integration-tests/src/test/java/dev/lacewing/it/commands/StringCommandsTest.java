@@ -15,16 +15,20 @@ import dev.lacewing.it.server.TypedValueFixture;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.GetExArgs;
 import io.lettuce.core.KeyValue;
+import io.lettuce.core.LcsArgs;
 import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SetArgs;
+import io.lettuce.core.StringMatchResult;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.protocol.ProtocolVersion;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -52,10 +56,15 @@ class StringCommandsTest {
 
     private static void inBothProtocols(Target target,
                                         java.util.function.BiConsumer<ProtocolVersion, RedisCommands<byte[], byte[]>> body) {
+        inBothProtocols(target, ByteArrayCodec.INSTANCE, body);
+    }
+
+    private static <T> void inBothProtocols(Target target, RedisCodec<T, T> codec,
+                                            java.util.function.BiConsumer<ProtocolVersion, RedisCommands<T, T>> body) {
         for (ProtocolVersion version : ProtocolVersion.values()) {
             RedisClient client = RedisClient.create(RedisURI.create("127.0.0.1", Servers.server(target).port()));
             client.setOptions(ClientOptions.builder().protocolVersion(version).build());
-            try (StatefulRedisConnection<byte[], byte[]> connection = client.connect(ByteArrayCodec.INSTANCE)) {
+            try (StatefulRedisConnection<T, T> connection = client.connect(codec)) {
                 body.accept(version, connection.sync());
             } finally {
                 client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
@@ -177,6 +186,48 @@ class StringCommandsTest {
                 () -> sync.incr(bytes(k + "x")));
             assertEquals("ERR value is not an integer or out of range", e.getMessage());
             sync.getdel(bytes(k + "x"));
+        }
+    }
+
+    /** LCS through lettuce in both protocols (keys on two shards), and its errors as Redis words them. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void lcsGivesRedisSubsequenceLengthAndRanges(Target target) {
+        String a = "str:" + target + ":lcs:a";
+        String b = "str:" + target + ":lcs:b";
+        inBothProtocols(target, StringCodec.UTF8, (version, sync) -> {
+            sync.mset(Map.of(a, "ohmytext", b, "mynewtext"));
+            assertEquals("mytext", sync.lcs(new LcsArgs().by(a, b)).getMatchString());
+            assertEquals(6, sync.lcs(new LcsArgs().by(a, b).justLen()).getLen());
+            StringMatchResult ranges = sync.lcs(new LcsArgs().by(a, b).withIdx().withMatchLen());
+            assertEquals(6, ranges.getLen());
+            // Last match first, as Redis emits them: "text" at 4-7 / 5-8, then "my" at 2-3 / 0-1.
+            assertEquals(List.of("4-7/5-8:4", "2-3/0-1:2"), ranges.getMatches().stream()
+                .map(m -> m.getA().getStart() + "-" + m.getA().getEnd() + "/" + m.getB().getStart() + "-"
+                    + m.getB().getEnd() + ":" + m.getMatchLen())
+                .toList(), version.toString());
+            assertEquals(1, sync.lcs(new LcsArgs().by(a, b).withIdx().minMatchLen(4)).getMatches().size());
+            assertEquals("", sync.lcs(new LcsArgs().by(a, a + ":missing")).getMatchString());
+            sync.del(a, b);
+        });
+        try (RespClient raw = RespClient.connect(Servers.server(target).port())) {
+            assertEquals("+OK\r\n", raw.call("MSET", a, "ABCBDAB", b, "BDCABA"));
+            assertEquals("$4\r\nBDAB\r\n", raw.call("LCS", a, b));
+            assertEquals("*4\r\n$7\r\nmatches\r\n*0\r\n$3\r\nlen\r\n:4\r\n", raw.call("LCS", a, b, "IDX",
+                "MINMATCHLEN", "3"));
+            assertEquals("-ERR If you want both the length and indexes, please just use IDX.\r\n",
+                raw.call("LCS", a, b, "LEN", "IDX"));
+            assertEquals("-ERR syntax error\r\n", raw.call("LCS", a, b, "MINMATCHLEN"));
+            assertEquals("-ERR value is not an integer or out of range\r\n",
+                raw.call("LCS", a, b, "MINMATCHLEN", "x"));
+            assertEquals("+OK\r\n", raw.call(TypedValueFixture.COMMAND, a + ":other"));
+            assertEquals("-ERR The specified keys must contain string values\r\n",
+                raw.call("LCS", a + ":other", b, "FOO"));
+            // 12,001 squared cells at 4 bytes pass the default proto-max-bulk-len: refused, not computed.
+            assertEquals("+OK\r\n", raw.call("MSET", a, "x".repeat(12_000), b, "x".repeat(12_000)));
+            assertEquals("-ERR Insufficient memory, transient memory for LCS exceeds proto-max-bulk-len\r\n",
+                raw.call("LCS", a, b, "LEN"));
+            assertEquals(":3\r\n", raw.call("DEL", a, b, a + ":other"));
         }
     }
 

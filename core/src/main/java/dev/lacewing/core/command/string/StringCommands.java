@@ -102,6 +102,8 @@ public final class StringCommands {
             StringCommands::getrange, READONLY);
         register(registry, "setrange", 4, 1, 1, 1, "Overwrite part of a string at key starting at the specified offset",
             StringCommands::setrange, WRITE, DENYOOM);
+        register(registry, "lcs", -3, 1, 2, 1, "Find longest common substring", LongestCommonSubsequence::lcs,
+            READONLY);
     }
 
     private static void register(CommandRegistry registry, String name, int arity, int firstKey, int lastKey,

@@ -10,7 +10,7 @@ final class StringCommandsGenerator implements CommandGenerator {
 
     private static final List<String> COMMANDS = List.of(
         "GET", "SET", "SETNX", "SETEX", "PSETEX", "MGET", "MSET", "MSETNX", "GETSET", "GETDEL", "GETEX", "INCR",
-        "DECR", "INCRBY", "DECRBY", "INCRBYFLOAT", "APPEND", "STRLEN", "GETRANGE", "SUBSTR", "SETRANGE");
+        "DECR", "INCRBY", "DECRBY", "INCRBYFLOAT", "APPEND", "STRLEN", "GETRANGE", "SUBSTR", "SETRANGE", "LCS");
 
     @Override
     public String family() {
@@ -38,6 +38,7 @@ final class StringCommandsGenerator implements CommandGenerator {
             case "INCRBYFLOAT" -> Call.exact(command, draw.key(), draw.decimal());
             case "GETRANGE", "SUBSTR" -> Call.exact(command, draw.key(), draw.index(), draw.index());
             case "SETRANGE" -> Call.exact(command, draw.key(), offset(draw), draw.value());
+            case "LCS" -> Call.exact(words(command, draw.key(), draw.key(), lcsOptions(draw)));
             default -> throw new IllegalStateException(command);
         };
     }
@@ -73,6 +74,26 @@ final class StringCommandsGenerator implements CommandGenerator {
             case 6 -> List.of(draw.option("PERSIST"));
             default -> List.of(draw.pick("PERSIST", "EX", "KEEPTTL"), draw.pick("EX", "PERSIST", "100000"));
         };
+    }
+
+    /** Zero to three of LCS's options in any order, LEN and IDX together now and then (an error). */
+    private static List<Object> lcsOptions(Draw draw) {
+        List<Object> words = new ArrayList<>();
+        int count = draw.between(0, 3);
+        for (int i = 0; i < count; i++) {
+            switch (draw.below(5)) {
+                case 0 -> words.add(draw.option("LEN"));
+                case 1, 2 -> words.add(draw.option("IDX"));
+                case 3 -> words.add(draw.option("WITHMATCHLEN"));
+                default -> {
+                    words.add(draw.option("MINMATCHLEN"));
+                    if (draw.chance(0.95)) {
+                        words.add(draw.integer());
+                    }
+                }
+            }
+        }
+        return words;
     }
 
     /** One to three key-value pairs, now and then with a value missing. */
