@@ -32,7 +32,9 @@ public record Setting(String name, List<String> aliases, String defaultValue, bo
         /** maxmemory-policy: one of Redis's eight names, case-insensitive, replied in lower case. */
         EVICTION_POLICY,
         /** hz: an integer within the setting's bounds, then clamped to 1..500 as Redis's updateHZ does. */
-        HZ;
+        HZ,
+        /** client-output-buffer-limit: classes and their limits, merged into the value before ({@link OutputBufferLimits}). */
+        OUTPUT_BUFFER_LIMITS;
 
         /** The value in the form CONFIG GET replies; IllegalArgumentException with Redis's wording if invalid. */
         String normalize(String value) {
@@ -54,6 +56,7 @@ public record Setting(String name, List<String> aliases, String defaultValue, bo
                 }
                 case MEMORY -> Long.toString(parseMemory(value));
                 case EVICTION_POLICY -> EvictionPolicy.named(value).redisName();
+                case OUTPUT_BUFFER_LIMITS -> OutputBufferLimits.parse(value).text();
                 case LOG_LEVEL -> {
                     String lower = value.toLowerCase(Locale.ROOT);
                     if (!List.of("debug", "verbose", "notice", "warning", "nothing").contains(lower)) {
@@ -87,6 +90,18 @@ public record Setting(String name, List<String> aliases, String defaultValue, bo
             }
         }
         return normalized;
+    }
+
+    /**
+     * The value after setting {@code value} over {@code current}: the value itself, normalized,
+     * except for settings whose value merges into what was there, as client-output-buffer-limit's
+     * classes do.
+     */
+    public String apply(String current, String value) {
+        if (type == Type.OUTPUT_BUFFER_LIMITS) {
+            return OutputBufferLimits.parse(current).with(value).text();
+        }
+        return normalize(value);
     }
 
     /** Redis's memtoull: a number with an optional k, kb, m, mb, g or gb unit (case-insensitive). */
