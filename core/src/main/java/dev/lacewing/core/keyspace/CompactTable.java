@@ -487,6 +487,11 @@ public final class CompactTable implements DatabaseTable {
     }
 
     private void releasePage(int page) {
+        if (entryPage == pages[page]) {
+            // The decoded entry's page must not outlive the page: a dropped 300 MB value stayed
+            // reachable through this field until the next decode.
+            entryPage = null;
+        }
         pageBytes -= pages[page].length;
         pages[page] = null;
         pageLive[page] = 0;

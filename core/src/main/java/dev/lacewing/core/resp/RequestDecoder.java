@@ -354,6 +354,11 @@ public final class RequestDecoder implements Arguments {
         return argumentCount;
     }
 
+    /** Bytes the buffer holds room for: what this connection's input costs, for CLIENT LIST's tot-mem. */
+    public int capacity() {
+        return data.length;
+    }
+
     @Override
     public byte[] array() {
         return data;

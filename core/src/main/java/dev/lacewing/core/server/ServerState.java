@@ -7,6 +7,7 @@ import dev.lacewing.api.ThreadingPlan;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.config.Config;
+import dev.lacewing.core.config.OutputBufferLimits;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.List;
@@ -52,6 +53,8 @@ public final class ServerState implements Server, ModuleRegistry {
     final LongAdder errorReplies = new LongAdder();
     final LongAdder netInputBytes = new LongAdder();
     final LongAdder netOutputBytes = new LongAdder();
+    /** Clients closed for passing their output buffer limits. */
+    final LongAdder outputLimitDisconnections = new LongAdder();
     /** Clients whose command is blocked (BLPOP...), for INFO's blocked_clients. */
     final LongAdder blockedClients = new LongAdder();
 
@@ -61,6 +64,7 @@ public final class ServerState implements Server, ModuleRegistry {
      */
     private volatile long protoMaxBulkLength;
     private volatile long clientQueryBufferLimit;
+    private volatile OutputBufferLimits outputBufferLimits;
 
     ServerState(Config config, CommandTable commands, ThreadingPlan threading, String engineName, String transport,
                 String transportNotes, String pluginMode) {
@@ -78,6 +82,7 @@ public final class ServerState implements Server, ModuleRegistry {
     private void readInputLimits() {
         protoMaxBulkLength = config.longValue("proto-max-bulk-len");
         clientQueryBufferLimit = config.longValue("client-query-buffer-limit");
+        outputBufferLimits = OutputBufferLimits.parse(config.value("client-output-buffer-limit"));
     }
 
     /** {@code proto-max-bulk-len}, as of the last CONFIG SET. */
@@ -88,6 +93,11 @@ public final class ServerState implements Server, ModuleRegistry {
     /** {@code client-query-buffer-limit}, as of the last CONFIG SET. */
     long clientQueryBufferLimit() {
         return clientQueryBufferLimit;
+    }
+
+    /** {@code client-output-buffer-limit}, as of the last CONFIG SET. */
+    OutputBufferLimits outputBufferLimits() {
+        return outputBufferLimits;
     }
 
     void commands(CommandTable table) {
@@ -185,6 +195,10 @@ public final class ServerState implements Server, ModuleRegistry {
         return commandsProcessed.sum();
     }
 
+    public long outputLimitDisconnections() {
+        return outputLimitDisconnections.sum();
+    }
+
     public long errorReplies() {
         return errorReplies.sum();
     }
@@ -203,6 +217,7 @@ public final class ServerState implements Server, ModuleRegistry {
         rejectedConnections.reset();
         commandsProcessed.reset();
         errorReplies.reset();
+        outputLimitDisconnections.reset();
         netInputBytes.reset();
         netOutputBytes.reset();
         commands.commands().forEach(Command::resetStats);
