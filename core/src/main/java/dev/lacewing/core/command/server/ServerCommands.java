@@ -55,8 +55,7 @@ public final class ServerCommands {
         registry.register(MEMORY.container(new CommandSpec("memory", -2, Set.of(), 2, 2, 1, KeyScope.KEYS, "server",
             "A container for memory diagnostics commands")), ServerCommands::memory);
         registry.register(spec("debug", -2, "A container for debugging commands", ADMIN, NOSCRIPT, LOADING, STALE,
-            PROTECTED),
-            ServerCommands::debug);
+            PROTECTED), ServerCommands::debug);
         registry.register(spec("time", 1, "Return the current server time", LOADING, STALE, FAST), ServerCommands::time);
         registry.register(spec("shutdown", -1, "Synchronously save the dataset to disk and then shut down the server",
             ADMIN, NOSCRIPT, LOADING, STALE, CommandFlag.NO_MULTI, CommandFlag.ALLOW_BUSY), ServerCommands::shutdown);
@@ -151,8 +150,8 @@ public final class ServerCommands {
 
     /**
      * CONFIG SET name value [name value ...], atomically as Redis 7 does: every name is checked
-     * first (unknown, immutable or protected, given twice), then values are set, and a value that fails undoes
-     * those already set.
+     * first (unknown, immutable or protected, given twice), then values are set, and a value that
+     * fails undoes those already set.
      */
     private static void configSet(CommandContext ctx) {
         Arguments args = ctx.arguments();
