@@ -8,7 +8,9 @@ import io.netty.buffer.ByteBuf;
  * The bytes are copied once per read into one growing {@code byte[]}, and every argument is a
  * slice of it: no String and no byte[] per argument. Parsing is resumable: a request that
  * arrives in pieces is not parsed again from its start, and a bulk length is checked against
- * {@code proto-max-bulk-len} from its header, before any of its bytes are buffered.
+ * {@code proto-max-bulk-len} from its header, before any of its bytes are buffered. Before AUTH a
+ * request is held to {@value #UNAUTHENTICATED_MAX_MULTIBULK_LENGTH} arguments and bulks of
+ * {@value #UNAUTHENTICATED_MAX_BULK_LENGTH} bytes, refused from its header as Redis 7.0 does.
  *
  * <p>Thread rule: owned by the connection's event loop; while a command runs on another thread
  * the connection reads nothing, so that thread may read the argument slices.
@@ -21,6 +23,10 @@ public final class RequestDecoder implements Arguments {
     public static final int MAX_MULTIBULK_LENGTH = 1024 * 1024;
     /** Longest inline request or multibulk/bulk header line Redis accepts (PROTO_INLINE_MAX_SIZE). */
     public static final int MAX_INLINE_LENGTH = 64 * 1024;
+    /** Most arguments a multibulk request may announce before its connection has authenticated. */
+    public static final int UNAUTHENTICATED_MAX_MULTIBULK_LENGTH = 10;
+    /** Longest bulk a request may announce before its connection has authenticated. */
+    public static final int UNAUTHENTICATED_MAX_BULK_LENGTH = 16 * 1024;
     private static final int INITIAL_CAPACITY = 16 * 1024;
 
     private byte[] data = new byte[INITIAL_CAPACITY];
@@ -40,9 +46,15 @@ public final class RequestDecoder implements Arguments {
     private String error;
 
     private long maxBulkLength = 512L * 1024 * 1024;
+    private boolean authenticationRequired;
 
     public void maxBulkLength(long bytes) {
         this.maxBulkLength = bytes;
+    }
+
+    /** Whether the next requests come before AUTH, and so are held to the unauthenticated limits. */
+    public void authenticationRequired(boolean required) {
+        this.authenticationRequired = required;
     }
 
     /** Appends the readable bytes of {@code in}; does not release it. */
@@ -99,6 +111,9 @@ public final class RequestDecoder implements Arguments {
                 if (count == Long.MIN_VALUE || count > MAX_MULTIBULK_LENGTH) {
                     return fail("Protocol error: invalid multibulk length");
                 }
+                if (count > UNAUTHENTICATED_MAX_MULTIBULK_LENGTH && authenticationRequired) {
+                    return fail("Protocol error: unauthenticated multibulk length");
+                }
                 position = lineEnd + 2;
                 if (count <= 0) {
                     consume();
@@ -128,6 +143,9 @@ public final class RequestDecoder implements Arguments {
                 long length = parseLength(position + 1, lineEnd);
                 if (length < 0 || length > maxBulkLength || length > Integer.MAX_VALUE - 2) {
                     return fail("Protocol error: invalid bulk length");
+                }
+                if (length > UNAUTHENTICATED_MAX_BULK_LENGTH && authenticationRequired) {
+                    return fail("Protocol error: unauthenticated bulk length");
                 }
                 pendingBulkLength = length;
                 position = lineEnd + 2;

@@ -225,6 +225,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private void processInput() {
         decoder.maxBulkLength(server.protoMaxBulkLength());
         while (!waiting && !closing && !closed) {
+            // Per request: an AUTH lifts the limits for the requests behind it in the same read.
+            decoder.authenticationRequired(authRequired());
             RequestDecoder.Result result = decoder.decode();
             if (result == RequestDecoder.Result.INCOMPLETE) {
                 if (decoder.bufferedBytes() > server.clientQueryBufferLimit()) {
@@ -281,7 +283,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             reject(guarded, Errors.protectedCommandNotAllowed(spec.name()));
             return;
         }
-        if (!authenticated && !spec.has(CommandFlag.NO_AUTH)) {
+        if (authRequired() && !spec.has(CommandFlag.NO_AUTH)) {
             reject(command, Errors.NOAUTH);
             return;
         }
@@ -297,6 +299,14 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             waiting = true;
             enterBlocked();
         }
+    }
+
+    /**
+     * Redis's authRequired: the connection has not authenticated and a password is set. A client
+     * that connected while requirepass was set is served once it is cleared, as in Redis.
+     */
+    private boolean authRequired() {
+        return !authenticated && server.passwordRequired();
     }
 
     private void begin(Command command) {
@@ -401,7 +411,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
         CommandSpec spec = command.spec();
         if (!spec.acceptsArgumentCount(args.count()) || spec.scope(args) != KeyScope.KEYS
-            || (!authenticated && !spec.has(CommandFlag.NO_AUTH)) || keyCount(spec) == 0) {
+            || (authRequired() && !spec.has(CommandFlag.NO_AUTH)) || keyCount(spec) == 0) {
             return false;
         }
         lastInteractionMillis = System.currentTimeMillis();

@@ -112,4 +112,48 @@ class RequestDecoderTest {
         assertEquals(RequestDecoder.Result.COMPLETE, decoder.decode());
         assertEquals(List.of("SET", "k", big), arguments());
     }
+
+    @Test
+    void beforeAuthenticationAMultibulkCountOverTenIsRefusedFromItsHeader() {
+        decoder.authenticationRequired(true);
+        feed("*11\r\n");
+        assertEquals(RequestDecoder.Result.ERROR, decoder.decode());
+        assertEquals("Protocol error: unauthenticated multibulk length", decoder.error());
+    }
+
+    @Test
+    void beforeAuthenticationTenArgumentsAndSixteenKibBulksPass() {
+        decoder.authenticationRequired(true);
+        feed("*10\r\n" + ("$16384\r\n" + "b".repeat(16384) + "\r\n").repeat(10));
+        assertEquals(RequestDecoder.Result.COMPLETE, decoder.decode());
+        assertEquals(10, decoder.count());
+    }
+
+    @Test
+    void beforeAuthenticationABulkOverSixteenKibIsRefusedFromItsHeader() {
+        decoder.authenticationRequired(true);
+        feed("*1\r\n$16385\r\n");
+        assertEquals(RequestDecoder.Result.ERROR, decoder.decode());
+        assertEquals("Protocol error: unauthenticated bulk length", decoder.error());
+    }
+
+    @Test
+    void anInvalidBulkLengthIsReportedBeforeTheUnauthenticatedLimit() {
+        decoder.authenticationRequired(true);
+        decoder.maxBulkLength(1024 * 1024);
+        feed("*1\r\n$1048577\r\n");
+        assertEquals(RequestDecoder.Result.ERROR, decoder.decode());
+        assertEquals("Protocol error: invalid bulk length", decoder.error());
+    }
+
+    @Test
+    void theLimitsLiftOnceAuthenticationIsNoLongerRequired() {
+        decoder.authenticationRequired(true);
+        feed("*2\r\n$4\r\nAUTH\r\n$1\r\np\r\n*11\r\n" + "$1\r\nx\r\n".repeat(11));
+        assertEquals(RequestDecoder.Result.COMPLETE, decoder.decode());
+        decoder.consume();
+        decoder.authenticationRequired(false);
+        assertEquals(RequestDecoder.Result.COMPLETE, decoder.decode());
+        assertEquals(11, decoder.count());
+    }
 }
