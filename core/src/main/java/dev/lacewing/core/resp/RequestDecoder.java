@@ -8,7 +8,11 @@ import io.netty.buffer.ByteBuf;
  * The bytes are copied once per read into one growing {@code byte[]}, and every argument is a
  * slice of it: no String and no byte[] per argument. Parsing is resumable: a request that
  * arrives in pieces is not parsed again from its start, and a bulk length is checked against
- * {@code proto-max-bulk-len} from its header, before any of its bytes are buffered. Before AUTH a
+ * {@code proto-max-bulk-len} from its header, before any of its bytes are buffered.
+ *
+ * <p>What Redis calls the query buffer is what is not yet parsed into complete arguments
+ * ({@link #queryBufferBytes()}): Redis moves each complete argument out of its query buffer, so
+ * {@code client-query-buffer-limit} bounds an argument, not a whole command. Before AUTH a
  * request is held to {@value #UNAUTHENTICATED_MAX_MULTIBULK_LENGTH} arguments and bulks of
  * {@value #UNAUTHENTICATED_MAX_BULK_LENGTH} bytes, refused from its header as Redis 7.0 does.
  *
@@ -46,10 +50,19 @@ public final class RequestDecoder implements Arguments {
     private String error;
 
     private long maxBulkLength = 512L * 1024 * 1024;
+    private long queryBufferLimit = 1024L * 1024 * 1024;
     private boolean authenticationRequired;
 
     public void maxBulkLength(long bytes) {
         this.maxBulkLength = bytes;
+    }
+
+    /**
+     * {@code client-query-buffer-limit}: a bulk longer than this (its CRLF counted, as Redis
+     * counts it) never completes, so that its connection is closed once its bytes pass the limit.
+     */
+    public void queryBufferLimit(long bytes) {
+        this.queryBufferLimit = bytes;
     }
 
     /** Whether the next requests come before AUTH, and so are held to the unauthenticated limits. */
@@ -72,6 +85,20 @@ public final class RequestDecoder implements Arguments {
 
     public boolean hasBufferedBytes() {
         return writeIndex > requestStart;
+    }
+
+    /**
+     * Redis's query buffer: the bytes not yet parsed into complete arguments, from the start of
+     * the element being decoded (a header line, an inline line or a bulk's data) to the last byte
+     * received. The complete arguments of the current request are not counted.
+     */
+    public int queryBufferBytes() {
+        return writeIndex - position;
+    }
+
+    /** Where in {@link #array()} the {@link #queryBufferBytes()} start. */
+    public int queryBufferOffset() {
+        return position;
     }
 
     /** The protocol error of the last {@link Result#ERROR}. */
@@ -150,7 +177,9 @@ public final class RequestDecoder implements Arguments {
                 pendingBulkLength = length;
                 position = lineEnd + 2;
             }
-            if (writeIndex - position < pendingBulkLength + 2) {
+            // A bulk over client-query-buffer-limit stays incomplete: its connection is closed as
+            // the bytes pass the limit, where Redis closes it, and never executed.
+            if (writeIndex - position < pendingBulkLength + 2 || pendingBulkLength + 2 > queryBufferLimit) {
                 return Result.INCOMPLETE;
             }
             addArgument(position, (int) pendingBulkLength);

@@ -221,17 +221,22 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     // ---- request processing ---------------------------------------------------------------
 
-    /** Runs every complete request buffered, then flushes their replies at once. */
+    /**
+     * Runs every complete request buffered, then flushes their replies at once. The query buffer
+     * limit is checked once the complete requests have run, on what Redis's query buffer would
+     * hold ({@link RequestDecoder#queryBufferBytes()}).
+     */
     private void processInput() {
         decoder.maxBulkLength(server.protoMaxBulkLength());
+        decoder.queryBufferLimit(server.clientQueryBufferLimit());
         while (!waiting && !closing && !closed) {
             // Per request: an AUTH lifts the limits for the requests behind it in the same read.
             decoder.authenticationRequired(authRequired());
             RequestDecoder.Result result = decoder.decode();
             if (result == RequestDecoder.Result.INCOMPLETE) {
-                if (decoder.bufferedBytes() > server.clientQueryBufferLimit()) {
+                if (decoder.queryBufferBytes() > server.clientQueryBufferLimit()) {
                     LOG.log(System.Logger.Level.WARNING, "Closing client that reached max query buffer length: id="
-                        + id + " addr=" + remoteAddress() + " qbuf=" + decoder.bufferedBytes());
+                        + id + " addr=" + remoteAddress() + " qbuf=" + decoder.queryBufferBytes());
                     closing = true;
                     channel.close();
                     return;

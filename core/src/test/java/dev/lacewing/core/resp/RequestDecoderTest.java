@@ -156,4 +156,28 @@ class RequestDecoderTest {
         assertEquals(RequestDecoder.Result.COMPLETE, decoder.decode());
         assertEquals(11, decoder.count());
     }
+
+    @Test
+    void theQueryBufferHoldsOnlyWhatIsNotYetACompleteArgument() {
+        feed("*3\r\n$5\r\nRPUSH\r\n$1\r\nk\r\n$10\r\nabc");
+        assertEquals(RequestDecoder.Result.INCOMPLETE, decoder.decode());
+        assertEquals(3, decoder.queryBufferBytes(), "only the pending bulk's bytes");
+        assertEquals("*3\r\n$5\r\nRPUSH\r\n$1\r\nk\r\n$10\r\nabc".length(), decoder.bufferedBytes());
+    }
+
+    @Test
+    void aBulkWhoseBytesAndCrlfPassTheQueryBufferLimitNeverCompletes() {
+        decoder.queryBufferLimit(11);
+        feed("*1\r\n$10\r\n0123456789\r\n*1\r\n$4\r\nPING\r\n");
+        assertEquals(RequestDecoder.Result.INCOMPLETE, decoder.decode());
+        assertEquals(12 + "*1\r\n$4\r\nPING\r\n".length(), decoder.queryBufferBytes());
+    }
+
+    @Test
+    void aBulkWhoseBytesAndCrlfFillTheQueryBufferLimitCompletes() {
+        decoder.queryBufferLimit(12);
+        feed("*1\r\n$10\r\n0123456789\r\n");
+        assertEquals(RequestDecoder.Result.COMPLETE, decoder.decode());
+        assertEquals(List.of("0123456789"), arguments());
+    }
 }

@@ -8,6 +8,7 @@ import dev.lacewing.core.server.LacewingServer;
 import dev.lacewing.it.resp.RespClient;
 import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -16,9 +17,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The limits a request meets on its way in, as Redis 7.0 sets them: before AUTH (requirepass set)
- * at most 10 arguments and bulks of 16 KiB, refused from the header.
+ * at most 10 arguments and bulks of 16 KiB, refused from the header; and client-query-buffer-limit,
+ * which bounds what is not yet parsed into complete arguments, not a whole command.
  */
 class RequestLimitsTest {
+
+    private static final int MIB = 1024 * 1024;
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.lacewing.it.server.Servers#all")
@@ -93,6 +97,48 @@ class RequestLimitsTest {
                 assertEquals("-NOAUTH Authentication required.\r\n", unauthenticated.call("PING"));
             }
         }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void theQueryBufferLimitBoundsEachArgumentNotTheWholeCommand(Target target) {
+        try (LacewingServer server = Servers.builder(target).set("client-query-buffer-limit", "1mb").start();
+             RespClient client = RespClient.connect(server.port())) {
+            byte[] value = new byte[900 * 1024];
+            Arrays.fill(value, (byte) 'x');
+            List<byte[]> rpush = List.of(bytes("RPUSH"), bytes("limits:list"), value, value, value);
+            assertEquals(":3\r\n", RespClient.text(client.callBytes(rpush)));
+            assertEquals(":3\r\n", client.call("LLEN", "limits:list"));
+            assertEquals("$921600\r\n", client.call("LINDEX", "limits:list", "2").substring(0, 9));
+        }
+    }
+
+    /** Redis counts a bulk with its CRLF: MIB - 2 bytes fill a 1mb query buffer, one more passes it. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void aBulkWhoseBytesAndCrlfPassTheQueryBufferLimitClosesItsConnection(Target target) {
+        try (LacewingServer server = Servers.builder(target).set("client-query-buffer-limit", "1mb").start();
+             RespClient bystander = RespClient.connect(server.port())) {
+            try (RespClient client = RespClient.connect(server.port())) {
+                assertEquals("+OK\r\n", RespClient.text(client.callBytes(
+                    List.of(bytes("SET"), bytes("limits:fits"), new byte[MIB - 2]))));
+            }
+            try (RespClient client = RespClient.connect(server.port())) {
+                boolean reset = false;
+                try {
+                    client.send(RespClient.encode(List.of(bytes("SET"), bytes("limits:over"), new byte[MIB - 1])));
+                } catch (RuntimeException e) {
+                    reset = true;
+                }
+                assertTrue(reset || client.closedByServer(5000), "closed without a reply, as Redis closes it");
+            }
+            assertEquals(":" + (MIB - 2) + "\r\n", bystander.call("STRLEN", "limits:fits"));
+            assertEquals(":0\r\n", bystander.call("EXISTS", "limits:over"));
+        }
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 
     private static byte[] concat(byte[] first, byte[] second) {
