@@ -48,6 +48,8 @@ public final class RequestDecoder implements Arguments {
     /** Length of the bulk whose header was read and whose bytes have not all arrived; -1 if none. */
     private long pendingBulkLength = -1;
     private String error;
+    /** What Redis logs for {@link #error}: a fixed text, without the client's bytes. */
+    private String errorSummary;
 
     private long maxBulkLength = 512L * 1024 * 1024;
     private long queryBufferLimit = 1024L * 1024 * 1024;
@@ -101,9 +103,14 @@ public final class RequestDecoder implements Arguments {
         return position;
     }
 
-    /** The protocol error of the last {@link Result#ERROR}. */
+    /** The protocol error of the last {@link Result#ERROR}, as the client gets it. */
     public String error() {
         return error;
+    }
+
+    /** The protocol error of the last {@link Result#ERROR} as Redis logs it: no client bytes in it. */
+    public String errorSummary() {
+        return errorSummary;
     }
 
     /**
@@ -132,14 +139,15 @@ public final class RequestDecoder implements Arguments {
                 int lineEnd = findCrlf(position + 1);
                 if (lineEnd < 0) {
                     return writeIndex - position > MAX_INLINE_LENGTH
-                        ? fail("Protocol error: too big mbulk count string") : Result.INCOMPLETE;
+                        ? fail("Protocol error: too big mbulk count string", "too big mbulk count string")
+                        : Result.INCOMPLETE;
                 }
                 long count = parseLength(position + 1, lineEnd);
                 if (count == Long.MIN_VALUE || count > MAX_MULTIBULK_LENGTH) {
-                    return fail("Protocol error: invalid multibulk length");
+                    return fail("Protocol error: invalid multibulk length", "invalid mbulk count");
                 }
                 if (count > UNAUTHENTICATED_MAX_MULTIBULK_LENGTH && authenticationRequired) {
-                    return fail("Protocol error: unauthenticated multibulk length");
+                    return fail("Protocol error: unauthenticated multibulk length", "unauth mbulk count");
                 }
                 position = lineEnd + 2;
                 if (count <= 0) {
@@ -160,19 +168,21 @@ public final class RequestDecoder implements Arguments {
                     return Result.INCOMPLETE;
                 }
                 if (data[position] != '$') {
-                    return fail("Protocol error: expected '$', got '" + (char) (data[position] & 0xff) + "'");
+                    return fail("Protocol error: expected '$', got '" + (char) (data[position] & 0xff) + "'",
+                        "expected $ but got something else");
                 }
                 int lineEnd = findCrlf(position + 1);
                 if (lineEnd < 0) {
                     return writeIndex - position > MAX_INLINE_LENGTH
-                        ? fail("Protocol error: too big bulk count string") : Result.INCOMPLETE;
+                        ? fail("Protocol error: too big bulk count string", "too big bulk count string")
+                        : Result.INCOMPLETE;
                 }
                 long length = parseLength(position + 1, lineEnd);
                 if (length < 0 || length > maxBulkLength || length > Integer.MAX_VALUE - 2) {
-                    return fail("Protocol error: invalid bulk length");
+                    return fail("Protocol error: invalid bulk length", "invalid bulk length");
                 }
                 if (length > UNAUTHENTICATED_MAX_BULK_LENGTH && authenticationRequired) {
-                    return fail("Protocol error: unauthenticated bulk length");
+                    return fail("Protocol error: unauthenticated bulk length", "unauth bulk length");
                 }
                 pendingBulkLength = length;
                 position = lineEnd + 2;
@@ -200,12 +210,12 @@ public final class RequestDecoder implements Arguments {
         }
         if (newline < 0) {
             return writeIndex - position > MAX_INLINE_LENGTH
-                ? fail("Protocol error: too big inline request") : Result.INCOMPLETE;
+                ? fail("Protocol error: too big inline request", "too big inline request") : Result.INCOMPLETE;
         }
         int end = newline > position && data[newline - 1] == '\r' ? newline - 1 : newline;
         argumentCount = 0;
         if (!splitInline(position, end)) {
-            return fail("Protocol error: unbalanced quotes in request");
+            return fail("Protocol error: unbalanced quotes in request", "unbalanced quotes in inline request");
         }
         position = newline + 1;
         expectedArguments = argumentCount;
@@ -313,8 +323,9 @@ public final class RequestDecoder implements Arguments {
         }
     }
 
-    private Result fail(String message) {
+    private Result fail(String message, String summary) {
         error = message;
+        errorSummary = summary;
         return Result.ERROR;
     }
 

@@ -224,7 +224,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     /**
      * Runs every complete request buffered, then flushes their replies at once. The query buffer
      * limit is checked once the complete requests have run, on what Redis's query buffer would
-     * hold ({@link RequestDecoder#queryBufferBytes()}).
+     * hold ({@link RequestDecoder#queryBufferBytes()}). A protocol error is logged at verbose
+     * (System.Logger DEBUG), as Redis does, so that bad clients cannot fill the log at notice.
      */
     private void processInput() {
         decoder.maxBulkLength(server.protoMaxBulkLength());
@@ -236,7 +237,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             if (result == RequestDecoder.Result.INCOMPLETE) {
                 if (decoder.queryBufferBytes() > server.clientQueryBufferLimit()) {
                     LOG.log(System.Logger.Level.WARNING, "Closing client that reached max query buffer length: id="
-                        + id + " addr=" + remoteAddress() + " qbuf=" + decoder.queryBufferBytes());
+                        + id + " addr=" + remoteAddress() + " qbuf=" + decoder.queryBufferBytes()
+                        + " (qbuf initial bytes: " + ClientText.quote(decoder.array(), decoder.queryBufferOffset(),
+                        Math.min(64, decoder.queryBufferBytes())) + ")");
                     closing = true;
                     channel.close();
                     return;
@@ -245,8 +248,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
                 break;
             }
             if (result == RequestDecoder.Result.ERROR) {
-                LOG.log(System.Logger.Level.INFO, "Protocol error (" + decoder.error() + ") from client: id=" + id
-                    + " addr=" + remoteAddress());
+                LOG.log(System.Logger.Level.DEBUG, () -> "Protocol error (" + decoder.errorSummary()
+                    + ") from client: id=" + id + " addr=" + remoteAddress() + ". Query buffer during protocol error: "
+                    + ClientText.sample(decoder.array(), decoder.queryBufferOffset(), decoder.queryBufferBytes()));
                 writer.target(out());
                 writer.error("ERR " + decoder.error());
                 server.errorReplies.increment();

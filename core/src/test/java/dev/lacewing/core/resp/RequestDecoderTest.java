@@ -119,6 +119,7 @@ class RequestDecoderTest {
         feed("*11\r\n");
         assertEquals(RequestDecoder.Result.ERROR, decoder.decode());
         assertEquals("Protocol error: unauthenticated multibulk length", decoder.error());
+        assertEquals("unauth mbulk count", decoder.errorSummary());
     }
 
     @Test
@@ -135,6 +136,8 @@ class RequestDecoderTest {
         feed("*1\r\n$16385\r\n");
         assertEquals(RequestDecoder.Result.ERROR, decoder.decode());
         assertEquals("Protocol error: unauthenticated bulk length", decoder.error());
+        assertEquals("unauth bulk length", decoder.errorSummary());
+        assertEquals("$16385\r\n".length(), decoder.queryBufferBytes(), "the error is at the bulk's header");
     }
 
     @Test
