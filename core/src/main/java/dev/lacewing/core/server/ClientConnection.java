@@ -221,15 +221,25 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     // ---- request processing ---------------------------------------------------------------
 
-    /** Runs every complete request buffered, then flushes their replies at once. */
+    /**
+     * Runs every complete request buffered, then flushes their replies at once. The query buffer
+     * limit is checked once the complete requests have run, on what Redis's query buffer would
+     * hold ({@link RequestDecoder#queryBufferBytes()}). A protocol error is logged at verbose
+     * (System.Logger DEBUG), as Redis does, so that bad clients cannot fill the log at notice.
+     */
     private void processInput() {
         decoder.maxBulkLength(server.protoMaxBulkLength());
+        decoder.queryBufferLimit(server.clientQueryBufferLimit());
         while (!waiting && !closing && !closed) {
+            // Per request: an AUTH lifts the limits for the requests behind it in the same read.
+            decoder.authenticationRequired(authRequired());
             RequestDecoder.Result result = decoder.decode();
             if (result == RequestDecoder.Result.INCOMPLETE) {
-                if (decoder.bufferedBytes() > server.clientQueryBufferLimit()) {
+                if (decoder.queryBufferBytes() > server.clientQueryBufferLimit()) {
                     LOG.log(System.Logger.Level.WARNING, "Closing client that reached max query buffer length: id="
-                        + id + " addr=" + remoteAddress() + " qbuf=" + decoder.bufferedBytes());
+                        + id + " addr=" + remoteAddress() + " qbuf=" + decoder.queryBufferBytes()
+                        + " (qbuf initial bytes: " + ClientText.quote(decoder.array(), decoder.queryBufferOffset(),
+                        Math.min(64, decoder.queryBufferBytes())) + ")");
                     closing = true;
                     channel.close();
                     return;
@@ -238,8 +248,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
                 break;
             }
             if (result == RequestDecoder.Result.ERROR) {
-                LOG.log(System.Logger.Level.INFO, "Protocol error (" + decoder.error() + ") from client: id=" + id
-                    + " addr=" + remoteAddress());
+                LOG.log(System.Logger.Level.DEBUG, () -> "Protocol error (" + decoder.errorSummary()
+                    + ") from client: id=" + id + " addr=" + remoteAddress() + ". Query buffer during protocol error: "
+                    + ClientText.sample(decoder.array(), decoder.queryBufferOffset(), decoder.queryBufferBytes()));
                 writer.target(out());
                 writer.error("ERR " + decoder.error());
                 server.errorReplies.increment();
@@ -281,7 +292,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             reject(guarded, Errors.protectedCommandNotAllowed(spec.name()));
             return;
         }
-        if (!authenticated && !spec.has(CommandFlag.NO_AUTH)) {
+        if (authRequired() && !spec.has(CommandFlag.NO_AUTH)) {
             reject(command, Errors.NOAUTH);
             return;
         }
@@ -297,6 +308,14 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             waiting = true;
             enterBlocked();
         }
+    }
+
+    /**
+     * Redis's authRequired: the connection has not authenticated and a password is set. A client
+     * that connected while requirepass was set is served once it is cleared, as in Redis.
+     */
+    private boolean authRequired() {
+        return !authenticated && server.passwordRequired();
     }
 
     private void begin(Command command) {
@@ -401,7 +420,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
         CommandSpec spec = command.spec();
         if (!spec.acceptsArgumentCount(args.count()) || spec.scope(args) != KeyScope.KEYS
-            || (!authenticated && !spec.has(CommandFlag.NO_AUTH)) || keyCount(spec) == 0) {
+            || (authRequired() && !spec.has(CommandFlag.NO_AUTH)) || keyCount(spec) == 0) {
             return false;
         }
         lastInteractionMillis = System.currentTimeMillis();

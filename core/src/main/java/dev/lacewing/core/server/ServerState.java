@@ -61,6 +61,7 @@ public final class ServerState implements Server, ModuleRegistry {
      */
     private volatile long protoMaxBulkLength;
     private volatile long clientQueryBufferLimit;
+    private volatile boolean passwordRequired;
 
     ServerState(Config config, CommandTable commands, ThreadingPlan threading, String engineName, String transport,
                 String transportNotes, String pluginMode) {
@@ -78,6 +79,7 @@ public final class ServerState implements Server, ModuleRegistry {
     private void readInputLimits() {
         protoMaxBulkLength = config.longValue("proto-max-bulk-len");
         clientQueryBufferLimit = config.longValue("client-query-buffer-limit");
+        passwordRequired = !config.value("requirepass").isEmpty();
     }
 
     /** {@code proto-max-bulk-len}, as of the last CONFIG SET. */
@@ -88,6 +90,14 @@ public final class ServerState implements Server, ModuleRegistry {
     /** {@code client-query-buffer-limit}, as of the last CONFIG SET. */
     long clientQueryBufferLimit() {
         return clientQueryBufferLimit;
+    }
+
+    /**
+     * Whether {@code requirepass} is set, as of the last CONFIG SET: with it, a connection that has
+     * not authenticated is held to the limits before AUTH (Redis's authRequired).
+     */
+    boolean passwordRequired() {
+        return passwordRequired;
     }
 
     void commands(CommandTable table) {

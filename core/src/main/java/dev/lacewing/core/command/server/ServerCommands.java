@@ -23,6 +23,7 @@ import dev.lacewing.core.config.Config;
 import dev.lacewing.core.config.Setting;
 import dev.lacewing.core.keyspace.KeyTable;
 import dev.lacewing.core.server.ClientConnection;
+import dev.lacewing.core.server.ClientText;
 import dev.lacewing.core.server.ModuleLoader;
 import dev.lacewing.core.server.ServerState;
 import java.nio.charset.StandardCharsets;
@@ -459,12 +460,14 @@ public final class ServerCommands {
                 arguments.add(ctx.arguments().string(i));
             }
             String name = loader.load(Path.of(path), arguments);
-            LOG.log(System.Logger.Level.INFO, "Module '" + name + "' loaded from " + path);
+            LOG.log(System.Logger.Level.INFO, "Module " + ClientText.quote(name) + " loaded from "
+                + ClientText.quote(path));
             ctx.reply().ok();
         }), ADMIN, NOSCRIPT, CommandFlag.NO_ASYNC_LOADING, PROTECTED)
         .add("unload", 3, "Unload a module", ctx -> moduleChange(ctx, MODULE_UNLOAD_IMPOSSIBLE, loader -> {
             if (loader.unload(ctx.arguments().string(2))) {
-                LOG.log(System.Logger.Level.INFO, "Module " + ctx.arguments().string(2) + " unloaded");
+                LOG.log(System.Logger.Level.INFO, "Module " + ClientText.quote(ctx.arguments().string(2))
+                    + " unloaded");
                 ctx.reply().ok();
             } else {
                 ctx.reply().error(NO_SUCH_MODULE);
@@ -512,7 +515,7 @@ public final class ServerCommands {
     private static void moduleChange(CommandContext ctx, String failure, ModuleChange change) {
         ModuleLoader loader = state(ctx).moduleLoader();
         String operation = "MODULE " + ctx.arguments().string(1).toUpperCase(Locale.ROOT) + " "
-            + ctx.arguments().string(2);
+            + ClientText.quote(ctx.arguments().string(2));
         if (loader == null) {
             LOG.log(System.Logger.Level.WARNING, operation + " refused: loading and unloading plugins at runtime "
                 + "needs plugin-mode osgi, and this server runs with plugin-mode " + state(ctx).pluginMode());
@@ -522,7 +525,7 @@ public final class ServerCommands {
         try {
             change.apply(loader);
         } catch (Exception e) {
-            LOG.log(System.Logger.Level.WARNING, operation + " failed: " + e.getMessage());
+            LOG.log(System.Logger.Level.WARNING, operation + " failed: " + ClientText.oneLine(e.getMessage()));
             ctx.reply().error(failure);
         }
     }
