@@ -1,5 +1,6 @@
 package dev.lacewing.launcher;
 
+import dev.lacewing.core.server.ClientText;
 import java.io.PrintStream;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -13,8 +14,10 @@ import java.util.logging.Logger;
 
 /**
  * Log lines as redis-server writes them, {@code pid:M 03 Dec 2026 08:01:02.345 * message}, where
- * the mark is {@code .} debug, {@code -} verbose, {@code *} notice and {@code #} warning. The
- * server's loggers (System.Logger, backed by java.util.logging) write to standard output.
+ * the mark is {@code .} debug (System.Logger TRACE), {@code -} verbose (DEBUG), {@code *} notice
+ * (INFO) and {@code #} warning. The server's loggers (System.Logger, backed by java.util.logging)
+ * write to standard output. A record is always one line: a control character in a message that
+ * did not come through {@link ClientText} (an exception's message) is escaped here.
  *
  * <p>Thread rule: any thread may log; each line is written and flushed under the stream's lock.
  */
@@ -49,12 +52,12 @@ final class RedisStyleLog extends Formatter {
         int level = record.getLevel().intValue();
         char mark = level >= Level.WARNING.intValue() ? '#'
             : level >= Level.INFO.intValue() ? '*'
-            : level >= Level.CONFIG.intValue() ? '-' : '.';
+            : level >= Level.FINE.intValue() ? '-' : '.';
         String message = formatMessage(record);
         if (record.getThrown() != null) {
             message += " (" + record.getThrown() + ")";
         }
-        return line(mark, message);
+        return line(mark, ClientText.oneLine(message));
     }
 
     private static final class LineHandler extends Handler {

@@ -10,6 +10,12 @@ import io.netty.buffer.ByteBuf;
  * arrives in pieces is not parsed again from its start, and a bulk length is checked against
  * {@code proto-max-bulk-len} from its header, before any of its bytes are buffered.
  *
+ * <p>What Redis calls the query buffer is what is not yet parsed into complete arguments
+ * ({@link #queryBufferBytes()}): Redis moves each complete argument out of its query buffer, so
+ * {@code client-query-buffer-limit} bounds an argument, not a whole command. Before AUTH a
+ * request is held to {@value #UNAUTHENTICATED_MAX_MULTIBULK_LENGTH} arguments and bulks of
+ * {@value #UNAUTHENTICATED_MAX_BULK_LENGTH} bytes, refused from its header as Redis 7.0 does.
+ *
  * <p>Thread rule: owned by the connection's event loop; while a command runs on another thread
  * the connection reads nothing, so that thread may read the argument slices.
  */
@@ -21,6 +27,10 @@ public final class RequestDecoder implements Arguments {
     public static final int MAX_MULTIBULK_LENGTH = 1024 * 1024;
     /** Longest inline request or multibulk/bulk header line Redis accepts (PROTO_INLINE_MAX_SIZE). */
     public static final int MAX_INLINE_LENGTH = 64 * 1024;
+    /** Most arguments a multibulk request may announce before its connection has authenticated. */
+    public static final int UNAUTHENTICATED_MAX_MULTIBULK_LENGTH = 10;
+    /** Longest bulk a request may announce before its connection has authenticated. */
+    public static final int UNAUTHENTICATED_MAX_BULK_LENGTH = 16 * 1024;
     private static final int INITIAL_CAPACITY = 16 * 1024;
 
     private byte[] data = new byte[INITIAL_CAPACITY];
@@ -38,11 +48,28 @@ public final class RequestDecoder implements Arguments {
     /** Length of the bulk whose header was read and whose bytes have not all arrived; -1 if none. */
     private long pendingBulkLength = -1;
     private String error;
+    /** What Redis logs for {@link #error}: a fixed text, without the client's bytes. */
+    private String errorSummary;
 
     private long maxBulkLength = 512L * 1024 * 1024;
+    private long queryBufferLimit = 1024L * 1024 * 1024;
+    private boolean authenticationRequired;
 
     public void maxBulkLength(long bytes) {
         this.maxBulkLength = bytes;
+    }
+
+    /**
+     * {@code client-query-buffer-limit}: a bulk longer than this (its CRLF counted, as Redis
+     * counts it) never completes, so that its connection is closed once its bytes pass the limit.
+     */
+    public void queryBufferLimit(long bytes) {
+        this.queryBufferLimit = bytes;
+    }
+
+    /** Whether the next requests come before AUTH, and so are held to the unauthenticated limits. */
+    public void authenticationRequired(boolean required) {
+        this.authenticationRequired = required;
     }
 
     /** Appends the readable bytes of {@code in}; does not release it. */
@@ -62,9 +89,28 @@ public final class RequestDecoder implements Arguments {
         return writeIndex > requestStart;
     }
 
-    /** The protocol error of the last {@link Result#ERROR}. */
+    /**
+     * Redis's query buffer: the bytes not yet parsed into complete arguments, from the start of
+     * the element being decoded (a header line, an inline line or a bulk's data) to the last byte
+     * received. The complete arguments of the current request are not counted.
+     */
+    public int queryBufferBytes() {
+        return writeIndex - position;
+    }
+
+    /** Where in {@link #array()} the {@link #queryBufferBytes()} start. */
+    public int queryBufferOffset() {
+        return position;
+    }
+
+    /** The protocol error of the last {@link Result#ERROR}, as the client gets it. */
     public String error() {
         return error;
+    }
+
+    /** The protocol error of the last {@link Result#ERROR} as Redis logs it: no client bytes in it. */
+    public String errorSummary() {
+        return errorSummary;
     }
 
     /**
@@ -93,11 +139,15 @@ public final class RequestDecoder implements Arguments {
                 int lineEnd = findCrlf(position + 1);
                 if (lineEnd < 0) {
                     return writeIndex - position > MAX_INLINE_LENGTH
-                        ? fail("Protocol error: too big mbulk count string") : Result.INCOMPLETE;
+                        ? fail("Protocol error: too big mbulk count string", "too big mbulk count string")
+                        : Result.INCOMPLETE;
                 }
                 long count = parseLength(position + 1, lineEnd);
                 if (count == Long.MIN_VALUE || count > MAX_MULTIBULK_LENGTH) {
-                    return fail("Protocol error: invalid multibulk length");
+                    return fail("Protocol error: invalid multibulk length", "invalid mbulk count");
+                }
+                if (count > UNAUTHENTICATED_MAX_MULTIBULK_LENGTH && authenticationRequired) {
+                    return fail("Protocol error: unauthenticated multibulk length", "unauth mbulk count");
                 }
                 position = lineEnd + 2;
                 if (count <= 0) {
@@ -118,21 +168,28 @@ public final class RequestDecoder implements Arguments {
                     return Result.INCOMPLETE;
                 }
                 if (data[position] != '$') {
-                    return fail("Protocol error: expected '$', got '" + (char) (data[position] & 0xff) + "'");
+                    return fail("Protocol error: expected '$', got '" + (char) (data[position] & 0xff) + "'",
+                        "expected $ but got something else");
                 }
                 int lineEnd = findCrlf(position + 1);
                 if (lineEnd < 0) {
                     return writeIndex - position > MAX_INLINE_LENGTH
-                        ? fail("Protocol error: too big bulk count string") : Result.INCOMPLETE;
+                        ? fail("Protocol error: too big bulk count string", "too big bulk count string")
+                        : Result.INCOMPLETE;
                 }
                 long length = parseLength(position + 1, lineEnd);
                 if (length < 0 || length > maxBulkLength || length > Integer.MAX_VALUE - 2) {
-                    return fail("Protocol error: invalid bulk length");
+                    return fail("Protocol error: invalid bulk length", "invalid bulk length");
+                }
+                if (length > UNAUTHENTICATED_MAX_BULK_LENGTH && authenticationRequired) {
+                    return fail("Protocol error: unauthenticated bulk length", "unauth bulk length");
                 }
                 pendingBulkLength = length;
                 position = lineEnd + 2;
             }
-            if (writeIndex - position < pendingBulkLength + 2) {
+            // A bulk over client-query-buffer-limit stays incomplete: its connection is closed as
+            // the bytes pass the limit, where Redis closes it, and never executed.
+            if (writeIndex - position < pendingBulkLength + 2 || pendingBulkLength + 2 > queryBufferLimit) {
                 return Result.INCOMPLETE;
             }
             addArgument(position, (int) pendingBulkLength);
@@ -153,12 +210,12 @@ public final class RequestDecoder implements Arguments {
         }
         if (newline < 0) {
             return writeIndex - position > MAX_INLINE_LENGTH
-                ? fail("Protocol error: too big inline request") : Result.INCOMPLETE;
+                ? fail("Protocol error: too big inline request", "too big inline request") : Result.INCOMPLETE;
         }
         int end = newline > position && data[newline - 1] == '\r' ? newline - 1 : newline;
         argumentCount = 0;
         if (!splitInline(position, end)) {
-            return fail("Protocol error: unbalanced quotes in request");
+            return fail("Protocol error: unbalanced quotes in request", "unbalanced quotes in inline request");
         }
         position = newline + 1;
         expectedArguments = argumentCount;
@@ -266,8 +323,9 @@ public final class RequestDecoder implements Arguments {
         }
     }
 
-    private Result fail(String message) {
+    private Result fail(String message, String summary) {
         error = message;
+        errorSummary = summary;
         return Result.ERROR;
     }
 

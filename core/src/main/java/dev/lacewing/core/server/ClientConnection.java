@@ -24,6 +24,8 @@ import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.io.ByteArrayOutputStream;
+import java.net.Inet6Address;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -232,34 +234,45 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     // ---- request processing ---------------------------------------------------------------
 
-    /** Runs every complete request buffered, then flushes their replies at once. */
+    /**
+     * Runs every complete request buffered, then flushes their replies at once. The query buffer
+     * limit is checked once the complete requests have run, on what Redis's query buffer would
+     * hold ({@link RequestDecoder#queryBufferBytes()}). A protocol error is logged at verbose
+     * (System.Logger DEBUG), as Redis does, so that bad clients cannot fill the log at notice.
+     */
     private void processInput() {
         decoder.maxBulkLength(server.protoMaxBulkLength());
+        decoder.queryBufferLimit(server.clientQueryBufferLimit());
         outputPaused = false;
         while (!waiting && !closing && !closed) {
             if (!channel.isWritable()) {
                 // The client is not reading its replies: run nothing more until the socket drains,
                 // so that the replies of a pipeline it never reads are never made. A closed channel
-                // is not writable either, which stops a pipeline whose client has gone.
+                // is not writable either, which stops a pipeline whose client has gone. Meanwhile
+                // the unrun requests are what Redis's query buffer holds for a client it cannot
+                // serve yet, and the limit bounds them.
                 outputPaused = true;
                 if (decoder.bufferedBytes() > server.clientQueryBufferLimit()) {
-                    closeForQueryBufferLimit();
+                    closeForQueryBufferLimit(decoder.queryBufferOffset(), decoder.bufferedBytes());
                     return;
                 }
                 break;
             }
+            // Per request: an AUTH lifts the limits for the requests behind it in the same read.
+            decoder.authenticationRequired(authRequired());
             RequestDecoder.Result result = decoder.decode();
             if (result == RequestDecoder.Result.INCOMPLETE) {
-                if (decoder.bufferedBytes() > server.clientQueryBufferLimit()) {
-                    closeForQueryBufferLimit();
+                if (decoder.queryBufferBytes() > server.clientQueryBufferLimit()) {
+                    closeForQueryBufferLimit(decoder.queryBufferOffset(), decoder.queryBufferBytes());
                     return;
                 }
                 decoder.trim();
                 break;
             }
             if (result == RequestDecoder.Result.ERROR) {
-                LOG.log(System.Logger.Level.INFO, "Protocol error (" + decoder.error() + ") from client: id=" + id
-                    + " addr=" + remoteAddress());
+                LOG.log(System.Logger.Level.DEBUG, () -> "Protocol error (" + decoder.errorSummary()
+                    + ") from client: id=" + id + " addr=" + remoteAddress() + ". Query buffer during protocol error: "
+                    + ClientText.sample(decoder.array(), decoder.queryBufferOffset(), decoder.queryBufferBytes()));
                 writer.target(out());
                 writer.error("ERR " + decoder.error());
                 server.errorReplies.increment();
@@ -282,9 +295,10 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
     }
 
-    private void closeForQueryBufferLimit() {
+    private void closeForQueryBufferLimit(int offset, int bytes) {
         LOG.log(System.Logger.Level.WARNING, "Closing client that reached max query buffer length: id="
-            + id + " addr=" + remoteAddress() + " qbuf=" + decoder.bufferedBytes());
+            + id + " addr=" + remoteAddress() + " qbuf=" + bytes + " (qbuf initial bytes: "
+            + ClientText.quote(decoder.array(), offset, Math.min(64, bytes)) + ")");
         closing = true;
         channel.close();
     }
@@ -313,7 +327,12 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             reject(command, Errors.wrongArity(spec.name()));
             return;
         }
-        if (!authenticated && !spec.has(CommandFlag.NO_AUTH)) {
+        Command guarded = command.protectedEntry(args);
+        if (guarded != null && !server.settings().allowsProtectedCommand(spec.name(), isLocal())) {
+            reject(guarded, Errors.protectedCommandNotAllowed(spec.name()));
+            return;
+        }
+        if (authRequired() && !spec.has(CommandFlag.NO_AUTH)) {
             reject(command, Errors.NOAUTH);
             return;
         }
@@ -329,6 +348,14 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             waiting = true;
             enterBlocked();
         }
+    }
+
+    /**
+     * Redis's authRequired: the connection has not authenticated and a password is set. A client
+     * that connected while requirepass was set is served once it is cleared, as in Redis.
+     */
+    private boolean authRequired() {
+        return !authenticated && server.passwordRequired();
     }
 
     private void begin(Command command) {
@@ -434,7 +461,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
         CommandSpec spec = command.spec();
         if (!spec.acceptsArgumentCount(args.count()) || spec.scope(args) != KeyScope.KEYS
-            || (!authenticated && !spec.has(CommandFlag.NO_AUTH)) || keyCount(spec) == 0) {
+            || (authRequired() && !spec.has(CommandFlag.NO_AUTH)) || keyCount(spec) == 0) {
             return false;
         }
         lastInteractionMillis = System.currentTimeMillis();
@@ -882,6 +909,19 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     public String remoteAddress() {
         return channel == null ? "?" : addressText(channel.remoteAddress());
+    }
+
+    /**
+     * Redis's islocalClient: connected from 127.0.0.1 or ::1 exactly (not the rest of 127.0.0.0/8),
+     * or not over TCP at all.
+     */
+    public boolean isLocal() {
+        if (!(channel.remoteAddress() instanceof InetSocketAddress inet)) {
+            return true;
+        }
+        InetAddress address = inet.getAddress();
+        return address.isLoopbackAddress()
+            && (address instanceof Inet6Address || address.getHostAddress().equals("127.0.0.1"));
     }
 
     public String localAddress() {

@@ -288,11 +288,14 @@ public final class LacewingServer implements AutoCloseable {
             }
         }
 
-        /** Maps Redis's log levels onto java.util.logging for Lacewing's loggers. */
+        /**
+         * Maps Redis's log levels onto java.util.logging for Lacewing's loggers. In System.Logger
+         * terms: WARNING is Redis's warning, INFO notice, DEBUG (FINE) verbose and TRACE debug.
+         */
         private static void applyLogLevel(String level) {
             java.util.logging.Level mapped = switch (level) {
-                case "debug" -> java.util.logging.Level.FINE;
-                case "verbose" -> java.util.logging.Level.CONFIG;
+                case "debug" -> java.util.logging.Level.ALL;
+                case "verbose" -> java.util.logging.Level.FINE;
                 case "warning" -> java.util.logging.Level.WARNING;
                 case "nothing" -> java.util.logging.Level.OFF;
                 default -> java.util.logging.Level.INFO;

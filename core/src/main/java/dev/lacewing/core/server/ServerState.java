@@ -65,6 +65,7 @@ public final class ServerState implements Server, ModuleRegistry {
     private volatile long protoMaxBulkLength;
     private volatile long clientQueryBufferLimit;
     private volatile OutputBufferLimits outputBufferLimits;
+    private volatile boolean passwordRequired;
 
     ServerState(Config config, CommandTable commands, ThreadingPlan threading, String engineName, String transport,
                 String transportNotes, String pluginMode) {
@@ -83,6 +84,7 @@ public final class ServerState implements Server, ModuleRegistry {
         protoMaxBulkLength = config.longValue("proto-max-bulk-len");
         clientQueryBufferLimit = config.longValue("client-query-buffer-limit");
         outputBufferLimits = OutputBufferLimits.parse(config.value("client-output-buffer-limit"));
+        passwordRequired = !config.value("requirepass").isEmpty();
     }
 
     /** {@code proto-max-bulk-len}, as of the last CONFIG SET. */
@@ -98,6 +100,14 @@ public final class ServerState implements Server, ModuleRegistry {
     /** {@code client-output-buffer-limit}, as of the last CONFIG SET. */
     OutputBufferLimits outputBufferLimits() {
         return outputBufferLimits;
+    }
+
+    /**
+     * Whether {@code requirepass} is set, as of the last CONFIG SET: with it, a connection that has
+     * not authenticated is held to the limits before AUTH (Redis's authRequired).
+     */
+    boolean passwordRequired() {
+        return passwordRequired;
     }
 
     void commands(CommandTable table) {

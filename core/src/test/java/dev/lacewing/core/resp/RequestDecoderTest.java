@@ -112,4 +112,75 @@ class RequestDecoderTest {
         assertEquals(RequestDecoder.Result.COMPLETE, decoder.decode());
         assertEquals(List.of("SET", "k", big), arguments());
     }
+
+    @Test
+    void beforeAuthenticationAMultibulkCountOverTenIsRefusedFromItsHeader() {
+        decoder.authenticationRequired(true);
+        feed("*11\r\n");
+        assertEquals(RequestDecoder.Result.ERROR, decoder.decode());
+        assertEquals("Protocol error: unauthenticated multibulk length", decoder.error());
+        assertEquals("unauth mbulk count", decoder.errorSummary());
+    }
+
+    @Test
+    void beforeAuthenticationTenArgumentsAndSixteenKibBulksPass() {
+        decoder.authenticationRequired(true);
+        feed("*10\r\n" + ("$16384\r\n" + "b".repeat(16384) + "\r\n").repeat(10));
+        assertEquals(RequestDecoder.Result.COMPLETE, decoder.decode());
+        assertEquals(10, decoder.count());
+    }
+
+    @Test
+    void beforeAuthenticationABulkOverSixteenKibIsRefusedFromItsHeader() {
+        decoder.authenticationRequired(true);
+        feed("*1\r\n$16385\r\n");
+        assertEquals(RequestDecoder.Result.ERROR, decoder.decode());
+        assertEquals("Protocol error: unauthenticated bulk length", decoder.error());
+        assertEquals("unauth bulk length", decoder.errorSummary());
+        assertEquals("$16385\r\n".length(), decoder.queryBufferBytes(), "the error is at the bulk's header");
+    }
+
+    @Test
+    void anInvalidBulkLengthIsReportedBeforeTheUnauthenticatedLimit() {
+        decoder.authenticationRequired(true);
+        decoder.maxBulkLength(1024 * 1024);
+        feed("*1\r\n$1048577\r\n");
+        assertEquals(RequestDecoder.Result.ERROR, decoder.decode());
+        assertEquals("Protocol error: invalid bulk length", decoder.error());
+    }
+
+    @Test
+    void theLimitsLiftOnceAuthenticationIsNoLongerRequired() {
+        decoder.authenticationRequired(true);
+        feed("*2\r\n$4\r\nAUTH\r\n$1\r\np\r\n*11\r\n" + "$1\r\nx\r\n".repeat(11));
+        assertEquals(RequestDecoder.Result.COMPLETE, decoder.decode());
+        decoder.consume();
+        decoder.authenticationRequired(false);
+        assertEquals(RequestDecoder.Result.COMPLETE, decoder.decode());
+        assertEquals(11, decoder.count());
+    }
+
+    @Test
+    void theQueryBufferHoldsOnlyWhatIsNotYetACompleteArgument() {
+        feed("*3\r\n$5\r\nRPUSH\r\n$1\r\nk\r\n$10\r\nabc");
+        assertEquals(RequestDecoder.Result.INCOMPLETE, decoder.decode());
+        assertEquals(3, decoder.queryBufferBytes(), "only the pending bulk's bytes");
+        assertEquals("*3\r\n$5\r\nRPUSH\r\n$1\r\nk\r\n$10\r\nabc".length(), decoder.bufferedBytes());
+    }
+
+    @Test
+    void aBulkWhoseBytesAndCrlfPassTheQueryBufferLimitNeverCompletes() {
+        decoder.queryBufferLimit(11);
+        feed("*1\r\n$10\r\n0123456789\r\n*1\r\n$4\r\nPING\r\n");
+        assertEquals(RequestDecoder.Result.INCOMPLETE, decoder.decode());
+        assertEquals(12 + "*1\r\n$4\r\nPING\r\n".length(), decoder.queryBufferBytes());
+    }
+
+    @Test
+    void aBulkWhoseBytesAndCrlfFillTheQueryBufferLimitCompletes() {
+        decoder.queryBufferLimit(12);
+        feed("*1\r\n$10\r\n0123456789\r\n");
+        assertEquals(RequestDecoder.Result.COMPLETE, decoder.decode());
+        assertEquals(List.of("0123456789"), arguments());
+    }
 }
