@@ -143,6 +143,8 @@ public final class CompactTable implements DatabaseTable {
     private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     /** Bytes of the entry header: flags and the access field. */
     private static final int HEADER = 4;
+    /** The value-length varint of an entry with room: 5 bytes, enough for any length. */
+    private static final int PADDED_VARINT = 5;
 
     private final MemoryPolicy memory;
     /** The time new entries are created at (puts carry no {@code now}). */
@@ -209,9 +211,6 @@ public final class CompactTable implements DatabaseTable {
         this.clock = clock;
         this.orderedMask = Math.min(orderedMask, TAG_MASK);
     }
-
-    /** The value-length varint of an entry with room: 5 bytes, enough for any length. */
-    private static final int PADDED_VARINT = 5;
 
     /* The entry decode() last read; entryHash is the key's hash when find() found it. */
     private int entryHash;
@@ -394,8 +393,8 @@ public final class CompactTable implements DatabaseTable {
 
     /**
      * Writes a new entry and returns its slot value. {@code value} is a string or an inline form when
-     * {@code object} is null, {@code valueFlags} saying which ({@link #STRING_MARKS}, form bits); otherwise
-     * {@code object} goes to the side table.
+     * {@code object} is null, {@code valueFlags} saying which ({@link #STRING_MARKS}, form bits), and
+     * {@code valueLength} zero bytes when both are null; otherwise {@code object} goes to the side table.
      */
     private long writeEntry(int hash, byte[] key, int keyOffset, int keyLength, Object object, byte[] value,
                             int valueOffset, int valueLength, long expireAt, int access, int valueFlags) {

@@ -13,8 +13,9 @@ import java.util.Arrays;
  * needed length below 1 MiB (SDS_MAX_PREALLOC) and adds 1 MiB above; that is linear over a run of
  * appends only because realloc extends a large allocation in place. A Java array cannot grow in
  * place, so from 8 MiB the room is an eighth of the length instead: each growth copies the
- * string once, and a run of appends copies each byte at most eight times more on average
- * (geometric series of 1/8), where a fixed 1 MiB would copy the whole string again every MiB.
+ * string once, so a run of appends copies, amortized, at most about eight bytes per byte appended
+ * (the geometric series of 1/8), where a fixed 1 MiB would copy the whole string again every MiB
+ * appended. The room costs at most an eighth of the string (Redis's: at most 1 MiB).
  *
  * <p>Thread rule: that of its table.
  */
