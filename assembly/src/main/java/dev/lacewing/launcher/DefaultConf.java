@@ -49,7 +49,11 @@ public final class DefaultConf {
         for (Setting setting : Config.TABLE) {
             text.append('\n');
             text.append("# ").append(setting.description()).append('\n');
-            text.append("# (").append(setting.mutable() ? "runtime" : "fixed at start-up");
+            text.append("# (").append(switch (setting.mutability()) {
+                case MUTABLE -> "runtime";
+                case PROTECTED -> "runtime where enable-protected-configs allows";
+                case FIXED -> "fixed at start-up";
+            });
             if (!setting.aliases().isEmpty()) {
                 text.append("; also named ").append(String.join(", ", setting.aliases()));
             }

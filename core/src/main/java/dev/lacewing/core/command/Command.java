@@ -1,11 +1,14 @@
 package dev.lacewing.core.command;
 
+import dev.lacewing.api.Arguments;
+import dev.lacewing.api.CommandFlag;
 import dev.lacewing.api.CommandHandler;
 import dev.lacewing.api.CommandSpec;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -30,6 +33,8 @@ public final class Command {
     private final LongAdder rejectedCalls = new LongAdder();
     /** By the subcommand's own name ({@code info} of {@code client|info}); empty when not a container. */
     private final Map<String, Command> subcommands;
+    /** Whether the command or one of its subcommands is {@link CommandFlag#PROTECTED}. */
+    private final boolean guarded;
 
     public Command(CommandSpec spec, CommandHandler handler, String owner) {
         this.spec = spec;
@@ -42,6 +47,26 @@ public final class Command {
             byName.put(fullName.substring(fullName.indexOf('|') + 1), new Command(subcommand, handler, owner));
         }
         this.subcommands = Collections.unmodifiableMap(byName);
+        this.guarded = spec.has(CommandFlag.PROTECTED)
+            || byName.values().stream().anyMatch(subcommand -> subcommand.spec.has(CommandFlag.PROTECTED));
+    }
+
+    /**
+     * The entry whose {@link CommandFlag#PROTECTED} flag governs a request that passed this
+     * command's arity check, or null: this command, or the subcommand argument 1 names when it is
+     * protected and accepts the argument count. An unknown subcommand or a wrong count is left to
+     * the container's errors, which Redis gives before the protected one.
+     */
+    public Command protectedEntry(Arguments args) {
+        if (!guarded) {
+            return null;
+        }
+        if (spec.has(CommandFlag.PROTECTED)) {
+            return this;
+        }
+        Command subcommand = args.count() < 2 ? null : subcommands.get(args.string(1).toLowerCase(Locale.ROOT));
+        return subcommand != null && subcommand.spec.has(CommandFlag.PROTECTED)
+            && subcommand.spec.acceptsArgumentCount(args.count()) ? subcommand : null;
     }
 
     /** The subcommand by its own name in lower case, or null. */

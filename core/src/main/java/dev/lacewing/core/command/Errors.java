@@ -1,5 +1,7 @@
 package dev.lacewing.core.command;
 
+import dev.lacewing.core.config.Config;
+
 /** Error replies, worded exactly as Redis words them; defined once. */
 public final class Errors {
 
@@ -65,6 +67,17 @@ public final class Errors {
 
     public static String wrongArity(String command) {
         return "ERR wrong number of arguments for '" + command + "' command";
+    }
+
+    /**
+     * processCommand's refusal of a protected command ({@link dev.lacewing.api.CommandFlag#PROTECTED})
+     * that its setting does not allow for the client.
+     */
+    public static String protectedCommandNotAllowed(String command) {
+        return "ERR " + command.toUpperCase(java.util.Locale.ROOT) + " command not allowed. If the "
+            + Config.protectedCommandSetting(command) + " option is set to \"local\", you can run it from a local "
+            + "connection, otherwise you need to set this option in the configuration file, and then restart the "
+            + "server.";
     }
 
     public static String invalidExpireTime(String command) {

@@ -20,8 +20,8 @@ import java.util.function.Predicate;
  */
 public final class Config implements Settings {
 
-    private static final boolean MUTABLE = true;
-    private static final boolean FIXED = false;
+    private static final Setting.Mutability MUTABLE = Setting.Mutability.MUTABLE;
+    private static final Setting.Mutability FIXED = Setting.Mutability.FIXED;
 
     /** Every setting Lacewing has, under Redis's names where Redis has one. */
     public static final List<Setting> TABLE = List.of(
@@ -64,8 +64,13 @@ public final class Config implements Settings {
         new Setting("hll-sparse-max-bytes", List.of(), "3000", MUTABLE, Setting.Type.MEMORY,
             "largest sparse HyperLogLog value, header included; an addition that would grow it further turns it dense",
             0, Long.MAX_VALUE),
-        new Setting("enable-debug-command", List.of(), "no", FIXED, Setting.Type.STRING,
-            "allow DEBUG: yes, local (loopback clients only) or no"),
+        new Setting("enable-debug-command", List.of(), "no", FIXED, Setting.Type.PROTECTED_ACCESS,
+            "allow DEBUG: yes, local (clients connected from 127.0.0.1 or ::1 only) or no"),
+        new Setting("enable-module-command", List.of(), "no", FIXED, Setting.Type.PROTECTED_ACCESS,
+            "allow MODULE LOAD and MODULE UNLOAD: yes, local (clients connected from 127.0.0.1 or ::1 only) or no"),
+        new Setting("enable-protected-configs", List.of(), "no", FIXED, Setting.Type.PROTECTED_ACCESS,
+            "allow CONFIG SET of protected settings (Redis's dir and dbfilename; Lacewing has none of them): yes, "
+            + "local (clients connected from 127.0.0.1 or ::1 only) or no"),
         new Setting("loglevel", List.of(), "notice", MUTABLE, Setting.Type.LOG_LEVEL,
             "debug, verbose, notice or warning"),
         new Setting("hz", List.of(), "10", MUTABLE, Setting.Type.HZ,
@@ -99,12 +104,19 @@ public final class Config implements Settings {
             + "already on the class path)"),
         new Setting("plugins-dir", List.of(), "plugins", FIXED, Setting.Type.STRING, "where the launcher finds plugin jars; relative to the distribution's directory"));
 
+    private final List<Setting> table;
     private final Map<String, Setting> byName = new LinkedHashMap<>();
     private final Map<String, String> values = new ConcurrentHashMap<>();
     private final List<BiConsumer<String, String>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public Config() {
-        for (Setting setting : TABLE) {
+        this(TABLE);
+    }
+
+    /** A configuration of other settings than Lacewing's, for tests of the mechanism. */
+    Config(List<Setting> table) {
+        this.table = List.copyOf(table);
+        for (Setting setting : table) {
             byName.put(setting.name(), setting);
             for (String alias : setting.aliases()) {
                 byName.put(alias, setting);
@@ -125,12 +137,43 @@ public final class Config implements Settings {
     }
 
     /**
-     * CONFIG SET of one setting; IllegalArgumentException carries Redis's reason. Listeners hear
-     * of the change.
+     * Why CONFIG SET may not change a setting for a client, in Redis's words, or null when it may:
+     * a FIXED setting never, a PROTECTED one only as enable-protected-configs allows the client.
+     */
+    public String refusal(Setting setting, boolean localClient) {
+        return switch (setting.mutability()) {
+            case MUTABLE -> null;
+            case PROTECTED -> access("enable-protected-configs").allows(localClient) ? null
+                : "can't set protected config";
+            case FIXED -> "can't set immutable config";
+        };
+    }
+
+    /**
+     * Whether a client may run protected command {@code command} ({@link dev.lacewing.api.CommandFlag#PROTECTED}):
+     * as its setting allows, never when it has none.
+     */
+    public boolean allowsProtectedCommand(String command, boolean localClient) {
+        return setting(protectedCommandSetting(command)).map(setting -> access(setting.name()).allows(localClient))
+            .orElse(false);
+    }
+
+    /** The setting that allows protected command {@code command}: enable-debug-command, enable-module-command. */
+    public static String protectedCommandSetting(String command) {
+        return "enable-" + command.toLowerCase(Locale.ROOT) + "-command";
+    }
+
+    private ProtectedAccess access(String name) {
+        return ProtectedAccess.named(value(name));
+    }
+
+    /**
+     * CONFIG SET of one setting, once {@link #refusal} allowed it; IllegalArgumentException carries
+     * Redis's reason. Listeners hear of the change.
      */
     public void set(String name, String value) {
         Setting setting = setting(name).orElseThrow(() -> new IllegalArgumentException("Unknown option or number of arguments for CONFIG SET - '" + name + "'"));
-        if (!setting.mutable()) {
+        if (setting.mutability() == Setting.Mutability.FIXED) {
             throw new IllegalArgumentException("can't set immutable config");
         }
         String normalized = setting.normalize(value);
@@ -163,7 +206,7 @@ public final class Config implements Settings {
     /** Name/value pairs of the settings whose name or an alias matches, each reported once, under the name matched. */
     public List<Map.Entry<String, String>> matching(Predicate<String> nameMatches) {
         List<Map.Entry<String, String>> found = new ArrayList<>();
-        for (Setting setting : TABLE) {
+        for (Setting setting : table) {
             if (nameMatches.test(setting.name())) {
                 found.add(Map.entry(setting.name(), values.get(setting.name())));
             }

@@ -11,19 +11,33 @@ import java.util.Locale;
  * @param name the name CONFIG GET replies
  * @param aliases legacy names accepted everywhere the name is
  * @param defaultValue the default, in the normalized form CONFIG GET replies
- * @param mutable whether CONFIG SET accepts it at runtime
+ * @param mutability whether, and for which clients, CONFIG SET accepts it at runtime
  * @param type how values are checked and normalized
  * @param description one line for the docs and conf/lacewing.conf
  * @param min the smallest value an INTEGER or MEMORY setting takes, as Redis bounds it
  * @param max the largest
  */
-public record Setting(String name, List<String> aliases, String defaultValue, boolean mutable, Type type,
+public record Setting(String name, List<String> aliases, String defaultValue, Mutability mutability, Type type,
                       String description, long min, long max) {
 
     /** A setting without bounds beyond its type's. */
-    public Setting(String name, List<String> aliases, String defaultValue, boolean mutable, Type type,
+    public Setting(String name, List<String> aliases, String defaultValue, Mutability mutability, Type type,
                    String description) {
-        this(name, aliases, defaultValue, mutable, type, description, Long.MIN_VALUE, Long.MAX_VALUE);
+        this(name, aliases, defaultValue, mutability, type, description, Long.MIN_VALUE, Long.MAX_VALUE);
+    }
+
+    /** Whether CONFIG SET may change a setting at runtime: Redis's MODIFIABLE, PROTECTED and IMMUTABLE configs. */
+    public enum Mutability {
+        /** For every client. */
+        MUTABLE,
+        /**
+         * Only for the clients enable-protected-configs allows (Redis's PROTECTED_CONFIG): settings
+         * that could make the server write files or load code where a client chooses (Redis's dir
+         * and dbfilename).
+         */
+        PROTECTED,
+        /** Never: read at start-up only; CONFIG SET refuses it as immutable. */
+        FIXED
     }
 
     /** Value kinds, each with Redis's parsing. */
@@ -32,7 +46,9 @@ public record Setting(String name, List<String> aliases, String defaultValue, bo
         /** maxmemory-policy: one of Redis's eight names, case-insensitive, replied in lower case. */
         EVICTION_POLICY,
         /** hz: an integer within the setting's bounds, then clamped to 1..500 as Redis's updateHZ does. */
-        HZ;
+        HZ,
+        /** no, yes or local ({@link ProtectedAccess}), case-insensitive, replied in lower case. */
+        PROTECTED_ACCESS;
 
         /** The value in the form CONFIG GET replies; IllegalArgumentException with Redis's wording if invalid. */
         String normalize(String value) {
@@ -54,6 +70,7 @@ public record Setting(String name, List<String> aliases, String defaultValue, bo
                 }
                 case MEMORY -> Long.toString(parseMemory(value));
                 case EVICTION_POLICY -> EvictionPolicy.named(value).redisName();
+                case PROTECTED_ACCESS -> ProtectedAccess.named(value).redisName();
                 case LOG_LEVEL -> {
                     String lower = value.toLowerCase(Locale.ROOT);
                     if (!List.of("debug", "verbose", "notice", "warning", "nothing").contains(lower)) {

@@ -22,6 +22,8 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.io.ByteArrayOutputStream;
+import java.net.Inet6Address;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -272,6 +274,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         CommandSpec spec = command.spec();
         if (!spec.acceptsArgumentCount(args.count())) {
             reject(command, Errors.wrongArity(spec.name()));
+            return;
+        }
+        Command guarded = command.protectedEntry(args);
+        if (guarded != null && !server.settings().allowsProtectedCommand(spec.name(), isLocal())) {
+            reject(guarded, Errors.protectedCommandNotAllowed(spec.name()));
             return;
         }
         if (!authenticated && !spec.has(CommandFlag.NO_AUTH)) {
@@ -790,6 +797,19 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     public String remoteAddress() {
         return channel == null ? "?" : addressText(channel.remoteAddress());
+    }
+
+    /**
+     * Redis's islocalClient: connected from 127.0.0.1 or ::1 exactly (not the rest of 127.0.0.0/8),
+     * or not over TCP at all.
+     */
+    public boolean isLocal() {
+        if (!(channel.remoteAddress() instanceof InetSocketAddress inet)) {
+            return true;
+        }
+        InetAddress address = inet.getAddress();
+        return address.isLoopbackAddress()
+            && (address instanceof Inet6Address || address.getHostAddress().equals("127.0.0.1"));
     }
 
     public String localAddress() {

@@ -2,18 +2,22 @@ package dev.lacewing.it.commands;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.lacewing.core.server.LacewingServer;
+import dev.lacewing.core.server.ModuleLoader;
 import dev.lacewing.it.resp.RespClient;
 import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** COMMAND, INFO, CONFIG, MEMORY, DEBUG and TIME over raw sockets. */
+/** COMMAND, INFO, CONFIG, MEMORY, DEBUG, TIME and MODULE's protection over raw sockets. */
 class ServerCommandsTest {
 
     private static int port(Target target) {
@@ -175,7 +179,7 @@ class ServerCommandsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.lacewing.it.server.Servers#all")
-    void memoryUsageTimeAndDebug(Target target) {
+    void memoryUsageAndTime(Target target) {
         String key = "server:memory:" + target;
         try (RespClient client = RespClient.connect(port(target))) {
             client.call("SET", key, "x".repeat(1000));
@@ -187,15 +191,134 @@ class ServerCommandsTest {
             long seconds = Long.parseLong((String) time.get(0));
             assertTrue(Math.abs(seconds - System.currentTimeMillis() / 1000) <= 2);
             assertTrue(Long.parseLong((String) time.get(1)) < 1_000_000);
-            assertTrue(client.call("DEBUG", "SLEEP", "0").startsWith("-ERR DEBUG command not allowed."));
+        }
+    }
+
+    // ---- protected commands and settings (Redis 7.0's enable-*-command, enable-protected-configs) ----
+
+    private static final String MODULE_NOT_ALLOWED = "-ERR MODULE command not allowed. If the enable-module-command "
+        + "option is set to \"local\", you can run it from a local connection, otherwise you need to set this option "
+        + "in the configuration file, and then restart the server.\r\n";
+    private static final String DEBUG_NOT_ALLOWED = "-ERR DEBUG command not allowed. If the enable-debug-command "
+        + "option is set to \"local\", you can run it from a local connection, otherwise you need to set this option "
+        + "in the configuration file, and then restart the server.\r\n";
+
+    /** A module loader that only records what it is asked, so a test sees whether the gate came first. */
+    private static final class RecordingModuleLoader implements ModuleLoader {
+        final List<String> requests = new CopyOnWriteArrayList<>();
+
+        @Override
+        public String load(Path jar, List<String> arguments) {
+            requests.add("load " + jar + " " + arguments);
+            return "example";
+        }
+
+        @Override
+        public boolean unload(String name) {
+            requests.add("unload " + name);
+            return true;
+        }
+
+        @Override
+        public List<LoadedModule> list() {
+            return List.of(new LoadedModule("example", "1", "/tmp/example.jar", List.of()));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void moduleLoadAndUnloadAreRefusedByDefaultBeforeTheLoaderIsAsked(Target target) {
+        RecordingModuleLoader loader = new RecordingModuleLoader();
+        try (LacewingServer server = Servers.builder(target).moduleLoader(registry -> loader)
+                 .set("requirepass", "secret").start();
+             RespClient client = RespClient.connect(server.port())) {
+            assertEquals(MODULE_NOT_ALLOWED, client.call("MODULE", "LOAD", "/tmp/example.jar"), "before NOAUTH");
+            assertEquals("+OK\r\n", client.call("AUTH", "secret"));
+            assertEquals(MODULE_NOT_ALLOWED, client.call("module", "load", "/tmp/example.jar", "arg"));
+            assertEquals(MODULE_NOT_ALLOWED, client.call("MODULE", "UNLOAD", "example"));
+            assertEquals("-ERR wrong number of arguments for 'module|load' command\r\n", client.call("MODULE", "LOAD"));
+            assertTrue(client.call("MODULE", "LIST").contains("example"), "MODULE LIST is not protected");
+            assertTrue(client.call("MODULE", "HELP").startsWith("*"), "nor is MODULE HELP");
+            assertEquals(List.of(), loader.requests);
+            assertTrue(infoFields(client.call("INFO", "commandstats")).get("cmdstat_module|unload")
+                .startsWith("calls=0,"), "a refused command is not called");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void moduleLoadAndUnloadRunForEveryClientWithEnableModuleCommandYes(Target target) {
+        RecordingModuleLoader loader = new RecordingModuleLoader();
+        String address = Servers.nonLoopbackAddress();
+        try (LacewingServer server = Servers.builder(target).moduleLoader(registry -> loader)
+                 .set("enable-module-command", "yes").set("protected-mode", "no")
+                 .set("bind", address == null ? "127.0.0.1" : address + " 127.0.0.1").start()) {
+            try (RespClient client = RespClient.connect(server.port())) {
+                assertEquals("+OK\r\n", client.call("MODULE", "LOAD", "/tmp/example.jar", "a", "b"));
+                assertEquals("+OK\r\n", client.call("MODULE", "UNLOAD", "example"));
+            }
+            assertEquals(List.of("load /tmp/example.jar [a, b]", "unload example"), loader.requests);
+            assumeTrue(address != null, "this machine has no non-loopback IPv4 address to connect from");
+            try (RespClient outsider = RespClient.connect(address, server.port())) {
+                assertEquals("+OK\r\n", outsider.call("MODULE", "LOAD", "/tmp/example.jar"));
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void debugRunsOnlyWhereEnableDebugCommandAllows(Target target) {
+        try (RespClient client = RespClient.connect(port(target))) {
+            assertEquals(DEBUG_NOT_ALLOWED, client.call("DEBUG", "SLEEP", "0"));
+            assertEquals(DEBUG_NOT_ALLOWED, client.call("DEBUG", "HELP"));
+            assertEquals("-ERR wrong number of arguments for 'debug' command\r\n", client.call("DEBUG"));
         }
         try (LacewingServer server = Servers.builder(target).set("enable-debug-command", "yes").start();
              RespClient client = RespClient.connect(server.port())) {
             assertEquals("+OK\r\n", client.call("DEBUG", "SLEEP", "0"));
         }
-        try (LacewingServer server = Servers.builder(target).set("enable-debug-command", "local").start();
-             RespClient client = RespClient.connect(server.port())) {
-            assertEquals("+OK\r\n", client.call("DEBUG", "SLEEP", "0"), "127.0.0.1 is local");
+    }
+
+    /**
+     * local (Redis's islocalClient) lets a client on 127.0.0.1 run MODULE LOAD and DEBUG, and refuses
+     * one connected to the machine's own non-loopback address.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void localAllowsProtectedCommandsFromTheLoopbackAddressOnly(Target target) {
+        RecordingModuleLoader loader = new RecordingModuleLoader();
+        String address = Servers.nonLoopbackAddress();
+        try (LacewingServer server = Servers.builder(target).moduleLoader(registry -> loader)
+                 .set("enable-module-command", "local").set("enable-debug-command", "LOCAL").set("protected-mode", "no")
+                 .set("bind", address == null ? "127.0.0.1" : address + " 127.0.0.1").start()) {
+            try (RespClient client = RespClient.connect(server.port())) {
+                assertEquals("+OK\r\n", client.call("MODULE", "LOAD", "/tmp/example.jar"));
+                assertEquals("+OK\r\n", client.call("DEBUG", "SLEEP", "0"));
+            }
+            assumeTrue(address != null, "this machine has no non-loopback IPv4 address to connect from");
+            try (RespClient outsider = RespClient.connect(address, server.port())) {
+                assertEquals(MODULE_NOT_ALLOWED, outsider.call("MODULE", "LOAD", "/tmp/example.jar"));
+                assertEquals(MODULE_NOT_ALLOWED, outsider.call("MODULE", "UNLOAD", "example"));
+                assertEquals(DEBUG_NOT_ALLOWED, outsider.call("DEBUG", "SLEEP", "0"));
+                assertEquals("*2\r\n$20\r\nenable-debug-command\r\n$5\r\nlocal\r\n",
+                    outsider.call("CONFIG", "GET", "enable-debug-command"));
+            }
+            assertEquals(List.of("load /tmp/example.jar []"), loader.requests);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void theGatesAreReadByConfigGetAndImmutable(Target target) {
+        try (RespClient client = RespClient.connect(port(target))) {
+            assertEquals(Map.of("enable-debug-command", "no", "enable-module-command", "no",
+                "enable-protected-configs", "no"), pairs(client.call("CONFIG", "GET", "enable-*")));
+            for (String name : List.of("enable-debug-command", "enable-module-command", "enable-protected-configs")) {
+                assertEquals("-ERR CONFIG SET failed (possibly related to argument '" + name + "') - can't set "
+                    + "immutable config\r\n", client.call("CONFIG", "SET", name, "yes"));
+            }
+            List<?> debug = (List<?>) ((List<?>) RespClient.parse(client.call("COMMAND", "INFO", "debug"))).get(0);
+            assertEquals(List.of("admin", "noscript", "loading", "stale"), debug.get(2), "protected is not reported");
         }
     }
 }

@@ -65,11 +65,14 @@ class DefaultServerTest {
             () -> assertTrue(Long.parseLong(info.get("uptime_in_seconds")) >= 0, info.toString()));
     }
 
+    /** As Redis 7's default (enable-module-command no), before the plugin mode is considered. */
     @Test
-    void moduleLoadIsRefusedAsRedisRefusesItAndTheLogSaysWhy() {
+    void moduleLoadIsRefusedAsRedisRefusesItByDefault() {
         String reply = server.cli("MODULE", "LOAD", LacewingProcess.TEST_PLUGIN.toString());
-        assertEquals("ERR Error loading the extension. Please check the server logs.", reply);
-        assertTrue(server.log().contains("needs plugin-mode osgi"), server.log());
+        assertEquals("ERR MODULE command not allowed. If the enable-module-command option is set to \"local\", you "
+            + "can run it from a local connection, otherwise you need to set this option in the configuration file, "
+            + "and then restart the server.", reply);
+        assertFalse(server.log().contains("needs plugin-mode osgi"), server.log());
         assertEquals("", server.cli("MODULE", "LIST"));
     }
 

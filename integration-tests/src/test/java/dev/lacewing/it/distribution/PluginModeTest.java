@@ -24,6 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
 class PluginModeTest {
 
     private static final String MODULE_LOAD_FAILED = "ERR Error loading the extension. Please check the server logs.";
+    private static final String MODULE_NOT_ALLOWED = "ERR MODULE command not allowed. If the enable-module-command "
+        + "option is set to \"local\", you can run it from a local connection, otherwise you need to set this option "
+        + "in the configuration file, and then restart the server.";
 
     @TempDir
     Path directory;
@@ -45,13 +48,40 @@ class PluginModeTest {
         try (LacewingProcess server = LacewingProcess.start("--plugins-dir", plugins.toString(), "--threads", "2")) {
             assertEquals("jpms", server.info("server").get("lacewing_plugin_mode"));
             assertExampleCommandsWork(server);
+            assertEquals(MODULE_NOT_ALLOWED, server.cli("MODULE", "LOAD", LacewingProcess.TEST_PLUGIN.toString()));
+        }
+    }
+
+    @Test
+    void jpmsModeCannotLoadModulesWhileRunningEvenWhereTheyAreAllowed() {
+        try (LacewingProcess server = LacewingProcess.start("--enable-module-command", "yes", "--threads", "2")) {
+            assertEquals(MODULE_LOAD_FAILED, server.cli("MODULE", "LOAD", LacewingProcess.TEST_PLUGIN.toString()));
+            assertTrue(server.log().contains("needs plugin-mode osgi"), server.log());
+        }
+    }
+
+    /** MODULE LOAD and UNLOAD are refused by default (enable-module-command no) before Felix is asked. */
+    @Test
+    void osgiModeRefusesModuleLoadAndUnloadByDefault() {
+        String jar = LacewingProcess.TEST_PLUGIN.toString();
+        try (LacewingProcess server = LacewingProcess.start("--plugin-mode", "osgi", "--plugins-dir",
+            plugins.toString(), "--threads", "2")) {
+            assertEquals(MODULE_NOT_ALLOWED, server.cli("MODULE", "UNLOAD", "example"));
+            assertExampleCommandsWork(server);
+            assertTrue(server.cli("MODULE", "LIST").startsWith("name\nexample\nver\n"), server.cli("MODULE", "LIST"));
+        }
+        try (LacewingProcess server = LacewingProcess.start("--plugin-mode", "osgi", "--threads", "2")) {
+            assertEquals(MODULE_NOT_ALLOWED, server.cli("MODULE", "LOAD", jar));
+            assertEquals("", server.cli("MODULE", "LIST"));
+            assertTrue(server.cli("EXAMPLE.ECHO", "x").startsWith("ERR unknown command"));
+            assertEquals("enable-module-command\nno", server.cli("CONFIG", "GET", "enable-module-command"));
         }
     }
 
     @Test
     void osgiModeFindsTheCommandPluginAsAServiceAndUnloadsIt() {
         try (LacewingProcess server = LacewingProcess.start("--plugin-mode", "osgi", "--plugins-dir",
-            plugins.toString(), "--threads", "2")) {
+            plugins.toString(), "--enable-module-command", "yes", "--threads", "2")) {
             assertEquals("osgi", server.info("server").get("lacewing_plugin_mode"));
             assertExampleCommandsWork(server);
             assertTrue(server.cli("MODULE", "LIST").startsWith("name\nexample\nver\n"), server.cli("MODULE", "LIST"));
@@ -63,7 +93,8 @@ class PluginModeTest {
     @Test
     void osgiModeLoadsListsAndUnloadsACommandPluginWhileRunning() {
         String jar = LacewingProcess.TEST_PLUGIN.toString();
-        try (LacewingProcess server = LacewingProcess.start("--plugin-mode", "osgi", "--threads", "2")) {
+        try (LacewingProcess server = LacewingProcess.start("--plugin-mode", "osgi", "--enable-module-command", "local",
+            "--threads", "2")) {
             assertEquals("", server.cli("MODULE", "LIST"));
             assertTrue(server.cli("EXAMPLE.ECHO", "x").startsWith("ERR unknown command"));
 

@@ -61,6 +61,7 @@ class StartAndStopTest {
         "/no/such/lacewing.conf      | Fatal error, can't open config file '/no/such/lacewing.conf'",
         "--engine no-such-engine     | no engine named 'no-such-engine'",
         "--plugin-mode felix         | argument must be one of the following: jpms, osgi, classpath",
+        "--enable-module-command on  | Fatal config error: 'enable-module-command on': argument(s) must be one of the following: no, yes, local",
         "--engine shared-nothing --threading io-pool | io-pool",
     })
     void aStartUpErrorIsOneRedisStyleLineAndExitStatusOne(String arguments, String message) {

@@ -8,11 +8,6 @@ import dev.lacewing.core.server.LacewingServer;
 import dev.lacewing.it.resp.RespClient;
 import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
-import java.net.Inet4Address;
-import java.net.InetAddress;
-import java.net.NetworkInterface;
-import java.net.SocketException;
-import java.util.Collections;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -159,7 +154,7 @@ class ProtocolErrorsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.lacewing.it.server.Servers#all")
     void protectedModeRefusesClientsFromOtherInterfacesWhenNoPasswordIsSet(Target target) throws Exception {
-        String address = nonLoopbackAddress();
+        String address = Servers.nonLoopbackAddress();
         assumeTrue(address != null, "this machine has no non-loopback IPv4 address to connect from");
         try (LacewingServer server = Servers.builder(target).set("bind", address + " 127.0.0.1").start()) {
             try (RespClient outsider = RespClient.connect(address, server.port())) {
@@ -186,19 +181,5 @@ class ProtocolErrorsTest {
                 assertEquals("+PONG\r\n", outsider.call("PING"));
             }
         }
-    }
-
-    private static String nonLoopbackAddress() throws SocketException {
-        for (NetworkInterface network : Collections.list(NetworkInterface.getNetworkInterfaces())) {
-            if (!network.isUp() || network.isLoopback()) {
-                continue;
-            }
-            for (InetAddress candidate : Collections.list(network.getInetAddresses())) {
-                if (candidate instanceof Inet4Address && !candidate.isLoopbackAddress()) {
-                    return candidate.getHostAddress();
-                }
-            }
-        }
-        return null;
     }
 }

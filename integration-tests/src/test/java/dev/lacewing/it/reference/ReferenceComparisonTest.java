@@ -588,6 +588,12 @@ class ReferenceComparisonTest {
             COMMAND DOCS set getset client
             """},
         new String[] {"config", """
+            CONFIG GET enable-debug-command
+            CONFIG GET enable-module-command
+            CONFIG GET enable-protected-configs
+            CONFIG SET enable-module-command yes
+            CONFIG SET enable-protected-configs local
+            CONFIG SET timeout 0 enable-debug-command yes
             CONFIG GET maxclients
             CONFIG GET timeout
             CONFIG GET proto-max-bulk-len
@@ -640,6 +646,16 @@ class ReferenceComparisonTest {
             DEBUG
             INFO
             INFO server
+            """},
+        new String[] {"protected-commands-refused-by-default", """
+            DEBUG HELP
+            DEBUG SLEEP 0
+            MODULE LOAD /no/such/module.so
+            module load /no/such/module.so arg
+            MODULE UNLOAD nosuch
+            MODULE LOAD
+            MODULE UNLOAD
+            MODULE LIST
             """});
 
     /** Raw requests: inline commands, and protocol errors, after which both servers close the connection. */

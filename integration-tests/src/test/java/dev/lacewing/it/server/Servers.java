@@ -10,8 +10,14 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
+import java.io.UncheckedIOException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -90,6 +96,29 @@ public final class Servers {
             .engine(target.engine())
             .transport(target.transport())
             .threads(2);
+    }
+
+    /**
+     * One of this machine's own non-loopback IPv4 addresses, or null: a client that connects to it
+     * arrives from it, not from 127.0.0.1, so what a server does for remote clients can be
+     * exercised without leaving the host.
+     */
+    public static String nonLoopbackAddress() {
+        try {
+            for (NetworkInterface network : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+                if (!network.isUp() || network.isLoopback()) {
+                    continue;
+                }
+                for (InetAddress candidate : Collections.list(network.getInetAddresses())) {
+                    if (candidate instanceof Inet4Address && !candidate.isLoopbackAddress()) {
+                        return candidate.getHostAddress();
+                    }
+                }
+            }
+            return null;
+        } catch (SocketException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** A lettuce client (binary codec) for a target's server. */

@@ -42,7 +42,7 @@ final class CommandDescriptions {
         reply.integer(spec.arity());
         List<String> flags = new ArrayList<>();
         for (CommandFlag flag : CommandFlag.values()) {
-            if (spec.has(flag)) {
+            if (spec.has(flag) && flag.reported()) {
                 flags.add(flag.redisName());
             }
         }

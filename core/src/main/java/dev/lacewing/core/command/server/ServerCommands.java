@@ -4,6 +4,7 @@ import static dev.lacewing.api.CommandFlag.ADMIN;
 import static dev.lacewing.api.CommandFlag.FAST;
 import static dev.lacewing.api.CommandFlag.LOADING;
 import static dev.lacewing.api.CommandFlag.NOSCRIPT;
+import static dev.lacewing.api.CommandFlag.PROTECTED;
 import static dev.lacewing.api.CommandFlag.READONLY;
 import static dev.lacewing.api.CommandFlag.STALE;
 
@@ -20,6 +21,7 @@ import dev.lacewing.core.command.Glob;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.config.Setting;
+import dev.lacewing.core.server.ClientConnection;
 import dev.lacewing.core.server.ModuleLoader;
 import dev.lacewing.core.server.ServerState;
 import java.nio.charset.StandardCharsets;
@@ -51,8 +53,8 @@ public final class ServerCommands {
         // Routed by MEMORY USAGE's key: the only subcommand with one, at the same index.
         registry.register(MEMORY.container(new CommandSpec("memory", -2, Set.of(), 2, 2, 1, KeyScope.KEYS, "server",
             "A container for memory diagnostics commands")), ServerCommands::memory);
-        registry.register(spec("debug", -2, "A container for debugging commands", ADMIN, NOSCRIPT, LOADING, STALE),
-            ServerCommands::debug);
+        registry.register(spec("debug", -2, "A container for debugging commands", ADMIN, NOSCRIPT, LOADING, STALE,
+            PROTECTED), ServerCommands::debug);
         registry.register(spec("time", 1, "Return the current server time", LOADING, STALE, FAST), ServerCommands::time);
         registry.register(spec("shutdown", -1, "Synchronously save the dataset to disk and then shut down the server",
             ADMIN, NOSCRIPT, LOADING, STALE, CommandFlag.NO_MULTI, CommandFlag.ALLOW_BUSY), ServerCommands::shutdown);
@@ -147,8 +149,8 @@ public final class ServerCommands {
 
     /**
      * CONFIG SET name value [name value ...], atomically as Redis 7 does: every name is checked
-     * first (unknown, immutable, given twice), then values are set, and a value that fails undoes
-     * those already set.
+     * first (unknown, immutable or protected, given twice), then values are set, and a value that
+     * fails undoes those already set.
      */
     private static void configSet(CommandContext ctx) {
         Arguments args = ctx.arguments();
@@ -165,8 +167,9 @@ public final class ServerCommands {
                 ctx.reply().error("ERR Unknown option or number of arguments for CONFIG SET - '" + name + "'");
                 return;
             }
-            if (!setting.get().mutable()) {
-                ctx.reply().error(configSetFailed(name, "can't set immutable config"));
+            String refusal = config.refusal(setting.get(), ((ClientConnection) ctx.client()).isLocal());
+            if (refusal != null) {
+                ctx.reply().error(configSetFailed(name, refusal));
                 return;
             }
             if (requested.put(setting.get().name(), args.string(i + 1)) != null) {
@@ -397,15 +400,6 @@ public final class ServerCommands {
     private static void debug(CommandContext ctx) {
         Arguments args = ctx.arguments();
         ReplyWriter reply = ctx.reply();
-        String allowed = state(ctx).settings().value("enable-debug-command");
-        boolean local = ((dev.lacewing.core.server.ClientConnection) ctx.client()).remoteAddress().startsWith("127.")
-            || ((dev.lacewing.core.server.ClientConnection) ctx.client()).remoteAddress().startsWith("[::1]");
-        if (!(allowed.equals("yes") || (allowed.equals("local") && local))) {
-            reply.error("ERR DEBUG command not allowed. If the enable-debug-command option is set to \"local\", you "
-                + "can run it from a local connection, otherwise you need to set this option in the configuration "
-                + "file, and then restart the server.");
-            return;
-        }
         if (args.is(1, "SLEEP") && args.count() == 3) {
             try {
                 double seconds = Double.parseDouble(args.string(2));
@@ -466,7 +460,7 @@ public final class ServerCommands {
             String name = loader.load(Path.of(path), arguments);
             LOG.log(System.Logger.Level.INFO, "Module '" + name + "' loaded from " + path);
             ctx.reply().ok();
-        }), ADMIN, NOSCRIPT, CommandFlag.NO_ASYNC_LOADING)
+        }), ADMIN, NOSCRIPT, CommandFlag.NO_ASYNC_LOADING, PROTECTED)
         .add("unload", 3, "Unload a module", ctx -> moduleChange(ctx, MODULE_UNLOAD_IMPOSSIBLE, loader -> {
             if (loader.unload(ctx.arguments().string(2))) {
                 LOG.log(System.Logger.Level.INFO, "Module " + ctx.arguments().string(2) + " unloaded");
@@ -474,7 +468,7 @@ public final class ServerCommands {
             } else {
                 ctx.reply().error(NO_SUCH_MODULE);
             }
-        }), ADMIN, NOSCRIPT, CommandFlag.NO_ASYNC_LOADING)
+        }), ADMIN, NOSCRIPT, CommandFlag.NO_ASYNC_LOADING, PROTECTED)
         .help(ctx -> ConnectionCommands.help(ctx.reply(), "MODULE",
             "LIST", "    Return a list of loaded modules.",
             "LOAD <path> [<arg> ...]", "    Load a module plugin jar from <path>.",

@@ -1,0 +1,82 @@
+package dev.lacewing.core.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The protected actions of Redis 7.0: which clients CONFIG SET lets change a setting, and which
+ * may run a protected command, by enable-protected-configs and enable-*-command.
+ */
+class ConfigTest {
+
+    private static final boolean LOCAL = true;
+    private static final boolean REMOTE = false;
+
+    /** Lacewing's settings and Redis's protected dir, which Lacewing does not have. */
+    private static Config withProtectedDir(String enableProtectedConfigs) {
+        List<Setting> table = new ArrayList<>(Config.TABLE);
+        table.add(new Setting("dir", List.of(), "/tmp", Setting.Mutability.PROTECTED, Setting.Type.STRING,
+            "the working directory"));
+        Config config = new Config(table);
+        config.initialize("enable-protected-configs", enableProtectedConfigs);
+        return config;
+    }
+
+    @Test
+    void aProtectedSettingIsRefusedByDefault() {
+        Config config = withProtectedDir("no");
+        Setting dir = config.setting("dir").orElseThrow();
+        assertEquals("can't set protected config", config.refusal(dir, LOCAL));
+        assertEquals("can't set protected config", config.refusal(dir, REMOTE));
+    }
+
+    @Test
+    void aProtectedSettingIsAllowedByYesAndToLocalClientsByLocal() {
+        Setting dir = withProtectedDir("yes").setting("dir").orElseThrow();
+        assertNull(withProtectedDir("yes").refusal(dir, REMOTE));
+        assertNull(withProtectedDir("local").refusal(dir, LOCAL));
+        assertEquals("can't set protected config", withProtectedDir("local").refusal(dir, REMOTE));
+    }
+
+    @Test
+    void aFixedSettingIsImmutableWhateverEnableProtectedConfigsSays() {
+        Config config = withProtectedDir("yes");
+        for (String name : List.of("enable-protected-configs", "enable-module-command", "enable-debug-command")) {
+            assertEquals("can't set immutable config", config.refusal(config.setting(name).orElseThrow(), LOCAL));
+        }
+        assertNull(config.refusal(config.setting("maxmemory").orElseThrow(), REMOTE));
+    }
+
+    @Test
+    void theGatesDefaultToNoAndTakeNoYesOrLocalInAnyCase() {
+        Config config = new Config();
+        for (String name : List.of("enable-protected-configs", "enable-module-command", "enable-debug-command")) {
+            assertEquals("no", config.value(name));
+            config.initialize(name, "LOCAL");
+            assertEquals("local", config.value(name));
+            IllegalArgumentException invalid = assertThrows(IllegalArgumentException.class,
+                () -> config.initialize(name, "maybe"));
+            assertEquals("argument(s) must be one of the following: no, yes, local", invalid.getMessage());
+        }
+    }
+
+    @Test
+    void aProtectedCommandRunsAsItsEnableSettingAllows() {
+        Config config = new Config();
+        assertFalse(config.allowsProtectedCommand("module", LOCAL));
+        config.initialize("enable-module-command", "local");
+        assertTrue(config.allowsProtectedCommand("MODULE", LOCAL));
+        assertFalse(config.allowsProtectedCommand("module", REMOTE));
+        assertFalse(config.allowsProtectedCommand("debug", LOCAL), "enable-debug-command is apart");
+        config.initialize("enable-debug-command", "yes");
+        assertTrue(config.allowsProtectedCommand("debug", REMOTE));
+        assertFalse(config.allowsProtectedCommand("nosuch", LOCAL), "no enable-nosuch-command: never");
+    }
+}
