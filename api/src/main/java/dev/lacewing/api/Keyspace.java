@@ -5,8 +5,8 @@ import java.util.function.Consumer;
 
 /**
  * One database as a command sees it. Keys are byte slices (array, offset, length) and are copied
- * when stored; values are {@code byte[]} for strings (a stored array is never changed afterwards;
- * {@link #get} may return the stored array or a copy), and the data-type objects of core for the
+ * when stored; values are {@code byte[]} for strings (an array {@link #get} returns or a command
+ * stores is never changed afterwards; only {@link #editString} edits a string in place), and the data-type objects of core for the
  * aggregate types. Expiry is absolute, in milliseconds since the epoch; {@link #NO_EXPIRY} when
  * a key has none. A key whose time has passed is absent: lookups delete it (lazy expiry).
  *
@@ -107,6 +107,23 @@ public interface Keyspace {
     default StringEncoding stringEncoding(byte[] key, int offset, int length) {
         return StringEncoding.FROM_BYTES;
     }
+
+    /**
+     * Opens the string of a key for editing in place, as Redis's dbUnshareStringValue and
+     * sdsgrowzero do for APPEND, SETRANGE, SETBIT and BITFIELD: the string grows with zero bytes to
+     * {@code minLength} when shorter, keeping room to spare past its end so that a run of growing
+     * edits costs time linear in the bytes added; it is marked {@link StringEncoding#RAW} and keeps
+     * its expiry. A missing key is created as {@code minLength} zero bytes with no spare room and no
+     * expiry. {@code view} then shows the whole string, writable until the keyspace next changes.
+     * False, with nothing changed, when the key holds another type.
+     */
+    boolean editString(byte[] key, int offset, int length, int minLength, ValueView view);
+
+    /**
+     * The bytes the keyspace counts for a live key's value, the spare room of an edited string
+     * included (MEMORY USAGE); -1 when the key does not exist.
+     */
+    long valueMemory(byte[] key, int offset, int length);
 
     /** Sets the expiry of a live key; false when the key does not exist. */
     boolean setExpireAt(byte[] key, int offset, int length, long expireAt);

@@ -69,7 +69,19 @@ import java.util.function.LongSupplier;
  * {@code Arrays.equals} intrinsic, and a few hundred arrays cost the GC nothing to trace. About 256 KiB
  * keeps a page well under G1's humongous threshold (half a region, at least 512 KiB), where a
  * 1 MiB page would take a 2 MiB region. An entry of {@link #LARGE_ENTRY} bytes or more gets a
- * page of its own, of its exact size.
+ * page of its own, of its exact size (a byte more when that is {@link #PAGE_SIZE}: a page's length
+ * tells its kind, shared pages being exactly that long).
+ *
+ * <p>A string edited in place ({@link #editString}: APPEND, SETRANGE, SETBIT, BITFIELD) that
+ * outgrows its entry moves to a new one with room to spare past its value, as Redis's
+ * sdsMakeRoomFor leaves ({@link EditedString#capacityFor}), when that makes a page of its own;
+ * its value length is then written as a 5-byte varint (continuation bits as padding), so later
+ * growth into the room rewrites only those bytes and the value. A run of appends so costs time
+ * linear in the bytes appended. A small string in a shared page moves to an entry of its exact
+ * new size. The room is the entry's: live bytes and {@link #usedMemory} count it, and any new
+ * value stored under the key (SET, a COPY or RENAME destination, an expiry rewrite) gets an
+ * entry of its exact size. Bytes past an entry in its own page are always zero: the page starts
+ * zeroed and the value only grows there.
  *
  * <p>Deleting, expiring or overwriting with another size marks the old entry dead and takes its
  * size off its page's live bytes; an overwrite of the same size writes in place. A page with no
@@ -131,6 +143,8 @@ public final class CompactTable implements DatabaseTable {
     private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     /** Bytes of the entry header: flags and the access field. */
     private static final int HEADER = 4;
+    /** The value-length varint of an entry with room: 5 bytes, enough for any length. */
+    private static final int PADDED_VARINT = 5;
 
     private final MemoryPolicy memory;
     /** The time new entries are created at (puts carry no {@code now}). */
@@ -245,7 +259,7 @@ public final class CompactTable implements DatabaseTable {
         return usedMemory() - pageBytes + liveBytes;
     }
 
-    /** Bytes of live entries, without index, dead entries or unused page space. */
+    /** Bytes of live entries (an own page's room included), without index, dead entries or unused page space. */
     public long liveBytes() {
         return liveBytes;
     }
@@ -379,8 +393,8 @@ public final class CompactTable implements DatabaseTable {
 
     /**
      * Writes a new entry and returns its slot value. {@code value} is a string or an inline form when
-     * {@code object} is null, {@code valueFlags} saying which ({@link #STRING_MARKS}, form bits); otherwise
-     * {@code object} goes to the side table.
+     * {@code object} is null, {@code valueFlags} saying which ({@link #STRING_MARKS}, form bits), and
+     * {@code valueLength} zero bytes when both are null; otherwise {@code object} goes to the side table.
      */
     private long writeEntry(int hash, byte[] key, int keyOffset, int keyLength, Object object, byte[] value,
                             int valueOffset, int valueLength, long expireAt, int access, int valueFlags) {
@@ -407,10 +421,32 @@ public final class CompactTable implements DatabaseTable {
         position += keyLength;
         if (object != null) {
             INT.set(page, position, objectIndex);
-        } else {
+        } else if (value != null) {
             System.arraycopy(value, valueOffset, page, position, valueLength);
+        } else {
+            Arrays.fill(page, position, position + valueLength, (byte) 0);
         }
         return (long) tagOf(hash) << TAG_SHIFT | (expires ? EXPIRES_BIT : 0) | location;
+    }
+
+    /** Writes {@code value} as a varint of exactly {@code bytes} bytes, padded with continuation bits. */
+    private static void writeVarint(byte[] page, int position, int value, int bytes) {
+        for (int i = 0; i < bytes - 1; i++) {
+            page[position++] = (byte) (value | 0x80);
+            value >>>= 7;
+        }
+        page[position] = (byte) value;
+    }
+
+    /** Whether a page is an entry's own: shared pages are exactly {@link #PAGE_SIZE} long, own ones never. */
+    private boolean ownPage(int page) {
+        return pages[page].length != PAGE_SIZE;
+    }
+
+    /** Bytes of room past the entry the entry fields hold, which sits at {@code slot}: only an own page has any. */
+    private int roomOf(long slot) {
+        int page = pageOf(slot);
+        return ownPage(page) ? pages[page].length - entrySize : 0;
     }
 
     /** Marks the entry of a slot value dead; may compact its page (slots move, none is added or removed). */
@@ -422,7 +458,7 @@ public final class CompactTable implements DatabaseTable {
             removeObject((int) INT.get(entryPage, entryValueOffset));
         }
         entryPage[offset] = (byte) (entryFlags | DEAD);
-        int freed = entrySize;
+        int freed = ownPage(page) ? pageLive[page] : entrySize;
         pageLive[page] -= freed;
         liveBytes -= freed;
         if (pageLive[page] == 0) {
@@ -442,11 +478,7 @@ public final class CompactTable implements DatabaseTable {
     /** Room for an entry of {@code size} bytes: its location. */
     private long allocate(int size) {
         if (size >= LARGE_ENTRY) {
-            int page = newPage(new byte[size]);
-            pageUsed[page] = size;
-            pageLive[page] = size;
-            liveBytes += size;
-            return location(page, 0);
+            return allocateOwn(size, size);
         }
         if (openPage < 0 || pageUsed[openPage] + size > PAGE_SIZE) {
             int full = openPage;
@@ -460,6 +492,18 @@ public final class CompactTable implements DatabaseTable {
         pageLive[openPage] += size;
         liveBytes += size;
         return location(openPage, offset);
+    }
+
+    /**
+     * A page of its own for an entry of {@code size} bytes with room up to {@code length}: its
+     * location. The whole page is live, room included.
+     */
+    private long allocateOwn(int size, int length) {
+        int page = newPage(new byte[length == PAGE_SIZE ? length + 1 : length]);
+        pageUsed[page] = size;
+        pageLive[page] = pages[page].length;
+        liveBytes += pages[page].length;
+        return location(page, 0);
     }
 
     private int newPage(byte[] array) {
@@ -849,7 +893,7 @@ public final class CompactTable implements DatabaseTable {
         int access = memory.overwritten((int) INT.get(entryPage, entryOffset) >>> 8, now);
         boolean expires = expireAt != Keyspace.NO_EXPIRY;
         if (object == null && (entryFlags & OBJECT) == 0 && entryValueLength == valueLength
-            && ((old & EXPIRES_BIT) != 0) == expires) {
+            && ((old & EXPIRES_BIT) != 0) == expires && roomOf(old) == 0) {
             System.arraycopy(value, valueOffset, entryPage, entryValueOffset, valueLength);
             INT.set(entryPage, entryOffset,
                 access << 8 | entryFlags & (0xff & ~(STRING_MARKS | FORM_MASK)) | valueFlags);
@@ -863,6 +907,84 @@ public final class CompactTable implements DatabaseTable {
             access, valueFlags);
         expiring += (expires ? 1 : 0) - (expiredBefore ? 1 : 0);
         free(old);
+    }
+
+    @Override
+    public boolean editString(byte[] key, int offset, int length, int minLength, long now, ValueView view) {
+        int index = findLive(key, offset, length, now);
+        if (index < 0) {
+            int hash = KeyTable.hash(key, offset, length);
+            insert(hash, writeEntry(hash, key, offset, length, null, null, 0, minLength, Keyspace.NO_EXPIRY,
+                memory.created(now), RAW));
+            index = find(key, offset, length, hash);
+        } else if ((entryFlags & (OBJECT | FORM_MASK)) != 0) {
+            return false;
+        } else if (minLength > entryValueLength) {
+            grow(index, minLength);
+        }
+        decode(slots[index]);
+        int header = (int) INT.get(entryPage, offsetOf(slots[index]));
+        INT.set(entryPage, offsetOf(slots[index]), header & ~STRING_MARKS | RAW);
+        view.setString(entryPage, entryValueOffset, entryValueLength);
+        return true;
+    }
+
+    /**
+     * Grows the string entry at an index (the one the entry fields hold) to {@code minLength}
+     * bytes, zeros past its old value: into its room when it has enough, else into a new entry,
+     * with room ({@link EditedString#capacityFor}) when that takes a page of its own.
+     */
+    private void grow(int index, int minLength) {
+        long old = slots[index];
+        int entryOffset = offsetOf(old);
+        int lengthAt = entryOffset + HEADER + varintSize(entryKeyLength);
+        int lengthBytes = entryKeyOffset - lengthAt - ((old & EXPIRES_BIT) != 0 ? 8 : 0);
+        int added = minLength - entryValueLength;
+        if (added <= roomOf(old) && varintSize(minLength) <= lengthBytes) {
+            writeVarint(entryPage, lengthAt, minLength, lengthBytes);
+            pageUsed[pageOf(old)] += added;
+            return;
+        }
+        boolean expires = (old & EXPIRES_BIT) != 0;
+        int overhead = HEADER + varintSize(entryKeyLength) + PADDED_VARINT + (expires ? 8 : 0) + entryKeyLength;
+        int capacity = EditedString.capacityFor(minLength, Integer.MAX_VALUE - 16 - overhead);
+        boolean room = overhead + capacity >= LARGE_ENTRY;
+        int size = room ? overhead + minLength : entrySize(entryKeyLength, minLength, expires);
+        long location = room ? allocateOwn(size, overhead + capacity) : allocate(size);
+        byte[] page = pages[pageOf(location)];
+        int position = offsetOf(location);
+        INT.set(page, position, (int) INT.get(entryPage, entryOffset));
+        position = writeVarint(page, position + HEADER, entryKeyLength);
+        if (room) {
+            writeVarint(page, position, minLength, PADDED_VARINT);
+            position += PADDED_VARINT;
+        } else {
+            position = writeVarint(page, position, minLength);
+        }
+        if (expires) {
+            LONG.set(page, position, (long) LONG.get(entryPage, entryKeyOffset - 8));
+            position += 8;
+        }
+        System.arraycopy(entryPage, entryKeyOffset, page, position, entryKeyLength + entryValueLength);
+        position += entryKeyLength + entryValueLength;
+        if (!room) {
+            Arrays.fill(page, position, position + added, (byte) 0);
+        }
+        slots[index] = old & ~LOCATION_MASK | location;
+        free(old);
+    }
+
+    /** A string's bytes as {@link KeyTable#valueBytes} counts them, its room included; an aggregate's own estimate. */
+    @Override
+    public long valueMemory(byte[] key, int offset, int length, long now) {
+        int index = findLive(key, offset, length, now);
+        if (index < 0) {
+            return -1;
+        }
+        if ((entryFlags & (OBJECT | FORM_MASK)) != 0) {
+            return KeyTable.valueBytes(value());
+        }
+        return 16L + entryValueLength + roomOf(slots[index]);
     }
 
     @Override

@@ -112,6 +112,16 @@ public final class Database implements Keyspace {
         return table(key, offset, length).stringEncoding(key, offset, length, clock.getAsLong());
     }
 
+    @Override
+    public boolean editString(byte[] key, int offset, int length, int minLength, ValueView view) {
+        return table(key, offset, length).editString(key, offset, length, minLength, clock.getAsLong(), view);
+    }
+
+    @Override
+    public long valueMemory(byte[] key, int offset, int length) {
+        return table(key, offset, length).valueMemory(key, offset, length, clock.getAsLong());
+    }
+
     public int index() {
         return index;
     }

@@ -56,6 +56,12 @@ public interface DatabaseTable {
     /** The encoding a live key's string was stored with; not an access. */
     StringEncoding stringEncoding(byte[] key, int offset, int length, long now);
 
+    /** {@link dev.lacewing.api.Keyspace#editString}; not an access. */
+    boolean editString(byte[] key, int offset, int length, int minLength, long now, ValueView view);
+
+    /** {@link dev.lacewing.api.Keyspace#valueMemory}: the bytes counted for a live key's value, -1 when absent. */
+    long valueMemory(byte[] key, int offset, int length, long now);
+
     boolean setExpireAt(byte[] key, int offset, int length, long expireAt, long now);
 
     boolean remove(byte[] key, int offset, int length, long now);

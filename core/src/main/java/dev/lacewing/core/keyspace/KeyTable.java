@@ -10,9 +10,10 @@ import java.util.function.LongSupplier;
 
 /**
  * One database of one partition: an open-addressing hash table with linear probing and
- * backward-shift deletion (no tombstones), keys as byte[], values as byte[] (strings) or
- * {@link TypedValue}, expiry in a parallel long[], and a parallel long[] of {@code access:24 |
- * encoding:2 | counted:38}: the key's access field ({@link MemoryPolicy}), the ordinal of its
+ * backward-shift deletion (no tombstones), keys as byte[], values as byte[] (strings), an
+ * {@link EditedString} (a string edited in place, with room to grow) or {@link TypedValue},
+ * expiry in a parallel long[], and a parallel long[] of {@code access:24 | encoding:2 |
+ * counted:38}: the key's access field ({@link MemoryPolicy}), the ordinal of its
  * string's {@link StringEncoding} ({@link Keyspace#putEncoded}), and the bytes its value was counted
  * at in {@link #usedMemory} (up to 256 GiB), so that an aggregate changed in place is recounted
  * exactly. Load factor at most 3/4.
@@ -163,13 +164,18 @@ public final class KeyTable implements DatabaseTable {
             return null;
         }
         touch(index, now);
-        return values[index];
+        return value(index);
     }
 
     @Override
     public Object peek(byte[] key, int offset, int length, long now) {
         int index = findLive(key, offset, length, now);
-        return index < 0 ? null : values[index];
+        return index < 0 ? null : value(index);
+    }
+
+    /** The value in a slot as commands take it: an edited string as a copy, since the table goes on editing it. */
+    private Object value(int index) {
+        return values[index] instanceof EditedString edited ? edited.toBytes() : values[index];
     }
 
     @Override
@@ -207,6 +213,8 @@ public final class KeyTable implements DatabaseTable {
         touch(index, now);
         if (values[index] instanceof byte[] bytes) {
             view.setString(bytes, 0, bytes.length);
+        } else if (values[index] instanceof EditedString edited) {
+            view.setString(edited.array(), 0, edited.length());
         } else {
             view.setObject(values[index]);
         }
@@ -291,6 +299,40 @@ public final class KeyTable implements DatabaseTable {
             insert(Arrays.copyOfRange(key, offset, offset + length), hash(key, offset, length), value,
                 Keyspace.NO_EXPIRY, encoding);
         }
+    }
+
+    /**
+     * A stored {@code byte[]} may have been handed out ({@link #get}) or stored under two keys
+     * (COPY), so the first edit copies it into an {@link EditedString} the table alone holds, as
+     * Redis's dbUnshareStringValue does; later edits change that in place.
+     */
+    @Override
+    public boolean editString(byte[] key, int offset, int length, int minLength, long now, ValueView view) {
+        int index = findLive(key, offset, length, now);
+        EditedString edited;
+        if (index < 0) {
+            edited = EditedString.zeros(minLength);
+            insert(Arrays.copyOfRange(key, offset, offset + length), hash(key, offset, length), edited,
+                Keyspace.NO_EXPIRY, StringEncoding.RAW);
+        } else if (values[index] instanceof EditedString stored) {
+            edited = stored;
+            edited.grow(minLength);
+            recount(index, accessOf(meta[index]), StringEncoding.RAW);
+        } else if (values[index] instanceof byte[] bytes) {
+            edited = EditedString.copyOf(bytes, minLength);
+            values[index] = edited;
+            recount(index, accessOf(meta[index]), StringEncoding.RAW);
+        } else {
+            return false;
+        }
+        view.setString(edited.array(), 0, edited.length());
+        return true;
+    }
+
+    @Override
+    public long valueMemory(byte[] key, int offset, int length, long now) {
+        int index = findLive(key, offset, length, now);
+        return index < 0 ? -1 : valueBytes(values[index]);
     }
 
     @Override
@@ -516,6 +558,9 @@ public final class KeyTable implements DatabaseTable {
     public static long valueBytes(Object value) {
         if (value instanceof byte[] bytes) {
             return 16 + bytes.length;
+        }
+        if (value instanceof EditedString edited) {
+            return edited.memoryUsage();
         }
         return value instanceof TypedValue typed ? typed.memoryUsage() : 0;
     }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lacewing.api.Keyspace;
+import dev.lacewing.api.StringEncoding;
 import dev.lacewing.api.ValueView;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -52,7 +53,8 @@ class CompactTableTest {
 
     /**
      * Random puts (small, same-size, large, object values; with and without expiry), expiry
-     * changes, removes, lookups, time passing, active expiry, random keys and scans, checked
+     * changes, removes, lookups, in-place edits that grow strings across the page sizes, time
+     * passing, active expiry, random keys and scans, checked
      * against a HashMap after every step, and the page invariants checked throughout.
      */
     @Test
@@ -124,6 +126,24 @@ class CompactTableTest {
                     if (picked != null) {
                         assertNotNull(live(model, text(picked), now), "random key not live");
                     }
+                } else if (op < 97) {
+                    Entry old = live(model, name, now);
+                    if (old != null && old.object() != null) {
+                        assertFalse(table.editString(key, 0, key.length, 1, now, view));
+                        continue;
+                    }
+                    byte[] string = old == null ? new byte[0] : old.string();
+                    int minLength = editLength(random, string.length);
+                    assertTrue(table.editString(key, 0, key.length, minLength, now, view));
+                    byte[] edited = Arrays.copyOf(string, Math.max(string.length, minLength));
+                    assertArrayEquals(edited, Arrays.copyOfRange(view.array(), view.offset(), view.offset() + view.length()),
+                        "edited string before the write");
+                    int at = random.nextInt(edited.length + 1);
+                    byte[] patch = new byte[random.nextInt(edited.length - at + 1)];
+                    random.nextBytes(patch);
+                    System.arraycopy(patch, 0, view.array(), view.offset() + at, patch.length);
+                    System.arraycopy(patch, 0, edited, at, patch.length);
+                    model.put(name, new Entry(edited, null, old == null ? Keyspace.NO_EXPIRY : old.expireAt()));
                 } else {
                     Entry old = live(model, name, now);
                     assertEquals(old != null, table.getValue(key, 0, key.length, now, view));
@@ -156,6 +176,19 @@ class CompactTableTest {
             assertEquals(0, table.liveBytes());
             assertTrue(table.pageCount() <= 1, "pages left: " + table.pageCount());
         }
+    }
+
+    /**
+     * A length to edit a string of {@code length} bytes to: the same or less, a little more, or
+     * up to a page more while the string is under a megabyte.
+     */
+    private static int editLength(Random random, int length) {
+        return switch (random.nextInt(4)) {
+            case 0 -> random.nextInt(length + 1);
+            case 1 -> length + random.nextInt(100);
+            case 2 -> length + random.nextInt(CompactTable.LARGE_ENTRY);
+            default -> length + random.nextInt(length < 4 * CompactTable.PAGE_SIZE ? CompactTable.PAGE_SIZE : 100);
+        };
     }
 
     private static byte[] randomValue(Random random, Entry old) {
@@ -351,6 +384,55 @@ class CompactTableTest {
             byte[] key = bytes("key:" + i);
             assertEquals(33, ((byte[]) table.get(key, 0, key.length, 0)).length);
         }
+    }
+
+    /**
+     * A run of appends into a string's own page moves the entry only when the room runs out, and
+     * the room is counted as live until a new value is stored under the key.
+     */
+    @Test
+    void aStringEditedPastItsEndGrowsIntoRoomOfItsOwnPageThatIsCountedLive() {
+        CompactTable table = new CompactTable();
+        byte[] key = bytes("log");
+        ValueView view = new ValueView();
+        int chunk = 1000;
+        int moves = 0;
+        byte[] page = null;
+        for (int length = chunk; length <= 3_000_000; length += chunk) {
+            assertTrue(table.editString(key, 0, key.length, length, 0, view));
+            Arrays.fill(view.array(), view.offset() + length - chunk, view.offset() + length, (byte) (length / chunk));
+            assertEquals(length, view.length());
+            if (view.array() != page) {
+                page = view.array();
+                moves++;
+            }
+            if (view.length() >= CompactTable.LARGE_ENTRY) {
+                // One entry in its own page: the whole page is live, its room included.
+                assertEquals(page.length, table.liveBytes());
+                assertEquals(16 + page.length - view.offset(), table.valueMemory(key, 0, key.length, 0));
+            }
+        }
+        // In shared pages every growth moves the entry (at most 64 KiB a copy); from there, doubling
+        // to 1 MiB then a MiB at a time: 128 KiB, 256 KiB, 512 KiB, 1 MiB, 2 MiB, 3 MiB, 4 MiB.
+        assertTrue(moves <= CompactTable.LARGE_ENTRY / chunk + 8, moves + " moves");
+        byte[] value = (byte[]) table.get(key, 0, key.length, 0);
+        assertEquals(3_000_000, value.length);
+        for (int i = 0; i < value.length; i++) {
+            assertEquals((byte) (i / chunk + 1), value[i], "byte " + i);
+        }
+        assertEquals(StringEncoding.RAW, table.stringEncoding(key, 0, key.length, 0));
+        long withRoom = table.usedMemory();
+        long room = table.valueMemory(key, 0, key.length, 0) - 16 - value.length;
+        assertTrue(room > 0 && room <= EditedString.MAX_PREALLOC, "room " + room);
+        table.put(key, 0, key.length, value, Keyspace.NO_EXPIRY);
+        assertEquals(16 + value.length, table.valueMemory(key, 0, key.length, 0), "a stored value has no room");
+        // The room goes, and so does the padding of the length varint (5 bytes, where 4 hold 3,000,000).
+        assertEquals(withRoom - room - 1, table.usedMemory());
+        table.getValue(key, 0, key.length, 0, view);
+        assertEquals(view.array().length, table.liveBytes(), "an entry of its exact size");
+        table.remove(key, 0, key.length, 0);
+        assertEquals(0, table.liveBytes());
+        assertEquals(1, table.pageCount(), "the open page, emptied when the string left it");
     }
 
     @Test

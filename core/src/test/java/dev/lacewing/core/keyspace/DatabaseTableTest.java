@@ -4,12 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.StringEncoding;
+import dev.lacewing.api.ValueView;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -494,6 +497,89 @@ class DatabaseTableTest {
         assertTrue(table.remove(k, 0, 1, 0));
         assertFalse(table.remove(k, 0, 1, 0));
         assertNull(table.randomKey(0));
+    }
+
+    /**
+     * APPEND's pattern through editString: the string moves only when its room runs out (doubling,
+     * then a megabyte or an eighth at a time), keeps its expiry and is raw; the room is counted in
+     * usedMemory and valueMemory alike, and a value stored under the key has none.
+     */
+    @ParameterizedTest
+    @EnumSource(KeyspaceLayout.class)
+    void aRunOfEditsPastTheEndGrowsIntoRoomThatIsCountedUntilANewValueIsStored(KeyspaceLayout layout) {
+        DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
+        byte[] k = bytes("log");
+        ValueView view = new ValueView();
+        byte[] other = bytes("other");
+        table.put(other, 0, other.length, bytes("x"), Keyspace.NO_EXPIRY);
+        table.put(k, 0, k.length, bytes("start"), Keyspace.NO_EXPIRY);
+        table.setExpireAt(k, 0, k.length, Long.MAX_VALUE - 1, 0);
+        byte[] expected = new byte[12_000_000];
+        System.arraycopy(bytes("start"), 0, expected, 0, 5);
+        int length = 5;
+        int moves = 0;
+        byte[] array = null;
+        int chunk = 10_000;
+        while (length + chunk <= expected.length) {
+            assertTrue(table.editString(k, 0, k.length, length + chunk, 0, view));
+            for (int i = 0; i < chunk; i++) {
+                view.array()[view.offset() + length + i] = expected[length + i] = (byte) (length + i);
+            }
+            length += chunk;
+            if (view.array() != array && length > 256 * 1024) {
+                moves++;
+            }
+            array = view.array();
+        }
+        // Past 256 KiB: 512 KiB, 1 MiB, 2, 3 ... 8 MiB, then an eighth more (9, 10.1, 11.4 MiB).
+        assertTrue(moves <= 12, moves + " moves");
+        assertArrayEquals(Arrays.copyOf(expected, length), (byte[]) table.get(k, 0, k.length, 0));
+        assertEquals(Long.MAX_VALUE - 1, table.expireAt(k, 0, k.length, 0));
+        assertEquals(StringEncoding.RAW, table.stringEncoding(k, 0, k.length, 0));
+
+        DatabaseTable stored = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
+        stored.put(other, 0, other.length, bytes("x"), Keyspace.NO_EXPIRY);
+        stored.put(k, 0, k.length, Arrays.copyOf(expected, length), Long.MAX_VALUE - 1);
+        long room = table.valueMemory(k, 0, k.length, 0) - stored.valueMemory(k, 0, k.length, 0);
+        assertTrue(room > 0 && room <= length / 8 + EditedString.OBJECT_BYTES, "room " + room);
+        long uncounted = table.usedMemory() - stored.usedMemory() - room;
+        assertTrue(uncounted >= 0 && uncounted <= 4, uncounted + " bytes held beyond the value's count (a padded varint)");
+
+        byte[] copy = (byte[]) table.get(k, 0, k.length, 0);
+        assertTrue(table.editString(k, 0, k.length, 1, 0, view));
+        view.array()[view.offset()] = 'S';
+        assertEquals('s', copy[0], "what get returned is not edited");
+        assertEquals(length, view.length(), "an edit within the string leaves its length");
+
+        table.put(k, 0, k.length, Arrays.copyOf(expected, length), Keyspace.NO_EXPIRY);
+        assertEquals(stored.valueMemory(k, 0, k.length, 0), table.valueMemory(k, 0, k.length, 0));
+        assertEquals(-1, table.valueMemory(bytes("missing"), 0, 7, 0));
+    }
+
+    @ParameterizedTest
+    @EnumSource(KeyspaceLayout.class)
+    void editingAMissingKeyCreatesZerosWithoutRoomAndAnotherTypeIsLeftAlone(KeyspaceLayout layout) {
+        DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
+        DatabaseTable stored = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
+        ValueView view = new ValueView();
+        for (int length : new int[] {1, 100, 100_000, 3_000_000}) {
+            byte[] k = bytes("new" + length);
+            assertTrue(table.editString(k, 0, k.length, length, 0, view));
+            assertEquals(length, view.length());
+            stored.put(k, 0, k.length, new byte[length], Keyspace.NO_EXPIRY);
+            assertArrayEquals(new byte[length], (byte[]) table.get(k, 0, k.length, 0));
+            long extra = table.valueMemory(k, 0, k.length, 0) - stored.valueMemory(k, 0, k.length, 0);
+            assertTrue(extra >= 0 && extra <= EditedString.OBJECT_BYTES, "no room: " + extra);
+            assertEquals(Keyspace.NO_EXPIRY, table.expireAt(k, 0, k.length, 0));
+            assertEquals(StringEncoding.RAW, table.stringEncoding(k, 0, k.length, 0));
+        }
+        byte[] k = bytes("list");
+        Object aggregate = new dev.lacewing.core.datatype.Quicklist(-2, 0);
+        table.put(k, 0, k.length, aggregate, Keyspace.NO_EXPIRY);
+        long used = table.usedMemory();
+        assertFalse(table.editString(k, 0, k.length, 10, 0, view));
+        assertSame(aggregate, table.get(k, 0, k.length, 0));
+        assertEquals(used, table.usedMemory());
     }
 
     @Test

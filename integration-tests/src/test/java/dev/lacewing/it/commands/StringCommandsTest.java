@@ -32,6 +32,7 @@ import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.protocol.ProtocolVersion;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -190,6 +191,53 @@ class StringCommandsTest {
     }
 
     /** LCS through lettuce in both protocols (keys on two shards), and its errors as Redis words them. */
+    /**
+     * APPEND and SETRANGE past the end grow the string as Redis's sds grows (twice the length
+     * below 1 MiB), in place while the room lasts; MEMORY USAGE counts the room, and a value stored
+     * by SET or COPY has none. A new key made by SETRANGE has none either, as sdsnewlen makes it.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void appendAndSetrangeGrowWithRoomThatMemoryUsageCountsUntilAValueIsStored(Target target) {
+        Servers.inEachLayout(target, (layout, sync) -> {
+            byte[] k = key(target, "{grow:" + layout + "}");
+            byte[] copy = key(target, "{grow:" + layout + "}:copy");
+            sync.del(k, copy);
+            byte[] expected = new byte[150_100];
+            Arrays.fill(expected, 0, 100_000, (byte) 'a');
+            assertEquals(100_000L, sync.append(k, Arrays.copyOf(expected, 100_000)));
+            assertTrue(sync.memoryUsage(k) < 100_000 + 200, "stored as SET stores it: " + sync.memoryUsage(k));
+            sync.expire(k, 1000);
+            Arrays.fill(expected, 100_000, 100_100, (byte) 'b');
+            assertEquals(100_100L, sync.append(k, Arrays.copyOfRange(expected, 100_000, 100_100)));
+            long grown = sync.memoryUsage(k);
+            assertTrue(grown >= 2 * 100_100 && grown < 2 * 100_100 + 200, layout + ": room as sdsMakeRoomFor leaves: " + grown);
+            for (int length = 100_100; length < expected.length; length += 1000) {
+                Arrays.fill(expected, length, length + 1000, (byte) ('c' + length / 1000 % 20));
+                assertEquals(length + 1000L, sync.append(k, Arrays.copyOfRange(expected, length, length + 1000)));
+            }
+            assertEquals(grown, sync.memoryUsage(k), layout + ": appended into the room");
+            assertArrayEquals(expected, sync.get(k));
+            assertTrue(sync.ttl(k) > 0, "the expiry is kept");
+            assertEquals("raw", sync.objectEncoding(k));
+            assertTrue(sync.copy(k, copy));
+            assertTrue(sync.memoryUsage(copy) < expected.length + 200, "a copy has no room: " + sync.memoryUsage(copy));
+            assertEquals("OK", sync.set(k, expected));
+            assertTrue(sync.memoryUsage(k) < expected.length + 200, "SET gives the room back: " + sync.memoryUsage(k));
+
+            sync.del(k);
+            assertEquals(100_000L, sync.setrange(k, 99_999, bytes("x")));
+            assertTrue(sync.memoryUsage(k) < 100_000 + 200, "made at its length: " + sync.memoryUsage(k));
+            assertEquals(100_010L, sync.setrange(k, 100_009, bytes("y")));
+            assertTrue(sync.memoryUsage(k) >= 2 * 100_010, "grown with room: " + sync.memoryUsage(k));
+            byte[] patched = new byte[100_010];
+            patched[99_999] = 'x';
+            patched[100_009] = 'y';
+            assertArrayEquals(patched, sync.get(k));
+            sync.del(k, copy);
+        });
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.lacewing.it.server.Servers#all")
     void lcsGivesRedisSubsequenceLengthAndRanges(Target target) {

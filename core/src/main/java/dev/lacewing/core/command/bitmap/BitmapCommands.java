@@ -30,10 +30,10 @@ import java.util.Set;
  * significant bit of the first byte; bytes past the end read as zero, and a write past the end
  * grows the string with zero bytes, up to {@code proto-max-bulk-len} bytes as in Redis.
  *
- * <p>Every command reads the value in place through the {@link ValueView}. Writers store a new
- * array: a SETBIT that changes something costs O(length of the string), not Redis's O(1) in-place
- * edit, because a stored string is never changed in place (it may be a page slice shared by the
- * compact keyspace layout); one that changes nothing stores nothing.
+ * <p>Every command reads the value in place through the {@link ValueView}. SETBIT and BITFIELD
+ * write in place too ({@link Keyspace#editString}, Redis's lookupStringForBitCommand): growth past
+ * the end keeps room to spare as sdsgrowzero does, and a SETBIT that changes nothing on a string
+ * already raw edits nothing. BITOP stores a new string, as Redis does.
  *
  * <p>BITOP declares all its keys (destination and sources), so both engines give it every key at
  * once; on the shared-nothing engine keys of several shards make it an atomic transaction.
@@ -129,29 +129,19 @@ public final class BitmapCommands {
     }
 
     /**
-     * The string a writer starts from (lookupStringForBitCommand): the string the view shows, or
-     * none when the key is missing, copied into a new array grown with zero bytes to hold byte
-     * {@code lastByte}. Clears the view.
+     * Opens the string of argument 1, checked to be a string or missing, for writing in place
+     * (lookupStringForBitCommand): grown with zero bytes to hold byte {@code lastByte}, raw, with
+     * its expiry; a missing key is created at that length without one. The view shows it.
      */
-    private static byte[] writableCopy(ValueView view, int found, long lastByte) {
-        int length = found == FOUND ? view.length() : 0;
-        byte[] value = new byte[(int) Math.max(length, lastByte + 1)];
-        if (found == FOUND) {
-            System.arraycopy(view.array(), view.offset(), value, 0, length);
-        }
+    private static void openForWriting(CommandContext ctx, ValueView view, long lastByte) {
+        Arguments args = ctx.arguments();
         view.clear();
-        return value;
+        ctx.keyspace().editString(args.array(), args.offset(1), args.length(1), (int) (lastByte + 1), view);
     }
 
     private static boolean isRaw(CommandContext ctx) {
         Arguments args = ctx.arguments();
         return ctx.keyspace().stringEncoding(args.array(), args.offset(1), args.length(1)) == StringEncoding.RAW;
-    }
-
-    /** Stores a written string, raw as Redis's edited sds is; an existing key keeps its expiry, a new one has none. */
-    private static void store(CommandContext ctx, byte[] value) {
-        Arguments args = ctx.arguments();
-        ctx.keyspace().putEncodedKeepExpiry(args.array(), args.offset(1), args.length(1), value, StringEncoding.RAW);
     }
 
     /** What {@link #lookUpString} found. */
@@ -210,10 +200,11 @@ public final class BitmapCommands {
         int previous = found == FOUND ? bitAt(view.array(), view.offset(), view.length(), bit) : 0;
         // Redis unshares the value first (dbUnshareStringValue): even an unchanged bit leaves it raw.
         if (found == MISSING || byteIndex >= view.length() || previous != on || !isRaw(ctx)) {
-            byte[] value = writableCopy(view, found, byteIndex);
+            openForWriting(ctx, view, byteIndex);
+            byte[] value = view.array();
+            int at = view.offset() + byteIndex;
             int mask = 1 << (7 - (int) (bit & 7));
-            value[byteIndex] = (byte) (on == 1 ? value[byteIndex] | mask : value[byteIndex] & ~mask);
-            store(ctx, value);
+            value[at] = (byte) (on == 1 ? value[at] | mask : value[at] & ~mask);
         }
         view.clear();
         ctx.reply().integer(previous);
@@ -632,15 +623,19 @@ public final class BitmapCommands {
         if (found == REPLIED) {
             return;
         }
-        byte[] value = writableCopy(view, found, highestWrite >>> 3);
+        openForWriting(ctx, view, highestWrite >>> 3);
+        byte[] value = view.array();
+        int start = view.offset();
+        int length = view.length();
+        view.clear();
         reply.array(operationCount);
         for (int i = 0; i < operationCount; i++) {
             Operation operation = operations[i];
             if (operation.opcode == GET) {
-                reply.integer(read(value, 0, value.length, operation.offset, operation.bits, operation.signed));
+                reply.integer(read(value, start, length, operation.offset, operation.bits, operation.signed));
                 continue;
             }
-            long previous = read(value, 0, value.length, operation.offset, operation.bits, operation.signed);
+            long previous = read(value, start, length, operation.offset, operation.bits, operation.signed);
             long target = operation.opcode == INCRBY ? previous + operation.value : operation.value;
             long increment = operation.opcode == INCRBY ? operation.value : 0;
             long base = operation.opcode == INCRBY ? previous : operation.value;
@@ -654,9 +649,8 @@ public final class BitmapCommands {
             }
             long stored = overflowed ? limited[0] : target;
             reply.integer(operation.opcode == INCRBY ? stored : previous);
-            write(value, operation.offset, operation.bits, stored);
+            write(value, start, operation.offset, operation.bits, stored);
         }
-        store(ctx, value);
     }
 
     /**
@@ -698,12 +692,12 @@ public final class BitmapCommands {
         return value;
     }
 
-    /** Writes the low {@code bits} bits of {@code value} from bit {@code from}, most significant first. */
-    static void write(byte[] array, long from, int bits, long value) {
+    /** Writes the low {@code bits} bits of {@code value} from bit {@code from} of the bits at {@code offset}, most significant first. */
+    static void write(byte[] array, int offset, long from, int bits, long value) {
         for (int j = 0; j < bits; j++) {
             long bit = from + j;
             int mask = 1 << (7 - (int) (bit & 7));
-            int at = (int) (bit >>> 3);
+            int at = offset + (int) (bit >>> 3);
             if ((value >>> (bits - 1 - j) & 1) != 0) {
                 array[at] |= (byte) mask;
             } else {

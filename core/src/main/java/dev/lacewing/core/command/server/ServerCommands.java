@@ -21,7 +21,6 @@ import dev.lacewing.core.command.Glob;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.config.Setting;
-import dev.lacewing.core.keyspace.KeyTable;
 import dev.lacewing.core.server.ClientConnection;
 import dev.lacewing.core.server.ClientText;
 import dev.lacewing.core.server.ModuleLoader;
@@ -390,12 +389,12 @@ public final class ServerCommands {
                 return;
             }
         }
-        Object value = ctx.keyspace().get(args.array(), args.offset(2), args.length(2));
-        if (value == null) {
+        long valueMemory = ctx.keyspace().valueMemory(args.array(), args.offset(2), args.length(2));
+        if (valueMemory < 0) {
             reply.nullBulk();
         } else {
-            // Entry slot (key ref, value ref, expiry, hash), key array and value as stored.
-            reply.integer(20 + 16 + args.length(2) + KeyTable.valueBytes(value));
+            // Entry slot (key ref, value ref, expiry, hash), key array and value as stored, spare room included.
+            reply.integer(20 + 16 + args.length(2) + valueMemory);
         }
     }
 

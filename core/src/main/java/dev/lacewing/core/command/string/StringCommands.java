@@ -24,8 +24,10 @@ import java.util.Set;
 
 /**
  * The string family (Redis's t_string.c). A string value read with {@link Keyspace#get} is a
- * {@code byte[]} never changed afterwards: commands that change one (APPEND, SETRANGE, INCR...)
- * store a new array. Any other stored value is a different type and gets WRONGTYPE.
+ * {@code byte[]} never changed afterwards: INCR and its kind store a new array, while APPEND and
+ * SETRANGE edit the stored string in place ({@link Keyspace#editString}), which keeps room to grow
+ * as Redis's sds does, so a run of appends costs time linear in the bytes appended. Any other
+ * stored value is a different type and gets WRONGTYPE.
  *
  * <p>GET, SET and INCR run without creating a String: keys are argument slices, options are
  * matched in place and numbers parsed from the slice. GET, MGET, GETRANGE and STRLEN read through
@@ -509,8 +511,9 @@ public final class StringCommands {
     }
 
     /**
-     * APPEND: creates the key when missing (stored as SET stores it); otherwise stores a new array,
-     * raw as Redis's edited sds is ({@link StringEncoding#RAW}), and keeps the expiry.
+     * APPEND: creates the key when missing (stored as SET stores it); otherwise edits the string in
+     * place, grown with room to spare as sdscatlen grows it, raw as Redis's edited sds is
+     * ({@link StringEncoding#RAW}), keeping the expiry.
      */
     private static void append(CommandContext ctx) {
         Arguments args = ctx.arguments();
@@ -518,25 +521,27 @@ public final class StringCommands {
         byte[] array = args.array();
         int keyOffset = args.offset(1);
         int keyLength = args.length(1);
-        Object old = keyspace.get(array, keyOffset, keyLength);
-        if (old == null) {
-            keyspace.put(array, keyOffset, keyLength, args.copy(2), Keyspace.NO_EXPIRY);
+        ValueView view = ctx.valueView();
+        if (!keyspace.getValue(array, keyOffset, keyLength, view)) {
+            keyspace.putString(array, keyOffset, keyLength, array, args.offset(2), args.length(2), Keyspace.NO_EXPIRY);
             ctx.reply().integer(args.length(2));
             return;
         }
-        if (!(old instanceof byte[] bytes)) {
+        boolean string = view.isString();
+        int length = view.length();
+        view.clear();
+        if (!string) {
             ctx.reply().error(Errors.WRONG_TYPE);
             return;
         }
         int suffix = args.length(2);
-        if (!checkStringLength(ctx, bytes.length, suffix)) {
+        if (!checkStringLength(ctx, length, suffix)) {
             return;
         }
-        byte[] value = new byte[bytes.length + suffix];
-        System.arraycopy(bytes, 0, value, 0, bytes.length);
-        System.arraycopy(array, args.offset(2), value, bytes.length, suffix);
-        keyspace.putEncodedKeepExpiry(array, keyOffset, keyLength, value, StringEncoding.RAW);
-        ctx.reply().integer(value.length);
+        keyspace.editString(array, keyOffset, keyLength, length + suffix, view);
+        System.arraycopy(array, args.offset(2), view.array(), view.offset() + length, suffix);
+        view.clear();
+        ctx.reply().integer(length + suffix);
     }
 
     private static void strlen(CommandContext ctx) {
@@ -603,9 +608,9 @@ public final class StringCommands {
     }
 
     /**
-     * SETRANGE: overwrites from {@code offset}, padding with zero bytes; stores a new array, raw
-     * as Redis's edited sds is, and keeps the expiry. Setting nothing replies the current length,
-     * creates no key and leaves the value as it was.
+     * SETRANGE: overwrites from {@code offset}, padding with zero bytes, in place as APPEND does;
+     * a missing key is created at its exact length, as Redis's sdsnewlen makes it. Setting nothing
+     * replies the current length, creates no key and leaves the value as it was.
      */
     private static void setrange(CommandContext ctx) {
         Arguments args = ctx.arguments();
@@ -625,27 +630,29 @@ public final class StringCommands {
         int keyOffset = args.offset(1);
         int keyLength = args.length(1);
         int patchLength = args.length(3);
-        Object old = keyspace.get(array, keyOffset, keyLength);
-        byte[] current = EMPTY;
-        if (old != null) {
-            if (!(old instanceof byte[] bytes)) {
+        ValueView view = ctx.valueView();
+        int length = 0;
+        if (keyspace.getValue(array, keyOffset, keyLength, view)) {
+            boolean string = view.isString();
+            length = view.length();
+            view.clear();
+            if (!string) {
                 ctx.reply().error(Errors.WRONG_TYPE);
                 return;
             }
-            current = bytes;
         }
         if (patchLength == 0) {
-            ctx.reply().integer(current.length);
+            ctx.reply().integer(length);
             return;
         }
         if (!checkStringLength(ctx, offset, patchLength)) {
             return;
         }
-        byte[] value = new byte[(int) Math.max(current.length, offset + patchLength)];
-        System.arraycopy(current, 0, value, 0, current.length);
-        System.arraycopy(array, args.offset(3), value, (int) offset, patchLength);
-        keyspace.putEncodedKeepExpiry(array, keyOffset, keyLength, value, StringEncoding.RAW);
-        ctx.reply().integer(value.length);
+        keyspace.editString(array, keyOffset, keyLength, (int) Math.max(length, offset + patchLength), view);
+        System.arraycopy(array, args.offset(3), view.array(), view.offset() + (int) offset, patchLength);
+        int edited = view.length();
+        view.clear();
+        ctx.reply().integer(edited);
     }
 
     /**
