@@ -45,11 +45,11 @@ final class SharedNothingEngine implements StorageEngine {
     private final Workers workers;
     private final TransactionQueue[] queues;
     /**
-     * Orders enqueues: a transaction takes its sequence and reaches every shard's arrivals while
-     * holding it, so all shards see transactions in one order. Held for a few queue offers only.
+     * Orders enqueues: a transaction reaches every shard's arrivals while holding it, so its place
+     * there is the global sequence: all shards see any two transactions in one order. Held for a
+     * few queue offers only.
      */
     private final Object order = new Object();
-    private long sequence;
 
     SharedNothingEngine(EngineContext context) {
         workers = context.workers();
@@ -191,13 +191,12 @@ final class SharedNothingEngine implements StorageEngine {
     }
 
     /**
-     * The door: the transaction takes the next sequence number and its place in the arrivals of
-     * every shard it involves, atomically with respect to every other transaction, so shards grant
-     * in one global order; then each shard is woken to take it in.
+     * The door: the transaction takes its place in the arrivals of every shard it involves,
+     * atomically with respect to every other transaction, so shards grant in one global order;
+     * then each shard is woken to take it in.
      */
     private void schedule(Transaction transaction) {
         synchronized (order) {
-            transaction.sequence = ++sequence;
             for (int shard : transaction.shards) {
                 queues[shard].arrive(transaction);
             }

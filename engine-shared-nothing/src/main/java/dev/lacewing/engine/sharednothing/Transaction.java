@@ -14,8 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Thread rule: the fields are final but {@code granted} (entry {@code i} is shard
  * {@code shards[i]}'s thread's), {@code replies} (entry {@code i} written by shard
  * {@code shards[i]}'s thread before it counts down {@code outstanding}, read by the thread that
- * counts it to zero) and {@code sequence} (set under the engine's order lock before any shard
- * sees the transaction).
+ * counts it to zero).
  */
 final class Transaction {
 
@@ -51,7 +50,6 @@ final class Transaction {
     final Object[] replies;
     /** SPLIT: parts not yet run; WHOLE: shards not yet granted. */
     final AtomicInteger outstanding;
-    long sequence;
 
     Transaction(Kind kind, Invocation invocation, Invocation.Split split, int[] shards, int[][] keys,
                 ByteBuffer[][] intents) {
