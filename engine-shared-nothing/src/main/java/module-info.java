@@ -1,7 +1,7 @@
 /**
  * The shared-nothing engine: one shard per worker thread, keys routed by hash slot, commands for
- * another shard carried there by message passing, multi-shard commands run as coordinated
- * transactions.
+ * another shard carried there by message passing, multi-shard commands ordered through per-shard
+ * transaction queues with key intents.
  */
 module dev.lacewing.engine.sharednothing {
     requires dev.lacewing.api;

@@ -51,4 +51,33 @@ public interface Invocation {
     default boolean advance() {
         return false;
     }
+
+    /**
+     * This request as independent parts, one per group of its keys, or null when it must run whole.
+     * A command splits when Redis's command table gives it {@code request_policy:multi_shard} and a
+     * response policy the server can assemble (MGET's values in key order, DEL's sum, MSET's OK),
+     * and the request is well formed: each part is the same command over some of the keys, and no
+     * part sees another's. An engine that runs the parts holding each part's keys until every part
+     * ran keeps the command atomic. Called on the connection's thread, before anything runs.
+     */
+    default Split split() {
+        return null;
+    }
+
+    /** The parts of a split request ({@link #split()}). */
+    interface Split {
+
+        /**
+         * Runs the part over keys {@code keys} (indexes below {@link #keyCount()}, ascending), on a
+         * thread that holds them, and returns its reply for {@link #join}. Parts may run at once on
+         * different threads.
+         */
+        Object runPart(int[] keys);
+
+        /**
+         * Writes the command's one reply from every part's, each with the keys it ran over. Called
+         * once, after every part ran, on the thread that ran the last; {@link #completed()} follows.
+         */
+        void join(int[][] keys, Object[] replies);
+    }
 }

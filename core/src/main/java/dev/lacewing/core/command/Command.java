@@ -27,6 +27,7 @@ public final class Command {
     private final byte[] name;
     /** Who registered it: "core" or a plugin's name; MODULE UNLOAD removes by it. */
     private final String owner;
+    private final KeySplit keySplit;
     private final LongAdder calls = new LongAdder();
     private final LongAdder microseconds = new LongAdder();
     private final LongAdder failedCalls = new LongAdder();
@@ -41,6 +42,7 @@ public final class Command {
         this.handler = handler;
         this.owner = owner;
         this.name = spec.name().getBytes(StandardCharsets.US_ASCII);
+        this.keySplit = KeySplit.of(spec);
         Map<String, Command> byName = new LinkedHashMap<>();
         for (CommandSpec subcommand : spec.details().subcommands()) {
             String fullName = subcommand.name();
@@ -84,6 +86,11 @@ public final class Command {
 
     public CommandHandler handler() {
         return handler;
+    }
+
+    /** How the command's parts over groups of its keys join, from its tips; NONE when it runs whole. */
+    public KeySplit keySplit() {
+        return keySplit;
     }
 
     public String owner() {

@@ -88,6 +88,11 @@ public final class RespWriter implements ReplyWriter {
         out.writeBytes(CRLF);
     }
 
+    /** Copies replies already encoded for this connection's protocol (a split command's parts). */
+    public void raw(ByteBuf encoded, int index, int length) {
+        out.writeBytes(encoded, index, length);
+    }
+
     @Override
     public void integer(long value) {
         header(':', value);

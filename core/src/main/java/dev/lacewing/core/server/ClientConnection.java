@@ -470,6 +470,25 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     @Override
+    public Split split() {
+        return SplitRequest.of(this, current, decoder);
+    }
+
+    /** A split command's reply is written ({@link SplitRequest#join}): counts it as {@link #run()} would. */
+    void splitRan(long micros, boolean failed) {
+        if (failed) {
+            server.errorReplies.increment();
+        }
+        counted.recordCall(micros, failed);
+        server.commandsProcessed.increment();
+        executed = true;
+    }
+
+    RespWriter writer() {
+        return writer;
+    }
+
+    @Override
     public void completed() {
         channel.eventLoop().execute(this::resume);
     }

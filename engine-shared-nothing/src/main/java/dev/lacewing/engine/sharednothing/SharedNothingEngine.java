@@ -1,6 +1,7 @@
 package dev.lacewing.engine.sharednothing;
 
 import dev.lacewing.api.Arguments;
+import dev.lacewing.api.CommandFlag;
 import dev.lacewing.api.EngineContext;
 import dev.lacewing.api.Invocation;
 import dev.lacewing.api.KeyScope;
@@ -11,19 +12,26 @@ import dev.lacewing.core.keyspace.KeyspaceLayout;
 import dev.lacewing.core.keyspace.MemoryPolicy;
 import dev.lacewing.core.keyspace.Partition;
 import dev.lacewing.core.keyspace.PartitionedKeyspace;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.BitSet;
 
 /**
  * Dragonfly-style shared-nothing: shard {@code i} is owned by worker {@code i}, and only that
  * thread touches it. A command whose keys all live on the connection's own shard runs inline; a
  * command whose keys all live on one other shard hops there as a message and its completion
- * hops back, taking along the connection's following pipelined commands for that shard; a command over several shards (or the whole keyspace) is a {@link Transaction}:
- * the one door for multi-shard work, which later serves MULTI/EXEC and EVAL too. A command that may
- * wake a BLMOVE waiting to move to another shard is one as well, over both shards
- * ({@link #servingReach}), so the move is served before any later command sees the element.
+ * hops back, taking along the connection's following pipelined commands for that shard. Work over
+ * several shards goes through one door, {@link #schedule}: a {@link Transaction} takes its place
+ * in one global order on every shard it involves, and each shard's {@link TransactionQueue}
+ * grants its parts in that order, by key (MGET, MSET, DEL... run their parts in parallel,
+ * {@link Transaction.Kind#SPLIT}) or by whole shard (anything that must run on one thread,
+ * {@link Transaction.Kind#WHOLE}). A one-shard command runs at once unless a transaction claims
+ * its keys; then it waits in that shard's queue. No thread ever blocks: waiting is a place in a
+ * queue. A command that may wake a BLMOVE waiting to move to another shard runs whole over both
+ * shards ({@link #servingReach}), so the move is served before any later command sees the element.
  *
- * <p>Thread rule: shard state is touched by its worker, or by the coordinator while the
- * worker is parked by a transaction.
+ * <p>Thread rule: shard state is touched by its worker, or by the thread running a
+ * {@link Transaction.Kind#WHOLE} transaction its queue granted, until that releases it.
  */
 final class SharedNothingEngine implements StorageEngine {
 
@@ -35,19 +43,32 @@ final class SharedNothingEngine implements StorageEngine {
 
     private final PartitionedKeyspace keyspace;
     private final Workers workers;
-    private final Transaction.Coordinator coordinator;
+    private final TransactionQueue[] queues;
+    /**
+     * Orders enqueues: a transaction reaches every shard's arrivals while holding it, so its place
+     * there is the global sequence: all shards see any two transactions in one order. Held for a
+     * few queue offers only.
+     */
+    private final Object order = new Object();
 
     SharedNothingEngine(EngineContext context) {
         workers = context.workers();
         keyspace = new PartitionedKeyspace(workers.count(), context.databases(),
             KeyspaceLayout.named(context.settings().get("keyspace-layout", "compact")),
             MemoryPolicy.of(context.settings()), System::currentTimeMillis);
-        coordinator = new Transaction.Coordinator(workers, this::servingReach);
+        queues = new TransactionQueue[workers.count()];
         for (int shard = 0; shard < workers.count(); shard++) {
+            queues[shard] = new TransactionQueue(shard, this::granted);
             int owned = shard;
-            workers.scheduleRepeating(shard,
-                () -> keyspace.partition(owned).expireCycle(System.currentTimeMillis(), 250_000),
+            workers.scheduleRepeating(shard, () -> expireCycle(owned),
                 () -> Partition.cyclePeriodMillis(context.settings()));
+        }
+    }
+
+    /** Active expiry, skipped while a transaction claims the shard whole (another thread may hold its data). */
+    private void expireCycle(int shard) {
+        if (!queues[shard].claimedWhole()) {
+            keyspace.partition(shard).expireCycle(System.currentTimeMillis(), 250_000);
         }
     }
 
@@ -59,26 +80,50 @@ final class SharedNothingEngine implements StorageEngine {
                 invocation.run();
                 return true;
             }
-            coordinator.submit(invocation, Transaction.allShards(shards));
+            BitSet all = new BitSet(shards);
+            all.set(0, shards);
+            scheduleWhole(invocation, all);
             return false;
         }
-        long involved = shardsOf(invocation);
-        if (Long.bitCount(involved) == 1) {
-            int target = Long.numberOfTrailingZeros(involved);
-            if (target == invocation.homeWorker()) {
-                long reach = servingReach(invocation, involved);
-                if (reach != involved) {
-                    coordinator.submit(invocation, reach);
-                    return false;
-                }
-                invocation.run();
-                return true;
-            }
+        if (invocation.keyCount() == 0) {
+            invocation.run();
+            return true;
+        }
+        int target = singleShard(invocation);
+        if (target == invocation.homeWorker()) {
+            return runHere(invocation, target);
+        }
+        if (target >= 0) {
             workers.executor(target).execute(() -> runOnShard(invocation, target));
             return false;
         }
-        coordinator.submit(invocation, involved);
+        Invocation.Split split = splittable(invocation) ? invocation.split() : null;
+        if (split != null) {
+            scheduleSplit(invocation, split);
+        } else {
+            scheduleWhole(invocation, shardsOf(invocation));
+        }
         return false;
+    }
+
+    /**
+     * Runs a one-shard command on its shard's thread when nothing holds its keys and serving its
+     * wakes stays there; otherwise it waits in the queue or runs whole over the reach. True when
+     * it ran.
+     */
+    private boolean runHere(Invocation invocation, int shard) {
+        if (!queues[shard].free(invocation)) {
+            queues[shard].enqueueLocal(new Transaction(Transaction.Kind.LOCAL, invocation, null, new int[] {shard},
+                null, new ByteBuffer[][] {intents(invocation, null)}));
+            return false;
+        }
+        BitSet reach = servingReach(invocation, null, shard);
+        if (reach != null) {
+            scheduleWhole(invocation, reach);
+            return false;
+        }
+        invocation.run();
+        return true;
     }
 
     /**
@@ -87,43 +132,193 @@ final class SharedNothingEngine implements StorageEngine {
      * back once: a hop round trip costs tens of microseconds of wakeups, a command far less.
      */
     private void runOnShard(Invocation invocation, int shard) {
-        long own = 1L << shard;
         int ran = 0;
         do {
-            long reach = servingReach(invocation, own);
-            if (reach != own) {
-                coordinator.submit(invocation, reach);
+            if (!runHere(invocation, shard)) {
                 return;
             }
-            invocation.run();
-        } while (++ran < HOP_BATCH && invocation.advance() && shardsOf(invocation) == own);
+        } while (++ran < HOP_BATCH && invocation.advance() && singleShard(invocation) == shard);
         invocation.completed();
     }
 
     /**
-     * The shards a command must hold: {@code held} (its keys' shards, which the caller holds), and
-     * those that serving the blocked clients it may wake could reach, found through the registries
-     * of {@code held} ({@link PartitionedKeyspace#addServingReach}); more than {@code held} only
-     * while a BLMOVE waits on one of its keys to move elsewhere. A caller that gets more runs the
-     * command as a transaction, which asks again once it holds them.
+     * MGET, MSET, DEL... over several shards split into a part per shard, unless a part could
+     * fail alone: under a memory limit a DENYOOM command is refused or not as a whole, so it
+     * runs whole.
      */
-    private long servingReach(Invocation invocation, long held) {
-        boolean mayLeave = false;
-        for (long shards = held; shards != 0 && !mayLeave; shards &= shards - 1) {
-            mayLeave = keyspace.servingMayLeave(Long.numberOfTrailingZeros(shards));
+    private boolean splittable(Invocation invocation) {
+        return keyspace.memory().maxmemory() == 0 || !invocation.spec().has(CommandFlag.DENYOOM);
+    }
+
+    private void scheduleSplit(Invocation invocation, Invocation.Split split) {
+        Arguments args = invocation.arguments();
+        int keyCount = invocation.keyCount();
+        int[] shardOfKey = new int[keyCount];
+        int[] keysOnShard = new int[keyspace.partitionCount()];
+        for (int i = 0; i < keyCount; i++) {
+            int argument = invocation.keyArgument(i);
+            shardOfKey[i] = keyspace.partitionOf(args.array(), args.offset(argument), args.length(argument));
+            keysOnShard[shardOfKey[i]]++;
         }
-        if (!mayLeave || invocation.scope() == KeyScope.ALL) {
-            return held;
+        int parts = 0;
+        for (int count : keysOnShard) {
+            parts += count > 0 ? 1 : 0;
         }
-        BitSet reach = BitSet.valueOf(new long[] {held});
-        keyspace.addServingReach(invocation, reach);
-        return reach.toLongArray()[0];
+        int[] shards = new int[parts];
+        int[][] keys = new int[parts][];
+        int[] partOfShard = new int[keysOnShard.length];
+        for (int shard = 0, part = 0; shard < keysOnShard.length; shard++) {
+            if (keysOnShard[shard] > 0) {
+                shards[part] = shard;
+                keys[part] = new int[keysOnShard[shard]];
+                partOfShard[shard] = part++;
+            }
+        }
+        int[] filled = new int[parts];
+        for (int i = 0; i < keyCount; i++) {
+            int part = partOfShard[shardOfKey[i]];
+            keys[part][filled[part]++] = i;
+        }
+        ByteBuffer[][] intents = new ByteBuffer[parts][];
+        for (int part = 0; part < parts; part++) {
+            intents[part] = intents(invocation, keys[part]);
+        }
+        schedule(new Transaction(Transaction.Kind.SPLIT, invocation, split, shards, keys, intents));
+    }
+
+    private void scheduleWhole(Invocation invocation, BitSet shards) {
+        schedule(new Transaction(Transaction.Kind.WHOLE, invocation, null, shards.stream().toArray(), null, null));
+    }
+
+    /**
+     * The door: the transaction takes its place in the arrivals of every shard it involves,
+     * atomically with respect to every other transaction, so shards grant in one global order;
+     * then each shard is woken to take it in.
+     */
+    private void schedule(Transaction transaction) {
+        synchronized (order) {
+            for (int shard : transaction.shards) {
+                queues[shard].arrive(transaction);
+            }
+        }
+        for (int shard : transaction.shards) {
+            workers.executor(shard).execute(queues[shard].drain);
+        }
+    }
+
+    /** A part of {@code transaction} was granted on {@code shard}; on that shard's thread. */
+    private void granted(Transaction transaction, int shard) {
+        switch (transaction.kind) {
+            case LOCAL -> runLocal(transaction, shard);
+            case SPLIT -> runPart(transaction, shard);
+            case WHOLE -> {
+                if (transaction.outstanding.decrementAndGet() == 0) {
+                    runWhole(transaction, shard);
+                }
+            }
+        }
+    }
+
+    private void runLocal(Transaction transaction, int shard) {
+        Invocation invocation = transaction.invocation;
+        BitSet reach = servingReach(invocation, null, shard);
+        if (reach == null) {
+            invocation.run();
+        }
+        queues[shard].release(transaction);
+        if (reach == null) {
+            invocation.completed();
+        } else {
+            scheduleWhole(invocation, reach);
+        }
+    }
+
+    private void runPart(Transaction transaction, int shard) {
+        int part = transaction.part(shard);
+        if (keyspace.memory().maxmemory() != 0) {
+            keyspace.reclaim(new int[] {shard}, 1);
+        }
+        transaction.replies[part] = transaction.split.runPart(transaction.keys[part]);
+        if (transaction.outstanding.decrementAndGet() == 0) {
+            transaction.split.join(transaction.keys, transaction.replies);
+            releaseAll(transaction, shard);
+            transaction.invocation.completed();
+        }
+    }
+
+    /**
+     * Every shard granted the transaction whole: run it here, unless serving the clients it may
+     * wake reaches a shard it does not hold; then it gives its shards back and goes through the
+     * door again over the larger set (taking more while holding some would break the order).
+     */
+    private void runWhole(Transaction transaction, int shard) {
+        Invocation invocation = transaction.invocation;
+        BitSet held = new BitSet();
+        for (int s : transaction.shards) {
+            held.set(s);
+        }
+        BitSet reach = invocation.scope() == KeyScope.ALL ? null : servingReach(invocation, held, -1);
+        if (reach == null) {
+            invocation.run();
+        }
+        releaseAll(transaction, shard);
+        if (reach == null) {
+            invocation.completed();
+        } else {
+            scheduleWhole(invocation, reach);
+        }
+    }
+
+    private void releaseAll(Transaction transaction, int current) {
+        for (int shard : transaction.shards) {
+            TransactionQueue queue = queues[shard];
+            if (shard == current) {
+                queue.release(transaction);
+            } else {
+                workers.executor(shard).execute(() -> queue.release(transaction));
+            }
+        }
+    }
+
+    /** The keys of {@code invocation} at key indexes {@code keys} (all of them when null), copied, as intents. */
+    private static ByteBuffer[] intents(Invocation invocation, int[] keys) {
+        Arguments args = invocation.arguments();
+        int count = keys == null ? invocation.keyCount() : keys.length;
+        ByteBuffer[] intents = new ByteBuffer[count];
+        for (int i = 0; i < count; i++) {
+            int argument = invocation.keyArgument(keys == null ? i : keys[i]);
+            intents[i] = ByteBuffer.wrap(Arrays.copyOfRange(args.array(), args.offset(argument),
+                args.offset(argument) + args.length(argument)));
+        }
+        return intents;
+    }
+
+    /**
+     * The shards a command must hold beyond {@code held} (or none) and {@code shard} (or -1), which
+     * the caller holds: those that serving the blocked clients it may wake could reach, found
+     * through the registries of the held shards ({@link PartitionedKeyspace#addServingReach}).
+     * Null when it needs no more, as nearly always: only while a BLMOVE waits on one of its keys to
+     * move elsewhere.
+     */
+    private BitSet servingReach(Invocation invocation, BitSet held, int shard) {
+        boolean mayLeave = shard >= 0 && keyspace.servingMayLeave(shard);
+        for (int s = held == null ? -1 : held.nextSetBit(0); s >= 0 && !mayLeave; s = held.nextSetBit(s + 1)) {
+            mayLeave = keyspace.servingMayLeave(s);
+        }
+        if (!mayLeave) {
+            return null;
+        }
+        BitSet reach = held == null ? new BitSet() : (BitSet) held.clone();
+        if (shard >= 0) {
+            reach.set(shard);
+        }
+        return keyspace.addServingReach(invocation, reach) ? reach : null;
     }
 
     /**
      * Evicts from the shards the invocation holds: its keys' shards, or all of them for a command
-     * over the whole keyspace (parked by its transaction, or the only one). A keyless command holds
-     * none and only learns whether memory is over the limit.
+     * over the whole keyspace (held whole by its transaction, or the only one). A keyless command
+     * holds none and only learns whether memory is over the limit.
      */
     @Override
     public boolean reclaimMemory(Invocation invocation) {
@@ -133,25 +328,35 @@ final class SharedNothingEngine implements StorageEngine {
         if (invocation.scope() == KeyScope.ALL) {
             return keyspace.reclaimAll();
         }
-        long involved = invocation.scope() == KeyScope.KEYS ? shardsOf(invocation) : 0;
-        int[] shards = new int[Long.bitCount(involved)];
-        for (int i = 0; i < shards.length; i++) {
-            shards[i] = Long.numberOfTrailingZeros(involved);
-            involved &= involved - 1;
-        }
+        int[] shards = invocation.scope() == KeyScope.KEYS ? shardsOf(invocation).stream().toArray() : new int[0];
         return keyspace.reclaim(shards, shards.length);
     }
 
-    /** The set of shards the invocation's keys live on, one bit per shard. */
-    private long shardsOf(Invocation invocation) {
+    /** The one shard all the invocation's keys live on, or -1 when they span several. */
+    private int singleShard(Invocation invocation) {
         Arguments args = invocation.arguments();
         int keys = invocation.keyCount();
-        long involved = 0;
+        int shard = -1;
         for (int i = 0; i < keys; i++) {
             int argument = invocation.keyArgument(i);
-            involved |= 1L << keyspace.partitionOf(args.array(), args.offset(argument), args.length(argument));
+            int of = keyspace.partitionOf(args.array(), args.offset(argument), args.length(argument));
+            if (shard >= 0 && of != shard) {
+                return -1;
+            }
+            shard = of;
         }
-        return involved;
+        return shard;
+    }
+
+    /** The shards the invocation's keys live on. */
+    private BitSet shardsOf(Invocation invocation) {
+        Arguments args = invocation.arguments();
+        BitSet shards = new BitSet(keyspace.partitionCount());
+        for (int i = 0; i < invocation.keyCount(); i++) {
+            int argument = invocation.keyArgument(i);
+            shards.set(keyspace.partitionOf(args.array(), args.offset(argument), args.length(argument)));
+        }
+        return shards;
     }
 
     @Override
@@ -196,6 +401,6 @@ final class SharedNothingEngine implements StorageEngine {
 
     @Override
     public void close() {
-        coordinator.close();
+        // Nothing of its own to stop: transactions live in the workers' queues.
     }
 }

@@ -1,124 +1,80 @@
 package dev.lacewing.engine.sharednothing;
 
 import dev.lacewing.api.Invocation;
-import dev.lacewing.api.Workers;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
+import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A command that spans several shards, run atomically: the coordinator thread parks every
- * shard involved (each shard's worker runs a task that waits on a latch), runs the command
- * against all of them while nothing else can touch them, then releases them. No client ever
- * sees half of it.
+ * One command through the door for ordered work ({@link SharedNothingEngine#schedule}): a command
+ * over several shards, or a one-shard command that found its keys claimed. It has a part on each
+ * shard it involves; each part claims, on its shard's {@link TransactionQueue}, either some keys
+ * (intents) or the whole shard, and holds them from the moment its shard grants them until the
+ * whole transaction is done, so no other command sees it half done.
  *
- * <p>Why one coordinator thread: two coordinators parking shards in different orders could each
- * hold a shard the other waits for; with one, parking needs no global order and cannot
- * deadlock, and a worker never blocks on anything but its own park latch. Multi-shard commands
- * are rare next to single-key ones, so one at a time is the right trade for now. Shards are
- * parked in ascending order so a later parallel coordinator can keep that rule.
- *
- * <p>Thread rule: the coordinator thread owns a transaction from submit to release.
+ * <p>Thread rule: the fields are final but {@code granted} (entry {@code i} is shard
+ * {@code shards[i]}'s thread's), {@code replies} (entry {@code i} written by shard
+ * {@code shards[i]}'s thread before it counts down {@code outstanding}, read by the thread that
+ * counts it to zero).
  */
 final class Transaction {
 
-    /** Shards are a bitmask: the engine has at most 64 shards. */
-    static final int MAX_SHARDS = 64;
-
-    private Transaction() {
-    }
-
-    static long allShards(int shards) {
-        return shards == MAX_SHARDS ? -1L : (1L << shards) - 1;
-    }
-
-    /**
-     * The shards an invocation must hold, given those it holds: more while serving the blocked
-     * clients it may wake could reach further (see SharedNothingEngine#servingReach).
-     */
-    interface Reach {
-        long of(Invocation invocation, long held);
-    }
-
-    /** Runs transactions one at a time on its own thread. */
-    static final class Coordinator {
-
-        private final Workers workers;
-        private final Reach reach;
-        private final ExecutorService thread = Executors.newSingleThreadExecutor(runnable -> {
-            Thread t = new Thread(runnable, "lacewing-coordinator");
-            t.setDaemon(true);
-            return t;
-        });
-
-        Coordinator(Workers workers, Reach reach) {
-            if (workers.count() > MAX_SHARDS) {
-                throw new IllegalArgumentException("the shared-nothing engine supports at most " + MAX_SHARDS
-                    + " threads, not " + workers.count());
-            }
-            this.workers = workers;
-            this.reach = reach;
-        }
-
-        void submit(Invocation invocation, long shards) {
-            thread.execute(() -> runParked(invocation, shards));
-        }
-
+    /** How a transaction's parts run. */
+    enum Kind {
         /**
-         * Parks {@code shards}, then whatever else the invocation turns out to need once their
-         * registries can be read (a woken BLMOVE's destination shard), runs it, releases them all.
-         * Parking more while holding some cannot deadlock: a worker waits on nothing but a park.
+         * A command split over its keys' shards (MGET, MSET, DEL...): each part claims its keys and
+         * runs as soon as its shard grants them, in parallel with the others; the last joins the
+         * reply and the claims are released.
          */
-        private void runParked(Invocation invocation, long shards) {
-            CountDownLatch released = new CountDownLatch(1);
-            try {
-                long held = 0;
-                for (long wanted = shards; wanted != held; wanted = reach.of(invocation, held)) {
-                    park(wanted & ~held, released);
-                    held = wanted;
-                }
-                invocation.run();
-            } finally {
-                released.countDown();
-            }
-            invocation.completed();
-        }
+        SPLIT,
+        /**
+         * A command that must run whole on one thread (RENAME or SINTERSTORE over shards, KEYS,
+         * SCAN, FLUSHALL, a command whose blocked clients may move elsewhere): each part claims its
+         * shard whole; once every shard granted, the thread that granted last runs it, touching
+         * the other shards' data while their own threads leave it alone.
+         */
+        WHOLE,
+        /** A one-shard command that waited for keys claimed by earlier transactions; runs when granted. */
+        LOCAL
+    }
 
-        /** Parks every shard of {@code shards} until {@code released}; returns once all are parked. */
-        private void park(long shards, CountDownLatch released) {
-            CountDownLatch parked = new CountDownLatch(Long.bitCount(shards));
-            for (long left = shards; left != 0; left &= left - 1) {
-                workers.executor(Long.numberOfTrailingZeros(left)).execute(() -> {
-                    parked.countDown();
-                    awaitUninterruptibly(released);
-                });
-            }
-            awaitUninterruptibly(parked);
-        }
+    final Kind kind;
+    final Invocation invocation;
+    final Invocation.Split split;
+    /** The shards involved, ascending. */
+    final int[] shards;
+    /** Per involved shard, the key indexes its part runs over (SPLIT), or null. */
+    final int[][] keys;
+    /** Per involved shard, the keys its part claims; null for a claim of the whole shard (WHOLE). */
+    final ByteBuffer[][] intents;
+    final boolean[] granted;
+    final Object[] replies;
+    /** SPLIT: parts not yet run; WHOLE: shards not yet granted. */
+    final AtomicInteger outstanding;
 
-        void close() {
-            thread.shutdown();
-            try {
-                thread.awaitTermination(2, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+    Transaction(Kind kind, Invocation invocation, Invocation.Split split, int[] shards, int[][] keys,
+                ByteBuffer[][] intents) {
+        this.kind = kind;
+        this.invocation = invocation;
+        this.split = split;
+        this.shards = shards;
+        this.keys = keys;
+        this.intents = intents;
+        this.granted = new boolean[shards.length];
+        this.replies = kind == Kind.SPLIT ? new Object[shards.length] : null;
+        this.outstanding = new AtomicInteger(shards.length);
+    }
 
-        private static void awaitUninterruptibly(CountDownLatch latch) {
-            boolean interrupted = false;
-            while (true) {
-                try {
-                    latch.await();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
+    /** The position of {@code shard} among {@link #shards}. */
+    int part(int shard) {
+        for (int i = 0; i < shards.length; i++) {
+            if (shards[i] == shard) {
+                return i;
             }
         }
+        throw new IllegalArgumentException("shard " + shard + " is not part of this transaction");
+    }
+
+    boolean claimsWhole() {
+        return kind == Kind.WHOLE;
     }
 }

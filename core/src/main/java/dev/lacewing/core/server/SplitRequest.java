@@ -1,0 +1,264 @@
+package dev.lacewing.core.server;
+
+import dev.lacewing.api.Arguments;
+import dev.lacewing.api.Client;
+import dev.lacewing.api.CommandContext;
+import dev.lacewing.api.CommandSpec;
+import dev.lacewing.api.Invocation;
+import dev.lacewing.api.Keyspace;
+import dev.lacewing.api.ValueView;
+import dev.lacewing.core.command.Command;
+import dev.lacewing.core.command.KeySplit;
+import dev.lacewing.core.resp.RespWriter;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A request split into independent parts over groups of its keys ({@link Invocation.Split}): MGET,
+ * MSET, DEL, UNLINK, EXISTS, TOUCH. A part runs the command's own handler over a request naming
+ * only its keys (with their values, for MSET), replying into a buffer of its own; the join makes
+ * the reply Redis's response policy describes ({@link KeySplit}), as a cluster client would, and
+ * writes it into the connection's buffer.
+ *
+ * <p>Thread rule: created on the connection's thread, which then waits: parts run at once on the
+ * threads holding their keys and share only the request bytes, which nobody writes meanwhile; the
+ * join runs alone, on the thread that ran the last part, which owns the connection's buffers until
+ * {@link Invocation#completed()}.
+ */
+final class SplitRequest implements Invocation.Split {
+
+    private final ClientConnection connection;
+    private final Command command;
+    private final Arguments request;
+    private final int database;
+    private final long now;
+
+    private SplitRequest(ClientConnection connection, Command command, Arguments request) {
+        this.connection = connection;
+        this.command = command;
+        this.request = request;
+        this.database = connection.database();
+        this.now = connection.now();
+    }
+
+    /** The split of the connection's current request, or null when it runs whole. */
+    static SplitRequest of(ClientConnection connection, Command command, Arguments request) {
+        CommandSpec spec = command.spec();
+        if (command.keySplit() == KeySplit.NONE || (request.count() - spec.firstKey()) % spec.step() != 0) {
+            return null;
+        }
+        return new SplitRequest(connection, command, request);
+    }
+
+    @Override
+    public Object runPart(int[] keys) {
+        PartContext part = new PartContext(keys);
+        long start = System.nanoTime();
+        try {
+            command.handler().execute(part);
+        } catch (RuntimeException e) {
+            part.writer.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
+        part.nanos = System.nanoTime() - start;
+        return part;
+    }
+
+    @Override
+    public void join(int[][] keys, Object[] replies) {
+        RespWriter writer = connection.writer();
+        long errorsBefore = writer.errorCount();
+        long nanos = 0;
+        PartContext failed = null;
+        for (Object reply : replies) {
+            PartContext part = (PartContext) reply;
+            nanos += part.nanos;
+            if (failed == null && part.buffer.getByte(0) == '-') {
+                failed = part;
+            }
+        }
+        if (failed != null) {
+            ByteBuf error = failed.buffer;
+            writer.error(line(error, 1));
+        } else {
+            switch (command.keySplit()) {
+                case SUM -> writer.integer(sum(replies));
+                case ALL_SUCCEEDED -> {
+                    ByteBuf first = ((PartContext) replies[0]).buffer;
+                    writer.raw(first, first.readerIndex(), first.readableBytes());
+                }
+                case VALUES -> values(writer, keys, replies);
+                default -> throw new IllegalStateException("not a split command: " + command.spec().name());
+            }
+        }
+        for (Object reply : replies) {
+            ((PartContext) reply).buffer.release();
+        }
+        connection.splitRan(nanos / 1000, writer.errorCount() != errorsBefore);
+    }
+
+    private static long sum(Object[] replies) {
+        long total = 0;
+        for (Object reply : replies) {
+            ByteBuf buffer = ((PartContext) reply).buffer;
+            total += Long.parseLong(new String(line(buffer, 1), StandardCharsets.US_ASCII));
+        }
+        return total;
+    }
+
+    /** Each key's element, taken from its part's array reply, in the request's key order. */
+    private void values(RespWriter writer, int[][] keys, Object[] replies) {
+        int keyCount = 0;
+        for (int[] part : keys) {
+            keyCount += part.length;
+        }
+        int[] starts = new int[keyCount];
+        int[] ends = new int[keyCount];
+        ByteBuf[] sources = new ByteBuf[keyCount];
+        for (int p = 0; p < keys.length; p++) {
+            ByteBuf buffer = ((PartContext) replies[p]).buffer;
+            int index = lineEnd(buffer, buffer.readerIndex());
+            for (int key : keys[p]) {
+                sources[key] = buffer;
+                starts[key] = index;
+                index = elementEnd(buffer, index);
+                ends[key] = index;
+            }
+        }
+        writer.array(keyCount);
+        for (int key = 0; key < keyCount; key++) {
+            writer.raw(sources[key], starts[key], ends[key] - starts[key]);
+        }
+    }
+
+    /** The bytes of the line at the reader index, from {@code skip} bytes in, without its CRLF. */
+    private static byte[] line(ByteBuf buffer, int skip) {
+        int start = buffer.readerIndex() + skip;
+        byte[] bytes = new byte[lineEnd(buffer, start) - 2 - start];
+        buffer.getBytes(start, bytes);
+        return bytes;
+    }
+
+    /** The index just past the CRLF ending the line at {@code index}. */
+    private static int lineEnd(ByteBuf buffer, int index) {
+        return buffer.indexOf(index, buffer.writerIndex(), (byte) '\n') + 1;
+    }
+
+    /** The index just past the one RESP element (with whatever it nests) at {@code index}. */
+    private static int elementEnd(ByteBuf buffer, int index) {
+        byte type = buffer.getByte(index);
+        int next = lineEnd(buffer, index);
+        if (type != '$' && type != '=' && type != '!' && type != '*' && type != '~' && type != '>' && type != '%'
+            && type != '|') {
+            return next;
+        }
+        long length = Long.parseLong(buffer.toString(index + 1, next - 2 - index - 1, StandardCharsets.US_ASCII));
+        if (length < 0) {
+            return next;
+        }
+        if (type == '$' || type == '=' || type == '!') {
+            return next + (int) length + 2;
+        }
+        long elements = type == '%' || type == '|' ? length * 2 : length;
+        for (long i = 0; i < elements; i++) {
+            next = elementEnd(buffer, next);
+        }
+        return type == '|' ? elementEnd(buffer, next) : next;
+    }
+
+    /**
+     * What one part's run of the handler sees: a request of its keys only, its own reply buffer
+     * and value view, the connection's database and clock.
+     */
+    private final class PartContext implements CommandContext, Arguments {
+        private final int[] arguments;
+        private final ByteBuf buffer = Unpooled.buffer(64);
+        private final RespWriter writer = new RespWriter();
+        private final ValueView valueView = new ValueView();
+        private long nanos;
+
+        PartContext(int[] keys) {
+            int step = command.spec().step();
+            arguments = new int[1 + keys.length * step];
+            int next = 1;
+            for (int key : keys) {
+                int first = command.spec().keyArgument(request, key);
+                for (int i = 0; i < step; i++) {
+                    arguments[next++] = first + i;
+                }
+            }
+            writer.target(buffer);
+            writer.protocol(connection.protocol());
+        }
+
+        @Override
+        public int count() {
+            return arguments.length;
+        }
+
+        @Override
+        public byte[] array() {
+            return request.array();
+        }
+
+        @Override
+        public int offset(int index) {
+            return request.offset(arguments[index]);
+        }
+
+        @Override
+        public int length(int index) {
+            return request.length(arguments[index]);
+        }
+
+        @Override
+        public Arguments arguments() {
+            return this;
+        }
+
+        @Override
+        public RespWriter reply() {
+            return writer;
+        }
+
+        @Override
+        public Keyspace keyspace() {
+            return connection.server().engine().keyspace(database);
+        }
+
+        @Override
+        public Keyspace keyspace(int index) {
+            return connection.server().engine().keyspace(index);
+        }
+
+        @Override
+        public int databases() {
+            return connection.databases();
+        }
+
+        @Override
+        public void swapDatabases(int first, int second) {
+            throw new UnsupportedOperationException("a split command does not swap databases");
+        }
+
+        @Override
+        public long now() {
+            return now;
+        }
+
+        @Override
+        public ValueView valueView() {
+            return valueView;
+        }
+
+        @Override
+        public Client client() {
+            return connection;
+        }
+
+        @Override
+        public ServerState server() {
+            return connection.server();
+        }
+    }
+}

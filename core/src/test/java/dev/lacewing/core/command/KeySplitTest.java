@@ -1,0 +1,46 @@
+package dev.lacewing.core.command;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+/** Which commands split into per-shard parts, and how their parts' replies join, from Redis's command tips. */
+class KeySplitTest {
+
+    private final CommandTable table = CoreCommands.table();
+
+    private KeySplit of(String name) {
+        return table.lookup(name).keySplit();
+    }
+
+    @Test
+    void readsOfOneValuePerKeyJoinInKeyOrder() {
+        assertEquals(KeySplit.VALUES, of("mget"));
+    }
+
+    @Test
+    void countingCommandsSumTheirParts() {
+        assertEquals(KeySplit.SUM, of("del"));
+        assertEquals(KeySplit.SUM, of("unlink"));
+        assertEquals(KeySplit.SUM, of("exists"));
+        assertEquals(KeySplit.SUM, of("touch"));
+    }
+
+    @Test
+    void msetRepliesItsPartsCommonOk() {
+        assertEquals(KeySplit.ALL_SUCCEEDED, of("mset"));
+    }
+
+    @Test
+    void msetnxRunsWholeForItsAllOrNothingAnswer() {
+        assertEquals(KeySplit.NONE, of("msetnx"));
+    }
+
+    @Test
+    void commandsWithoutTheMultiShardPolicyRunWhole() {
+        assertEquals(KeySplit.NONE, of("dbsize"));
+        assertEquals(KeySplit.NONE, of("rename"));
+        assertEquals(KeySplit.NONE, of("sinterstore"));
+        assertEquals(KeySplit.NONE, of("get"));
+    }
+}

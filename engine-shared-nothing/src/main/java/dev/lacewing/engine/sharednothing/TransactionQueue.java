@@ -1,0 +1,185 @@
+package dev.lacewing.engine.sharednothing;
+
+import dev.lacewing.api.Arguments;
+import dev.lacewing.api.Invocation;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.BiConsumer;
+
+/**
+ * One shard's queue of transactions and the key intents they hold, as Dragonfly's per-shard
+ * transaction queue and lock table (VLL). Transactions arrive in the global order the engine
+ * enqueues them in ({@link #arrive}, under its order lock), so every shard sees any two of them in
+ * the same order. A part is granted once no earlier unreleased transaction on this shard claims
+ * one of its keys, or the shard whole; a whole-shard claim is granted once nothing is before it.
+ * Waits therefore only ever point from a later transaction to an earlier one: no deadlock.
+ *
+ * <p>Commands outside the queue (single-key commands inline or hopped here) run at once when no
+ * unreleased transaction claims their keys ({@link #free}), ahead of transactions waiting on other
+ * keys; otherwise they join the queue's tail as {@link Transaction.Kind#LOCAL} and wait.
+ *
+ * <p>Intents compare key bytes only, not the database: two commands on equal key names in
+ * different databases may wait for each other, never the wrong way round.
+ *
+ * <p>Thread rule: the shard's thread only, but {@link #arrive}, which any thread calls.
+ */
+final class TransactionQueue {
+
+    private final int shard;
+    private final ConcurrentLinkedQueue<Transaction> arrivals = new ConcurrentLinkedQueue<>();
+    /** Unreleased transactions, in order: granted ones and those waiting. */
+    private final List<Transaction> active = new ArrayList<>();
+    /** Per claimed key, how many parts of {@link #active} claim it. */
+    private final HashMap<ByteBuffer, Integer> claimed = new HashMap<>();
+    private int wholeClaims;
+    /** Called on this thread for each part granted here. */
+    private final BiConsumer<Transaction, Integer> onGranted;
+    private boolean granting;
+    private boolean grantAgain;
+    /** Drains the arrivals; posted to the shard after each enqueue. */
+    final Runnable drain = this::drainArrivals;
+
+    TransactionQueue(int shard, BiConsumer<Transaction, Integer> onGranted) {
+        this.shard = shard;
+        this.onGranted = onGranted;
+    }
+
+    /** Enqueues a transaction's part; any thread, in the engine's global order. */
+    void arrive(Transaction transaction) {
+        arrivals.add(transaction);
+    }
+
+    /**
+     * Whether a command over the keys of {@code invocation} (all on this shard) may run now: no
+     * unreleased transaction claims one of them, nor the shard whole. One field read while the
+     * queue is empty, as it nearly always is.
+     */
+    boolean free(Invocation invocation) {
+        if (active.isEmpty()) {
+            return true;
+        }
+        if (wholeClaims > 0) {
+            return false;
+        }
+        Arguments args = invocation.arguments();
+        for (int i = 0; i < invocation.keyCount(); i++) {
+            int argument = invocation.keyArgument(i);
+            if (claimed.containsKey(ByteBuffer.wrap(args.array(), args.offset(argument), args.length(argument)))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether a transaction claims the whole shard: its data may be in another thread's hands. */
+    boolean claimedWhole() {
+        return wholeClaims > 0;
+    }
+
+    /** Adds a one-shard command that has to wait at the tail, after every transaction enqueued so far. */
+    void enqueueLocal(Transaction transaction) {
+        takeArrivals();
+        add(transaction);
+        grant();
+    }
+
+    /** Ends a transaction's claims here: it is done on every shard. */
+    void release(Transaction transaction) {
+        active.remove(transaction);
+        if (transaction.claimsWhole()) {
+            wholeClaims--;
+        } else {
+            for (ByteBuffer key : transaction.intents[transaction.part(shard)]) {
+                claimed.computeIfPresent(key, (k, count) -> count == 1 ? null : count - 1);
+            }
+        }
+        grant();
+    }
+
+    private void drainArrivals() {
+        if (takeArrivals()) {
+            grant();
+        }
+    }
+
+    private boolean takeArrivals() {
+        boolean any = false;
+        for (Transaction transaction = arrivals.poll(); transaction != null; transaction = arrivals.poll()) {
+            add(transaction);
+            any = true;
+        }
+        return any;
+    }
+
+    private void add(Transaction transaction) {
+        active.add(transaction);
+        if (transaction.claimsWhole()) {
+            wholeClaims++;
+        } else {
+            for (ByteBuffer key : transaction.intents[transaction.part(shard)]) {
+                claimed.merge(key, 1, Integer::sum);
+            }
+        }
+    }
+
+    /**
+     * Grants, in order, every waiting part that nothing earlier conflicts with, then runs what
+     * each grant starts. A grant's work may release transactions here and so ask again; that
+     * happens in this loop, not in a nested one. O(claims of the active transactions).
+     */
+    private void grant() {
+        if (granting) {
+            grantAgain = true;
+            return;
+        }
+        granting = true;
+        try {
+            do {
+                grantAgain = false;
+                List<Transaction> started = new ArrayList<>();
+                Set<ByteBuffer> earlier = new HashSet<>();
+                for (int i = 0; i < active.size(); i++) {
+                    Transaction transaction = active.get(i);
+                    int part = transaction.part(shard);
+                    if (transaction.claimsWhole()) {
+                        if (i == 0 && !transaction.granted[part]) {
+                            transaction.granted[part] = true;
+                            started.add(transaction);
+                        }
+                        break;
+                    }
+                    ByteBuffer[] keys = transaction.intents[part];
+                    if (!transaction.granted[part] && disjoint(earlier, keys)) {
+                        transaction.granted[part] = true;
+                        started.add(transaction);
+                    }
+                    for (ByteBuffer key : keys) {
+                        earlier.add(key);
+                    }
+                }
+                for (Transaction transaction : started) {
+                    onGranted.accept(transaction, shard);
+                }
+            } while (grantAgain);
+        } finally {
+            granting = false;
+        }
+    }
+
+    private static boolean disjoint(Set<ByteBuffer> earlier, ByteBuffer[] keys) {
+        if (earlier.isEmpty()) {
+            return true;
+        }
+        for (ByteBuffer key : keys) {
+            if (earlier.contains(key)) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

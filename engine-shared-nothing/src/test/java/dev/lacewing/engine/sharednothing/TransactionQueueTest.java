@@ -1,0 +1,179 @@
+package dev.lacewing.engine.sharednothing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lacewing.api.Arguments;
+import dev.lacewing.api.CommandSpec;
+import dev.lacewing.api.Invocation;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** One shard's grants: in arrival order per key, whole-shard claims after and before everything. */
+class TransactionQueueTest {
+
+    private final List<Transaction> granted = new ArrayList<>();
+    private final TransactionQueue queue = new TransactionQueue(0, (transaction, shard) -> granted.add(transaction));
+
+    private static Transaction claiming(String... keys) {
+        ByteBuffer[] intents = new ByteBuffer[keys.length];
+        for (int i = 0; i < keys.length; i++) {
+            intents[i] = ByteBuffer.wrap(keys[i].getBytes(StandardCharsets.UTF_8));
+        }
+        return new Transaction(Transaction.Kind.SPLIT, null, null, new int[] {0}, null, new ByteBuffer[][] {intents});
+    }
+
+    private static Transaction whole() {
+        return new Transaction(Transaction.Kind.WHOLE, null, null, new int[] {0}, null, null);
+    }
+
+    private void arrive(Transaction... transactions) {
+        for (Transaction transaction : transactions) {
+            queue.arrive(transaction);
+        }
+        queue.drain.run();
+    }
+
+    @Test
+    void partsOverDisjointKeysAreGrantedAtOnce() {
+        Transaction first = claiming("a");
+        Transaction second = claiming("b");
+        arrive(first, second);
+        assertEquals(List.of(first, second), granted);
+    }
+
+    @Test
+    void aPartWaitsForAnEarlierClaimOfItsKeyAndIsGrantedOnItsRelease() {
+        Transaction first = claiming("a", "b");
+        Transaction second = claiming("b");
+        arrive(first, second);
+        assertEquals(List.of(first), granted);
+        queue.release(first);
+        assertEquals(List.of(first, second), granted);
+    }
+
+    /**
+     * A later part never overtakes an earlier waiting one on a key they share: were it granted c
+     * here while the earlier waits, another shard could grant them the other way round.
+     */
+    @Test
+    void aLaterPartDoesNotOvertakeAnEarlierWaitingOneOnASharedKey() {
+        Transaction first = claiming("a");
+        Transaction waiting = claiming("a", "c");
+        Transaction later = claiming("c");
+        Transaction unrelated = claiming("d");
+        arrive(first, waiting, later, unrelated);
+        assertEquals(List.of(first, unrelated), granted);
+        queue.release(first);
+        assertEquals(List.of(first, unrelated, waiting), granted);
+        queue.release(waiting);
+        assertEquals(List.of(first, unrelated, waiting, later), granted);
+    }
+
+    @Test
+    void aWholeShardClaimWaitsForEverythingEarlierAndHoldsBackEverythingLater() {
+        Transaction first = claiming("a");
+        Transaction all = whole();
+        Transaction later = claiming("b");
+        arrive(first, all, later);
+        assertEquals(List.of(first), granted);
+        assertTrue(queue.claimedWhole());
+        queue.release(first);
+        assertEquals(List.of(first, all), granted);
+        queue.release(all);
+        assertEquals(List.of(first, all, later), granted);
+        assertFalse(queue.claimedWhole());
+    }
+
+    @Test
+    void aCommandOutsideTheQueueRunsAtOnceUnlessItsKeysAreClaimed() {
+        assertTrue(queue.free(command("a")));
+        Transaction holding = claiming("a");
+        arrive(holding);
+        assertFalse(queue.free(command("a")));
+        assertTrue(queue.free(command("b")));
+        arrive(whole());
+        assertFalse(queue.free(command("b")));
+    }
+
+    @Test
+    void aWaitingLocalCommandIsGrantedAfterTheTransactionsBeforeIt() {
+        Transaction holding = claiming("a");
+        arrive(holding);
+        Transaction local = new Transaction(Transaction.Kind.LOCAL, command("a"), null, new int[] {0}, null,
+            new ByteBuffer[][] {{ByteBuffer.wrap("a".getBytes(StandardCharsets.UTF_8))}});
+        queue.enqueueLocal(local);
+        assertEquals(List.of(holding), granted);
+        queue.release(holding);
+        assertEquals(List.of(holding, local), granted);
+    }
+
+    /** GET key: one key, argument 1. */
+    private static Invocation command(String key) {
+        byte[] bytes = ("get" + key).getBytes(StandardCharsets.UTF_8);
+        Arguments arguments = new Arguments() {
+            @Override
+            public int count() {
+                return 2;
+            }
+
+            @Override
+            public byte[] array() {
+                return bytes;
+            }
+
+            @Override
+            public int offset(int index) {
+                return index == 0 ? 0 : 3;
+            }
+
+            @Override
+            public int length(int index) {
+                return index == 0 ? 3 : bytes.length - 3;
+            }
+        };
+        return new Invocation() {
+            @Override
+            public CommandSpec spec() {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public Arguments arguments() {
+                return arguments;
+            }
+
+            @Override
+            public int database() {
+                return 0;
+            }
+
+            @Override
+            public int homeWorker() {
+                return 0;
+            }
+
+            @Override
+            public int keyCount() {
+                return 1;
+            }
+
+            @Override
+            public int keyArgument(int i) {
+                return 1;
+            }
+
+            @Override
+            public void run() {
+            }
+
+            @Override
+            public void completed() {
+            }
+        };
+    }
+}

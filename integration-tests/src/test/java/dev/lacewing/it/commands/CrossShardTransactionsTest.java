@@ -1,0 +1,228 @@
+package dev.lacewing.it.commands;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.lacewing.core.keyspace.Slots;
+import dev.lacewing.core.server.LacewingServer;
+import dev.lacewing.it.resp.RespClient;
+import dev.lacewing.it.server.Servers;
+import dev.lacewing.it.server.Target;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Multi-shard commands go through one ordered door: a transaction holds only its own keys while it
+ * waits for another shard, so a command on another key of a shard it holds goes on; and
+ * transactions over the same keys, whatever their order of keys and kind (split in parts, or run
+ * whole), neither deadlock nor tear: every reader sees the state after some prefix of one global
+ * order. Loops are bounded in rounds and in time.
+ */
+class CrossShardTransactionsTest {
+
+    private static final long TIME_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(4);
+
+    private static String keyOnShard(String name, int shard) {
+        for (int i = 0; ; i++) {
+            String key = name + ":" + i;
+            byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
+            if (Slots.partitionOf(bytes, 0, bytes.length, 2) == shard) {
+                return key;
+            }
+        }
+    }
+
+    /** A connection whose home worker (its event loop, which is shard {@code worker}'s thread) is {@code worker}. */
+    private static RespClient connectedTo(LacewingServer server, int worker, List<RespClient> opened) {
+        for (int i = 0; i < 32; i++) {
+            RespClient client = RespClient.connect(server.port());
+            opened.add(client);
+            if (client.call("CLIENT", "INFO").contains(" worker=" + worker)) {
+                return client;
+            }
+        }
+        throw new IllegalStateException("no connection landed on worker " + worker);
+    }
+
+    /**
+     * DEBUG SLEEP keeps shard 1's thread busy; an MSET over a key of shard 0 and one of shard 1 then
+     * runs its shard-0 part and waits for shard 1, holding its shard-0 key. A GET of another shard-0
+     * key is answered meanwhile; a GET of the held key waits and sees the MSET's value. (A shard
+     * parked whole for the transaction would answer neither until shard 1's thread woke.)
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void aGetOnAnotherKeyRunsWhileATransactionWaitsHoldingItsShard(Target target) throws Exception {
+        assumeTrue(target.engine().equals("shared-nothing"), "transactions queue per shard in the shared-nothing engine");
+        List<RespClient> opened = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (LacewingServer server = Servers.builder(target).set("enable-debug-command", "yes").start()) {
+            RespClient sleeper = connectedTo(server, 1, opened);
+            RespClient writer = connectedTo(server, 0, opened);
+            RespClient waiter = connectedTo(server, 0, opened);
+            RespClient reader = connectedTo(server, 0, opened);
+            String held = keyOnShard("held", 0);
+            String other = keyOnShard("other", 0);
+            String far = keyOnShard("far", 1);
+            assertEquals("+OK\r\n", reader.call("SET", other, "unrelated"));
+            String sleeperId = idOf(sleeper);
+            String writerId = idOf(writer);
+
+            sleeper.send(RespClient.encode(RespClient.toBytes("DEBUG", "SLEEP", "3")));
+            awaitCommand(reader, sleeperId, "debug");
+            writer.send(RespClient.encode(RespClient.toBytes("MSET", held, "new", far, "new")));
+            Future<String> mset = pool.submit(writer::readReplyText);
+            awaitCommand(reader, writerId, "mset");
+            waiter.send(RespClient.encode(RespClient.toBytes("GET", held)));
+            Future<String> heldGet = pool.submit(waiter::readReplyText);
+
+            assertEquals("$9\r\nunrelated\r\n", reader.call("GET", other));
+            assertFalse(mset.isDone(), "the GET of another key waited for the transaction");
+            assertFalse(heldGet.isDone(), "the GET of a held key waits for the transaction");
+            assertEquals("$3\r\nnew\r\n", heldGet.get(10, TimeUnit.SECONDS), "a held key is read after the transaction");
+            assertEquals("+OK\r\n", mset.get(10, TimeUnit.SECONDS));
+            assertEquals("*2\r\n$3\r\nnew\r\n$3\r\nnew\r\n", reader.call("MGET", held, far));
+            assertEquals("+OK\r\n", sleeper.readReplyText());
+        } finally {
+            pool.shutdownNow();
+            opened.forEach(RespClient::close);
+        }
+    }
+
+    /**
+     * Commands split over shards reply as one: MGET's values in key order (RESP2 and RESP3 nulls
+     * kept in place), DEL/EXISTS/TOUCH/UNLINK's counts summed (a key named twice counts twice, as
+     * in Redis), MSET's OK; a malformed MSET still gets Redis's arity error.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void splitCommandsReplyAsOneCommand(Target target) {
+        LacewingServer server = Servers.server(target);
+        String a = keyOnShard("split:" + target + ":a", 0);
+        String b = keyOnShard("split:" + target + ":b", 1);
+        String c = keyOnShard("split:" + target + ":c", 0);
+        String missing = keyOnShard("split:" + target + ":missing", 1);
+        try (RespClient client = RespClient.connect(server.port())) {
+            assertEquals("+OK\r\n", client.call("MSET", a, "1", b, "2", c, "3"));
+            assertEquals("*4\r\n$1\r\n1\r\n$-1\r\n$1\r\n2\r\n$1\r\n3\r\n", client.call("MGET", a, missing, b, c));
+            assertEquals(":4\r\n", client.call("EXISTS", a, b, missing, b, c));
+            assertEquals(":3\r\n", client.call("TOUCH", a, b, missing, c));
+            assertEquals("-ERR wrong number of arguments for 'mset' command\r\n", client.call("MSET", a, "1", b));
+            client.call("HELLO", "3");
+            assertEquals("*3\r\n_\r\n$1\r\n2\r\n$1\r\n1\r\n", client.call("MGET", missing, b, a));
+            assertEquals(":2\r\n", client.call("DEL", a, missing, b));
+            assertEquals(":1\r\n", client.call("UNLINK", a, b, c));
+        }
+    }
+
+    /** Waits (bounded) until CLIENT LIST shows client {@code id}'s last command as {@code command}. */
+    private static void awaitCommand(RespClient observer, String id, String command) throws InterruptedException {
+        for (int i = 0; i < 500; i++) {
+            for (String line : observer.call("CLIENT", "LIST").split("\n")) {
+                if (line.startsWith("id=" + id + " ") && line.contains(" cmd=" + command + " ")) {
+                    return;
+                }
+            }
+            Thread.sleep(5);
+        }
+        throw new AssertionError("client " + id + " never ran " + command);
+    }
+
+    private static String idOf(RespClient client) {
+        return client.call("CLIENT", "ID").replaceAll("[^0-9]", "");
+    }
+
+    /**
+     * Writers race MSETs over the same keys of both shards in opposite key orders, DELs of them
+     * all, and MSETNX (which runs whole); readers' MGETs always find every key equal, all finish
+     * (no deadlock), and so does the final state.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void conflictingTransactionsNeitherDeadlockNorInterleave(Target target) throws Exception {
+        LacewingServer server = Servers.server(target);
+        String[] keys = new String[4];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = keyOnShard("order:" + target + ":" + i, i % 2);
+        }
+        String[] reversed = {keys[3], keys[2], keys[1], keys[0]};
+        AtomicBoolean writing = new AtomicBoolean(true);
+        ExecutorService pool = Executors.newFixedThreadPool(6);
+        List<RespClient> opened = new ArrayList<>();
+        try {
+            long deadline = System.nanoTime() + TIME_LIMIT_NANOS;
+            List<Future<Integer>> writers = new ArrayList<>();
+            for (int w = 0; w < 4; w++) {
+                RespClient client = RespClient.connect(server.port());
+                opened.add(client);
+                int writerId = w;
+                writers.add(pool.submit(() -> {
+                    int round = 0;
+                    for (; round < 1500 && System.nanoTime() < deadline; round++) {
+                        String value = writerId + ":" + round;
+                        String[] order = (writerId + round) % 2 == 0 ? keys : reversed;
+                        switch (round % 5) {
+                            case 3 -> client.call(withCommand("DEL", order, null));
+                            case 4 -> client.call(withCommand("MSETNX", order, value));
+                            default -> assertEquals("+OK\r\n", client.call(withCommand("MSET", order, value)));
+                        }
+                    }
+                    return round;
+                }));
+            }
+            List<Future<Integer>> readers = new ArrayList<>();
+            for (int r = 0; r < 2; r++) {
+                RespClient client = RespClient.connect(server.port());
+                opened.add(client);
+                readers.add(pool.submit(() -> {
+                    int checked = 0;
+                    for (; writing.get() && checked < 5000 && System.nanoTime() < deadline; checked++) {
+                        assertAllEqual(client.call(withCommand("MGET", keys, null)));
+                    }
+                    return checked;
+                }));
+            }
+            for (Future<Integer> written : writers) {
+                assertTrue(written.get(30, TimeUnit.SECONDS) > 0, "every writer finished its rounds");
+            }
+            writing.set(false);
+            for (Future<Integer> read : readers) {
+                read.get(30, TimeUnit.SECONDS);
+            }
+            assertAllEqual(opened.get(0).call(withCommand("MGET", keys, null)));
+            opened.get(0).call(withCommand("DEL", keys, null));
+        } finally {
+            pool.shutdownNow();
+            opened.forEach(RespClient::close);
+        }
+    }
+
+    private static String[] withCommand(String command, String[] keys, String value) {
+        List<String> arguments = new ArrayList<>();
+        arguments.add(command);
+        for (String key : keys) {
+            arguments.add(key);
+            if (value != null) {
+                arguments.add(value);
+            }
+        }
+        return arguments.toArray(String[]::new);
+    }
+
+    private static void assertAllEqual(String mgetReply) {
+        List<String> values = RespClient.elements(mgetReply);
+        for (String value : values) {
+            assertEquals(values.get(0), value, "a torn transaction: " + mgetReply);
+        }
+    }
+}
