@@ -225,6 +225,34 @@ class ClientBuffersTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.lacewing.it.server.Servers#all")
+    void aBigBulkArrivingGetsABufferThatEndsWhereItEnds(Target target) throws Exception {
+        try (LacewingServer server = Servers.builder(target).start();
+             RespClient observer = RespClient.connect(server.port());
+             RespClient sender = RespClient.connect(server.port())) {
+            int size = 10_000_000;
+            sender.send("*3\r\n$3\r\nSET\r\n$8\r\nbig:bulk\r\n$" + size + "\r\n");
+            sender.send(new byte[size - 1_000_000]);
+            long totalMemory = 0;
+            for (int i = 0; i < 200 && totalMemory < size - 1_000_000; i++) {
+                Thread.sleep(20);
+                for (String line : observer.call("CLIENT", "LIST").split("\n")) {
+                    Matcher matcher = Pattern.compile(" tot-mem=(\\d+) ").matcher(line);
+                    if (!line.contains("cmd=client|list") && matcher.find()) {
+                        totalMemory = Long.parseLong(matcher.group(1));
+                    }
+                }
+            }
+            // Doubling from 16 KiB would have reached 16 MiB.
+            assertTrue(totalMemory >= size - 1_000_000 && totalMemory < size + 100_000, "tot-mem " + totalMemory);
+            sender.send(new byte[1_000_000]);
+            sender.send("\r\n");
+            assertEquals("+OK\r\n", sender.readReplyText());
+            assertEquals(":" + size + "\r\n", observer.call("STRLEN", "big:bulk"));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
     void clientListShowsTheRepliesWaitingForTheSocket(Target target) throws Exception {
         try (LacewingServer server = Servers.builder(target).start();
              RespClient observer = RespClient.connect(server.port())) {
