@@ -76,7 +76,12 @@ import java.util.function.LongSupplier;
  * live byte is dropped; the open page then restarts from its beginning. A full page whose live
  * bytes fall under half is compacted at once: its live entries are copied to the open page and
  * it is dropped. So every page but the open one is at least half live, and compaction copies at
- * most one byte per byte freed, in steps of at most half a page.
+ * most one byte per byte freed, in steps of at most half a page. Over the whole table, once more
+ * than {@code 1/}{@link #DEAD_SHARE} of the page bytes (less one page, the open page's end) are
+ * dead, the sparsest page is compacted too: the pages stay within 8/7 of the live bytes plus a page
+ * (deletes spread evenly leave every page above half live, up to twice the live bytes, without
+ * it), at most seven bytes copied per byte freed where every page is equally sparse, and a scan of
+ * the page table per compaction, which frees at least an eighth of a page.
  *
  * <p>{@link #usedMemory} is exact: pages and index arrays as allocated, plus the estimate that
  * side-table aggregates give of themselves. Held values are a bounded cache of what the pages
@@ -93,6 +98,12 @@ public final class CompactTable implements DatabaseTable {
     static final int LARGE_ENTRY = PAGE_SIZE / 4;
     /** A full page with fewer live bytes is compacted. */
     private static final int COMPACT_BELOW = PAGE_SIZE / 2;
+    /**
+     * The share of the page bytes that may be dead (beyond the open page's unfilled end) before the
+     * sparsest page is compacted: 1/8, where Redis's active defrag starts (10%). It bounds the
+     * pages at 8/7 of the live bytes, which is what lets the launcher size the heap from maxmemory.
+     */
+    private static final int DEAD_SHARE = 8;
 
     private static final int MIN_CAPACITY = 16;
     /**
@@ -435,6 +446,9 @@ public final class CompactTable implements DatabaseTable {
             queueCompaction(page);
         }
         compactQueued();
+        if (pageBytes - liveBytes > pageBytes / DEAD_SHARE + PAGE_SIZE) {
+            compactSparsest();
+        }
     }
 
     /* ---- pages ---- */
@@ -520,6 +534,26 @@ public final class CompactTable implements DatabaseTable {
             }
         } finally {
             compacting = false;
+        }
+    }
+
+    /** Compacts the full page with the fewest live bytes, other than the open page. O(pages). */
+    private void compactSparsest() {
+        int sparsest = -1;
+        for (int page = 0; page < pageCount; page++) {
+            if (page != openPage && pages[page] != null && pages[page].length == PAGE_SIZE
+                && (sparsest < 0 || pageLive[page] < pageLive[sparsest])) {
+                sparsest = page;
+            }
+        }
+        if (sparsest >= 0 && pageLive[sparsest] < PAGE_SIZE && !compacting) {
+            compacting = true;
+            try {
+                compact(sparsest);
+            } finally {
+                compacting = false;
+            }
+            compactQueued();
         }
     }
 

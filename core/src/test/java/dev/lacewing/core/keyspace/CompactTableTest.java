@@ -354,6 +354,32 @@ class CompactTableTest {
     }
 
     @Test
+    void deletesSpreadOverEveryPageKeepThePagesWithinAnEighthOfTheLiveBytes() {
+        CompactTable table = new CompactTable();
+        int keys = 50_000;
+        for (int i = 0; i < keys; i++) {
+            byte[] key = bytes("key:" + i);
+            table.put(key, 0, key.length, new byte[100], Keyspace.NO_EXPIRY);
+        }
+        // Two in five, spread evenly: no page falls under half live on its own.
+        for (int i = 0; i < keys; i++) {
+            if (i % 5 < 2) {
+                byte[] key = bytes("key:" + i);
+                assertTrue(table.remove(key, 0, key.length, 0));
+            }
+        }
+        long pages = table.usedMemory() - table.liveMemory() + table.liveBytes();
+        assertTrue(pages <= table.liveBytes() * 8 / 7 + CompactTable.PAGE_SIZE,
+            "pages " + pages + " for " + table.liveBytes() + " live bytes");
+        for (int i = 0; i < keys; i++) {
+            byte[] key = bytes("key:" + i);
+            assertEquals(i % 5 < 2 ? null : 100, i % 5 < 2 ? table.get(key, 0, key.length, 0)
+                : (Object) ((byte[]) table.get(key, 0, key.length, 0)).length);
+        }
+        assertNull(table.indexFault());
+    }
+
+    @Test
     void expiryIsAddedAndRemovedByRewritingTheEntry() {
         CompactTable table = new CompactTable();
         byte[] key = bytes("k");
