@@ -169,6 +169,14 @@ public final class CompactTable implements DatabaseTable {
     private int openPage = -1;
     private long pageBytes;
     private long liveBytes;
+    /**
+     * A dropped full-size page kept for the next page the table opens, or null. Under churn
+     * (eviction, compaction) a table drops pages about as fast as it opens them; reusing one
+     * keeps those 256 KiB arrays, which have lived long enough to be old, from becoming old-
+     * generation garbage at the write rate, which G1 reclaims only after a marking cycle and,
+     * in a heap sized close to the keyspace, with full collections.
+     */
+    private byte[] sparePage;
 
     private Object[] objects = new Object[0];
     private int[] freeObjects = new int[0];
@@ -241,19 +249,24 @@ public final class CompactTable implements DatabaseTable {
 
     @Override
     public long usedMemory() {
-        return pageBytes + (long) slots.length * 8 + (long) pages.length * (8 + 4 + 4 + 4)
+        return structureBytes() + pageBytes + (sparePage == null ? 0 : sparePage.length);
+    }
+
+    /** The index, the page table and the side table with its objects' counted size. */
+    private long structureBytes() {
+        return (long) slots.length * 8 + (long) pages.length * (8 + 4 + 4 + 4)
             + (long) objects.length * (4 + 4 + 8) + objectBytes; // side-table slot: reference, free-list int, counted size
     }
 
     /**
      * {@link #usedMemory} less the page space not holding a live entry (dead entries awaiting
-     * compaction, the open page's unfilled end): what Redis's used_memory would count, freed space
+     * compaction, the open page's unfilled end, the spare page): what Redis's used_memory would count, freed space
      * inside pages being fragmentation, as freed chunks inside an allocator's pages are for Redis.
      * maxmemory is held against it, since deleting an entry lowers it at once.
      */
     @Override
     public long liveMemory() {
-        return usedMemory() - pageBytes + liveBytes;
+        return structureBytes() + liveBytes;
     }
 
     /** Bytes of live entries, without index, dead entries or unused page space. */
@@ -464,7 +477,7 @@ public final class CompactTable implements DatabaseTable {
         }
         if (openPage < 0 || pageUsed[openPage] + size > PAGE_SIZE) {
             int full = openPage;
-            openPage = newPage(new byte[PAGE_SIZE]);
+            openPage = newPage(takeSparePage());
             if (full >= 0 && pageLive[full] < COMPACT_BELOW) {
                 queueCompaction(full);
             }
@@ -500,7 +513,17 @@ public final class CompactTable implements DatabaseTable {
         return page;
     }
 
+    private byte[] takeSparePage() {
+        byte[] page = sparePage;
+        sparePage = null;
+        return page != null ? page : new byte[PAGE_SIZE];
+    }
+
+    /** Drops a page, keeping it as the spare if it is of the full size and there is none. */
     private void releasePage(int page) {
+        if (sparePage == null && pages[page].length == PAGE_SIZE) {
+            sparePage = pages[page];
+        }
         pageBytes -= pages[page].length;
         pages[page] = null;
         pageLive[page] = 0;
@@ -1049,6 +1072,7 @@ public final class CompactTable implements DatabaseTable {
         openPage = -1;
         pageBytes = 0;
         liveBytes = 0;
+        sparePage = null;
         objects = new Object[0];
         freeObjects = new int[0];
         objectSizes = new long[0];
