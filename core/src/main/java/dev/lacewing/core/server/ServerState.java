@@ -183,6 +183,16 @@ public final class ServerState implements Server, ModuleRegistry {
         return blockedClients.sum();
     }
 
+    /**
+     * Bytes of every normal client's query and output buffers, as Redis's mem_clients_normal: INFO
+     * adds it to used_memory and the engine to the keyspace's bytes against {@code maxmemory}
+     * (Redis 7.0 counts client buffers there, not replica output buffers or the AOF buffer). 0 until
+     * connections account for their buffers; this is the one place that figure enters memory.
+     */
+    public long clientBufferBytes() {
+        return 0;
+    }
+
     public long connectionsReceived() {
         return connectionsReceived.sum();
     }
