@@ -1,5 +1,7 @@
 package dev.lacewing.api;
 
+import java.util.function.LongSupplier;
+
 /** What the server gives an engine when it creates it. */
 public interface EngineContext {
 
@@ -13,4 +15,12 @@ public interface EngineContext {
 
     /** The threading strategy the server runs with. */
     ThreadingPlan threading();
+
+    /**
+     * Bytes held by normal clients' query and output buffers, which Redis 7.0 counts in used_memory
+     * and against {@code maxmemory} (replica output buffers and the AOF buffer it leaves out; there
+     * are none here). The engine adds it to the keyspace's bytes when it checks the limit. May be
+     * called from any thread.
+     */
+    LongSupplier clientBufferBytes();
 }

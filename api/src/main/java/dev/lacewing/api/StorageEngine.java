@@ -29,19 +29,23 @@ public interface StorageEngine extends AutoCloseable {
     long approximateExpiringSize(int index);
 
     /**
-     * Bytes the keyspace holds, counted exactly by its storage, for INFO's used_memory; -1 when
-     * the storage cannot say without walking every key. May be read from any thread.
+     * Bytes of the keyspace as Redis's used_memory counts its data: live entries and the
+     * structures that index them, not space freed inside storage pages and awaiting reuse or
+     * compaction (for Redis that is allocator fragmentation, seen only in RSS). The server adds
+     * client buffers to it for INFO's used_memory, and the engine for the {@code maxmemory}
+     * check; -1 when the storage cannot say without walking every key. May be read from any
+     * thread.
      */
     default long usedMemory() {
         return -1;
     }
 
     /**
-     * The part of {@link #usedMemory} that holds live data, which a deletion lowers at once (space
-     * freed inside storage pages is excluded until reused or compacted): what maxmemory is held
-     * against; -1 when the storage does not say. May be read from any thread.
+     * Bytes the storage holds for the keyspace: {@link #usedMemory} plus page space awaiting reuse
+     * or compaction, what the heap keeps for it; -1 when the storage does not say. May be read
+     * from any thread.
      */
-    default long liveMemory() {
+    default long allocatedMemory() {
         return -1;
     }
 

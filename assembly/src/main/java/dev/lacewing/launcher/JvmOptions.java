@@ -32,10 +32,13 @@ import java.util.function.Function;
  * <li>{@code -XX:+UseCompactObjectHeaders} where it is a product flag (JDK 25+): 8 bytes less per
  *     object. On JDK 24 it is experimental and left to the user.</li>
  * <li>Heap: with {@code maxmemory} set, the keyspace (its pages are on-heap {@code byte[]}) is
- *     bounded by it; the heap is that times {@value #G1_HEADROOM} (G1) or {@value #ZGC_HEADROOM}
- *     (ZGC, which keeps allocating while it collects and stalls allocations when it runs out)
- *     plus {@value #FIXED_HEADROOM_MIB} MiB for everything that is not the keyspace (clients,
- *     scripts, command tables). Without maxmemory (0, Redis's "no limit"), half of the physical or
+ *     bounded by it: used_memory, the live entries, their index and the clients' buffers, is
+ *     held to maxmemory, and the pages hold at most 8/7 of the live entries plus a page per table.
+ *     The heap is that times {@value #G1_HEADROOM} (G1) or {@value #ZGC_HEADROOM} (ZGC, which keeps
+ *     allocating while it collects and stalls allocations when it runs out) plus
+ *     {@value #FIXED_HEADROOM_MIB} MiB for what is neither (the command tables, scripts, the
+ *     request path's garbage): what makes the process's RSS stay within 1.5 times maxmemory
+ *     over an idle server's. Without maxmemory (0, Redis's "no limit"), half of the physical or
  *     container memory ({@code -XX:MaxRAMPercentage=50}) instead of the JVM's quarter: a datastore
  *     is expected to use the machine, and the other half stays for Netty's direct buffers, the
  *     JVM itself and the operating system.</li>
@@ -46,7 +49,10 @@ import java.util.function.Function;
  *     made a million-member sorted set cost 1.4x Redis's memory, not 0.7x); regions of
  *     {@value #G1_REGION_MIB} MiB, so the heap grows and shrinks in small steps (G1 picks 8 MiB
  *     regions for a 12 GiB heap; with 2 MiB the heap kept after a full GC still varied by a
- *     region or two for the same live data, as much as a small data set's index); and after {@value #IDLE_GC_SECONDS} s without a collection a
+ *     region or two for the same live data, as much as a small data set's index); a global mark
+ *     stack of {@value #G1_MARK_STACK} entries (2 MiB), not 4M (32 MiB, resident once a load has
+ *     run a concurrent cycle): the keyspace's pages hold no references, so marking pushes little,
+ *     and G1 doubles the stack and restarts the cycle where it overflows; and after {@value #IDLE_GC_SECONDS} s without a collection a
  *     concurrent cycle, which hands the unused heap back while the server is idle. Under ZGC, a
  *     collection at least every {@value #IDLE_GC_SECONDS} s (an idle ZGC never collects, so what a
  *     burst left stayed committed) and unused heap back after {@value #IDLE_GC_SECONDS} s instead of 300. With either, where
@@ -67,13 +73,14 @@ import java.util.function.Function;
 public final class JvmOptions {
 
     static final int G1_PAUSE_TARGET_MS = 10;
-    static final double G1_HEADROOM = 1.5;
-    static final double ZGC_HEADROOM = 2.0;
-    static final long FIXED_HEADROOM_MIB = 256;
+    static final double G1_HEADROOM = 1.25;
+    static final double ZGC_HEADROOM = 1.5;
+    static final long FIXED_HEADROOM_MIB = 32;
     static final int DEFAULT_RAM_PERCENTAGE = 50;
     static final int MIN_FREE_PERCENT = 5;
     static final int MAX_FREE_PERCENT = 10;
     static final int G1_REGION_MIB = 1;
+    static final String G1_MARK_STACK = "256k";
     /*
      * G1 looks for the idle interval once per interval, so its cycle comes at most twice this after
      * the last collection; ZGC collects at least this often and uncommits what stayed unused this
@@ -147,6 +154,7 @@ public final class JvmOptions {
             footprint.add("-XX:MinHeapFreeRatio=" + MIN_FREE_PERCENT);
             footprint.add("-XX:MaxHeapFreeRatio=" + MAX_FREE_PERCENT);
             footprint.add("-XX:G1HeapRegionSize=" + G1_REGION_MIB + "m");
+            footprint.add("-XX:MarkStackSize=" + G1_MARK_STACK);
             if (jvm.has("G1PeriodicGCInterval")) {
                 footprint.add("-XX:G1PeriodicGCInterval=" + IDLE_GC_SECONDS * 1000);
             }

@@ -23,7 +23,7 @@ class JvmOptionsTest {
     private static final JvmOptions.Jvm JDK_17_EARLY = JvmOptions.Jvm.of(Map.of("UseZGC", "false", "UseG1GC", "true",
         "G1PeriodicGCInterval", "0"), 24 * GIB);
     private static final List<String> G1_FOOTPRINT = List.of("-XX:MinHeapFreeRatio=5", "-XX:MaxHeapFreeRatio=10",
-        "-XX:G1HeapRegionSize=1m", "-XX:G1PeriodicGCInterval=20000");
+        "-XX:G1HeapRegionSize=1m", "-XX:MarkStackSize=256k", "-XX:G1PeriodicGCInterval=20000");
     /** JDK 21 and 22: generational ZGC behind -XX:+ZGenerational. */
     private static final JvmOptions.Jvm JDK_21 = JvmOptions.Jvm.of(Map.of("UseZGC", "false",
         "ZGenerational", "false", "ZYoungCompactionLimit", "25.000000"), 24 * GIB);
@@ -55,7 +55,8 @@ class JvmOptionsTest {
     @Test
     void theUsersFootprintSettingsWinAndTheirG1GetsTheRest() {
         List<String> chosen = JvmOptions.choose(JDK_17, 0, List.of("-XX:+UseG1GC", "-XX:MaxHeapFreeRatio=30"));
-        assertEquals(List.of("-XX:MinHeapFreeRatio=5", "-XX:G1HeapRegionSize=1m", "-XX:G1PeriodicGCInterval=20000",
+        assertEquals(List.of("-XX:MinHeapFreeRatio=5", "-XX:G1HeapRegionSize=1m", "-XX:MarkStackSize=256k",
+            "-XX:G1PeriodicGCInterval=20000",
             "-XX:TrimNativeHeapInterval=10000", "-XX:MaxRAMPercentage=50"), chosen);
         assertEquals(List.of("-XX:TrimNativeHeapInterval=10000", "-XX:MaxRAMPercentage=50"),
             JvmOptions.choose(JDK_17, 0, List.of("-XX:+UseParallelGC")));
@@ -80,9 +81,9 @@ class JvmOptionsTest {
 
     @Test
     void maxmemorySizesTheHeapWithTheCollectorsHeadroom() {
-        // 1 GiB keyspace: 1.5 GiB + 256 MiB under G1, 2 GiB + 256 MiB under ZGC
-        assertEquals("-Xmx1792m", last(JvmOptions.choose(JDK_17, GIB, List.of())));
-        assertEquals("-Xmx2304m", last(JvmOptions.choose(JDK_25, GIB, List.of())));
+        // 1 GiB keyspace: 1.25 GiB + 32 MiB under G1, 1.5 GiB + 32 MiB under ZGC
+        assertEquals("-Xmx1312m", last(JvmOptions.choose(JDK_17, GIB, List.of())));
+        assertEquals("-Xmx1568m", last(JvmOptions.choose(JDK_25, GIB, List.of())));
         assertEquals(JvmOptions.FIXED_HEADROOM_MIB + 1, JvmOptions.heapMib(1, false));
     }
 

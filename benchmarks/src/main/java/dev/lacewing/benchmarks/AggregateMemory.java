@@ -118,7 +118,7 @@ public final class AggregateMemory {
         long after = heapAfterFullGc();
         System.out.printf("%s %d elements: heap %.1f bytes/element, values' memoryUsage %.1f bytes/element, "
                 + "used_memory %d%n", shape, count, (after - before) / (double) count, own / (double) count,
-            keyspace.usedMemory());
+            keyspace.liveMemory());
         if (database.size() == 0) {
             throw new AssertionError("keeps the keyspace reachable until measured");
         }

@@ -40,7 +40,7 @@ public final class KeyspaceMemory {
             database.putString(key, 0, key.length, value, 0, valueBytes, expireAt);
         }
         long after = heapAfterFullGc();
-        long counted = keyspace.usedMemory();
+        long counted = keyspace.liveMemory();
         System.out.printf("layout=%s keys=%d key=16B value=%dB ttl=%s heap/entry=%.1f used_memory/entry=%s size=%d%n",
             layout.name().toLowerCase(), keys, valueBytes, ttl ? "yes" : "no", (double) (after - before) / keys,
             counted < 0 ? "n/a" : String.format("%.1f", (double) counted / keys), database.size());

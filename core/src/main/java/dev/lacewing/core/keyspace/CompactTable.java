@@ -88,7 +88,12 @@ import java.util.function.LongSupplier;
  * live byte is dropped; the open page then restarts from its beginning. A full page whose live
  * bytes fall under half is compacted at once: its live entries are copied to the open page and
  * it is dropped. So every page but the open one is at least half live, and compaction copies at
- * most one byte per byte freed, in steps of at most half a page.
+ * most one byte per byte freed, in steps of at most half a page. Over the whole table, once more
+ * than {@code 1/}{@link #DEAD_SHARE} of the page bytes (less one page, the open page's end) are
+ * dead, the sparsest page is compacted too: the pages stay within 8/7 of the live bytes plus a page
+ * (deletes spread evenly leave every page above half live, up to twice the live bytes, without
+ * it), at most seven bytes copied per byte freed where every page is equally sparse, and a scan of
+ * the page table per compaction, which frees at least an eighth of a page.
  *
  * <p>{@link #usedMemory} is exact: pages and index arrays as allocated, plus the estimate that
  * side-table aggregates give of themselves. Held values are a bounded cache of what the pages
@@ -105,6 +110,12 @@ public final class CompactTable implements DatabaseTable {
     static final int LARGE_ENTRY = PAGE_SIZE / 4;
     /** A full page with fewer live bytes is compacted. */
     private static final int COMPACT_BELOW = PAGE_SIZE / 2;
+    /**
+     * The share of the page bytes that may be dead (beyond the open page's unfilled end) before the
+     * sparsest page is compacted: 1/8, where Redis's active defrag starts (10%). It bounds the
+     * pages at 8/7 of the live bytes, which is what lets the launcher size the heap from maxmemory.
+     */
+    private static final int DEAD_SHARE = 8;
 
     private static final int MIN_CAPACITY = 16;
     /**
@@ -172,6 +183,14 @@ public final class CompactTable implements DatabaseTable {
     private int openPage = -1;
     private long pageBytes;
     private long liveBytes;
+    /**
+     * A dropped full-size page kept for the next page the table opens, or null. Under churn
+     * (eviction, compaction) a table drops pages about as fast as it opens them; reusing one
+     * keeps those 256 KiB arrays, which have lived long enough to be old, from becoming old-
+     * generation garbage at the write rate, which G1 reclaims only after a marking cycle and,
+     * in a heap sized close to the keyspace, with full collections.
+     */
+    private byte[] sparePage;
 
     private Object[] objects = new Object[0];
     private int[] freeObjects = new int[0];
@@ -244,19 +263,24 @@ public final class CompactTable implements DatabaseTable {
 
     @Override
     public long usedMemory() {
-        return pageBytes + (long) slots.length * 8 + (long) pages.length * (8 + 4 + 4 + 4)
+        return structureBytes() + pageBytes + (sparePage == null ? 0 : sparePage.length);
+    }
+
+    /** The index, the page table and the side table with its objects' counted size. */
+    private long structureBytes() {
+        return (long) slots.length * 8 + (long) pages.length * (8 + 4 + 4 + 4)
             + (long) objects.length * (4 + 4 + 8) + objectBytes; // side-table slot: reference, free-list int, counted size
     }
 
     /**
      * {@link #usedMemory} less the page space not holding a live entry (dead entries awaiting
-     * compaction, the open page's unfilled end): what Redis's used_memory would count, freed space
+     * compaction, the open page's unfilled end, the spare page): what Redis's used_memory would count, freed space
      * inside pages being fragmentation, as freed chunks inside an allocator's pages are for Redis.
      * maxmemory is held against it, since deleting an entry lowers it at once.
      */
     @Override
     public long liveMemory() {
-        return usedMemory() - pageBytes + liveBytes;
+        return structureBytes() + liveBytes;
     }
 
     /** Bytes of live entries (an own page's room included), without index, dead entries or unused page space. */
@@ -471,6 +495,9 @@ public final class CompactTable implements DatabaseTable {
             queueCompaction(page);
         }
         compactQueued();
+        if (pageBytes - liveBytes > pageBytes / DEAD_SHARE + PAGE_SIZE) {
+            compactSparsest();
+        }
     }
 
     /* ---- pages ---- */
@@ -482,7 +509,7 @@ public final class CompactTable implements DatabaseTable {
         }
         if (openPage < 0 || pageUsed[openPage] + size > PAGE_SIZE) {
             int full = openPage;
-            openPage = newPage(new byte[PAGE_SIZE]);
+            openPage = newPage(takeSparePage());
             if (full >= 0 && pageLive[full] < COMPACT_BELOW) {
                 queueCompaction(full);
             }
@@ -530,11 +557,21 @@ public final class CompactTable implements DatabaseTable {
         return page;
     }
 
+    private byte[] takeSparePage() {
+        byte[] page = sparePage;
+        sparePage = null;
+        return page != null ? page : new byte[PAGE_SIZE];
+    }
+
+    /** Drops a page, keeping it as the spare if it is of the full size and there is none. */
     private void releasePage(int page) {
         if (entryPage == pages[page]) {
             // The decoded entry's page must not outlive the page: a dropped 300 MB value stayed
             // reachable through this field until the next decode.
             entryPage = null;
+        }
+        if (sparePage == null && pages[page].length == PAGE_SIZE) {
+            sparePage = pages[page];
         }
         pageBytes -= pages[page].length;
         pages[page] = null;
@@ -569,6 +606,26 @@ public final class CompactTable implements DatabaseTable {
             }
         } finally {
             compacting = false;
+        }
+    }
+
+    /** Compacts the full page with the fewest live bytes, other than the open page. O(pages). */
+    private void compactSparsest() {
+        int sparsest = -1;
+        for (int page = 0; page < pageCount; page++) {
+            if (page != openPage && pages[page] != null && pages[page].length == PAGE_SIZE
+                && (sparsest < 0 || pageLive[page] < pageLive[sparsest])) {
+                sparsest = page;
+            }
+        }
+        if (sparsest >= 0 && pageLive[sparsest] < PAGE_SIZE && !compacting) {
+            compacting = true;
+            try {
+                compact(sparsest);
+            } finally {
+                compacting = false;
+            }
+            compactQueued();
         }
     }
 
@@ -1142,6 +1199,7 @@ public final class CompactTable implements DatabaseTable {
         openPage = -1;
         pageBytes = 0;
         liveBytes = 0;
+        sparePage = null;
         objects = new Object[0];
         freeObjects = new int[0];
         objectSizes = new long[0];

@@ -17,7 +17,9 @@ import java.util.function.LongSupplier;
  * them. Engines build on it and differ only in who may touch which partition when.
  *
  * <p>It holds the keyspace to {@code maxmemory} ({@link #reclaim}): the check is global, as in
- * Redis, but eviction is local, each command evicting from the partitions it was granted.
+ * Redis, but eviction is local, each command evicting from the partitions it was granted. What is
+ * checked is what Redis's used_memory counts: the keyspace's live bytes ({@link #liveMemory}) and
+ * the clients' buffers the server reports.
  *
  * <p>It also tells an engine which partitions a command needs beyond its keys' ({@link
  * #addServingReach}): serving a blocked BLMOVE moves an element to a destination that may live in
@@ -41,6 +43,7 @@ public final class PartitionedKeyspace {
     private final Database[] databases;
     private final MemoryPolicy memory;
     private final LongSupplier clock;
+    private final LongSupplier clientBufferBytes;
     private final AtomicLong liveEstimate = new AtomicLong();
     private volatile long estimatedAt;
     private volatile boolean estimated;
@@ -55,11 +58,21 @@ public final class PartitionedKeyspace {
         this(partitionCount, databaseCount, layout, new MemoryPolicy(), clock);
     }
 
-    /** With the memory settings the server keeps up to date (see {@link MemoryPolicy#of}). */
+    /** With the memory settings the server keeps up to date (see {@link MemoryPolicy#of}), and no client buffers. */
     public PartitionedKeyspace(int partitionCount, int databaseCount, KeyspaceLayout layout, MemoryPolicy memory,
                                LongSupplier clock) {
+        this(partitionCount, databaseCount, layout, memory, clock, () -> 0);
+    }
+
+    /**
+     * A server's keyspace: {@code clientBufferBytes} gives the bytes of its clients' buffers, which
+     * count against {@code maxmemory} beside the keyspace's, as in Redis 7.0.
+     */
+    public PartitionedKeyspace(int partitionCount, int databaseCount, KeyspaceLayout layout, MemoryPolicy memory,
+                               LongSupplier clock, LongSupplier clientBufferBytes) {
         this.memory = memory;
         this.clock = clock;
+        this.clientBufferBytes = clientBufferBytes;
         partitions = new Partition[partitionCount];
         for (int i = 0; i < partitionCount; i++) {
             partitions[i] = new Partition(databaseCount, layout, memory, clock);
@@ -144,8 +157,11 @@ public final class PartitionedKeyspace {
         return databases[database].expiringSize();
     }
 
-    /** Bytes the keyspace holds, exactly, or -1 when its layout cannot say cheaply; racy. */
-    public long usedMemory() {
+    /**
+     * Bytes the keyspace's storage holds, exactly: {@link #liveMemory} plus page space awaiting
+     * reuse or compaction; -1 when its layout cannot say cheaply; racy.
+     */
+    public long allocatedMemory() {
         long total = 0;
         for (Partition partition : partitions) {
             long used = partition.usedMemory();
@@ -163,7 +179,8 @@ public final class PartitionedKeyspace {
 
     /**
      * Makes room before a command that holds partitions {@code granted[0..count)}, as Redis's
-     * performEvictions: when the keyspace's live bytes exceed {@code maxmemory}, evicts keys by
+     * performEvictions: when the keyspace's live bytes and the clients' buffers exceed
+     * {@code maxmemory}, evicts keys by
      * the policy from those partitions until it is back under the limit or each of them is down
      * to its even share of it (so that a command on a small partition does not empty it while
      * others hold the excess; their own commands evict there). False when memory stays over the
@@ -174,7 +191,7 @@ public final class PartitionedKeyspace {
         if (limit == 0) {
             return true;
         }
-        long used = liveMemoryEstimate();
+        long used = liveMemoryEstimate() + clientBufferBytes.getAsLong();
         if (used <= limit) {
             return true;
         }
@@ -224,7 +241,10 @@ public final class PartitionedKeyspace {
         return liveEstimate.get();
     }
 
-    /** Live bytes of every partition, summed now; racy. */
+    /**
+     * Live bytes of every partition, summed now: entries and the structures indexing them, what
+     * Redis's used_memory counts of its data; racy.
+     */
     public long liveMemory() {
         long total = 0;
         for (Partition partition : partitions) {

@@ -94,6 +94,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private boolean outputPaused;
     /** When the output buffer went over the soft limit and stayed over it; 0 while it is not. */
     private long softLimitReachedMillis;
+    /** What this connection's buffers added to {@link ServerState#clientBufferBytes()}. */
+    private long accountedBufferBytes;
     /** The blocked command, from the moment it blocks (on whatever thread ran it) until it ends. */
     private volatile BlockedClient blockedClient;
     /** Whether the home thread has taken the block in (stopped dispatching, armed the timeout). */
@@ -210,6 +212,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         closed = true;
+        accountBuffers();
         server.clients().remove(id);
         releaseDeferred();
         BlockedClient client = blockedClient;
@@ -292,6 +295,19 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         if (!waiting) {
             // While a command is away its reply is being written into `out`: flush on resume.
             flush();
+            accountBuffers();
+        }
+    }
+
+    /**
+     * Brings this connection's share of the clients' buffer bytes up to date: on the home thread,
+     * while no command is away (the buffers are then this thread's), and at close.
+     */
+    private void accountBuffers() {
+        long bytes = closed ? 0 : decoder.capacity() + pendingOutputBytes() + deferredBytes;
+        if (bytes != accountedBufferBytes) {
+            server.clientBuffers.add(bytes - accountedBufferBytes);
+            accountedBufferBytes = bytes;
         }
     }
 
@@ -309,6 +325,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         if (outputPaused && channel.isWritable() && !waiting && !closing && !closed) {
             outputPaused = false;
             processInput();
+        } else if (!waiting) {
+            accountBuffers();
         }
         ctx.fireChannelWritabilityChanged();
     }

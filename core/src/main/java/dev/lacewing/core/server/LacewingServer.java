@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
  * A running Lacewing server, and the API to start one in-process:
@@ -207,6 +208,11 @@ public final class LacewingServer implements AutoCloseable {
                 @Override
                 public ThreadingPlan threading() {
                     return plan;
+                }
+
+                @Override
+                public LongSupplier clientBufferBytes() {
+                    return state::clientBufferBytes;
                 }
             });
             state.engine(engine);

@@ -53,6 +53,8 @@ public final class ServerState implements Server, ModuleRegistry {
     final LongAdder errorReplies = new LongAdder();
     final LongAdder netInputBytes = new LongAdder();
     final LongAdder netOutputBytes = new LongAdder();
+    /** What every connection's buffers hold, each connection adding its changes. */
+    final LongAdder clientBuffers = new LongAdder();
     /** Clients closed for passing their output buffer limits. */
     final LongAdder outputLimitDisconnections = new LongAdder();
     /** Clients whose command is blocked (BLPOP...), for INFO's blocked_clients. */
@@ -191,6 +193,16 @@ public final class ServerState implements Server, ModuleRegistry {
 
     public long blockedClients() {
         return blockedClients.sum();
+    }
+
+    /**
+     * The bytes of the clients' buffers, for used_memory and the maxmemory check (Redis 7.0 counts
+     * client buffers there, not replica output buffers or the AOF buffer): each connection's query
+     * buffer, the replies not yet taken by its socket and input held while a command is away, as
+     * of its last read batch or drain ({@link ClientConnection}'s accounting).
+     */
+    public long clientBufferBytes() {
+        return clientBuffers.sum();
     }
 
     public long connectionsReceived() {

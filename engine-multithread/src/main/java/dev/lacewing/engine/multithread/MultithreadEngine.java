@@ -36,7 +36,7 @@ final class MultithreadEngine implements StorageEngine {
         int stripes = Integer.highestOneBit(Math.max(context.workers().count() * STRIPES_PER_WORKER, 16) * 2 - 1);
         keyspace = new PartitionedKeyspace(stripes, context.databases(),
             KeyspaceLayout.named(context.settings().get("keyspace-layout", "compact")),
-            MemoryPolicy.of(context.settings()), System::currentTimeMillis);
+            MemoryPolicy.of(context.settings()), System::currentTimeMillis, context.clientBufferBytes());
         locks = new ReentrantLock[stripes];
         for (int i = 0; i < stripes; i++) {
             locks[i] = new ReentrantLock();
@@ -209,12 +209,12 @@ final class MultithreadEngine implements StorageEngine {
 
     @Override
     public long usedMemory() {
-        return keyspace.usedMemory();
+        return keyspace.liveMemory();
     }
 
     @Override
-    public long liveMemory() {
-        return keyspace.liveMemory();
+    public long allocatedMemory() {
+        return keyspace.allocatedMemory();
     }
 
     @Override

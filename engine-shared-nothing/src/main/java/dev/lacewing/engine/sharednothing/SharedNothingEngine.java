@@ -55,7 +55,7 @@ final class SharedNothingEngine implements StorageEngine {
         workers = context.workers();
         keyspace = new PartitionedKeyspace(workers.count(), context.databases(),
             KeyspaceLayout.named(context.settings().get("keyspace-layout", "compact")),
-            MemoryPolicy.of(context.settings()), System::currentTimeMillis);
+            MemoryPolicy.of(context.settings()), System::currentTimeMillis, context.clientBufferBytes());
         queues = new TransactionQueue[workers.count()];
         for (int shard = 0; shard < workers.count(); shard++) {
             queues[shard] = new TransactionQueue(shard, this::granted);
@@ -371,12 +371,12 @@ final class SharedNothingEngine implements StorageEngine {
 
     @Override
     public long usedMemory() {
-        return keyspace.usedMemory();
+        return keyspace.liveMemory();
     }
 
     @Override
-    public long liveMemory() {
-        return keyspace.liveMemory();
+    public long allocatedMemory() {
+        return keyspace.allocatedMemory();
     }
 
     @Override

@@ -67,14 +67,14 @@ class JvmFlagsTest {
         }
         try (server) {
             String flags = server.info("server").get("lacewing_jvm_flags");
-            // 100 MiB of keyspace: 150 MiB (G1) or 200 MiB (ZGC) plus 256 MiB for everything else
-            assertTrue(flags.endsWith(" -Xmx406m") || flags.endsWith(" -Xmx456m"), flags);
+            // 100 MiB of keyspace: 125 MiB (G1) or 150 MiB (ZGC) plus 32 MiB for everything else
+            assertTrue(flags.endsWith(" -Xmx157m") || flags.endsWith(" -Xmx182m"), flags);
         }
         try (LacewingProcess user = LacewingProcess.start(Map.of("LACEWING_JAVA_OPTS", "-Xmx300m"),
             List.of("--threads", "1", "--maxmemory", "100mb"))) {
             String flags = user.info("server").get("lacewing_jvm_flags");
             assertTrue(flags.endsWith(" -Xmx300m"), flags);
-            assertFalse(flags.contains("-Xmx406m") || flags.contains("-Xmx456m"), flags);
+            assertFalse(flags.contains("-Xmx157m") || flags.contains("-Xmx182m"), flags);
         }
     }
 }

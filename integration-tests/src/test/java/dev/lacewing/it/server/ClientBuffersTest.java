@@ -244,6 +244,8 @@ class ClientBuffersTest {
             }
             // Doubling from 16 KiB would have reached 16 MiB.
             assertTrue(totalMemory >= size - 1_000_000 && totalMemory < size + 100_000, "tot-mem " + totalMemory);
+            // used_memory counts client buffers, as Redis's mem_clients_normal.
+            assertTrue(info(observer, "mem_clients_normal") >= size - 1_000_000, "mem_clients_normal");
             sender.send(new byte[1_000_000]);
             sender.send("\r\n");
             assertEquals("+OK\r\n", sender.readReplyText());

@@ -84,10 +84,12 @@ final class InfoReport {
     }
 
     /**
-     * used_memory is what the keyspace holds when its storage counts it exactly (both layouts
-     * do), the heap in use otherwise; used_memory_rss is the whole process, as Redis's.
-     * maxmemory is held against the keyspace's live bytes (used_memory less page space awaiting
-     * compaction), which Lacewing reports as lacewing_used_memory_live.
+     * used_memory is what Redis's counts and what maxmemory is held against: the keyspace's live
+     * entries and the structures indexing them (lacewing_used_memory_keyspace; the heap in use
+     * where the storage cannot count) plus the clients' buffers (mem_clients_normal). Page space
+     * awaiting reuse or compaction is left out, as Redis leaves freed space inside allocator pages
+     * to fragmentation; lacewing_used_memory_allocated includes it. used_memory_rss is the whole
+     * process, as Redis's, and mem_fragmentation_ratio their quotient.
      */
     private static void memory(ServerState state, StringBuilder text) {
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
@@ -95,7 +97,11 @@ final class InfoReport {
         long nonHeap = memory.getNonHeapMemoryUsage().getUsed();
         long rss = residentSetSize();
         long keyspace = state.engine().usedMemory();
-        long used = keyspace >= 0 ? keyspace : heapUsed;
+        if (keyspace < 0) {
+            keyspace = heapUsed;
+        }
+        long clients = state.clientBufferBytes();
+        long used = keyspace + clients;
         text.append("# Memory\r\n");
         line(text, "used_memory", used);
         line(text, "used_memory_human", human(used));
@@ -109,9 +115,12 @@ final class InfoReport {
         line(text, "maxmemory", maxmemory);
         line(text, "maxmemory_human", human(maxmemory));
         line(text, "maxmemory_policy", state.settings().value("maxmemory-policy"));
-        long live = state.engine().liveMemory();
-        if (live >= 0) {
-            line(text, "lacewing_used_memory_live", live);
+        line(text, "mem_fragmentation_ratio", String.format(Locale.ROOT, "%.2f", used == 0 ? 0.0 : (double) rss / used));
+        line(text, "mem_clients_normal", clients);
+        line(text, "lacewing_used_memory_keyspace", keyspace);
+        long allocated = state.engine().allocatedMemory();
+        if (allocated >= 0) {
+            line(text, "lacewing_used_memory_allocated", allocated);
         }
         line(text, "mem_allocator", "jvm");
     }
