@@ -9,11 +9,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -148,24 +144,8 @@ class ClientBuffersTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.lacewing.it.server.Servers#all")
     void aReplyPastTheHardLimitClosesOnlyThatClientAndIsLogged(Target target) throws Exception {
-        List<LogRecord> records = new java.util.concurrent.CopyOnWriteArrayList<>();
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                records.add(record);
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        Logger logger = Logger.getLogger("dev.lacewing.core.server.ClientConnection");
-        logger.addHandler(capture);
-        try (LacewingServer server = Servers.builder(target).set("client-output-buffer-limit", "normal 1mb 0 0")
+        try (LogCapture log = LogCapture.attach("dev.lacewing.core.server.ClientConnection");
+             LacewingServer server = Servers.builder(target).set("client-output-buffer-limit", "normal 1mb 0 0")
                 .start();
              RespClient observer = RespClient.connect(server.port())) {
             storeValue(observer, "huge", 20_000_000);
@@ -174,11 +154,9 @@ class ClientBuffersTest {
             }
             assertEquals(1, info(observer, "client_output_buffer_limit_disconnections"));
             assertEquals("$5\r\nhello\r\n", observer.call("ECHO", "hello"), "the observer is unaffected");
-            assertTrue(records.stream().anyMatch(r -> r.getMessage().startsWith("Client id=")
+            assertTrue(log.records().stream().anyMatch(r -> r.getMessage().startsWith("Client id=")
                     && r.getMessage().endsWith(" scheduled to be closed ASAP for overcoming of output buffer limits.")),
                 "Redis's log line");
-        } finally {
-            logger.removeHandler(capture);
         }
     }
 
