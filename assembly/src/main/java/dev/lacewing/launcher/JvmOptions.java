@@ -53,8 +53,9 @@ import java.util.function.Function;
  *     stack of {@value #G1_MARK_STACK} entries (2 MiB), not 4M (32 MiB, resident once a load has
  *     run a concurrent cycle): the keyspace's pages hold no references, so marking pushes little,
  *     and G1 doubles the stack and restarts the cycle where it overflows; and after {@value #IDLE_GC_SECONDS} s without a collection a
- *     concurrent cycle, which hands the unused heap back while the server is idle. Under ZGC,
- *     unused heap goes back after {@value #IDLE_GC_SECONDS} s instead of 300. With either, where
+ *     concurrent cycle, which hands the unused heap back while the server is idle. Under ZGC, a
+ *     collection at least every {@value #IDLE_GC_SECONDS} s (an idle ZGC never collects, so what a
+ *     burst left stayed committed) and unused heap back after {@value #IDLE_GC_SECONDS} s instead of 300. With either, where
  *     the JVM has it, glibc's native heap is trimmed every {@value #TRIM_SECONDS} s: the JIT
  *     compilers' arenas free tens of megabytes that malloc would otherwise keep. Under write
  *     load G1 still grows the heap for its young generation as its pause and time goals need;
@@ -80,7 +81,12 @@ public final class JvmOptions {
     static final int MAX_FREE_PERCENT = 10;
     static final int G1_REGION_MIB = 1;
     static final String G1_MARK_STACK = "256k";
-    static final int IDLE_GC_SECONDS = 60;
+    /*
+     * G1 looks for the idle interval once per interval, so its cycle comes at most twice this after
+     * the last collection; ZGC collects at least this often and uncommits what stayed unused this
+     * long. A burst's memory goes back within about 40 s (docs/limits.md).
+     */
+    static final int IDLE_GC_SECONDS = 20;
     static final int TRIM_SECONDS = 10;
     static final String LEAK_DETECTION_OFF = "-Dio.netty.leakDetection.level=disabled";
 
@@ -152,8 +158,13 @@ public final class JvmOptions {
             if (jvm.has("G1PeriodicGCInterval")) {
                 footprint.add("-XX:G1PeriodicGCInterval=" + IDLE_GC_SECONDS * 1000);
             }
-        } else if (zgc && jvm.has("ZUncommitDelay")) {
-            footprint.add("-XX:ZUncommitDelay=" + IDLE_GC_SECONDS);
+        } else if (zgc) {
+            if (jvm.has("ZCollectionInterval")) {
+                footprint.add("-XX:ZCollectionInterval=" + IDLE_GC_SECONDS);
+            }
+            if (jvm.has("ZUncommitDelay")) {
+                footprint.add("-XX:ZUncommitDelay=" + IDLE_GC_SECONDS);
+            }
         }
         if (jvm.has("TrimNativeHeapInterval")) {
             footprint.add("-XX:TrimNativeHeapInterval=" + TRIM_SECONDS * 1000);

@@ -23,7 +23,7 @@ class JvmOptionsTest {
     private static final JvmOptions.Jvm JDK_17_EARLY = JvmOptions.Jvm.of(Map.of("UseZGC", "false", "UseG1GC", "true",
         "G1PeriodicGCInterval", "0"), 24 * GIB);
     private static final List<String> G1_FOOTPRINT = List.of("-XX:MinHeapFreeRatio=5", "-XX:MaxHeapFreeRatio=10",
-        "-XX:G1HeapRegionSize=1m", "-XX:MarkStackSize=256k", "-XX:G1PeriodicGCInterval=60000");
+        "-XX:G1HeapRegionSize=1m", "-XX:MarkStackSize=256k", "-XX:G1PeriodicGCInterval=20000");
     /** JDK 21 and 22: generational ZGC behind -XX:+ZGenerational. */
     private static final JvmOptions.Jvm JDK_21 = JvmOptions.Jvm.of(Map.of("UseZGC", "false",
         "ZGenerational", "false", "ZYoungCompactionLimit", "25.000000"), 24 * GIB);
@@ -32,7 +32,7 @@ class JvmOptionsTest {
         "ZGenerational", "true", "ZYoungCompactionLimit", "25.000000"), 24 * GIB);
     /** JDK 25: ZGenerational gone, compact object headers a product flag. */
     private static final JvmOptions.Jvm JDK_25 = JvmOptions.Jvm.of(Map.of("UseZGC", "false",
-        "ZYoungCompactionLimit", "25.000000", "UseCompactObjectHeaders", "false", "ZUncommitDelay", "300",
+        "ZYoungCompactionLimit", "25.000000", "UseCompactObjectHeaders", "false", "ZUncommitDelay", "300", "ZCollectionInterval", "0",
         "TrimNativeHeapInterval", "0"), 24 * GIB);
 
     @Test
@@ -56,7 +56,7 @@ class JvmOptionsTest {
     void theUsersFootprintSettingsWinAndTheirG1GetsTheRest() {
         List<String> chosen = JvmOptions.choose(JDK_17, 0, List.of("-XX:+UseG1GC", "-XX:MaxHeapFreeRatio=30"));
         assertEquals(List.of("-XX:MinHeapFreeRatio=5", "-XX:G1HeapRegionSize=1m", "-XX:MarkStackSize=256k",
-            "-XX:G1PeriodicGCInterval=60000",
+            "-XX:G1PeriodicGCInterval=20000",
             "-XX:TrimNativeHeapInterval=10000", "-XX:MaxRAMPercentage=50"), chosen);
         assertEquals(List.of("-XX:TrimNativeHeapInterval=10000", "-XX:MaxRAMPercentage=50"),
             JvmOptions.choose(JDK_17, 0, List.of("-XX:+UseParallelGC")));
@@ -75,7 +75,7 @@ class JvmOptionsTest {
 
     @Test
     void jdk25AddsCompactObjectHeaders() {
-        assertEquals(List.of("-XX:+UseZGC", "-XX:ZUncommitDelay=60", "-XX:TrimNativeHeapInterval=10000",
+        assertEquals(List.of("-XX:+UseZGC", "-XX:ZCollectionInterval=20", "-XX:ZUncommitDelay=20", "-XX:TrimNativeHeapInterval=10000",
             "-XX:+UseCompactObjectHeaders", "-XX:MaxRAMPercentage=50"), JvmOptions.choose(JDK_25, 0, List.of()));
     }
 

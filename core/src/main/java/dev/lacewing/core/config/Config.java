@@ -48,6 +48,11 @@ public final class Config implements Settings {
         new Setting("client-query-buffer-limit", List.of(), "1073741824", MUTABLE, Setting.Type.MEMORY,
             "most bytes buffered for one client's unexecuted requests; over it the client is closed", 1024 * 1024,
             Long.MAX_VALUE),
+        new Setting("client-output-buffer-limit", List.of(), OutputBufferLimits.DEFAULT.text(), MUTABLE,
+            Setting.Type.OUTPUT_BUFFER_LIMITS, "per client class (normal, replica, pubsub): hard limit, soft limit, "
+            + "soft seconds of reply bytes buffered past what the socket took; a client over the hard limit, or over "
+            + "the soft one for that long, is closed; 0 for none. Normal clients also stop running their pipeline "
+            + "while the socket is full (see docs/limits.md)"),
         new Setting("maxmemory", List.of(), "0", MUTABLE, Setting.Type.MEMORY,
             "most bytes the keyspace may hold (live bytes: see docs/architecture.md); over it, maxmemory-policy "
             + "evicts keys or write commands are refused; 0 for no limit", 0, Long.MAX_VALUE),
@@ -133,7 +138,7 @@ public final class Config implements Settings {
     /** Sets a value at startup (config file, flags, embedding builder): fixed settings included. */
     public void initialize(String name, String value) {
         Setting setting = setting(name).orElseThrow(() -> new IllegalArgumentException("Bad directive or wrong number of arguments"));
-        values.put(setting.name(), setting.normalize(value));
+        values.put(setting.name(), setting.apply(values.get(setting.name()), value));
     }
 
     /**
@@ -176,7 +181,7 @@ public final class Config implements Settings {
         if (setting.mutability() == Setting.Mutability.FIXED) {
             throw new IllegalArgumentException("can't set immutable config");
         }
-        String normalized = setting.normalize(value);
+        String normalized = setting.apply(values.get(setting.name()), value);
         values.put(setting.name(), normalized);
         listeners.forEach(listener -> listener.accept(setting.name(), normalized));
     }

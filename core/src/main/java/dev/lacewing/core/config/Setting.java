@@ -47,6 +47,8 @@ public record Setting(String name, List<String> aliases, String defaultValue, Mu
         EVICTION_POLICY,
         /** hz: an integer within the setting's bounds, then clamped to 1..500 as Redis's updateHZ does. */
         HZ,
+        /** client-output-buffer-limit: classes and their limits, merged into the value before ({@link OutputBufferLimits}). */
+        OUTPUT_BUFFER_LIMITS,
         /** no, yes or local ({@link ProtectedAccess}), case-insensitive, replied in lower case. */
         PROTECTED_ACCESS;
 
@@ -70,6 +72,7 @@ public record Setting(String name, List<String> aliases, String defaultValue, Mu
                 }
                 case MEMORY -> Long.toString(parseMemory(value));
                 case EVICTION_POLICY -> EvictionPolicy.named(value).redisName();
+                case OUTPUT_BUFFER_LIMITS -> OutputBufferLimits.parse(value).text();
                 case PROTECTED_ACCESS -> ProtectedAccess.named(value).redisName();
                 case LOG_LEVEL -> {
                     String lower = value.toLowerCase(Locale.ROOT);
@@ -104,6 +107,18 @@ public record Setting(String name, List<String> aliases, String defaultValue, Mu
             }
         }
         return normalized;
+    }
+
+    /**
+     * The value after setting {@code value} over {@code current}: the value itself, normalized,
+     * except for settings whose value merges into what was there, as client-output-buffer-limit's
+     * classes do.
+     */
+    public String apply(String current, String value) {
+        if (type == Type.OUTPUT_BUFFER_LIMITS) {
+            return OutputBufferLimits.parse(current).with(value).text();
+        }
+        return normalize(value);
     }
 
     /** Redis's memtoull: a number with an optional k, kb, m, mb, g or gb unit (case-insensitive). */

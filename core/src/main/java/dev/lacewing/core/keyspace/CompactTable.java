@@ -565,6 +565,11 @@ public final class CompactTable implements DatabaseTable {
 
     /** Drops a page, keeping it as the spare if it is of the full size and there is none. */
     private void releasePage(int page) {
+        if (entryPage == pages[page]) {
+            // The decoded entry's page must not outlive the page: a dropped 300 MB value stayed
+            // reachable through this field until the next decode.
+            entryPage = null;
+        }
         if (sparePage == null && pages[page].length == PAGE_SIZE) {
             sparePage = pages[page];
         }

@@ -191,7 +191,8 @@ public final class PartitionedKeyspace {
         if (limit == 0) {
             return true;
         }
-        long used = liveMemoryEstimate() + clientBufferBytes.getAsLong();
+        long clients = clientBufferBytes.getAsLong();
+        long used = liveMemoryEstimate() + clients;
         if (used <= limit) {
             return true;
         }
@@ -199,7 +200,8 @@ public final class PartitionedKeyspace {
             return false;
         }
         long now = clock.getAsLong();
-        long share = limit / partitions.length;
+        // The clients' buffers are not evictable: the keyspace's shares divide what they leave.
+        long share = Math.max(0, limit - clients) / partitions.length;
         boolean atShare = false;
         for (int i = 0; i < count && used > limit; i++) {
             Partition partition = partitions[granted[i]];

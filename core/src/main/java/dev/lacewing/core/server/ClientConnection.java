@@ -13,12 +13,14 @@ import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.Errors;
+import dev.lacewing.core.config.OutputBufferLimits;
 import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.resp.RequestDecoder;
 import dev.lacewing.core.resp.RespWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.io.ByteArrayOutputStream;
@@ -39,6 +41,13 @@ import java.util.concurrent.TimeUnit;
  * the outbound buffer; bytes that arrive meanwhile wait in {@link #deferredInput}. The engine's
  * hand-over and {@link #completed()}'s hop back order the accesses; in between, that thread may
  * go on with the pipeline's next buffered requests ({@link #advance()}).
+ *
+ * <p>Replies are bounded twice over. A pipeline stops running while the socket is full (the channel
+ * is not writable: what Netty holds past the socket is over its high water mark) and goes on when it
+ * drains ({@link #channelWritabilityChanged}); requests that arrive meanwhile wait in the decoder, under
+ * client-query-buffer-limit. What a single command or a flush still leaves buffered past the socket
+ * counts against client-output-buffer-limit ({@link #checkOutputLimits}), and a client over it is
+ * closed, as Redis closes it.
  *
  * <p>A blocked command ({@link #block}) keeps the connection {@link #waiting} the same way: its
  * later requests wait unread, in order, until a reply for it arrives ({@link #deliver}, written by
@@ -81,6 +90,12 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private boolean executed;
     private boolean closing;
     private volatile boolean closed;
+    /** Whether the pipeline stopped because the socket is full; it goes on when it drains. */
+    private boolean outputPaused;
+    /** When the output buffer went over the soft limit and stayed over it; 0 while it is not. */
+    private long softLimitReachedMillis;
+    /** What this connection's buffers added to {@link ServerState#clientBufferBytes()}. */
+    private long accountedBufferBytes;
     /** The blocked command, from the moment it blocks (on whatever thread ran it) until it ends. */
     private volatile BlockedClient blockedClient;
     /** Whether the home thread has taken the block in (stopped dispatching, armed the timeout). */
@@ -197,6 +212,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         closed = true;
+        accountBuffers();
         server.clients().remove(id);
         releaseDeferred();
         BlockedClient client = blockedClient;
@@ -230,18 +246,27 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private void processInput() {
         decoder.maxBulkLength(server.protoMaxBulkLength());
         decoder.queryBufferLimit(server.clientQueryBufferLimit());
+        outputPaused = false;
         while (!waiting && !closing && !closed) {
+            if (!channel.isWritable()) {
+                // The client is not reading its replies: run nothing more until the socket drains,
+                // so that the replies of a pipeline it never reads are never made. A closed channel
+                // is not writable either, which stops a pipeline whose client has gone. Meanwhile
+                // the unrun requests are what Redis's query buffer holds for a client it cannot
+                // serve yet, and the limit bounds them.
+                outputPaused = true;
+                if (decoder.bufferedBytes() > server.clientQueryBufferLimit()) {
+                    closeForQueryBufferLimit(decoder.queryBufferOffset(), decoder.bufferedBytes());
+                    return;
+                }
+                break;
+            }
             // Per request: an AUTH lifts the limits for the requests behind it in the same read.
             decoder.authenticationRequired(authRequired());
             RequestDecoder.Result result = decoder.decode();
             if (result == RequestDecoder.Result.INCOMPLETE) {
                 if (decoder.queryBufferBytes() > server.clientQueryBufferLimit()) {
-                    LOG.log(System.Logger.Level.WARNING, "Closing client that reached max query buffer length: id="
-                        + id + " addr=" + remoteAddress() + " qbuf=" + decoder.queryBufferBytes()
-                        + " (qbuf initial bytes: " + ClientText.quote(decoder.array(), decoder.queryBufferOffset(),
-                        Math.min(64, decoder.queryBufferBytes())) + ")");
-                    closing = true;
-                    channel.close();
+                    closeForQueryBufferLimit(decoder.queryBufferOffset(), decoder.queryBufferBytes());
                     return;
                 }
                 decoder.trim();
@@ -270,7 +295,40 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         if (!waiting) {
             // While a command is away its reply is being written into `out`: flush on resume.
             flush();
+            accountBuffers();
         }
+    }
+
+    /**
+     * Brings this connection's share of the clients' buffer bytes up to date: on the home thread,
+     * while no command is away (the buffers are then this thread's), and at close.
+     */
+    private void accountBuffers() {
+        long bytes = closed ? 0 : decoder.capacity() + pendingOutputBytes() + deferredBytes;
+        if (bytes != accountedBufferBytes) {
+            server.clientBuffers.add(bytes - accountedBufferBytes);
+            accountedBufferBytes = bytes;
+        }
+    }
+
+    private void closeForQueryBufferLimit(int offset, int bytes) {
+        LOG.log(System.Logger.Level.WARNING, "Closing client that reached max query buffer length: id="
+            + id + " addr=" + remoteAddress() + " qbuf=" + bytes + " (qbuf initial bytes: "
+            + ClientText.quote(decoder.array(), offset, Math.min(64, bytes)) + ")");
+        closing = true;
+        channel.close();
+    }
+
+    /** The socket drained below the low water mark: a pipeline paused for it goes on. */
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (outputPaused && channel.isWritable() && !waiting && !closing && !closed) {
+            outputPaused = false;
+            processInput();
+        } else if (!waiting) {
+            accountBuffers();
+        }
+        ctx.fireChannelWritabilityChanged();
     }
 
     private void dispatch() {
@@ -405,7 +463,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
      */
     @Override
     public boolean advance() {
-        if (blockedClient != null || closing || out == null || out.readableBytes() >= REPLY_FLUSH_BYTES) {
+        if (blockedClient != null || closing || out == null || out.readableBytes() >= REPLY_FLUSH_BYTES
+            || !channel.isWritable()) {
             return false;
         }
         decoder.consume();
@@ -647,9 +706,61 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
                 flushed = buffer.retain();
             }
             channel.writeAndFlush(buffer, channel.voidPromise());
+            checkOutputLimits();
         } else if (closing) {
             channel.close();
         }
+    }
+
+    /**
+     * Redis's checkClientOutputBufferLimits after a flush: what the socket did not take is held
+     * against the normal class's limits. Over the hard limit, or over the soft one for longer than
+     * its seconds, the client is closed and logged as Redis logs it.
+     */
+    private void checkOutputLimits() {
+        if (closing || closed) {
+            return;
+        }
+        OutputBufferLimits.Limit limit = server.outputBufferLimits().normal();
+        if (limit.hardBytes() == 0 && limit.softBytes() == 0) {
+            return;
+        }
+        long pending = pendingOutputBytes();
+        boolean overHard = limit.hardBytes() > 0 && pending >= limit.hardBytes();
+        boolean overSoft = limit.softBytes() > 0 && pending >= limit.softBytes();
+        if (overSoft && !overHard) {
+            long now = System.currentTimeMillis();
+            if (softLimitReachedMillis == 0) {
+                softLimitReachedMillis = now;
+                // Redis looks again only when more output is added; here a client over the soft
+                // limit has its pipeline paused and may add none, so its time is looked at too.
+                channel.eventLoop().schedule(this::checkOutputLimits, limit.softSeconds() * 1000 + 1,
+                    TimeUnit.MILLISECONDS);
+            } else {
+                overHard = now - softLimitReachedMillis > limit.softSeconds() * 1000;
+            }
+        } else if (!overSoft) {
+            softLimitReachedMillis = 0;
+        }
+        if (overHard) {
+            LOG.log(System.Logger.Level.WARNING, "Client " + describe()
+                + " scheduled to be closed ASAP for overcoming of output buffer limits.");
+            server.outputLimitDisconnections.increment();
+            closing = true;
+            channel.close();
+        }
+    }
+
+    /** Reply bytes made and not yet taken by the socket: Redis's omem. Home thread only. */
+    private long pendingOutputBytes() {
+        long pending = transportPendingBytes();
+        return out == null ? pending : pending + out.readableBytes();
+    }
+
+    /** What the transport holds that the socket has not taken; from any thread (Netty keeps it volatile). */
+    private long transportPendingBytes() {
+        ChannelOutboundBuffer buffered = channel.unsafe().outboundBuffer();
+        return buffered == null ? 0 : buffered.totalPendingWriteBytes();
     }
 
     private void releaseOut() {
@@ -865,10 +976,12 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     /** The line CLIENT LIST and CLIENT INFO print for this client. */
     public String describe() {
         long now = System.currentTimeMillis();
+        long omem = channel == null ? 0 : channel.eventLoop().inEventLoop() ? pendingOutputBytes() : transportPendingBytes();
         return "id=" + id + " addr=" + remoteAddress() + " laddr=" + localAddress() + " fd=-1 name=" + name
             + " age=" + (now - createdMillis) / 1000 + " idle=" + (now - lastInteractionMillis) / 1000
             + " flags=" + (blockedClient != null ? "b" : "N") + " db=" + database + " sub=0 psub=0 ssub=0 multi=-1 qbuf=" + decoder.bufferedBytes()
-            + " qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd="
+            + " qbuf-free=" + (decoder.capacity() - decoder.bufferedBytes()) + " argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=0 oll=0"
+            + " omem=" + omem + " tot-mem=" + (decoder.capacity() + omem + deferredBytes) + " events=r cmd="
             + lastCommand + " user=default redir=-1 resp=" + writer.protocol()
             + " worker=" + homeWorker;
     }

@@ -7,6 +7,7 @@ import dev.lacewing.api.ThreadingPlan;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.config.Config;
+import dev.lacewing.core.config.OutputBufferLimits;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.List;
@@ -52,6 +53,10 @@ public final class ServerState implements Server, ModuleRegistry {
     final LongAdder errorReplies = new LongAdder();
     final LongAdder netInputBytes = new LongAdder();
     final LongAdder netOutputBytes = new LongAdder();
+    /** What every connection's buffers hold, each connection adding its changes. */
+    final LongAdder clientBuffers = new LongAdder();
+    /** Clients closed for passing their output buffer limits. */
+    final LongAdder outputLimitDisconnections = new LongAdder();
     /** Clients whose command is blocked (BLPOP...), for INFO's blocked_clients. */
     final LongAdder blockedClients = new LongAdder();
 
@@ -61,6 +66,7 @@ public final class ServerState implements Server, ModuleRegistry {
      */
     private volatile long protoMaxBulkLength;
     private volatile long clientQueryBufferLimit;
+    private volatile OutputBufferLimits outputBufferLimits;
     private volatile boolean passwordRequired;
 
     ServerState(Config config, CommandTable commands, ThreadingPlan threading, String engineName, String transport,
@@ -79,6 +85,7 @@ public final class ServerState implements Server, ModuleRegistry {
     private void readInputLimits() {
         protoMaxBulkLength = config.longValue("proto-max-bulk-len");
         clientQueryBufferLimit = config.longValue("client-query-buffer-limit");
+        outputBufferLimits = OutputBufferLimits.parse(config.value("client-output-buffer-limit"));
         passwordRequired = !config.value("requirepass").isEmpty();
     }
 
@@ -90,6 +97,11 @@ public final class ServerState implements Server, ModuleRegistry {
     /** {@code client-query-buffer-limit}, as of the last CONFIG SET. */
     long clientQueryBufferLimit() {
         return clientQueryBufferLimit;
+    }
+
+    /** {@code client-output-buffer-limit}, as of the last CONFIG SET. */
+    OutputBufferLimits outputBufferLimits() {
+        return outputBufferLimits;
     }
 
     /**
@@ -184,13 +196,13 @@ public final class ServerState implements Server, ModuleRegistry {
     }
 
     /**
-     * Bytes of every normal client's query and output buffers, as Redis's mem_clients_normal: INFO
-     * adds it to used_memory and the engine to the keyspace's bytes against {@code maxmemory}
-     * (Redis 7.0 counts client buffers there, not replica output buffers or the AOF buffer). 0 until
-     * connections account for their buffers; this is the one place that figure enters memory.
+     * The bytes of the clients' buffers, for used_memory and the maxmemory check (Redis 7.0 counts
+     * client buffers there, not replica output buffers or the AOF buffer): each connection's query
+     * buffer, the replies not yet taken by its socket and input held while a command is away, as
+     * of its last read batch or drain ({@link ClientConnection}'s accounting).
      */
     public long clientBufferBytes() {
-        return 0;
+        return clientBuffers.sum();
     }
 
     public long connectionsReceived() {
@@ -203,6 +215,10 @@ public final class ServerState implements Server, ModuleRegistry {
 
     public long commandsProcessed() {
         return commandsProcessed.sum();
+    }
+
+    public long outputLimitDisconnections() {
+        return outputLimitDisconnections.sum();
     }
 
     public long errorReplies() {
@@ -223,6 +239,7 @@ public final class ServerState implements Server, ModuleRegistry {
         rejectedConnections.reset();
         commandsProcessed.reset();
         errorReplies.reset();
+        outputLimitDisconnections.reset();
         netInputBytes.reset();
         netOutputBytes.reset();
         commands.commands().forEach(Command::resetStats);

@@ -41,12 +41,16 @@ class MemoryCommandsTest {
     }
 
     private static long info(RedisCommands<String, String> sync, String section, String field) {
-        for (String line : sync.info(section).split("\r\n")) {
+        return field(sync.info(section), field);
+    }
+
+    private static long field(String info, String field) {
+        for (String line : info.split("\r\n")) {
             if (line.startsWith(field + ":")) {
                 return Long.parseLong(line.substring(field.length() + 1));
             }
         }
-        throw new AssertionError(field + " not in INFO " + section);
+        throw new AssertionError(field + " not in INFO");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -129,13 +133,16 @@ class MemoryCommandsTest {
             long keys = sync.dbsize();
             assertTrue(keys < 20_000, keys + " keys of 256 bytes in 4 MiB");
             assertTrue(info(sync, "stats", "evicted_keys") > 10_000);
-            long used = info(sync, "memory", "used_memory");
-            assertTrue(used <= limit, used + " bytes used for a limit of " + limit);
+            String memory = sync.info("memory");
+            long used = field(memory, "used_memory");
+            long clients = field(memory, "mem_clients_normal");
+            // The clients' buffers count, as in Redis, and so do the replies on their way to this
+            // client (io_uring completes a send after the flush): a few hundred bytes past the check.
+            assertTrue(used <= limit + 1024, used + " bytes used for a limit of " + limit);
             assertTrue(used > limit * 9 / 10, used + " bytes used for a limit of " + limit);
-            assertEquals(used, info(sync, "memory", "lacewing_used_memory_keyspace")
-                + info(sync, "memory", "mem_clients_normal"));
-            assertTrue(info(sync, "memory", "lacewing_used_memory_allocated") >= used - info(sync, "memory",
-                "mem_clients_normal"));
+            assertTrue(clients > 0, "a connection's query buffer counts");
+            assertEquals(used, field(memory, "lacewing_used_memory_keyspace") + clients);
+            assertTrue(field(memory, "lacewing_used_memory_allocated") >= used - clients);
         });
     }
 

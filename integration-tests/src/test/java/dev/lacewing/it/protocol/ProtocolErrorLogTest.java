@@ -5,12 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lacewing.core.server.LacewingServer;
 import dev.lacewing.it.resp.RespClient;
+import dev.lacewing.it.server.LogCapture;
 import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
@@ -30,31 +29,16 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ProtocolErrorLogTest {
 
     private final Logger lacewing = Logger.getLogger("dev.lacewing");
-    private final List<LogRecord> records = new CopyOnWriteArrayList<>();
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            records.add(record);
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private LogCapture capture;
 
     @BeforeEach
     void capture() {
-        capture.setLevel(Level.ALL);
-        lacewing.addHandler(capture);
+        capture = LogCapture.attach("dev.lacewing");
     }
 
     @AfterEach
     void release() {
-        lacewing.removeHandler(capture);
+        capture.close();
         lacewing.setLevel(Level.INFO);
     }
 
@@ -123,11 +107,11 @@ class ProtocolErrorLogTest {
     }
 
     private List<String> messages(String containing) {
-        return records.stream().map(LogRecord::getMessage).filter(m -> m != null && m.contains(containing)).toList();
+        return capture.records().stream().map(LogRecord::getMessage).filter(m -> m != null && m.contains(containing)).toList();
     }
 
     private LogRecord recordOf(String message) {
-        return records.stream().filter(r -> message.equals(r.getMessage())).findFirst().orElseThrow();
+        return capture.records().stream().filter(r -> message.equals(r.getMessage())).findFirst().orElseThrow();
     }
 
     /** The record is published before the reply is written; this only covers the threads' handover. */
@@ -139,7 +123,7 @@ class ProtocolErrorLogTest {
             }
             Thread.sleep(50);
         }
-        throw new AssertionError("no log record containing " + containing + " in " + records.size() + " records");
+        throw new AssertionError("no log record containing " + containing + " in " + capture.records().size() + " records");
     }
 
     private static void assertOneLineOfPrintableAscii(String message) {

@@ -165,6 +165,7 @@ final class InfoReport {
         line(text, "expired_keys", state.engine().expiredKeys());
         line(text, "evicted_keys", state.engine().evictedKeys());
         line(text, "total_error_replies", state.errorReplies());
+        line(text, "client_output_buffer_limit_disconnections", state.outputLimitDisconnections());
     }
 
     private static void replication(StringBuilder text) {
