@@ -122,6 +122,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     private volatile String lastCommand = "NULL";
 
+    /** MULTI's queue and WATCH's keys. */
+    private final Multi multi = new Multi(this);
+
     ClientConnection(ServerState server, int homeWorker) {
         this.server = server;
         this.homeWorker = homeWorker;
@@ -354,6 +357,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             reject(command, Errors.NOAUTH);
             return;
         }
+        if (multi.active() && multi.dispatch(command, args, writer)) {
+            return;
+        }
         begin(command);
         KeyScope scope = spec.scope(args);
         if (scope == KeyScope.NONE || (scope == KeyScope.KEYS && keyCount() == 0)) {
@@ -384,6 +390,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     private void reject(Command command, String error) {
+        multi.flagError();
         if (command != null) {
             command.recordRejected();
         }
@@ -412,6 +419,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
         writer.error(message.toByteArray());
         server.errorReplies.increment();
+        multi.flagError();
     }
 
     private static void writeCString(ByteArrayOutputStream out, Arguments args, int index, int limit) {
@@ -504,6 +512,41 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     RespWriter writer() {
         return writer;
+    }
+
+    public Multi multi() {
+        return multi;
+    }
+
+    /** EXEC inside MULTI: runs where the engine grants every key of the transaction ({@link Multi.Exec}). */
+    void runExec(Command command, Multi.Exec exec) {
+        begin(command);
+        if (exec.scope() == KeyScope.NONE) {
+            exec.run();
+        } else {
+            waiting = !server.engine().execute(exec);
+        }
+    }
+
+    /** A command refused inside MULTI by the transaction's own rules (Redis's rejectCommand). */
+    void rejectQueued(Command command, String error) {
+        reject(command, error);
+    }
+
+    /** One queued command ran inside EXEC: counts it as {@link #run()} would. */
+    void queuedRan(boolean failed) {
+        if (failed) {
+            server.errorReplies.increment();
+        }
+        server.commandsProcessed.increment();
+    }
+
+    /** EXEC's reply is written: counts it, and serves the clients its commands made ready. */
+    void execRan(Command command, long micros, boolean failed) {
+        command.recordCall(micros, failed);
+        server.commandsProcessed.increment();
+        executed = true;
+        BlockedClient.serveReadyKeys(server);
     }
 
     @Override
@@ -979,7 +1022,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         long omem = channel == null ? 0 : channel.eventLoop().inEventLoop() ? pendingOutputBytes() : transportPendingBytes();
         return "id=" + id + " addr=" + remoteAddress() + " laddr=" + localAddress() + " fd=-1 name=" + name
             + " age=" + (now - createdMillis) / 1000 + " idle=" + (now - lastInteractionMillis) / 1000
-            + " flags=" + (blockedClient != null ? "b" : "N") + " db=" + database + " sub=0 psub=0 ssub=0 multi=-1 qbuf=" + decoder.bufferedBytes()
+            + " flags=" + (blockedClient != null ? "b" : multi.active() ? "x" : "N") + " db=" + database
+            + " sub=0 psub=0 ssub=0 multi=" + (multi.active() ? multi.queuedCount() : -1) + " qbuf=" + decoder.bufferedBytes()
             + " qbuf-free=" + (decoder.capacity() - decoder.bufferedBytes()) + " argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=0 oll=0"
             + " omem=" + omem + " tot-mem=" + (decoder.capacity() + omem + deferredBytes) + " events=r cmd="
             + lastCommand + " user=default redir=-1 resp=" + writer.protocol()
