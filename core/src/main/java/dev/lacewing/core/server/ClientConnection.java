@@ -217,6 +217,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         closed = true;
         accountBuffers();
         server.clients().remove(id);
+        multi.unwatch();
         releaseDeferred();
         BlockedClient client = blockedClient;
         if (client != null && client.claim()) {
@@ -447,6 +448,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         long errorsBefore = writer.errorCount();
         try {
             current.handler().execute(this);
+            if (blockedClient == null) {
+                Watch.written(current.spec(), decoder, this);
+            }
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "command " + current.spec().name() + " failed", e);
             writer.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
@@ -466,13 +470,14 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
      * waits: the decoder and {@code out} are this thread's until {@link #completed()}, and the
      * engine's hand-over ordered the home thread's writes before. Only what dispatch would hand
      * the engine as it stands is taken; everything else (errors, keyless and whole-keyspace
-     * commands, anything touching connection state) waits for the home thread, as do bytes that
-     * arrive meanwhile, and a batch stops once 64 KiB of replies wait to be flushed.
+     * commands, anything touching connection state, anything inside MULTI, which dispatch queues)
+     * waits for the home thread, as do bytes that arrive meanwhile, and a batch stops once 64 KiB of
+     * replies wait to be flushed.
      */
     @Override
     public boolean advance() {
         if (blockedClient != null || closing || out == null || out.readableBytes() >= REPLY_FLUSH_BYTES
-            || !channel.isWritable()) {
+            || !channel.isWritable() || multi.active()) {
             return false;
         }
         decoder.consume();

@@ -13,6 +13,7 @@ import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.api.ValueView;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.Errors;
+import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.resp.RespWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,14 +24,16 @@ import java.util.List;
  * drops them. A queueing error makes EXEC answer EXECABORT.
  *
  * <p>EXEC hands the engine one {@link Invocation} ({@link Exec}) whose keys are every queued
- * command's keys, or the whole keyspace when a queued command needs it:
+ * command's keys and every watched key, or the whole keyspace when a queued command needs it:
  * the engine grants them all at once (the shared-nothing engine as one transaction over their
  * shards, the multithread engine holding their stripes), and the queued commands run one after
  * another under that grant, on one thread. No other command sees the keys between them, so the
- * transaction is atomic and isolated whatever shards its keys live on.
+ * transaction is atomic and isolated whatever shards its keys live on. The watch check runs under
+ * the same grant, so no write slips in between the check and the run.
  *
  * <p>Thread rule: owned by its connection, touched by whichever thread runs the connection's
- * command (the engine's hand-over orders those).
+ * command (the engine's hand-over orders those); a {@link Watch} is flagged by any thread that
+ * writes one of its keys.
  */
 public final class Multi {
 
@@ -38,6 +41,7 @@ public final class Multi {
     static final String NESTED = "ERR MULTI calls can not be nested";
     static final String EXEC_WITHOUT_MULTI = "ERR EXEC without MULTI";
     static final String DISCARD_WITHOUT_MULTI = "ERR DISCARD without MULTI";
+    static final String WATCH_INSIDE_MULTI = "ERR WATCH inside MULTI is not allowed";
     static final String NOT_ALLOWED = "ERR Command not allowed inside a transaction";
     static final String EXECABORT = "EXECABORT Transaction discarded because of previous errors.";
     static final String EXECABORT_BECAUSE = "EXECABORT Transaction discarded because of: ";
@@ -52,6 +56,8 @@ public final class Multi {
     private boolean active;
     /** A queued command was refused (CLIENT_DIRTY_EXEC): EXEC aborts. */
     private boolean failed;
+    /** The keys WATCH registered, or null while none is watched. */
+    private Watch watch;
 
     Multi(ClientConnection connection) {
         this.connection = connection;
@@ -133,15 +139,49 @@ public final class Multi {
         reply.error(EXEC_WITHOUT_MULTI);
     }
 
-    /** Leaves MULTI (discardTransaction, RESET). */
+    /** Leaves MULTI and forgets the watched keys (discardTransaction, RESET, the connection's close). */
     public void reset() {
         queued.clear();
         active = false;
         failed = false;
+        unwatch();
+    }
+
+    /** WATCH key...: run with its keys granted, so each registers where writers of the key look. */
+    public void watch(CommandContext ctx) {
+        if (active) {
+            ctx.reply().error(WATCH_INSIDE_MULTI);
+            return;
+        }
+        Watch watching = watching();
+        Database database = (Database) ctx.keyspace();
+        Arguments args = ctx.arguments();
+        for (int i = 1; i < args.count(); i++) {
+            byte[] key = args.copy(i);
+            database.watchedKeys(key, 0, key.length).add(database.index(), key, 0, key.length, watching);
+            watching.keys.add(new Watch.Watched(key, database.expireAt(key, 0, key.length)));
+        }
+        ctx.reply().ok();
+    }
+
+    public void unwatch() {
+        if (watch != null) {
+            watch.released = true;
+            watch = null;
+        }
+    }
+
+    /** The watched keys, for WATCH to add to; created on first use. */
+    private Watch watching() {
+        if (watch == null) {
+            watch = new Watch();
+        }
+        return watch;
     }
 
     /**
-     * EXEC as the engine sees it: the union of the queued commands' keys as its key arguments ({@code exec k1 k2 ...}), or the whole keyspace.
+     * EXEC as the engine sees it: the union of the queued commands' keys and the watched keys as
+     * its key arguments ({@code exec k1 k2 ...}), or the whole keyspace.
      */
     final class Exec implements Invocation {
         private final Command command;
@@ -152,6 +192,11 @@ public final class Multi {
             this.command = command;
             KeyScope widest = KeyScope.NONE;
             KeyList list = new KeyList();
+            if (watch != null) {
+                for (Watch.Watched watched : watch.keys) {
+                    list.add(watched.key(), 0, watched.key().length);
+                }
+            }
             for (Queued q : queued) {
                 CommandSpec spec = q.command.spec();
                 KeyScope scope = spec.scope(q.arguments);
@@ -203,9 +248,9 @@ public final class Multi {
         }
 
         /**
-         * Redis's execCommand, with every key granted: over maxmemory a transaction with a DENYOOM
-         * command is refused whole; otherwise an array of every queued command's reply, runtime
-         * errors included.
+         * Redis's execCommand, with every key granted: a watched key written since WATCH gives a
+         * null array; over maxmemory a transaction with a DENYOOM command is refused whole;
+         * otherwise an array of every queued command's reply, runtime errors included.
          */
         @Override
         public void run() {
@@ -214,6 +259,8 @@ public final class Multi {
             long start = System.nanoTime();
             if (failed) {
                 writer.error(EXECABORT);
+            } else if (watch != null && watch.changed(System.currentTimeMillis())) {
+                writer.nullArray();
             } else if (!connection.server().engine().reclaimMemory(this) && anyDenyOom()) {
                 writer.error(EXECABORT_BECAUSE + Errors.OOM);
             } else {
@@ -241,6 +288,9 @@ public final class Multi {
             try {
                 QueuedContext context = new QueuedContext(q.arguments);
                 q.command.handler().execute(context);
+                if (!context.refusedToBlock) {
+                    Watch.written(q.command.spec(), q.arguments, context);
+                }
             } catch (RuntimeException e) {
                 writer.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
             }
@@ -312,6 +362,8 @@ public final class Multi {
     private final class QueuedContext implements CommandContext {
         private final Arguments arguments;
         private final long now = System.currentTimeMillis();
+        /** The command would have blocked: it answered as timed out and wrote nothing. */
+        private boolean refusedToBlock;
 
         QueuedContext(Arguments arguments) {
             this.arguments = arguments;
@@ -373,6 +425,7 @@ public final class Multi {
          */
         @Override
         public void block(long deadline, int[] keyArguments, int destinationArgument, BlockedCommand command) {
+            refusedToBlock = true;
             if (destinationArgument >= 0) {
                 connection.reply().nullBulk();
             } else {

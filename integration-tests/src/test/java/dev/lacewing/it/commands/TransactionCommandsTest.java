@@ -186,4 +186,126 @@ class TransactionCommandsTest {
             pool.shutdownNow();
         }
     }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void watchedKeyWrittenByAnotherClientFailsExec(Target target) {
+        String a = keyOnShard(target, "watch:a", 0);
+        String b = keyOnShard(target, "watch:b", 1);
+        try (RespClient client = RespClient.connect(Servers.server(target).port());
+             RespClient other = RespClient.connect(Servers.server(target).port())) {
+            client.call("DEL", a, b);
+            assertEquals("+OK\r\n", client.call("WATCH", a, b));
+            other.call("SET", b, "theirs");
+            client.call("MULTI");
+            assertEquals("-ERR WATCH inside MULTI is not allowed\r\n", client.call("WATCH", a));
+            client.call("SET", a, "mine");
+            assertEquals("*-1\r\n", client.call("EXEC"));
+            assertEquals("$-1\r\n", client.call("GET", a));
+            client.call("HELLO", "3");
+            client.call("WATCH", a);
+            other.call("MSET", a, "1", b, "1");
+            client.call("MULTI");
+            client.call("GET", a);
+            assertEquals("_\r\n", client.call("EXEC"));
+            client.call("HELLO", "2");
+            client.call("WATCH", a);
+            other.call("GET", a);
+            other.call("SET", b, "2");
+            client.call("MULTI");
+            client.call("GET", a);
+            assertEquals("*1\r\n$1\r\n1\r\n", client.call("EXEC"), "reads and other keys leave a watch alone");
+            client.call("WATCH", a);
+            assertEquals("+OK\r\n", client.call("UNWATCH"));
+            other.call("SET", a, "3");
+            client.call("MULTI");
+            client.call("GET", a);
+            assertEquals("*1\r\n$1\r\n3\r\n", client.call("EXEC"), "UNWATCH forgets the keys");
+            client.call("DEL", a, b);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void watchedKeyExpiringOrFlushedFailsExec(Target target) throws Exception {
+        String a = keyOnShard(target, "expire:a", 1);
+        String b = keyOnShard(target, "flush:b", 0);
+        try (StatefulRedisConnection<String, String> connection = Servers.client(target).connect();
+             StatefulRedisConnection<String, String> other = Servers.client(target).connect()) {
+            RedisCommands<String, String> sync = connection.sync();
+            sync.set(a, "v", io.lettuce.core.SetArgs.Builder.px(50));
+            assertEquals("OK", sync.watch(a));
+            Thread.sleep(120);
+            sync.multi();
+            sync.set(a, "w");
+            assertTrue(sync.exec().wasDiscarded(), "a watched key that expired fails EXEC");
+            sync.set(b, "v");
+            sync.watch(b);
+            other.sync().flushall();
+            sync.multi();
+            sync.set(b, "w");
+            assertTrue(sync.exec().wasDiscarded(), "FLUSHALL touches a watched key");
+            sync.watch(b);
+            other.sync().flushall();
+            sync.multi();
+            sync.set(b, "w");
+            assertTrue(!sync.exec().wasDiscarded(), "FLUSHALL leaves a watched key that did not exist alone");
+            sync.del(a, b);
+        }
+    }
+
+    /** A pipelined command behind a WATCH refused inside MULTI is queued, wherever the WATCH's key made it run. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void pipelinedCommandsInsideMultiAreQueuedBehindAnyCommand(Target target) {
+        String a = keyOnShard(target, "pipe:a", 0);
+        String b = keyOnShard(target, "pipe:b", 1);
+        try (RespClient client = RespClient.connect(Servers.server(target).port())) {
+            client.call("DEL", a, b);
+            StringBuilder pipeline = new StringBuilder();
+            for (List<String> request : List.of(List.of("MULTI"), List.of("WATCH", a), List.of("SET", a, "1"),
+                List.of("WATCH", b), List.of("SET", b, "1"), List.of("EXEC"))) {
+                pipeline.append(RespClient.text(RespClient.encode(RespClient.toBytes(request.toArray(String[]::new)))));
+            }
+            client.send(pipeline.toString());
+            assertEquals("+OK\r\n", client.readReplyText());
+            for (String key : List.of(a, b)) {
+                assertEquals("-ERR WATCH inside MULTI is not allowed\r\n", client.readReplyText(), key);
+                assertEquals("+QUEUED\r\n", client.readReplyText(), key);
+            }
+            assertEquals("*2\r\n+OK\r\n+OK\r\n", client.readReplyText());
+            client.call("DEL", a, b);
+        }
+    }
+
+    /**
+     * Serving a blocked BLMOVE writes its destination, in the source's partition (served where the
+     * push ran) or on another shard (the move runs again through the engine): a watch on it breaks.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void servingABlockedMoveTouchesItsDestination(Target target) throws Exception {
+        servedMoveBreaksWatch(target, "{served:" + target + "}src", "{served:" + target + "}dst");
+        servedMoveBreaksWatch(target, keyOnShard(target, "served:src", 0), keyOnShard(target, "served:dst", 1));
+    }
+
+    private static void servedMoveBreaksWatch(Target target, String source, String destination) throws Exception {
+        try (RespClient watcher = RespClient.connect(Servers.server(target).port());
+             RespClient blocked = RespClient.connect(Servers.server(target).port());
+             RespClient pusher = RespClient.connect(Servers.server(target).port())) {
+            pusher.call("DEL", source, destination);
+            watcher.call("WATCH", destination);
+            blocked.send(RespClient.encode(RespClient.toBytes("BLMOVE", source, destination, "LEFT", "LEFT", "5")));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (!pusher.call("CLIENT", "LIST").contains("flags=b") && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            pusher.call("RPUSH", source, "x");
+            assertEquals("$1\r\nx\r\n", blocked.readReplyText());
+            watcher.call("MULTI");
+            watcher.call("PING");
+            assertEquals("*-1\r\n", watcher.call("EXEC"));
+            pusher.call("DEL", source, destination);
+        }
+    }
 }

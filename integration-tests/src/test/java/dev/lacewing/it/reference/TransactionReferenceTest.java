@@ -14,9 +14,10 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * MULTI, EXEC and DISCARD, byte for byte against redis-server 7.0, in RESP2 and RESP3, on every
- * target: queued and runtime errors, nesting, commands refused inside MULTI, blocking commands
- * that may not block, SELECT inside a transaction.
+ * MULTI, EXEC, DISCARD, WATCH and UNWATCH, byte for byte against redis-server 7.0, in RESP2 and
+ * RESP3, on every target: queued and runtime errors, nesting, commands refused inside MULTI,
+ * blocking commands that may not block, SELECT inside a transaction, and WATCH broken by the
+ * client's own write (another client's is in TransactionCommandsTest).
  */
 class TransactionReferenceTest {
 
@@ -37,6 +38,7 @@ class TransactionReferenceTest {
         GET
         NOSUCHCOMMAND x
         MULTI
+        WATCH {p}a
         EXEC
         GET {p}a
         EXEC
@@ -49,6 +51,23 @@ class TransactionReferenceTest {
         MULTI
         DEL {p}a {p}b
         DISCARD
+        WATCH {p}a {p}b
+        SET {p}b 9
+        MULTI
+        GET {p}a
+        EXEC
+        WATCH {p}a
+        GET {p}a
+        MULTI
+        GET {p}a
+        EXEC
+        WATCH {p}a
+        UNWATCH
+        SET {p}a 5
+        MULTI
+        GET {p}a
+        UNWATCH
+        EXEC
         MULTI
         BLPOP {p}l 0
         BRPOPLPUSH {p}l {p}m 0
@@ -67,6 +86,62 @@ class TransactionReferenceTest {
         SELECT 1
         DEL {p}a
         SELECT 0
+        SELECT 1
+        WATCH {p}w
+        SELECT 0
+        SET {p}w x
+        SELECT 1
+        MULTI
+        PING
+        EXEC
+        WATCH {p}w
+        SELECT 0
+        MOVE {p}w 1
+        SELECT 1
+        MULTI
+        PING
+        EXEC
+        DEL {p}w
+        SELECT 0
+        SET {p}w y
+        WATCH {p}c
+        COPY {p}w {p}c DB 2
+        MULTI
+        PING
+        EXEC
+        SELECT 2
+        WATCH {p}c
+        SELECT 0
+        COPY {p}w {p}c DB 2 REPLACE
+        MULTI
+        PING
+        EXEC
+        SELECT 2
+        DEL {p}c
+        SELECT 0
+        DEL {p}w
+        SADD {p}s1 a b
+        WATCH {p}s1
+        SUNIONSTORE {p}s2 {p}s1
+        MULTI
+        PING
+        EXEC
+        WATCH {p}s2
+        SUNIONSTORE {p}s2 {p}s1
+        MULTI
+        PING
+        EXEC
+        WATCH {p}s1 {p}s2
+        ZUNIONSTORE {p}z2 2 {p}s1 {p}s2
+        MULTI
+        PING
+        EXEC
+        WATCH {p}s1
+        SMOVE {p}s1 {p}s2 a
+        MULTI
+        PING
+        EXEC
+        DEL {p}s1 {p}s2 {p}z2
         MULTI
         DEL {p}a {p}b {p}l {p}m {p}z
         EXEC

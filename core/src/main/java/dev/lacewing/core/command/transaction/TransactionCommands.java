@@ -15,7 +15,7 @@ import dev.lacewing.core.server.Multi;
 import java.util.Set;
 
 /**
- * MULTI, EXEC, DISCARD (Redis's multi.c). The transaction's state and EXEC's run live with the
+ * MULTI, EXEC, DISCARD, WATCH, UNWATCH (Redis's multi.c). The transaction's state and EXEC's run live with the
  * connection ({@link Multi}); inside MULTI, dispatch queues commands and hands EXEC to the engine,
  * so EXEC's handler here only answers EXEC without MULTI.
  */
@@ -33,6 +33,13 @@ public final class TransactionCommands {
             ctx -> Multi.of(ctx).execWithoutMulti(ctx.reply()));
         registry.register(spec("discard", "Discard all commands issued after MULTI", FAST, ALLOW_BUSY),
             ctx -> Multi.of(ctx).discard(ctx.reply()));
+        Set<CommandFlag> watchFlags = Set.of(NOSCRIPT, LOADING, STALE, FAST, ALLOW_BUSY);
+        registry.register(new CommandSpec("watch", -2, watchFlags, 1, -1, 1, KeyScope.KEYS, GROUP,
+            "Watch the given keys to determine execution of the MULTI/EXEC block"), ctx -> Multi.of(ctx).watch(ctx));
+        registry.register(spec("unwatch", "Forget about all watched keys", FAST, ALLOW_BUSY), ctx -> {
+            Multi.of(ctx).unwatch();
+            ctx.reply().ok();
+        });
     }
 
     private static CommandSpec spec(String name, String summary, CommandFlag... flags) {
