@@ -17,6 +17,7 @@ module dev.lacewing.core {
     exports dev.lacewing.core.command.set;
     exports dev.lacewing.core.command.hyperloglog;
     exports dev.lacewing.core.command.list;
+    exports dev.lacewing.core.command.pubsub;
     exports dev.lacewing.core.command.string;
     exports dev.lacewing.core.command.zset;
     exports dev.lacewing.core.command.transaction;
@@ -24,6 +25,7 @@ module dev.lacewing.core {
     exports dev.lacewing.core.config;
     exports dev.lacewing.core.datatype;
     exports dev.lacewing.core.keyspace;
+    exports dev.lacewing.core.pubsub;
     exports dev.lacewing.core.resp;
     exports dev.lacewing.core.server;
     exports dev.lacewing.core.threading;

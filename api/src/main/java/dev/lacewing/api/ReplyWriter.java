@@ -45,6 +45,9 @@ public interface ReplyWriter {
     /** A map of {@code pairs} key/value pairs: a flat array of 2 * pairs in RESP2. */
     void map(int pairs);
 
+    /** A push ({@code >}, out-of-band data such as pub/sub messages): an array in RESP2. */
+    void push(int length);
+
     /** A set: an array in RESP2. */
     void set(int length);
 

@@ -55,7 +55,7 @@ import java.util.function.Function;
  *     and G1 doubles the stack and restarts the cycle where it overflows; and after {@value #IDLE_GC_SECONDS} s without a collection a
  *     concurrent cycle, which hands the unused heap back while the server is idle. Under ZGC, a
  *     collection at least every {@value #IDLE_GC_SECONDS} s (an idle ZGC never collects, so what a
- *     burst left stayed committed) and unused heap back after {@value #IDLE_GC_SECONDS} s instead of 300. With either, where
+ *     burst left stayed committed) and unused heap back after {@value #ZGC_UNCOMMIT_SECONDS} s instead of 300. With either, where
  *     the JVM has it, glibc's native heap is trimmed every {@value #TRIM_SECONDS} s: the JIT
  *     compilers' arenas free tens of megabytes that malloc would otherwise keep. Under write
  *     load G1 still grows the heap for its young generation as its pause and time goals need;
@@ -87,6 +87,11 @@ public final class JvmOptions {
      * long. A burst's memory goes back within about 40 s (docs/limits.md).
      */
     static final int IDLE_GC_SECONDS = 20;
+    /*
+     * ZGC spreads its uncommit over about this delay's length again: with 20 s a burst's 1.3 GB was
+     * still 690 MB at 70 s; with 5 it was back at its level before within 60 s (docs/benchmarks.md).
+     */
+    static final int ZGC_UNCOMMIT_SECONDS = 5;
     static final int TRIM_SECONDS = 10;
     static final String LEAK_DETECTION_OFF = "-Dio.netty.leakDetection.level=disabled";
 
@@ -163,7 +168,7 @@ public final class JvmOptions {
                 footprint.add("-XX:ZCollectionInterval=" + IDLE_GC_SECONDS);
             }
             if (jvm.has("ZUncommitDelay")) {
-                footprint.add("-XX:ZUncommitDelay=" + IDLE_GC_SECONDS);
+                footprint.add("-XX:ZUncommitDelay=" + ZGC_UNCOMMIT_SECONDS);
             }
         }
         if (jvm.has("TrimNativeHeapInterval")) {

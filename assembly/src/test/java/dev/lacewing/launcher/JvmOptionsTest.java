@@ -75,7 +75,7 @@ class JvmOptionsTest {
 
     @Test
     void jdk25AddsCompactObjectHeaders() {
-        assertEquals(List.of("-XX:+UseZGC", "-XX:ZCollectionInterval=20", "-XX:ZUncommitDelay=20", "-XX:TrimNativeHeapInterval=10000",
+        assertEquals(List.of("-XX:+UseZGC", "-XX:ZCollectionInterval=20", "-XX:ZUncommitDelay=5", "-XX:TrimNativeHeapInterval=10000",
             "-XX:+UseCompactObjectHeaders", "-XX:MaxRAMPercentage=50"), JvmOptions.choose(JDK_25, 0, List.of()));
     }
 

@@ -5,6 +5,7 @@ import dev.lacewing.core.command.generic.KeyCommands;
 import dev.lacewing.core.command.hash.HashCommands;
 import dev.lacewing.core.command.hyperloglog.HyperLogLogCommands;
 import dev.lacewing.core.command.list.ListCommands;
+import dev.lacewing.core.command.pubsub.PubSubCommands;
 import dev.lacewing.core.command.server.ConnectionCommands;
 import dev.lacewing.core.command.server.ServerCommands;
 import dev.lacewing.core.command.set.SetCommands;
@@ -33,6 +34,7 @@ public final class CoreCommands {
         HyperLogLogCommands.register(builder);
         KeyCommands.register(builder);
         ConnectionCommands.register(builder);
+        PubSubCommands.register(builder);
         ServerCommands.register(builder);
         TransactionCommands.register(builder);
         return builder.build();

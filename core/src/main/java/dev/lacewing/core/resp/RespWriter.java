@@ -141,6 +141,11 @@ public final class RespWriter implements ReplyWriter {
     }
 
     @Override
+    public void push(int length) {
+        header(protocol == 3 ? '>' : '*', length);
+    }
+
+    @Override
     public void set(int length) {
         header(protocol == 3 ? '~' : '*', length);
     }

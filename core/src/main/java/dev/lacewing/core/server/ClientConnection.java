@@ -15,6 +15,8 @@ import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.config.OutputBufferLimits;
 import dev.lacewing.core.keyspace.Database;
+import dev.lacewing.core.pubsub.SubscriptionKind;
+import dev.lacewing.core.pubsub.Subscriptions;
 import dev.lacewing.core.resp.RequestDecoder;
 import dev.lacewing.core.resp.RespWriter;
 import io.netty.buffer.ByteBuf;
@@ -102,6 +104,15 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private boolean blocked;
     /** A reply for the blocked command that arrived before the home thread took the block in. */
     private ByteBuf earlyReply;
+    /**
+     * Its channels and patterns; null until it first subscribes or unsubscribes. Changed on the home
+     * thread only; volatile for CLIENT LIST on other threads.
+     */
+    private volatile Subscriptions subscriptions;
+    /** Whether a flush of pushed messages is queued on the event loop. */
+    private boolean pushFlushQueued;
+    /** Whether a message was pushed straight to the channel (while a command was away), not yet flushed. */
+    private boolean pushedAside;
 
     private volatile int database;
     private volatile String name = "";
@@ -218,6 +229,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         accountBuffers();
         server.clients().remove(id);
         multi.unwatch();
+        if (subscribed()) {
+            server.pubSub().unsubscribeAll(this);
+        }
         releaseDeferred();
         BlockedClient client = blockedClient;
         if (client != null && client.claim()) {
@@ -358,6 +372,13 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             reject(command, Errors.NOAUTH);
             return;
         }
+        if (inSubscribedContext() && !Subscriptions.allowedWhileSubscribed(spec.name())) {
+            Command named = subcommandNamed(command, args);
+            if (named != null) {
+                reject(named, Subscriptions.notAllowedWhileSubscribed(named.spec().name()));
+                return;
+            }
+        }
         if (multi.active() && multi.dispatch(command, args, writer)) {
             return;
         }
@@ -373,6 +394,25 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             waiting = true;
             enterBlocked();
         }
+    }
+
+    /** RESP2 while subscribed: Redis allows only the (un)subscribe commands, PING, QUIT and RESET. */
+    private boolean inSubscribedContext() {
+        return writer.protocol() == 2 && subscribed();
+    }
+
+    /**
+     * The subcommand a container's request names when it takes that many arguments, as Redis's
+     * lookup finds it (errors then name {@code client|info}), or the command itself when it is no
+     * container; null when the subcommand is unknown or takes another argument count: its handler
+     * then replies that error, which Redis gives before this check.
+     */
+    private static Command subcommandNamed(Command command, Arguments args) {
+        if (args.count() < 2 || command.subcommands().isEmpty()) {
+            return command;
+        }
+        Command subcommand = command.subcommand(args.string(1).toLowerCase(java.util.Locale.ROOT));
+        return subcommand != null && subcommand.spec().acceptsArgumentCount(args.count()) ? subcommand : null;
     }
 
     /**
@@ -477,7 +517,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     @Override
     public boolean advance() {
         if (blockedClient != null || closing || out == null || out.readableBytes() >= REPLY_FLUSH_BYTES
-            || !channel.isWritable() || multi.active()) {
+            || !channel.isWritable() || inSubscribedContext() || multi.active()) {
             return false;
         }
         decoder.consume();
@@ -697,8 +737,71 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         return true;
     }
 
-    void onHomeThread(Runnable task) {
+    public void onHomeThread(Runnable task) {
         channel.eventLoop().execute(task);
+    }
+
+    public boolean inHomeThread() {
+        return channel.eventLoop().inEventLoop();
+    }
+
+    // ---- pub/sub ----------------------------------------------------------------------------
+
+    /** Its subscriptions, created on first use. Home thread only. */
+    public Subscriptions subscriptions() {
+        Subscriptions current = subscriptions;
+        if (current == null) {
+            current = new Subscriptions();
+            subscriptions = current;
+        }
+        return current;
+    }
+
+    /** Whether it is subscribed to anything (Redis's CLIENT_PUBSUB flag). */
+    public boolean subscribed() {
+        Subscriptions current = subscriptions;
+        return current != null && current.active();
+    }
+
+    /**
+     * Writes a published message (encoded as a RESP2 array; a push in RESP3) after what is already
+     * written, on the home thread. It pauses nothing and is never held back by a full socket: it
+     * counts against the pubsub class of client-output-buffer-limit instead, checked when the queued
+     * flush sends it. While a command is away its reply buffer is not this thread's, so the message
+     * goes to the channel on its own.
+     */
+    public void push(byte[] message) {
+        if (closing || closed) {
+            return;
+        }
+        ByteBuf target = waiting ? channel.alloc().ioBuffer(message.length) : out();
+        target.writeByte(writer.protocol() == 3 ? '>' : '*');
+        target.writeBytes(message, 1, message.length - 1);
+        if (waiting) {
+            server.netOutputBytes.add(message.length);
+            channel.write(target, channel.voidPromise());
+            pushedAside = true;
+        }
+        if (!pushFlushQueued) {
+            // Queued behind the deliveries already waiting on this loop: one flush sends them all.
+            pushFlushQueued = true;
+            channel.eventLoop().execute(this::flushPushes);
+        }
+    }
+
+    private void flushPushes() {
+        pushFlushQueued = false;
+        if (closed) {
+            return;
+        }
+        if (pushedAside) {
+            pushedAside = false;
+            channel.flush();
+        }
+        if (!waiting) {
+            flush();
+            accountBuffers();
+        }
     }
 
     ByteBuf allocate() {
@@ -762,14 +865,15 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     /**
      * Redis's checkClientOutputBufferLimits after a flush: what the socket did not take is held
-     * against the normal class's limits. Over the hard limit, or over the soft one for longer than
+     * against its class's limits: pubsub while it is subscribed to anything, normal otherwise. Over the hard limit, or over the soft one for longer than
      * its seconds, the client is closed and logged as Redis logs it.
      */
     private void checkOutputLimits() {
         if (closing || closed) {
             return;
         }
-        OutputBufferLimits.Limit limit = server.outputBufferLimits().normal();
+        OutputBufferLimits.Limit limit = subscribed()
+            ? server.outputBufferLimits().pubsub() : server.outputBufferLimits().normal();
         if (limit.hardBytes() == 0 && limit.softBytes() == 0) {
             return;
         }
@@ -1021,14 +1125,26 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         return String.valueOf(address);
     }
 
+    /** Redis's flags in its order: P (subscribed), x (inside MULTI), b (blocked); N for none. */
+    private String flags() {
+        String flags = (subscribed() ? "P" : "") + (multi.active() ? "x" : "") + (blockedClient != null ? "b" : "");
+        return flags.isEmpty() ? "N" : flags;
+    }
+
+    private int subscriptionCount(SubscriptionKind kind) {
+        Subscriptions current = subscriptions;
+        return current == null ? 0 : current.count(kind);
+    }
+
     /** The line CLIENT LIST and CLIENT INFO print for this client. */
     public String describe() {
         long now = System.currentTimeMillis();
         long omem = channel == null ? 0 : channel.eventLoop().inEventLoop() ? pendingOutputBytes() : transportPendingBytes();
         return "id=" + id + " addr=" + remoteAddress() + " laddr=" + localAddress() + " fd=-1 name=" + name
             + " age=" + (now - createdMillis) / 1000 + " idle=" + (now - lastInteractionMillis) / 1000
-            + " flags=" + (blockedClient != null ? "b" : multi.active() ? "x" : "N") + " db=" + database
-            + " sub=0 psub=0 ssub=0 multi=" + (multi.active() ? multi.queuedCount() : -1) + " qbuf=" + decoder.bufferedBytes()
+            + " flags=" + flags() + " db=" + database + " sub=" + subscriptionCount(SubscriptionKind.CHANNEL)
+            + " psub=" + subscriptionCount(SubscriptionKind.PATTERN) + " ssub=" + subscriptionCount(SubscriptionKind.SHARD)
+            + " multi=" + (multi.active() ? multi.queuedCount() : -1) + " qbuf=" + decoder.bufferedBytes()
             + " qbuf-free=" + (decoder.capacity() - decoder.bufferedBytes()) + " argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=0 oll=0"
             + " omem=" + omem + " tot-mem=" + (decoder.capacity() + omem + deferredBytes) + " events=r cmd="
             + lastCommand + " user=default redir=-1 resp=" + writer.protocol()

@@ -8,6 +8,7 @@ import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.config.OutputBufferLimits;
+import dev.lacewing.core.pubsub.PubSub;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.List;
@@ -41,6 +42,7 @@ public final class ServerState implements Server, ModuleRegistry {
     private final String engineName;
     private volatile ModuleLoader moduleLoader;
     private final Map<Long, ClientConnection> clients = new ConcurrentHashMap<>();
+    private final PubSub pubSub = new PubSub();
     private final AtomicLong nextClientId = new AtomicLong(1);
     private final long startMillis = System.currentTimeMillis();
     private final long startNanos = System.nanoTime();
@@ -169,6 +171,11 @@ public final class ServerState implements Server, ModuleRegistry {
 
     public ModuleLoader moduleLoader() {
         return moduleLoader;
+    }
+
+    /** The pub/sub registry: who is subscribed to what, for every worker. */
+    public PubSub pubSub() {
+        return pubSub;
     }
 
     public Map<Long, ClientConnection> clients() {

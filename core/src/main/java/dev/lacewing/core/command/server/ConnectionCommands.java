@@ -54,10 +54,20 @@ public final class ConnectionCommands {
         return new CommandSpec(name, arity, Set.of(flags), 0, 0, 0, KeyScope.NONE, "connection", summary);
     }
 
+    /** PING [message]; a RESP2 subscriber gets {@code pong} and the message (or "") as an array. */
     private static void ping(CommandContext ctx) {
         Arguments args = ctx.arguments();
         if (args.count() > 2) {
             ctx.reply().error(Errors.wrongArity("ping"));
+        } else if (ctx.reply().protocol() == 2 && ctx.client() instanceof ClientConnection connection
+            && connection.subscribed()) {
+            ctx.reply().array(2);
+            ctx.reply().bulk("pong");
+            if (args.count() == 2) {
+                ctx.reply().bulk(args.array(), args.offset(1), args.length(1));
+            } else {
+                ctx.reply().bulk("");
+            }
         } else if (args.count() == 2) {
             ctx.reply().bulk(args.array(), args.offset(1), args.length(1));
         } else {
@@ -75,7 +85,11 @@ public final class ConnectionCommands {
         ctx.client().closeAfterReply();
     }
 
+    /** RESET: leaves every channel (without confirmations), as a new connection, then replies RESET. */
     private static void reset(CommandContext ctx) {
+        if (ctx.client() instanceof ClientConnection connection && connection.subscribed()) {
+            connection.server().pubSub().unsubscribeAll(connection);
+        }
         ctx.client().selectDatabase(0);
         ctx.client().setProtocol(2);
         ctx.client().setName("");
@@ -257,7 +271,7 @@ public final class ConnectionCommands {
      * a subcommand replies for arguments it cannot take. Containers otherwise answer through
      * {@link Subcommands}.
      */
-    static byte[] unknownSubcommand(Arguments args, String command) {
+    public static byte[] unknownSubcommand(Arguments args, String command) {
         return Errors.quoting("ERR unknown subcommand or wrong number of arguments for '", args.array(),
             args.offset(1), args.length(1), 128, "'. Try " + command + " HELP.");
     }

@@ -1,0 +1,230 @@
+package dev.lacewing.core.pubsub;
+
+import dev.lacewing.core.command.Glob;
+import dev.lacewing.core.server.ClientConnection;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The server's pub/sub registry: for each channel, pattern and shard channel, the connections
+ * subscribed to it. One registry for every worker, not one per worker: a PUBLISH then finds its
+ * receivers with one lookup (and one pass over the patterns, as Redis makes) on whatever thread
+ * it runs, and its reply, the number of receivers, is known at once without asking the others.
+ *
+ * <p>Each entry is an immutable array of subscribers, grouped by home worker, that a subscribe or
+ * unsubscribe replaces (copy on write, under the map's per-key lock): publishing reads a snapshot
+ * without locking. A PUBLISH encodes its message once per channel or matching pattern and hands
+ * each worker that has receivers one task that writes it into each of its receivers' connections
+ * ({@link ClientConnection#push}); receivers on the publisher's own thread get it at once. So a
+ * PUBLISH costs one map lookup, one pass over the patterns, one encoding, one task per other
+ * worker with receivers, and one buffer write per receiver. A publisher's tasks reach a worker in
+ * the order they were posted, so one publisher's messages arrive in publish order everywhere.
+ *
+ * <p>Thread rule: the maps are concurrent; an entry is replaced only by its subscriber's home
+ * thread, which also keeps that connection's {@link Subscriptions} in step.
+ */
+public final class PubSub {
+
+    private final Map<ChannelName, ClientConnection[]> channels = new ConcurrentHashMap<>();
+    private final Map<ChannelName, ClientConnection[]> patterns = new ConcurrentHashMap<>();
+    private final Map<ChannelName, ClientConnection[]> shardChannels = new ConcurrentHashMap<>();
+
+    private Map<ChannelName, ClientConnection[]> registry(SubscriptionKind kind) {
+        return switch (kind) {
+            case CHANNEL -> channels;
+            case PATTERN -> patterns;
+            case SHARD -> shardChannels;
+        };
+    }
+
+    /** Subscribes a connection on its home thread; false when it already was. */
+    public boolean subscribe(ClientConnection connection, SubscriptionKind kind, ChannelName name) {
+        if (!connection.subscriptions().add(kind, name)) {
+            return false;
+        }
+        registry(kind).compute(name, (key, current) -> current == null
+            ? new ClientConnection[] {connection} : inserted(current, connection));
+        return true;
+    }
+
+    /** Unsubscribes a connection on its home thread; false when it was not subscribed. */
+    public boolean unsubscribe(ClientConnection connection, SubscriptionKind kind, ChannelName name) {
+        if (!connection.subscriptions().remove(kind, name)) {
+            return false;
+        }
+        registry(kind).computeIfPresent(name, (key, current) -> removed(current, connection));
+        return true;
+    }
+
+    /** Leaves every channel, pattern and shard channel, without confirmations (RESET, disconnection). */
+    public void unsubscribeAll(ClientConnection connection) {
+        for (SubscriptionKind kind : SubscriptionKind.values()) {
+            for (ChannelName name : connection.subscriptions().names(kind)) {
+                unsubscribe(connection, kind, name);
+            }
+        }
+    }
+
+    /** Keeps the array grouped by home worker: the new subscriber goes after the last of its worker. */
+    private static ClientConnection[] inserted(ClientConnection[] current, ClientConnection connection) {
+        int at = current.length;
+        for (int i = current.length - 1; i >= 0 && current[i].homeWorker() > connection.homeWorker(); i--) {
+            at = i;
+        }
+        ClientConnection[] next = new ClientConnection[current.length + 1];
+        System.arraycopy(current, 0, next, 0, at);
+        next[at] = connection;
+        System.arraycopy(current, at, next, at + 1, current.length - at);
+        return next;
+    }
+
+    /** The array without the connection, or null (the entry goes) when it was the last. */
+    private static ClientConnection[] removed(ClientConnection[] current, ClientConnection connection) {
+        int at = -1;
+        for (int i = 0; i < current.length && at < 0; i++) {
+            at = current[i] == connection ? i : -1;
+        }
+        if (at < 0) {
+            return current;
+        }
+        if (current.length == 1) {
+            return null;
+        }
+        ClientConnection[] next = new ClientConnection[current.length - 1];
+        System.arraycopy(current, 0, next, 0, at);
+        System.arraycopy(current, at + 1, next, at, current.length - at - 1);
+        return next;
+    }
+
+    // ---- publishing -----------------------------------------------------------------------
+
+    /**
+     * PUBLISH (kind {@link SubscriptionKind#CHANNEL}) or SPUBLISH ({@link SubscriptionKind#SHARD}):
+     * delivers the message to the channel's subscribers, then, for PUBLISH, to the subscribers of
+     * each matching pattern, and returns how many deliveries that made (a connection subscribed to
+     * the channel and to two matching patterns counts three times, as in Redis). From any thread.
+     */
+    public long publish(SubscriptionKind kind, ChannelName name, byte[] message) {
+        byte[] channel = name.bytes();
+        long receivers = 0;
+        ClientConnection[] subscribers = registry(kind).get(name);
+        if (subscribers != null) {
+            deliver(kind, name, encode(kind, null, channel, message), subscribers);
+            receivers += subscribers.length;
+        }
+        if (kind == SubscriptionKind.CHANNEL && !patterns.isEmpty()) {
+            for (Map.Entry<ChannelName, ClientConnection[]> entry : patterns.entrySet()) {
+                byte[] pattern = entry.getKey().bytes();
+                if (Glob.matches(pattern, channel, false)) {
+                    ClientConnection[] matched = entry.getValue();
+                    deliver(SubscriptionKind.PATTERN, entry.getKey(), encode(SubscriptionKind.PATTERN, pattern,
+                        channel, message), matched);
+                    receivers += matched.length;
+                }
+            }
+        }
+        return receivers;
+    }
+
+    /**
+     * Hands the message to each run of subscribers of one worker: written at once on the current
+     * thread's own, in one task for each other worker.
+     */
+    private static void deliver(SubscriptionKind kind, ChannelName name, byte[] message,
+                                ClientConnection[] subscribers) {
+        int from = 0;
+        while (from < subscribers.length) {
+            int worker = subscribers[from].homeWorker();
+            int to = from + 1;
+            while (to < subscribers.length && subscribers[to].homeWorker() == worker) {
+                to++;
+            }
+            if (subscribers[from].inHomeThread()) {
+                for (int i = from; i < to; i++) {
+                    subscribers[i].push(message);
+                }
+            } else {
+                subscribers[from].onHomeThread(new Delivery(kind, name, message, subscribers, from, to));
+            }
+            from = to;
+        }
+    }
+
+    /**
+     * One message for the subscribers of one worker, run on that worker. A subscriber that left
+     * the channel since the message was published does not get it: to it the message came after
+     * its unsubscribe, and a RESP2 connection that left every channel reads only replies again.
+     */
+    private record Delivery(SubscriptionKind kind, ChannelName name, byte[] message, ClientConnection[] subscribers,
+                            int from, int to) implements Runnable {
+
+        @Override
+        public void run() {
+            for (int i = from; i < to; i++) {
+                ClientConnection subscriber = subscribers[i];
+                if (subscriber.subscriptions().contains(kind, name)) {
+                    subscriber.push(message);
+                }
+            }
+        }
+    }
+
+    /**
+     * The message as a RESP2 array: {@code message channel payload}, or {@code pmessage pattern
+     * channel payload}. A RESP3 connection sends it as a push, the same bytes but the first.
+     */
+    private static byte[] encode(SubscriptionKind kind, byte[] pattern, byte[] channel, byte[] message) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(48 + channel.length + message.length
+            + (pattern == null ? 0 : pattern.length));
+        header(out, '*', pattern == null ? 3 : 4);
+        bulk(out, kind.messageType());
+        if (pattern != null) {
+            bulk(out, pattern);
+        }
+        bulk(out, channel);
+        bulk(out, message);
+        return out.toByteArray();
+    }
+
+    private static void header(ByteArrayOutputStream out, char type, long length) {
+        out.write(type);
+        out.writeBytes(Long.toString(length).getBytes(StandardCharsets.US_ASCII));
+        out.write('\r');
+        out.write('\n');
+    }
+
+    private static void bulk(ByteArrayOutputStream out, byte[] value) {
+        header(out, '$', value.length);
+        out.writeBytes(value);
+        out.write('\r');
+        out.write('\n');
+    }
+
+    // ---- PUBSUB introspection -------------------------------------------------------------
+
+    /** PUBSUB CHANNELS / SHARDCHANNELS: the active names of one kind matching the pattern (all when null). */
+    public List<ChannelName> active(SubscriptionKind kind, byte[] pattern) {
+        List<ChannelName> names = new ArrayList<>();
+        for (ChannelName name : registry(kind).keySet()) {
+            if (pattern == null || Glob.matches(pattern, name.bytes(), false)) {
+                names.add(name);
+            }
+        }
+        return names;
+    }
+
+    /** PUBSUB NUMSUB / SHARDNUMSUB: the subscribers of one name. */
+    public int subscribers(SubscriptionKind kind, ChannelName name) {
+        ClientConnection[] subscribers = registry(kind).get(name);
+        return subscribers == null ? 0 : subscribers.length;
+    }
+
+    /** PUBSUB NUMPAT: the patterns subscribed to, each counted once however many clients share it. */
+    public int patterns() {
+        return patterns.size();
+    }
+}
