@@ -435,7 +435,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         if (command != null) {
             command.recordRejected();
         }
-        writer.error(error);
+        writer.error(command != null && command.spec().name().equals("exec") ? multi.abortedBy(error) : error);
         server.errorReplies.increment();
     }
 

@@ -114,6 +114,16 @@ public final class Multi {
         return true;
     }
 
+    /**
+     * Redis's execCommandAbort: an EXEC that dispatch refuses (arity, authentication, a subscribed
+     * RESP2 connection), inside MULTI or not, discards the transaction and the watched keys and
+     * says why.
+     */
+    String abortedBy(String error) {
+        reset();
+        return EXECABORT_BECAUSE + (error.startsWith("ERR ") ? error.substring(4) : error);
+    }
+
     // ---- the commands ---------------------------------------------------------------------
 
     public void multi(ReplyWriter reply) {

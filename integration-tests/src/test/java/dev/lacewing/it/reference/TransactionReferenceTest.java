@@ -16,8 +16,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * MULTI, EXEC, DISCARD, WATCH and UNWATCH, byte for byte against redis-server 7.0, in RESP2 and
  * RESP3, on every target: queued and runtime errors, nesting, commands refused inside MULTI,
- * blocking commands that may not block, SELECT inside a transaction, and WATCH broken by the
- * client's own write (another client's is in TransactionCommandsTest).
+ * blocking commands that may not block, SELECT inside a transaction, EXEC refused by dispatch,
+ * SUBSCRIBE inside a transaction, and WATCH broken by the client's own write (another client's is
+ * in TransactionCommandsTest).
  */
 class TransactionReferenceTest {
 
@@ -142,6 +143,20 @@ class TransactionReferenceTest {
         PING
         EXEC
         DEL {p}s1 {p}s2 {p}z2
+        WATCH {p}a
+        EXEC foo
+        SET {p}a 1
+        MULTI
+        EXEC foo
+        EXEC
+        MULTI
+        SUBSCRIBE {p}c1
+        PING
+        EXEC
+        PING
+        MULTI
+        EXEC
+        UNSUBSCRIBE
         MULTI
         DEL {p}a {p}b {p}l {p}m {p}z
         EXEC
