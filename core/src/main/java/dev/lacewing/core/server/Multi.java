@@ -97,11 +97,20 @@ public final class Multi {
                 connection.runExec(command, new Exec(command));
                 return true;
             }
-            case "discard", "multi", "watch", "quit", "reset" -> {
+            case "discard", "quit", "reset" -> {
                 return false;
             }
             default -> {
             }
+        }
+        if (!connection.server().engine().reclaimMemory(new Keyless(command))) {
+            // Redis's processCommand: queueing could grow without bound, so over maxmemory every
+            // command but EXEC, DISCARD, QUIT and RESET is refused inside MULTI, and flags it.
+            connection.rejectQueued(command, Errors.OOM);
+            return true;
+        }
+        if (name.equals("multi") || name.equals("watch")) {
+            return false;
         }
         if (command.spec().has(CommandFlag.NO_MULTI)) {
             connection.rejectQueued(command, NOT_ALLOWED);
@@ -312,6 +321,60 @@ public final class Multi {
         @Override
         public void completed() {
             connection.completed();
+        }
+    }
+
+    /** A command asking the engine only whether memory is over the limit (it names no keys, so none are evicted for it). */
+    private final class Keyless implements Invocation {
+        private final Command command;
+
+        Keyless(Command command) {
+            this.command = command;
+        }
+
+        @Override
+        public CommandSpec spec() {
+            return command.spec();
+        }
+
+        @Override
+        public Arguments arguments() {
+            return new KeyList().finish();
+        }
+
+        @Override
+        public KeyScope scope() {
+            return KeyScope.NONE;
+        }
+
+        @Override
+        public int database() {
+            return connection.database();
+        }
+
+        @Override
+        public int homeWorker() {
+            return connection.homeWorker();
+        }
+
+        @Override
+        public int keyCount() {
+            return 0;
+        }
+
+        @Override
+        public int keyArgument(int i) {
+            throw new IndexOutOfBoundsException(i);
+        }
+
+        @Override
+        public void run() {
+            throw new UnsupportedOperationException("only asks about memory");
+        }
+
+        @Override
+        public void completed() {
+            throw new UnsupportedOperationException("only asks about memory");
         }
     }
 

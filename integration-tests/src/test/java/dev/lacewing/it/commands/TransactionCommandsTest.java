@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lacewing.core.keyspace.Slots;
+import dev.lacewing.core.server.LacewingServer;
 import dev.lacewing.it.resp.RespClient;
 import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
@@ -306,6 +307,32 @@ class TransactionCommandsTest {
             watcher.call("PING");
             assertEquals("*-1\r\n", watcher.call("EXEC"));
             pusher.call("DEL", source, destination);
+        }
+    }
+
+    /** Over maxmemory every command queued inside MULTI is refused with OOM, so EXEC aborts; DISCARD and EXEC still run. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void overMaxmemoryQueueingIsRefused(Target target) {
+        try (LacewingServer server = Servers.builder(target).start();
+             RespClient client = RespClient.connect(server.port())) {
+            String a = keyOnShard(target, "oom:a", 1);
+            client.call("SET", a, "v");
+            assertEquals("+OK\r\n", client.call("CONFIG", "SET", "maxmemory", "1"));
+            assertEquals("+OK\r\n", client.call("MULTI"));
+            String oom = "-OOM command not allowed when used memory > 'maxmemory'.\r\n";
+            assertEquals(oom, client.call("GET", a));
+            assertEquals(oom, client.call("SET", a, "2"));
+            assertEquals("-EXECABORT Transaction discarded because of previous errors.\r\n", client.call("EXEC"));
+            client.call("MULTI");
+            assertEquals("+OK\r\n", client.call("DISCARD"));
+            client.call("WATCH", a);
+            client.call("MULTI");
+            assertEquals("*0\r\n", client.call("EXEC"));
+            assertEquals("+OK\r\n", client.call("CONFIG", "SET", "maxmemory", "0"));
+            client.call("MULTI");
+            client.call("SET", a, "3");
+            assertEquals("*1\r\n+OK\r\n", client.call("EXEC"));
         }
     }
 }
