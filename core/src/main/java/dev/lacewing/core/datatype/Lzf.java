@@ -181,6 +181,44 @@ public final class Lzf {
     }
 
     /**
+     * The number of bytes a stream decompresses to, read from its control bytes without writing
+     * them out, or -1 when the stream is not valid: what a reader checks a claimed length against
+     * before it allocates the output. O(runs).
+     */
+    public static long decompressedLength(byte[] in, int inOffset, int inLength) {
+        int ip = inOffset;
+        int inEnd = inOffset + inLength;
+        long produced = 0;
+        while (ip < inEnd) {
+            int control = in[ip++] & 0xFF;
+            if (control < MAX_LITERAL) {
+                ip += control + 1;
+                if (ip > inEnd) {
+                    return -1;
+                }
+                produced += control + 1;
+                continue;
+            }
+            int length = control >>> 5;
+            if (length == 7) {
+                if (ip >= inEnd) {
+                    return -1;
+                }
+                length += in[ip++] & 0xFF;
+            }
+            if (ip >= inEnd) {
+                return -1;
+            }
+            int offset = ((control & 0x1F) << 8 | in[ip++] & 0xFF) + 1;
+            if (offset > produced) {
+                return -1;
+            }
+            produced += length + 2;
+        }
+        return produced;
+    }
+
+    /**
      * Decompresses {@code inLength} bytes of {@code in} into {@code out} from {@code outOffset},
      * at most {@code outLength} bytes; returns the decompressed length.
      *
