@@ -43,6 +43,15 @@ public interface Keyspace {
     }
 
     /**
+     * Sets the 24-bit access field of a live key, in {@link #access}'s meaning (RESTORE's IDLETIME
+     * and FREQ); not itself an access. False when the key does not exist, or the keyspace tracks
+     * no access.
+     */
+    default boolean setAccess(byte[] key, int offset, int length, int access) {
+        return false;
+    }
+
+    /**
      * Points {@code view} at the live value of a key without copying it; false when the key does
      * not exist. A string is a slice valid until the keyspace next changes.
      */

@@ -37,6 +37,12 @@ public final class Errors {
     public static final String VALUE_MUST_BE_POSITIVE = "ERR value is out of range, must be positive";
     public static final String NUMKEYS_NOT_POSITIVE = "ERR numkeys should be greater than 0";
     public static final String NUMKEYS_OVER_ARGS = "ERR Number of keys can't be greater than number of args";
+    public static final String BUSYKEY = "BUSYKEY Target key name already exists.";
+    public static final String DUMP_PAYLOAD = "ERR DUMP payload version or checksum are wrong";
+    public static final String BAD_DATA_FORMAT = "ERR Bad data format";
+    public static final String INVALID_TTL = "ERR Invalid TTL value, must be >= 0";
+    public static final String INVALID_IDLETIME = "ERR Invalid IDLETIME value, must be >= 0";
+    public static final String INVALID_FREQ = "ERR Invalid FREQ value, must be >= 0 and <= 255";
     public static final String LIMIT_NEGATIVE = "ERR LIMIT can't be negative";
     public static final String BIT_OFFSET = "ERR bit offset is not an integer or out of range";
     public static final String BIT_VALUE = "ERR bit is not an integer or out of range";

@@ -11,11 +11,12 @@ package dev.lacewing.core.datatype;
  *   111OOOOO llllllll oooooooo    the same with length l + 9 (9..264)
  * </pre>
  *
- * Offsets are 13 bits (up to 8 KiB back). The compressor is a greedy single pass with a hash of
- * the next three bytes, as liblzf's is: O(n), and it gives up as soon as the output would pass its
- * limit, so an incompressible input costs one pass and nothing more.
+ * Offsets are 13 bits (up to 8 KiB back). The compressor is liblzf's greedy single pass, with
+ * its hash and its choices, so its output equals Redis's: O(n), and it gives up as soon as the
+ * output would pass its limit, so an incompressible input costs one pass and nothing more.
  *
- * <p>Stateless and thread-safe.
+ * <p>Thread-safe: each thread compresses with a 2^16-slot hash table of its own (512 KiB, kept
+ * for the thread's life).
  */
 public final class Lzf {
 
@@ -23,8 +24,9 @@ public final class Lzf {
     private static final int MAX_OFFSET = 1 << 13;
     /** The longest match one reference holds: 7 + 255 + 2. */
     private static final int MAX_MATCH = (1 << 8) + (1 << 3);
-    private static final int MIN_HASH_BITS = 8;
-    private static final int MAX_HASH_BITS = 14;
+    /** liblzf's HSIZE with Redis's HLOG of 16. */
+    private static final int HASH_SLOTS = 1 << 16;
+    private static final ThreadLocal<HashTable> TABLES = ThreadLocal.withInitial(HashTable::new);
 
     private Lzf() {
     }
@@ -33,40 +35,43 @@ public final class Lzf {
      * Compresses {@code inLength} bytes of {@code in} into {@code out} from {@code outOffset},
      * writing at most {@code outLimit} bytes; returns the compressed length, or 0 when the result
      * would not fit (or the input is empty, whose compressed form is empty).
+     *
+     * <p>The output is byte for byte what Redis's lzf_compress writes (HLOG 16, VERY_FAST, a
+     * cleared table), so RDB strings and DUMP payloads equal redis-server's: the same rolling hash
+     * over the last four bytes into 2^16 slots, no match against the input's first byte nor within
+     * its last four, the same unrolled match extension, and the last two positions of each match
+     * hashed afresh.
      */
     public static int compress(byte[] in, int inOffset, int inLength, byte[] out, int outOffset, int outLimit) {
-        if (inLength == 0) {
+        if (inLength == 0 || outLimit == 0) {
             return 0;
         }
-        int hashBits = Math.max(MIN_HASH_BITS, Math.min(MAX_HASH_BITS, 32 - Integer.numberOfLeadingZeros(inLength)));
-        // Positions plus one of the last place each 3-byte hash was seen; 0 is none.
-        int[] seen = new int[1 << hashBits];
+        HashTable table = TABLES.get();
+        int generation = table.next();
         int inEnd = inOffset + inLength;
         int outEnd = outOffset + outLimit;
         int ip = inOffset;
         int op = outOffset + 1; // the first literal run's control byte goes before it
         int literals = 0;
+        int hash = (in[ip] & 0xFF) << 8 | in[ip + (inLength > 1 ? 1 : 0)] & 0xFF;
         while (ip < inEnd - 2) {
-            int slot = hash(in, ip, hashBits);
-            int reference = seen[slot] - 1;
-            seen[slot] = ip + 1;
+            hash = hash << 8 | in[ip + 2] & 0xFF;
+            int slot = slot(hash);
+            int reference = table.get(slot, generation);
+            table.put(slot, generation, ip);
             int offset = ip - reference - 1;
-            if (reference >= inOffset && offset < MAX_OFFSET
+            if (reference > inOffset && offset < MAX_OFFSET && ip + 4 < inEnd
                     && in[reference] == in[ip] && in[reference + 1] == in[ip + 1] && in[reference + 2] == in[ip + 2]) {
                 // Close the literal run (or take back its unused control byte) and write the reference.
-                int runStart = op - (literals == 0 ? 1 : 0);
-                if (runStart + 3 + 1 >= outEnd) {
-                    return 0;
-                }
                 if (literals > 0) {
                     out[op - literals - 1] = (byte) (literals - 1);
+                } else {
+                    op--;
                 }
-                op = runStart;
-                int limit = Math.min(inEnd - ip - 2, MAX_MATCH);
-                int length = 3;
-                while (length < limit && in[reference + length] == in[ip + length]) {
-                    length++;
+                if (op + 3 + 1 >= outEnd) {
+                    return 0;
                 }
+                int length = matchLength(in, reference, ip, Math.min(inEnd - ip - 2, MAX_MATCH));
                 int code = length - 2;
                 if (code < 7) {
                     out[op++] = (byte) ((offset >>> 8) + (code << 5));
@@ -81,9 +86,15 @@ public final class Lzf {
                 if (ip >= inEnd - 2) {
                     break;
                 }
-                // Remember the match's last two positions, as liblzf's VERY_FAST mode does.
-                seen[hash(in, ip - 2, hashBits)] = ip - 1;
-                seen[hash(in, ip - 1, hashBits)] = ip;
+                // Hash the match's last two positions afresh, as liblzf's VERY_FAST mode does.
+                ip -= 2;
+                hash = (in[ip] & 0xFF) << 8 | in[ip + 1] & 0xFF;
+                hash = hash << 8 | in[ip + 2] & 0xFF;
+                table.put(slot(hash), generation, ip);
+                ip++;
+                hash = hash << 8 | in[ip + 2] & 0xFF;
+                table.put(slot(hash), generation, ip);
+                ip++;
             } else {
                 if (op >= outEnd) {
                     return 0;
@@ -114,6 +125,97 @@ public final class Lzf {
             op--;
         }
         return op - outOffset;
+    }
+
+    /**
+     * The bytes {@code reference} and {@code ip} have in common, the first three known equal: at
+     * most {@code limit}, except that liblzf first compares 16 bytes unrolled when the limit is
+     * over 16, which can take a match up to 19 bytes (still within the input).
+     */
+    private static int matchLength(byte[] in, int reference, int ip, int limit) {
+        int length = 2;
+        if (limit > 16) {
+            for (int i = 0; i < 16; i++) {
+                length++;
+                if (in[reference + length] != in[ip + length]) {
+                    return length;
+                }
+            }
+        }
+        do {
+            length++;
+        } while (length < limit && in[reference + length] == in[ip + length]);
+        return length;
+    }
+
+    /** liblzf's IDX for HLOG 16 and VERY_FAST. */
+    private static int slot(int hash) {
+        return ((hash >>> 8) - hash * 5) & (HASH_SLOTS - 1);
+    }
+
+    /**
+     * liblzf's hash table of last positions, one per thread and reused: a slot holds a position
+     * only when stamped with the current call's generation, so no call clears 2^16 slots.
+     */
+    private static final class HashTable {
+        private final int[] positions = new int[HASH_SLOTS];
+        private final int[] stamps = new int[HASH_SLOTS];
+        private int generation;
+
+        int next() {
+            if (++generation == 0) {
+                java.util.Arrays.fill(stamps, 0);
+                generation = 1;
+            }
+            return generation;
+        }
+
+        int get(int slot, int current) {
+            return stamps[slot] == current ? positions[slot] : -1;
+        }
+
+        void put(int slot, int current, int position) {
+            stamps[slot] = current;
+            positions[slot] = position;
+        }
+    }
+
+    /**
+     * The number of bytes a stream decompresses to, read from its control bytes without writing
+     * them out, or -1 when the stream is not valid: what a reader checks a claimed length against
+     * before it allocates the output. O(runs).
+     */
+    public static long decompressedLength(byte[] in, int inOffset, int inLength) {
+        int ip = inOffset;
+        int inEnd = inOffset + inLength;
+        long produced = 0;
+        while (ip < inEnd) {
+            int control = in[ip++] & 0xFF;
+            if (control < MAX_LITERAL) {
+                ip += control + 1;
+                if (ip > inEnd) {
+                    return -1;
+                }
+                produced += control + 1;
+                continue;
+            }
+            int length = control >>> 5;
+            if (length == 7) {
+                if (ip >= inEnd) {
+                    return -1;
+                }
+                length += in[ip++] & 0xFF;
+            }
+            if (ip >= inEnd) {
+                return -1;
+            }
+            int offset = ((control & 0x1F) << 8 | in[ip++] & 0xFF) + 1;
+            if (offset > produced) {
+                return -1;
+            }
+            produced += length + 2;
+        }
+        return produced;
     }
 
     /**
@@ -172,10 +274,5 @@ public final class Lzf {
             }
         }
         return op - outOffset;
-    }
-
-    private static int hash(byte[] in, int at, int bits) {
-        int next3 = (in[at] & 0xFF) << 16 | (in[at + 1] & 0xFF) << 8 | in[at + 2] & 0xFF;
-        return next3 * 0x9E3779B1 >>> (32 - bits);
     }
 }

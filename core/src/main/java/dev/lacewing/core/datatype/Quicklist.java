@@ -34,6 +34,8 @@ public final class Quicklist implements TypedValue {
     private static final int[] BYTE_LIMITS = {4096, 8192, 16384, 32768, 65536};
     /** SIZE_SAFETY_LIMIT: a count-bounded node still stops growing past this many bytes. */
     private static final int SAFETY_LIMIT = 8192;
+    /** quicklist.c's SIZE_ESTIMATE_OVERHEAD: what an insert adds to a value's length in its size estimate. */
+    private static final int SIZE_ESTIMATE_OVERHEAD = 8;
     /** FILL_MAX of quicklist.c. */
     private static final int FILL_MAX = (1 << 15) - 1;
     /** Nodes of fewer bytes (Redis's lpBytes) are not worth compressing. */
@@ -136,6 +138,38 @@ public final class Quicklist implements TypedValue {
         return copy;
     }
 
+    /** What {@link #forEachNode} hands over: a node's entries (read only) and whether the node is compressed. */
+    public interface NodeVisitor {
+        void visit(Listpack entries, boolean compressed);
+    }
+
+    /**
+     * Visits the nodes head to tail, a compressed one as a decompressed copy (RDB's
+     * RDB_TYPE_LIST_QUICKLIST_2 writes each node as it is). O(n) plus one decompression per
+     * compressed node.
+     */
+    public void forEachNode(NodeVisitor visitor) {
+        for (Node node = head; node != null; node = node.next) {
+            visitor.visit(read(node), node.isCompressed());
+        }
+    }
+
+    /**
+     * Appends {@code entries} (taken, not copied) as a node of their own, whatever the fill rule
+     * says, as quicklistAppendListpack does when an RDB is loaded: the list keeps the nodes it was
+     * saved with. An empty listpack adds nothing. Compresses per the depth rule.
+     */
+    public void appendNode(Listpack entries) {
+        if (entries.size() == 0) {
+            return;
+        }
+        Node node = newNode();
+        replacePayload(node, entries);
+        linkAfter(tail, node);
+        size += entries.size();
+        settle(node);
+    }
+
     /** Which nodes are compressed, head to tail: for tests of the depth rule. */
     boolean[] compressedNodes() {
         boolean[] compressed = new boolean[nodes];
@@ -153,7 +187,16 @@ public final class Quicklist implements TypedValue {
         return Listpack.entrySize(value, 0, value.length);
     }
 
-    /** quicklist.c's _quicklistNodeAllowInsert: whether one more entry of this size fits the node. */
+    /**
+     * quicklist.c's _quicklistNodeAllowInsert in 7.0.15: whether {@code value} may join the node.
+     * Redis estimates the new size as the node's bytes plus the value's length plus
+     * SIZE_ESTIMATE_OVERHEAD, never the entry's exact size, so node boundaries fall where its do.
+     */
+    private boolean allowsInsert(Node node, byte[] value) {
+        return fits(node, value.length + SIZE_ESTIMATE_OVERHEAD);
+    }
+
+    /** Whether {@code entryBytes} more bytes keep the node within the fill rule. */
     private boolean fits(Node node, int entryBytes) {
         int newBytes = node.bytes() + entryBytes;
         if (fill < 0) {
@@ -359,7 +402,7 @@ public final class Quicklist implements TypedValue {
 
     /** Adds {@code value} before the first entry. */
     public void pushHead(byte[] value) {
-        if (head == null || !fits(head, entryBytes(value))) {
+        if (head == null || !allowsInsert(head, value)) {
             trim(head);
             linkAfter(null, newNode());
             insertInNode(head, 0, value);
@@ -371,7 +414,7 @@ public final class Quicklist implements TypedValue {
 
     /** Adds {@code value} after the last entry. */
     public void pushTail(byte[] value) {
-        if (tail == null || !fits(tail, entryBytes(value))) {
+        if (tail == null || !allowsInsert(tail, value)) {
             trim(tail);
             linkAfter(tail, newNode());
             insertInNode(tail, 0, value);
@@ -431,23 +474,22 @@ public final class Quicklist implements TypedValue {
         find(index);
         Node node = foundNode;
         int position = foundPosition;
-        int bytes = entryBytes(value);
-        if (fits(node, bytes)) {
+        if (allowsInsert(node, value)) {
             insertInNode(node, position, value);
             settle(node);
             return;
         }
-        if (position == 0 && node.previous != null && fits(node.previous, bytes)) {
+        if (position == 0 && node.previous != null && allowsInsert(node.previous, value)) {
             insertInNode(node.previous, node.previous.count(), value);
             settle(node.previous);
             return;
         }
         Node after = split(node, position);
         Node target;
-        if (fits(node, bytes)) {
+        if (allowsInsert(node, value)) {
             target = node;
             insertInNode(node, node.count(), value);
-        } else if (fits(after, bytes)) {
+        } else if (allowsInsert(after, value)) {
             target = after;
             insertInNode(after, 0, value);
         } else {

@@ -769,6 +769,18 @@ public final class CompactTable implements DatabaseTable {
         return index < 0 ? -1 : (int) INT.get(entryPage, offsetOf(slots[index])) >>> 8;
     }
 
+    @Override
+    public boolean setAccess(byte[] key, int offset, int length, int access, long now) {
+        int index = findLive(key, offset, length, now);
+        if (index < 0) {
+            return false;
+        }
+        int at = offsetOf(slots[index]);
+        int header = (int) INT.get(entryPage, at);
+        INT.set(entryPage, at, access << 8 | header & 0xff);
+        return true;
+    }
+
     /** Counts an access in the entry's header; the entry fields stay valid (nothing moves). */
     private void touch(long slot, long now) {
         int offset = offsetOf(slot);

@@ -45,6 +45,11 @@ public final class Database implements Keyspace {
     }
 
     @Override
+    public boolean setAccess(byte[] key, int offset, int length, int access) {
+        return table(key, offset, length).setAccess(key, offset, length, access, clock.getAsLong());
+    }
+
+    @Override
     public boolean getValue(byte[] key, int offset, int length, ValueView view) {
         return table(key, offset, length).getValue(key, offset, length, clock.getAsLong(), view);
     }

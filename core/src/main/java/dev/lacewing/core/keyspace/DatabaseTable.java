@@ -33,6 +33,9 @@ public interface DatabaseTable {
     /** The 24-bit access field of a live key ({@link MemoryPolicy}), -1 when absent; not an access. */
     int access(byte[] key, int offset, int length, long now);
 
+    /** Sets the access field of a live key ({@link dev.lacewing.api.Keyspace#setAccess}); false when absent. */
+    boolean setAccess(byte[] key, int offset, int length, int access, long now);
+
     /** Counts as an access, as {@link #get}. */
     boolean getValue(byte[] key, int offset, int length, long now, ValueView view);
 

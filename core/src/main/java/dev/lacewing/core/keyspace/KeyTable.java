@@ -184,6 +184,17 @@ public final class KeyTable implements DatabaseTable {
         return index < 0 ? -1 : accessOf(meta[index]);
     }
 
+    @Override
+    public boolean setAccess(byte[] key, int offset, int length, int access, long now) {
+        int index = findLive(key, offset, length, now);
+        if (index < 0) {
+            return false;
+        }
+        long old = meta[index];
+        meta[index] = meta(access, encodingOf(old), old & COUNTED_MASK);
+        return true;
+    }
+
     private void touch(int index, long now) {
         long old = meta[index];
         meta[index] = meta(memory.accessed(accessOf(old), now), encodingOf(old), old & COUNTED_MASK);

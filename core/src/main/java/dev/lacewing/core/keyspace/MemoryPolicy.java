@@ -136,6 +136,24 @@ public final class MemoryPolicy {
         return policy.lfu() ? accessed(oldAccess, now) : lruClock(now);
     }
 
+    /**
+     * The field RESTORE gives a key (objectSetLRUOrLFU): under an LFU policy {@code frequency} as the
+     * counter, last decremented now; under any other policy the access {@code idleSeconds} ago on
+     * the 24-bit clock, wrapped as the robj's 24-bit field wraps it in 7.0.15 (an idle time past
+     * the clock's range reads back modulo 2^24). -1 when the policy's option was not given (-1):
+     * the key keeps the field it was created with.
+     */
+    public int restored(long frequency, long idleSeconds, long now) {
+        if (policy.lfu()) {
+            return frequency < 0 ? -1 : lfuMinutes(now) << 8 | (int) frequency;
+        }
+        if (idleSeconds < 0) {
+            return -1;
+        }
+        // The clock ticks once per second (LRU_RESOLUTION_MILLIS), so seconds are ticks.
+        return (int) Math.floorMod(lruClock(now) - idleSeconds, (long) LRU_CLOCK_MAX + 1);
+    }
+
     /** Milliseconds since the last access, under the LRU meaning (Redis's estimateObjectIdleTime). */
     public long idleMillis(int access, long now) {
         int clock = lruClock(now);

@@ -241,4 +241,47 @@ class QuicklistTest {
         assertEquals(6, Quicklist.entryBytes("0100".getBytes(StandardCharsets.US_ASCII)));
         assertEquals(103, Quicklist.entryBytes(new byte[100]));
     }
+
+    /**
+     * Node boundaries as redis-server 7.0.15 draws them: an insert is allowed while the node's
+     * bytes plus the value's length plus 8 (SIZE_ESTIMATE_OVERHEAD) stay within the limit, so 25-byte
+     * values (27-byte entries) fill an 8 KiB node with 302 of them (8161 bytes), where the exact
+     * entry size would admit a 303rd (8188 bytes).
+     */
+    @org.junit.jupiter.api.Test
+    void nodesSplitWhereRedisSplitsThem() {
+        Quicklist tail = new Quicklist(-2, 0);
+        Quicklist head = new Quicklist(-2, 0);
+        for (int i = 0; i < 400; i++) {
+            byte[] value = String.format("value:%03d:padding-padding", i).getBytes(StandardCharsets.US_ASCII);
+            tail.pushTail(value);
+            head.pushHead(value);
+        }
+        for (Quicklist list : List.of(tail, head)) {
+            List<Integer> counts = new ArrayList<>();
+            list.forEachNode((entries, compressed) -> counts.add(entries.size()));
+            assertEquals(list == tail ? List.of(302, 98) : List.of(98, 302), counts);
+        }
+    }
+
+    /** A node appended whole (RDB load) keeps its entries, whatever the fill rule says. */
+    @org.junit.jupiter.api.Test
+    void appendedNodesKeepTheirEntries() {
+        Quicklist list = new Quicklist(2, 1);
+        for (int n = 1; n <= 3; n++) {
+            Listpack entries = new Listpack();
+            for (int i = 0; i < n * 10; i++) {
+                byte[] value = ("entry-of-some-length-" + i).getBytes(StandardCharsets.US_ASCII);
+                entries.append(value, 0, value.length);
+            }
+            list.appendNode(entries);
+        }
+        list.appendNode(new Listpack());
+        List<Integer> counts = new ArrayList<>();
+        list.forEachNode((entries, compressed) -> counts.add(entries.size()));
+        assertEquals(List.of(10, 20, 30), counts);
+        assertEquals(60, list.size());
+        assertArrayEquals(new boolean[] {false, true, false}, list.compressedNodes());
+        assertArrayEquals("entry-of-some-length-29".getBytes(StandardCharsets.US_ASCII), list.get(59));
+    }
 }

@@ -604,4 +604,24 @@ class DatabaseTableTest {
             assertEquals(crc, Slots.crc16(key, from, key.length), "length " + key.length + " from " + from);
         }
     }
+
+    /** RESTORE's IDLETIME and FREQ: the access field set on a live key stays, whatever the value's form. */
+    @ParameterizedTest
+    @EnumSource(KeyspaceLayout.class)
+    void setAccessReplacesTheFieldOfALiveKeyOnly(KeyspaceLayout layout) {
+        DatabaseTable table = layout.newTable(new MemoryPolicy(), () -> 1_000_000L);
+        byte[] string = bytes("string");
+        byte[] hash = bytes("hash");
+        table.put(string, 0, string.length, bytes("value"), -1);
+        dev.lacewing.core.datatype.HashValue fields = new dev.lacewing.core.datatype.HashValue();
+        fields.set(bytes("f"), 0, 1, bytes("v"), 0, 1, 512, 64);
+        table.put(hash, 0, hash.length, fields, -1);
+        for (byte[] key : new byte[][] {string, hash}) {
+            assertTrue(table.setAccess(key, 0, key.length, 0xABCDEF, 1_000_000L));
+            assertEquals(0xABCDEF, table.access(key, 0, key.length, 1_000_000L));
+            assertTrue(table.peek(key, 0, key.length, 1_000_000L) != null, "the value stays");
+        }
+        assertArrayEquals(bytes("value"), (byte[]) table.peek(string, 0, string.length, 1_000_000L));
+        assertFalse(table.setAccess(bytes("missing"), 0, 7, 1, 1_000_000L));
+    }
 }

@@ -28,8 +28,9 @@ import java.util.Set;
 /**
  * The generic key family (Redis's db.c): commands that work on keys whatever their type. The
  * family also takes in the expiry commands ({@link ExpireCommands}, expire.c), the database
- * commands ({@link DatabaseCommands}), OBJECT ({@link ObjectCommands}, object.c) and SORT
- * ({@link SortCommands}, sort.c); {@link #register} declares all five.
+ * commands ({@link DatabaseCommands}), OBJECT ({@link ObjectCommands}, object.c), SORT
+ * ({@link SortCommands}, sort.c) and DUMP/RESTORE ({@link DumpCommands}, cluster.c); {@link #register}
+ * declares all six.
  *
  * <p>COPY ... DB and MOVE reach a key of another database through {@link CommandContext#keyspace(int)}
  * while declaring only their keys: partitions hold a slot range across every database, so the
@@ -84,6 +85,7 @@ public final class KeyCommands {
         DatabaseCommands.register(registry);
         ObjectCommands.register(registry);
         SortCommands.register(registry);
+        DumpCommands.register(registry);
     }
 
     /** A command on the keys from {@code firstKey} to {@code lastKey}, one after another. */
