@@ -20,6 +20,7 @@ module dev.lacewing.core {
     exports dev.lacewing.core.command.pubsub;
     exports dev.lacewing.core.command.string;
     exports dev.lacewing.core.command.zset;
+    exports dev.lacewing.core.command.transaction;
     exports dev.lacewing.core.command.server;
     exports dev.lacewing.core.config;
     exports dev.lacewing.core.datatype;

@@ -10,6 +10,7 @@ import dev.lacewing.core.command.server.ConnectionCommands;
 import dev.lacewing.core.command.server.ServerCommands;
 import dev.lacewing.core.command.set.SetCommands;
 import dev.lacewing.core.command.string.StringCommands;
+import dev.lacewing.core.command.transaction.TransactionCommands;
 import dev.lacewing.core.command.zset.SortedSetCommands;
 
 /**
@@ -35,6 +36,7 @@ public final class CoreCommands {
         ConnectionCommands.register(builder);
         PubSubCommands.register(builder);
         ServerCommands.register(builder);
+        TransactionCommands.register(builder);
         return builder.build();
     }
 }

@@ -171,9 +171,24 @@ public final class Database implements Keyspace {
         return total;
     }
 
+    /** A write command wrote the key: its watchers' EXEC fails (Redis's signalModifiedKey). */
+    public void touchWatched(byte[] key, int offset, int length) {
+        partitions[Slots.partitionOf(key, offset, length, partitions.length)].watchedKeys().touch(index, key, offset,
+            length);
+    }
+
+    /** Clients watching the key, in the key's partition. */
+    public WatchedKeys watchedKeys(byte[] key, int offset, int length) {
+        return partitions[Slots.partitionOf(key, offset, length, partitions.length)].watchedKeys();
+    }
+
+    /** Emptying the database touches every watched key it held, as FLUSHDB and FLUSHALL do in Redis. */
     @Override
     public void clear() {
+        long now = clock.getAsLong();
         for (Partition partition : partitions) {
+            DatabaseTable table = partition.table(index);
+            partition.watchedKeys().touchWhere(index, key -> table.peek(key, 0, key.length, now) != null);
             partition.table(index).clear();
         }
     }

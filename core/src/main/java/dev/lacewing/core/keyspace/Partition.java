@@ -3,6 +3,7 @@ package dev.lacewing.core.keyspace;
 import dev.lacewing.api.Settings;
 import java.util.Arrays;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 /**
  * A range of hash slots across every database: one {@link DatabaseTable} per database. The unit an
@@ -26,6 +27,7 @@ public final class Partition {
 
     private final DatabaseTable[] databases;
     private final BlockedKeys blockedKeys = new BlockedKeys();
+    private final WatchedKeys watchedKeys = new WatchedKeys();
     private final MemoryPolicy memory;
     private final LongSupplier clock;
     private final EvictionPool pool = new EvictionPool();
@@ -51,6 +53,11 @@ public final class Partition {
         return databases[database];
     }
 
+    /** The clients watching this partition's keys. */
+    public WatchedKeys watchedKeys() {
+        return watchedKeys;
+    }
+
     /** The clients blocked on this partition's keys. */
     public BlockedKeys blockedKeys() {
         return blockedKeys;
@@ -66,6 +73,14 @@ public final class Partition {
      * is signalled, and served once the command is done if the value is of the kind it waits for.
      */
     public void swap(int first, int second) {
+        // Redis's touchAllWatchedKeysInDb: a watched key that exists on either side changes.
+        long before = clock.getAsLong();
+        DatabaseTable one = databases[first];
+        DatabaseTable other = databases[second];
+        Predicate<byte[]> inEither = key -> one.peek(key, 0, key.length, before) != null
+            || other.peek(key, 0, key.length, before) != null;
+        watchedKeys.touchWhere(first, inEither);
+        watchedKeys.touchWhere(second, inEither);
         DatabaseTable table = databases[first];
         databases[first] = databases[second];
         databases[second] = table;
@@ -158,7 +173,8 @@ public final class Partition {
                 DatabaseTable table = databases[nextRandomDatabase];
                 nextRandomDatabase = (nextRandomDatabase + 1) % databases.length;
                 if (table.sample(1, volatileOnly, (key, offset, length, access, expireAt) ->
-                    picked[0] = Arrays.copyOfRange(key, offset, offset + length)) > 0 && evict(table, picked[0], now)) {
+                    picked[0] = Arrays.copyOfRange(key, offset, offset + length)) > 0
+                    && evict(table, nextRandomDatabase == 0 ? databases.length - 1 : nextRandomDatabase - 1, picked[0], now)) {
                     return true;
                 }
             }
@@ -190,9 +206,10 @@ public final class Partition {
             }
             while (!pool.isEmpty()) {
                 byte[] key = pool.bestKey();
-                DatabaseTable table = databases[pool.bestDatabase()];
+                int database = pool.bestDatabase();
+                DatabaseTable table = databases[database];
                 pool.removeBest();
-                if (evict(table, key, now)) {
+                if (evict(table, database, key, now)) {
                     return true;
                 }
             }
@@ -201,10 +218,11 @@ public final class Partition {
     }
 
     /** Deletes a key as an eviction; false when it is gone already (deleted, or expired meanwhile). */
-    private boolean evict(DatabaseTable table, byte[] key, long now) {
+    private boolean evict(DatabaseTable table, int database, byte[] key, long now) {
         if (!table.remove(key, 0, key.length, now)) {
             return false;
         }
+        watchedKeys.touch(database, key, 0, key.length);
         evictedCount++;
         return true;
     }

@@ -133,6 +133,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     private volatile String lastCommand = "NULL";
 
+    /** MULTI's queue and WATCH's keys. */
+    private final Multi multi = new Multi(this);
+
     ClientConnection(ServerState server, int homeWorker) {
         this.server = server;
         this.homeWorker = homeWorker;
@@ -225,6 +228,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         closed = true;
         accountBuffers();
         server.clients().remove(id);
+        multi.unwatch();
         if (subscribed()) {
             server.pubSub().unsubscribeAll(this);
         }
@@ -375,6 +379,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
                 return;
             }
         }
+        if (multi.active() && multi.dispatch(command, args, writer)) {
+            return;
+        }
         begin(command);
         KeyScope scope = spec.scope(args);
         if (scope == KeyScope.NONE || (scope == KeyScope.KEYS && keyCount() == 0)) {
@@ -424,10 +431,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     private void reject(Command command, String error) {
+        multi.flagError();
         if (command != null) {
             command.recordRejected();
         }
-        writer.error(error);
+        writer.error(command != null && command.spec().name().equals("exec") ? multi.abortedBy(error) : error);
         server.errorReplies.increment();
     }
 
@@ -452,6 +460,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
         writer.error(message.toByteArray());
         server.errorReplies.increment();
+        multi.flagError();
     }
 
     private static void writeCString(ByteArrayOutputStream out, Arguments args, int index, int limit) {
@@ -479,6 +488,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         long errorsBefore = writer.errorCount();
         try {
             current.handler().execute(this);
+            if (blockedClient == null) {
+                Watch.written(current.spec(), decoder, this);
+            }
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "command " + current.spec().name() + " failed", e);
             writer.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
@@ -498,13 +510,14 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
      * waits: the decoder and {@code out} are this thread's until {@link #completed()}, and the
      * engine's hand-over ordered the home thread's writes before. Only what dispatch would hand
      * the engine as it stands is taken; everything else (errors, keyless and whole-keyspace
-     * commands, anything touching connection state) waits for the home thread, as do bytes that
-     * arrive meanwhile, and a batch stops once 64 KiB of replies wait to be flushed.
+     * commands, anything touching connection state, anything inside MULTI, which dispatch queues)
+     * waits for the home thread, as do bytes that arrive meanwhile, and a batch stops once 64 KiB of
+     * replies wait to be flushed.
      */
     @Override
     public boolean advance() {
         if (blockedClient != null || closing || out == null || out.readableBytes() >= REPLY_FLUSH_BYTES
-            || !channel.isWritable() || inSubscribedContext()) {
+            || !channel.isWritable() || inSubscribedContext() || multi.active()) {
             return false;
         }
         decoder.consume();
@@ -544,6 +557,41 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     RespWriter writer() {
         return writer;
+    }
+
+    public Multi multi() {
+        return multi;
+    }
+
+    /** EXEC inside MULTI: runs where the engine grants every key of the transaction ({@link Multi.Exec}). */
+    void runExec(Command command, Multi.Exec exec) {
+        begin(command);
+        if (exec.scope() == KeyScope.NONE) {
+            exec.run();
+        } else {
+            waiting = !server.engine().execute(exec);
+        }
+    }
+
+    /** A command refused inside MULTI by the transaction's own rules (Redis's rejectCommand). */
+    void rejectQueued(Command command, String error) {
+        reject(command, error);
+    }
+
+    /** One queued command ran inside EXEC: counts it as {@link #run()} would. */
+    void queuedRan(boolean failed) {
+        if (failed) {
+            server.errorReplies.increment();
+        }
+        server.commandsProcessed.increment();
+    }
+
+    /** EXEC's reply is written: counts it, and serves the clients its commands made ready. */
+    void execRan(Command command, long micros, boolean failed) {
+        command.recordCall(micros, failed);
+        server.commandsProcessed.increment();
+        executed = true;
+        BlockedClient.serveReadyKeys(server);
     }
 
     @Override
@@ -1077,9 +1125,10 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         return String.valueOf(address);
     }
 
+    /** Redis's flags in its order: P (subscribed), x (inside MULTI), b (blocked); N for none. */
     private String flags() {
-        boolean pubsub = subscribed();
-        return blockedClient != null ? (pubsub ? "Pb" : "b") : pubsub ? "P" : "N";
+        String flags = (subscribed() ? "P" : "") + (multi.active() ? "x" : "") + (blockedClient != null ? "b" : "");
+        return flags.isEmpty() ? "N" : flags;
     }
 
     private int subscriptionCount(SubscriptionKind kind) {
@@ -1095,7 +1144,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             + " age=" + (now - createdMillis) / 1000 + " idle=" + (now - lastInteractionMillis) / 1000
             + " flags=" + flags() + " db=" + database + " sub=" + subscriptionCount(SubscriptionKind.CHANNEL)
             + " psub=" + subscriptionCount(SubscriptionKind.PATTERN) + " ssub=" + subscriptionCount(SubscriptionKind.SHARD)
-            + " multi=-1 qbuf=" + decoder.bufferedBytes()
+            + " multi=" + (multi.active() ? multi.queuedCount() : -1) + " qbuf=" + decoder.bufferedBytes()
             + " qbuf-free=" + (decoder.capacity() - decoder.bufferedBytes()) + " argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=0 oll=0"
             + " omem=" + omem + " tot-mem=" + (decoder.capacity() + omem + deferredBytes) + " events=r cmd="
             + lastCommand + " user=default redir=-1 resp=" + writer.protocol()

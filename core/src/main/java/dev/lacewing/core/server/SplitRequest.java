@@ -57,6 +57,7 @@ final class SplitRequest implements Invocation.Split {
         long start = System.nanoTime();
         try {
             command.handler().execute(part);
+            Watch.written(command.spec(), part, part);
         } catch (RuntimeException e) {
             part.writer.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
         }

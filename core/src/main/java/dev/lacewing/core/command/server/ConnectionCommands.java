@@ -17,6 +17,7 @@ import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.server.ClientConnection;
+import dev.lacewing.core.server.Multi;
 import dev.lacewing.core.server.ServerState;
 import java.util.ArrayList;
 import java.util.List;
@@ -93,6 +94,7 @@ public final class ConnectionCommands {
         ctx.client().setProtocol(2);
         ctx.client().setName("");
         ctx.client().setAuthenticated(requirePass(ctx).isEmpty());
+        Multi.of(ctx).reset();
         ctx.reply().simple("RESET");
     }
 

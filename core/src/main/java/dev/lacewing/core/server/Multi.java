@@ -1,0 +1,509 @@
+package dev.lacewing.core.server;
+
+import dev.lacewing.api.Arguments;
+import dev.lacewing.api.BlockedCommand;
+import dev.lacewing.api.Client;
+import dev.lacewing.api.CommandContext;
+import dev.lacewing.api.CommandFlag;
+import dev.lacewing.api.CommandSpec;
+import dev.lacewing.api.Invocation;
+import dev.lacewing.api.KeyScope;
+import dev.lacewing.api.Keyspace;
+import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.api.ValueView;
+import dev.lacewing.core.command.Command;
+import dev.lacewing.core.command.Errors;
+import dev.lacewing.core.keyspace.Database;
+import dev.lacewing.core.resp.RespWriter;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A connection's transaction, as Redis's multi.c: MULTI queues the commands that follow (each
+ * checked as dispatch checks it, answered +QUEUED or with its error), EXEC runs them, DISCARD
+ * drops them. A queueing error makes EXEC answer EXECABORT.
+ *
+ * <p>EXEC hands the engine one {@link Invocation} ({@link Exec}) whose keys are every queued
+ * command's keys and every watched key, or the whole keyspace when a queued command needs it:
+ * the engine grants them all at once (the shared-nothing engine as one transaction over their
+ * shards, the multithread engine holding their stripes), and the queued commands run one after
+ * another under that grant, on one thread. No other command sees the keys between them, so the
+ * transaction is atomic and isolated whatever shards its keys live on. The watch check runs under
+ * the same grant, so no write slips in between the check and the run.
+ *
+ * <p>Thread rule: owned by its connection, touched by whichever thread runs the connection's
+ * command (the engine's hand-over orders those); a {@link Watch} is flagged by any thread that
+ * writes one of its keys.
+ */
+public final class Multi {
+
+    /** Redis's multi.c wording. */
+    static final String NESTED = "ERR MULTI calls can not be nested";
+    static final String EXEC_WITHOUT_MULTI = "ERR EXEC without MULTI";
+    static final String DISCARD_WITHOUT_MULTI = "ERR DISCARD without MULTI";
+    static final String WATCH_INSIDE_MULTI = "ERR WATCH inside MULTI is not allowed";
+    static final String NOT_ALLOWED = "ERR Command not allowed inside a transaction";
+    static final String EXECABORT = "EXECABORT Transaction discarded because of previous errors.";
+    static final String EXECABORT_BECAUSE = "EXECABORT Transaction discarded because of: ";
+
+    /** A queued command with its arguments copied out of the connection's buffer. */
+    private record Queued(Command command, Arguments arguments) {
+    }
+
+    private final ClientConnection connection;
+    private final List<Queued> queued = new ArrayList<>();
+    /** Inside MULTI (Redis's CLIENT_MULTI). */
+    private boolean active;
+    /** A queued command was refused (CLIENT_DIRTY_EXEC): EXEC aborts. */
+    private boolean failed;
+    /** The keys WATCH registered, or null while none is watched. */
+    private Watch watch;
+
+    Multi(ClientConnection connection) {
+        this.connection = connection;
+    }
+
+    /** The transaction of the connection a command runs for. */
+    public static Multi of(CommandContext ctx) {
+        return ((ClientConnection) ctx.client()).multi();
+    }
+
+    public boolean active() {
+        return active;
+    }
+
+    /** Commands queued, for CLIENT LIST's multi=. */
+    public int queuedCount() {
+        return queued.size();
+    }
+
+    /** Redis's flagTransaction: a command refused while queueing makes EXEC abort. */
+    void flagError() {
+        if (active) {
+            failed = true;
+        }
+    }
+
+    /**
+     * Called by dispatch inside MULTI for a command that passed its checks. True when it was
+     * dealt with here: queued (or refused) with its reply written, or EXEC handed to the engine.
+     * False for the commands that run at once even inside MULTI (DISCARD, MULTI, WATCH, QUIT,
+     * RESET), as Redis's processCommand lets them through.
+     */
+    boolean dispatch(Command command, Arguments args, RespWriter writer) {
+        String name = command.spec().name();
+        switch (name) {
+            case "exec" -> {
+                connection.runExec(command, new Exec(command));
+                return true;
+            }
+            case "discard", "quit", "reset" -> {
+                return false;
+            }
+            default -> {
+            }
+        }
+        if (!connection.server().engine().reclaimMemory(new Keyless(command))) {
+            // Redis's processCommand: queueing could grow without bound, so over maxmemory every
+            // command but EXEC, DISCARD, QUIT and RESET is refused inside MULTI, and flags it.
+            connection.rejectQueued(command, Errors.OOM);
+            return true;
+        }
+        if (name.equals("multi") || name.equals("watch")) {
+            return false;
+        }
+        if (command.spec().has(CommandFlag.NO_MULTI)) {
+            connection.rejectQueued(command, NOT_ALLOWED);
+            return true;
+        }
+        if (!failed) {
+            queued.add(new Queued(command, new BlockedClient.CopiedArguments(args)));
+        }
+        writer.simple("QUEUED");
+        return true;
+    }
+
+    /**
+     * Redis's execCommandAbort: an EXEC that dispatch refuses (arity, authentication, a subscribed
+     * RESP2 connection), inside MULTI or not, discards the transaction and the watched keys and
+     * says why.
+     */
+    String abortedBy(String error) {
+        reset();
+        return EXECABORT_BECAUSE + (error.startsWith("ERR ") ? error.substring(4) : error);
+    }
+
+    // ---- the commands ---------------------------------------------------------------------
+
+    public void multi(ReplyWriter reply) {
+        if (active) {
+            reply.error(NESTED);
+            return;
+        }
+        active = true;
+        reply.ok();
+    }
+
+    public void discard(ReplyWriter reply) {
+        if (!active) {
+            reply.error(DISCARD_WITHOUT_MULTI);
+            return;
+        }
+        reset();
+        reply.ok();
+    }
+
+    /** EXEC outside MULTI; inside, dispatch hands it to the engine ({@link Exec}). */
+    public void execWithoutMulti(ReplyWriter reply) {
+        reply.error(EXEC_WITHOUT_MULTI);
+    }
+
+    /** Leaves MULTI and forgets the watched keys (discardTransaction, RESET, the connection's close). */
+    public void reset() {
+        queued.clear();
+        active = false;
+        failed = false;
+        unwatch();
+    }
+
+    /** WATCH key...: run with its keys granted, so each registers where writers of the key look. */
+    public void watch(CommandContext ctx) {
+        if (active) {
+            ctx.reply().error(WATCH_INSIDE_MULTI);
+            return;
+        }
+        Watch watching = watching();
+        Database database = (Database) ctx.keyspace();
+        Arguments args = ctx.arguments();
+        for (int i = 1; i < args.count(); i++) {
+            byte[] key = args.copy(i);
+            database.watchedKeys(key, 0, key.length).add(database.index(), key, 0, key.length, watching);
+            watching.keys.add(new Watch.Watched(key, database.expireAt(key, 0, key.length)));
+        }
+        ctx.reply().ok();
+    }
+
+    public void unwatch() {
+        if (watch != null) {
+            watch.released = true;
+            watch = null;
+        }
+    }
+
+    /** The watched keys, for WATCH to add to; created on first use. */
+    private Watch watching() {
+        if (watch == null) {
+            watch = new Watch();
+        }
+        return watch;
+    }
+
+    /**
+     * EXEC as the engine sees it: the union of the queued commands' keys and the watched keys as
+     * its key arguments ({@code exec k1 k2 ...}), or the whole keyspace.
+     */
+    final class Exec implements Invocation {
+        private final Command command;
+        private final KeyList keys;
+        private final KeyScope scope;
+
+        Exec(Command command) {
+            this.command = command;
+            KeyScope widest = KeyScope.NONE;
+            KeyList list = new KeyList();
+            if (watch != null) {
+                for (Watch.Watched watched : watch.keys) {
+                    list.add(watched.key(), 0, watched.key().length);
+                }
+            }
+            for (Queued q : queued) {
+                CommandSpec spec = q.command.spec();
+                KeyScope scope = spec.scope(q.arguments);
+                if (scope == KeyScope.ALL) {
+                    widest = KeyScope.ALL;
+                }
+                int count = scope == KeyScope.KEYS ? spec.keyCount(q.arguments) : 0;
+                for (int i = 0; i < count; i++) {
+                    list.add(q.arguments, spec.keyArgument(q.arguments, i));
+                }
+            }
+            this.keys = list.finish();
+            this.scope = widest == KeyScope.ALL ? KeyScope.ALL : keys.count() > 1 ? KeyScope.KEYS : KeyScope.NONE;
+        }
+
+        @Override
+        public CommandSpec spec() {
+            return command.spec();
+        }
+
+        @Override
+        public Arguments arguments() {
+            return keys;
+        }
+
+        @Override
+        public KeyScope scope() {
+            return scope;
+        }
+
+        @Override
+        public int database() {
+            return connection.database();
+        }
+
+        @Override
+        public int homeWorker() {
+            return connection.homeWorker();
+        }
+
+        @Override
+        public int keyCount() {
+            return keys.count() - 1;
+        }
+
+        @Override
+        public int keyArgument(int i) {
+            return i + 1;
+        }
+
+        /**
+         * Redis's execCommand, with every key granted: a watched key written since WATCH gives a
+         * null array; over maxmemory a transaction with a DENYOOM command is refused whole;
+         * otherwise an array of every queued command's reply, runtime errors included.
+         */
+        @Override
+        public void run() {
+            RespWriter writer = connection.writer();
+            long errorsBefore = writer.errorCount();
+            long start = System.nanoTime();
+            if (failed) {
+                writer.error(EXECABORT);
+            } else if (watch != null && watch.changed(System.currentTimeMillis())) {
+                writer.nullArray();
+            } else if (!connection.server().engine().reclaimMemory(this) && anyDenyOom()) {
+                writer.error(EXECABORT_BECAUSE + Errors.OOM);
+            } else {
+                writer.array(queued.size());
+                for (Queued q : queued) {
+                    runQueued(q, writer);
+                }
+            }
+            reset();
+            connection.execRan(command, (System.nanoTime() - start) / 1000, writer.errorCount() != errorsBefore);
+        }
+
+        private boolean anyDenyOom() {
+            for (Queued q : queued) {
+                if (q.command.spec().has(CommandFlag.DENYOOM)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private void runQueued(Queued q, RespWriter writer) {
+            long errorsBefore = writer.errorCount();
+            long start = System.nanoTime();
+            try {
+                QueuedContext context = new QueuedContext(q.arguments);
+                q.command.handler().execute(context);
+                if (!context.refusedToBlock) {
+                    Watch.written(q.command.spec(), q.arguments, context);
+                }
+            } catch (RuntimeException e) {
+                writer.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
+            }
+            boolean failedHere = writer.errorCount() != errorsBefore;
+            q.command.recordCall((System.nanoTime() - start) / 1000, failedHere);
+            connection.queuedRan(failedHere);
+        }
+
+        @Override
+        public void completed() {
+            connection.completed();
+        }
+    }
+
+    /** A command asking the engine only whether memory is over the limit (it names no keys, so none are evicted for it). */
+    private final class Keyless implements Invocation {
+        private final Command command;
+
+        Keyless(Command command) {
+            this.command = command;
+        }
+
+        @Override
+        public CommandSpec spec() {
+            return command.spec();
+        }
+
+        @Override
+        public Arguments arguments() {
+            return new KeyList().finish();
+        }
+
+        @Override
+        public KeyScope scope() {
+            return KeyScope.NONE;
+        }
+
+        @Override
+        public int database() {
+            return connection.database();
+        }
+
+        @Override
+        public int homeWorker() {
+            return connection.homeWorker();
+        }
+
+        @Override
+        public int keyCount() {
+            return 0;
+        }
+
+        @Override
+        public int keyArgument(int i) {
+            throw new IndexOutOfBoundsException(i);
+        }
+
+        @Override
+        public void run() {
+            throw new UnsupportedOperationException("only asks about memory");
+        }
+
+        @Override
+        public void completed() {
+            throw new UnsupportedOperationException("only asks about memory");
+        }
+    }
+
+    /** The key arguments of an EXEC: {@code exec} and each key, copied into one array. */
+    private static final class KeyList implements Arguments {
+        private final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        private int[] offsets = new int[8];
+        private int count;
+        private byte[] array;
+
+        KeyList() {
+            add("exec".getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, 4);
+        }
+
+        void add(Arguments args, int index) {
+            add(args.array(), args.offset(index), args.length(index));
+        }
+
+        void add(byte[] source, int offset, int length) {
+            if (count + 2 > offsets.length) {
+                offsets = java.util.Arrays.copyOf(offsets, offsets.length * 2);
+            }
+            bytes.write(source, offset, length);
+            offsets[++count] = bytes.size();
+        }
+
+        KeyList finish() {
+            array = bytes.toByteArray();
+            return this;
+        }
+
+        @Override
+        public int count() {
+            return count;
+        }
+
+        @Override
+        public byte[] array() {
+            return array;
+        }
+
+        @Override
+        public int offset(int index) {
+            return offsets[index];
+        }
+
+        @Override
+        public int length(int index) {
+            return offsets[index + 1] - offsets[index];
+        }
+    }
+
+    /**
+     * What a queued command sees inside EXEC: its own arguments and clock, everything else the
+     * connection's. A blocking command does not block: it answers as its timeout would, at once,
+     * as Redis answers for a client that may not block.
+     */
+    private final class QueuedContext implements CommandContext {
+        private final Arguments arguments;
+        private final long now = System.currentTimeMillis();
+        /** The command would have blocked: it answered as timed out and wrote nothing. */
+        private boolean refusedToBlock;
+
+        QueuedContext(Arguments arguments) {
+            this.arguments = arguments;
+        }
+
+        @Override
+        public Arguments arguments() {
+            return arguments;
+        }
+
+        @Override
+        public ReplyWriter reply() {
+            return connection.reply();
+        }
+
+        @Override
+        public Keyspace keyspace() {
+            return connection.keyspace();
+        }
+
+        @Override
+        public Keyspace keyspace(int index) {
+            return connection.keyspace(index);
+        }
+
+        @Override
+        public int databases() {
+            return connection.databases();
+        }
+
+        @Override
+        public void swapDatabases(int first, int second) {
+            connection.swapDatabases(first, second);
+        }
+
+        @Override
+        public long now() {
+            return now;
+        }
+
+        @Override
+        public ValueView valueView() {
+            return connection.valueView();
+        }
+
+        @Override
+        public Client client() {
+            return connection;
+        }
+
+        @Override
+        public ServerState server() {
+            return connection.server();
+        }
+
+        /**
+         * Redis's reply for a blocking command that may not block: a null bulk for the list moves
+         * (BLMOVE, BRPOPLPUSH: the commands with a destination), a null array for the rest.
+         */
+        @Override
+        public void block(long deadline, int[] keyArguments, int destinationArgument, BlockedCommand command) {
+            refusedToBlock = true;
+            if (destinationArgument >= 0) {
+                connection.reply().nullBulk();
+            } else {
+                connection.reply().nullArray();
+            }
+        }
+    }
+}

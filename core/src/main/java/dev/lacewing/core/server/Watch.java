@@ -1,0 +1,198 @@
+package dev.lacewing.core.server;
+
+import dev.lacewing.api.Arguments;
+import dev.lacewing.api.CommandContext;
+import dev.lacewing.api.CommandDetails;
+import dev.lacewing.api.CommandFlag;
+import dev.lacewing.api.CommandSpec;
+import dev.lacewing.api.Keyspace;
+import dev.lacewing.core.keyspace.Database;
+import dev.lacewing.core.keyspace.WatchedKeys;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One client's WATCH (Redis's watched_keys of a client): its keys, registered in their partitions'
+ * {@link WatchedKeys}, and the flag any writer of one of them sets. Also the write paths' signal to
+ * watchers: after a write command ({@link #written}) and after serving a blocked client
+ * ({@link #served}); FLUSHDB/FLUSHALL, SWAPDB and eviction signal from the keyspace itself, and a
+ * key whose time passed since WATCH counts as changed at EXEC ({@link #changed}).
+ *
+ * <p>Thread rule: {@link #keys} belongs to the owning connection's running command; {@code dirty}
+ * is set by whichever thread writes a watched key, {@code released} by the owner.
+ */
+final class Watch implements WatchedKeys.Watcher {
+
+    /** A watched key and the time it was to expire when watched (Redis's watchedKey.expired), or a negative. */
+    record Watched(byte[] key, long expireAt) {
+    }
+
+    final List<Watched> keys = new ArrayList<>();
+    private volatile boolean dirty;
+    volatile boolean released;
+
+    @Override
+    public boolean watching() {
+        return !released && !dirty;
+    }
+
+    @Override
+    public void touched() {
+        dirty = true;
+    }
+
+    /**
+     * Redis's isWatchedKeyExpired as well: a key whose time passed since WATCH changed, even
+     * where nothing deleted it yet. Called with the keys granted.
+     */
+    boolean changed(long now) {
+        if (dirty) {
+            return true;
+        }
+        for (Watched watched : keys) {
+            if (watched.expireAt > 0 && watched.expireAt <= now) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A command ran: when it writes, its keys' watchers are flagged (Redis's signalModifiedKey). Called
+     * by the thread that ran it, still holding its keys. Conservative: a write command that changed
+     * nothing (SET NX on an existing key) flags them too.
+     */
+    static void written(CommandSpec spec, Arguments args, CommandContext ctx) {
+        if (!WatchedKeys.anyWatched() || !spec.has(CommandFlag.WRITE)
+            || !(ctx.keyspace() instanceof Database database)) {
+            return;
+        }
+        int copyDatabase = spec.name().equals("copy") ? copyDatabaseArgument(args) : -1;
+        for (int i = 0, keys = spec.keyCount(args); i < keys; i++) {
+            int argument = spec.keyArgument(args, i);
+            if ((copyDatabase < 0 || argument != 2) && !onlyRead(spec, args, argument)) {
+                database.touchWatched(args.array(), args.offset(argument), args.length(argument));
+            }
+        }
+        if (copyDatabase >= 0) {
+            touchIn(ctx, args, copyDatabase, 2);
+        } else if (spec.name().equals("move")) {
+            touchIn(ctx, args, 2, 1);
+        }
+    }
+
+    /**
+     * Whether the command's key specs declare the key at {@code argument} only read (Redis's RO flag:
+     * SUNIONSTORE's sources), so that the command does not write it. A key a spec does not place for
+     * sure counts as written.
+     */
+    private static boolean onlyRead(CommandSpec spec, Arguments args, int argument) {
+        boolean read = false;
+        for (CommandDetails.KeySpec key : spec.details().keySpecs()) {
+            boolean readOnly = key.flags().contains("RO");
+            if (!places(key, args, argument)) {
+                if (!readOnly && !placesSurely(key)) {
+                    return false;
+                }
+                continue;
+            }
+            if (!readOnly) {
+                return false;
+            }
+            read = true;
+        }
+        return read;
+    }
+
+    private static boolean placesSurely(CommandDetails.KeySpec key) {
+        return !key.beginSearch().type().equals("unknown") && !key.findKeys().type().equals("unknown");
+    }
+
+    /** Whether key spec {@code key} finds the key at {@code argument} in the request (Redis's getKeysUsingKeySpecs). */
+    private static boolean places(CommandDetails.KeySpec key, Arguments args, int argument) {
+        int count = args.count();
+        int begin;
+        switch (key.beginSearch().type()) {
+            case "index" -> begin = key.beginSearch().index();
+            case "keyword" -> {
+                begin = -1;
+                int from = key.beginSearch().startFrom();
+                int step = from >= 0 ? 1 : -1;
+                for (int i = from >= 0 ? from : count + from; i > 0 && i < count; i += step) {
+                    if (args.is(i, key.beginSearch().keyword())) {
+                        begin = i + 1;
+                        break;
+                    }
+                }
+                if (begin < 0) {
+                    return false;
+                }
+            }
+            default -> {
+                return false;
+            }
+        }
+        CommandDetails.FindKeys find = key.findKeys();
+        int first;
+        int last;
+        int step = Math.max(1, find.keyStep());
+        switch (find.type()) {
+            case "range" -> {
+                first = begin;
+                last = find.lastKey() >= 0 ? begin + find.lastKey() : count + find.lastKey();
+            }
+            case "keynum" -> {
+                int numKeys;
+                try {
+                    numKeys = Integer.parseInt(args.string(begin + find.keyNumIndex()));
+                } catch (RuntimeException e) {
+                    return false;
+                }
+                first = begin + find.firstKey();
+                last = first + (numKeys - 1) * step;
+            }
+            default -> {
+                return false;
+            }
+        }
+        return argument >= first && argument <= last && (argument - first) % step == 0;
+    }
+
+    /** The argument index of COPY's DB option's value, whose database its destination is in, or -1. */
+    private static int copyDatabaseArgument(Arguments args) {
+        int found = -1;
+        for (int i = 3; i + 1 < args.count(); i++) {
+            if (args.is(i, "db")) {
+                found = ++i;
+            }
+        }
+        return found;
+    }
+
+    /** MOVE's and COPY's key in the database another argument names, when it names one. */
+    private static void touchIn(CommandContext ctx, Arguments args, int databaseArgument, int keyArgument) {
+        int index;
+        try {
+            index = Integer.parseInt(args.string(databaseArgument));
+        } catch (NumberFormatException e) {
+            return;
+        }
+        if (index >= 0 && index < ctx.databases() && ctx.keyspace(index) instanceof Database database) {
+            database.touchWatched(args.array(), args.offset(keyArgument), args.length(keyArgument));
+        }
+    }
+
+    /**
+     * A blocked client was served from {@code key}: that key and its destination (BLMOVE's), held by
+     * the serving thread, were written.
+     */
+    static void served(Keyspace keyspace, byte[] key, byte[] destination) {
+        if (!WatchedKeys.anyWatched() || !(keyspace instanceof Database database)) {
+            return;
+        }
+        database.touchWatched(key, 0, key.length);
+        if (destination != null) {
+            database.touchWatched(destination, 0, destination.length);
+        }
+    }
+}
