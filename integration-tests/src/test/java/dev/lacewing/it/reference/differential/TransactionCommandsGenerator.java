@@ -38,7 +38,7 @@ final class TransactionCommandsGenerator implements CommandGenerator {
     /** Blocks are several calls long: drawn less often than the family's five commands would say. */
     @Override
     public int weight() {
-        return 3;
+        return 8;
     }
 
     /** One call of the family alone (for {@code everyGeneratorSpeaksRedis}): sequences send {@link #block}s. */
