@@ -34,7 +34,8 @@ final class Families {
         run(new SetCommandsGenerator()),
         run(new SortedSetCommandsGenerator()),
         run(new BitmapCommandsGenerator()),
-        run(new HyperLogLogCommandsGenerator()));
+        run(new HyperLogLogCommandsGenerator()),
+        run(new TransactionCommandsGenerator()));
 
     private Families() {
     }

@@ -29,6 +29,10 @@ final class Replay {
     private long compared;
     private long errors;
     private long wrongType;
+    private long executed;
+    private long aborted;
+    /** The calls Redis answered QUEUED since its MULTI, or null outside a transaction. */
+    private List<Call> queued;
 
     Replay(int redisPort, int lacewingPort) {
         this.redisPort = redisPort;
@@ -37,7 +41,8 @@ final class Replay {
 
     /** What the compared replies were, as evidence of what a run reached. */
     String tally() {
-        return compared + " replies compared, " + errors + " of them errors (" + wrongType + " WRONGTYPE)";
+        return compared + " replies compared, " + errors + " of them errors (" + wrongType + " WRONGTYPE); "
+            + executed + " transactions executed, " + aborted + " refused (EXECABORT or a broken WATCH)";
     }
 
     /** How many replays have run. */
@@ -47,6 +52,7 @@ final class Replay {
 
     Optional<Mismatch> firstMismatch(List<Call> calls) {
         replays++;
+        queued = null;
         try (RespClient redis = RespClient.connect(redisPort); RespClient lacewing = RespClient.connect(lacewingPort)) {
             redis.call("FLUSHALL");
             lacewing.call("FLUSHALL");
@@ -90,10 +96,59 @@ final class Replay {
             errors++;
             wrongType += fromRedis.startsWith("-WRONGTYPE") ? 1 : 0;
         }
-        String words = call.words();
-        boolean agree = call.check().agree(DeliberateDifferences.normalize(words, fromRedis),
-            DeliberateDifferences.normalize(words, fromLacewing));
+        boolean agree = queued != null && call.name().equals("EXEC") ? execAgrees(fromRedis, fromLacewing)
+            : agree(call, fromRedis, fromLacewing);
+        follow(call, fromRedis);
         return agree ? Optional.empty() : Optional.of(new Mismatch(index, call, fromRedis, fromLacewing));
+    }
+
+    private static boolean agree(Call call, String redis, String lacewing) {
+        String words = call.words();
+        return call.check().agree(DeliberateDifferences.normalize(words, redis),
+            DeliberateDifferences.normalize(words, lacewing));
+    }
+
+    /**
+     * EXEC's array holds the queued calls' replies, each compared as that call's own reply is
+     * (a random pick by its shape, a score as a double); anything else (EXECABORT, the nil of a
+     * broken WATCH) must be identical.
+     */
+    private boolean execAgrees(String redis, String lacewing) {
+        if (!redis.startsWith("*") || redis.startsWith("*-1") || !lacewing.startsWith("*")
+            || lacewing.startsWith("*-1")) {
+            aborted++;
+            return redis.equals(lacewing);
+        }
+        executed++;
+        List<String> fromRedis = RespClient.elements(redis);
+        List<String> fromLacewing = RespClient.elements(lacewing);
+        if (fromRedis.size() != queued.size() || fromLacewing.size() != queued.size()) {
+            return redis.equals(lacewing);
+        }
+        for (int i = 0; i < queued.size(); i++) {
+            if (!agree(queued.get(i), fromRedis.get(i), fromLacewing.get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Follows the connection's transaction as Redis's replies show it: MULTI answered OK opens
+     * one, a QUEUED call joins it, and EXEC (whatever its answer, even an arity error, which
+     * discards) or DISCARD answered OK closes it.
+     */
+    private void follow(Call call, String fromRedis) {
+        String name = call.name();
+        if (queued == null) {
+            if (name.equals("MULTI") && fromRedis.equals("+OK\r\n")) {
+                queued = new java.util.ArrayList<>();
+            }
+        } else if (fromRedis.equals("+QUEUED\r\n")) {
+            queued.add(call);
+        } else if (name.equals("EXEC") || name.equals("DISCARD") && fromRedis.equals("+OK\r\n")) {
+            queued = null;
+        }
     }
 
     /** One raw reply, or a description of why none came (which then never agrees with a reply). */

@@ -6,7 +6,9 @@ import java.util.List;
 /**
  * A seeded random command sequence: the seed and the length alone determine it, so a failure
  * reported with its seed is reproduced by generating it again. Half of the seeds switch the
- * connection to RESP3 first ({@code HELLO 3}); any sequence may switch again midway.
+ * connection to RESP3 first ({@code HELLO 3}); any sequence may switch again midway. The
+ * transaction family adds blocks of calls (MULTI, other families' calls, EXEC); a block the
+ * length cuts short is left open, as a connection may leave it.
  */
 record Sequence(long seed, boolean resp3, List<Call> calls) {
 
@@ -21,10 +23,18 @@ record Sequence(long seed, boolean resp3, List<Call> calls) {
             calls.add(Call.exact("HELLO", "3"));
         }
         int totalWeight = generators.stream().mapToInt(CommandGenerator::weight).sum();
+        List<CommandGenerator> wrapped = generators.stream()
+            .filter(g -> !(g instanceof TransactionCommandsGenerator)).toList();
+        int wrappedWeight = wrapped.stream().mapToInt(CommandGenerator::weight).sum();
         while (calls.size() < length) {
-            calls.add(mutate(draw, pick(draw, generators, totalWeight).next(draw)));
+            CommandGenerator generator = pick(draw, generators, totalWeight);
+            if (generator instanceof TransactionCommandsGenerator transactions) {
+                calls.addAll(transactions.block(draw, () -> wrappedCall(draw, wrapped, wrappedWeight)));
+            } else {
+                calls.add(mutate(draw, generator.next(draw)));
+            }
         }
-        return new Sequence(seed, resp3, List.copyOf(calls));
+        return new Sequence(seed, resp3, List.copyOf(calls.subList(0, length)));
     }
 
     private static CommandGenerator pick(Draw draw, List<CommandGenerator> generators, int totalWeight) {
@@ -36,6 +46,15 @@ record Sequence(long seed, boolean resp3, List<Call> calls) {
             }
         }
         throw new IllegalStateException("weights changed");
+    }
+
+    /** A call of the families a transaction wraps; never a fixture, whose several requests to Redis MULTI would queue. */
+    private static Call wrappedCall(Draw draw, List<CommandGenerator> wrapped, int totalWeight) {
+        Call call;
+        do {
+            call = pick(draw, wrapped, totalWeight).next(draw);
+        } while (call.fixture());
+        return mutate(draw, call);
     }
 
     private static Call mutate(Draw draw, Call call) {
