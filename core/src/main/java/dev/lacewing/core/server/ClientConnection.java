@@ -322,7 +322,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
      * while no command is away (the buffers are then this thread's), and at close.
      */
     private void accountBuffers() {
-        long bytes = closed ? 0 : decoder.capacity() + pendingOutputBytes() + deferredBytes;
+        long bytes = closed ? 0 : decoder.capacity() + pendingOutputBytes() + deferredBytes + multi.queuedBytes();
         if (bytes != accountedBufferBytes) {
             server.clientBuffers.add(bytes - accountedBufferBytes);
             accountedBufferBytes = bytes;
@@ -1145,8 +1145,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             + " flags=" + flags() + " db=" + database + " sub=" + subscriptionCount(SubscriptionKind.CHANNEL)
             + " psub=" + subscriptionCount(SubscriptionKind.PATTERN) + " ssub=" + subscriptionCount(SubscriptionKind.SHARD)
             + " multi=" + (multi.active() ? multi.queuedCount() : -1) + " qbuf=" + decoder.bufferedBytes()
-            + " qbuf-free=" + (decoder.capacity() - decoder.bufferedBytes()) + " argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=0 oll=0"
-            + " omem=" + omem + " tot-mem=" + (decoder.capacity() + omem + deferredBytes) + " events=r cmd="
+            + " qbuf-free=" + (decoder.capacity() - decoder.bufferedBytes()) + " argv-mem=0 multi-mem=" + multi.queuedBytes() + " rbs=0 rbp=0 obl=0 oll=0"
+            + " omem=" + omem + " tot-mem=" + (decoder.capacity() + omem + deferredBytes + multi.queuedBytes()) + " events=r cmd="
             + lastCommand + " user=default redir=-1 resp=" + writer.protocol()
             + " worker=" + homeWorker;
     }

@@ -50,12 +50,23 @@ public final class Multi {
     private record Queued(Command command, Arguments arguments) {
     }
 
+    /** A queued command's record, its copied arguments' object and array headers. */
+    private static final int QUEUED_OVERHEAD_BYTES = 64;
+    /** Each argument's offset and length in the copy. */
+    private static final int ARGUMENT_OVERHEAD_BYTES = 8;
+
     private final ClientConnection connection;
     private final List<Queued> queued = new ArrayList<>();
     /** Inside MULTI (Redis's CLIENT_MULTI). */
     private boolean active;
     /** A queued command was refused (CLIENT_DIRTY_EXEC): EXEC aborts. */
     private boolean failed;
+    /**
+     * What the queued commands hold (Redis's multi-mem): their arguments' bytes and a reference and
+     * offsets each. It counts in the client's buffers, so used_memory and maxmemory see a transaction
+     * that queues without end (Redis 7.0 then refuses queueing with OOM, as here).
+     */
+    private long queuedBytes;
     /** The keys WATCH registered, or null while none is watched. */
     private Watch watch;
 
@@ -70,6 +81,11 @@ public final class Multi {
 
     public boolean active() {
         return active;
+    }
+
+    /** Bytes the queued commands hold, for CLIENT LIST's multi-mem= and the client's memory. */
+    public long queuedBytes() {
+        return queuedBytes;
     }
 
     /** Commands queued, for CLIENT LIST's multi=. */
@@ -118,6 +134,10 @@ public final class Multi {
         }
         if (!failed) {
             queued.add(new Queued(command, new BlockedClient.CopiedArguments(args)));
+            queuedBytes += QUEUED_OVERHEAD_BYTES;
+            for (int i = 0; i < args.count(); i++) {
+                queuedBytes += args.length(i) + ARGUMENT_OVERHEAD_BYTES;
+            }
         }
         writer.simple("QUEUED");
         return true;
@@ -161,6 +181,7 @@ public final class Multi {
     /** Leaves MULTI and forgets the watched keys (discardTransaction, RESET, the connection's close). */
     public void reset() {
         queued.clear();
+        queuedBytes = 0;
         active = false;
         failed = false;
         unwatch();

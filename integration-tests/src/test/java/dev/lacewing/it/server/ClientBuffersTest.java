@@ -233,6 +233,34 @@ class ClientBuffersTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.lacewing.it.server.Servers#all")
+    void aTransactionQueueingWithoutEndCountsInMemoryAndIsRefusedOverMaxmemory(Target target) throws Exception {
+        try (LacewingServer server = Servers.builder(target).set("maxmemory", "4mb").start();
+             RespClient client = RespClient.connect(server.port());
+             RespClient observer = RespClient.connect(server.port())) {
+            assertEquals("+OK\r\n", client.call("MULTI"));
+            String value = "q".repeat(VALUE_BYTES);
+            int queued = 0;
+            String reply = client.call("SET", "queued:0", value);
+            while (reply.equals("+QUEUED\r\n") && queued < 200) {
+                queued++;
+                if (queued == 10) {
+                    String list = observer.call("CLIENT", "LIST");
+                    Matcher matcher = Pattern.compile(" flags=x .* multi=10 .* multi-mem=(\\d+) ").matcher(list);
+                    assertTrue(matcher.find() && Long.parseLong(matcher.group(1)) >= 10L * VALUE_BYTES, list);
+                }
+                reply = client.call("SET", "queued:" + queued, value);
+            }
+            // 4 MB of maxmemory holds about 40 queued values of 100 KB; Redis refuses the next with OOM.
+            assertEquals("-OOM command not allowed when used memory > 'maxmemory'.\r\n", reply, "after " + queued);
+            assertTrue(queued >= 30 && queued <= 45, "queued " + queued);
+            assertEquals("-EXECABORT Transaction discarded because of previous errors.\r\n", client.call("EXEC"));
+            assertEquals("+PONG\r\n", client.call("PING"));
+            assertTrue(info(observer, "mem_clients_normal") < 1_000_000, "the queue's memory went back");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
     void clientListShowsTheRepliesWaitingForTheSocket(Target target) throws Exception {
         try (LacewingServer server = Servers.builder(target).start();
              RespClient observer = RespClient.connect(server.port())) {
