@@ -223,13 +223,12 @@ public final class Multi {
      * EXEC as the engine sees it: the union of the queued commands' keys and the watched keys as
      * its key arguments ({@code exec k1 k2 ...}), or the whole keyspace.
      */
-    final class Exec implements Invocation {
-        private final Command command;
+    final class Exec extends OnConnection {
         private final KeyList keys;
         private final KeyScope scope;
 
         Exec(Command command) {
-            this.command = command;
+            super(command);
             KeyScope widest = KeyScope.NONE;
             KeyList list = new KeyList();
             if (watch != null) {
@@ -252,10 +251,6 @@ public final class Multi {
             this.scope = widest == KeyScope.ALL ? KeyScope.ALL : keys.count() > 1 ? KeyScope.KEYS : KeyScope.NONE;
         }
 
-        @Override
-        public CommandSpec spec() {
-            return command.spec();
-        }
 
         @Override
         public Arguments arguments() {
@@ -267,15 +262,6 @@ public final class Multi {
             return scope;
         }
 
-        @Override
-        public int database() {
-            return connection.database();
-        }
-
-        @Override
-        public int homeWorker() {
-            return connection.homeWorker();
-        }
 
         @Override
         public int keyCount() {
@@ -345,27 +331,17 @@ public final class Multi {
         }
     }
 
-    /** A command asking the engine only whether memory is over the limit (it names no keys, so none are evicted for it). */
-    private final class Keyless implements Invocation {
-        private final Command command;
+    /** An invocation of one of this connection's commands, in its database, from its home worker. */
+    private abstract class OnConnection implements Invocation {
+        final Command command;
 
-        Keyless(Command command) {
+        OnConnection(Command command) {
             this.command = command;
         }
 
         @Override
         public CommandSpec spec() {
             return command.spec();
-        }
-
-        @Override
-        public Arguments arguments() {
-            return new KeyList().finish();
-        }
-
-        @Override
-        public KeyScope scope() {
-            return KeyScope.NONE;
         }
 
         @Override
@@ -377,6 +353,26 @@ public final class Multi {
         public int homeWorker() {
             return connection.homeWorker();
         }
+    }
+
+    /** A command asking the engine only whether memory is over the limit (it names no keys, so none are evicted for it). */
+    private final class Keyless extends OnConnection {
+
+        Keyless(Command command) {
+            super(command);
+        }
+
+
+        @Override
+        public Arguments arguments() {
+            return new KeyList().finish();
+        }
+
+        @Override
+        public KeyScope scope() {
+            return KeyScope.NONE;
+        }
+
 
         @Override
         public int keyCount() {
