@@ -77,8 +77,8 @@ public final class KeyCommands {
             KeyCommands::move);
         registry.register(wholeKeyspace("keys", 2, "Find all keys matching the given pattern", READONLY),
             KeyCommands::keys);
-        registry.register(wholeKeyspace("scan", -2, "Incrementally iterate the keys space", READONLY),
-            KeyCommands::scan);
+        registry.register(wholeKeyspace("scan", -2, "Incrementally iterate the keys space", READONLY)
+            .withPartitionCursor(KeyCommands::scanCursor), KeyCommands::scan);
         registry.register(wholeKeyspace("randomkey", 1, "Return a random key from the keyspace", READONLY),
             KeyCommands::randomkey);
         ExpireCommands.register(registry);
@@ -352,9 +352,12 @@ public final class KeyCommands {
         List<byte[]> gathered = new ArrayList<>();
         List<byte[]> expired = new ArrayList<>();
         int steps = 0;
+        long previous;
         do {
+            previous = cursor;
             cursor = keyspace.scan(cursor, slots, gathered::add, expired::add);
-        } while (cursor != 0 && ++steps < SCAN_STEPS && gathered.size() + expired.size() < count);
+        } while (cursor != 0 && ++steps < SCAN_STEPS && gathered.size() + expired.size() < count
+            && keyspace.scanStaysIn(previous, cursor));
 
         List<byte[]> replied = new ArrayList<>(gathered.size());
         for (byte[] key : gathered) {
@@ -376,6 +379,15 @@ public final class KeyCommands {
         reply.array(2);
         reply.bulk(Long.toUnsignedString(cursor));
         replyKeys(reply, replied);
+    }
+
+    /** SCAN's cursor for the engine to route by; 0 when it is invalid (the command replies the error wherever it runs). */
+    private static long scanCursor(Arguments args) {
+        try {
+            return parseCursor(args.array(), args.offset(1), args.length(1));
+        } catch (InvalidNumber e) {
+            return 0;
+        }
     }
 
     /**
