@@ -320,10 +320,15 @@ final class CmsgpackLibrary {
                     return value;
                 }
                 if (top.map && top.key == null) {
+                    // A nil key is held as NIL, not null, until its value is decoded.
                     top.key = value;
                     break;
                 }
                 if (top.map) {
+                    if (top.key.isnil()) {
+                        // lua_settable's own error, raised from C code: no position in front.
+                        throw new LuaError("table index is nil", 0);
+                    }
                     top.table.set(top.key, value);
                     top.key = null;
                 } else {
