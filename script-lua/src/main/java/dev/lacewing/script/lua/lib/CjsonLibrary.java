@@ -2,6 +2,7 @@ package dev.lacewing.script.lua.lib;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import org.luaj.vm2.LuaError;
 import org.luaj.vm2.LuaString;
 import org.luaj.vm2.LuaTable;
@@ -52,6 +53,9 @@ final class CjsonLibrary {
         ESCAPES['/'] = "\\/";
         ESCAPES[127] = "\\u007f";
     }
+
+    /** LUAI_MAXCSTACK: the Lua stack slots one C function may hold. */
+    private static final int LUA_STACK_SLOTS = 8000;
 
     private static final String[] BOOLEAN_OPTIONS = {"off", "on"};
     private static final String[] INVALID_NUMBER_OPTIONS = {"off", "on", "null"};
@@ -185,41 +189,12 @@ final class CjsonLibrary {
             throw f.argError(1, "expected 1 argument");
         }
         ByteArrayOutputStream json = new ByteArrayOutputStream();
-        appendValue(json, args.arg1(), settings, 0);
+        appendValue(json, args.arg1(), settings);
         return LuaString.valueOf(json.toByteArray());
     }
 
     private static LuaError encodeError(LuaValue value, String reason) {
         return new LuaError("Cannot serialise " + value.typename() + ": " + reason);
-    }
-
-    private static void appendValue(ByteArrayOutputStream json, LuaValue value, Settings settings, int depth) {
-        switch (value.type()) {
-            case LuaValue.TSTRING -> appendString(json, value.strvalue());
-            case LuaValue.TNUMBER -> appendNumber(json, value, settings);
-            case LuaValue.TBOOLEAN -> appendAscii(json, value.toboolean() ? "true" : "false");
-            case LuaValue.TTABLE -> {
-                int nested = depth + 1;
-                if (nested > settings.encodeMaxDepth) {
-                    throw new LuaError("Cannot serialise, excessive nesting (" + nested + ")");
-                }
-                LuaTable table = (LuaTable) value;
-                int length = arrayLength(table, settings);
-                if (length > 0) {
-                    appendArray(json, table, length, settings, nested);
-                } else {
-                    appendObject(json, table, settings, nested);
-                }
-            }
-            case LuaValue.TNIL -> appendAscii(json, "null");
-            default -> {
-                if (value == NULL) {
-                    appendAscii(json, "null");
-                } else {
-                    throw encodeError(value, "type not supported");
-                }
-            }
-        }
     }
 
     private static void appendAscii(ByteArrayOutputStream json, String text) {
@@ -285,40 +260,115 @@ final class CjsonLibrary {
         return max;
     }
 
-    private static void appendArray(ByteArrayOutputStream json, LuaTable table, int length, Settings settings,
-            int depth) {
-        json.write('[');
-        for (int index = 1; index <= length; index++) {
-            if (index > 1) {
-                json.write(',');
-            }
-            appendValue(json, table.rawget(index), settings, depth);
+    /** A table being written: an array's next index, or an object's last key. */
+    private static final class OpenTable {
+        final LuaTable table;
+        final int arrayLength;
+        int nextIndex = 1;
+        LuaValue lastKey = LuaValue.NIL;
+        boolean childOpen;
+
+        OpenTable(LuaTable table, int arrayLength) {
+            this.table = table;
+            this.arrayLength = arrayLength;
         }
-        json.write(']');
+
+        boolean isArray() {
+            return arrayLength > 0;
+        }
     }
 
-    private static void appendObject(ByteArrayOutputStream json, LuaTable table, Settings settings, int depth) {
-        json.write('{');
-        boolean comma = false;
-        for (Varargs entry = table.next(LuaValue.NIL); !entry.arg1().isnil(); entry = table.next(entry.arg1())) {
-            if (comma) {
-                json.write(',');
-            }
-            comma = true;
-            LuaValue key = entry.arg1();
-            if (key.type() == LuaValue.TNUMBER) {
-                json.write('"');
-                appendNumber(json, key, settings);
-                appendAscii(json, "\":");
-            } else if (key.type() == LuaValue.TSTRING) {
-                appendString(json, key.strvalue());
-                json.write(':');
+    /**
+     * Writes the value, nested tables held in a list rather than on the Java stack. Beside
+     * encode_max_depth, the C encoder stops where its Lua stack would: it holds the argument, one
+     * slot per enclosing array and two per enclosing object, and needs three more to open a table.
+     */
+    private static void appendValue(ByteArrayOutputStream json, LuaValue root, Settings settings) {
+        ArrayDeque<OpenTable> open = new ArrayDeque<>();
+        int slots = 1;
+        LuaValue value = root;
+        while (true) {
+            if (value.type() == LuaValue.TTABLE) {
+                int depth = open.size() + 1;
+                if (depth > settings.encodeMaxDepth || slots + 3 > LUA_STACK_SLOTS) {
+                    throw new LuaError("Cannot serialise, excessive nesting (" + depth + ")");
+                }
+                LuaTable table = (LuaTable) value;
+                int length = arrayLength(table, settings);
+                json.write(length > 0 ? '[' : '{');
+                open.push(new OpenTable(table, length));
             } else {
-                throw encodeError(key, "table key must be a number or string");
+                appendScalar(json, value, settings);
             }
-            appendValue(json, entry.arg(2), settings, depth);
+            value = null;
+            while (value == null && !open.isEmpty()) {
+                OpenTable top = open.peek();
+                if (top.childOpen) {
+                    slots -= top.isArray() ? 1 : 2;
+                    top.childOpen = false;
+                }
+                if (top.isArray()) {
+                    if (top.nextIndex > top.arrayLength) {
+                        json.write(']');
+                        open.pop();
+                        continue;
+                    }
+                    if (top.nextIndex > 1) {
+                        json.write(',');
+                    }
+                    value = top.table.rawget(top.nextIndex++);
+                    slots += 1;
+                } else {
+                    Varargs entry = top.table.next(top.lastKey);
+                    LuaValue key = entry.arg1();
+                    if (key.isnil()) {
+                        json.write('}');
+                        open.pop();
+                        continue;
+                    }
+                    if (!top.lastKey.isnil()) {
+                        json.write(',');
+                    }
+                    appendKey(json, key, settings);
+                    top.lastKey = key;
+                    value = entry.arg(2);
+                    slots += 2;
+                }
+                top.childOpen = true;
+            }
+            if (value == null) {
+                return;
+            }
         }
-        json.write('}');
+    }
+
+    private static void appendScalar(ByteArrayOutputStream json, LuaValue value, Settings settings) {
+        switch (value.type()) {
+            case LuaValue.TSTRING -> appendString(json, value.strvalue());
+            case LuaValue.TNUMBER -> appendNumber(json, value, settings);
+            case LuaValue.TBOOLEAN -> appendAscii(json, value.toboolean() ? "true" : "false");
+            case LuaValue.TNIL -> appendAscii(json, "null");
+            default -> {
+                if (value == NULL) {
+                    appendAscii(json, "null");
+                } else {
+                    throw encodeError(value, "type not supported");
+                }
+            }
+        }
+    }
+
+    private static void appendKey(ByteArrayOutputStream json, LuaValue key, Settings settings) {
+        if (key.type() == LuaValue.TNUMBER) {
+            json.write('"');
+            appendNumber(json, key, settings);
+            appendAscii(json, "\":");
+        } else if (key.type() == LuaValue.TSTRING) {
+            appendString(json, key.strvalue());
+            json.write(':');
+        } else {
+            throw encodeError(key, "table key must be a number or string");
+        }
     }
 
     // ===== Decoding =====
@@ -379,6 +429,7 @@ final class CjsonLibrary {
         private final Settings settings;
         private int position;
         private int depth;
+        private int slots = 1;
 
         JsonParser(LuaString text, Settings settings) {
             this.text = text;
@@ -593,80 +644,120 @@ final class CjsonLibrary {
             return true;
         }
 
-        private void descend() {
+        /**
+         * json_decode_descend: beside decode_max_depth, the C parser stops where its Lua stack
+         * would, holding the argument, each open table and an open object's key, and needing
+         * two more slots to open an array, three an object.
+         */
+        private void descend(int needed) {
             depth++;
-            if (depth > settings.decodeMaxDepth) {
+            if (depth > settings.decodeMaxDepth || slots + needed > LUA_STACK_SLOTS) {
                 throw new LuaError("Found too many nested data structures (" + depth + ") at character " + position);
             }
+            slots++;
         }
 
+        private void ascend() {
+            depth--;
+            slots--;
+        }
+
+        /** Reads an object's key and colon, leaving the token that starts its value. */
+        private Token key(OpenContainer object, Token token) {
+            if (token.type != TokenType.T_STRING) {
+                throw parseError("object key string", token);
+            }
+            object.key = token.value;
+            slots++;
+            token = nextToken();
+            if (token.type != TokenType.T_COLON) {
+                throw parseError("colon", token);
+            }
+            return nextToken();
+        }
+
+        /** The value starting at the token; nested containers held in a list, not on the Java stack. */
         LuaValue value(Token token) {
-            switch (token.type) {
-                case T_STRING:
-                case T_NUMBER:
-                case T_BOOLEAN:
-                    return token.value;
-                case T_NULL:
-                    return NULL;
-                case T_OBJ_BEGIN:
-                    return object();
-                case T_ARR_BEGIN:
-                    return array();
-                default:
-                    throw parseError("value", token);
-            }
-        }
-
-        private LuaValue object() {
-            descend();
-            LuaTable object = new LuaTable();
-            Token token = nextToken();
-            if (token.type == TokenType.T_OBJ_END) {
-                depth--;
-                return object;
-            }
+            ArrayDeque<OpenContainer> open = new ArrayDeque<>();
             while (true) {
-                if (token.type != TokenType.T_STRING) {
-                    throw parseError("object key string", token);
+                LuaValue value;
+                switch (token.type) {
+                    case T_STRING, T_NUMBER, T_BOOLEAN -> value = token.value;
+                    case T_NULL -> value = NULL;
+                    case T_OBJ_BEGIN -> {
+                        descend(3);
+                        OpenContainer object = new OpenContainer(true);
+                        token = nextToken();
+                        if (token.type == TokenType.T_OBJ_END) {
+                            ascend();
+                            value = object.table;
+                        } else {
+                            token = key(object, token);
+                            open.push(object);
+                            continue;
+                        }
+                    }
+                    case T_ARR_BEGIN -> {
+                        descend(2);
+                        OpenContainer array = new OpenContainer(false);
+                        token = nextToken();
+                        if (token.type == TokenType.T_ARR_END) {
+                            ascend();
+                            value = array.table;
+                        } else {
+                            open.push(array);
+                            continue;
+                        }
+                    }
+                    default -> throw parseError("value", token);
                 }
-                LuaValue key = token.value;
-                token = nextToken();
-                if (token.type != TokenType.T_COLON) {
-                    throw parseError("colon", token);
+                while (true) {
+                    OpenContainer top = open.peek();
+                    if (top == null) {
+                        return value;
+                    }
+                    token = nextToken();
+                    if (top.object) {
+                        top.table.rawset(top.key, value);
+                        slots--;
+                        if (token.type == TokenType.T_OBJ_END) {
+                            open.pop();
+                            ascend();
+                            value = top.table;
+                            continue;
+                        }
+                        if (token.type != TokenType.T_COMMA) {
+                            throw parseError("comma or object end", token);
+                        }
+                        token = key(top, nextToken());
+                    } else {
+                        top.table.rawset(top.nextIndex++, value);
+                        if (token.type == TokenType.T_ARR_END) {
+                            open.pop();
+                            ascend();
+                            value = top.table;
+                            continue;
+                        }
+                        if (token.type != TokenType.T_COMMA) {
+                            throw parseError("comma or array end", token);
+                        }
+                        token = nextToken();
+                    }
+                    break;
                 }
-                object.rawset(key, value(nextToken()));
-                token = nextToken();
-                if (token.type == TokenType.T_OBJ_END) {
-                    depth--;
-                    return object;
-                }
-                if (token.type != TokenType.T_COMMA) {
-                    throw parseError("comma or object end", token);
-                }
-                token = nextToken();
             }
         }
+    }
 
-        private LuaValue array() {
-            descend();
-            LuaTable array = new LuaTable();
-            Token token = nextToken();
-            if (token.type == TokenType.T_ARR_END) {
-                depth--;
-                return array;
-            }
-            for (int index = 1; ; index++) {
-                array.rawset(index, value(token));
-                token = nextToken();
-                if (token.type == TokenType.T_ARR_END) {
-                    depth--;
-                    return array;
-                }
-                if (token.type != TokenType.T_COMMA) {
-                    throw parseError("comma or array end", token);
-                }
-                token = nextToken();
-            }
+    /** An array or object being decoded: an array's next index, an object's key awaiting its value. */
+    private static final class OpenContainer {
+        final LuaTable table = new LuaTable();
+        final boolean object;
+        int nextIndex = 1;
+        LuaValue key;
+
+        OpenContainer(boolean object) {
+            this.object = object;
         }
     }
 }
