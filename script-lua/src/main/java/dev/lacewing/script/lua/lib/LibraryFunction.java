@@ -21,11 +21,19 @@ final class LibraryFunction extends VarArgFunction {
         Varargs apply(LibraryFunction self, Varargs args);
     }
 
+    /** The field name used in error messages; luaj's own name field would also become tostring's text. */
+    private final String functionName;
     private final Body body;
 
-    LibraryFunction(String name, Body body) {
-        this.name = name;
+    LibraryFunction(String functionName, Body body) {
+        this.functionName = functionName;
         this.body = body;
+    }
+
+    /** "function: " and an identity, as tostring gives for any Lua function, not luaj's bare name. */
+    @Override
+    public String tojstring() {
+        return "function: " + Integer.toHexString(System.identityHashCode(this));
     }
 
     static void register(LuaValue table, String name, Body body) {
@@ -38,7 +46,7 @@ final class LibraryFunction extends VarArgFunction {
     }
 
     LuaError argError(int argument, String message) {
-        return new LuaError("bad argument #" + argument + " to '" + name + "' (" + message + ")");
+        return new LuaError("bad argument #" + argument + " to '" + functionName + "' (" + message + ")");
     }
 
     LuaError typeError(Varargs args, int argument, String expected) {

@@ -26,7 +26,8 @@ import org.luaj.vm2.lib.jse.JsePlatform;
  * Redis's answer: the snippet ran as {@code EVAL} with render.lua, which prints pcall's results
  * with numbers as %.17g, strings with their non-printable bytes as \ddd and tables with their
  * entries sorted. In Redis each case first put cjson's settings back to their defaults, since
- * they outlive a script there.
+ * they outlive a script there. record-redis-answers.py, beside the cases, records the answers
+ * again from a running redis-server.
  */
 class RedisLuaLibrariesTest {
 
@@ -66,6 +67,13 @@ class RedisLuaLibrariesTest {
         assertEquals("true | true | true | true", run(
                 "local c = cjson.new() return c.decode('null') == cjson.null, c.null == cjson.null, "
                         + "cmsgpack.pack(cjson.null) == cmsgpack.pack(nil)"));
+    }
+
+    @Test
+    void libraryFunctionsPrintAsFunctions() {
+        assertEquals("true | true | true", run(
+                "return tostring(cjson.encode):find('^function: ') == 1, "
+                        + "tostring(struct.pack):find('^function: ') == 1"));
     }
 
     @Test
