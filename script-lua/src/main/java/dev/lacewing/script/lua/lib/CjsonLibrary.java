@@ -20,12 +20,16 @@ import org.luaj.vm2.Varargs;
  * control characters escaped; a table whose keys are all positive integers is an array, unless it
  * is excessively sparse (largest index over ratio x count and over safe): an error, or an object
  * when encode_sparse_array converts; any other table, the empty one included, is an object with
- * number or string keys; nesting deeper than encode_max_depth (1000) is an error.
+ * number or string keys; nesting deeper than encode_max_depth (1000), or deeper than the C Lua
+ * stack of 8000 slots holds (about 8000 arrays or 4000 objects), is an error. Objects list their
+ * keys in luaj's table order, which is not C Lua's: a multi-key object's text can differ from
+ * Redis's, its decoded value cannot.
  *
  * <p>Decoding follows the C parser byte for byte, a NUL ending the text as it does there: numbers
  * as C's strtod reads them (hexadecimal, inf and nan included unless decode_invalid_numbers is
  * off), \\u escapes and surrogate pairs to UTF-8, null as {@link #NULL}, nesting deeper than
- * decode_max_depth (1000) an error, and the C parser's error messages with 1-based positions.
+ * decode_max_depth (1000) or the C Lua stack an error, and the C parser's error messages with
+ * 1-based positions.
  */
 final class CjsonLibrary {
 
