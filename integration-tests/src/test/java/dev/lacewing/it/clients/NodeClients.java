@@ -27,7 +27,7 @@ final class NodeClients {
     private static final long INSTALL_SECONDS = 300;
     private static final long SCRIPT_SECONDS = 60;
 
-    private static Path installed;
+    private static boolean attempted;
     private static String unavailable;
 
     private NodeClients() {
@@ -63,9 +63,10 @@ final class NodeClients {
     }
 
     private static synchronized Path install() {
-        if (installed == null && unavailable == null) {
+        if (!attempted) {
+            attempted = true;
             try {
-                installed = installOrExplain();
+                unavailable = installationProblem();
             } catch (IOException e) {
                 unavailable = "the Node client project could not be installed: " + e;
             }
@@ -73,21 +74,19 @@ final class NodeClients {
         if (unavailable != null) {
             abort(unavailable);
         }
-        return installed;
+        return INSTALL;
     }
 
-    /** The installed directory, or null with {@link #unavailable} saying why. */
-    private static Path installOrExplain() throws IOException {
+    /** Installs the project into {@link #INSTALL} unless it is there already; why it cannot, or null. */
+    private static String installationProblem() throws IOException {
         for (String tool : List.of("node", "npm")) {
             try {
                 Execution version = execute(List.of(tool, "--version"), SOURCE, 60);
                 if (version.exitStatus() != 0) {
-                    unavailable = tool + " --version failed: " + version.stderr().strip();
-                    return null;
+                    return tool + " --version failed: " + version.stderr().strip();
                 }
             } catch (IOException missing) {
-                unavailable = tool + " is not installed (apt-get install nodejs npm): " + missing.getMessage();
-                return null;
+                return tool + " is not installed (apt-get install nodejs npm): " + missing.getMessage();
             }
         }
         Path lock = SOURCE.resolve("package-lock.json");
@@ -100,16 +99,15 @@ final class NodeClients {
             }
         }
         if (current) {
-            return INSTALL;
+            return null;
         }
         Execution npm = execute(List.of("npm", "ci", "--prefix", INSTALL.toString(), "--prefer-offline",
             "--no-audit", "--no-fund"), INSTALL, INSTALL_SECONDS);
         if (npm.exitStatus() != 0) {
-            unavailable = "npm ci failed (exit status " + npm.exitStatus() + "): " + tail(npm.stderr());
-            return null;
+            return "npm ci failed (exit status " + npm.exitStatus() + "): " + tail(npm.stderr());
         }
         Files.copy(lock, marker, StandardCopyOption.REPLACE_EXISTING);
-        return INSTALL;
+        return null;
     }
 
     private record Execution(int exitStatus, String stdout, String stderr) {
