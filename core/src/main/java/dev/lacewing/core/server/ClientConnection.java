@@ -19,6 +19,7 @@ import dev.lacewing.core.pubsub.SubscriptionKind;
 import dev.lacewing.core.pubsub.Subscriptions;
 import dev.lacewing.core.resp.RequestDecoder;
 import dev.lacewing.core.resp.RespWriter;
+import dev.lacewing.core.tracking.TrackingMode;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -31,7 +32,10 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * One client connection: decodes its requests, runs them in order, and writes their replies
@@ -113,6 +117,25 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private boolean pushFlushQueued;
     /** Whether a message was pushed straight to the channel (while a command was away), not yet flushed. */
     private boolean pushedAside;
+
+    /** CLIENT TRACKING's options while tracking is on, else null; replaced on the home thread. */
+    private volatile TrackingMode tracking;
+    /** Whether the redirect client was gone when an invalidation was sent (Redis's TRACKING_BROKEN_REDIR). */
+    private volatile boolean trackingRedirectBroken;
+    /**
+     * CLIENT CACHING YES or NO was given: it applies to the next command, and lasts through CLIENT
+     * commands and a transaction (Redis clears it in resetClient otherwise). Home thread, and the
+     * thread running the command after the hand-over.
+     */
+    private boolean cachingGiven;
+    /** Whether the previous command was CLIENT, which keeps {@link #cachingGiven}. */
+    private boolean lastWasClient;
+    /**
+     * Invalidations the running command made for this client itself: they go after its reply, as
+     * Redis's tracking_pending_keys. Added by the threads running its parts, written by the one
+     * finishing its reply.
+     */
+    private final Queue<byte[]> ownInvalidations = new ConcurrentLinkedQueue<>();
 
     private volatile int database;
     private volatile String name = "";
@@ -229,6 +252,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         accountBuffers();
         server.clients().remove(id);
         multi.unwatch();
+        if (tracking != null) {
+            server.tracking().disable(this);
+        }
         if (subscribed()) {
             server.pubSub().unsubscribeAll(this);
         }
@@ -354,6 +380,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         writer.target(out());
         Arguments args = decoder;
         Command command = server.commands().lookup(args.array(), args.offset(0), args.length(0));
+        noteForCaching(command);
         if (command == null) {
             rejectUnknownCommand(args);
             return;
@@ -394,6 +421,14 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             waiting = true;
             enterBlocked();
         }
+    }
+
+    /** Clears CLIENT CACHING's choice unless the previous command was CLIENT or a transaction is open. */
+    private void noteForCaching(Command command) {
+        if (cachingGiven && !lastWasClient && !multi.active()) {
+            cachingGiven = false;
+        }
+        lastWasClient = command != null && command.spec().name().equals("client");
     }
 
     /** RESP2 while subscribed: Redis allows only the (un)subscribe commands, PING, QUIT and RESET. */
@@ -495,6 +530,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             LOG.log(System.Logger.Level.WARNING, "command " + current.spec().name() + " failed", e);
             writer.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
         }
+        writeOwnInvalidations();
         boolean failed = writer.errorCount() != errorsBefore;
         if (failed) {
             server.errorReplies.increment();
@@ -530,6 +566,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         if (command == null) {
             return false;
         }
+        noteForCaching(command);
         CommandSpec spec = command.spec();
         if (!spec.acceptsArgumentCount(args.count()) || spec.scope(args) != KeyScope.KEYS
             || (authRequired() && !spec.has(CommandFlag.NO_AUTH)) || keyCount(spec) == 0) {
@@ -553,6 +590,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         counted.recordCall(micros, failed);
         server.commandsProcessed.increment();
         executed = true;
+        writeOwnInvalidations();
     }
 
     RespWriter writer() {
@@ -588,6 +626,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     /** EXEC's reply is written: counts it, and serves the clients its commands made ready. */
     void execRan(Command command, long micros, boolean failed) {
+        writeOwnInvalidations();
         command.recordCall(micros, failed);
         server.commandsProcessed.increment();
         executed = true;
@@ -801,6 +840,70 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         if (!waiting) {
             flush();
             accountBuffers();
+        }
+    }
+
+    // ---- client-side caching ------------------------------------------------------------------
+
+    public TrackingMode tracking() {
+        return tracking;
+    }
+
+    /** Set by {@link dev.lacewing.core.tracking.Tracking} on the home thread. */
+    public void tracking(TrackingMode mode) {
+        tracking = mode;
+    }
+
+    public boolean trackingRedirectBroken() {
+        return trackingRedirectBroken;
+    }
+
+    public void trackingRedirectBroken(boolean broken) {
+        trackingRedirectBroken = broken;
+    }
+
+    public boolean cachingGiven() {
+        return cachingGiven;
+    }
+
+    /** CLIENT CACHING YES or NO, for the next command; cleared when tracking stops. */
+    public void cachingGiven(boolean given) {
+        cachingGiven = given;
+    }
+
+    /**
+     * Sends this client a tracking message, made by {@code message} for it as it then is (null: none
+     * it can take), from any thread: after the running command's reply when {@code writer}, the
+     * client whose command made it, is this one; at once on the home thread; else in a task there.
+     */
+    public void pushTracking(Function<ClientConnection, byte[]> message, ClientConnection writer) {
+        if (this == writer) {
+            byte[] bytes = message.apply(this);
+            if (bytes != null) {
+                ownInvalidations.add(bytes);
+            }
+        } else if (inHomeThread()) {
+            pushMade(message);
+        } else {
+            onHomeThread(() -> pushMade(message));
+        }
+    }
+
+    private void pushMade(Function<ClientConnection, byte[]> message) {
+        byte[] bytes = message.apply(this);
+        if (bytes != null) {
+            push(bytes);
+        }
+    }
+
+    /** By the thread finishing a command's reply: the invalidations it made for this client follow it. */
+    private void writeOwnInvalidations() {
+        if (ownInvalidations.isEmpty()) {
+            return;
+        }
+        byte[] message;
+        while ((message = ownInvalidations.poll()) != null) {
+            out().writeBytes(message);
         }
     }
 
@@ -1125,9 +1228,15 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         return String.valueOf(address);
     }
 
-    /** Redis's flags in its order: P (subscribed), x (inside MULTI), b (blocked); N for none. */
+    /**
+     * Redis's flags in its order: P (subscribed), x (inside MULTI), b (blocked), t (tracking), R (its
+     * redirect client gone), B (tracking in BCAST mode); N for none.
+     */
     private String flags() {
-        String flags = (subscribed() ? "P" : "") + (multi.active() ? "x" : "") + (blockedClient != null ? "b" : "");
+        TrackingMode mode = tracking;
+        String flags = (subscribed() ? "P" : "") + (multi.active() ? "x" : "") + (blockedClient != null ? "b" : "")
+            + (mode != null ? "t" : "") + (mode != null && trackingRedirectBroken ? "R" : "")
+            + (mode != null && mode.broadcast() ? "B" : "");
         return flags.isEmpty() ? "N" : flags;
     }
 
@@ -1147,7 +1256,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             + " multi=" + (multi.active() ? multi.queuedCount() : -1) + " qbuf=" + decoder.bufferedBytes()
             + " qbuf-free=" + (decoder.capacity() - decoder.bufferedBytes()) + " argv-mem=0 multi-mem=" + multi.queuedBytes() + " rbs=0 rbp=0 obl=0 oll=0"
             + " omem=" + omem + " tot-mem=" + (decoder.capacity() + omem + deferredBytes + multi.queuedBytes()) + " events=r cmd="
-            + lastCommand + " user=default redir=-1 resp=" + writer.protocol()
+            + lastCommand + " user=default redir=" + (tracking != null ? tracking.redirect() : -1) + " resp=" + writer.protocol()
             + " worker=" + homeWorker;
     }
 }

@@ -9,6 +9,7 @@ import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.config.OutputBufferLimits;
 import dev.lacewing.core.pubsub.PubSub;
+import dev.lacewing.core.tracking.Tracking;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.List;
@@ -43,6 +44,7 @@ public final class ServerState implements Server, ModuleRegistry {
     private volatile ModuleLoader moduleLoader;
     private final Map<Long, ClientConnection> clients = new ConcurrentHashMap<>();
     private final PubSub pubSub = new PubSub();
+    private final Tracking tracking;
     private final AtomicLong nextClientId = new AtomicLong(1);
     private final long startMillis = System.currentTimeMillis();
     private final long startNanos = System.nanoTime();
@@ -80,6 +82,7 @@ public final class ServerState implements Server, ModuleRegistry {
         this.transport = transport;
         this.transportNotes = transportNotes;
         this.pluginMode = pluginMode;
+        this.tracking = new Tracking(clients, config);
         readInputLimits();
         config.onChange((name, value) -> readInputLimits());
     }
@@ -176,6 +179,11 @@ public final class ServerState implements Server, ModuleRegistry {
     /** The pub/sub registry: who is subscribed to what, for every worker. */
     public PubSub pubSub() {
         return pubSub;
+    }
+
+    /** Client-side caching: the tracking clients and their BCAST prefixes. */
+    public Tracking tracking() {
+        return tracking;
     }
 
     public Map<Long, ClientConnection> clients() {

@@ -91,6 +91,9 @@ public final class ConnectionCommands {
         if (ctx.client() instanceof ClientConnection connection && connection.subscribed()) {
             connection.server().pubSub().unsubscribeAll(connection);
         }
+        if (ctx.client() instanceof ClientConnection connection) {
+            connection.server().tracking().disable(connection);
+        }
         ctx.client().selectDatabase(0);
         ctx.client().setProtocol(2);
         ctx.client().setName("");
@@ -231,7 +234,17 @@ public final class ConnectionCommands {
             ADMIN, NOSCRIPT, LOADING, STALE)
         .add("unblock", -3, "Unblock a client blocked in a blocking command from a different connection",
             ctx -> clientUnblock(ctx, (ServerState) ctx.server()), ADMIN, NOSCRIPT, LOADING, STALE)
+        .add("tracking", -3, "Enable or disable server assisted client side caching support",
+            TrackingCommands::tracking, NOSCRIPT, LOADING, STALE)
+        .add("caching", 3, "Instruct the server about tracking or not keys in the next request",
+            TrackingCommands::caching, NOSCRIPT, LOADING, STALE)
+        .add("getredir", 2, "Get tracking notifications redirection client ID if any",
+            TrackingCommands::getRedirect, NOSCRIPT, LOADING, STALE)
+        .add("trackinginfo", 2, "Return information about server assisted client side caching for the current "
+            + "connection", TrackingCommands::trackingInfo, NOSCRIPT, LOADING, STALE)
         .help(ctx -> help(ctx.reply(), "CLIENT",
+            "CACHING (YES|NO)", "    Enable/disable tracking of the keys for next command in OPTIN/OPTOUT modes.",
+            "GETREDIR", "    Return the client ID we are redirecting to when tracking is enabled.",
             "ID", "    Return the ID of the current connection.",
             "GETNAME", "    Return the name of the current connection.",
             "SETNAME <name>", "    Assign the name <name> to the current connection.",
@@ -242,7 +255,10 @@ public final class ConnectionCommands {
             "KILL <option> <value> [<option> <value> [...]]",
             "    Kill connections. Options are: ID <client-id>, ADDR <ip:port>, LADDR <ip:port>, "
                 + "SKIPME (YES|NO), TYPE (NORMAL|MASTER|REPLICA|PUBSUB).",
-            "UNBLOCK <clientid> [TIMEOUT|ERROR]", "    Unblock the specified blocked client."));
+            "UNBLOCK <clientid> [TIMEOUT|ERROR]", "    Unblock the specified blocked client.",
+            "TRACKING (ON|OFF) [REDIRECT <id>] [BCAST] [PREFIX <prefix> [...]]",
+            "         [OPTIN] [OPTOUT] [NOLOOP]", "    Control server assisted client side caching.",
+            "TRACKINGINFO", "    Report tracking status for the current connection."));
 
     private static void client(CommandContext ctx) {
         CLIENT.dispatch(ctx);
