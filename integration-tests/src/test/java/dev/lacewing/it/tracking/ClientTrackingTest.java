@@ -7,6 +7,18 @@ import dev.lacewing.core.server.LacewingServer;
 import dev.lacewing.it.resp.RespClient;
 import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.TrackingArgs;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.protocol.ProtocolVersion;
+import io.lettuce.core.support.caching.CacheAccessor;
+import io.lettuce.core.support.caching.CacheFrontend;
+import io.lettuce.core.support.caching.ClientSideCaching;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -18,7 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * flags and redir; invalidations as RESP3 pushes for keys read then written by another client (on
  * another thread) or by the client itself (after its reply), REDIRECT to a RESP2 subscriber of
  * __redis__:invalidate, BCAST prefixes, NOLOOP, OPTIN and OPTOUT with CLIENT CACHING, FLUSHALL's null
- * invalidation, and tracking-table-max-keys.
+ * invalidation, and tracking-table-max-keys; lettuce's client-side cache kept fresh.
  */
 class ClientTrackingTest {
 
@@ -330,6 +342,39 @@ class ClientTrackingTest {
             assertTrue(tracked > 0 && tracked <= 8, "tracked " + tracked);
             assertEquals(reads, tracked + pushes);
             assertEquals(tracked, infoField(reader, "tracking_total_items"));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void lettuceClientSideCachingDropsEntriesOtherClientsWrite(Target target) throws InterruptedException {
+        RedisClient client = RedisClient.create(RedisURI.builder().withHost("127.0.0.1").withPort(port(target))
+            .withTimeout(Duration.ofSeconds(10)).build());
+        client.setOptions(ClientOptions.builder().protocolVersion(ProtocolVersion.RESP3).build());
+        try (StatefulRedisConnection<String, String> tracked = client.connect();
+             StatefulRedisConnection<String, String> writer = client.connect()) {
+            Map<String, String> cache = new ConcurrentHashMap<>();
+            CacheFrontend<String, String> frontend = ClientSideCaching.enable(CacheAccessor.forMap(cache), tracked,
+                TrackingArgs.Builder.enabled());
+            writer.sync().set("lc:a", "1");
+            writer.sync().set("lc:b", "1");
+            assertEquals("1", frontend.get("lc:a"));
+            assertEquals("1", frontend.get("lc:b"));
+            assertEquals("1", cache.get("lc:a"));
+            writer.sync().set("lc:a", "2");
+            for (int i = 0; i < 500 && cache.containsKey("lc:a"); i++) {
+                Thread.sleep(10);
+            }
+            assertEquals(Map.of("lc:b", "1"), cache);
+            assertEquals("2", frontend.get("lc:a"));
+            writer.sync().del("lc:a", "lc:b");
+            for (int i = 0; i < 500 && !cache.isEmpty(); i++) {
+                Thread.sleep(10);
+            }
+            assertEquals(Map.of(), cache);
+            frontend.close();
+        } finally {
+            client.shutdown();
         }
     }
 }
