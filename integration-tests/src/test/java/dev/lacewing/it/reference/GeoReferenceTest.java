@@ -237,6 +237,17 @@ class GeoReferenceTest {
             GEORADIUS {p}z 0 0 20000 km WITHDIST WITHHASH
             GEORADIUS {p}z -180 -85 100 km WITHCOORD
             """},
+        new String[] {"command-table", """
+            COMMAND INFO GEOADD GEODIST GEOHASH GEOPOS GEORADIUS GEORADIUS_RO GEORADIUSBYMEMBER GEORADIUSBYMEMBER_RO
+            COMMAND INFO GEOSEARCH GEOSEARCHSTORE
+            COMMAND DOCS GEOSEARCH
+            COMMAND DOCS GEORADIUS
+            COMMAND GETKEYS GEORADIUS {p}k 0 0 1 km
+            COMMAND GETKEYS GEORADIUS {p}k 0 0 1 km STORE {p}d
+            COMMAND GETKEYS GEORADIUSBYMEMBER {p}k m 1 km STOREDIST {p}d
+            COMMAND GETKEYS GEOSEARCHSTORE {p}d {p}k FROMMEMBER m BYRADIUS 1 km
+            COMMAND GETKEYS GEOADD {p}k 1 1 m
+            """},
         new String[] {"random-set-both-encodings", randomSet(80)},
         new String[] {"random-large-set", randomSet(400)});
 
