@@ -76,6 +76,8 @@ public final class GeoCommands {
     private static final byte[] GEOHASH_ALPHABET = "0123456789bcdefghjkmnpqrstuvwxyz".getBytes(StandardCharsets.US_ASCII);
     private static final long DEFAULT_MAX_LISTPACK_ENTRIES = 128;
     private static final long DEFAULT_MAX_LISTPACK_VALUE = 64;
+    /** Ranks read at a time by a COUNT ANY search, which stops between runs once it has enough. */
+    private static final int ANY_RUN = 64;
 
     /** Returned by {@link #lookup} after replying WRONGTYPE; never stored. */
     private static final SortedSet WRONG_TYPE = new SortedSet();
@@ -705,7 +707,7 @@ public final class GeoCommands {
             }
             int first = set.countByScore(cell.minScore(), false);
             int last = set.countByScore(cell.maxScore(), false) - 1;
-            set.visit(first, last, false, (array, offset, length, score) -> {
+            SortedSet.Visitor keepInside = (array, offset, length, score) -> {
                 if (limit > 0 && found.size() >= limit) {
                     return;
                 }
@@ -715,7 +717,15 @@ public final class GeoCommands {
                     found.add(new Point(Arrays.copyOfRange(array, offset, offset + length), score, position[0],
                         position[1], distance));
                 }
-            });
+            };
+            if (limit == 0) {
+                set.visit(first, last, false, keepInside);
+            } else {
+                // COUNT ANY stops reading the cell once enough are found, in runs of ranks.
+                for (int from = first; from <= last && found.size() < limit; from += ANY_RUN) {
+                    set.visit(from, Math.min(last, from + ANY_RUN - 1), false, keepInside);
+                }
+            }
             lastRead = i;
         }
         return found;
