@@ -13,6 +13,7 @@ module dev.lacewing.core {
     exports dev.lacewing.core.command;
     exports dev.lacewing.core.command.bitmap;
     exports dev.lacewing.core.command.generic;
+    exports dev.lacewing.core.command.geo;
     exports dev.lacewing.core.command.hash;
     exports dev.lacewing.core.command.set;
     exports dev.lacewing.core.command.hyperloglog;

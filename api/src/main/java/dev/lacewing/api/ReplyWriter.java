@@ -54,6 +54,12 @@ public interface ReplyWriter {
     /** A double: a bulk string in RESP2, formatted as Redis formats it. */
     void doubleValue(double value);
 
+    /**
+     * A double already formatted (GEOPOS's coordinates, which Redis prints with 17 decimals): a
+     * bulk string in RESP2, a RESP3 double of that text.
+     */
+    void doubleText(String text);
+
     /** A boolean: the integer 1 or 0 in RESP2. */
     void bool(boolean value);
 

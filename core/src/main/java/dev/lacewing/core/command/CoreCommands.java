@@ -2,6 +2,7 @@ package dev.lacewing.core.command;
 
 import dev.lacewing.core.command.bitmap.BitmapCommands;
 import dev.lacewing.core.command.generic.KeyCommands;
+import dev.lacewing.core.command.geo.GeoCommands;
 import dev.lacewing.core.command.hash.HashCommands;
 import dev.lacewing.core.command.hyperloglog.HyperLogLogCommands;
 import dev.lacewing.core.command.list.ListCommands;
@@ -30,6 +31,7 @@ public final class CoreCommands {
         SetCommands.register(builder);
         ListCommands.register(builder);
         SortedSetCommands.register(builder);
+        GeoCommands.register(builder);
         BitmapCommands.register(builder);
         HyperLogLogCommands.register(builder);
         KeyCommands.register(builder);

@@ -152,7 +152,11 @@ public final class RespWriter implements ReplyWriter {
 
     @Override
     public void doubleValue(double value) {
-        String text = DoubleFormat.reply(value);
+        doubleText(DoubleFormat.reply(value));
+    }
+
+    @Override
+    public void doubleText(String text) {
         if (protocol == 3) {
             out.writeByte(',');
             out.writeCharSequence(text, StandardCharsets.US_ASCII);

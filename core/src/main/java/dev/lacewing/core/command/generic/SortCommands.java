@@ -14,6 +14,7 @@ import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Numbers;
+import dev.lacewing.core.command.PartialQuicksort;
 import dev.lacewing.core.command.list.ListCommands;
 import dev.lacewing.core.datatype.HashValue;
 import dev.lacewing.core.datatype.Quicklist;
