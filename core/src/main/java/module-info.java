@@ -35,6 +35,7 @@ module dev.lacewing.core {
     uses dev.lacewing.api.TransportProvider;
     uses dev.lacewing.api.ThreadingStrategy;
     uses dev.lacewing.api.CommandProvider;
+    uses dev.lacewing.api.ScriptingProvider;
 
     provides dev.lacewing.api.TransportProvider with dev.lacewing.core.transport.NioTransport;
     provides dev.lacewing.api.ThreadingStrategy with
