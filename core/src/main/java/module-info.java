@@ -21,6 +21,7 @@ module dev.lacewing.core {
     exports dev.lacewing.core.command.string;
     exports dev.lacewing.core.command.zset;
     exports dev.lacewing.core.command.transaction;
+    exports dev.lacewing.core.command.scripting;
     exports dev.lacewing.core.command.server;
     exports dev.lacewing.core.config;
     exports dev.lacewing.core.datatype;
