@@ -25,6 +25,13 @@ public interface ScriptHost {
      */
     byte[] call(byte[][] argv, int protocol, boolean raiseErrors);
 
+    /**
+     * Called by the runtime while the script runs, about every hundred thousand Lua instructions. True
+     * when the script must stop (SCRIPT KILL): the runtime then ends it at once, pcall or not, with
+     * Redis's {@code ERR Script killed by user with SCRIPT KILL...} error.
+     */
+    boolean checkpoint();
+
     /** {@code redis.log}: level 0 debug, 1 verbose, 2 notice, 3 warning, as Redis's LL_* levels. */
     void log(int level, String message);
 }

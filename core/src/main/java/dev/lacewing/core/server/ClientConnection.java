@@ -386,6 +386,10 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
                 return;
             }
         }
+        if (server.scripts().busy() && !allowedWhileBusy(command, args)) {
+            reject(command, Scripts.BUSY);
+            return;
+        }
         if (multi.active() && multi.dispatch(command, args, writer)) {
             return;
         }
@@ -421,6 +425,15 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     @Override
     public KeyScope scope() {
         return granted;
+    }
+
+    /** Redis's CMD_ALLOW_BUSY, on the command or the subcommand named (SCRIPT KILL). */
+    private static boolean allowedWhileBusy(Command command, Arguments args) {
+        if (command.spec().has(CommandFlag.ALLOW_BUSY)) {
+            return true;
+        }
+        Command named = subcommandNamed(command, args);
+        return named != null && named.spec().has(CommandFlag.ALLOW_BUSY);
     }
 
     /** RESP2 while subscribed: Redis allows only the (un)subscribe commands, PING, QUIT and RESET. */

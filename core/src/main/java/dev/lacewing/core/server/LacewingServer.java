@@ -187,6 +187,8 @@ public final class LacewingServer implements AutoCloseable {
                 transport.transport().name(), transport.notes(), found.mode());
             Scripts scripts = new Scripts(found.scripting().isEmpty() ? null : found.scripting().get(0));
             state.scripts(scripts);
+            scripts.busyThreshold(config.longValue("busy-reply-threshold"));
+            config.onChange((name, value) -> scripts.busyThreshold(config.longValue("busy-reply-threshold")));
             state.commands(CoreCommands.table(scripts));
             for (CommandProvider provider : found.commands()) {
                 state.addCommands(provider);

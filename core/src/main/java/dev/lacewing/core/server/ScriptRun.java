@@ -68,7 +68,13 @@ public final class ScriptRun implements ScriptHost {
     private final ClientConnection rerunnable;
     private final RespWriter callWriter = new RespWriter();
     private ByteBuf scratch;
-    private boolean wrote;
+    /** Read by SCRIPT KILL from another thread. */
+    private volatile boolean wrote;
+    /** Set by SCRIPT KILL from another thread. */
+    private volatile boolean killed;
+    private final long startNanos = System.nanoTime();
+    private boolean busy;
+    private Scripts scripts;
     private boolean leftItsKeys;
 
     private ScriptRun(CommandContext ctx, Scripts.Script script, int keyCount, boolean readOnly) {
@@ -167,6 +173,7 @@ public final class ScriptRun implements ScriptHost {
     }
 
     private void run(Scripts scripts) {
+        this.scripts = scripts;
         RespWriter writer = (RespWriter) ctx.reply();
         int mark = writer.position();
         try {
@@ -181,6 +188,7 @@ public final class ScriptRun implements ScriptHost {
             writer.truncate(mark);
             writer.error(NOT_ATOMIC);
         } finally {
+            scripts.notBusy(this);
             if (scratch != null) {
                 scratch.release();
             }
@@ -202,6 +210,26 @@ public final class ScriptRun implements ScriptHost {
     @Override
     public int keyCount() {
         return keyCount;
+    }
+
+    /** Past busy-reply-threshold, makes this run the one dispatch answers BUSY for and SCRIPT KILL stops. */
+    @Override
+    public boolean checkpoint() {
+        if (!busy && System.nanoTime() - startNanos > scripts.busyThresholdNanos()) {
+            busy = true;
+            scripts.busy(this);
+        }
+        return killed;
+    }
+
+    /** SCRIPT KILL (another thread): the UNKILLABLE error once the script wrote, null when it will stop. */
+    public String kill() {
+        if (wrote) {
+            return "UNKILLABLE Sorry the script already executed write commands against the dataset. You can either "
+                + "wait the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command.";
+        }
+        killed = true;
+        return null;
     }
 
     @Override
@@ -258,7 +286,9 @@ public final class ScriptRun implements ScriptHost {
         } catch (RuntimeException e) {
             callWriter.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
         }
-        wrote |= write;
+        if (write) {
+            wrote = true;
+        }
         command.recordCall((System.nanoTime() - start) / 1000, callWriter.errorCount() != errorsBefore);
         return ByteBufUtil.getBytes(scratch);
     }

@@ -97,6 +97,10 @@ public final class Scripts {
     private final ThreadLocal<Slot> runtimes = new ThreadLocal<>();
     private final ThreadLocal<LastHash> lastHash = ThreadLocal.withInitial(LastHash::new);
     private volatile int generation;
+    /** busy-reply-threshold, in nanoseconds, as of the last CONFIG SET. */
+    private volatile long busyThresholdNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(5000);
+    /** The run past busy-reply-threshold, or null: while there is one, dispatch answers BUSY. */
+    private volatile ScriptRun busy;
 
     Scripts(ScriptingProvider provider) {
         this.provider = provider;
@@ -105,6 +109,36 @@ public final class Scripts {
     /** Scripts of a server without a scripting plugin. */
     public static Scripts none() {
         return new Scripts(null);
+    }
+
+    public static final String BUSY = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
+
+    void busyThreshold(long millis) {
+        busyThresholdNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(millis);
+    }
+
+    long busyThresholdNanos() {
+        return busyThresholdNanos;
+    }
+
+    /** Whether a script has run past busy-reply-threshold: every command but the ALLOW_BUSY ones is answered BUSY. */
+    public boolean busy() {
+        return busy != null;
+    }
+
+    /** The run past busy-reply-threshold, for SCRIPT KILL, or null. */
+    public ScriptRun busyRun() {
+        return busy;
+    }
+
+    void busy(ScriptRun run) {
+        busy = run;
+    }
+
+    void notBusy(ScriptRun run) {
+        if (busy == run) {
+            busy = null;
+        }
     }
 
     public boolean available() {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.lacewing.core.keyspace.Slots;
 import dev.lacewing.core.server.LacewingServer;
 import dev.lacewing.core.server.Plugins;
+import dev.lacewing.core.server.Scripts;
 import dev.lacewing.it.resp.RespClient;
 import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
@@ -32,6 +33,7 @@ class ScriptingCommandsTest {
 
     private static final long TIME_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(3);
     private static final int ROUNDS = 2000;
+    private static final String LOOP = "local i = 0 while true do i = i + 1 end";
 
     static String keyOnShard(Target target, String name, int shard) {
         for (int i = 0; i < 1000; i++) {
@@ -179,6 +181,71 @@ class ScriptingCommandsTest {
             assertEquals("*2\r\n$1\r\n1\r\n$1\r\n5\r\n", client.call("MGET", a, b));
             client.call("DEL", a, b);
         }
+    }
+
+    /**
+     * Past busy-reply-threshold, other clients get BUSY and SCRIPT KILL stops a script that has not
+     * written; one that has written is UNKILLABLE and runs to its end. The script's own worker thread
+     * reads nothing while the script runs, so of two clients the one on the other thread answers.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void aBusyScriptMakesOthersWaitWithBusyAndScriptKillStopsIt(Target target) throws Exception {
+        String busy = "-BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.\r\n";
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (LacewingServer server = Servers.builder(target).set("busy-reply-threshold", "100").start();
+             RespClient script = RespClient.connect(server.port());
+             RespClient first = RespClient.connect(server.port());
+             RespClient second = RespClient.connect(server.port())) {
+            script.send(RespClient.encode(RespClient.toBytes("EVAL", LOOP, "0")));
+            Thread.sleep(400);
+            RespClient other = answering(pool, first, second, "PING");
+            assertEquals(busy, other.readReplyText());
+            assertEquals("+OK\r\n", other.call("SCRIPT", "KILL"));
+            assertEquals("-ERR Script killed by user with SCRIPT KILL... script: "
+                + Scripts.sha1Hex(LOOP.getBytes(StandardCharsets.UTF_8)) + ", on @user_script:1.\r\n",
+                script.readReplyText());
+            assertEquals("-NOTBUSY No scripts in execution right now.\r\n", other.call("SCRIPT", "KILL"));
+            RespClient stuck = other == first ? second : first;
+            assertEquals("+PONG\r\n", stuck.readReplyText());
+
+            String key = keyOnShard(target, "busy:written", 0);
+            script.send(RespClient.encode(RespClient.toBytes("EVAL",
+                "redis.call('set',KEYS[1],'1') local i = 0 while i < tonumber(ARGV[1]) do i = i + 1 end return i",
+                "1", key, "3000000")));
+            Thread.sleep(400);
+            String killed = other.call("SCRIPT", "KILL");
+            if (!killed.equals("-NOTBUSY No scripts in execution right now.\r\n")) {
+                assertTrue(killed.startsWith("-UNKILLABLE Sorry the script already executed write commands"), killed);
+            }
+            assertEquals(":3000000\r\n", script.readReplyText());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Sends {@code command} on both clients and returns the one whose thread answers first (the other's is busy). */
+    private static RespClient answering(ExecutorService pool, RespClient first, RespClient second, String command)
+        throws Exception {
+        first.send(RespClient.encode(RespClient.toBytes(command)));
+        second.send(RespClient.encode(RespClient.toBytes(command)));
+        Future<Boolean> firstReady = pool.submit(() -> waitReadable(first));
+        Future<Boolean> secondReady = pool.submit(() -> waitReadable(second));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            if (firstReady.isDone() && firstReady.get()) {
+                return first;
+            }
+            if (secondReady.isDone() && secondReady.get()) {
+                return second;
+            }
+            Thread.sleep(10);
+        }
+        throw new AssertionError("neither client was answered");
+    }
+
+    private static boolean waitReadable(RespClient client) {
+        return client.available(10_000);
     }
 
     @ParameterizedTest(name = "{0}")

@@ -66,7 +66,32 @@ final class LuaRuntime implements ScriptRuntime {
         "tostring", "type", "unpack", "xpcall"};
     private static final String[] LIBRARIES = {"string", "table", "math", "coroutine"};
 
+    /** Lua instructions between two {@link ScriptHost#checkpoint()} calls. */
+    private static final int CHECKPOINT_INSTRUCTIONS = 100_000;
+    static final String KILLED = "ERR Script killed by user with SCRIPT KILL...";
+
+    /** Ends a killed script from luaj's count hook, where a LuaError would be swallowed; pcall does not catch it. */
+    private static final class Killed extends Error {
+        final int line;
+
+        Killed(int line) {
+            super(KILLED, null, false, false);
+            this.line = line;
+        }
+    }
+
     private final ReadonlyTable globals;
+    /** debug.sethook, kept out of the sandbox, and the count hook that asks the host whether to stop. */
+    private LuaValue sethook;
+    private final LuaValue checkpoint = new ZeroArgFunction() {
+        @Override
+        public LuaValue call() {
+            if (host != null && host.checkpoint()) {
+                throw new Killed(lineOf(new LuaError("").getMessage()));
+            }
+            return NONE;
+        }
+    };
     private final Map<String, LuaFunction> compiled = new HashMap<>();
     /** The run in progress: its host and sha, and the protocol redis.setresp chose. */
     private ScriptHost host;
@@ -91,6 +116,7 @@ final class LuaRuntime implements ScriptRuntime {
         standard.load(new CoroutineLib());
         standard.load(new MathLib());
         standard.load(new DebugLib());
+        sethook = standard.get("debug").get("sethook");
         ReadonlyTable g = new ReadonlyTable();
         for (String name : BASE) {
             g.rawset(LuaValue.valueOf(name), standard.get(name));
@@ -236,8 +262,12 @@ final class LuaRuntime implements ScriptRuntime {
             globals.setUnlocked("ARGV", strings(host.arguments(), host.firstKey() + host.keyCount(),
                 host.arguments().count()));
             LuaValue result;
+            sethook.call(checkpoint, LuaValue.valueOf(""), LuaValue.valueOf(CHECKPOINT_INSTRUCTIONS));
             try {
                 result = function.invoke(LuaValue.NONE).arg1();
+            } catch (Killed e) {
+                reply.error(KILLED + where(e.line));
+                return;
             } catch (ErrorValue e) {
                 reply.error(e.value().get("err").tojstring() + where(lineOf(e.getMessage())));
                 return;
@@ -252,6 +282,7 @@ final class LuaRuntime implements ScriptRuntime {
             LuaReply.write(reply, result, resp);
         } finally {
             this.host = null;
+            sethook.call();
             LUAJ.unlock();
         }
     }

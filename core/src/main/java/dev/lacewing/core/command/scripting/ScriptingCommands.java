@@ -111,7 +111,22 @@ public final class ScriptingCommands {
         ctx.reply().ok();
     }
 
+    /**
+     * SCRIPT KILL: stops the script running past busy-reply-threshold unless it wrote. It is read on
+     * this connection's thread, so a script running on that same thread cannot be reached: its
+     * thread reads nothing until the script ends.
+     */
     private static void kill(CommandContext ctx) {
-        ctx.reply().error("NOTBUSY No scripts in execution right now.");
+        ScriptRun running = scripts(ctx).busyRun();
+        if (running == null) {
+            ctx.reply().error("NOTBUSY No scripts in execution right now.");
+            return;
+        }
+        String refused = running.kill();
+        if (refused != null) {
+            ctx.reply().error(refused);
+        } else {
+            ctx.reply().ok();
+        }
     }
 }
