@@ -22,6 +22,7 @@ module dev.lacewing.core {
     exports dev.lacewing.core.command.string;
     exports dev.lacewing.core.command.zset;
     exports dev.lacewing.core.command.transaction;
+    exports dev.lacewing.core.command.scripting;
     exports dev.lacewing.core.command.server;
     exports dev.lacewing.core.config;
     exports dev.lacewing.core.datatype;
@@ -36,6 +37,7 @@ module dev.lacewing.core {
     uses dev.lacewing.api.TransportProvider;
     uses dev.lacewing.api.ThreadingStrategy;
     uses dev.lacewing.api.CommandProvider;
+    uses dev.lacewing.api.ScriptingProvider;
 
     provides dev.lacewing.api.TransportProvider with dev.lacewing.core.transport.NioTransport;
     provides dev.lacewing.api.ThreadingStrategy with

@@ -65,4 +65,14 @@ public interface ReplyWriter {
 
     /** A verbatim string ({@code txt}): a bulk string in RESP2. */
     void verbatim(String text);
+
+    /** A big number (RESP3 {@code (}), given as its decimal digits: a bulk string in RESP2. */
+    default void bigNumber(String digits) {
+        bulk(digits);
+    }
+
+    /** A verbatim string of a three-letter format ({@code txt}, {@code mkd}): a bulk string of the text in RESP2. */
+    default void verbatim(String format, byte[] text) {
+        bulk(text);
+    }
 }

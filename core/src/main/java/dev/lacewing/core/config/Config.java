@@ -59,6 +59,9 @@ public final class Config implements Settings {
         new Setting("maxmemory-policy", List.of(), "noeviction", MUTABLE, Setting.Type.EVICTION_POLICY,
             "which keys go over maxmemory: volatile-lru, volatile-lfu, volatile-random, volatile-ttl, allkeys-lru, "
             + "allkeys-lfu, allkeys-random or noeviction (refuse write commands)"),
+        new Setting("busy-reply-threshold", List.of("lua-time-limit"), "5000", MUTABLE, Setting.Type.INTEGER,
+            "milliseconds a script may run before other clients are answered BUSY and SCRIPT KILL may stop it (one "
+            + "that has not written); 0 for at once", 0, Long.MAX_VALUE),
         new Setting("maxmemory-samples", List.of(), "5", MUTABLE, Setting.Type.INTEGER,
             "keys sampled per database for each LRU, LFU or TTL eviction", 1, Integer.MAX_VALUE),
         new Setting("lfu-log-factor", List.of(), "10", MUTABLE, Setting.Type.INTEGER,

@@ -190,6 +190,40 @@ public final class RespWriter implements ReplyWriter {
         }
     }
 
+    /** Where the next reply starts, for {@link #truncate}. */
+    public int position() {
+        return out.writerIndex();
+    }
+
+    /** Drops every reply written since {@link #position()} gave {@code position} (an abandoned script run). */
+    public void truncate(int position) {
+        out.writerIndex(position);
+    }
+
+    @Override
+    public void bigNumber(String digits) {
+        if (protocol == 3) {
+            out.writeByte('(');
+            out.writeCharSequence(digits, StandardCharsets.US_ASCII);
+            out.writeBytes(CRLF);
+        } else {
+            bulk(digits);
+        }
+    }
+
+    @Override
+    public void verbatim(String format, byte[] text) {
+        if (protocol == 3) {
+            header('=', text.length + 4);
+            out.writeCharSequence(format, StandardCharsets.US_ASCII);
+            out.writeByte(':');
+            out.writeBytes(text);
+            out.writeBytes(CRLF);
+        } else {
+            bulk(text);
+        }
+    }
+
     /**
      * A type byte, a decimal and CRLF, made in {@link #scratch} and written with one call: the
      * buffer's bounds and capacity are checked once, not per digit (a GET reply's {@code $256\r\n}

@@ -185,7 +185,11 @@ public final class LacewingServer implements AutoCloseable {
             NettyWorkers workers = new NettyWorkers(group);
             ServerState state = new ServerState(config, new CommandTable.Builder("core").build(), plan, engineName,
                 transport.transport().name(), transport.notes(), found.mode());
-            state.commands(CoreCommands.table());
+            Scripts scripts = new Scripts(found.scripting().isEmpty() ? null : found.scripting().get(0));
+            state.scripts(scripts);
+            scripts.busyThreshold(config.longValue("busy-reply-threshold"));
+            config.onChange((name, value) -> scripts.busyThreshold(config.longValue("busy-reply-threshold")));
+            state.commands(CoreCommands.table(scripts));
             for (CommandProvider provider : found.commands()) {
                 state.addCommands(provider);
             }

@@ -41,6 +41,7 @@ public final class ServerState implements Server, ModuleRegistry {
     private final String pluginMode;
     private final String engineName;
     private volatile ModuleLoader moduleLoader;
+    private volatile Scripts scripts = new Scripts(null);
     private final Map<Long, ClientConnection> clients = new ConcurrentHashMap<>();
     private final PubSub pubSub = new PubSub();
     private final AtomicLong nextClientId = new AtomicLong(1);
@@ -120,6 +121,15 @@ public final class ServerState implements Server, ModuleRegistry {
 
     void engine(StorageEngine engine) {
         this.engine = engine;
+    }
+
+    void scripts(Scripts scripts) {
+        this.scripts = scripts;
+    }
+
+    /** The scripts EVAL and SCRIPT LOAD stored, and each thread's runtime. */
+    public Scripts scripts() {
+        return scripts;
     }
 
     void moduleLoader(ModuleLoader loader) {
