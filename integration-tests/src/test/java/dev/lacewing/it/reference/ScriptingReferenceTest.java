@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and RESP3, on every target: Lua values to replies and replies to Lua values (numbers truncated,
  * false as nil, tables to the first nil, err/ok/double/map/set/big_number/verbatim tables),
  * redis.call and redis.pcall errors, the sandbox's errors, shebang flags, read-only scripts and the
- * numkeys errors. Known differences are left out and listed in the scripting tests: luaj's compile
+ * numkeys errors, and the cjson, cmsgpack, struct and bit libraries as scripts reach them. Known differences are left out and listed in the scripting tests: luaj's compile
  * errors lack Lua's "near '<eof>'", and luaj writes non-integer numbers its own way when concatenated.
  */
 class ScriptingReferenceTest {
@@ -159,6 +159,16 @@ class ScriptingReferenceTest {
         EVAL "return redis.call('incr',KEYS[1])" 1 {p}m
         EVAL "return redis.call('incr',KEYS[1])" 1 {p}m
         EXEC
+        EVAL "return cjson.encode({1,2,'x',{a=false}})" 0
+        EVAL "return cjson.decode(ARGV[1])[3]" 0 "[1,2,\\"x\\"]"
+        EVAL "return cmsgpack.unpack(cmsgpack.pack({1,2,3}))" 0
+        EVAL "return struct.pack('>I2',258)" 0
+        EVAL "return {struct.unpack('<i4',ARGV[1])}" 0 "\\x01\\x00\\x00\\x00"
+        EVAL "return bit.tohex(bit.bxor(0xff,0x0f))" 0
+        EVAL "return bit.band(-1,0xffffffff)" 0
+        EVAL "cjson.foo = 1" 0
+        EVAL "return type(cjson.null)" 0
+        EVAL "return cjson.decode('[null]')[1] == cjson.null" 0
         DEL {p}s {p}a {p}m
         """;
 
