@@ -208,7 +208,7 @@ public final class KeyspaceEvents implements KeyspaceListener {
     /** Redis's notifyKeyspaceEvent once the class is on: the keyspace channel first, then the keyevent one. */
     private void publish(int type, String event, int database, byte[] key, int offset, int length) {
         int current = flags;
-        if ((current & type) == 0) {
+        if ((current & type) == 0 || !pubSub.hasSubscribers()) {
             return;
         }
         byte[] eventName = event.getBytes(StandardCharsets.US_ASCII);

@@ -181,11 +181,12 @@ class KeyspaceNotificationsTest {
                 redis.expire("s", 100);
                 redis.persist("s");
                 redis.rename("s", "s2");
+                redis.restore("l2", 0, redis.dump("l"));
                 redis.del("s2", "z");
                 assertEquals(both("set", "s", "incrby", "s", "append", "s", "rpush", "l", "lpop", "l", "hset", "h",
                     "hdel", "h", "del", "h", "sadd", "st", "srem", "st", "del", "st", "zadd", "z", "zincr", "z",
                     "setbit", "b", "pfadd", "hll", "expire", "s", "persist", "s", "rename_from", "s", "rename_to", "s2",
-                    "del", "s2", "del", "z"), subscriber.drain(redis));
+                    "restore", "l2", "del", "s2", "del", "z"), subscriber.drain(redis));
             }
         });
     }
