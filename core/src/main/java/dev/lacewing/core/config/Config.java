@@ -80,7 +80,8 @@ public final class Config implements Settings {
             "keyspace notifications published to __keyspace@<db>__:<key> and __keyevent@<db>__:<event>, as classes: "
             + "K keyspace channel, E keyevent channel, g generic (del, expire, rename...), $ string, l list, s set, "
             + "h hash, z sorted set, x expired, e evicted, t stream, m key miss, d module, n new key, A alias for "
-            + "g$lshzxet; K or E and at least one class are needed for any event; empty (the default) for none"),
+            + "g$lshzxet; K or E and at least one class are needed for any event; empty (the default) for none. "
+            + "m and d are accepted but nothing publishes key-miss or module events yet"),
         new Setting("loglevel", List.of(), "notice", MUTABLE, Setting.Type.LOG_LEVEL,
             "debug, verbose, notice or warning"),
         new Setting("hz", List.of(), "10", MUTABLE, Setting.Type.HZ,
