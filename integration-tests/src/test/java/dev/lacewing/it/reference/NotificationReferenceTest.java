@@ -245,6 +245,16 @@ class NotificationReferenceTest {
         ZADD bz 1 a 2 b
         @block BLMPOP 0 1 bp RIGHT COUNT 5
         RPUSH bp a b
+        GEOADD g 13.361389 38.115556 Palermo 15.087269 37.502669 Catania
+        GEOADD g 13.361389 38.115556 Palermo
+        GEOADD g XX 13.361389 38.115556 Nowhere
+        GEOSEARCHSTORE gs g FROMLONLAT 15 37 BYRADIUS 200 km
+        GEOSEARCHSTORE gs g FROMLONLAT 15 37 BYRADIUS 200 km STOREDIST
+        GEORADIUS g 15 37 200 km STORE gr
+        GEORADIUS g 15 37 200 km STOREDIST gr2
+        GEOSEARCHSTORE gs g FROMLONLAT 100 0 BYRADIUS 1 km
+        GEOSEARCHSTORE gs nog FROMLONLAT 100 0 BYRADIUS 1 km
+        GEORADIUS nog 15 37 200 km STORE gr
         MULTI
         SET tx1 a
         LPUSH tx2 a
