@@ -12,6 +12,7 @@ import dev.lacewing.api.Workers;
 import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.command.CoreCommands;
 import dev.lacewing.core.config.Config;
+import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.threading.IoPoolStrategy;
 import dev.lacewing.core.threading.PerCoreStrategy;
 import dev.lacewing.core.threading.SingleStrategy;
@@ -220,6 +221,10 @@ public final class LacewingServer implements AutoCloseable {
                 }
             });
             state.engine(engine);
+            // Every database shares the partitions: one view installs the listener in all of them.
+            if (engine.keyspace(0) instanceof Database database) {
+                database.listen(state.keyspaceEvents());
+            }
             if (moduleLoader != null) {
                 state.moduleLoader(moduleLoader.apply(state));
             }

@@ -20,6 +20,7 @@ import dev.lacewing.core.datatype.HashValue;
 import dev.lacewing.core.datatype.Quicklist;
 import dev.lacewing.core.datatype.SetValue;
 import dev.lacewing.core.datatype.SortedSet;
+import dev.lacewing.core.pubsub.KeyspaceEvents;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -307,8 +308,9 @@ public final class SortCommands {
         int destination = options.store;
         if (outputLength > 0) {
             keyspace.put(args.array(), args.offset(destination), args.length(destination), stored, Keyspace.NO_EXPIRY);
-        } else {
-            keyspace.remove(args.array(), args.offset(destination), args.length(destination));
+            KeyspaceEvents.notify(ctx, KeyspaceEvents.LIST, "sortstore", args, destination);
+        } else if (keyspace.remove(args.array(), args.offset(destination), args.length(destination))) {
+            KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "del", args, destination);
         }
         reply.integer(outputLength);
     }

@@ -18,6 +18,7 @@ import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
 import dev.lacewing.core.command.PartialQuicksort;
 import dev.lacewing.core.datatype.SortedSet;
+import dev.lacewing.core.pubsub.KeyspaceEvents;
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -322,6 +323,9 @@ public final class GeoCommands {
             }
         } else if (added + updated > 0) {
             ctx.keyspace().modified(args.array(), args.offset(1), args.length(1));
+        }
+        if (added + updated > 0) {
+            KeyspaceEvents.notify(ctx, KeyspaceEvents.ZSET, "zadd", args, 1);
         }
         reply.integer(changed ? added + updated : added);
     }
@@ -643,7 +647,9 @@ public final class GeoCommands {
         }
         if (set == null) {
             if (storeKey >= 0) {
-                ctx.keyspace().remove(args.array(), args.offset(storeKey), args.length(storeKey));
+                if (ctx.keyspace().remove(args.array(), args.offset(storeKey), args.length(storeKey))) {
+                    KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "del", args, storeKey);
+                }
                 reply.integer(0);
             } else {
                 reply.array(0);
@@ -672,7 +678,8 @@ public final class GeoCommands {
         if (storeKey < 0) {
             replyPoints(reply, points, returned, shape.metersPerUnit, withDistance, withHash, withCoordinates);
         } else {
-            storePoints(ctx, storeKey, points, returned, shape.metersPerUnit, storeDistances);
+            storePoints(ctx, storeKey, points, returned, shape.metersPerUnit, storeDistances,
+                (flags & SEARCH) != 0 ? "geosearchstore" : "georadiusstore");
         }
     }
 
@@ -753,12 +760,17 @@ public final class GeoCommands {
         }
     }
 
-    /** The store forms: the points found as a sorted set (by score, or by distance in the unit); none deletes the key. */
+    /**
+     * The store forms: the points found as a sorted set (by score, or by distance in the unit),
+     * published as {@code event}; none deletes the key ("del" when there was one).
+     */
     private static void storePoints(CommandContext ctx, int storeKey, Point[] points, int returned,
-                                    double metersPerUnit, boolean storeDistances) {
+                                    double metersPerUnit, boolean storeDistances, String event) {
         Arguments args = ctx.arguments();
         if (returned == 0) {
-            ctx.keyspace().remove(args.array(), args.offset(storeKey), args.length(storeKey));
+            if (ctx.keyspace().remove(args.array(), args.offset(storeKey), args.length(storeKey))) {
+                KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "del", args, storeKey);
+            }
         } else {
             long maxEntries = maxListpackEntries(ctx);
             long maxValue = maxListpackValue(ctx);
@@ -770,6 +782,7 @@ public final class GeoCommands {
             }
             ctx.keyspace().put(args.array(), args.offset(storeKey), args.length(storeKey), result,
                 Keyspace.NO_EXPIRY);
+            KeyspaceEvents.notify(ctx, KeyspaceEvents.ZSET, event, args, storeKey);
         }
         ctx.reply().integer(returned);
     }
