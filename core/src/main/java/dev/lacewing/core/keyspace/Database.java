@@ -138,6 +138,17 @@ public final class Database implements Keyspace {
         return index;
     }
 
+    /**
+     * Sets who hears the keys created, expired and evicted in every partition, for every database
+     * (the partitions are shared by all of them): the server's keyspace notifications, installed
+     * once before clients connect.
+     */
+    public void listen(KeyspaceListener listener) {
+        for (Partition partition : partitions) {
+            partition.listen(listener);
+        }
+    }
+
     /** The registry of clients blocked on a key, that of the key's partition. */
     public BlockedKeys blockedKeys(byte[] key, int offset, int length) {
         return partitions[Slots.partitionOf(key, offset, length, partitions.length)].blockedKeys();

@@ -5,6 +5,7 @@ import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.keyspace.Database;
+import dev.lacewing.core.keyspace.KeyspaceListener;
 import dev.lacewing.core.keyspace.TrackedKeys;
 import dev.lacewing.core.server.ClientConnection;
 import java.io.ByteArrayOutputStream;
@@ -28,8 +29,9 @@ import java.util.function.Function;
  * tracking client reads are remembered in their partition's {@link TrackedKeys}; a write to one takes
  * its entry and sends each client an invalidation. In BCAST mode nothing is remembered: every write
  * to a key under a client's prefix is sent to it, the keys of one command batched per prefix (Redis
- * batches per event-loop pass in beforeSleep). FLUSHDB and FLUSHALL send every tracking client a null
- * invalidation.
+ * batches per event-loop pass in beforeSleep). A key deleted because its time passed or evicted is
+ * invalidated as a write ({@link KeyspaceListener}). FLUSHDB and FLUSHALL send every tracking client a
+ * null invalidation.
  *
  * <p>The write path (the central write hook, {@code Watch.written}) asks {@link #active()} first, so
  * while no client tracks a write pays one volatile read. Invalidations reach a client on any thread
@@ -40,7 +42,7 @@ import java.util.function.Function;
  * <p>Thread rule: the counters and the prefix registry are concurrent; the prefix arrays are replaced
  * (copy on write) by their clients' home threads; the tables belong to their partitions' threads.
  */
-public final class Tracking {
+public final class Tracking implements KeyspaceListener {
 
     private static final byte[] INVALIDATE_PUSH = ascii(">2\r\n$10\r\ninvalidate\r\n");
     private static final byte[] INVALIDATE_MESSAGE = ascii("*3\r\n$7\r\nmessage\r\n$20\r\n__redis__:invalidate\r\n");
@@ -55,11 +57,18 @@ public final class Tracking {
     /** BCAST: each prefix any client registered, with its clients (Redis's PrefixTable). */
     private final Map<ByteBuffer, ClientConnection[]> prefixes = new ConcurrentHashMap<>();
     private volatile long maxKeys;
+    /** The keyspace, whose partitions hold the tables; set before clients connect. */
+    private volatile Database keyspace;
 
     public Tracking(Map<Long, ClientConnection> clients, Config config) {
         this.clients = clients;
         this.maxKeys = config.longValue("tracking-table-max-keys");
         config.onChange((name, value) -> maxKeys = config.longValue("tracking-table-max-keys"));
+    }
+
+    /** Set once the engine is up: expired and evicted keys are looked up in its partitions. */
+    public void keyspace(Database database) {
+        keyspace = database;
     }
 
     /** Whether any client tracks: false nearly always, and then the write path does nothing more. */
@@ -252,6 +261,38 @@ public final class Tracking {
                 }
             }
         }
+    }
+
+    // ---- keys deleted outside commands' writes ------------------------------------------------
+
+    @Override
+    public void created(int database, byte[] key, int offset, int length) {
+    }
+
+    /**
+     * A key's time passed (lazily or by active expiry): invalidated as a write by nobody, as Redis's
+     * deleteExpiredKeyAndPropagate signals it. On the thread holding its partition. A client whose
+     * own read found the key expired gets the invalidation before that read's reply (Redis sends it after).
+     */
+    @Override
+    public void expired(int database, byte[] key, int offset, int length) {
+        deleted(key, offset, length);
+    }
+
+    /** A key evicted over maxmemory: invalidated as a write by nobody. */
+    @Override
+    public void evicted(int database, byte[] key, int offset, int length) {
+        deleted(key, offset, length);
+    }
+
+    private void deleted(byte[] key, int offset, int length) {
+        Database database = keyspace;
+        if (!active() || database == null) {
+            return;
+        }
+        Writes writes = new Writes(null);
+        writes.written(database, key, offset, length);
+        writes.done();
     }
 
     /**

@@ -58,6 +58,25 @@ class ClientTrackingTest {
         return "*3\r\n$7\r\nmessage\r\n$20\r\n__redis__:invalidate\r\n" + keys;
     }
 
+    /** A RESP2 connection served by another worker thread than {@code other}'s (the servers run two). */
+    private static RespClient onAnotherWorker(Target target, RespClient other) {
+        String worker = worker(other);
+        for (int i = 0; i < 16; i++) {
+            RespClient client = RespClient.connect(port(target));
+            if (!worker(client).equals(worker)) {
+                return client;
+            }
+            client.close();
+        }
+        throw new AssertionError("every connection went to worker " + worker);
+    }
+
+    private static String worker(RespClient client) {
+        Matcher matcher = Pattern.compile(" worker=(\\d+)").matcher(client.call("CLIENT", "INFO"));
+        assertTrue(matcher.find());
+        return matcher.group(1);
+    }
+
     private static long id(RespClient client) {
         String reply = client.call("CLIENT", "ID");
         return Long.parseLong(reply.substring(1, reply.length() - 2));
@@ -147,7 +166,7 @@ class ClientTrackingTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.lacewing.it.server.Servers#all")
     void keysReadAreInvalidatedWhenAnotherClientOrTheClientItselfWritesThem(Target target) {
-        try (RespClient reader = resp3(port(target)); RespClient writer = RespClient.connect(port(target))) {
+        try (RespClient reader = resp3(port(target)); RespClient writer = onAnotherWorker(target, reader)) {
             assertEquals("+OK\r\n", reader.call("CLIENT", "TRACKING", "ON"));
             assertEquals("_\r\n", reader.call("GET", "dm:k1"));
             assertEquals("*2\r\n_\r\n_\r\n", reader.call("MGET", "dm:k2", "dm:k3"));
@@ -171,6 +190,17 @@ class ClientTrackingTest {
             assertEquals("+PONG\r\n", reader.call("PING"));
             writer.call("DEL", "dm:k1", "dm:k2", "dm:k3");
             assertEquals(invalidate("dm:k1"), reader.readReplyText());
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void aKeyWhoseTimePassesIsInvalidated(Target target) {
+        try (RespClient reader = resp3(port(target)); RespClient writer = RespClient.connect(port(target))) {
+            assertEquals("+OK\r\n", writer.call("SET", "ex:a", "1", "PX", "300"));
+            assertEquals("+OK\r\n", reader.call("CLIENT", "TRACKING", "ON"));
+            assertEquals("$1\r\n1\r\n", reader.call("GET", "ex:a"));
+            assertEquals(invalidate("ex:a"), reader.readReplyText());
         }
     }
 

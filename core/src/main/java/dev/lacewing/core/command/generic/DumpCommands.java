@@ -14,6 +14,7 @@ import dev.lacewing.core.keyspace.MemoryPolicy;
 import dev.lacewing.core.persistence.rdb.DumpPayload;
 import dev.lacewing.core.persistence.rdb.RdbFormatException;
 import dev.lacewing.core.persistence.rdb.RdbValueCodec;
+import dev.lacewing.core.pubsub.KeyspaceEvents;
 
 /**
  * DUMP and RESTORE (Redis's cluster.c): a key's value as Redis 7.0's serialized payload
@@ -130,10 +131,11 @@ public final class DumpCommands {
         if (ttl != 0 && !absoluteTtl) {
             expireAt = ttl + ctx.now();
         }
-        if (replace) {
-            keyspace.remove(array, key, keyLength);
-        }
+        boolean deleted = replace && keyspace.remove(array, key, keyLength);
         if (ttl != 0 && expireAt <= ctx.now()) {
+            if (deleted) {
+                KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "del", args, 1);
+            }
             ctx.reply().ok();
             return;
         }
@@ -142,6 +144,7 @@ public final class DumpCommands {
         if (access >= 0) {
             keyspace.setAccess(array, key, keyLength, access);
         }
+        KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "restore", args, 1);
         ctx.reply().ok();
     }
 
