@@ -128,6 +128,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
      * thread running the command after the hand-over.
      */
     private boolean cachingGiven;
+    /**
+     * CLIENT NO-EVICT: shown as flag e. Lacewing does not evict clients (Redis's maxmemory-clients),
+     * so it changes nothing else.
+     */
+    private volatile boolean noEvict;
     /** Whether the previous command was CLIENT, which keeps {@link #cachingGiven}. */
     private boolean lastWasClient;
     /**
@@ -914,6 +919,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         trackingRedirectBroken = broken;
     }
 
+    /** CLIENT NO-EVICT ON or OFF. */
+    public void noEvict(boolean on) {
+        noEvict = on;
+    }
+
     public boolean cachingGiven() {
         return cachingGiven;
     }
@@ -1282,13 +1292,13 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     /**
      * Redis's flags in its order: P (subscribed), x (inside MULTI), b (blocked), t (tracking), R (its
-     * redirect client gone), B (tracking in BCAST mode); N for none.
+     * redirect client gone), B (tracking in BCAST mode), e (CLIENT NO-EVICT); N for none.
      */
     private String flags() {
         TrackingMode mode = tracking;
         String flags = (subscribed() ? "P" : "") + (multi.active() ? "x" : "") + (blockedClient != null ? "b" : "")
             + (mode != null ? "t" : "") + (mode != null && trackingRedirectBroken ? "R" : "")
-            + (mode != null && mode.broadcast() ? "B" : "");
+            + (mode != null && mode.broadcast() ? "B" : "") + (noEvict ? "e" : "");
         return flags.isEmpty() ? "N" : flags;
     }
 

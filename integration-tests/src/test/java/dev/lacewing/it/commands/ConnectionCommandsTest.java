@@ -203,4 +203,20 @@ class ConnectionCommandsTest {
             assertEquals("ERR DB index is out of range", e.getMessage());
         }
     }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void clientNoEvictSetsFlagEAsRedis70Does(Target target) {
+        try (RespClient client = RespClient.connect(port(target))) {
+            assertEquals("+OK\r\n", client.call("CLIENT", "NO-EVICT", "on"));
+            String info = client.call("CLIENT", "INFO");
+            assertTrue(info.contains(" flags=e "), info);
+            assertEquals("+OK\r\n", client.call("CLIENT", "NO-EVICT", "OFF"));
+            info = client.call("CLIENT", "INFO");
+            assertTrue(info.contains(" flags=N "), info);
+            assertEquals("-ERR syntax error\r\n", client.call("CLIENT", "NO-EVICT", "maybe"));
+            assertEquals("-ERR wrong number of arguments for 'client|no-evict' command\r\n",
+                client.call("CLIENT", "NO-EVICT"));
+        }
+    }
 }

@@ -242,6 +242,8 @@ public final class ConnectionCommands {
             TrackingCommands::getRedirect, NOSCRIPT, LOADING, STALE)
         .add("trackinginfo", 2, "Return information about server assisted client side caching for the current "
             + "connection", TrackingCommands::trackingInfo, NOSCRIPT, LOADING, STALE)
+        .add("no-evict", 3, "Set client eviction mode for the current connection", ConnectionCommands::clientNoEvict,
+            ADMIN, NOSCRIPT, LOADING, STALE)
         .help(ctx -> help(ctx.reply(), "CLIENT",
             "CACHING (YES|NO)", "    Enable/disable tracking of the keys for next command in OPTIN/OPTOUT modes.",
             "GETREDIR", "    Return the client ID we are redirecting to when tracking is enabled.",
@@ -258,10 +260,21 @@ public final class ConnectionCommands {
             "UNBLOCK <clientid> [TIMEOUT|ERROR]", "    Unblock the specified blocked client.",
             "TRACKING (ON|OFF) [REDIRECT <id>] [BCAST] [PREFIX <prefix> [...]]",
             "         [OPTIN] [OPTOUT] [NOLOOP]", "    Control server assisted client side caching.",
-            "TRACKINGINFO", "    Report tracking status for the current connection."));
+            "TRACKINGINFO", "    Report tracking status for the current connection.",
+            "NO-EVICT (ON|OFF)", "    Protect current client connection from eviction."));
 
     private static void client(CommandContext ctx) {
         CLIENT.dispatch(ctx);
+    }
+
+    /** CLIENT NO-EVICT ON|OFF: only the flag, as Lacewing evicts no clients. */
+    private static void clientNoEvict(CommandContext ctx) {
+        if (ctx.arguments().is(2, "on") || ctx.arguments().is(2, "off")) {
+            ((ClientConnection) ctx.client()).noEvict(ctx.arguments().is(2, "on"));
+            ctx.reply().ok();
+        } else {
+            ctx.reply().error(Errors.SYNTAX);
+        }
     }
 
     private static void clientSetName(CommandContext ctx) {
