@@ -21,6 +21,7 @@ import dev.lacewing.core.resp.RequestDecoder;
 import dev.lacewing.core.resp.RespWriter;
 import dev.lacewing.core.tracking.TrackingMode;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelOutboundBuffer;
@@ -133,6 +134,15 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
      * so it changes nothing else.
      */
     private volatile boolean noEvict;
+    /**
+     * CLIENT REPLY OFF, and SKIP's for the next command: a command dispatched while either holds is
+     * {@link #muted}, its reply written to {@link #discarded} and dropped (pushes still go out, as
+     * Redis lets them). Home thread.
+     */
+    private boolean replyOff;
+    private boolean skipNextReply;
+    private boolean muted;
+    private ByteBuf discarded;
     /** Whether the previous command was CLIENT, which keeps {@link #cachingGiven}. */
     private boolean lastWasClient;
     /**
@@ -389,7 +399,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     private void dispatch() {
         lastInteractionMillis = System.currentTimeMillis();
-        writer.target(out());
+        muted = replyOff || skipNextReply;
+        skipNextReply = false;
+        writer.target(muted ? discardedReplies() : out());
         Arguments args = decoder;
         Command command = server.commands().lookup(args.array(), args.offset(0), args.length(0));
         noteForCaching(command);
@@ -602,7 +614,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     @Override
     public boolean advance() {
         if (blockedClient != null || closing || out == null || out.readableBytes() >= REPLY_FLUSH_BYTES
-            || !channel.isWritable() || inSubscribedContext() || multi.active() || rerunWhole) {
+            || !channel.isWritable() || inSubscribedContext() || multi.active() || rerunWhole || muted
+            || replyOff || skipNextReply) {
             return false;
         }
         decoder.consume();
@@ -967,6 +980,35 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         while ((message = ownInvalidations.poll()) != null) {
             out().writeBytes(message);
         }
+    }
+
+    // ---- CLIENT REPLY ----------------------------------------------------------------------------
+
+    /**
+     * CLIENT REPLY ON, OFF or SKIP, run on the home thread (a keyless command): ON answers OK, now
+     * that replies go out again; OFF and SKIP answer nothing, SKIP only while replies are on.
+     */
+    public void replyMode(String mode) {
+        switch (mode) {
+            case "on" -> {
+                replyOff = false;
+                skipNextReply = false;
+                muted = false;
+                writer.target(out());
+                writer.ok();
+            }
+            case "off" -> replyOff = true;
+            case "skip" -> skipNextReply = !replyOff;
+            default -> throw new IllegalArgumentException(mode);
+        }
+    }
+
+    /** Where a muted command's reply goes: emptied for each one; unpooled, so nothing need release it. */
+    private ByteBuf discardedReplies() {
+        if (discarded == null) {
+            discarded = Unpooled.buffer(64);
+        }
+        return discarded.clear();
     }
 
     ByteBuf allocate() {

@@ -219,4 +219,24 @@ class ConnectionCommandsTest {
                 client.call("CLIENT", "NO-EVICT"));
         }
     }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void clientReplyOffAndSkipDropRepliesAsRedisDoes(Target target) {
+        try (RespClient client = RespClient.connect(port(target))) {
+            client.send(RespClient.encode(RespClient.toBytes("CLIENT", "REPLY", "OFF")));
+            client.send(RespClient.encode(RespClient.toBytes("SET", "cr:k", "1")));
+            client.send(RespClient.encode(RespClient.toBytes("GET", "cr:k")));
+            client.send(RespClient.encode(RespClient.toBytes("NOSUCHCOMMAND")));
+            client.send(RespClient.encode(RespClient.toBytes("CLIENT", "REPLY", "SKIP")));
+            assertEquals("+OK\r\n", client.call("CLIENT", "REPLY", "ON"));
+            assertEquals("$1\r\n1\r\n", client.call("GET", "cr:k"));
+            client.send(RespClient.encode(RespClient.toBytes("CLIENT", "REPLY", "SKIP")));
+            client.send(RespClient.encode(RespClient.toBytes("INCR", "cr:k")));
+            assertEquals("$1\r\n2\r\n", client.call("GET", "cr:k"));
+            assertEquals("-ERR syntax error\r\n", client.call("CLIENT", "REPLY", "maybe"));
+            assertEquals("-ERR wrong number of arguments for 'client|reply' command\r\n", client.call("CLIENT", "REPLY"));
+            assertEquals(":1\r\n", client.call("DEL", "cr:k"));
+        }
+    }
 }

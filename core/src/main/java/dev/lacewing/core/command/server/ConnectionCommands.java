@@ -242,6 +242,8 @@ public final class ConnectionCommands {
             TrackingCommands::getRedirect, NOSCRIPT, LOADING, STALE)
         .add("trackinginfo", 2, "Return information about server assisted client side caching for the current "
             + "connection", TrackingCommands::trackingInfo, NOSCRIPT, LOADING, STALE)
+        .add("reply", 3, "Instruct the server whether to reply to commands", ConnectionCommands::clientReply,
+            NOSCRIPT, LOADING, STALE)
         .add("no-evict", 3, "Set client eviction mode for the current connection", ConnectionCommands::clientNoEvict,
             ADMIN, NOSCRIPT, LOADING, STALE)
         .help(ctx -> help(ctx.reply(), "CLIENT",
@@ -249,6 +251,7 @@ public final class ConnectionCommands {
             "GETREDIR", "    Return the client ID we are redirecting to when tracking is enabled.",
             "ID", "    Return the ID of the current connection.",
             "GETNAME", "    Return the name of the current connection.",
+            "REPLY (ON|OFF|SKIP)", "    Control the replies sent to the current connection.",
             "SETNAME <name>", "    Assign the name <name> to the current connection.",
             "INFO", "    Return information about the current client connection.",
             "LIST [TYPE (NORMAL|MASTER|REPLICA|PUBSUB)] [ID <id> [<id> ...]]",
@@ -265,6 +268,16 @@ public final class ConnectionCommands {
 
     private static void client(CommandContext ctx) {
         CLIENT.dispatch(ctx);
+    }
+
+    /** CLIENT REPLY ON|OFF|SKIP */
+    private static void clientReply(CommandContext ctx) {
+        String mode = ctx.arguments().string(2).toLowerCase(Locale.ROOT);
+        if (mode.equals("on") || mode.equals("off") || mode.equals("skip")) {
+            ((ClientConnection) ctx.client()).replyMode(mode);
+        } else {
+            ctx.reply().error(Errors.SYNTAX);
+        }
     }
 
     /** CLIENT NO-EVICT ON|OFF: only the flag, as Lacewing evicts no clients. */
