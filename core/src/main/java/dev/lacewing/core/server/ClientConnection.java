@@ -143,6 +143,13 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private boolean skipNextReply;
     private boolean muted;
     private ByteBuf discarded;
+    /**
+     * Whether the request the decoder holds waits for CLIENT PAUSE to end: the connection is
+     * {@link #waiting} meanwhile, so later input waits too. Home thread.
+     */
+    private boolean postponed;
+    /** Set while a postponed request is dispatched again, which must not count for CLIENT CACHING twice. */
+    private boolean retryingPostponed;
     /** Whether the previous command was CLIENT, which keeps {@link #cachingGiven}. */
     private boolean lastWasClient;
     /**
@@ -289,7 +296,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             earlyReply.release();
             earlyReply = null;
         }
-        if (!waiting || blocked) {
+        if (!waiting || blocked || postponed) {
             releaseOut();
         }
         releaseFlushed();
@@ -434,6 +441,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             reject(command, Scripts.BUSY);
             return;
         }
+        long pausedUntil = server.pausedUntil(spec, spec.name().equals("exec") && multi.active() && multi.queuedWrites());
+        if (pausedUntil != 0) {
+            postpone(pausedUntil);
+            return;
+        }
         if (multi.active() && multi.dispatch(command, args, writer)) {
             return;
         }
@@ -448,6 +460,10 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     /** Clears CLIENT CACHING's choice unless the previous command was CLIENT or a transaction is open. */
     private void noteForCaching(Command command) {
+        if (retryingPostponed) {
+            retryingPostponed = false;
+            return;
+        }
         if (cachingGiven && !lastWasClient && !multi.active()) {
             cachingGiven = false;
         }
@@ -979,6 +995,37 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         byte[] message;
         while ((message = ownInvalidations.poll()) != null) {
             out().writeBytes(message);
+        }
+    }
+
+    // ---- CLIENT PAUSE ----------------------------------------------------------------------------
+
+    /**
+     * The request waits for the pause to end (Redis's blockPostponeClient): the replies before it go
+     * out, and it is dispatched again at CLIENT UNPAUSE or when the pause's time is up, whichever
+     * comes first (again postponed if the pause was extended).
+     */
+    private void postpone(long untilMillis) {
+        flush();
+        waiting = true;
+        postponed = true;
+        server.postpone(this);
+        channel.eventLoop().schedule(this::retryPostponed, Math.max(0, untilMillis - System.currentTimeMillis()) + 1,
+            TimeUnit.MILLISECONDS);
+    }
+
+    /** On the home thread: the postponed request is dispatched again, and the input behind it goes on. */
+    void retryPostponed() {
+        if (!postponed || closed) {
+            return;
+        }
+        postponed = false;
+        waiting = false;
+        retryingPostponed = true;
+        dispatch();
+        if (!waiting) {
+            decoder.consume();
+            continueInput();
         }
     }
 

@@ -239,4 +239,33 @@ class ConnectionCommandsTest {
             assertEquals(":1\r\n", client.call("DEL", "cr:k"));
         }
     }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void clientPauseHoldsCommandsUntilUnpauseWithoutRefusingThem(Target target) {
+        try (LacewingServer server = Servers.builder(target).start();
+             RespClient pauser = RespClient.connect(server.port());
+             RespClient client = RespClient.connect(server.port())) {
+            assertEquals("-ERR timeout is not an integer or out of range\r\n", pauser.call("CLIENT", "PAUSE", "x"));
+            assertEquals("-ERR CLIENT PAUSE mode must be WRITE or ALL\r\n", pauser.call("CLIENT", "PAUSE", "10", "FOO"));
+            assertEquals("-ERR timeout is negative\r\n", pauser.call("CLIENT", "PAUSE", "-1"));
+            assertEquals("-ERR unknown subcommand or wrong number of arguments for 'PAUSE'. Try CLIENT HELP.\r\n",
+                pauser.call("CLIENT", "PAUSE", "10", "write", "extra"));
+
+            assertEquals("+OK\r\n", pauser.call("CLIENT", "PAUSE", "60000", "WRITE"));
+            assertEquals("$-1\r\n", client.call("GET", "cp:k"));
+            client.send(RespClient.encode(RespClient.toBytes("SET", "cp:k", "1")));
+            client.send(RespClient.encode(RespClient.toBytes("GET", "cp:k")));
+            assertEquals("$-1\r\n", pauser.call("GET", "cp:k"));
+            assertEquals("+OK\r\n", pauser.call("CLIENT", "UNPAUSE"));
+            assertEquals("+OK\r\n", client.readReplyText());
+            assertEquals("$1\r\n1\r\n", client.readReplyText());
+
+            assertEquals("+OK\r\n", pauser.call("CLIENT", "PAUSE", "300", "ALL"));
+            client.send(RespClient.encode(RespClient.toBytes("GET", "cp:k")));
+            pauser.send(RespClient.encode(RespClient.toBytes("CLIENT", "UNPAUSE")));
+            assertEquals("$1\r\n1\r\n", client.readReplyText());
+            assertEquals("+OK\r\n", pauser.readReplyText());
+        }
+    }
 }

@@ -16,6 +16,7 @@ import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Numbers;
+import dev.lacewing.core.command.Timeouts;
 import dev.lacewing.core.server.ClientConnection;
 import dev.lacewing.core.server.Multi;
 import dev.lacewing.core.server.ServerState;
@@ -242,6 +243,12 @@ public final class ConnectionCommands {
             TrackingCommands::getRedirect, NOSCRIPT, LOADING, STALE)
         .add("trackinginfo", 2, "Return information about server assisted client side caching for the current "
             + "connection", TrackingCommands::trackingInfo, NOSCRIPT, LOADING, STALE)
+        .add("pause", -3, "Stop processing commands from clients for some time",
+            ctx -> clientPause(ctx, (ServerState) ctx.server()), ADMIN, NOSCRIPT, LOADING, STALE)
+        .add("unpause", 2, "Resume processing of clients that were paused", ctx -> {
+            ((ServerState) ctx.server()).unpause();
+            ctx.reply().ok();
+        }, ADMIN, NOSCRIPT, LOADING, STALE)
         .add("reply", 3, "Instruct the server whether to reply to commands", ConnectionCommands::clientReply,
             NOSCRIPT, LOADING, STALE)
         .add("no-evict", 3, "Set client eviction mode for the current connection", ConnectionCommands::clientNoEvict,
@@ -251,6 +258,8 @@ public final class ConnectionCommands {
             "GETREDIR", "    Return the client ID we are redirecting to when tracking is enabled.",
             "ID", "    Return the ID of the current connection.",
             "GETNAME", "    Return the name of the current connection.",
+            "UNPAUSE", "    Stop the current client pause, resuming traffic.",
+            "PAUSE <timeout> [WRITE|ALL]", "    Suspend all, or just write, clients for <timeout> milliseconds.",
             "REPLY (ON|OFF|SKIP)", "    Control the replies sent to the current connection.",
             "SETNAME <name>", "    Assign the name <name> to the current connection.",
             "INFO", "    Return information about the current client connection.",
@@ -268,6 +277,42 @@ public final class ConnectionCommands {
 
     private static void client(CommandContext ctx) {
         CLIENT.dispatch(ctx);
+    }
+
+    /**
+     * CLIENT PAUSE timeout [WRITE|ALL]: holds every command of every client (ALL, the default), or
+     * those that write (WRITE), until the timeout in milliseconds or CLIENT UNPAUSE. Held commands
+     * wait, they are not refused. Unlike Redis, expiry and eviction go on meanwhile.
+     */
+    private static void clientPause(CommandContext ctx, ServerState server) {
+        Arguments args = ctx.arguments();
+        if (args.count() > 4) {
+            ctx.reply().error("ERR unknown subcommand or wrong number of arguments for '" + args.string(1)
+                + "'. Try CLIENT HELP.");
+            return;
+        }
+        boolean all = true;
+        if (args.count() == 4) {
+            if (args.is(3, "write")) {
+                all = false;
+            } else if (!args.is(3, "all")) {
+                ctx.reply().error("ERR CLIENT PAUSE mode must be WRITE or ALL");
+                return;
+            }
+        }
+        long millis;
+        try {
+            millis = Numbers.parseLong(args.array(), args.offset(2), args.length(2));
+        } catch (Numbers.InvalidNumber e) {
+            ctx.reply().error("ERR timeout is not an integer or out of range");
+            return;
+        }
+        if (millis < 0) {
+            ctx.reply().error(Timeouts.NEGATIVE);
+            return;
+        }
+        server.pause(System.currentTimeMillis() + millis, all);
+        ctx.reply().ok();
     }
 
     /** CLIENT REPLY ON|OFF|SKIP */
