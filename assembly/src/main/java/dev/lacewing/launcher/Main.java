@@ -52,7 +52,12 @@ public final class Main {
                     Runtime.getRuntime().halt(1);
                 }
                 LOG.log(System.Logger.Level.WARNING, "Received SIG" + signal + " scheduling shutdown...");
-                running.server().state().requestShutdown();
+                if (!running.server().shutdownOnSignal()) {
+                    // As Redis: the save failed, so the server keeps running, and a later signal tries again.
+                    signalled.set(false);
+                    LOG.log(System.Logger.Level.WARNING, "SIG" + signal + " received but errors trying to shut "
+                        + "down the server, check the logs for more information");
+                }
             });
         }
         try {

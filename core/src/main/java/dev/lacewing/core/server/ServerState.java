@@ -8,6 +8,7 @@ import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.config.OutputBufferLimits;
+import dev.lacewing.core.persistence.Snapshots;
 import dev.lacewing.core.pubsub.PubSub;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
@@ -43,6 +44,7 @@ public final class ServerState implements Server, ModuleRegistry {
     private volatile ModuleLoader moduleLoader;
     private final Map<Long, ClientConnection> clients = new ConcurrentHashMap<>();
     private final PubSub pubSub = new PubSub();
+    private final Snapshots snapshots;
     private final AtomicLong nextClientId = new AtomicLong(1);
     private final long startMillis = System.currentTimeMillis();
     private final long startNanos = System.nanoTime();
@@ -80,6 +82,7 @@ public final class ServerState implements Server, ModuleRegistry {
         this.transport = transport;
         this.transportNotes = transportNotes;
         this.pluginMode = pluginMode;
+        this.snapshots = new Snapshots(config, REDIS_VERSION, this::usedMemory);
         readInputLimits();
         config.onChange((name, value) -> readInputLimits());
     }
@@ -146,6 +149,23 @@ public final class ServerState implements Server, ModuleRegistry {
 
     public StorageEngine engine() {
         return engine;
+    }
+
+    /** The RDB file: SAVE, LASTSAVE, SHUTDOWN's save and INFO persistence. */
+    public Snapshots snapshots() {
+        return snapshots;
+    }
+
+    /**
+     * INFO's used_memory: the keyspace as the engine counts it (the heap in use where it cannot)
+     * plus the clients' buffers.
+     */
+    public long usedMemory() {
+        long keyspace = engine.usedMemory();
+        if (keyspace < 0) {
+            keyspace = java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+        }
+        return keyspace + clientBufferBytes();
     }
 
     public ThreadingPlan threading() {
