@@ -235,6 +235,201 @@ class RdbFileTest {
         }
     }
 
+    private static boolean hasFile(Path dir) {
+        return Files.exists(dir.resolve("dump.rdb"));
+    }
+
+    /** SHUTDOWN's reply: the server closes the connection once it decided to exit. */
+    private static void shutdown(LacewingServer server, String... arguments) {
+        try (RespClient client = RespClient.connect(server.port())) {
+            List<String> command = new ArrayList<>(List.of("SHUTDOWN"));
+            command.addAll(List.of(arguments));
+            client.send(RespClient.encode(RespClient.toBytes(command.toArray(String[]::new))));
+            assertTrue(client.closedByServer(10_000), "SHUTDOWN " + String.join(" ", arguments));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("engines")
+    void shutdownSavesWhenASavePointIsSetOrSaveIsGiven(Target target) throws Exception {
+        Path dir = Servers.freshDirectory();
+        try (LacewingServer server = start(target, dir, "save", "")) {
+            RespClient.connect(server.port()).call("SET", "k", "v");
+            shutdown(server);
+            server.awaitShutdown();
+        }
+        assertFalse(hasFile(dir), "no save point: SHUTDOWN does not save");
+        try (LacewingServer server = start(target, dir, "save", "")) {
+            RespClient.connect(server.port()).call("SET", "k", "v");
+            shutdown(server, "SAVE");
+        }
+        assertTrue(hasFile(dir), "SHUTDOWN SAVE saves");
+        Files.delete(dir.resolve("dump.rdb"));
+        try (LacewingServer server = start(target, dir, "save", "3600 1")) {
+            shutdown(server, "NOSAVE", "NOW");
+        }
+        assertFalse(hasFile(dir), "SHUTDOWN NOSAVE does not save");
+        try (LacewingServer server = start(target, dir, "save", "3600 1")) {
+            RespClient.connect(server.port()).call("SET", "k", "v");
+            shutdown(server);
+        }
+        assertTrue(hasFile(dir), "a save point: SHUTDOWN saves");
+        try (LacewingServer server = start(target, dir); RespClient client = RespClient.connect(server.port())) {
+            assertEquals("$1\r\nv\r\n", client.call("GET", "k"));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("engines")
+    void aFailedSaveKeepsTheServerRunningUnlessForced(Target target) throws Exception {
+        Path dir = Servers.freshDirectory();
+        try (LacewingServer server = start(target, dir, "save", "3600 1");
+             RespClient client = RespClient.connect(server.port())) {
+            client.call("SET", "k", "v");
+            Files.delete(dir);
+            assertEquals("-ERR\r\n", client.call("SAVE"));
+            assertEquals("-ERR Errors trying to SHUTDOWN. Check logs.\r\n", client.call("SHUTDOWN"));
+            assertEquals("-ERR Errors trying to SHUTDOWN. Check logs.\r\n", client.call("SHUTDOWN", "SAVE"));
+            assertEquals("+PONG\r\n", client.call("PING"));
+            assertEquals("-ERR syntax error\r\n", client.call("SHUTDOWN", "SAVE", "NOSAVE"));
+            assertEquals("-ERR syntax error\r\n", client.call("SHUTDOWN", "ABORT", "NOW"));
+            assertEquals("-ERR No shutdown in progress.\r\n", client.call("SHUTDOWN", "ABORT"));
+            shutdown(server, "FORCE");
+            server.awaitShutdown();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("engines")
+    void aDamagedFileRefusesStartUp(Target target) throws Exception {
+        Path dir = Servers.freshDirectory();
+        try (LacewingServer server = start(target, dir); RespClient client = RespClient.connect(server.port())) {
+            build(client);
+            assertEquals("+OK\r\n", client.call("SAVE"));
+        }
+        byte[] good = Files.readAllBytes(dir.resolve("dump.rdb"));
+
+        Files.write(dir.resolve("dump.rdb"), java.util.Arrays.copyOf(good, good.length / 2));
+        assertRefused(target, dir, "Short read or OOM loading DB. Unrecoverable error, aborting now.");
+
+        // A bit of a plain string value: only the checksum can tell.
+        byte[] flipped = good.clone();
+        flipped[new String(good, StandardCharsets.ISO_8859_1).indexOf("three") + 1] ^= 1;
+        Files.write(dir.resolve("dump.rdb"), flipped);
+        assertRefused(target, dir, "Wrong RDB checksum expected: (");
+
+        byte[] signature = good.clone();
+        signature[0] = 'X';
+        Files.write(dir.resolve("dump.rdb"), signature);
+        assertRefused(target, dir, "Wrong signature trying to load DB from file");
+
+        byte[] version = good.clone();
+        version[8] = '1';
+        version[7] = '1';
+        Files.write(dir.resolve("dump.rdb"), version);
+        assertRefused(target, dir, "Can't handle RDB format version 11");
+    }
+
+    private static void assertRefused(Target target, Path dir, String message) {
+        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> start(target, dir).close());
+        assertTrue(refused.getMessage().contains(message), refused.getMessage());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("engines")
+    void keysWhoseTimePassedAreNotLoaded(Target target) throws Exception {
+        Path dir = Servers.freshDirectory();
+        try (LacewingServer server = start(target, dir); RespClient client = RespClient.connect(server.port())) {
+            client.call("SET", "stays", "1");
+            client.call("SET", "goes", "2", "PX", "300");
+            assertEquals("+OK\r\n", client.call("SAVE"));
+        }
+        Thread.sleep(400);
+        try (LacewingServer server = start(target, dir); RespClient client = RespClient.connect(server.port())) {
+            assertEquals("*1\r\n$5\r\nstays\r\n", client.call("KEYS", "*"));
+            String info = client.call("INFO", "persistence");
+            assertTrue(info.contains("rdb_last_load_keys_loaded:1\r\n"), info);
+            assertTrue(info.contains("rdb_last_load_keys_expired:1\r\n"), info);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("engines")
+    void lastsaveAndInfoFollowSaves(Target target) throws Exception {
+        Path dir = Servers.freshDirectory();
+        try (LacewingServer server = start(target, dir); RespClient client = RespClient.connect(server.port())) {
+            long started = Long.parseLong(client.call("LASTSAVE").substring(1).strip());
+            assertTrue(Math.abs(System.currentTimeMillis() / 1000 - started) <= 5, "LASTSAVE at start-up: " + started);
+            assertTrue(client.call("INFO", "persistence").contains("rdb_saves:0\r\n"));
+            assertEquals("+OK\r\n", client.call("SAVE"));
+            String info = client.call("INFO", "persistence");
+            assertTrue(info.contains("rdb_saves:1\r\n"), info);
+            assertTrue(info.contains("rdb_last_save_time:" + client.call("LASTSAVE").substring(1).strip()), info);
+            assertEquals("-ERR wrong number of arguments for 'save' command\r\n", client.call("SAVE", "x"));
+        }
+    }
+
+    /** The settings as redis-server 7.0.15 takes them (its replies checked by hand against it). */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("engines")
+    void settingsTakeRedisValues(Target target) throws Exception {
+        Path dir = Servers.freshDirectory();
+        try (LacewingServer server = start(target, dir, "enable-protected-configs", "yes");
+             RespClient client = RespClient.connect(server.port())) {
+            assertEquals("*2\r\n$3\r\ndir\r\n$" + dir.toRealPath().toString().length() + "\r\n"
+                + dir.toRealPath() + "\r\n", client.call("CONFIG", "GET", "dir"));
+            assertEquals("-ERR CONFIG SET failed (possibly related to argument 'dir') - No such file or directory\r\n",
+                client.call("CONFIG", "SET", "dir", dir.resolve("missing").toString()));
+            Files.writeString(dir.resolve("a-file"), "x");
+            assertEquals("-ERR CONFIG SET failed (possibly related to argument 'dir') - Not a directory\r\n",
+                client.call("CONFIG", "SET", "dir", dir.resolve("a-file").toString()));
+            assertEquals("-ERR CONFIG SET failed (possibly related to argument 'dbfilename') - dbfilename can't be a "
+                + "path, just a filename\r\n", client.call("CONFIG", "SET", "dbfilename", "a/b.rdb"));
+            assertEquals("-ERR CONFIG SET failed (possibly related to argument 'save') - Invalid save parameters\r\n",
+                client.call("CONFIG", "SET", "save", "1"));
+            assertEquals("-ERR CONFIG SET failed (possibly related to argument 'save') - Invalid save parameters\r\n",
+                client.call("CONFIG", "SET", "save", "a b"));
+            assertEquals("+OK\r\n", client.call("CONFIG", "SET", "save", " 10  5 3 2"));
+            assertEquals("*2\r\n$4\r\nsave\r\n$8\r\n10 5 3 2\r\n", client.call("CONFIG", "GET", "save"));
+            assertEquals("-ERR CONFIG SET failed (possibly related to argument 'rdbchecksum') - can't set immutable "
+                + "config\r\n", client.call("CONFIG", "SET", "rdbchecksum", "no"));
+            assertEquals("-ERR CONFIG SET failed (possibly related to argument 'rdbcompression') - argument must be "
+                + "'yes' or 'no'\r\n", client.call("CONFIG", "SET", "rdbcompression", "maybe"));
+            assertEquals("*2\r\n$27\r\nstop-writes-on-bgsave-error\r\n$3\r\nyes\r\n",
+                client.call("CONFIG", "GET", "stop-writes-on-bgsave-error"));
+
+            Path other = Files.createDirectory(dir.resolve("other"));
+            assertEquals("+OK\r\n", client.call("CONFIG", "SET", "dir", other.toString(), "dbfilename", "x.rdb"));
+            assertEquals("+OK\r\n", client.call("SAVE"));
+            assertTrue(Files.exists(other.resolve("x.rdb")));
+        }
+        try (LacewingServer server = start(target, dir); RespClient client = RespClient.connect(server.port())) {
+            assertEquals("-ERR CONFIG SET failed (possibly related to argument 'dir') - can't set protected config\r\n",
+                client.call("CONFIG", "SET", "dir", dir.toString()));
+            assertEquals("*2\r\n$4\r\nsave\r\n$0\r\n\r\n", client.call("CONFIG", "GET", "save"));
+        }
+    }
+
+    /** With rdbchecksum no the trailer is zero, which redis-check-rdb and redis-server accept unchecked. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("engines")
+    void withoutChecksumTheTrailerIsZero(Target target) throws Exception {
+        Path dir = Servers.freshDirectory();
+        try (LacewingServer server = start(target, dir, "rdbchecksum", "no", "rdbcompression", "no");
+             RespClient client = RespClient.connect(server.port())) {
+            client.call("SET", "compressible", "abc".repeat(200));
+            assertEquals("+OK\r\n", client.call("SAVE"));
+        }
+        byte[] file = Files.readAllBytes(dir.resolve("dump.rdb"));
+        assertTrue(new String(file, StandardCharsets.ISO_8859_1).contains("abc".repeat(200)), "not compressed");
+        assertEquals(0, java.nio.ByteBuffer.wrap(file, file.length - 8, 8).getLong());
+        String check = run(REDIS_CHECK_RDB.toString(), dir.resolve("dump.rdb").toString());
+        assertTrue(check.contains("\\o/ RDB looks OK! \\o/"), check);
+        try (LacewingServer server = start(target, dir); RespClient client = RespClient.connect(server.port())) {
+            assertEquals("$600\r\n" + "abc".repeat(200) + "\r\n", client.call("GET", "compressible"));
+        }
+    }
+
     /** redis-check-rdb's output; the test is skipped without it. */
     private static String run(String... command) throws IOException, InterruptedException {
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of(command[0])), command[0]);

@@ -195,7 +195,7 @@ public final class RdbFileReader {
             LOG.log(System.Logger.Level.WARNING, "RDB file was saved with checksum disabled: no check performed.");
         } else if (found != expected) {
             throw new RdbFormatException(String.format(
-                "Wrong RDB checksum expected: (%x) got (%x). Aborting now.", expected, found));
+                "Wrong RDB checksum expected: (%x) but got (%x). Aborting now.", expected, found));
         }
     }
 }
