@@ -430,6 +430,53 @@ class RdbFileTest {
         }
     }
 
+    /** The payload of a DUMP reply. */
+    private static byte[] dump(RespClient client, String key) {
+        byte[] reply = client.callBytes(RespClient.toBytes("DUMP", key));
+        int headerEnd = 0;
+        while (reply[headerEnd] != '\r') {
+            headerEnd++;
+        }
+        return java.util.Arrays.copyOfRange(reply, headerEnd + 2, reply.length - 2);
+    }
+
+    private static long integer(String reply) {
+        return Long.parseLong(reply.substring(1).strip());
+    }
+
+    /**
+     * Under an LRU policy the file carries each key's idle time, under an LFU one its counter
+     * (rdbSaveKeyValuePair), and both servers give them back on load (objectSetLRUOrLFU).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("engines")
+    void idleTimeAndFrequencyTravelUnderTheirPolicies(Target target) throws Exception {
+        for (String policy : List.of("allkeys-lru", "allkeys-lfu")) {
+            Path dir = Servers.freshDirectory();
+            String field = policy.endsWith("lru") ? "IDLETIME" : "FREQ";
+            long expected = policy.endsWith("lru") ? 1000 : 100;
+            try (LacewingServer server = start(target, dir, "maxmemory-policy", policy);
+                 RespClient client = RespClient.connect(server.port())) {
+                client.call("SET", "source", "v");
+                List<byte[]> restore = new ArrayList<>(RespClient.toBytes("RESTORE", "k", "0"));
+                restore.add(dump(client, "source"));
+                restore.addAll(RespClient.toBytes(field, Long.toString(expected)));
+                assertEquals("+OK\r\n", RespClient.text(client.callBytes(restore)));
+                assertEquals("+OK\r\n", client.call("SAVE"));
+            }
+            try (LacewingServer server = start(target, dir, "maxmemory-policy", policy);
+                 RespClient client = RespClient.connect(server.port())) {
+                long loaded = integer(client.call("OBJECT", field, "k"));
+                assertTrue(loaded >= expected && loaded <= expected + 30, policy + " Lacewing: " + loaded);
+            }
+            try (ReferenceRedis redis = ReferenceRedis.start("--dir", dir.toString(), "--maxmemory-policy", policy);
+                 RespClient client = RespClient.connect(redis.port())) {
+                long loaded = integer(client.call("OBJECT", field, "k"));
+                assertTrue(loaded >= expected && loaded <= expected + 30, policy + " redis-server: " + loaded);
+            }
+        }
+    }
+
     /** redis-check-rdb's output; the test is skipped without it. */
     private static String run(String... command) throws IOException, InterruptedException {
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of(command[0])), command[0]);
