@@ -17,7 +17,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The RDB file writer and reader over channels: framing, the read window, the checksum trailer. */
-class RdbFileTest {
+class RdbFileReaderWriterTest {
 
     private static final RdbValueCodec.Encodings ENCODINGS = new RdbValueCodec.Encodings(512, 64, 512, 128, 64, -2, 0);
 
