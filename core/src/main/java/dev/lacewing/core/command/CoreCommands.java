@@ -9,6 +9,7 @@ import dev.lacewing.core.command.list.ListCommands;
 import dev.lacewing.core.command.pubsub.PubSubCommands;
 import dev.lacewing.core.command.scripting.ScriptingCommands;
 import dev.lacewing.core.command.server.ConnectionCommands;
+import dev.lacewing.core.command.server.PersistenceCommands;
 import dev.lacewing.core.command.server.ServerCommands;
 import dev.lacewing.core.command.set.SetCommands;
 import dev.lacewing.core.command.string.StringCommands;
@@ -45,6 +46,7 @@ public final class CoreCommands {
         ConnectionCommands.register(builder);
         PubSubCommands.register(builder);
         ServerCommands.register(builder);
+        PersistenceCommands.register(builder);
         TransactionCommands.register(builder);
         ScriptingCommands.register(builder, scripts);
         return builder.build();

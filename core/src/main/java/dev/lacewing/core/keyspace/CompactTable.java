@@ -1349,6 +1349,43 @@ public final class CompactTable implements DatabaseTable {
     }
 
     @Override
+    public void forEachLive(long now, EntryVisitor visitor) {
+        for (long slot : slots) {
+            if (slot == 0) {
+                continue;
+            }
+            long expireAt = entryExpireAt(slot);
+            if (expired(expireAt, now)) {
+                continue;
+            }
+            decode(slot);
+            byte[] key = Arrays.copyOfRange(entryPage, entryKeyOffset, entryKeyOffset + entryKeyLength);
+            int access = (int) INT.get(entryPage, offsetOf(slot)) >>> 8;
+            visitor.visit(key, unheldValue(key), expireAt, access);
+        }
+    }
+
+    /**
+     * The value of the entry {@link #decode} found, as {@link #value()} gives it but without
+     * holding an inline value it decodes: a walk over every key would churn the held places.
+     */
+    private Object unheldValue(byte[] key) {
+        if ((entryFlags & OBJECT) != 0) {
+            return objects[(int) INT.get(entryPage, entryValueOffset)];
+        }
+        int form = (entryFlags & FORM_MASK) >>> FORM_SHIFT;
+        int held = form == 0 ? -1 : heldIndex(KeyTable.hash(key, 0, key.length), key, 0, key.length);
+        if (held >= 0) {
+            return heldValues[held];
+        }
+        byte[] bytes = Arrays.copyOfRange(entryPage, entryValueOffset, entryValueOffset + entryValueLength);
+        if (form == 0) {
+            return bytes;
+        }
+        return form == InlineValue.HASH_LISTPACK ? HashValue.fromListpack(bytes) : SetValue.fromIntset(bytes);
+    }
+
+    @Override
     public byte[] randomKey(long now) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         for (int attempt = 0; attempt < 1024 && size > 0; attempt++) {
