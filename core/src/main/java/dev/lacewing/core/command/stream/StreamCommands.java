@@ -90,7 +90,7 @@ public final class StreamCommands {
         register(registry, "xsetid", -3, "An internal command for replicating stream values", StreamCommands::xsetid,
             WRITE, DENYOOM, FAST);
         // XREAD's keys are the first half of what follows STREAMS; it runs over the whole keyspace.
-        registry.register(new CommandSpec("xread", -4, Set.of(READONLY), 0, 0, 0, KeyScope.KEYS, "stream",
+        registry.register(new CommandSpec("xread", -4, Set.of(READONLY, CommandFlag.BLOCKING), 0, 0, 0, KeyScope.KEYS, "stream",
             "Return never seen elements in multiple streams, with IDs greater than the ones reported by the caller "
                 + "for each stream. Can block.").withWholeKeyspaceWhen(args -> true), StreamCommands::xread);
         registry.register(XINFO.container(new CommandSpec("xinfo", -2, Set.of(), 2, 2, 1, KeyScope.KEYS, "stream",
