@@ -31,11 +31,16 @@ import java.util.function.ToIntFunction;
  * @param optionKey for a command one of whose options names a key (SORT's STORE destination), the argument
  *                  index of that key in a request, or -1 when the request names none: Redis's getkeys_proc
  *                  for such a command. It counts after every other key. Null for every other command
+ * @param keysAfterKeyword for a command whose keys are the first half of the arguments after a keyword
+ *                         (XREAD's and XREADGROUP's STREAMS key... id..., Redis's keyword key spec with range
+ *                         -1 and limit 2), that keyword, upper case; the first argument equal to it, ignoring
+ *                         case, starts the keys, and an odd count after it names none. The command has no
+ *                         other keys. Null for every other command
  */
 public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int firstKey, int lastKey,
                           int step, KeyScope scope, String group, String summary, CommandDetails details,
                           int numKeysIndex, Predicate<Arguments> wholeKeyspaceWhen,
-                          ToIntFunction<Arguments> optionKey) {
+                          ToIntFunction<Arguments> optionKey, String keysAfterKeyword) {
 
     public CommandSpec {
         name = name.toLowerCase(Locale.ROOT);
@@ -46,31 +51,32 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
     /** A spec with details and fixed key positions. */
     public CommandSpec(String name, int arity, Set<CommandFlag> flags, int firstKey, int lastKey, int step,
                        KeyScope scope, String group, String summary, CommandDetails details) {
-        this(name, arity, flags, firstKey, lastKey, step, scope, group, summary, details, 0, null, null);
+        this(name, arity, flags, firstKey, lastKey, step, scope, group, summary, details, 0, null, null, null);
     }
 
     /** A spec without details: COMMAND INFO and DOCS describe it from these fields alone. */
     public CommandSpec(String name, int arity, Set<CommandFlag> flags, int firstKey, int lastKey, int step,
                        KeyScope scope, String group, String summary) {
-        this(name, arity, flags, firstKey, lastKey, step, scope, group, summary, CommandDetails.NONE, 0, null, null);
+        this(name, arity, flags, firstKey, lastKey, step, scope, group, summary, CommandDetails.NONE, 0, null, null,
+            null);
     }
 
     public CommandSpec withDetails(CommandDetails newDetails) {
         return new CommandSpec(name, arity, flags, firstKey, lastKey, step, scope, group, summary, newDetails,
-            numKeysIndex, wholeKeyspaceWhen, optionKey);
+            numKeysIndex, wholeKeyspaceWhen, optionKey, keysAfterKeyword);
     }
 
     /** A command whose keys are only those counted by the argument at {@code numKeysIndex} (LMPOP numkeys key...). */
     public static CommandSpec countedKeys(String name, int arity, Set<CommandFlag> flags, int numKeysIndex,
                                           String group, String summary) {
         return new CommandSpec(name, arity, flags, 0, 0, 0, KeyScope.KEYS, group, summary, CommandDetails.NONE,
-            numKeysIndex, null, null);
+            numKeysIndex, null, null, null);
     }
 
     /** The same command with movable keys counted by the argument at {@code index}. */
     public CommandSpec withNumKeysAt(int index) {
         return new CommandSpec(name, arity, flags, firstKey, lastKey, step, scope, group, summary, details, index,
-            wholeKeyspaceWhen, optionKey);
+            wholeKeyspaceWhen, optionKey, keysAfterKeyword);
     }
 
     /**
@@ -79,7 +85,7 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
      */
     public CommandSpec withWholeKeyspaceWhen(Predicate<Arguments> rule) {
         return new CommandSpec(name, arity, flags, firstKey, lastKey, step, scope, group, summary, details,
-            numKeysIndex, rule, optionKey);
+            numKeysIndex, rule, optionKey, keysAfterKeyword);
     }
 
     /**
@@ -88,7 +94,14 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
      */
     public CommandSpec withOptionKey(ToIntFunction<Arguments> finder) {
         return new CommandSpec(name, arity, flags, firstKey, lastKey, step, scope, group, summary, details,
-            numKeysIndex, wholeKeyspaceWhen, finder);
+            numKeysIndex, wholeKeyspaceWhen, finder, keysAfterKeyword);
+    }
+
+    /** A command without fixed keys whose keys are the first half of the arguments after {@code keyword}. */
+    public static CommandSpec keysAfter(String keyword, String name, int arity, Set<CommandFlag> flags, String group,
+                                        String summary) {
+        return new CommandSpec(name, arity, flags, 0, 0, 0, KeyScope.KEYS, group, summary, CommandDetails.NONE, 0,
+            null, null, keyword.toUpperCase(Locale.ROOT));
     }
 
     /**
@@ -106,7 +119,7 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
      * patterns and STORE).
      */
     public boolean hasMovableKeys() {
-        return numKeysIndex > 0 || wholeKeyspaceWhen != null || optionKey != null;
+        return numKeysIndex > 0 || wholeKeyspaceWhen != null || optionKey != null || keysAfterKeyword != null;
     }
 
     /**
@@ -116,6 +129,11 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
      * the error without touching the keyspace.
      */
     public int keyCount(Arguments args) {
+        if (keysAfterKeyword != null) {
+            int keyword = keywordIndex(args);
+            int after = args.count() - keyword - 1;
+            return keyword < 0 || after % 2 != 0 ? 0 : after / 2;
+        }
         int count = args.count();
         int movable = movableKeyCount(args);
         if (numKeysIndex > 0 && movable == 0) {
@@ -131,6 +149,9 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
 
     /** The argument index of key {@code i} of a request ({@code i < keyCount(args)}). */
     public int keyArgument(Arguments args, int i) {
+        if (keysAfterKeyword != null) {
+            return keywordIndex(args) + 1 + i;
+        }
         int option = optionKeyArgument(args);
         int movable = movableKeyCount(args);
         int fixed = keyCount(args) - movable - (option >= 0 ? 1 : 0);
@@ -138,6 +159,15 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
             return firstKey + i * Math.max(step, 1);
         }
         return i < fixed + movable ? numKeysIndex + 1 + (i - fixed) : option;
+    }
+
+    private int keywordIndex(Arguments args) {
+        for (int i = 1; i < args.count(); i++) {
+            if (args.is(i, keysAfterKeyword)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private int optionKeyArgument(Arguments args) {

@@ -6,6 +6,7 @@ import static dev.lacewing.api.CommandFlag.READONLY;
 import static dev.lacewing.api.CommandFlag.WRITE;
 
 import dev.lacewing.api.Arguments;
+import dev.lacewing.api.BlockedCommand;
 import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.CommandFlag;
 import dev.lacewing.api.CommandHandler;
@@ -17,6 +18,7 @@ import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
+import dev.lacewing.core.command.Timeouts;
 import dev.lacewing.core.command.server.ConnectionCommands;
 import dev.lacewing.core.command.server.Subcommands;
 import dev.lacewing.core.datatype.StreamId;
@@ -27,8 +29,8 @@ import java.util.Set;
 
 /**
  * The stream family (Redis's t_stream.c) over {@link StreamValue}, without consumer groups yet:
- * XADD, XLEN, XRANGE, XREVRANGE, XDEL, XTRIM, XREAD (without BLOCK's waiting), XSETID and XINFO
- * STREAM. A key holding another type gets WRONGTYPE. A stream stays a key when its last entry
+ * XADD, XLEN, XRANGE, XREVRANGE, XDEL, XTRIM, XREAD (BLOCK waits as BLPOP does, served in the order
+ * clients blocked), XSETID and XINFO STREAM. A key holding another type gets WRONGTYPE. A stream stays a key when its last entry
  * goes, as in Redis. Node bounds are read from the settings at each XADD.
  *
  * <p>Stateless; each handler runs on the thread the engine gives the command, with its keys.
@@ -52,6 +54,7 @@ public final class StreamCommands {
     static final String INVALID_END = "ERR invalid end ID for the interval";
     static final String UNBALANCED_XREAD = "ERR Unbalanced XREAD list of streams: for each stream key an ID or '$' "
         + "must be specified.";
+    static final String TIMEOUT_NOT_INTEGER = "ERR timeout is not an integer or out of range";
     static final String GT_ONLY_XREADGROUP = "ERR The > ID can be specified only when calling XREADGROUP using the "
         + "GROUP <group> <consumer> option.";
     static final String SETID_BELOW_TOP = "ERR The ID specified in XSETID is smaller than the target stream top item";
@@ -89,10 +92,9 @@ public final class StreamCommands {
             StreamCommands::xtrim, WRITE);
         register(registry, "xsetid", -3, "An internal command for replicating stream values", StreamCommands::xsetid,
             WRITE, DENYOOM, FAST);
-        // XREAD's keys are the first half of what follows STREAMS; it runs over the whole keyspace.
-        registry.register(new CommandSpec("xread", -4, Set.of(READONLY, CommandFlag.BLOCKING), 0, 0, 0, KeyScope.KEYS, "stream",
-            "Return never seen elements in multiple streams, with IDs greater than the ones reported by the caller "
-                + "for each stream. Can block.").withWholeKeyspaceWhen(args -> true), StreamCommands::xread);
+        registry.register(CommandSpec.keysAfter("STREAMS", "xread", -4, Set.of(READONLY, CommandFlag.BLOCKING),
+            "stream", "Return never seen elements in multiple streams, with IDs greater than the ones reported by the "
+                + "caller for each stream. Can block."), StreamCommands::xread);
         registry.register(XINFO.container(new CommandSpec("xinfo", -2, Set.of(), 2, 2, 1, KeyScope.KEYS, "stream",
             "A container for stream introspection commands")), XINFO::dispatch);
     }
@@ -543,6 +545,7 @@ public final class StreamCommands {
         Arguments args = ctx.arguments();
         ReplyWriter reply = ctx.reply();
         long count = 0;
+        long deadline = -1;
         int streamsAt = 0;
         int streams = 0;
         try {
@@ -554,13 +557,15 @@ public final class StreamCommands {
                     try {
                         timeout = Numbers.parseLong(args.array(), args.offset(i), args.length(i));
                     } catch (InvalidNumber e) {
-                        reply.error("ERR timeout is not an integer or out of range");
+                        reply.error(TIMEOUT_NOT_INTEGER);
                         return;
                     }
                     if (timeout < 0) {
-                        reply.error("ERR timeout is negative");
+                        reply.error(Timeouts.NEGATIVE);
                         return;
                     }
+                    long now = System.currentTimeMillis();
+                    deadline = timeout == 0 ? 0 : timeout > Long.MAX_VALUE - now ? Long.MAX_VALUE : now + timeout;
                 } else if (args.is(i, "COUNT") && more) {
                     i++;
                     count = Math.max(0, Numbers.parseLong(args.array(), args.offset(i), args.length(i)));
@@ -614,34 +619,81 @@ public final class StreamCommands {
         @SuppressWarnings("unchecked")
         List<Entry>[] found = new List[streams];
         for (int i = 0; i < streams; i++) {
-            StreamValue stream = values[i];
-            if (stream == null || stream.length() == 0) {
-                continue;
-            }
-            Entry last = stream.edge(false);
-            if (last.id().compareTo(after[i]) > 0) {
-                found[i] = stream.range(after[i].next(), StreamId.MAX, count, false);
-                served++;
-            }
+            found[i] = newEntries(values[i], after[i], count);
+            served += found[i] == null ? 0 : 1;
         }
-        if (served == 0) {
+        if (served > 0) {
+            writeRead(ctx, streamsAt, values, found, served);
+            return;
+        }
+        if (deadline < 0) {
             reply.nullArray();
             return;
         }
-        if (ctx.client().protocol() == 2) {
+        int[] keys = new int[streams];
+        for (int i = 0; i < streams; i++) {
+            keys[i] = streamsAt + i;
+        }
+        ctx.block(deadline, keys, -1, new ReadWaiter(streamsAt, after, count));
+    }
+
+    /** The entries after {@code after}, at most {@code count} (0: all); null when there are none. */
+    private static List<Entry> newEntries(StreamValue stream, StreamId after, long count) {
+        if (stream == null || stream.length() == 0 || stream.edge(false).id().compareTo(after) <= 0) {
+            return null;
+        }
+        return stream.range(after.next(), StreamId.MAX, count, false);
+    }
+
+    /** XREAD's reply: [[key, entries]...] in RESP2, {key: entries...} in RESP3, for the streams served. */
+    private static void writeRead(CommandContext ctx, int streamsAt, StreamValue[] values, List<Entry>[] found,
+                                  int served) {
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
+        boolean resp2 = ctx.client().protocol() == 2;
+        if (resp2) {
             reply.array(served);
         } else {
             reply.map(served);
         }
-        for (int i = 0; i < streams; i++) {
+        for (int i = 0; i < found.length; i++) {
             if (found[i] == null) {
                 continue;
             }
-            if (ctx.client().protocol() == 2) {
+            if (resp2) {
                 reply.array(2);
             }
             reply.bulk(args.array(), args.offset(streamsAt + i), args.length(streamsAt + i));
             writeEntries(reply, values[i], found[i]);
+        }
+    }
+
+    /**
+     * A blocked XREAD: served from the first of its streams that gains an entry above the ID it
+     * asked after ({@code $} resolved when it blocked), with that stream alone, as Redis serves it.
+     */
+    private record ReadWaiter(int streamsAt, StreamId[] after, long count) implements BlockedCommand {
+
+        @Override
+        public boolean ready(CommandContext context, int keyArgument) {
+            return newEntries(stream(context, keyArgument), after[keyArgument - streamsAt], count) != null;
+        }
+
+        @Override
+        public void serve(CommandContext context, int keyArgument) {
+            int i = keyArgument - streamsAt;
+            StreamValue[] values = new StreamValue[after.length];
+            values[i] = stream(context, keyArgument);
+            @SuppressWarnings("unchecked")
+            List<Entry>[] found = new List[after.length];
+            found[i] = newEntries(values[i], after[i], count);
+            writeRead(context, streamsAt, values, found, 1);
+        }
+
+        private static StreamValue stream(CommandContext context, int keyArgument) {
+            Arguments args = context.arguments();
+            Object value = context.keyspace().get(args.array(), args.offset(keyArgument), args.length(keyArgument));
+            return value instanceof StreamValue stream ? stream : null;
         }
     }
 
