@@ -190,6 +190,9 @@ class StreamCommandsTest {
             assertEquals(500, sync.xlen(renamed));
             KeyScanArgs streams = KeyScanArgs.Builder.type("stream").match(renamed).limit(100_000);
             assertEquals(List.of(renamed), sync.scan(streams).getKeys());
+            RedisCommandExecutionException notDumped = assertThrows(RedisCommandExecutionException.class,
+                () -> sync.dump(renamed));
+            assertEquals("ERR DUMP of a stream is not supported yet", notDumped.getMessage());
             sync.set(s, "a string");
             RedisCommandExecutionException wrongType = assertThrows(RedisCommandExecutionException.class,
                 () -> sync.xadd(s, fields("f", "v")));

@@ -201,6 +201,10 @@ class StreamReferenceTest {
         XREAD BLOCK x STREAMS {p}a 0
         XREAD BLOCK -1 STREAMS {p}a 0
         XREAD BLOCK 0 STREAMS {p}a 0
+        COMMAND GETKEYS XREAD COUNT 1 BLOCK 5 STREAMS {p}a {p}b 0 0
+        COMMAND GETKEYS XREAD STREAMS {p}a 0
+        COMMAND GETKEYS XADD {p}a * f v
+        COMMAND INFO xread xadd xrange xdel xtrim xsetid xlen xrevrange
         XSETID {p}a 3-0
         XADD {p}a 3-0 f 3
         XADD {p}a 3-* f 3
