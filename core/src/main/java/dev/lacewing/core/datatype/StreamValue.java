@@ -16,9 +16,11 @@ import java.util.TreeMap;
  * entries, and O(log n) seeks.
  *
  * <p>A node's bytes: the master fields (the first entry's field names: {@code varint count}, then
- * {@code varint length, bytes} each), then the entries. An entry is a flags byte
- * ({@link #DELETED}, {@link #SAME_FIELDS}), the ID as deltas from the node's master ID (ms
- * unsigned, seq zigzag, varint each), then either the values alone (when its fields are the master
+ * {@code varint length, bytes} each), then the entries. An entry starts with one varint holding
+ * its ms delta from the node's master ID shifted left by 3 and three flags ({@link #DELETED},
+ * {@link #SAME_FIELDS}, and {@link #LARGE_DELTA} when the delta does not fit 61 bits and follows
+ * as its own varint), so that a busy stream's entry spends one byte on flags and ms together; then
+ * its seq delta (zigzag varint), then either the values alone (when its fields are the master
  * fields, as most streams' are) or a field count and the field,value pairs, each {@code varint
  * length, bytes}. Deleted entries stay flagged in place until their whole node goes, as in Redis.
  *
@@ -31,6 +33,9 @@ public final class StreamValue implements TypedValue {
 
     static final int DELETED = 1;
     static final int SAME_FIELDS = 2;
+    static final int LARGE_DELTA = 4;
+    private static final int FLAG_BITS = 3;
+    private static final long SMALL_DELTA_LIMIT = 1L << (63 - FLAG_BITS);
 
     /** Object header, fields, and the TreeMap object. */
     private static final long FIXED_BYTES = 88 + 48;
@@ -200,15 +205,21 @@ public final class StreamValue implements TypedValue {
         boolean same = sameFields(node, array, offsets, lengths, from, to);
         long msDelta = id.ms() - master.ms();
         long seqDelta = zigzag(id.seq() - master.seq());
-        int size = 1 + Varint.sizeLong(msDelta) + Varint.sizeLong(seqDelta) + (same ? 0 : Varint.size(fieldCount));
+        boolean large = Long.compareUnsigned(msDelta, SMALL_DELTA_LIMIT) >= 0;
+        long header = large ? LARGE_DELTA : msDelta << FLAG_BITS;
+        header |= same ? SAME_FIELDS : 0;
+        int size = Varint.sizeLong(header) + (large ? Varint.sizeLong(msDelta) : 0) + Varint.sizeLong(seqDelta)
+            + (same ? 0 : Varint.size(fieldCount));
         for (int i = same ? from + 1 : from; i < to; i += same ? 2 : 1) {
             size += Varint.size(lengths[i]) + lengths[i];
         }
         ensureRoom(node, size, byteBound);
         byte[] data = node.data;
         int at = node.used;
-        data[at++] = (byte) (same ? SAME_FIELDS : 0);
-        at = Varint.writeLong(data, at, msDelta);
+        at = Varint.writeLong(data, at, header);
+        if (large) {
+            at = Varint.writeLong(data, at, msDelta);
+        }
         at = Varint.writeLong(data, at, seqDelta);
         if (!same) {
             at = Varint.write(data, at, fieldCount);
@@ -347,9 +358,14 @@ public final class StreamValue implements TypedValue {
             byte[] data = node.data;
             at = offset;
             int p = offset;
-            flags = data[p++];
-            long msDelta = Varint.readLong(data, p);
-            p += Varint.sizeLong(msDelta);
+            long header = Varint.readLong(data, p);
+            p += Varint.sizeLong(header);
+            flags = (int) header & (1 << FLAG_BITS) - 1;
+            long msDelta = header >>> FLAG_BITS;
+            if ((flags & LARGE_DELTA) != 0) {
+                msDelta = Varint.readLong(data, p);
+                p += Varint.sizeLong(msDelta);
+            }
             long seqDelta = Varint.readLong(data, p);
             p += Varint.sizeLong(seqDelta);
             ms = masterMs + msDelta;

@@ -68,14 +68,15 @@ class StreamValueTest {
         StreamValue stream = new StreamValue();
         assertEquals(EMPTY, stream.memoryUsage());
         add(stream, 1, 4096, 2, "f", "v");
-        // The master field (count 1, length 1, 'f') and the entry (flags, two deltas, length 1, 'v').
-        assertEquals(EMPTY + NODE + 3 + 5, stream.memoryUsage());
+        // The master field (count 1, length 1, 'f') and the entry (flags with the ms delta, the seq
+        // delta, length 1, 'v').
+        assertEquals(EMPTY + NODE + 3 + 4, stream.memoryUsage());
         add(stream, 2, 4096, 2, "f", "v");
         add(stream, 3, 4096, 2, "f", "v");
         assertEquals(2, stream.nodeCount());
-        assertEquals(EMPTY + 2 * NODE + (3 + 5 + 5) + (3 + 5), stream.memoryUsage());
+        assertEquals(EMPTY + 2 * NODE + (3 + 4 + 4) + (3 + 4), stream.memoryUsage());
         assertTrue(stream.delete(new StreamId(3, 0)));
-        assertEquals(EMPTY + NODE + 3 + 5 + 5, stream.memoryUsage(), "a node with no live entry goes");
+        assertEquals(EMPTY + NODE + 3 + 4 + 4, stream.memoryUsage(), "a node with no live entry goes");
     }
 
     @Test
@@ -108,6 +109,17 @@ class StreamValueTest {
     }
 
     @Test
+    void msDeltasBeyondSixtyOneBitsAreKept() {
+        StreamValue stream = new StreamValue();
+        add(stream, 1, 4096, 100, "f", "v");
+        add(stream, -2L, 4096, 100, "f", "v");
+        assertTrue(stream.delete(new StreamId(-2L, 0)));
+        add(stream, -1L, 4096, 100, "f", "v");
+        assertEquals(List.of(1L, -1L), ids(stream.range(StreamId.MIN, StreamId.MAX, 0, false)));
+        assertEquals(List.of(-1L, 1L), ids(stream.range(StreamId.MIN, StreamId.MAX, 0, true)));
+    }
+
+    @Test
     void aCopySharesNoNode() {
         StreamValue stream = new StreamValue();
         add(stream, 1, 4096, 100, "f", "v");
@@ -116,6 +128,6 @@ class StreamValueTest {
         assertEquals(1, stream.length());
         assertFalse(copy.delete(new StreamId(1, 0)));
         assertNull(copy.edge(true));
-        assertEquals(stream.memoryUsage() - NODE - 8, copy.memoryUsage());
+        assertEquals(stream.memoryUsage() - NODE - 7, copy.memoryUsage());
     }
 }
