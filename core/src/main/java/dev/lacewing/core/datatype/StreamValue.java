@@ -43,6 +43,9 @@ public final class StreamValue implements TypedValue {
     private static final long NODE_BYTES = 120;
     /** Redis's STREAM_LISTPACK_MAX_SIZE: the bound when stream-node-max-bytes is 0. */
     private static final long NODE_MAX_SIZE = 1L << 30;
+    /** The groups' TreeMap, and each group's entry in it. */
+    private static final long GROUPS_BYTES = 48;
+    private static final long GROUP_ENTRY_BYTES = 40;
 
     private final TreeMap<StreamId, Node> nodes;
     private long length;
@@ -54,6 +57,8 @@ public final class StreamValue implements TypedValue {
     private long maxDeletedSeq;
     private long entriesAdded;
     private long nodeBytes;
+    /** Consumer groups by name bytes; null while there is none. */
+    private TreeMap<byte[], StreamGroup> groups;
 
     public StreamValue() {
         nodes = new TreeMap<>();
@@ -106,12 +111,57 @@ public final class StreamValue implements TypedValue {
         copy.maxDeletedMs = maxDeletedMs;
         copy.maxDeletedSeq = maxDeletedSeq;
         copy.entriesAdded = entriesAdded;
+        if (groups != null) {
+            copy.groups = new TreeMap<>(Arrays::compareUnsigned);
+            groups.forEach((name, group) -> copy.groups.put(name, group.copy(name)));
+        }
         return copy;
     }
 
     @Override
     public long memoryUsage() {
-        return FIXED_BYTES + nodes.size() * NODE_BYTES + nodeBytes;
+        long bytes = FIXED_BYTES + nodes.size() * NODE_BYTES + nodeBytes;
+        if (groups != null) {
+            bytes += GROUPS_BYTES;
+            for (StreamGroup group : groups.values()) {
+                bytes += group.memoryUsage() + GROUP_ENTRY_BYTES;
+            }
+        }
+        return bytes;
+    }
+
+    /** The consumer groups by name, in name order; empty when there is none. */
+    public Map<byte[], StreamGroup> groups() {
+        return groups == null ? Map.of() : groups;
+    }
+
+    public StreamGroup group(byte[] name) {
+        return groups == null ? null : groups.get(name);
+    }
+
+    /** XGROUP CREATE: null when a group has that name. */
+    public StreamGroup createGroup(byte[] name, StreamId lastDelivered, long entriesRead) {
+        if (groups == null) {
+            groups = new TreeMap<>(Arrays::compareUnsigned);
+        }
+        if (groups.containsKey(name)) {
+            return null;
+        }
+        byte[] copy = name.clone();
+        StreamGroup group = new StreamGroup(copy, lastDelivered, entriesRead);
+        groups.put(copy, group);
+        return group;
+    }
+
+    /** XGROUP DESTROY: false when there is no such group. */
+    public boolean destroyGroup(byte[] name) {
+        if (groups == null || groups.remove(name) == null) {
+            return false;
+        }
+        if (groups.isEmpty()) {
+            groups = null;
+        }
+        return true;
     }
 
     public long length() {

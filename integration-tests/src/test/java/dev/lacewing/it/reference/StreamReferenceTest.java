@@ -238,6 +238,88 @@ class StreamReferenceTest {
         XRANGE {p}y - +
         """;
 
+    /** Consumer groups, where replies hold no delivery times (XPENDING's extended form shows them). */
+    private static final String GROUPS = """
+        XGROUP CREATE {p}none g $
+        XGROUP CREATE {p}g g $ MKSTREAM
+        XGROUP CREATE {p}g g $
+        XGROUP CREATE {p}g g2 0 ENTRIESREAD 3
+        XGROUP CREATE {p}g g3 0 ENTRIESREAD -2
+        XGROUP CREATE {p}g g3 0 ENTRIESREAD x
+        XGROUP CREATE {p}g g3 0 FOO
+        XGROUP CREATE {p}g g3 x
+        XGROUP CREATE {p}g
+        XGROUP SETID {p}g nogroup 0
+        XGROUP SETID {p}none g 0
+        XGROUP CREATECONSUMER {p}g nogroup c
+        XGROUP DELCONSUMER {p}g nogroup c
+        XGROUP DESTROY {p}g nogroup
+        XGROUP DESTROY {p}none g
+        XGROUP FOO {p}g g
+        XADD {p}g 1-1 f 1
+        XADD {p}g 2-1 f 2
+        XADD {p}g 3-1 f 3
+        XREADGROUP GROUP g alice STREAMS {p}g >
+        XREADGROUP GROUP g alice STREAMS {p}g >
+        XREADGROUP GROUP g2 bob COUNT 1 STREAMS {p}g >
+        XREADGROUP GROUP g2 bob NOACK STREAMS {p}g >
+        XPENDING {p}g g
+        XPENDING {p}g g2
+        XPENDING {p}g g - + 0
+        XPENDING {p}g g - + 10 nobody
+        XPENDING {p}g nogroup
+        XPENDING {p}none g
+        XPENDING {p}g g - +
+        XPENDING {p}g g IDLE 10 - +
+        XPENDING {p}g g - + x
+        XPENDING {p}g g x + 10
+        XPENDING {p}g g IDLE x - + 10
+        XREADGROUP GROUP g alice STREAMS {p}g 0
+        XREADGROUP GROUP g alice COUNT 1 STREAMS {p}g 1-1
+        XREADGROUP GROUP g carol STREAMS {p}g 0
+        XGROUP CREATECONSUMER {p}g g carol
+        XGROUP CREATECONSUMER {p}g g dave
+        XDEL {p}g 2-1
+        XREADGROUP GROUP g alice STREAMS {p}g 0
+        XACK {p}g g 1-1 9-9 1-1
+        XACK {p}g g x
+        XACK {p}g nogroup x
+        XACK {p}none g 1-1
+        XPENDING {p}g g
+        XGROUP SETID {p}g g 0
+        XREADGROUP GROUP g dave STREAMS {p}g >
+        XPENDING {p}g g
+        XREADGROUP GROUP g alice STREAMS {p}g 0
+        XGROUP DELCONSUMER {p}g g dave
+        XGROUP DELCONSUMER {p}g g dave
+        XPENDING {p}g g
+        XREADGROUP GROUP g alice STREAMS {p}g $
+        XREADGROUP GROUP g alice STREAMS {p}g
+        XREADGROUP GROUP g alice STREAMS {p}g {p}none > >
+        XREADGROUP GROUP nogroup alice STREAMS {p}g >
+        XREADGROUP STREAMS {p}g >
+        XREADGROUP GROUP g alice FOO STREAMS {p}g >
+        XREADGROUP GROUP g alice STREAMS {p}g x
+        XREAD GROUP g alice STREAMS {p}g >
+        XREAD NOACK STREAMS {p}g 0
+        XREADGROUP GROUP g alice BLOCK 0 STREAMS {p}g 0
+        XGROUP SETID {p}g g $ ENTRIESREAD 5
+        XGROUP SETID {p}g g 0 FOO 5
+        XGROUP SETID {p}g g 0 ENTRIESREAD
+        XGROUP SETID {p}g g - ENTRIESREAD -3
+        XREADGROUP GROUP g alice STREAMS {p}g >
+        XGROUP DESTROY {p}g g
+        XGROUP DESTROY {p}g g
+        XREADGROUP GROUP g alice STREAMS {p}g >
+        SET {p}str v
+        XGROUP CREATE {p}str g $
+        XREADGROUP GROUP g alice STREAMS {p}str >
+        XPENDING {p}str g
+        XACK {p}str g 1-1
+        COMMAND GETKEYS XREADGROUP GROUP g c COUNT 1 STREAMS {p}a {p}b > >
+        COMMAND INFO xreadgroup xack xpending
+        """;
+
     static Stream<Arguments> scripts() {
         List<String[]> scripts = List.of(
             new String[] {"add and range resp2", ADD_AND_RANGE},
@@ -245,7 +327,9 @@ class StreamReferenceTest {
             new String[] {"delete and trim resp2", DELETE_AND_TRIM},
             new String[] {"nodes resp2", NODES},
             new String[] {"read and setid resp2", READ_AND_SETID},
-            new String[] {"read and setid resp3", "HELLO 3\n" + READ_AND_SETID});
+            new String[] {"read and setid resp3", "HELLO 3\n" + READ_AND_SETID},
+            new String[] {"groups resp2", GROUPS},
+            new String[] {"groups resp3", "HELLO 3\n" + GROUPS});
         return ScriptComparison.onEveryTarget(scripts);
     }
 

@@ -28,8 +28,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The stream family (Redis's t_stream.c) over {@link StreamValue}, without consumer groups yet:
- * XADD, XLEN, XRANGE, XREVRANGE, XDEL, XTRIM, XREAD (BLOCK waits as BLPOP does, served in the order
+ * The stream family (Redis's t_stream.c) over {@link StreamValue}, consumer groups aside
+ * ({@link StreamGroupCommands}): XADD, XLEN, XRANGE, XREVRANGE, XDEL, XTRIM, XREAD (BLOCK waits as BLPOP does, served in the order
  * clients blocked), XSETID and XINFO STREAM. A key holding another type gets WRONGTYPE. A stream stays a key when its last entry
  * goes, as in Redis. Node bounds are read from the settings at each XADD.
  *
@@ -55,6 +55,10 @@ public final class StreamCommands {
     static final String UNBALANCED_XREAD = "ERR Unbalanced XREAD list of streams: for each stream key an ID or '$' "
         + "must be specified.";
     static final String TIMEOUT_NOT_INTEGER = "ERR timeout is not an integer or out of range";
+    static final String GROUP_ONLY_XREADGROUP = "ERR The GROUP option is only supported by XREADGROUP. You called "
+        + "XREAD instead.";
+    static final String NOACK_ONLY_XREADGROUP = "ERR The NOACK option is only supported by XREADGROUP. You called "
+        + "XREAD instead.";
     static final String GT_ONLY_XREADGROUP = "ERR The > ID can be specified only when calling XREADGROUP using the "
         + "GROUP <group> <consumer> option.";
     static final String SETID_BELOW_TOP = "ERR The ID specified in XSETID is smaller than the target stream top item";
@@ -95,6 +99,7 @@ public final class StreamCommands {
         registry.register(CommandSpec.keysAfter("STREAMS", "xread", -4, Set.of(READONLY, CommandFlag.BLOCKING),
             "stream", "Return never seen elements in multiple streams, with IDs greater than the ones reported by the "
                 + "caller for each stream. Can block."), StreamCommands::xread);
+        StreamGroupCommands.register(registry);
         registry.register(XINFO.container(new CommandSpec("xinfo", -2, Set.of(), 2, 2, 1, KeyScope.KEYS, "stream",
             "A container for stream introspection commands")), XINFO::dispatch);
     }
@@ -105,10 +110,10 @@ public final class StreamCommands {
             handler);
     }
 
-    private static final Object WRONG_TYPE = new Object();
+    static final Object WRONG_TYPE = new Object();
 
     /** The value of the key at argument {@code index}; {@link #WRONG_TYPE} after a WRONGTYPE reply. */
-    private static Object lookup(CommandContext ctx, int index) {
+    static Object lookup(CommandContext ctx, int index) {
         Arguments args = ctx.arguments();
         Object value = ctx.keyspace().get(args.array(), args.offset(index), args.length(index));
         if (value != null && !(value instanceof StreamValue)) {
@@ -118,7 +123,7 @@ public final class StreamCommands {
         return value;
     }
 
-    private static void modified(CommandContext ctx) {
+    static void modified(CommandContext ctx) {
         Arguments args = ctx.arguments();
         ctx.keyspace().modified(args.array(), args.offset(1), args.length(1));
     }
@@ -132,7 +137,7 @@ public final class StreamCommands {
         }
     }
 
-    private static final InvalidId INVALID = new InvalidId();
+    static final InvalidId INVALID = new InvalidId();
 
     /**
      * streamGenericParseIDOrReply: {@code ms-seq}, or {@code ms} with {@code missingSeq}; {@code -}
@@ -202,7 +207,7 @@ public final class StreamCommands {
         return value;
     }
 
-    private static void writeId(ReplyWriter reply, StreamId id) {
+    static void writeId(ReplyWriter reply, StreamId id) {
         reply.bulk(id.toString());
     }
 
@@ -211,14 +216,14 @@ public final class StreamCommands {
     }
 
     /** Entries as streamReplyWithRange writes them: [id, [field, value, ...]] each. */
-    private static void writeEntries(ReplyWriter reply, StreamValue stream, List<Entry> entries) {
+    static void writeEntries(ReplyWriter reply, StreamValue stream, List<Entry> entries) {
         reply.array(entries.size());
         for (Entry entry : entries) {
             writeEntry(reply, stream, entry);
         }
     }
 
-    private static void writeEntry(ReplyWriter reply, StreamValue stream, Entry entry) {
+    static void writeEntry(ReplyWriter reply, StreamValue stream, Entry entry) {
         reply.array(2);
         writeId(reply, entry.ms(), entry.seq());
         reply.array(stream.fieldCount(entry) * 2);
@@ -505,12 +510,12 @@ public final class StreamCommands {
         writeEntries(reply, stream, entries);
     }
 
-    private static boolean exclusive(Arguments args, int index) {
+    static boolean exclusive(Arguments args, int index) {
         return args.length(index) > 1 && args.array()[args.offset(index)] == '(';
     }
 
     /** streamParseIntervalIDOrReply: {@code (id} exclusive (strict), else any ID with - and +. */
-    private static StreamId parseIntervalId(Arguments args, int index, long missingSeq) {
+    static StreamId parseIntervalId(Arguments args, int index, long missingSeq) {
         if (!exclusive(args, index)) {
             return parseId(args, index, missingSeq, false, null);
         }
@@ -578,6 +583,12 @@ public final class StreamCommands {
                     }
                     streams = rest / 2;
                     break;
+                } else if (args.is(i, "GROUP") && i + 2 < args.count()) {
+                    reply.error(GROUP_ONLY_XREADGROUP);
+                    return;
+                } else if (args.is(i, "NOACK")) {
+                    reply.error(NOACK_ONLY_XREADGROUP);
+                    return;
                 } else {
                     reply.error(Errors.SYNTAX);
                     return;
@@ -850,7 +861,7 @@ public final class StreamCommands {
         writeId(reply, stream.firstId());
         if (!full) {
             reply.bulk("groups");
-            reply.integer(0);
+            reply.integer(stream.groups().size());
             writeEdge(reply, "first-entry", stream, stream.edge(true));
             writeEdge(reply, "last-entry", stream, stream.edge(false));
             return;
