@@ -9,6 +9,7 @@ import dev.lacewing.it.resp.RespClient;
 import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.Consumer;
 import io.lettuce.core.KeyScanArgs;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
@@ -18,17 +19,22 @@ import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.XAddArgs;
+import io.lettuce.core.XGroupCreateArgs;
+import io.lettuce.core.XPendingArgs;
 import io.lettuce.core.XReadArgs;
 import io.lettuce.core.XReadArgs.StreamOffset;
 import io.lettuce.core.XTrimArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.models.stream.PendingMessage;
+import io.lettuce.core.models.stream.PendingMessages;
 import io.lettuce.core.protocol.ProtocolVersion;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -37,7 +43,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The stream family through lettuce over every engine and transport, in RESP2 and RESP3: adding,
  * ranges, trimming, deleting, XREAD and its blocking form (woken by XADD from another connection in
- * the order clients blocked, across shards, timing out), and the type as the generic commands see
+ * the order clients blocked, across shards, timing out), consumer groups (delivery, pending entries,
+ * history, acknowledgement, blocked XREADGROUP served in turn or told its group is gone), and the type as the generic commands see
  * it (TYPE, OBJECT ENCODING, MEMORY USAGE, COPY, RENAME). Replies byte for byte against Redis are
  * StreamReferenceTest's.
  */
@@ -164,6 +171,85 @@ class StreamCommandsTest {
             Thread.sleep(5);
         }
         throw new AssertionError("never saw " + count + " blocked clients");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void aConsumerGroupDeliversPendsAndAcknowledgesInBothProtocols(Target target) {
+        inBothProtocols(target, (version, sync) -> {
+            String s = key(target, "cg", "group:" + version);
+            assertEquals("OK", sync.xgroupCreate(StreamOffset.from(s, "$"), "workers", XGroupCreateArgs.Builder.mkstream()));
+            sync.xadd(s, new XAddArgs().id("1-1"), fields("job", "a"));
+            sync.xadd(s, new XAddArgs().id("2-1"), fields("job", "b"));
+            sync.xadd(s, new XAddArgs().id("3-1"), fields("job", "c"));
+            Consumer<String> alice = Consumer.from("workers", "alice");
+            Consumer<String> bob = Consumer.from("workers", "bob");
+            assertEquals(List.of("1-1", "2-1"), ids(sync.xreadgroup(alice, XReadArgs.Builder.count(2),
+                StreamOffset.lastConsumed(s))));
+            assertEquals(List.of("3-1"), ids(sync.xreadgroup(bob, StreamOffset.lastConsumed(s))));
+            assertEquals(List.of(), sync.xreadgroup(bob, StreamOffset.lastConsumed(s)));
+            PendingMessages summary = sync.xpending(s, "workers");
+            assertEquals(3, summary.getCount());
+            assertEquals(Map.of("alice", 2L, "bob", 1L), summary.getConsumerMessageCount());
+            List<PendingMessage> alicePending = sync.xpending(s, alice, Range.create("-", "+"), Limit.from(10));
+            assertEquals(List.of("1-1", "2-1"), alicePending.stream().map(PendingMessage::getId).toList());
+            assertEquals(1, alicePending.get(0).getRedeliveryCount());
+            // Reading its history delivers again.
+            assertEquals(List.of("1-1", "2-1"), ids(sync.xreadgroup(alice, StreamOffset.from(s, "0"))));
+            assertEquals(2, sync.xpending(s, alice, Range.create("-", "+"), Limit.from(10)).get(0).getRedeliveryCount());
+            assertEquals(List.of(), sync.xpending(s, XPendingArgs.Builder.xpending("workers", Range.create("-", "+"),
+                Limit.from(10)).idle(60_000)));
+            assertEquals(2, sync.xack(s, "workers", "1-1", "3-1", "9-9"));
+            assertEquals(1, sync.xpending(s, "workers").getCount());
+            assertEquals(1, sync.xgroupDelconsumer(s, alice));
+            assertEquals(0, sync.xpending(s, "workers").getCount());
+            assertEquals(true, sync.xgroupDestroy(s, "workers"));
+            RedisCommandExecutionException noGroup = assertThrows(RedisCommandExecutionException.class,
+                () -> sync.xreadgroup(alice, StreamOffset.lastConsumed(s)));
+            assertTrue(noGroup.getMessage().startsWith("NOGROUP"), noGroup.getMessage());
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void blockedXreadgroupsGetNewEntriesInTurnAndNogroupOnceTheGroupIsGone(Target target) throws Exception {
+        String s = key(target, "bg", "blocked");
+        String other = key(target, "bo", "blocked");
+        List<StatefulRedisConnection<String, String>> connections = new ArrayList<>();
+        RedisClient client = RedisClient.create(RedisURI.create("127.0.0.1", Servers.server(target).port()));
+        try (StatefulRedisConnection<String, String> writer = client.connect()) {
+            RedisCommands<String, String> sync = writer.sync();
+            sync.xgroupCreate(StreamOffset.from(s, "$"), "g", XGroupCreateArgs.Builder.mkstream());
+            sync.xgroupCreate(StreamOffset.from(other, "$"), "g", XGroupCreateArgs.Builder.mkstream());
+            List<RedisFuture<List<StreamMessage<String, String>>>> waits = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                StatefulRedisConnection<String, String> connection = client.connect();
+                connections.add(connection);
+                waits.add(connection.async().xreadgroup(Consumer.from("g", "c" + i), XReadArgs.Builder.block(5000),
+                    StreamOffset.lastConsumed(other), StreamOffset.lastConsumed(s)));
+                waitUntilBlocked(sync, i + 1);
+            }
+            sync.xadd(s, new XAddArgs().id("1-1"), fields("f", "1"));
+            assertEquals(List.of("1-1"), ids(waits.get(0).get(5, TimeUnit.SECONDS)));
+            waitUntilBlocked(sync, 1);
+            sync.xadd(s, new XAddArgs().id("2-1"), fields("f", "2"));
+            assertEquals(List.of("2-1"), ids(waits.get(1).get(5, TimeUnit.SECONDS)));
+            assertEquals(Map.of("c0", 1L, "c1", 1L), sync.xpending(s, "g").getConsumerMessageCount());
+
+            StatefulRedisConnection<String, String> last = client.connect();
+            connections.add(last);
+            RedisFuture<List<StreamMessage<String, String>>> orphan = last.async().xreadgroup(Consumer.from("g", "c2"),
+                XReadArgs.Builder.block(5000), StreamOffset.lastConsumed(s));
+            waitUntilBlocked(sync, 1);
+            assertEquals(true, sync.xgroupDestroy(s, "g"));
+            sync.xadd(s, new XAddArgs().id("3-1"), fields("f", "3"));
+            ExecutionException gone = assertThrows(ExecutionException.class, () -> orphan.get(5, TimeUnit.SECONDS));
+            assertEquals("NOGROUP the consumer group this client was blocked on no longer exists",
+                gone.getCause().getMessage());
+        } finally {
+            connections.forEach(StatefulRedisConnection::close);
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
     }
 
     @ParameterizedTest(name = "{0}")
