@@ -187,6 +187,50 @@ public final class StreamGroup {
         return true;
     }
 
+    /** XCLAIM's FORCE: the entry's pending record, created without a consumer when absent. */
+    public Pending pendingOrCreate(StreamId id) {
+        Pending entry = pending.get(id);
+        if (entry == null) {
+            entry = new Pending();
+            pending.put(id, entry);
+            bytes += PENDING_BYTES;
+        }
+        return entry;
+    }
+
+    /**
+     * XCLAIM and XAUTOCLAIM of one pending entry: it moves to {@code consumer} with that delivery
+     * time; its delivery count becomes {@code retryCount} when that is not negative, else grows by
+     * one unless {@code justId}.
+     */
+    public void claim(StreamId id, Pending entry, Consumer consumer, long deliveryTime, long retryCount,
+                      boolean justId) {
+        if (entry.consumer != consumer && entry.consumer != null) {
+            entry.consumer.pending.remove(id);
+        }
+        entry.deliveryTime = deliveryTime;
+        if (retryCount >= 0) {
+            entry.deliveryCount = retryCount;
+        } else if (!justId) {
+            entry.deliveryCount++;
+        }
+        if (entry.consumer != consumer) {
+            consumer.pending.put(id, entry);
+            entry.consumer = consumer;
+        }
+    }
+
+    /** Forgets a pending entry whose stream entry is gone (XCLAIM, XAUTOCLAIM). */
+    public void dropPending(StreamId id) {
+        Pending entry = pending.remove(id);
+        if (entry != null) {
+            if (entry.consumer != null) {
+                entry.consumer.pending.remove(id);
+            }
+            bytes -= PENDING_BYTES;
+        }
+    }
+
     /** A deep copy, for COPY of its stream. */
     StreamGroup copy(byte[] name) {
         StreamGroup copy = new StreamGroup(name, lastId, entriesRead);

@@ -320,6 +320,57 @@ class StreamReferenceTest {
         COMMAND INFO xreadgroup xack xpending
         """;
 
+    /** XCLAIM and XAUTOCLAIM where replies hold no times: minimum idle 0, JUSTID, counts. */
+    private static final String CLAIMS = """
+        XGROUP CREATE {p}c g $ MKSTREAM
+        XADD {p}c 1-1 f 1
+        XADD {p}c 2-1 f 2
+        XADD {p}c 3-1 f 3
+        XADD {p}c 4-1 f 4
+        XREADGROUP GROUP g alice STREAMS {p}c >
+        XCLAIM {p}c g bob 0 1-1 2-1
+        XCLAIM {p}c g bob 0 1-1 9-9 JUSTID
+        XCLAIM {p}c g bob 3600000 3-1
+        XCLAIM {p}c g bob 0 3-1 RETRYCOUNT 7 JUSTID
+        XCLAIM {p}c g bob 0 3-1 IDLE 5000 TIME 1 FORCE
+        XPENDING {p}c g
+        XDEL {p}c 2-1
+        XCLAIM {p}c g carol 0 2-1 4-1
+        XPENDING {p}c g
+        XADD {p}c 5-1 f 5
+        XCLAIM {p}c g carol 0 5-1
+        XCLAIM {p}c g carol 0 5-1 FORCE JUSTID
+        XCLAIM {p}c g carol 0 5-1 LASTID 5-1
+        XREADGROUP GROUP g alice STREAMS {p}c >
+        XCLAIM {p}c g carol x 1-1
+        XCLAIM {p}c g carol 0 1-1 FOO
+        XCLAIM {p}c g carol 0 1-1 IDLE x
+        XCLAIM {p}c g carol 0 1-1 TIME x
+        XCLAIM {p}c g carol 0 1-1 RETRYCOUNT x
+        XCLAIM {p}c g carol 0 1-1 LASTID x
+        XCLAIM {p}c g carol 0 x
+        XCLAIM {p}c nogroup carol 0 1-1
+        XCLAIM {p}none g carol 0 1-1
+        XAUTOCLAIM {p}c g dave 0 0 COUNT 1
+        XAUTOCLAIM {p}c g dave 0 0 COUNT 2 JUSTID
+        XAUTOCLAIM {p}c g dave 0 (1-1 JUSTID
+        XAUTOCLAIM {p}c g dave 3600000 0
+        XDEL {p}c 3-1
+        XAUTOCLAIM {p}c g erin 0 0
+        XPENDING {p}c g
+        XAUTOCLAIM {p}c g erin 0 0 COUNT 0
+        XAUTOCLAIM {p}c g erin 0 0 COUNT x
+        XAUTOCLAIM {p}c g erin x 0
+        XAUTOCLAIM {p}c g erin 0 x
+        XAUTOCLAIM {p}c g erin 0 0 FOO
+        XAUTOCLAIM {p}c nogroup erin 0 0
+        XAUTOCLAIM {p}none g erin 0 0
+        SET {p}str v
+        XCLAIM {p}str g a 0 1-1
+        XAUTOCLAIM {p}str g a 0 0
+        COMMAND INFO xclaim xautoclaim
+        """;
+
     static Stream<Arguments> scripts() {
         List<String[]> scripts = List.of(
             new String[] {"add and range resp2", ADD_AND_RANGE},
@@ -329,7 +380,9 @@ class StreamReferenceTest {
             new String[] {"read and setid resp2", READ_AND_SETID},
             new String[] {"read and setid resp3", "HELLO 3\n" + READ_AND_SETID},
             new String[] {"groups resp2", GROUPS},
-            new String[] {"groups resp3", "HELLO 3\n" + GROUPS});
+            new String[] {"groups resp3", "HELLO 3\n" + GROUPS},
+            new String[] {"claims resp2", CLAIMS},
+            new String[] {"claims resp3", "HELLO 3\n" + CLAIMS});
         return ScriptComparison.onEveryTarget(scripts);
     }
 

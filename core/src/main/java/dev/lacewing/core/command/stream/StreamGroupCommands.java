@@ -40,7 +40,7 @@ import java.util.Set;
 /**
  * Consumer groups (Redis 7.0's t_stream.c): XGROUP CREATE, SETID, DESTROY, CREATECONSUMER and
  * DELCONSUMER, XREADGROUP ({@code >} and history, NOACK, COUNT, BLOCK), XACK and XPENDING (summary
- * and extended, IDLE, consumer). XCLAIM, XAUTOCLAIM and XINFO GROUPS/CONSUMERS are not here yet.
+ * and extended, IDLE, consumer), XCLAIM and XAUTOCLAIM. XINFO GROUPS/CONSUMERS are not here yet.
  *
  * <p>Stateless; each handler runs on the thread the engine gives the command, with its keys.
  */
@@ -100,6 +100,16 @@ final class StreamGroupCommands {
         registry.register(new CommandSpec("xpending", -3, Set.of(READONLY), 1, 1, 1, KeyScope.KEYS, "stream",
             "Return information and entries from a stream consumer group pending entries list, that are messages "
                 + "fetched but never acknowledged."), StreamGroupCommands::xpending);
+        registerClaims(registry);
+    }
+
+    private static void registerClaims(CommandRegistry registry) {
+        registry.register(new CommandSpec("xclaim", -6, Set.of(WRITE, FAST), 1, 1, 1, KeyScope.KEYS, "stream",
+            "Changes (or acquires) ownership of a message in a consumer group, as if the message was delivered to the "
+                + "specified consumer."), StreamGroupCommands::xclaim);
+        registry.register(new CommandSpec("xautoclaim", -6, Set.of(WRITE, FAST), 1, 1, 1, KeyScope.KEYS, "stream",
+            "Changes (or acquires) ownership of messages in a consumer group, as if the messages were delivered to "
+                + "the specified consumer."), StreamGroupCommands::xautoclaim);
     }
 
     private static byte[] argument(Arguments args, int index) {
@@ -527,6 +537,251 @@ final class StreamGroupCommands {
             Object value = context.keyspace().get(args.array(), args.offset(keyArgument), args.length(keyArgument));
             return value instanceof StreamValue stream ? stream : null;
         }
+    }
+
+    // ---- XCLAIM, XAUTOCLAIM ----------------------------------------------------------------
+
+    private static StreamGroup claimGroup(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        Object value = lookup(ctx, 1);
+        if (value == WRONG_TYPE) {
+            return null;
+        }
+        StreamGroup group = value == null ? null : ((StreamValue) value).group(argument(args, 2));
+        if (group == null) {
+            ctx.reply().error("NOGROUP No such key '" + text(args, 1) + "' or consumer group '" + text(args, 2) + "'");
+        }
+        return group;
+    }
+
+    private static boolean exists(StreamValue stream, StreamId id) {
+        return !stream.range(id, id, 1, false).isEmpty();
+    }
+
+    private static void writeClaimed(ReplyWriter reply, StreamValue stream, StreamId id, boolean justId) {
+        if (justId) {
+            StreamCommands.writeId(reply, id);
+        } else {
+            StreamCommands.writeEntry(reply, stream, stream.range(id, id, 1, false).get(0));
+        }
+    }
+
+    /**
+     * XCLAIM key group consumer min-idle-time id [id ...] [IDLE ms] [TIME unix-ms] [RETRYCOUNT count]
+     * [FORCE] [JUSTID] [LASTID id]: the IDs end at the first argument that is not one; a pending entry
+     * whose stream entry is gone leaves the pending list instead of being claimed.
+     */
+    private static void xclaim(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
+        StreamGroup group = claimGroup(ctx);
+        if (group == null) {
+            return;
+        }
+        StreamValue stream = (StreamValue) ctx.keyspace().get(args.array(), args.offset(1), args.length(1));
+        long minIdle;
+        try {
+            minIdle = Math.max(0, Numbers.parseLong(args.array(), args.offset(4), args.length(4)));
+        } catch (InvalidNumber e) {
+            reply.error("ERR Invalid min-idle-time argument for XCLAIM");
+            return;
+        }
+        List<StreamId> ids = new ArrayList<>();
+        int j = 5;
+        for (; j < args.count(); j++) {
+            try {
+                ids.add(StreamCommands.parseId(args, j, 0, true, null));
+            } catch (InvalidId e) {
+                break;
+            }
+        }
+        long now = System.currentTimeMillis();
+        long deliveryTime = -1;
+        long retryCount = -1;
+        boolean force = false;
+        boolean justId = false;
+        StreamId lastId = StreamId.MIN;
+        for (; j < args.count(); j++) {
+            boolean more = j + 1 < args.count();
+            try {
+                if (args.is(j, "FORCE")) {
+                    force = true;
+                } else if (args.is(j, "JUSTID")) {
+                    justId = true;
+                } else if (args.is(j, "IDLE") && more) {
+                    deliveryTime = now - parseOption(args, ++j, "IDLE");
+                } else if (args.is(j, "TIME") && more) {
+                    deliveryTime = parseOption(args, ++j, "TIME");
+                } else if (args.is(j, "RETRYCOUNT") && more) {
+                    retryCount = parseOption(args, ++j, "RETRYCOUNT");
+                } else if (args.is(j, "LASTID") && more) {
+                    lastId = StreamCommands.parseId(args, ++j, 0, true, null);
+                } else {
+                    reply.error("ERR Unrecognized XCLAIM option '" + text(args, j) + "'");
+                    return;
+                }
+            } catch (InvalidOption e) {
+                reply.error(e.getMessage());
+                return;
+            } catch (InvalidId e) {
+                reply.error(INVALID_ID);
+                return;
+            }
+        }
+        if (lastId.compareTo(group.lastId()) > 0) {
+            group.setLastId(lastId, group.entriesRead());
+        }
+        if (deliveryTime < 0 || deliveryTime > now) {
+            deliveryTime = now;
+        }
+        List<StreamId> claimed = new ArrayList<>();
+        Consumer consumer = null;
+        for (StreamId id : ids) {
+            Pending entry = group.pending().get(id);
+            if (!exists(stream, id)) {
+                if (entry != null) {
+                    group.dropPending(id);
+                }
+                continue;
+            }
+            if (force && entry == null) {
+                entry = group.pendingOrCreate(id);
+            }
+            if (entry == null) {
+                continue;
+            }
+            if (entry.consumer() != null && minIdle > 0 && now - entry.deliveryTime() < minIdle) {
+                continue;
+            }
+            if (consumer == null) {
+                consumer = group.consumerSeen(argument(args, 3), now);
+            }
+            group.claim(id, entry, consumer, deliveryTime, retryCount, justId);
+            claimed.add(id);
+        }
+        reply.array(claimed.size());
+        for (StreamId id : claimed) {
+            writeClaimed(reply, stream, id, justId);
+        }
+        StreamCommands.modified(ctx);
+    }
+
+    /** An XCLAIM option's value that is not an integer: the error names the option. */
+    private static final class InvalidOption extends RuntimeException {
+        InvalidOption(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private static long parseOption(Arguments args, int index, String option) {
+        try {
+            return Numbers.parseLong(args.array(), args.offset(index), args.length(index));
+        } catch (InvalidNumber e) {
+            throw new InvalidOption("ERR Invalid " + option + " option argument for XCLAIM");
+        }
+    }
+
+    /** XAUTOCLAIM's attempts per entry asked: it looks at most COUNT times this many pending entries. */
+    private static final long ATTEMPTS_FACTOR = 10;
+
+    /**
+     * XAUTOCLAIM key group consumer min-idle-time start [COUNT count] [JUSTID]: [the cursor for the
+     * next call (0-0 at the end), the claimed entries or IDs, the IDs dropped as deleted].
+     */
+    private static void xautoclaim(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
+        long minIdle;
+        try {
+            minIdle = Math.max(0, Numbers.parseLong(args.array(), args.offset(4), args.length(4)));
+        } catch (InvalidNumber e) {
+            reply.error("ERR Invalid min-idle-time argument for XAUTOCLAIM");
+            return;
+        }
+        StreamId start;
+        try {
+            start = StreamCommands.parseIntervalId(args, 5, 0);
+        } catch (InvalidId e) {
+            reply.error(INVALID_ID);
+            return;
+        }
+        if (StreamCommands.exclusive(args, 5)) {
+            start = start.next();
+            if (start == null) {
+                reply.error(StreamCommands.INVALID_START);
+                return;
+            }
+        }
+        long count = 100;
+        boolean justId = false;
+        for (int j = 6; j < args.count(); j++) {
+            if (args.is(j, "COUNT") && j + 1 < args.count()) {
+                long maxCount = Long.MAX_VALUE / 16;
+                try {
+                    count = Numbers.parseLong(args.array(), args.offset(j + 1), args.length(j + 1));
+                } catch (InvalidNumber e) {
+                    count = 0;
+                }
+                if (count < 1 || count > maxCount) {
+                    reply.error("ERR COUNT must be > 0");
+                    return;
+                }
+                j++;
+            } else if (args.is(j, "JUSTID")) {
+                justId = true;
+            } else {
+                reply.error(Errors.SYNTAX);
+                return;
+            }
+        }
+        StreamGroup group = claimGroup(ctx);
+        if (group == null) {
+            return;
+        }
+        StreamValue stream = (StreamValue) ctx.keyspace().get(args.array(), args.offset(1), args.length(1));
+        long now = System.currentTimeMillis();
+        long attempts = count * ATTEMPTS_FACTOR;
+        List<StreamId> claimed = new ArrayList<>();
+        List<StreamId> deleted = new ArrayList<>();
+        Consumer consumer = null;
+        StreamId cursor = start;
+        boolean end = false;
+        while (attempts-- > 0 && count > 0) {
+            StreamId id = cursor == null ? null : group.pending().ceilingKey(cursor);
+            if (id == null) {
+                end = true;
+                break;
+            }
+            cursor = id.next();
+            Pending entry = group.pending().get(id);
+            if (!exists(stream, id)) {
+                group.dropPending(id);
+                deleted.add(id);
+                count--;
+                continue;
+            }
+            if (minIdle > 0 && now - entry.deliveryTime() < minIdle) {
+                continue;
+            }
+            if (consumer == null) {
+                consumer = group.consumerSeen(argument(args, 3), now);
+            }
+            group.claim(id, entry, consumer, now, -1, justId);
+            claimed.add(id);
+            count--;
+        }
+        StreamId next = end || cursor == null ? null : group.pending().ceilingKey(cursor);
+        reply.array(3);
+        StreamCommands.writeId(reply, next == null ? StreamId.MIN : next);
+        reply.array(claimed.size());
+        for (StreamId id : claimed) {
+            writeClaimed(reply, stream, id, justId);
+        }
+        reply.array(deleted.size());
+        for (StreamId id : deleted) {
+            StreamCommands.writeId(reply, id);
+        }
+        StreamCommands.modified(ctx);
     }
 
     // ---- XACK, XPENDING --------------------------------------------------------------------
