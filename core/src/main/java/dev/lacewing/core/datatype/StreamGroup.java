@@ -152,13 +152,14 @@ public final class StreamGroup {
     }
 
     /**
-     * An entry delivered by XREADGROUP {@code >}: the group's last ID moves to it; unless
+     * An entry delivered by XREADGROUP {@code >}: the group's last ID moves to it and its entries
+     * read to what {@link StreamValue#entriesReadAt} says; unless
      * {@code noAck} it is pending for {@code consumer}, taken from any other consumer it was
      * pending for (after an XGROUP SETID back), with a delivery count of 1.
      */
-    public void delivered(StreamId id, Consumer consumer, long now, boolean noAck) {
+    public void delivered(StreamId id, Consumer consumer, long now, boolean noAck, long newEntriesRead) {
         lastId = id;
-        entriesRead++;
+        entriesRead = newEntriesRead;
         if (noAck) {
             return;
         }

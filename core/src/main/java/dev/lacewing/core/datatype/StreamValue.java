@@ -153,6 +153,63 @@ public final class StreamValue implements TypedValue {
         return group;
     }
 
+    /** Whether a deleted entry may lie at or after {@code start} (streamRangeHasTombstones to the end). */
+    public boolean hasTombstonesFrom(StreamId start) {
+        StreamId maxDeleted = maxDeletedId();
+        if (length == 0 || maxDeleted.isZero() || firstId().compareTo(maxDeleted) > 0) {
+            return false;
+        }
+        return start.compareTo(maxDeleted) <= 0;
+    }
+
+    /**
+     * How many entries were added up to {@code id} (streamEstimateDistanceFromFirstEverEntry), or -1
+     * when deletions make it unknowable.
+     */
+    public long estimateEntriesRead(StreamId id) {
+        if (entriesAdded == 0) {
+            return 0;
+        }
+        int toLast = id.compareTo(lastId());
+        if (length == 0 && toLast < 1) {
+            return entriesAdded;
+        }
+        if (toLast == 0) {
+            return entriesAdded;
+        } else if (toLast > 0) {
+            return -1;
+        }
+        int toFirst = id.compareTo(firstId());
+        if (maxDeletedId().isZero() || maxDeletedId().compareTo(firstId()) < 0) {
+            if (toFirst < 0) {
+                return entriesAdded - length;
+            } else if (toFirst == 0) {
+                return entriesAdded - length + 1;
+            }
+        }
+        return -1;
+    }
+
+    /** A group's entries read once it has been given the entry {@code id}, as streamReplyWithRange counts it. */
+    public long entriesReadAt(StreamGroup group, StreamId id) {
+        if (group.entriesRead() != -1 && !hasTombstonesFrom(id)) {
+            return group.entriesRead() + 1;
+        }
+        return entriesAdded != 0 ? estimateEntriesRead(id) : group.entriesRead();
+    }
+
+    /** A group's lag (streamReplyWithCGLag), or -1 when it cannot be known. */
+    public long lag(StreamGroup group) {
+        if (entriesAdded == 0) {
+            return 0;
+        }
+        if (group.entriesRead() != -1 && !hasTombstonesFrom(group.lastId())) {
+            return entriesAdded - group.entriesRead();
+        }
+        long read = estimateEntriesRead(group.lastId());
+        return read == -1 ? -1 : entriesAdded - read;
+    }
+
     /** XGROUP DESTROY: false when there is no such group. */
     public boolean destroyGroup(byte[] name) {
         if (groups == null || groups.remove(name) == null) {

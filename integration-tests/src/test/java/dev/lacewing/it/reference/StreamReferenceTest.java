@@ -12,7 +12,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The stream family byte for byte against Debian's redis-server 7.0, in RESP2 and RESP3. IDs are
  * explicit or partial ({@code ms-*}) wherever a reply shows them, since {@code *} takes the clock;
- * XINFO STREAM stays out (its radix-tree-nodes counts a radix tree Lacewing does not have).
+ * XINFO STREAM stays out but for errors (its radix-tree-nodes counts a radix tree Lacewing does not
+ * have), and so do replies with delivery and idle times.
  */
 class StreamReferenceTest {
 
@@ -371,6 +372,49 @@ class StreamReferenceTest {
         COMMAND INFO xclaim xautoclaim
         """;
 
+    /** XINFO GROUPS: entries read and lag through deletions, SETID and ENTRIESREAD. */
+    private static final String GROUP_INFO = """
+        XGROUP CREATE {p}i g0 $ MKSTREAM
+        XINFO GROUPS {p}i
+        XADD {p}i 1-1 f 1
+        XADD {p}i 2-1 f 2
+        XADD {p}i 3-1 f 3
+        XADD {p}i 4-1 f 4
+        XGROUP CREATE {p}i g1 0
+        XGROUP CREATE {p}i g2 0 ENTRIESREAD 1
+        XGROUP CREATE {p}i g3 $
+        XINFO GROUPS {p}i
+        XREADGROUP GROUP g1 a COUNT 2 STREAMS {p}i >
+        XREADGROUP GROUP g2 b COUNT 1 STREAMS {p}i >
+        XINFO GROUPS {p}i
+        XDEL {p}i 3-1
+        XINFO GROUPS {p}i
+        XREADGROUP GROUP g1 a STREAMS {p}i >
+        XINFO GROUPS {p}i
+        XDEL {p}i 1-1
+        XINFO GROUPS {p}i
+        XGROUP SETID {p}i g3 0
+        XGROUP SETID {p}i g2 2-1 ENTRIESREAD 2
+        XINFO GROUPS {p}i
+        XADD {p}i 5-1 f 5
+        XTRIM {p}i MAXLEN 1
+        XINFO GROUPS {p}i
+        XGROUP SETID {p}i g1 $
+        XINFO GROUPS {p}i
+        XINFO GROUPS {p}none
+        XINFO CONSUMERS {p}i nogroup
+        XINFO CONSUMERS {p}none g1
+        XINFO CONSUMERS {p}i
+        XINFO GROUPS {p}i extra
+        XINFO FOO {p}i
+        XINFO STREAM {p}i FULL COUNT x
+        XINFO STREAM {p}i FOO
+        XINFO STREAM {p}i FULL FOO 1
+        SET {p}str v
+        XINFO GROUPS {p}str
+        XINFO STREAM {p}str
+        """;
+
     static Stream<Arguments> scripts() {
         List<String[]> scripts = List.of(
             new String[] {"add and range resp2", ADD_AND_RANGE},
@@ -382,7 +426,9 @@ class StreamReferenceTest {
             new String[] {"groups resp2", GROUPS},
             new String[] {"groups resp3", "HELLO 3\n" + GROUPS},
             new String[] {"claims resp2", CLAIMS},
-            new String[] {"claims resp3", "HELLO 3\n" + CLAIMS});
+            new String[] {"claims resp3", "HELLO 3\n" + CLAIMS},
+            new String[] {"group info resp2", GROUP_INFO},
+            new String[] {"group info resp3", "HELLO 3\n" + GROUP_INFO});
         return ScriptComparison.onEveryTarget(scripts);
     }
 

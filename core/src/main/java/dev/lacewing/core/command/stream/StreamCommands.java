@@ -75,11 +75,32 @@ public final class StreamCommands {
     }
 
     private static final Subcommands XINFO = new Subcommands("xinfo", "stream")
-        .add("stream", -3, 2, 2, 1, KeyScope.KEYS, "Get information about a stream", StreamCommands::xinfoStream,
-            READONLY)
+        .add("consumers", 4, 2, 2, 1, KeyScope.KEYS, "List the consumers in a consumer group",
+            ctx -> xinfoOf(ctx, StreamGroupCommands::xinfoConsumers), READONLY)
+        .add("groups", 3, 2, 2, 1, KeyScope.KEYS, "List the consumer groups of a stream",
+            ctx -> xinfoOf(ctx, StreamGroupCommands::xinfoGroups), READONLY)
+        .add("stream", -3, 2, 2, 1, KeyScope.KEYS, "Get information about a stream",
+            ctx -> xinfoOf(ctx, StreamCommands::xinfoStream), READONLY)
         .help(ctx -> ConnectionCommands.help(ctx.reply(), "XINFO",
+            "CONSUMERS <key> <groupname>",
+            "    Show consumers of <groupname>.",
+            "GROUPS <key>",
+            "    Show the stream consumer groups.",
             "STREAM <key> [FULL [COUNT <count>]",
             "    Show information about the stream."));
+
+    /** Every XINFO subcommand but HELP first needs the stream at argument 2 (xinfoCommand). */
+    private static void xinfoOf(CommandContext ctx, java.util.function.BiConsumer<CommandContext, StreamValue> body) {
+        Object value = lookup(ctx, 2);
+        if (value == WRONG_TYPE) {
+            return;
+        }
+        if (value == null) {
+            ctx.reply().error(Errors.NO_SUCH_KEY);
+            return;
+        }
+        body.accept(ctx, (StreamValue) value);
+    }
 
     public static void register(CommandRegistry registry) {
         register(registry, "xadd", -5, "Appends a new entry to a stream", StreamCommands::xadd, WRITE, DENYOOM, FAST);
@@ -809,29 +830,21 @@ public final class StreamCommands {
 
     // ---- XINFO -----------------------------------------------------------------------------
 
-    /** XINFO STREAM key [FULL [COUNT count]] (xinfoReplyWithStreamInfo), without consumer groups yet. */
-    private static void xinfoStream(CommandContext ctx) {
+    /** XINFO STREAM key [FULL [COUNT count]] (xinfoReplyWithStreamInfo). */
+    private static void xinfoStream(CommandContext ctx, StreamValue stream) {
         Arguments args = ctx.arguments();
         ReplyWriter reply = ctx.reply();
-        Object value = lookup(ctx, 2);
-        if (value == WRONG_TYPE) {
-            return;
-        }
-        if (value == null) {
-            reply.error(Errors.NO_SUCH_KEY);
-            return;
-        }
         boolean full = false;
         long count = FULL_DEFAULT_COUNT;
         if (args.count() > 3) {
             if (!args.is(3, "FULL")) {
-                reply.error(Errors.SYNTAX);
+                reply.error(xinfoSyntax(args));
                 return;
             }
             full = true;
             if (args.count() > 4) {
                 if (args.count() != 6 || !args.is(4, "COUNT")) {
-                    reply.error(Errors.SYNTAX);
+                    reply.error(xinfoSyntax(args));
                     return;
                 }
                 try {
@@ -842,7 +855,6 @@ public final class StreamCommands {
                 }
             }
         }
-        StreamValue stream = (StreamValue) value;
         reply.map(full ? 9 : 10);
         reply.bulk("length");
         reply.integer(stream.length());
@@ -869,7 +881,11 @@ public final class StreamCommands {
         reply.bulk("entries");
         writeEntries(reply, stream, stream.range(StreamId.MIN, StreamId.MAX, count, false));
         reply.bulk("groups");
-        reply.array(0);
+        StreamGroupCommands.writeFullGroups(reply, stream, count);
+    }
+
+    private static String xinfoSyntax(Arguments args) {
+        return "ERR unknown subcommand or wrong number of arguments for '" + args.string(1) + "'. Try XINFO HELP.";
     }
 
     private static void writeEdge(ReplyWriter reply, String name, StreamValue stream, Entry entry) {

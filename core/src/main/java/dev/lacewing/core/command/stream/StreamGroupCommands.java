@@ -40,7 +40,7 @@ import java.util.Set;
 /**
  * Consumer groups (Redis 7.0's t_stream.c): XGROUP CREATE, SETID, DESTROY, CREATECONSUMER and
  * DELCONSUMER, XREADGROUP ({@code >} and history, NOACK, COUNT, BLOCK), XACK and XPENDING (summary
- * and extended, IDLE, consumer), XCLAIM and XAUTOCLAIM. XINFO GROUPS/CONSUMERS are not here yet.
+ * and extended, IDLE, consumer), XCLAIM and XAUTOCLAIM, and what XINFO tells of groups.
  *
  * <p>Stateless; each handler runs on the thread the engine gives the command, with its keys.
  */
@@ -467,7 +467,7 @@ final class StreamGroupCommands {
         List<Entry> entries = stream.range(group.lastId().next(), StreamId.MAX, count, false);
         StreamCommands.writeEntries(reply, stream, entries);
         for (Entry entry : entries) {
-            group.delivered(entry.id(), consumer, now, noAck);
+            group.delivered(entry.id(), consumer, now, noAck, stream.entriesReadAt(group, entry.id()));
         }
     }
 
@@ -944,5 +944,120 @@ final class StreamGroupCommands {
                 reply.bulk(Long.toString(consumer.pending().size()));
             }
         }
+    }
+    // ---- XINFO GROUPS, CONSUMERS, STREAM FULL's groups -------------------------------------
+
+    /** XINFO GROUPS key: each group's name, consumers, pending count, last ID, entries read and lag. */
+    static void xinfoGroups(CommandContext ctx, StreamValue stream) {
+        ReplyWriter reply = ctx.reply();
+        reply.array(stream.groups().size());
+        for (Map.Entry<byte[], StreamGroup> named : stream.groups().entrySet()) {
+            StreamGroup group = named.getValue();
+            reply.map(6);
+            reply.bulk("name");
+            reply.bulk(named.getKey());
+            reply.bulk("consumers");
+            reply.integer(group.consumers().size());
+            reply.bulk("pending");
+            reply.integer(group.pending().size());
+            reply.bulk("last-delivered-id");
+            StreamCommands.writeId(reply, group.lastId());
+            writeReadAndLag(reply, stream, group);
+        }
+    }
+
+    private static void writeReadAndLag(ReplyWriter reply, StreamValue stream, StreamGroup group) {
+        reply.bulk("entries-read");
+        if (group.entriesRead() == -1) {
+            reply.nullBulk();
+        } else {
+            reply.integer(group.entriesRead());
+        }
+        reply.bulk("lag");
+        long lag = stream.lag(group);
+        if (lag == -1) {
+            reply.nullBulk();
+        } else {
+            reply.integer(lag);
+        }
+    }
+
+    /** XINFO CONSUMERS key group: each consumer's name, pending count and idle time. */
+    static void xinfoConsumers(CommandContext ctx, StreamValue stream) {
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
+        StreamGroup group = stream.group(argument(args, 3));
+        if (group == null) {
+            reply.error(noGroup(args, 3, 2));
+            return;
+        }
+        long now = System.currentTimeMillis();
+        reply.array(group.consumers().size());
+        for (Consumer consumer : group.consumers().values()) {
+            reply.map(3);
+            reply.bulk("name");
+            reply.bulk(consumer.name());
+            reply.bulk("pending");
+            reply.integer(consumer.pending().size());
+            reply.bulk("idle");
+            reply.integer(Math.max(0, now - consumer.seenTime()));
+        }
+    }
+
+    /** XINFO STREAM FULL's groups, with at most {@code count} pending entries each (0: all). */
+    static void writeFullGroups(ReplyWriter reply, StreamValue stream, long count) {
+        reply.array(stream.groups().size());
+        for (Map.Entry<byte[], StreamGroup> named : stream.groups().entrySet()) {
+            StreamGroup group = named.getValue();
+            reply.map(7);
+            reply.bulk("name");
+            reply.bulk(named.getKey());
+            reply.bulk("last-delivered-id");
+            StreamCommands.writeId(reply, group.lastId());
+            writeReadAndLag(reply, stream, group);
+            reply.bulk("pel-count");
+            reply.integer(group.pending().size());
+            reply.bulk("pending");
+            List<Map.Entry<StreamId, Pending>> shown = first(group.pending(), count);
+            reply.array(shown.size());
+            for (Map.Entry<StreamId, Pending> entry : shown) {
+                reply.array(4);
+                StreamCommands.writeId(reply, entry.getKey());
+                reply.bulk(entry.getValue().consumer().name());
+                reply.integer(entry.getValue().deliveryTime());
+                reply.integer(entry.getValue().deliveryCount());
+            }
+            reply.bulk("consumers");
+            reply.array(group.consumers().size());
+            for (Consumer consumer : group.consumers().values()) {
+                reply.map(4);
+                reply.bulk("name");
+                reply.bulk(consumer.name());
+                reply.bulk("seen-time");
+                reply.integer(consumer.seenTime());
+                reply.bulk("pel-count");
+                reply.integer(consumer.pending().size());
+                reply.bulk("pending");
+                List<Map.Entry<StreamId, Pending>> own = first(consumer.pending(), count);
+                reply.array(own.size());
+                for (Map.Entry<StreamId, Pending> entry : own) {
+                    reply.array(3);
+                    StreamCommands.writeId(reply, entry.getKey());
+                    reply.integer(entry.getValue().deliveryTime());
+                    reply.integer(entry.getValue().deliveryCount());
+                }
+            }
+        }
+    }
+
+    private static List<Map.Entry<StreamId, Pending>> first(Map<StreamId, Pending> pending, long count) {
+        List<Map.Entry<StreamId, Pending>> out = new ArrayList<>();
+        for (Map.Entry<StreamId, Pending> entry : pending.entrySet()) {
+            if (count > 0 && out.size() >= count) {
+                break;
+            }
+            out.add(entry);
+        }
+        return out;
     }
 }
