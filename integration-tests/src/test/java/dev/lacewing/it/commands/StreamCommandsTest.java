@@ -19,6 +19,8 @@ import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.XAddArgs;
+import io.lettuce.core.XAutoClaimArgs;
+import io.lettuce.core.XClaimArgs;
 import io.lettuce.core.XGroupCreateArgs;
 import io.lettuce.core.XPendingArgs;
 import io.lettuce.core.XReadArgs;
@@ -26,6 +28,7 @@ import io.lettuce.core.XReadArgs.StreamOffset;
 import io.lettuce.core.XTrimArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.models.stream.ClaimedMessages;
 import io.lettuce.core.models.stream.PendingMessage;
 import io.lettuce.core.models.stream.PendingMessages;
 import io.lettuce.core.protocol.ProtocolVersion;
@@ -207,6 +210,37 @@ class StreamCommandsTest {
             RedisCommandExecutionException noGroup = assertThrows(RedisCommandExecutionException.class,
                 () -> sync.xreadgroup(alice, StreamOffset.lastConsumed(s)));
             assertTrue(noGroup.getMessage().startsWith("NOGROUP"), noGroup.getMessage());
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void idleEntriesAreClaimedAndXinfoShowsGroupsAndConsumers(Target target) {
+        inBothProtocols(target, (version, sync) -> {
+            String s = key(target, "cl", "claim:" + version);
+            sync.xgroupCreate(StreamOffset.from(s, "$"), "g", XGroupCreateArgs.Builder.mkstream());
+            sync.xadd(s, new XAddArgs().id("1-1"), fields("f", "1"));
+            sync.xadd(s, new XAddArgs().id("2-1"), fields("f", "2"));
+            Consumer<String> alice = Consumer.from("g", "alice");
+            Consumer<String> bob = Consumer.from("g", "bob");
+            assertEquals(2, sync.xreadgroup(alice, StreamOffset.lastConsumed(s)).size());
+            assertEquals(List.of(), sync.xclaim(s, bob, 3_600_000, "1-1"), "not idle for an hour");
+            List<StreamMessage<String, String>> claimed = sync.xclaim(s, bob, XClaimArgs.Builder.minIdleTime(0), "1-1");
+            assertEquals(List.of("1-1"), ids(claimed));
+            assertEquals(fields("f", "1"), claimed.get(0).getBody());
+            ClaimedMessages<String, String> auto = sync.xautoclaim(s,
+                XAutoClaimArgs.Builder.xautoclaim(Consumer.from("g", "carol"), 0, "0"));
+            assertEquals("0-0", auto.getId());
+            assertEquals(List.of("1-1", "2-1"), ids(auto.getMessages()));
+            List<Object> groups = sync.xinfoGroups(s);
+            assertEquals(1, groups.size());
+            String group = groups.get(0).toString();
+            assertTrue(group.contains("consumers, 3") && group.contains("pending, 2") && group.contains("lag, 0"), group);
+            List<Object> consumers = sync.xinfoConsumers(s, "g");
+            assertEquals(3, consumers.size());
+            assertTrue(consumers.get(2).toString().startsWith("[name, carol, pending, 2, idle, "), consumers.toString());
+            String full = sync.xinfoStream(s).toString();
+            assertTrue(full.contains("groups, 1"), full);
         });
     }
 

@@ -277,6 +277,8 @@ class StreamReferenceTest {
         XPENDING {p}g g IDLE x - + 10
         XREADGROUP GROUP g alice STREAMS {p}g 0
         XREADGROUP GROUP g alice COUNT 1 STREAMS {p}g 1-1
+        XREADGROUP GROUP g zed STREAMS {p}g >
+        XGROUP CREATECONSUMER {p}g g zed
         XREADGROUP GROUP g carol STREAMS {p}g 0
         XGROUP CREATECONSUMER {p}g g carol
         XGROUP CREATECONSUMER {p}g g dave
