@@ -120,6 +120,31 @@ class StreamValueTest {
     }
 
     @Test
+    void groupsConsumersAndPendingEntriesCountInMemoryAndLeaveNothingBehind() {
+        StreamValue stream = new StreamValue();
+        add(stream, 1, 4096, 100, "f", "v");
+        add(stream, 2, 4096, 100, "f", "v");
+        long entries = stream.memoryUsage();
+        byte[] name = "group".getBytes(StandardCharsets.US_ASCII);
+        StreamGroup group = stream.createGroup(name, StreamId.MIN, 0);
+        long withGroup = stream.memoryUsage();
+        assertTrue(withGroup > entries);
+        StreamGroup.Consumer alice = group.consumerSeen("alice".getBytes(StandardCharsets.US_ASCII), 0);
+        long withConsumer = stream.memoryUsage();
+        assertTrue(withConsumer > withGroup);
+        group.delivered(new StreamId(1, 0), alice, 0, false, 1);
+        group.delivered(new StreamId(2, 0), alice, 0, false, 2);
+        assertTrue(stream.memoryUsage() > withConsumer);
+        assertEquals(stream.memoryUsage(), stream.copy().memoryUsage(), "no spare room in these nodes");
+        assertTrue(group.acknowledge(new StreamId(1, 0)));
+        assertEquals(1, group.deleteConsumer("alice".getBytes(StandardCharsets.US_ASCII)));
+        assertEquals(withGroup, stream.memoryUsage());
+        assertEquals(0, group.pending().size());
+        assertTrue(stream.destroyGroup(name));
+        assertEquals(entries, stream.memoryUsage());
+    }
+
+    @Test
     void aCopySharesNoNode() {
         StreamValue stream = new StreamValue();
         add(stream, 1, 4096, 100, "f", "v");
