@@ -26,12 +26,14 @@ import dev.lacewing.core.datatype.StreamValue;
 import dev.lacewing.core.datatype.StreamValue.Entry;
 import java.util.List;
 import java.util.Set;
+import java.util.function.BiConsumer;
 
 /**
  * The stream family (Redis's t_stream.c) over {@link StreamValue}, consumer groups aside
- * ({@link StreamGroupCommands}): XADD, XLEN, XRANGE, XREVRANGE, XDEL, XTRIM, XREAD (BLOCK waits as BLPOP does, served in the order
- * clients blocked), XSETID and XINFO STREAM. A key holding another type gets WRONGTYPE. A stream stays a key when its last entry
- * goes, as in Redis. Node bounds are read from the settings at each XADD.
+ * ({@link StreamGroupCommands}): XADD, XLEN, XRANGE, XREVRANGE, XDEL, XTRIM, XREAD (BLOCK waits as
+ * BLPOP does, served in the order clients blocked), XSETID and XINFO. A key holding another type
+ * gets WRONGTYPE. A stream stays a key when its last entry goes, as in Redis. Node bounds are read
+ * from the settings at each XADD. DUMP refuses streams: they have no RDB encoding yet.
  *
  * <p>Stateless; each handler runs on the thread the engine gives the command, with its keys.
  */
@@ -90,7 +92,7 @@ public final class StreamCommands {
             "    Show information about the stream."));
 
     /** Every XINFO subcommand but HELP first needs the stream at argument 2 (xinfoCommand). */
-    private static void xinfoOf(CommandContext ctx, java.util.function.BiConsumer<CommandContext, StreamValue> body) {
+    private static void xinfoOf(CommandContext ctx, BiConsumer<CommandContext, StreamValue> body) {
         Object value = lookup(ctx, 2);
         if (value == WRONG_TYPE) {
             return;
