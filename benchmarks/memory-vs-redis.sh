@@ -13,11 +13,13 @@
 #   sorted-set    one sorted set of 1,000,000 members member:N, score N*1.5 (ZADD)   <= 0.7x
 #   small-hashes  100,000 hashes of 10 fields field:0..9 -> value:0..9 (one HSET)    <= 1.0x
 #   small-sets    100,000 sets of 10 integers i*1000 + k%1000 (one SADD)             <= 1.0x
+#   geo-set       one geo set of 1,000,000 members member:N spread over the globe     <= 0.8x
+#                 (GEOADD per member; a sorted set scored with 52-bit geohashes)
 #
 # Lacewing runs with one thread: bytes per key do not depend on the shard count, and a mass
 # insert over redis-cli --pipe into two shared-nothing shards is bound by cross-shard hops.
 #
-# Usage: benchmarks/memory-vs-redis.sh [--smoke] [--only strings|aggregates] [keys] [JVM options]
+# Usage: benchmarks/memory-vs-redis.sh [--smoke] [--only strings|aggregates|geo] [keys] [JVM options]
 #   --smoke   a hundredth of every size (10,000 string keys, 10,000-element aggregates): a check
 #             that the script works, in seconds; its ratios carry fixed costs and mean little
 #   keys      string keys (default 1,000,000); JVM options e.g. "-XX:+UseSerialGC"
@@ -34,7 +36,7 @@ while [ $# -gt 0 ]; do
     *) break ;;
   esac
 done
-case "$only" in all | strings | aggregates) ;; *) echo "--only strings or aggregates" >&2; exit 1 ;; esac
+case "$only" in all | strings | aggregates | geo) ;; *) echo "--only strings, aggregates or geo" >&2; exit 1 ;; esac
 keys=${1:-$((1000000 / scale))}
 java_opts=${2:-}
 elements=$((1000000 / scale))   # elements of each aggregate data set
@@ -98,6 +100,10 @@ make_aggregate() { # data-set file
         for (i = 0; i < n; i++) printf "*4\r\n%s%s%s%s", bulk("HSET"), bulk("bighash"), bulk("field:" i), bulk("value:" i)
       else if (set == "sorted-set")
         for (i = 0; i < n; i++) printf "*4\r\n%s%s%s%s", bulk("ZADD"), bulk("bigzset"), bulk(sprintf("%.1f", i * 1.5)), bulk("member:" i)
+      else if (set == "geo-set")
+        for (i = 0; i < n; i++) printf "*5\r\n%s%s%s%s%s", bulk("GEOADD"), bulk("biggeo"),
+          bulk(sprintf("%.6f", -180 + (i * 7919 % 3600000) / 10000)),
+          bulk(sprintf("%.6f", -85 + (i * 104729 % 1700000) / 10000)), bulk("member:" i)
       else if (set == "small-hashes")
         for (k = 0; k < n / 10; k++) {
           printf "*22\r\n%s%s", bulk("HSET"), bulk(sprintf("key:%012d", k))
@@ -116,6 +122,7 @@ loaded() { # port data-set
   case "$2" in
     large-hash) redis-cli -p "$1" hlen bighash ;;
     sorted-set) redis-cli -p "$1" zcard bigzset ;;
+    geo-set) redis-cli -p "$1" zcard biggeo ;;
     small-*) echo $(($(redis-cli -p "$1" dbsize) * 10)) ;;
     *) redis-cli -p "$1" dbsize ;;
   esac
@@ -155,7 +162,7 @@ stop() {
   kill "$pid"; wait "$pid" 2>/dev/null || true; pid=
 }
 
-if [ "$only" != aggregates ]; then
+if [ "$only" = all ] || [ "$only" = strings ]; then
   for set in "8 no" "256 no" "8 yes"; do
     read -r size ttl <<<"$set"
     make_strings "$size" "$ttl" "$work/load"
@@ -172,7 +179,9 @@ if [ "$only" != aggregates ]; then
 fi
 
 if [ "$only" != strings ]; then
-  for set in "large-hash 0.7" "sorted-set 0.7" "small-hashes 1.0" "small-sets 1.0"; do
+  sets=("large-hash 0.7" "sorted-set 0.7" "small-hashes 1.0" "small-sets 1.0" "geo-set 0.8")
+  [ "$only" = geo ] && sets=("geo-set 0.8")
+  for set in "${sets[@]}"; do
     read -r name target <<<"$set"
     make_aggregate "$name" "$work/load"
     echo "== $name, $elements elements"

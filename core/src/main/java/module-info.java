@@ -13,6 +13,7 @@ module dev.lacewing.core {
     exports dev.lacewing.core.command;
     exports dev.lacewing.core.command.bitmap;
     exports dev.lacewing.core.command.generic;
+    exports dev.lacewing.core.command.geo;
     exports dev.lacewing.core.command.hash;
     exports dev.lacewing.core.command.set;
     exports dev.lacewing.core.command.hyperloglog;
@@ -21,6 +22,7 @@ module dev.lacewing.core {
     exports dev.lacewing.core.command.string;
     exports dev.lacewing.core.command.zset;
     exports dev.lacewing.core.command.transaction;
+    exports dev.lacewing.core.command.scripting;
     exports dev.lacewing.core.command.server;
     exports dev.lacewing.core.config;
     exports dev.lacewing.core.datatype;
@@ -35,6 +37,7 @@ module dev.lacewing.core {
     uses dev.lacewing.api.TransportProvider;
     uses dev.lacewing.api.ThreadingStrategy;
     uses dev.lacewing.api.CommandProvider;
+    uses dev.lacewing.api.ScriptingProvider;
 
     provides dev.lacewing.api.TransportProvider with dev.lacewing.core.transport.NioTransport;
     provides dev.lacewing.api.ThreadingStrategy with

@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
+import java.util.function.ToLongFunction;
 
 /**
  * What the command table knows of a command, as Redis's {@code src/commands/*.json} declares it.
@@ -31,6 +32,12 @@ import java.util.function.ToIntFunction;
  * @param optionKey for a command one of whose options names a key (SORT's STORE destination), the argument
  *                  index of that key in a request, or -1 when the request names none: Redis's getkeys_proc
  *                  for such a command. It counts after every other key. Null for every other command
+ * @param partitionCursor for a {@link KeyScope#ALL} command whose request names one partition of the keyspace
+ *                        through an unsigned cursor (SCAN: the cursor's remainder by the partition count is the
+ *                        partition it continues in), that cursor; any cursor for a request whose cursor is invalid
+ *                        (the command replies the error wherever it runs). An engine whose partitions belong to different threads may run
+ *                        such a request on that partition alone ({@link #partitionOf(Arguments, int)}); the
+ *                        command then stops at the partition's end. Null for every other command
  * @param keysAfterKeyword for a command whose keys are the first half of the arguments after a keyword
  *                         (XREAD's and XREADGROUP's STREAMS key... id..., Redis's keyword key spec with range
  *                         -1 and limit 2), that keyword, upper case; the first argument equal to it, ignoring
@@ -40,7 +47,8 @@ import java.util.function.ToIntFunction;
 public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int firstKey, int lastKey,
                           int step, KeyScope scope, String group, String summary, CommandDetails details,
                           int numKeysIndex, Predicate<Arguments> wholeKeyspaceWhen,
-                          ToIntFunction<Arguments> optionKey, String keysAfterKeyword) {
+                          ToIntFunction<Arguments> optionKey, ToLongFunction<Arguments> partitionCursor,
+                          String keysAfterKeyword) {
 
     public CommandSpec {
         name = name.toLowerCase(Locale.ROOT);
@@ -51,32 +59,32 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
     /** A spec with details and fixed key positions. */
     public CommandSpec(String name, int arity, Set<CommandFlag> flags, int firstKey, int lastKey, int step,
                        KeyScope scope, String group, String summary, CommandDetails details) {
-        this(name, arity, flags, firstKey, lastKey, step, scope, group, summary, details, 0, null, null, null);
+        this(name, arity, flags, firstKey, lastKey, step, scope, group, summary, details, 0, null, null, null, null);
     }
 
     /** A spec without details: COMMAND INFO and DOCS describe it from these fields alone. */
     public CommandSpec(String name, int arity, Set<CommandFlag> flags, int firstKey, int lastKey, int step,
                        KeyScope scope, String group, String summary) {
         this(name, arity, flags, firstKey, lastKey, step, scope, group, summary, CommandDetails.NONE, 0, null, null,
-            null);
+            null, null);
     }
 
     public CommandSpec withDetails(CommandDetails newDetails) {
         return new CommandSpec(name, arity, flags, firstKey, lastKey, step, scope, group, summary, newDetails,
-            numKeysIndex, wholeKeyspaceWhen, optionKey, keysAfterKeyword);
+            numKeysIndex, wholeKeyspaceWhen, optionKey, partitionCursor, keysAfterKeyword);
     }
 
     /** A command whose keys are only those counted by the argument at {@code numKeysIndex} (LMPOP numkeys key...). */
     public static CommandSpec countedKeys(String name, int arity, Set<CommandFlag> flags, int numKeysIndex,
                                           String group, String summary) {
         return new CommandSpec(name, arity, flags, 0, 0, 0, KeyScope.KEYS, group, summary, CommandDetails.NONE,
-            numKeysIndex, null, null, null);
+            numKeysIndex, null, null, null, null);
     }
 
     /** The same command with movable keys counted by the argument at {@code index}. */
     public CommandSpec withNumKeysAt(int index) {
         return new CommandSpec(name, arity, flags, firstKey, lastKey, step, scope, group, summary, details, index,
-            wholeKeyspaceWhen, optionKey, keysAfterKeyword);
+            wholeKeyspaceWhen, optionKey, partitionCursor, keysAfterKeyword);
     }
 
     /**
@@ -85,7 +93,7 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
      */
     public CommandSpec withWholeKeyspaceWhen(Predicate<Arguments> rule) {
         return new CommandSpec(name, arity, flags, firstKey, lastKey, step, scope, group, summary, details,
-            numKeysIndex, rule, optionKey, keysAfterKeyword);
+            numKeysIndex, rule, optionKey, partitionCursor, keysAfterKeyword);
     }
 
     /**
@@ -94,14 +102,32 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
      */
     public CommandSpec withOptionKey(ToIntFunction<Arguments> finder) {
         return new CommandSpec(name, arity, flags, firstKey, lastKey, step, scope, group, summary, details,
-            numKeysIndex, wholeKeyspaceWhen, finder, keysAfterKeyword);
+            numKeysIndex, wholeKeyspaceWhen, finder, partitionCursor, keysAfterKeyword);
+    }
+
+    /**
+     * The same whole-keyspace command, whose requests continue in one partition named by a cursor:
+     * {@code cursor} reads it from a request. The function sees a request that
+     * passed the arity check; it must not keep it.
+     */
+    public CommandSpec withPartitionCursor(ToLongFunction<Arguments> cursor) {
+        return new CommandSpec(name, arity, flags, firstKey, lastKey, step, scope, group, summary, details,
+            numKeysIndex, wholeKeyspaceWhen, optionKey, cursor, keysAfterKeyword);
+    }
+
+    /**
+     * The one partition of {@code partitions} a request continues in ({@link #partitionCursor}), or -1
+     * when the command names none.
+     */
+    public int partitionOf(Arguments args, int partitions) {
+        return partitionCursor == null ? -1 : (int) Long.remainderUnsigned(partitionCursor.applyAsLong(args), partitions);
     }
 
     /** A command without fixed keys whose keys are the first half of the arguments after {@code keyword}. */
     public static CommandSpec keysAfter(String keyword, String name, int arity, Set<CommandFlag> flags, String group,
                                         String summary) {
         return new CommandSpec(name, arity, flags, 0, 0, 0, KeyScope.KEYS, group, summary, CommandDetails.NONE, 0,
-            null, null, keyword.toUpperCase(Locale.ROOT));
+            null, null, null, keyword.toUpperCase(Locale.ROOT));
     }
 
     /**

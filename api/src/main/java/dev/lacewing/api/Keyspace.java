@@ -165,6 +165,15 @@ public interface Keyspace {
      */
     long scan(long cursor, int count, Consumer<byte[]> visitor, Consumer<byte[]> expired);
 
+    /**
+     * Whether one SCAN call that reached {@code next} from {@code cursor} may take another step:
+     * false once the scan has left the partition the call holds, where the engine runs each call
+     * on one partition alone (see {@link CommandSpec#partitionOf}).
+     */
+    default boolean scanStaysIn(long cursor, long next) {
+        return true;
+    }
+
     /** A random live key, or null when the database is empty. */
     byte[] randomKey();
 }

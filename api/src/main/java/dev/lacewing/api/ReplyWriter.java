@@ -54,9 +54,25 @@ public interface ReplyWriter {
     /** A double: a bulk string in RESP2, formatted as Redis formats it. */
     void doubleValue(double value);
 
+    /**
+     * A double already formatted (GEOPOS's coordinates, which Redis prints with 17 decimals): a
+     * bulk string in RESP2, a RESP3 double of that text.
+     */
+    void doubleText(String text);
+
     /** A boolean: the integer 1 or 0 in RESP2. */
     void bool(boolean value);
 
     /** A verbatim string ({@code txt}): a bulk string in RESP2. */
     void verbatim(String text);
+
+    /** A big number (RESP3 {@code (}), given as its decimal digits: a bulk string in RESP2. */
+    default void bigNumber(String digits) {
+        bulk(digits);
+    }
+
+    /** A verbatim string of a three-letter format ({@code txt}, {@code mkd}): a bulk string of the text in RESP2. */
+    default void verbatim(String format, byte[] text) {
+        bulk(text);
+    }
 }

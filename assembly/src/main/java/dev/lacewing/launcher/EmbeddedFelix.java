@@ -1,6 +1,7 @@
 package dev.lacewing.launcher;
 
 import dev.lacewing.api.CommandProvider;
+import dev.lacewing.api.ScriptingProvider;
 import dev.lacewing.api.StorageEngineProvider;
 import dev.lacewing.api.ThreadingStrategy;
 import dev.lacewing.api.TransportProvider;
@@ -111,12 +112,12 @@ final class EmbeddedFelix implements AutoCloseable {
     }
 
     /**
-     * Engines, transports and threading strategies registered as services. Command providers are
+     * Engines, transports, threading strategies and script languages registered as services. Command providers are
      * left to {@link FelixModuleLoader}, which follows them as they come and go.
      */
     Plugins plugins() {
         return new Plugins("osgi", services(StorageEngineProvider.class), services(TransportProvider.class),
-            services(ThreadingStrategy.class), List.<CommandProvider>of());
+            services(ThreadingStrategy.class), List.<CommandProvider>of(), services(ScriptingProvider.class));
     }
 
     private <T> List<T> services(Class<T> type) {

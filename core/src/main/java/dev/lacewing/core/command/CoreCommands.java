@@ -2,10 +2,12 @@ package dev.lacewing.core.command;
 
 import dev.lacewing.core.command.bitmap.BitmapCommands;
 import dev.lacewing.core.command.generic.KeyCommands;
+import dev.lacewing.core.command.geo.GeoCommands;
 import dev.lacewing.core.command.hash.HashCommands;
 import dev.lacewing.core.command.hyperloglog.HyperLogLogCommands;
 import dev.lacewing.core.command.list.ListCommands;
 import dev.lacewing.core.command.pubsub.PubSubCommands;
+import dev.lacewing.core.command.scripting.ScriptingCommands;
 import dev.lacewing.core.command.server.ConnectionCommands;
 import dev.lacewing.core.command.server.ServerCommands;
 import dev.lacewing.core.command.set.SetCommands;
@@ -13,6 +15,7 @@ import dev.lacewing.core.command.stream.StreamCommands;
 import dev.lacewing.core.command.string.StringCommands;
 import dev.lacewing.core.command.transaction.TransactionCommands;
 import dev.lacewing.core.command.zset.SortedSetCommands;
+import dev.lacewing.core.server.Scripts;
 
 /**
  * Every command family core ships, in one place: the server's table, COMMAND metadata checks and
@@ -25,6 +28,11 @@ public final class CoreCommands {
 
     /** A table of every built-in command, owned by {@link CommandTable.Builder#CORE}. */
     public static CommandTable table() {
+        return table(Scripts.none());
+    }
+
+    /** The table of a server whose scripts (EVAL's and SCRIPT's) are {@code scripts}. */
+    public static CommandTable table(Scripts scripts) {
         CommandTable.Builder builder = new CommandTable.Builder(CommandTable.Builder.CORE);
         StringCommands.register(builder);
         HashCommands.register(builder);
@@ -32,6 +40,7 @@ public final class CoreCommands {
         ListCommands.register(builder);
         SortedSetCommands.register(builder);
         StreamCommands.register(builder);
+        GeoCommands.register(builder);
         BitmapCommands.register(builder);
         HyperLogLogCommands.register(builder);
         KeyCommands.register(builder);
@@ -39,6 +48,7 @@ public final class CoreCommands {
         PubSubCommands.register(builder);
         ServerCommands.register(builder);
         TransactionCommands.register(builder);
+        ScriptingCommands.register(builder, scripts);
         return builder.build();
     }
 }

@@ -59,6 +59,9 @@ public final class Config implements Settings {
         new Setting("maxmemory-policy", List.of(), "noeviction", MUTABLE, Setting.Type.EVICTION_POLICY,
             "which keys go over maxmemory: volatile-lru, volatile-lfu, volatile-random, volatile-ttl, allkeys-lru, "
             + "allkeys-lfu, allkeys-random or noeviction (refuse write commands)"),
+        new Setting("busy-reply-threshold", List.of("lua-time-limit"), "5000", MUTABLE, Setting.Type.INTEGER,
+            "milliseconds a script may run before other clients are answered BUSY and SCRIPT KILL may stop it (one "
+            + "that has not written); 0 for at once", 0, Long.MAX_VALUE),
         new Setting("maxmemory-samples", List.of(), "5", MUTABLE, Setting.Type.INTEGER,
             "keys sampled per database for each LRU, LFU or TTL eviction", 1, Integer.MAX_VALUE),
         new Setting("lfu-log-factor", List.of(), "10", MUTABLE, Setting.Type.INTEGER,
@@ -76,6 +79,12 @@ public final class Config implements Settings {
         new Setting("enable-protected-configs", List.of(), "no", FIXED, Setting.Type.PROTECTED_ACCESS,
             "allow CONFIG SET of protected settings (Redis's dir and dbfilename; Lacewing has none of them): yes, "
             + "local (clients connected from 127.0.0.1 or ::1 only) or no"),
+        new Setting("notify-keyspace-events", List.of(), "", MUTABLE, Setting.Type.KEYSPACE_EVENTS,
+            "keyspace notifications published to __keyspace@<db>__:<key> and __keyevent@<db>__:<event>, as classes: "
+            + "K keyspace channel, E keyevent channel, g generic (del, expire, rename...), $ string, l list, s set, "
+            + "h hash, z sorted set, x expired, e evicted, t stream, m key miss, d module, n new key, A alias for "
+            + "g$lshzxet; K or E and at least one class are needed for any event; empty (the default) for none. "
+            + "m and d are accepted but nothing publishes key-miss or module events yet"),
         new Setting("loglevel", List.of(), "notice", MUTABLE, Setting.Type.LOG_LEVEL,
             "debug, verbose, notice or warning"),
         new Setting("hz", List.of(), "10", MUTABLE, Setting.Type.HZ,
@@ -201,6 +210,11 @@ public final class Config implements Settings {
         return setting(name).map(setting -> values.get(setting.name()));
     }
 
+    /** A setting's value as CONFIG GET replies it ({@link Setting#display}). */
+    public Optional<String> displayed(String name) {
+        return setting(name).map(setting -> setting.display(values.get(setting.name())));
+    }
+
     public String value(String name) {
         return values.get(setting(name).orElseThrow().name());
     }
@@ -213,16 +227,20 @@ public final class Config implements Settings {
         return value(name).equals("yes");
     }
 
-    /** Name/value pairs of the settings whose name or an alias matches, each reported once, under the name matched. */
+    /**
+     * Name/value pairs of the settings whose name or an alias matches, each reported once, under
+     * the name matched, with values as CONFIG GET replies them ({@link Setting#display}).
+     */
     public List<Map.Entry<String, String>> matching(Predicate<String> nameMatches) {
         List<Map.Entry<String, String>> found = new ArrayList<>();
         for (Setting setting : table) {
+            String value = setting.display(values.get(setting.name()));
             if (nameMatches.test(setting.name())) {
-                found.add(Map.entry(setting.name(), values.get(setting.name())));
+                found.add(Map.entry(setting.name(), value));
             }
             for (String alias : setting.aliases()) {
                 if (nameMatches.test(alias)) {
-                    found.add(Map.entry(alias, values.get(setting.name())));
+                    found.add(Map.entry(alias, value));
                 }
             }
         }

@@ -1,6 +1,7 @@
 package dev.lacewing.core.config;
 
 import dev.lacewing.core.keyspace.EvictionPolicy;
+import dev.lacewing.core.pubsub.KeyspaceEvents;
 import java.util.List;
 import java.util.Locale;
 
@@ -50,7 +51,12 @@ public record Setting(String name, List<String> aliases, String defaultValue, Mu
         /** client-output-buffer-limit: classes and their limits, merged into the value before ({@link OutputBufferLimits}). */
         OUTPUT_BUFFER_LIMITS,
         /** no, yes or local ({@link ProtectedAccess}), case-insensitive, replied in lower case. */
-        PROTECTED_ACCESS;
+        PROTECTED_ACCESS,
+        /**
+         * notify-keyspace-events: class characters, kept whole ({@link KeyspaceEvents#canonical}) and
+         * replied in Redis's form ({@link KeyspaceEvents#display}).
+         */
+        KEYSPACE_EVENTS;
 
         /** The value in the form CONFIG GET replies; IllegalArgumentException with Redis's wording if invalid. */
         String normalize(String value) {
@@ -74,6 +80,7 @@ public record Setting(String name, List<String> aliases, String defaultValue, Mu
                 case EVICTION_POLICY -> EvictionPolicy.named(value).redisName();
                 case OUTPUT_BUFFER_LIMITS -> OutputBufferLimits.parse(value).text();
                 case PROTECTED_ACCESS -> ProtectedAccess.named(value).redisName();
+                case KEYSPACE_EVENTS -> KeyspaceEvents.canonical(value);
                 case LOG_LEVEL -> {
                     String lower = value.toLowerCase(Locale.ROOT);
                     if (!List.of("debug", "verbose", "notice", "warning", "nothing").contains(lower)) {
@@ -107,6 +114,11 @@ public record Setting(String name, List<String> aliases, String defaultValue, Mu
             }
         }
         return normalized;
+    }
+
+    /** A kept value as CONFIG GET replies it: the value itself, but for notify-keyspace-events. */
+    public String display(String value) {
+        return type == Type.KEYSPACE_EVENTS ? KeyspaceEvents.display(value) : value;
     }
 
     /**

@@ -741,11 +741,25 @@ public final class CompactTable implements DatabaseTable {
     private int findLive(byte[] key, int offset, int length, long now) {
         int index = find(key, offset, length, KeyTable.hash(key, offset, length));
         if (index >= 0 && expired(entryExpireAt(slots[index]), now)) {
-            removeAt(index);
-            expiredCount++;
+            removeExpired(index);
             return -1;
         }
         return index;
+    }
+
+    /** Deletes the entry in slot {@code index} because its time passed, saying so while its key is readable. */
+    private void removeExpired(int index) {
+        decode(slots[index]);
+        events.expired(entryPage, entryKeyOffset, entryKeyLength);
+        removeAt(index);
+        expiredCount++;
+    }
+
+    private DatabaseTable.Events events = DatabaseTable.Events.NONE;
+
+    @Override
+    public void events(DatabaseTable.Events events) {
+        this.events = events;
     }
 
     @Override
@@ -948,9 +962,14 @@ public final class CompactTable implements DatabaseTable {
             now = clock.getAsLong();
         }
         int index = keepExpiry ? findLive(key, offset, length, now) : find(key, offset, length, hash);
+        if (index >= 0 && !keepExpiry && expired(entryExpireAt(slots[index]), now)) {
+            removeExpired(index);
+            index = -1;
+        }
         if (index < 0) {
             insert(hash, writeEntry(hash, key, offset, length, object, value, valueOffset, valueLength, expireAt,
                 memory.created(now), valueFlags));
+            events.created(key, offset, length);
             return;
         }
         releaseKey(hash, key, offset, length);
@@ -985,6 +1004,7 @@ public final class CompactTable implements DatabaseTable {
             int hash = KeyTable.hash(key, offset, length);
             insert(hash, writeEntry(hash, key, offset, length, null, null, 0, minLength, Keyspace.NO_EXPIRY,
                 memory.created(now), RAW));
+            events.created(key, offset, length);
             index = find(key, offset, length, hash);
         } else if ((entryFlags & (OBJECT | FORM_MASK)) != 0) {
             return false;
@@ -1337,8 +1357,7 @@ public final class CompactTable implements DatabaseTable {
                 index = next(index);
             }
             if (expired(entryExpireAt(slots[index]), now)) {
-                removeAt(index);
-                expiredCount++;
+                removeExpired(index);
                 continue;
             }
             return keyOf(slots[index]);
@@ -1386,9 +1405,8 @@ public final class CompactTable implements DatabaseTable {
         for (int n = 0; n < slotsToExamine && expiring > 0; n++) {
             long slot = slots[index];
             if ((slot & EXPIRES_BIT) != 0 && expired(entryExpireAt(slot), now)) {
-                removeAt(index);
+                removeExpired(index);
                 deleted++;
-                expiredCount++;
                 if (slots != examined) {
                     break;
                 }

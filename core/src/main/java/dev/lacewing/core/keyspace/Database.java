@@ -5,6 +5,7 @@ import dev.lacewing.api.StringEncoding;
 import dev.lacewing.api.ValueView;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
+import java.util.function.IntPredicate;
 import java.util.function.LongSupplier;
 
 /**
@@ -18,6 +19,12 @@ public final class Database implements Keyspace {
     private final int index;
     private final Partition[] partitions;
     private final LongSupplier clock;
+    /**
+     * The partitions a scan step may go on into: those the running command holds, where each
+     * partition belongs to one thread and SCAN may run on one shard per call (see
+     * {@link PartitionedKeyspace#scanReach}); every partition otherwise.
+     */
+    private IntPredicate scanReach = partition -> true;
 
     public Database(int index, Partition[] partitions, LongSupplier clock) {
         this.index = index;
@@ -131,6 +138,17 @@ public final class Database implements Keyspace {
         return index;
     }
 
+    /**
+     * Sets who hears the keys created, expired and evicted in every partition, for every database
+     * (the partitions are shared by all of them): the server's keyspace notifications, installed
+     * once before clients connect.
+     */
+    public void listen(KeyspaceListener listener) {
+        for (Partition partition : partitions) {
+            partition.listen(listener);
+        }
+    }
+
     /** The registry of clients blocked on a key, that of the key's partition. */
     public BlockedKeys blockedKeys(byte[] key, int offset, int length) {
         return partitions[Slots.partitionOf(key, offset, length, partitions.length)].blockedKeys();
@@ -198,7 +216,9 @@ public final class Database implements Keyspace {
      * another, each table keeping SCAN's guarantee for its own part (see {@link KeyTable}). A table
      * cursor is below 2^38, so the composed one fits in 63 bits for any partition count below 2^25.
      * Cursors are unsigned, as SCAN's are; one the partition's table rejects ends that partition's
-     * part of the scan rather than failing.
+     * part of the scan rather than failing. A step ends with its partition when the next one is
+     * out of {@link #scanReach}: the next cursor is that partition's start, or 0 when it and every
+     * later one are empty.
      */
     @Override
     public long scan(long cursor, int count, Consumer<byte[]> visitor, Consumer<byte[]> expired) {
@@ -225,11 +245,36 @@ public final class Database implements Keyspace {
             partition++;
             tableCursor = 0;
             // As Redis, return once a call has looked at enough; an empty partition costs nothing.
+            // Where partitions belong to threads, a call never leaves those it was given, but
+            // ends the scan when every later partition is empty (their sizes are read racily, as
+            // INFO reads them: a key acknowledged before the SCAN was sent is seen), so a small
+            // keyspace is still scanned in one call, as Redis does.
+            if (partition < n && !scanReach.test(partition)) {
+                return laterPartitionsEmpty(partition) ? 0 : partition;
+            }
             if (partition < n && seen[0] >= count) {
                 return partition;
             }
         }
         return 0;
+    }
+
+    private boolean laterPartitionsEmpty(int from) {
+        for (int p = from; p < partitions.length; p++) {
+            if (partitions[p].table(index).size() != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public boolean scanStaysIn(long cursor, long next) {
+        return scanReach.test((int) Long.remainderUnsigned(next, partitions.length));
+    }
+
+    void scanReach(IntPredicate reach) {
+        scanReach = reach;
     }
 
     @Override

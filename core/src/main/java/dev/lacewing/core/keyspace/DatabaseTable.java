@@ -17,6 +17,30 @@ import java.util.function.Consumer;
  */
 public interface DatabaseTable {
 
+    /**
+     * Hears the keys a table creates (any store or edit of an absent key) and those it deletes
+     * because their time passed; the key is a slice valid only during the call.
+     */
+    interface Events {
+
+        Events NONE = new Events() {
+            @Override
+            public void created(byte[] key, int offset, int length) {
+            }
+
+            @Override
+            public void expired(byte[] key, int offset, int length) {
+            }
+        };
+
+        void created(byte[] key, int offset, int length);
+
+        void expired(byte[] key, int offset, int length);
+    }
+
+    /** Sets who hears this table's events ({@link Events#NONE} until then). */
+    void events(Events events);
+
     int size();
 
     int expiringSize();

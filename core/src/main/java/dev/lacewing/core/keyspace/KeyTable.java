@@ -142,11 +142,25 @@ public final class KeyTable implements DatabaseTable {
         int hash = hash(key, offset, length);
         int index = find(key, offset, length, hash);
         if (index >= 0 && expires[index] != Keyspace.NO_EXPIRY && expires[index] <= now) {
-            removeAt(index);
-            expiredCount++;
+            removeExpired(index);
             return -1;
         }
         return index;
+    }
+
+    /** Deletes the key in slot {@code index} because its time passed, and says so. */
+    private void removeExpired(int index) {
+        byte[] key = keys[index];
+        removeAt(index);
+        expiredCount++;
+        events.expired(key, 0, key.length);
+    }
+
+    private DatabaseTable.Events events = DatabaseTable.Events.NONE;
+
+    @Override
+    public void events(DatabaseTable.Events events) {
+        this.events = events;
     }
 
     private long expiredCount;
@@ -292,6 +306,10 @@ public final class KeyTable implements DatabaseTable {
     private void store(byte[] key, int offset, int length, Object value, long expireAt, StringEncoding encoding) {
         int hash = hash(key, offset, length);
         int index = find(key, offset, length, hash);
+        if (index >= 0 && expires[index] != Keyspace.NO_EXPIRY && expires[index] <= clock.getAsLong()) {
+            removeExpired(index);
+            index = -1;
+        }
         if (index >= 0) {
             values[index] = value;
             recount(index, memory.overwritten(accessOf(meta[index]), clock.getAsLong()), encoding);
@@ -409,6 +427,7 @@ public final class KeyTable implements DatabaseTable {
             expiring++;
         }
         size++;
+        events.created(key, 0, key.length);
     }
 
     private void resize(int capacity) {
@@ -505,8 +524,7 @@ public final class KeyTable implements DatabaseTable {
                 index = (index + 1) & mask;
             }
             if (expires[index] != Keyspace.NO_EXPIRY && expires[index] <= now) {
-                removeAt(index);
-                expiredCount++;
+                removeExpired(index);
                 continue;
             }
             return keys[index];
@@ -528,9 +546,8 @@ public final class KeyTable implements DatabaseTable {
         int index = expiryCursor & mask;
         for (int n = 0; n < slots && expiring > 0; n++) {
             if (keys[index] != null && expires[index] != Keyspace.NO_EXPIRY && expires[index] <= now) {
-                removeAt(index);
+                removeExpired(index);
                 deleted++;
-                expiredCount++;
                 // Backward shift may have moved another entry into this slot: look at it again.
                 continue;
             }

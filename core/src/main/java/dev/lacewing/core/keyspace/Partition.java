@@ -34,6 +34,8 @@ public final class Partition {
     /** The database random eviction starts from next, as Redis's next_db. */
     private int nextRandomDatabase;
     private long evictedCount;
+    /** Set once, before clients connect; NONE for a keyspace without a server. */
+    private volatile KeyspaceListener listener = KeyspaceListener.NONE;
 
     /** A partition under Redis's default memory settings on the system clock, for tests. */
     public Partition(int databases, KeyspaceLayout layout) {
@@ -45,8 +47,53 @@ public final class Partition {
         this.clock = clock;
         this.databases = new DatabaseTable[databases];
         for (int i = 0; i < databases; i++) {
-            this.databases[i] = layout.newTable(memory, clock);
+            DatabaseTable table = layout.newTable(memory, clock);
+            table.events(new TableEvents(table));
+            this.databases[i] = table;
         }
+    }
+
+    /** Sets who hears the keys created, expired and evicted here. */
+    public void listen(KeyspaceListener listener) {
+        this.listener = listener;
+    }
+
+    /**
+     * One table's events, told under the database the table is now: SWAPDB moves tables between
+     * databases, so the index is looked up when an event happens (a pass over the databases).
+     */
+    private final class TableEvents implements DatabaseTable.Events {
+
+        private final DatabaseTable table;
+
+        TableEvents(DatabaseTable table) {
+            this.table = table;
+        }
+
+        @Override
+        public void created(byte[] key, int offset, int length) {
+            KeyspaceListener current = listener;
+            if (current != KeyspaceListener.NONE) {
+                current.created(indexOf(table), key, offset, length);
+            }
+        }
+
+        @Override
+        public void expired(byte[] key, int offset, int length) {
+            KeyspaceListener current = listener;
+            if (current != KeyspaceListener.NONE) {
+                current.expired(indexOf(table), key, offset, length);
+            }
+        }
+    }
+
+    private int indexOf(DatabaseTable table) {
+        for (int i = 0; i < databases.length; i++) {
+            if (databases[i] == table) {
+                return i;
+            }
+        }
+        return 0;
     }
 
     public DatabaseTable table(int database) {
@@ -224,6 +271,7 @@ public final class Partition {
         }
         watchedKeys.touch(database, key, 0, key.length);
         evictedCount++;
+        listener.evicted(database, key, 0, key.length);
         return true;
     }
 

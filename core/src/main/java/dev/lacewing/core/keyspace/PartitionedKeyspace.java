@@ -10,6 +10,7 @@ import java.util.BitSet;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntPredicate;
 import java.util.function.LongSupplier;
 
 /**
@@ -80,6 +81,19 @@ public final class PartitionedKeyspace {
         databases = new Database[databaseCount];
         for (int i = 0; i < databaseCount; i++) {
             databases[i] = new Database(i, partitions, clock);
+        }
+    }
+
+    /**
+     * Where partitions belong to different threads: the partitions the running command holds, so
+     * that a SCAN step goes on from one partition into the next only when the command holds it
+     * too. An engine may then run a SCAN call on the one partition its cursor names (the cursor is
+     * {@code tableCursor * partitions + partition}). Set before serving starts; every partition by
+     * default.
+     */
+    public void scanReach(IntPredicate reach) {
+        for (Database database : databases) {
+            database.scanReach(reach);
         }
     }
 

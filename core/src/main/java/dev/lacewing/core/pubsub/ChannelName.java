@@ -23,6 +23,11 @@ public final class ChannelName {
         return new ChannelName(Arrays.copyOfRange(array, offset, offset + length));
     }
 
+    /** A name over bytes the caller made for it and hands over. */
+    public static ChannelName wrap(byte[] bytes) {
+        return new ChannelName(bytes);
+    }
+
     public static ChannelName of(String text) {
         return new ChannelName(text.getBytes(StandardCharsets.UTF_8));
     }

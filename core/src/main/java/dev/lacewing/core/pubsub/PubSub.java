@@ -223,6 +223,14 @@ public final class PubSub {
         return subscribers == null ? 0 : subscribers.length;
     }
 
+    /**
+     * Whether a PUBLISH could reach anyone: some channel or pattern has a subscriber. Keyspace
+     * notifications skip building their channel names while nobody listens.
+     */
+    public boolean hasSubscribers() {
+        return !channels.isEmpty() || !patterns.isEmpty();
+    }
+
     /** PUBSUB NUMPAT: the patterns subscribed to, each counted once however many clients share it. */
     public int patterns() {
         return patterns.size();

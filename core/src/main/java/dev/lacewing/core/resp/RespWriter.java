@@ -152,7 +152,11 @@ public final class RespWriter implements ReplyWriter {
 
     @Override
     public void doubleValue(double value) {
-        String text = DoubleFormat.reply(value);
+        doubleText(DoubleFormat.reply(value));
+    }
+
+    @Override
+    public void doubleText(String text) {
         if (protocol == 3) {
             out.writeByte(',');
             out.writeCharSequence(text, StandardCharsets.US_ASCII);
@@ -180,6 +184,40 @@ public final class RespWriter implements ReplyWriter {
             header('=', bytes.length + 4);
             out.writeCharSequence("txt:", StandardCharsets.US_ASCII);
             out.writeBytes(bytes);
+            out.writeBytes(CRLF);
+        } else {
+            bulk(text);
+        }
+    }
+
+    /** Where the next reply starts, for {@link #truncate}. */
+    public int position() {
+        return out.writerIndex();
+    }
+
+    /** Drops every reply written since {@link #position()} gave {@code position} (an abandoned script run). */
+    public void truncate(int position) {
+        out.writerIndex(position);
+    }
+
+    @Override
+    public void bigNumber(String digits) {
+        if (protocol == 3) {
+            out.writeByte('(');
+            out.writeCharSequence(digits, StandardCharsets.US_ASCII);
+            out.writeBytes(CRLF);
+        } else {
+            bulk(digits);
+        }
+    }
+
+    @Override
+    public void verbatim(String format, byte[] text) {
+        if (protocol == 3) {
+            header('=', text.length + 4);
+            out.writeCharSequence(format, StandardCharsets.US_ASCII);
+            out.writeByte(':');
+            out.writeBytes(text);
             out.writeBytes(CRLF);
         } else {
             bulk(text);

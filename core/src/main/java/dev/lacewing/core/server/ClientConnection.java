@@ -135,6 +135,13 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     /** MULTI's queue and WATCH's keys. */
     private final Multi multi = new Multi(this);
+    /**
+     * Where the current command runs, fixed when it is dispatched: a script's scope can change while
+     * it waits (another run finds it leaving its keys), and what it may touch is what was granted.
+     */
+    private KeyScope granted = KeyScope.NONE;
+    /** The current script run was abandoned for reaching past its keys: run it again over the whole keyspace. */
+    private boolean rerunWhole;
 
     ClientConnection(ServerState server, int homeWorker) {
         this.server = server;
@@ -379,21 +386,54 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
                 return;
             }
         }
+        if (server.scripts().busy() && !allowedWhileBusy(command, args)) {
+            reject(command, Scripts.BUSY);
+            return;
+        }
         if (multi.active() && multi.dispatch(command, args, writer)) {
             return;
         }
         begin(command);
-        KeyScope scope = spec.scope(args);
-        if (scope == KeyScope.NONE || (scope == KeyScope.KEYS && keyCount() == 0)) {
-            run();
-        } else {
-            waiting = !server.engine().execute(this);
-        }
+        execute(spec.scope(args));
         if (!waiting && blockedClient != null && !blocked) {
             decoder.consume();
             waiting = true;
             enterBlocked();
         }
+    }
+
+    /** Hands the current command to the engine, or runs it here when it names no keys; again over the whole keyspace when a script asks. */
+    private void execute(KeyScope scope) {
+        granted = scope;
+        if (scope == KeyScope.NONE || (scope == KeyScope.KEYS && keyCount() == 0)) {
+            run();
+        } else {
+            waiting = !server.engine().execute(this);
+        }
+        while (!waiting && rerunWhole) {
+            rerunWhole = false;
+            granted = KeyScope.ALL;
+            waiting = !server.engine().execute(this);
+        }
+    }
+
+    /** Called by a script run on the thread running it ({@link ScriptRun}): nothing of it was written. */
+    void rerunOverWholeKeyspace() {
+        rerunWhole = true;
+    }
+
+    @Override
+    public KeyScope scope() {
+        return granted;
+    }
+
+    /** Redis's CMD_ALLOW_BUSY, on the command or the subcommand named (SCRIPT KILL). */
+    private static boolean allowedWhileBusy(Command command, Arguments args) {
+        if (command.spec().has(CommandFlag.ALLOW_BUSY)) {
+            return true;
+        }
+        Command named = subcommandNamed(command, args);
+        return named != null && named.spec().has(CommandFlag.ALLOW_BUSY);
     }
 
     /** RESP2 while subscribed: Redis allows only the (un)subscribe commands, PING, QUIT and RESET. */
@@ -495,6 +535,10 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             LOG.log(System.Logger.Level.WARNING, "command " + current.spec().name() + " failed", e);
             writer.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
         }
+        if (rerunWhole) {
+            executed = true;
+            return;
+        }
         boolean failed = writer.errorCount() != errorsBefore;
         if (failed) {
             server.errorReplies.increment();
@@ -517,7 +561,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     @Override
     public boolean advance() {
         if (blockedClient != null || closing || out == null || out.readableBytes() >= REPLY_FLUSH_BYTES
-            || !channel.isWritable() || inSubscribedContext() || multi.active()) {
+            || !channel.isWritable() || inSubscribedContext() || multi.active() || rerunWhole) {
             return false;
         }
         decoder.consume();
@@ -537,6 +581,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
         lastInteractionMillis = System.currentTimeMillis();
         begin(command);
+        granted = KeyScope.KEYS;
         return true;
     }
 
@@ -601,6 +646,13 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     private void resume() {
         waiting = false;
+        if (rerunWhole && !closed) {
+            rerunWhole = false;
+            execute(KeyScope.ALL);
+            if (waiting) {
+                return;
+            }
+        }
         if (executed) {
             decoder.consume();
         }

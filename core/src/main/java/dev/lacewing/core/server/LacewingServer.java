@@ -12,6 +12,7 @@ import dev.lacewing.api.Workers;
 import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.command.CoreCommands;
 import dev.lacewing.core.config.Config;
+import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.threading.IoPoolStrategy;
 import dev.lacewing.core.threading.PerCoreStrategy;
 import dev.lacewing.core.threading.SingleStrategy;
@@ -185,7 +186,11 @@ public final class LacewingServer implements AutoCloseable {
             NettyWorkers workers = new NettyWorkers(group);
             ServerState state = new ServerState(config, new CommandTable.Builder("core").build(), plan, engineName,
                 transport.transport().name(), transport.notes(), found.mode());
-            state.commands(CoreCommands.table());
+            Scripts scripts = new Scripts(found.scripting().isEmpty() ? null : found.scripting().get(0));
+            state.scripts(scripts);
+            scripts.busyThreshold(config.longValue("busy-reply-threshold"));
+            config.onChange((name, value) -> scripts.busyThreshold(config.longValue("busy-reply-threshold")));
+            state.commands(CoreCommands.table(scripts));
             for (CommandProvider provider : found.commands()) {
                 state.addCommands(provider);
             }
@@ -216,6 +221,10 @@ public final class LacewingServer implements AutoCloseable {
                 }
             });
             state.engine(engine);
+            // Every database shares the partitions: one view installs the listener in all of them.
+            if (engine.keyspace(0) instanceof Database database) {
+                database.listen(state.keyspaceEvents());
+            }
             if (moduleLoader != null) {
                 state.moduleLoader(moduleLoader.apply(state));
             }

@@ -67,6 +67,8 @@ public final class Multi {
      * that queues without end (Redis 7.0 then refuses queueing with OOM, as here).
      */
     private long queuedBytes;
+    /** The EXEC running its queued commands, or null: a script among them runs under its grant. */
+    private Exec running;
     /** The keys WATCH registered, or null while none is watched. */
     private Watch watch;
 
@@ -176,6 +178,11 @@ public final class Multi {
     /** EXEC outside MULTI; inside, dispatch hands it to the engine ({@link Exec}). */
     public void execWithoutMulti(ReplyWriter reply) {
         reply.error(EXEC_WITHOUT_MULTI);
+    }
+
+    /** The EXEC whose queued commands are running, or null. */
+    Exec running() {
+        return running;
     }
 
     /** Leaves MULTI and forgets the watched keys (discardTransaction, RESET, the connection's close). */
@@ -291,8 +298,13 @@ public final class Multi {
                 writer.error(EXECABORT_BECAUSE + Errors.OOM);
             } else {
                 writer.array(queued.size());
-                for (Queued q : queued) {
-                    runQueued(q, writer);
+                running = this;
+                try {
+                    for (Queued q : queued) {
+                        runQueued(q, writer);
+                    }
+                } finally {
+                    running = null;
                 }
             }
             reset();

@@ -1,6 +1,7 @@
 package dev.lacewing.core.server;
 
 import dev.lacewing.api.CommandProvider;
+import dev.lacewing.api.ScriptingProvider;
 import dev.lacewing.api.StorageEngineProvider;
 import dev.lacewing.api.ThreadingStrategy;
 import dev.lacewing.api.TransportProvider;
@@ -12,16 +13,19 @@ import java.util.ServiceLoader;
  * Where the server finds its providers. {@link #fromServiceLoader} serves the class path and
  * JPMS module layers; the launcher's OSGi mode supplies one backed by Felix's service registry.
  *
+ * @param scripting the script languages (EVAL); none leaves the scripting commands answering that scripting is not available
  * @param mode what INFO reports as {@code lacewing_plugin_mode}: {@code classpath}, {@code jpms} or {@code osgi}
  */
 public record Plugins(String mode, List<StorageEngineProvider> engines, List<TransportProvider> transports,
-                      List<ThreadingStrategy> threadingStrategies, List<CommandProvider> commands) {
+                      List<ThreadingStrategy> threadingStrategies, List<CommandProvider> commands,
+                      List<ScriptingProvider> scripting) {
 
     public Plugins {
         engines = List.copyOf(engines);
         transports = List.copyOf(transports);
         threadingStrategies = List.copyOf(threadingStrategies);
         commands = List.copyOf(commands);
+        scripting = List.copyOf(scripting);
     }
 
     /** Providers visible to the class loader of core (the class path, or core's module layer). */
@@ -30,7 +34,8 @@ public record Plugins(String mode, List<StorageEngineProvider> engines, List<Tra
             load(ServiceLoader.load(StorageEngineProvider.class, Plugins.class.getClassLoader())),
             load(ServiceLoader.load(TransportProvider.class, Plugins.class.getClassLoader())),
             load(ServiceLoader.load(ThreadingStrategy.class, Plugins.class.getClassLoader())),
-            load(ServiceLoader.load(CommandProvider.class, Plugins.class.getClassLoader())));
+            load(ServiceLoader.load(CommandProvider.class, Plugins.class.getClassLoader())),
+            load(ServiceLoader.load(ScriptingProvider.class, Plugins.class.getClassLoader())));
     }
 
     /** Providers of a module layer and its parents (JPMS mode). */
@@ -39,7 +44,8 @@ public record Plugins(String mode, List<StorageEngineProvider> engines, List<Tra
             load(ServiceLoader.load(layer, StorageEngineProvider.class)),
             load(ServiceLoader.load(layer, TransportProvider.class)),
             load(ServiceLoader.load(layer, ThreadingStrategy.class)),
-            load(ServiceLoader.load(layer, CommandProvider.class)));
+            load(ServiceLoader.load(layer, CommandProvider.class)),
+            load(ServiceLoader.load(layer, ScriptingProvider.class)));
     }
 
     private static <T> List<T> load(ServiceLoader<T> loader) {

@@ -8,6 +8,7 @@ import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.config.OutputBufferLimits;
+import dev.lacewing.core.pubsub.KeyspaceEvents;
 import dev.lacewing.core.pubsub.PubSub;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
@@ -41,8 +42,10 @@ public final class ServerState implements Server, ModuleRegistry {
     private final String pluginMode;
     private final String engineName;
     private volatile ModuleLoader moduleLoader;
+    private volatile Scripts scripts = new Scripts(null);
     private final Map<Long, ClientConnection> clients = new ConcurrentHashMap<>();
     private final PubSub pubSub = new PubSub();
+    private final KeyspaceEvents keyspaceEvents = new KeyspaceEvents(pubSub);
     private final AtomicLong nextClientId = new AtomicLong(1);
     private final long startMillis = System.currentTimeMillis();
     private final long startNanos = System.nanoTime();
@@ -81,7 +84,13 @@ public final class ServerState implements Server, ModuleRegistry {
         this.transportNotes = transportNotes;
         this.pluginMode = pluginMode;
         readInputLimits();
-        config.onChange((name, value) -> readInputLimits());
+        keyspaceEvents.configure(config.value("notify-keyspace-events"));
+        config.onChange((name, value) -> {
+            readInputLimits();
+            if (name.equals("notify-keyspace-events")) {
+                keyspaceEvents.configure(value);
+            }
+        });
     }
 
     private void readInputLimits() {
@@ -120,6 +129,15 @@ public final class ServerState implements Server, ModuleRegistry {
 
     void engine(StorageEngine engine) {
         this.engine = engine;
+    }
+
+    void scripts(Scripts scripts) {
+        this.scripts = scripts;
+    }
+
+    /** The scripts EVAL and SCRIPT LOAD stored, and each thread's runtime. */
+    public Scripts scripts() {
+        return scripts;
     }
 
     void moduleLoader(ModuleLoader loader) {
@@ -176,6 +194,11 @@ public final class ServerState implements Server, ModuleRegistry {
     /** The pub/sub registry: who is subscribed to what, for every worker. */
     public PubSub pubSub() {
         return pubSub;
+    }
+
+    /** Keyspace notifications, publishing through {@link #pubSub()}. */
+    public KeyspaceEvents keyspaceEvents() {
+        return keyspaceEvents;
     }
 
     public Map<Long, ClientConnection> clients() {

@@ -48,6 +48,11 @@ final class SplitRequest implements Invocation.Split {
         if (command.keySplit() == KeySplit.NONE || (request.count() - spec.firstKey()) % spec.step() != 0) {
             return null;
         }
+        // Parts run at once on several threads: a DEL's or MSET's events would come in any order,
+        // not in key order as Redis publishes them. While notifications are on, it runs whole.
+        if (connection.server().keyspaceEvents().publishing()) {
+            return null;
+        }
         return new SplitRequest(connection, command, request);
     }
 

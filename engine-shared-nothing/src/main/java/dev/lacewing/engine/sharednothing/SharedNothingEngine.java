@@ -41,6 +41,13 @@ final class SharedNothingEngine implements StorageEngine {
      */
     private static final int HOP_BATCH = 64;
 
+    /**
+     * Up to this many keys in the database a SCAN call claims every shard: scanning them all is
+     * cheap, and Redis answers a SCAN whose COUNT covers a small keyspace in one call (cursor 0),
+     * which clients and tests count on. Past it, a call holds only the shard its cursor names.
+     */
+    private static final int SCAN_WHOLE_UP_TO = 1024;
+
     private final PartitionedKeyspace keyspace;
     private final Workers workers;
     private final TransactionQueue[] queues;
@@ -50,12 +57,18 @@ final class SharedNothingEngine implements StorageEngine {
      * few queue offers only.
      */
     private final Object order = new Object();
+    /** The shards the whole-claimed command running on this thread holds; null outside one. */
+    private final ThreadLocal<BitSet> running = new ThreadLocal<>();
 
     SharedNothingEngine(EngineContext context) {
         workers = context.workers();
         keyspace = new PartitionedKeyspace(workers.count(), context.databases(),
             KeyspaceLayout.named(context.settings().get("keyspace-layout", "compact")),
             MemoryPolicy.of(context.settings()), System::currentTimeMillis, context.clientBufferBytes());
+        keyspace.scanReach(partition -> {
+            BitSet held = running.get();
+            return held == null || held.get(partition);
+        });
         queues = new TransactionQueue[workers.count()];
         for (int shard = 0; shard < workers.count(); shard++) {
             queues[shard] = new TransactionQueue(shard, this::granted);
@@ -63,6 +76,16 @@ final class SharedNothingEngine implements StorageEngine {
             workers.scheduleRepeating(shard, () -> expireCycle(owned),
                 () -> Partition.cyclePeriodMillis(context.settings()));
         }
+    }
+
+    /**
+     * The one shard a SCAN call claims: the one its cursor names, when the database holds more
+     * than {@link #SCAN_WHOLE_UP_TO} keys; -1 (claim every shard) for other commands and for a small
+     * database, which one call scans through as Redis's would.
+     */
+    private int scanShard(Invocation invocation) {
+        int one = invocation.spec().partitionOf(invocation.arguments(), keyspace.partitionCount());
+        return one >= 0 && keyspace.approximateSize(invocation.database()) > SCAN_WHOLE_UP_TO ? one : -1;
     }
 
     /** Active expiry, skipped while a transaction claims the shard whole (another thread may hold its data). */
@@ -80,9 +103,14 @@ final class SharedNothingEngine implements StorageEngine {
                 invocation.run();
                 return true;
             }
-            BitSet all = new BitSet(shards);
-            all.set(0, shards);
-            scheduleWhole(invocation, all);
+            BitSet claimed = new BitSet(shards);
+            int one = scanShard(invocation);
+            if (one >= 0) {
+                claimed.set(one);
+            } else {
+                claimed.set(0, shards);
+            }
+            scheduleWhole(invocation, claimed);
             return false;
         }
         if (invocation.keyCount() == 0) {
@@ -259,7 +287,12 @@ final class SharedNothingEngine implements StorageEngine {
         }
         BitSet reach = invocation.scope() == KeyScope.ALL ? null : servingReach(invocation, held, -1);
         if (reach == null) {
-            invocation.run();
+            running.set(held);
+            try {
+                invocation.run();
+            } finally {
+                running.set(null);
+            }
         }
         releaseAll(transaction, shard);
         if (reach == null) {
@@ -326,7 +359,8 @@ final class SharedNothingEngine implements StorageEngine {
             return true;
         }
         if (invocation.scope() == KeyScope.ALL) {
-            return keyspace.reclaimAll();
+            BitSet held = running.get();
+            return held != null ? keyspace.reclaim(held.stream().toArray(), held.cardinality()) : keyspace.reclaimAll();
         }
         int[] shards = invocation.scope() == KeyScope.KEYS ? shardsOf(invocation).stream().toArray() : new int[0];
         return keyspace.reclaim(shards, shards.length);

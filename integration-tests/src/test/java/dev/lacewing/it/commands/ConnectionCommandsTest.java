@@ -16,6 +16,7 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.protocol.ProtocolVersion;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -122,6 +123,41 @@ class ConnectionCommandsTest {
             assertEquals(":0\r\n", client.call("CLIENT", "KILL", "ID", victimId));
             assertEquals("-ERR wrong number of arguments for 'client|id' command\r\n", client.call("CLIENT", "ID", "x"));
             assertEquals("-ERR unknown subcommand 'NOPE'. Try CLIENT HELP.\r\n", client.call("CLIENT", "NOPE"));
+        }
+    }
+
+    /** Checked against redis-server 7.0.15: a subscribed client, RESP2 or RESP3, is of type pubsub. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void clientListAndKillTypePubsubAreTheSubscribedClientsAndNormalTheOthers(Target target) {
+        try (RespClient client = RespClient.connect(port(target));
+             RespClient subscriber = RespClient.connect(port(target));
+             RespClient resp3Subscriber = RespClient.connect(port(target))) {
+            String id = client.call("CLIENT", "ID").substring(1).trim();
+            String subscriberId = subscriber.call("CLIENT", "ID").substring(1).trim();
+            String resp3SubscriberId = resp3Subscriber.call("CLIENT", "ID").substring(1).trim();
+            subscriber.call("SUBSCRIBE", "conn:type");
+            resp3Subscriber.call("HELLO", "3");
+            resp3Subscriber.call("PSUBSCRIBE", "conn:type*");
+
+            String pubsub = client.call("CLIENT", "LIST", "TYPE", "pubsub");
+            assertTrue(pubsub.contains("id=" + subscriberId + " ") && pubsub.contains("id=" + resp3SubscriberId + " ")
+                && !pubsub.contains("id=" + id + " "), pubsub);
+            String normal = client.call("CLIENT", "LIST", "TYPE", "NORMAL");
+            assertTrue(normal.contains("id=" + id + " ") && !normal.contains("id=" + subscriberId + " ")
+                && !normal.contains("id=" + resp3SubscriberId + " "), normal);
+            for (String type : List.of("master", "replica", "slave")) {
+                assertEquals("$0\r\n\r\n", client.call("CLIENT", "LIST", "TYPE", type), type);
+            }
+            assertEquals("-ERR Unknown client type 'bogus'\r\n", client.call("CLIENT", "LIST", "TYPE", "bogus"));
+
+            assertEquals(":0\r\n", client.call("CLIENT", "KILL", "TYPE", "normal", "ID", subscriberId));
+            assertEquals(":0\r\n", client.call("CLIENT", "KILL", "TYPE", "slave", "ID", subscriberId));
+            assertEquals(":0\r\n", client.call("CLIENT", "KILL", "TYPE", "pubsub", "ID", id, "SKIPME", "no"));
+            assertEquals(":1\r\n", client.call("CLIENT", "KILL", "TYPE", "pubsub", "ID", subscriberId));
+            assertTrue(subscriber.closedByServer(5000));
+            assertEquals(":1\r\n", client.call("CLIENT", "KILL", "TYPE", "PubSub", "ID", resp3SubscriberId));
+            assertTrue(resp3Subscriber.closedByServer(5000));
         }
     }
 

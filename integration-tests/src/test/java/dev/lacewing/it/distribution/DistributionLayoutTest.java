@@ -53,10 +53,10 @@ class DistributionLayoutTest {
     }
 
     @Test
-    void pluginsHoldTheEnginesAndTransports() throws IOException {
+    void pluginsHoldTheEnginesTransportsAndScripting() throws IOException {
         List<String> plugins = names("plugins");
         for (String prefix : List.of("lacewing-engine-shared-nothing-", "lacewing-engine-multithread-",
-            "lacewing-transport-epoll-", "lacewing-transport-iouring-")) {
+            "lacewing-transport-epoll-", "lacewing-transport-iouring-", "lacewing-script-lua-")) {
             assertTrue(plugins.stream().anyMatch(name -> name.startsWith(prefix)), prefix + " missing from " + plugins);
         }
         assertTrue(plugins.stream().noneMatch(name -> name.startsWith("lacewing-test-plugin")), plugins.toString());

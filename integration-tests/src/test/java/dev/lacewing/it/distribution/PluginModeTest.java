@@ -139,6 +139,7 @@ class PluginModeTest {
         assertEquals("hello plugin", server.cli("EXAMPLE.ECHO", "hello plugin"));
         assertEquals("6", server.cli("EXAMPLE.SUM", "1", "2", "3"));
         assertEquals("ERR value is not an integer or out of range", server.cli("EXAMPLE.SUM", "1", "two"));
+        assertEquals("Lua 5.1 k", server.cli("EVAL", "return _VERSION .. ' ' .. KEYS[1]", "1", "k"));
     }
 
     private static List<Path> distributionPlugins() throws IOException {

@@ -104,6 +104,25 @@ public final class RespClient implements AutoCloseable {
         return reply.toByteArray();
     }
 
+    /** Whether reply bytes arrive within {@code millis}; nothing is consumed. */
+    public boolean available(int millis) {
+        long deadline = System.nanoTime() + millis * 1_000_000L;
+        try {
+            while (in.available() == 0) {
+                if (System.nanoTime() > deadline) {
+                    return false;
+                }
+                Thread.sleep(5);
+            }
+            return true;
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     public String readReplyText() {
         return text(readReply());
     }

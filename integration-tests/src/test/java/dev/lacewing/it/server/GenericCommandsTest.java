@@ -14,8 +14,10 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -115,6 +117,51 @@ class GenericCommandsTest {
             assertEquals(expected, new HashSet<>(scanned));
             assertEquals("OK", sync.flushdb());
             assertNull(sync.randomkey());
+        }
+    }
+
+    /**
+     * On the shared-nothing engine a SCAN call over a database of more than 1,024 keys holds the
+     * one shard its cursor names, so its keys all live there, and a scan visits shard 0 then
+     * shard 1; the multithread engine, which holds every stripe, may reply keys of both
+     * partitions in one call, and so does a small database (see {@link #keysAndScanSeeEveryShard}).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void scanVisitsOneShardPerCallOnSharedNothing(Target target) {
+        try (StatefulRedisConnection<byte[], byte[]> connection = Servers.connect(target)) {
+            RedisCommands<byte[], byte[]> sync = database(connection);
+            Set<String> expected = new HashSet<>();
+            Map<byte[], byte[]> batch = new HashMap<>();
+            for (int i = 0; i < 1500; i++) {
+                batch.put(bytes("s:" + i), bytes("v"));
+                expected.add("s:" + i);
+                if (batch.size() == 100) {
+                    sync.mset(batch);
+                    batch.clear();
+                }
+            }
+            Set<String> scanned = new HashSet<>();
+            Set<Integer> shardsOfCall = new HashSet<>();
+            int calls = 0;
+            boolean mixedCall = false;
+            ScanCursor cursor = ScanCursor.INITIAL;
+            do {
+                KeyScanCursor<byte[]> page = sync.scan(cursor, ScanArgs.Builder.limit(1000));
+                shardsOfCall.clear();
+                for (byte[] key : page.getKeys()) {
+                    scanned.add(new String(key, StandardCharsets.ISO_8859_1));
+                    shardsOfCall.add(Slots.partitionOf(key, 0, key.length, 2));
+                }
+                mixedCall |= shardsOfCall.size() > 1;
+                calls++;
+                cursor = page.isFinished() ? null : page;
+            } while (cursor != null && calls < 1000);
+            assertEquals(expected, scanned);
+            if (target.engine().equals("shared-nothing")) {
+                assertTrue(!mixedCall, "a SCAN call replied keys of both shards");
+                assertTrue(calls >= 2, "one call scanned both shards");
+            }
         }
     }
 

@@ -19,6 +19,7 @@ import dev.lacewing.api.ValueView;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
+import dev.lacewing.core.pubsub.KeyspaceEvents;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -198,8 +199,10 @@ public final class BitmapCommands {
         }
         int byteIndex = (int) (bit >>> 3);
         int previous = found == FOUND ? bitAt(view.array(), view.offset(), view.length(), bit) : 0;
+        // Created, grown or a bit flipped: only then does Redis 7.0 tell of a change ("setbit").
+        boolean changed = found == MISSING || byteIndex >= view.length() || previous != on;
         // Redis unshares the value first (dbUnshareStringValue): even an unchanged bit leaves it raw.
-        if (found == MISSING || byteIndex >= view.length() || previous != on || !isRaw(ctx)) {
+        if (changed || !isRaw(ctx)) {
             openForWriting(ctx, view, byteIndex);
             byte[] value = view.array();
             int at = view.offset() + byteIndex;
@@ -207,6 +210,9 @@ public final class BitmapCommands {
             value[at] = (byte) (on == 1 ? value[at] | mask : value[at] & ~mask);
         }
         view.clear();
+        if (changed) {
+            KeyspaceEvents.notify(ctx, KeyspaceEvents.STRING, "setbit", ctx.arguments(), 1);
+        }
         ctx.reply().integer(previous);
     }
 
@@ -472,7 +478,9 @@ public final class BitmapCommands {
         }
         view.clear();
         if (maxLength == 0) {
-            keyspace.remove(args.array(), args.offset(2), args.length(2));
+            if (keyspace.remove(args.array(), args.offset(2), args.length(2))) {
+                KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "del", args, 2);
+            }
             ctx.reply().integer(0);
             return;
         }
@@ -491,6 +499,7 @@ public final class BitmapCommands {
         }
         keyspace.putEncoded(args.array(), args.offset(2), args.length(2), result, Keyspace.NO_EXPIRY,
             StringEncoding.RAW);
+        KeyspaceEvents.notify(ctx, KeyspaceEvents.STRING, "set", args, 2);
         ctx.reply().integer(maxLength);
     }
 
@@ -623,6 +632,10 @@ public final class BitmapCommands {
         if (found == REPLIED) {
             return;
         }
+        // A write that created or grew the string, or changed bits, is a change ("setbit") in Redis
+        // 7.0; an overflow that FAIL skipped is not, even on a string it created.
+        boolean grown = found == MISSING || (highestWrite >>> 3) >= view.length();
+        boolean changed = false;
         openForWriting(ctx, view, highestWrite >>> 3);
         byte[] value = view.array();
         int start = view.offset();
@@ -650,6 +663,11 @@ public final class BitmapCommands {
             long stored = overflowed ? limited[0] : target;
             reply.integer(operation.opcode == INCRBY ? stored : previous);
             write(value, start, operation.offset, operation.bits, stored);
+            changed |= grown
+                || read(value, start, length, operation.offset, operation.bits, operation.signed) != previous;
+        }
+        if (changed) {
+            KeyspaceEvents.notify(ctx, KeyspaceEvents.STRING, "setbit", ctx.arguments(), 1);
         }
     }
 

@@ -15,6 +15,7 @@ import dev.lacewing.core.keyspace.MemoryPolicy;
 import dev.lacewing.core.persistence.rdb.DumpPayload;
 import dev.lacewing.core.persistence.rdb.RdbFormatException;
 import dev.lacewing.core.persistence.rdb.RdbValueCodec;
+import dev.lacewing.core.pubsub.KeyspaceEvents;
 
 /**
  * DUMP and RESTORE (Redis's cluster.c): a key's value as Redis 7.0's serialized payload
@@ -138,10 +139,11 @@ public final class DumpCommands {
         if (ttl != 0 && !absoluteTtl) {
             expireAt = ttl + ctx.now();
         }
-        if (replace) {
-            keyspace.remove(array, key, keyLength);
-        }
+        boolean deleted = replace && keyspace.remove(array, key, keyLength);
         if (ttl != 0 && expireAt <= ctx.now()) {
+            if (deleted) {
+                KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "del", args, 1);
+            }
             ctx.reply().ok();
             return;
         }
@@ -150,6 +152,7 @@ public final class DumpCommands {
         if (access >= 0) {
             keyspace.setAccess(array, key, keyLength, access);
         }
+        KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "restore", args, 1);
         ctx.reply().ok();
     }
 

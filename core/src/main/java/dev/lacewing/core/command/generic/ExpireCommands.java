@@ -11,6 +11,7 @@ import dev.lacewing.api.Keyspace;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
+import dev.lacewing.core.pubsub.KeyspaceEvents;
 
 /**
  * Key expiry commands (Redis's expire.c): EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT, TTL, PTTL,
@@ -110,8 +111,10 @@ final class ExpireCommands {
         }
         if (when <= ctx.now()) {
             keyspace.remove(array, key, keyLength);
+            KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "del", args, 1);
         } else {
             keyspace.setExpireAt(array, key, keyLength, when);
+            KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "expire", args, 1);
         }
         ctx.reply().integer(1);
     }
@@ -175,6 +178,7 @@ final class ExpireCommands {
             return;
         }
         keyspace.setExpireAt(array, key, keyLength, Keyspace.NO_EXPIRY);
+        KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "persist", args, 1);
         ctx.reply().integer(1);
     }
 }

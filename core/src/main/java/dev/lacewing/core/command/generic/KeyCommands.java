@@ -20,6 +20,7 @@ import dev.lacewing.core.command.Glob;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
 import dev.lacewing.core.keyspace.TypedValue;
+import dev.lacewing.core.pubsub.KeyspaceEvents;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -77,8 +78,8 @@ public final class KeyCommands {
             KeyCommands::move);
         registry.register(wholeKeyspace("keys", 2, "Find all keys matching the given pattern", READONLY),
             KeyCommands::keys);
-        registry.register(wholeKeyspace("scan", -2, "Incrementally iterate the keys space", READONLY),
-            KeyCommands::scan);
+        registry.register(wholeKeyspace("scan", -2, "Incrementally iterate the keys space", READONLY)
+            .withPartitionCursor(KeyCommands::scanCursor), KeyCommands::scan);
         registry.register(wholeKeyspace("randomkey", 1, "Return a random key from the keyspace", READONLY),
             KeyCommands::randomkey);
         ExpireCommands.register(registry);
@@ -106,6 +107,7 @@ public final class KeyCommands {
         for (int i = 1; i < args.count(); i++) {
             if (keyspace.remove(args.array(), args.offset(i), args.length(i))) {
                 deleted++;
+                KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "del", args, i);
             }
         }
         ctx.reply().integer(deleted);
@@ -190,9 +192,13 @@ public final class KeyCommands {
             return;
         }
         if (!sameKey) {
+            // As Redis's dbDelete then dbAdd: a key replaced is created anew (a "new" event).
+            keyspace.remove(array, destination, destinationLength);
             putTaken(keyspace, array, source, sourceLength, keyspace, destination, destinationLength, value,
                 expireAt, false);
             keyspace.remove(array, source, sourceLength);
+            KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "rename_from", args, 1);
+            KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "rename_to", args, 2);
         }
         if (nx) {
             ctx.reply().integer(1);
@@ -249,7 +255,11 @@ public final class KeyCommands {
             return;
         }
         Object copy = value instanceof TypedValue typed ? typed.copy() : value;
+        if (replace) {
+            to.remove(array, destination, destinationLength);
+        }
         putTaken(from, array, source, sourceLength, to, destination, destinationLength, copy, expireAt, true);
+        KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "copy_to", target, array, destination, destinationLength);
         ctx.reply().integer(1);
     }
 
@@ -284,6 +294,8 @@ public final class KeyCommands {
         }
         putTaken(from, array, key, keyLength, to, key, keyLength, value, expireAt, false);
         from.remove(array, key, keyLength);
+        KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "move_from", args, 1);
+        KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "move_to", (int) target, array, key, keyLength);
         ctx.reply().integer(1);
     }
 
@@ -352,9 +364,12 @@ public final class KeyCommands {
         List<byte[]> gathered = new ArrayList<>();
         List<byte[]> expired = new ArrayList<>();
         int steps = 0;
+        long previous;
         do {
+            previous = cursor;
             cursor = keyspace.scan(cursor, slots, gathered::add, expired::add);
-        } while (cursor != 0 && ++steps < SCAN_STEPS && gathered.size() + expired.size() < count);
+        } while (cursor != 0 && ++steps < SCAN_STEPS && gathered.size() + expired.size() < count
+            && keyspace.scanStaysIn(previous, cursor));
 
         List<byte[]> replied = new ArrayList<>(gathered.size());
         for (byte[] key : gathered) {
@@ -376,6 +391,15 @@ public final class KeyCommands {
         reply.array(2);
         reply.bulk(Long.toUnsignedString(cursor));
         replyKeys(reply, replied);
+    }
+
+    /** SCAN's cursor for the engine to route by; 0 when it is invalid (the command replies the error wherever it runs). */
+    private static long scanCursor(Arguments args) {
+        try {
+            return parseCursor(args.array(), args.offset(1), args.length(1));
+        } catch (InvalidNumber e) {
+            return 0;
+        }
     }
 
     /**

@@ -14,11 +14,13 @@ import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Numbers;
+import dev.lacewing.core.command.PartialQuicksort;
 import dev.lacewing.core.command.list.ListCommands;
 import dev.lacewing.core.datatype.HashValue;
 import dev.lacewing.core.datatype.Quicklist;
 import dev.lacewing.core.datatype.SetValue;
 import dev.lacewing.core.datatype.SortedSet;
+import dev.lacewing.core.pubsub.KeyspaceEvents;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -306,8 +308,9 @@ public final class SortCommands {
         int destination = options.store;
         if (outputLength > 0) {
             keyspace.put(args.array(), args.offset(destination), args.length(destination), stored, Keyspace.NO_EXPIRY);
-        } else {
-            keyspace.remove(args.array(), args.offset(destination), args.length(destination));
+            KeyspaceEvents.notify(ctx, KeyspaceEvents.LIST, "sortstore", args, destination);
+        } else if (keyspace.remove(args.array(), args.offset(destination), args.length(destination))) {
+            KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "del", args, destination);
         }
         reply.integer(outputLength);
     }

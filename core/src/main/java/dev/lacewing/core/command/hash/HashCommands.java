@@ -23,6 +23,7 @@ import dev.lacewing.core.command.ScanOptions;
 import dev.lacewing.core.command.generic.KeyCommands;
 import dev.lacewing.core.datatype.HashValue;
 import dev.lacewing.core.datatype.Positioned;
+import dev.lacewing.core.pubsub.KeyspaceEvents;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -103,14 +104,18 @@ public final class HashCommands {
         return value == null ? new HashValue() : (HashValue) value;
     }
 
-    /** Stores a hash created by {@link #lookupOrCreate}, or tells the keyspace an existing one changed. */
-    private static void store(CommandContext ctx, HashValue hash, boolean created) {
+    /**
+     * Stores a hash created by {@link #lookupOrCreate}, or tells the keyspace an existing one
+     * changed; then the command's keyspace event.
+     */
+    private static void store(CommandContext ctx, HashValue hash, boolean created, String event) {
         Arguments args = ctx.arguments();
         if (created) {
             ctx.keyspace().put(args.array(), args.offset(1), args.length(1), hash, Keyspace.NO_EXPIRY);
         } else {
             ctx.keyspace().modified(args.array(), args.offset(1), args.length(1));
         }
+        KeyspaceEvents.notify(ctx, KeyspaceEvents.HASH, event, args, 1);
     }
 
     private static long maxEntries(CommandContext ctx) {
@@ -158,7 +163,7 @@ public final class HashCommands {
                 added++;
             }
         }
-        store(ctx, hash, created);
+        store(ctx, hash, created, "hset");
         return added;
     }
 
@@ -176,7 +181,7 @@ public final class HashCommands {
         boolean created = hash.size() == 0;
         hash.set(array, args.offset(2), args.length(2), array, args.offset(3), args.length(3), maxEntries(ctx),
             maxValue(ctx));
-        store(ctx, hash, created);
+        store(ctx, hash, created, "hset");
         ctx.reply().integer(1);
     }
 
@@ -201,6 +206,12 @@ public final class HashCommands {
             ctx.keyspace().remove(args.array(), args.offset(1), args.length(1));
         } else if (deleted > 0) {
             ctx.keyspace().modified(args.array(), args.offset(1), args.length(1));
+        }
+        if (deleted > 0) {
+            KeyspaceEvents.notify(ctx, KeyspaceEvents.HASH, "hdel", args, 1);
+        }
+        if (hash.size() == 0) {
+            KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "del", args, 1);
         }
         ctx.reply().integer(deleted);
     }
@@ -240,7 +251,7 @@ public final class HashCommands {
         byte[] bytes = Numbers.toBytes(result);
         boolean created = hash.size() == 0;
         hash.set(array, args.offset(2), args.length(2), bytes, 0, bytes.length, maxEntries(ctx), maxValue(ctx));
-        store(ctx, hash, created);
+        store(ctx, hash, created, "hincrby");
         ctx.reply().integer(result);
     }
 
@@ -282,7 +293,7 @@ public final class HashCommands {
         byte[] bytes = sum.toHumanBytes();
         boolean created = hash.size() == 0;
         hash.set(array, args.offset(2), args.length(2), bytes, 0, bytes.length, maxEntries(ctx), maxValue(ctx));
-        store(ctx, hash, created);
+        store(ctx, hash, created, "hincrbyfloat");
         ctx.reply().bulk(bytes);
     }
 

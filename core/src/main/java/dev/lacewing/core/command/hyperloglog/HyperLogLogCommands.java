@@ -15,6 +15,7 @@ import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.StringEncoding;
 import dev.lacewing.api.ValueView;
 import dev.lacewing.core.command.Errors;
+import dev.lacewing.core.pubsub.KeyspaceEvents;
 import java.util.Set;
 
 /**
@@ -110,6 +111,7 @@ public final class HyperLogLogCommands {
         if (updated > 0) {
             hll.invalidateCache();
             store(ctx, hll);
+            KeyspaceEvents.notify(ctx, KeyspaceEvents.STRING, "pfadd", args, 1);
         } else if (!isRaw(ctx)) {
             store(ctx, hll);
         }
@@ -239,6 +241,7 @@ public final class HyperLogLogCommands {
         }
         hll.invalidateCache();
         store(ctx, hll);
+        KeyspaceEvents.notify(ctx, KeyspaceEvents.STRING, "pfadd", args, 1);
         ctx.reply().ok();
     }
 }

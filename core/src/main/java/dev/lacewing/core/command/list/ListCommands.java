@@ -22,6 +22,7 @@ import dev.lacewing.core.command.IndexRange;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Timeouts;
 import dev.lacewing.core.datatype.Quicklist;
+import dev.lacewing.core.pubsub.KeyspaceEvents;
 import java.util.Set;
 
 /**
@@ -137,20 +138,40 @@ public final class ListCommands {
             (int) ctx.server().settings().getLong("list-compress-depth", 0));
     }
 
-    /** Stores a new list at key argument {@code index}: a key creation, which wakes its blocked clients. */
-    private static void store(CommandContext ctx, int index, Quicklist list) {
+    /**
+     * Stores a new list at key argument {@code index}: a key creation, which wakes its blocked
+     * clients; then the keyspace event of the command that made it.
+     */
+    private static void store(CommandContext ctx, int index, Quicklist list, String event) {
         Arguments args = ctx.arguments();
         ctx.keyspace().put(args.array(), args.offset(index), args.length(index), list, Keyspace.NO_EXPIRY);
+        KeyspaceEvents.notify(ctx, KeyspaceEvents.LIST, event, args, index);
     }
 
-    /** Tells the keyspace the list changed, or removes the key once it is empty, as Redis does. */
-    private static void changed(CommandContext ctx, int index, Quicklist list) {
+    /**
+     * Tells the keyspace the list changed, or removes the key once it is empty, as Redis does; then
+     * the command's keyspace event, and "del" when the key went.
+     */
+    private static void changed(CommandContext ctx, int index, Quicklist list, String event) {
         Arguments args = ctx.arguments();
-        if (list.size() == 0) {
+        boolean emptied = list.size() == 0;
+        if (emptied) {
             ctx.keyspace().remove(args.array(), args.offset(index), args.length(index));
         } else {
             ctx.keyspace().modified(args.array(), args.offset(index), args.length(index));
         }
+        KeyspaceEvents.notify(ctx, KeyspaceEvents.LIST, event, args, index);
+        if (emptied) {
+            KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "del", args, index);
+        }
+    }
+
+    private static String pushEvent(boolean where) {
+        return where == HEAD ? "lpush" : "rpush";
+    }
+
+    private static String popEvent(boolean where) {
+        return where == HEAD ? "lpop" : "rpop";
     }
 
     private static long parseLong(CommandContext ctx, int index) {
@@ -201,12 +222,12 @@ public final class ListCommands {
                 for (int i = 2; i < args.count(); i++) {
                     pushTo(list, where, args.copy(i));
                 }
-                store(ctx, 1, list);
+                store(ctx, 1, list, pushEvent(where));
             } else {
                 for (int i = 2; i < args.count(); i++) {
                     pushTo(list, where, args.copy(i));
                 }
-                changed(ctx, 1, list);
+                changed(ctx, 1, list, pushEvent(where));
             }
             ctx.reply().integer(list.size());
         } catch (WrongType replied) {
@@ -251,7 +272,9 @@ public final class ListCommands {
                     ctx.reply().bulk(popFrom(list, where));
                 }
             }
-            changed(ctx, 1, list);
+            if (count != 0) {
+                changed(ctx, 1, list, popEvent(where));
+            }
         } catch (WrongType replied) {
             // WRONGTYPE was replied.
         }
@@ -325,7 +348,7 @@ public final class ListCommands {
                 return;
             }
             list.set(index, ctx.arguments().copy(3));
-            changed(ctx, 1, list);
+            changed(ctx, 1, list, "lset");
             ctx.reply().ok();
         } catch (WrongType replied) {
             // WRONGTYPE was replied.
@@ -349,7 +372,7 @@ public final class ListCommands {
             long rightTrim = kept == null ? 0 : size - kept.end() - 1;
             list.removeRange(0, leftTrim);
             list.removeRange(list.size() - rightTrim, rightTrim);
-            changed(ctx, 1, list);
+            changed(ctx, 1, list, "ltrim");
             ctx.reply().ok();
         } catch (WrongType replied) {
             // WRONGTYPE was replied.
@@ -397,7 +420,7 @@ public final class ListCommands {
             long limit = count == 0 ? Long.MAX_VALUE : Math.abs(count == Long.MIN_VALUE ? Long.MAX_VALUE : count);
             long removed = list.removeEqual(args.array(), args.offset(3), args.length(3), limit, count >= 0);
             if (removed > 0) {
-                changed(ctx, 1, list);
+                changed(ctx, 1, list, "lrem");
             }
             ctx.reply().integer(removed);
         } catch (WrongType replied) {
@@ -427,7 +450,7 @@ public final class ListCommands {
                 long index = cursor.index();
                 if (argumentEquals(args, 3, cursor.next())) {
                     list.insert(after ? index + 1 : index, args.copy(4));
-                    changed(ctx, 1, list);
+                    changed(ctx, 1, list, "linsert");
                     ctx.reply().integer(list.size());
                     return;
                 }
@@ -587,13 +610,15 @@ public final class ListCommands {
         if (destination == null) {
             destination = newList(ctx);
             pushTo(destination, to, value);
-            store(ctx, 2, destination);
+            store(ctx, 2, destination, pushEvent(to));
         } else {
             pushTo(destination, to, value);
-            changed(ctx, 2, destination);
+            changed(ctx, 2, destination, pushEvent(to));
         }
         if (destination != source) {
-            changed(ctx, 1, source);
+            changed(ctx, 1, source, popEvent(from));
+        } else {
+            KeyspaceEvents.notify(ctx, KeyspaceEvents.LIST, popEvent(from), ctx.arguments(), 1);
         }
         ctx.reply().bulk(value);
     }
@@ -685,7 +710,7 @@ public final class ListCommands {
         for (long i = 0; i < popping; i++) {
             reply.bulk(popFrom(list, where));
         }
-        changed(ctx, keyIndex, list);
+        changed(ctx, keyIndex, list, popEvent(where));
     }
 
     // ---- blocking -----------------------------------------------------------------------
@@ -719,7 +744,7 @@ public final class ListCommands {
         reply.array(2);
         bulkArgument(reply, ctx.arguments(), keyIndex);
         reply.bulk(popFrom(list, where));
-        changed(ctx, keyIndex, list);
+        changed(ctx, keyIndex, list, popEvent(where));
     }
 
     private static void blmove(CommandContext ctx) {

@@ -21,6 +21,7 @@ import dev.lacewing.core.server.Multi;
 import dev.lacewing.core.server.ServerState;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -235,11 +236,12 @@ public final class ConnectionCommands {
             "GETNAME", "    Return the name of the current connection.",
             "SETNAME <name>", "    Assign the name <name> to the current connection.",
             "INFO", "    Return information about the current client connection.",
-            "LIST [TYPE normal] [ID <id> [<id> ...]]", "    Return information about client connections.",
+            "LIST [TYPE (NORMAL|MASTER|REPLICA|PUBSUB)] [ID <id> [<id> ...]]",
+            "    Return information about client connections.",
             "KILL <ip:port>", "    Kill connection made from <ip:port>.",
             "KILL <option> <value> [<option> <value> [...]]",
             "    Kill connections. Options are: ID <client-id>, ADDR <ip:port>, LADDR <ip:port>, "
-                + "SKIPME (YES|NO), TYPE normal.",
+                + "SKIPME (YES|NO), TYPE (NORMAL|MASTER|REPLICA|PUBSUB).",
             "UNBLOCK <clientid> [TIMEOUT|ERROR]", "    Unblock the specified blocked client."));
 
     private static void client(CommandContext ctx) {
@@ -290,16 +292,15 @@ public final class ConnectionCommands {
     private static void clientList(CommandContext ctx, ServerState server) {
         Arguments args = ctx.arguments();
         List<Long> ids = null;
+        String clientType = null;
         for (int i = 2; i < args.count(); i++) {
             if (args.is(i, "TYPE") && i + 1 < args.count()) {
                 String type = args.string(++i);
-                if (!List.of("normal", "master", "replica", "pubsub").contains(type.toLowerCase())) {
+                if (!CLIENT_TYPES.contains(type.toLowerCase(Locale.ROOT))) {
                     ctx.reply().error("ERR Unknown client type '" + type + "'");
                     return;
                 }
-                if (!type.equalsIgnoreCase("normal")) {
-                    ids = List.of();
-                }
+                clientType = type.toLowerCase(Locale.ROOT);
             } else if (args.is(i, "ID") && i + 1 < args.count()) {
                 ids = new ArrayList<>();
                 for (i = i + 1; i < args.count(); i++) {
@@ -317,7 +318,7 @@ public final class ConnectionCommands {
         }
         StringBuilder text = new StringBuilder();
         for (ClientConnection client : server.clients().values()) {
-            if (ids == null || ids.contains(client.id())) {
+            if ((ids == null || ids.contains(client.id())) && (clientType == null || isOfType(client, clientType))) {
                 text.append(client.describe()).append('\n');
             }
         }
@@ -377,7 +378,7 @@ public final class ConnectionCommands {
         String address = null;
         String localAddress = null;
         boolean skipMe = true;
-        boolean normalType = true;
+        String clientType = null;
         for (int i = 2; i < args.count(); i += 2) {
             String value = args.string(i + 1);
             if (args.is(i, "ID")) {
@@ -401,11 +402,11 @@ public final class ConnectionCommands {
                 }
                 skipMe = value.equalsIgnoreCase("yes");
             } else if (args.is(i, "TYPE")) {
-                if (!List.of("normal", "master", "replica", "slave", "pubsub").contains(value.toLowerCase())) {
+                if (!CLIENT_TYPES.contains(value.toLowerCase(Locale.ROOT))) {
                     reply.error("ERR Unknown client type '" + value + "'");
                     return;
                 }
-                normalType = value.equalsIgnoreCase("normal");
+                clientType = value.toLowerCase(Locale.ROOT);
             } else {
                 reply.error(Errors.SYNTAX);
                 return;
@@ -413,7 +414,7 @@ public final class ConnectionCommands {
         }
         int killed = 0;
         for (ClientConnection client : server.clients().values()) {
-            boolean matches = normalType
+            boolean matches = (clientType == null || isOfType(client, clientType))
                 && (id == null || client.id() == id)
                 && (address == null || client.remoteAddress().equals(address))
                 && (localAddress == null || client.localAddress().equals(localAddress))
@@ -423,6 +424,21 @@ public final class ConnectionCommands {
             }
         }
         reply.integer(killed);
+    }
+
+    /** The type names CLIENT LIST and CLIENT KILL take (Redis's getClientTypeByName). */
+    private static final List<String> CLIENT_TYPES = List.of("normal", "slave", "replica", "pubsub", "master");
+
+    /**
+     * Redis's getClientType: a client subscribed to anything (in RESP2 or RESP3) is of type pubsub,
+     * any other is normal; there are no masters or replicas.
+     */
+    private static boolean isOfType(ClientConnection client, String type) {
+        return switch (type) {
+            case "normal" -> !client.subscribed();
+            case "pubsub" -> client.subscribed();
+            default -> false;
+        };
     }
 
     /**

@@ -131,7 +131,7 @@ public final class ServerCommands {
         for (int i = 2; i < args.count(); i++) {
             String pattern = args.string(i);
             if (pattern.chars().noneMatch(c -> c == '*' || c == '?' || c == '[')) {
-                config.get(pattern).ifPresent(value -> found.putIfAbsent(pattern, value));
+                config.displayed(pattern).ifPresent(value -> found.putIfAbsent(pattern, value));
                 continue;
             }
             byte[] glob = args.copy(i);

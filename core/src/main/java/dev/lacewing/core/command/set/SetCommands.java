@@ -22,6 +22,7 @@ import dev.lacewing.core.command.ScanOptions;
 import dev.lacewing.core.command.generic.KeyCommands;
 import dev.lacewing.core.datatype.Positioned;
 import dev.lacewing.core.datatype.SetValue;
+import dev.lacewing.core.pubsub.KeyspaceEvents;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -103,9 +104,14 @@ public final class SetCommands {
         ctx.keyspace().modified(args.array(), args.offset(index), args.length(index));
     }
 
-    private static void removeKey(CommandContext ctx, int index) {
+    /** Deletes the key at an argument; false when there was none. */
+    private static boolean removeKey(CommandContext ctx, int index) {
         Arguments args = ctx.arguments();
-        ctx.keyspace().remove(args.array(), args.offset(index), args.length(index));
+        return ctx.keyspace().remove(args.array(), args.offset(index), args.length(index));
+    }
+
+    private static void notify(CommandContext ctx, int type, String event, int index) {
+        KeyspaceEvents.notify(ctx, type, event, ctx.arguments(), index);
     }
 
     /** Stores a new set under the key at an argument. */
@@ -137,6 +143,9 @@ public final class SetCommands {
         } else if (added > 0) {
             modified(ctx, 1);
         }
+        if (added > 0) {
+            notify(ctx, KeyspaceEvents.SET, "sadd", 1);
+        }
         ctx.reply().integer(added);
     }
 
@@ -161,6 +170,12 @@ public final class SetCommands {
             removeKey(ctx, 1);
         } else if (removed > 0) {
             modified(ctx, 1);
+        }
+        if (removed > 0) {
+            notify(ctx, KeyspaceEvents.SET, "srem", 1);
+        }
+        if (set.size() == 0) {
+            notify(ctx, KeyspaceEvents.GENERIC, "del", 1);
         }
         ctx.reply().integer(removed);
     }
@@ -240,7 +255,7 @@ public final class SetCommands {
             int at = set.randomPosition(ThreadLocalRandom.current());
             reply.bulk(set.member(at));
             set.removeAt(at);
-            afterRemoval(ctx, set);
+            afterRemoval(ctx, set, "spop");
             return;
         }
         if (set == null || count == 0) {
@@ -250,6 +265,8 @@ public final class SetCommands {
         if (count >= set.size()) {
             replySet(reply, union(ctx, List.of(set)));
             removeKey(ctx, 1);
+            notify(ctx, KeyspaceEvents.SET, "spop", 1);
+            notify(ctx, KeyspaceEvents.GENERIC, "del", 1);
             return;
         }
         RandomGenerator random = ThreadLocalRandom.current();
@@ -259,14 +276,20 @@ public final class SetCommands {
             reply.bulk(set.member(at));
             set.removeAt(at);
         }
-        afterRemoval(ctx, set);
+        afterRemoval(ctx, set, "spop");
     }
 
-    private static void afterRemoval(CommandContext ctx, SetValue set) {
-        if (set.size() == 0) {
+    /** The set at argument 1 lost members: the keyspace hears of it, then the event, then "del" if it went. */
+    private static void afterRemoval(CommandContext ctx, SetValue set, String event) {
+        boolean emptied = set.size() == 0;
+        if (emptied) {
             removeKey(ctx, 1);
         } else {
             modified(ctx, 1);
+        }
+        notify(ctx, KeyspaceEvents.SET, event, 1);
+        if (emptied) {
+            notify(ctx, KeyspaceEvents.GENERIC, "del", 1);
         }
     }
 
@@ -360,14 +383,16 @@ public final class SetCommands {
             ctx.reply().integer(0);
             return;
         }
-        afterRemoval(ctx, from);
+        afterRemoval(ctx, from, "srem");
         SetValue to = (SetValue) destination;
         if (to == null) {
             to = SetValue.forFirstMember(array, memberOffset, memberLength);
             to.add(array, memberOffset, memberLength, maxIntsetEntries(ctx));
             put(ctx, 2, to);
+            notify(ctx, KeyspaceEvents.SET, "sadd", 2);
         } else if (to.add(array, memberOffset, memberLength, maxIntsetEntries(ctx))) {
             modified(ctx, 2);
+            notify(ctx, KeyspaceEvents.SET, "sadd", 2);
         }
         ctx.reply().integer(1);
     }
@@ -447,7 +472,9 @@ public final class SetCommands {
         }
         if (empty) {
             if (destination != 0) {
-                removeKey(ctx, destination);
+                if (removeKey(ctx, destination)) {
+                    notify(ctx, KeyspaceEvents.GENERIC, "del", destination);
+                }
                 reply.integer(0);
             } else if (cardinalityOnly) {
                 reply.integer(0);
@@ -486,7 +513,7 @@ public final class SetCommands {
             for (byte[] member : result) {
                 stored.add(member, 0, member.length, maxIntsetEntries);
             }
-            storeResult(ctx, destination, stored);
+            storeResult(ctx, destination, stored, "sinterstore");
         } else {
             reply.set(result.size());
             result.forEach(reply::bulk);
@@ -546,7 +573,7 @@ public final class SetCommands {
             }
         }
         if (destination != 0) {
-            storeResult(ctx, destination, result);
+            storeResult(ctx, destination, result, diff ? "sdiffstore" : "sunionstore");
         } else {
             replySet(ctx.reply(), result);
         }
@@ -569,11 +596,12 @@ public final class SetCommands {
     }
 
     /** A *STORE result replaces the destination (whatever its type), or deletes it when empty. */
-    private static void storeResult(CommandContext ctx, int destination, SetValue result) {
+    private static void storeResult(CommandContext ctx, int destination, SetValue result, String event) {
         if (result.size() > 0) {
             put(ctx, destination, result);
-        } else {
-            removeKey(ctx, destination);
+            notify(ctx, KeyspaceEvents.SET, event, destination);
+        } else if (removeKey(ctx, destination)) {
+            notify(ctx, KeyspaceEvents.GENERIC, "del", destination);
         }
         ctx.reply().integer(result.size());
     }

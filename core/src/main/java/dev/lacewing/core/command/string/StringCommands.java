@@ -20,6 +20,7 @@ import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
 import dev.lacewing.core.command.Numbers.LongDouble;
+import dev.lacewing.core.pubsub.KeyspaceEvents;
 import java.util.Set;
 
 /**
@@ -196,6 +197,10 @@ public final class StringCommands {
             keyspace.putString(array, keyOffset, keyLength, array, args.offset(valueIndex), args.length(valueIndex),
                 expireAt);
         }
+        KeyspaceEvents.notify(ctx, KeyspaceEvents.STRING, "set", args, 1);
+        if (expireAt != Keyspace.NO_EXPIRY) {
+            KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "expire", args, 1);
+        }
         if ((flags & GET) == 0) {
             if (integerReply) {
                 reply.integer(1);
@@ -339,6 +344,7 @@ public final class StringCommands {
         for (int i = 1; i < count; i += 2) {
             keyspace.putString(array, args.offset(i), args.length(i), array, args.offset(i + 1), args.length(i + 1),
                 Keyspace.NO_EXPIRY);
+            KeyspaceEvents.notify(ctx, KeyspaceEvents.STRING, "set", args, i);
         }
         if (nx) {
             ctx.reply().integer(1);
@@ -353,6 +359,7 @@ public final class StringCommands {
         byte[] array = args.array();
         if (replyString(ctx, keyspace.get(array, args.offset(1), args.length(1)))) {
             keyspace.put(array, args.offset(1), args.length(1), args.copy(2), Keyspace.NO_EXPIRY);
+            KeyspaceEvents.notify(ctx, KeyspaceEvents.STRING, "set", args, 1);
         }
     }
 
@@ -363,6 +370,7 @@ public final class StringCommands {
         Object value = keyspace.get(array, args.offset(1), args.length(1));
         if (replyString(ctx, value) && value != null) {
             keyspace.remove(array, args.offset(1), args.length(1));
+            KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "del", args, 1);
         }
     }
 
@@ -403,10 +411,13 @@ public final class StringCommands {
         ctx.reply().bulk(bytes);
         if ((flags & (EXAT | PXAT)) != 0 && expireAt <= ctx.now()) {
             keyspace.remove(array, keyOffset, keyLength);
+            KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "del", args, 1);
         } else if (expireIndex != 0) {
             keyspace.setExpireAt(array, keyOffset, keyLength, expireAt);
-        } else if ((flags & PERSIST) != 0) {
+            KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "expire", args, 1);
+        } else if ((flags & PERSIST) != 0 && keyspace.expireAt(array, keyOffset, keyLength) != Keyspace.NO_EXPIRY) {
             keyspace.setExpireAt(array, keyOffset, keyLength, Keyspace.NO_EXPIRY);
+            KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "persist", args, 1);
         }
     }
 
@@ -474,6 +485,7 @@ public final class StringCommands {
         }
         value += increment;
         keyspace.putKeepExpiry(array, keyOffset, keyLength, Numbers.toBytes(value));
+        KeyspaceEvents.notify(ctx, KeyspaceEvents.STRING, "incrby", args, 1);
         ctx.reply().integer(value);
     }
 
@@ -507,6 +519,7 @@ public final class StringCommands {
         }
         byte[] result = sum.toHumanBytes();
         keyspace.putEncodedKeepExpiry(array, keyOffset, keyLength, result, StringEncoding.TEXT);
+        KeyspaceEvents.notify(ctx, KeyspaceEvents.STRING, "incrbyfloat", args, 1);
         ctx.reply().bulk(result);
     }
 
@@ -524,6 +537,7 @@ public final class StringCommands {
         ValueView view = ctx.valueView();
         if (!keyspace.getValue(array, keyOffset, keyLength, view)) {
             keyspace.putString(array, keyOffset, keyLength, array, args.offset(2), args.length(2), Keyspace.NO_EXPIRY);
+            KeyspaceEvents.notify(ctx, KeyspaceEvents.STRING, "append", args, 1);
             ctx.reply().integer(args.length(2));
             return;
         }
@@ -541,6 +555,7 @@ public final class StringCommands {
         keyspace.editString(array, keyOffset, keyLength, length + suffix, view);
         System.arraycopy(array, args.offset(2), view.array(), view.offset() + length, suffix);
         view.clear();
+        KeyspaceEvents.notify(ctx, KeyspaceEvents.STRING, "append", args, 1);
         ctx.reply().integer(length + suffix);
     }
 
@@ -652,6 +667,7 @@ public final class StringCommands {
         System.arraycopy(array, args.offset(3), view.array(), view.offset() + (int) offset, patchLength);
         int edited = view.length();
         view.clear();
+        KeyspaceEvents.notify(ctx, KeyspaceEvents.STRING, "setrange", args, 1);
         ctx.reply().integer(edited);
     }
 

@@ -27,6 +27,7 @@ import dev.lacewing.core.command.Timeouts;
 import dev.lacewing.core.command.generic.KeyCommands;
 import dev.lacewing.core.datatype.SetValue;
 import dev.lacewing.core.datatype.SortedSet;
+import dev.lacewing.core.pubsub.KeyspaceEvents;
 import dev.lacewing.core.resp.DoubleFormat;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -220,26 +221,44 @@ public final class SortedSetCommands {
         return ctx.server().settings().getLong("zset-max-listpack-value", DEFAULT_MAX_LISTPACK_VALUE);
     }
 
-    /** After changing a stored set in place: removes the key when the set is empty, as Redis does. */
-    private static void changed(CommandContext ctx, int keyIndex, SortedSet set) {
+    /**
+     * After changing a stored set in place: removes the key when the set is empty, as Redis does;
+     * then the command's keyspace event, and "del" when the key went.
+     */
+    private static void changed(CommandContext ctx, int keyIndex, SortedSet set, String event) {
         Arguments args = ctx.arguments();
-        if (set.size() == 0) {
+        boolean emptied = set.size() == 0;
+        if (emptied) {
             ctx.keyspace().remove(args.array(), args.offset(keyIndex), args.length(keyIndex));
         } else {
             ctx.keyspace().modified(args.array(), args.offset(keyIndex), args.length(keyIndex));
         }
+        KeyspaceEvents.notify(ctx, KeyspaceEvents.ZSET, event, args, keyIndex);
+        if (emptied) {
+            KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "del", args, keyIndex);
+        }
     }
 
-    /** Stores a computed result at argument {@code keyIndex} and replies its size; an empty result deletes the key. */
-    private static void store(CommandContext ctx, int keyIndex, SortedSet result) {
+    /**
+     * Stores a computed result at argument {@code keyIndex} and replies its size, with the
+     * command's keyspace event; an empty result deletes the key ("del" when there was one).
+     */
+    private static void store(CommandContext ctx, int keyIndex, SortedSet result, String event) {
         Arguments args = ctx.arguments();
         Keyspace keyspace = ctx.keyspace();
         if (result.size() == 0) {
-            keyspace.remove(args.array(), args.offset(keyIndex), args.length(keyIndex));
+            if (keyspace.remove(args.array(), args.offset(keyIndex), args.length(keyIndex))) {
+                KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "del", args, keyIndex);
+            }
         } else {
             keyspace.put(args.array(), args.offset(keyIndex), args.length(keyIndex), result, Keyspace.NO_EXPIRY);
+            KeyspaceEvents.notify(ctx, KeyspaceEvents.ZSET, event, args, keyIndex);
         }
         ctx.reply().integer(result.size());
+    }
+
+    private static String popEvent(boolean max) {
+        return max ? "zpopmax" : "zpopmin";
     }
 
     private static long parseLong(CommandContext ctx, int index) {
@@ -587,6 +606,9 @@ public final class SortedSetCommands {
         } else if (added + updated > 0) {
             ctx.keyspace().modified(args.array(), args.offset(1), args.length(1));
         }
+        if (added + updated > 0) {
+            KeyspaceEvents.notify(ctx, KeyspaceEvents.ZSET, incr ? "zincr" : "zadd", args, 1);
+        }
         if (error != null) {
             reply.error(error);
             return;
@@ -622,7 +644,7 @@ public final class SortedSetCommands {
             }
         }
         if (deleted > 0) {
-            changed(ctx, 1, set);
+            changed(ctx, 1, set, "zrem");
         }
         ctx.reply().integer(deleted);
     }
@@ -841,7 +863,7 @@ public final class SortedSetCommands {
             if (count > 0) {
                 set.visit(from, to, reverse, adding(result, maxListpackEntries(ctx), maxListpackValue(ctx)));
             }
-            store(ctx, storeIndex, result);
+            store(ctx, storeIndex, result, "zrangestore");
             return;
         }
         beginMembers(reply, count, withScores);
@@ -909,7 +931,11 @@ public final class SortedSetCommands {
         int removed = Math.max(0, to - from + 1);
         if (removed > 0) {
             set.removeRange(from, to);
-            changed(ctx, 1, set);
+            changed(ctx, 1, set, switch (type) {
+                case RANK -> "zremrangebyrank";
+                case SCORE -> "zremrangebyscore";
+                default -> "zremrangebylex";
+            });
         }
         reply.integer(removed);
     }
@@ -963,7 +989,7 @@ public final class SortedSetCommands {
         boolean nested = hasCount && reply.protocol() > 2;
         reply.array(nested ? popped : popped * 2);
         popMembers(set, max, popped, nested, reply);
-        changed(ctx, 1, set);
+        changed(ctx, 1, set, popEvent(max));
     }
 
     /**
@@ -1065,7 +1091,7 @@ public final class SortedSetCommands {
             reply.bulk(args.array(), args.offset(key), args.length(key));
         }
         popMembers(set, max, popped, many, reply);
-        changed(ctx, key, set);
+        changed(ctx, key, set, popEvent(max));
     }
 
     /**
@@ -1297,7 +1323,11 @@ public final class SortedSetCommands {
             sorted.add(entry.getKey().array(), entry.getValue()[0], maxEntries, maxValue);
         }
         if (storeIndex > 0) {
-            store(ctx, storeIndex, sorted);
+            store(ctx, storeIndex, sorted, switch (operation) {
+                case UNION -> "zunionstore";
+                case INTER -> "zinterstore";
+                case DIFF -> "zdiffstore";
+            });
             return;
         }
         beginMembers(reply, sorted.size(), withScores);

@@ -33,6 +33,7 @@ final class Families {
         run(new ListCommandsGenerator()),
         run(new SetCommandsGenerator()),
         run(new SortedSetCommandsGenerator()),
+        run(new GeoCommandsGenerator()),
         run(new BitmapCommandsGenerator()),
         run(new HyperLogLogCommandsGenerator()),
         run(new TransactionCommandsGenerator()));

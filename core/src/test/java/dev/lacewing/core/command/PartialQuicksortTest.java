@@ -1,4 +1,4 @@
-package dev.lacewing.core.command.generic;
+package dev.lacewing.core.command;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 

@@ -1,4 +1,4 @@
-package dev.lacewing.core.command.generic;
+package dev.lacewing.core.command;
 
 import java.util.Comparator;
 
@@ -6,8 +6,9 @@ import java.util.Comparator;
  * Redis's pqsort (pqsort.c, after NetBSD's qsort, Bentley and McIlroy's "Engineering a Sort
  * Function"): a quicksort that sorts only as far as a range of positions needs. Parts of a
  * partition lying wholly outside [lrange, rrange] are left unsorted, so the positions inside the
- * range end up holding what a full sort would put there. It is not stable: SORT uses it where
- * Redis does, so that elements comparing equal come out in the order Redis gives them.
+ * range end up holding what a full sort would put there. It is not stable: SORT and the geo
+ * searches use it where Redis does, so that elements comparing equal come out in the order Redis
+ * gives them.
  *
  * <p>The algorithm is pqsort's, step for step: insertion sort below 7 elements; pivot the middle
  * element, the median of three (first, middle, last) above 7, the median of three medians of three
@@ -18,7 +19,7 @@ import java.util.Comparator;
  *
  * <p>Stateless; sorts the caller's array in place on the caller's thread.
  */
-final class PartialQuicksort {
+public final class PartialQuicksort {
 
     private PartialQuicksort() {
     }
@@ -27,7 +28,7 @@ final class PartialQuicksort {
      * Orders {@code a} so that positions {@code lrange..rrange} hold what sorting all of it by
      * {@code cmp} would put there, as pqsort does. O(n log n) expected.
      */
-    static <T> void sort(T[] a, Comparator<? super T> cmp, int lrange, int rrange) {
+    public static <T> void sort(T[] a, Comparator<? super T> cmp, int lrange, int rrange) {
         sort(a, 0, a.length, cmp, lrange, rrange);
     }
 

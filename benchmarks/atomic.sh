@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# Atomic work side by side (issue 16 item 5): Debian's redis-server and Lacewing (each engine) in
+# the same run, servers alternated per workload so that drift hits all of them.
+#   EVAL, EVALSHA   redis.call('set',KEYS[1],ARGV[1]) return redis.call('get',KEYS[1]),
+#                   redis-benchmark, 50 connections, random keys over 100,000
+#   MSET10, MGET10  10 random keys per command (over 1,000,000, so spread over every shard),
+#                   redis-benchmark, 50 connections
+#   MULTI           MULTI / SET / GET / EXEC, the load tool, 2 threads x 25 connections
+#   GET alone       GET p99 at pipeline 1 (load tool, 2 x 10 connections), then again while
+#   GET +MSET       redis-benchmark runs MSET10 beside it (20 connections)
+# Prints ops/s, p99 ms (load-tool rows), server CPU seconds per million operations (from
+# /proc/PID/stat: for "GET +MSET" it includes the MSET load) and each Lacewing/Redis ratio.
+#
+# Usage: benchmarks/atomic.sh [requests-per-run]   (default 200000; ATOMIC_SECONDS for the
+#        load-tool rows, default 10; ATOMIC_THREADS server threads, default nproc)
+# Needs: redis-server, redis-benchmark, redis-cli, and the distribution built by `mvn -B package`.
+set -euo pipefail
+
+requests=${1:-200000}
+seconds=${ATOMIC_SECONDS:-10}
+threads=${ATOMIC_THREADS:-$(nproc)}
+root=$(cd "$(dirname "$0")/.." && pwd)
+dist="$root/assembly/target/lacewing"
+tool="$dist/bin/lacewing-benchmark"
+[ -x "$tool" ] || { echo "build first: mvn -B package -DskipTests" >&2; exit 1; }
+source "$root/benchmarks/servers.sh"
+require_tools redis-server redis-benchmark redis-cli
+
+script="redis.call('set',KEYS[1],ARGV[1]) return redis.call('get',KEYS[1])"
+
+declare -A port pid
+port[redis]=6590
+require_free_port "${port[redis]}"
+redis-server --port "${port[redis]}" --save '' --appendonly no --daemonize no >"$work/redis.log" 2>&1 &
+pid[redis]=$!; pids+=("${pid[redis]}")
+wait_ready "${port[redis]}"
+servers=(redis)
+for engine in shared-nothing multithread; do
+  name="lacewing-$engine"
+  port[$name]=$((6590 + ${#servers[@]}))
+  require_free_port "${port[$name]}"
+  "$dist/bin/lacewing-server" --port "${port[$name]}" --engine "$engine" --threads "$threads" \
+    >"$work/$name.log" 2>&1 &
+  pid[$name]=$!; pids+=("${pid[$name]}")
+  wait_ready "${port[$name]}"
+  servers+=("$name")
+done
+
+mset10="MSET"
+mget10="MGET"
+for i in 0 1 2 3 4 5 6 7 8 9; do
+  mset10+=" k:__rand_int__ value-$i"
+  mget10+=" k:__rand_int__"
+done
+
+# bench PORT ARGS...: redis-benchmark's requests/s for one custom command ("-" when it errs).
+bench() {
+  local port=$1
+  shift
+  local line
+  line=$(redis-benchmark -p "$port" -n "$requests" -c 50 -r 1000000 --csv "$@" 2>"$work/bench.err" | tail -n 1)
+  if grep -q -i "err" "$work/bench.err" || [ -z "$line" ]; then
+    echo "-"
+  else
+    echo "$line" | awk -F'","' '{print $2}'
+  fi
+}
+
+# load PORT JSON OPTIONS...: the load tool, its JSON in JSON; fails on error replies.
+load() {
+  local port=$1 json=$2
+  shift 2
+  "$tool" -s 127.0.0.1 -p "$port" -d 256 --hide-histogram --print-percentiles=50,99 \
+    --json-out-file="$json" "$@" >"$work/last.txt" 2>&1 || { cat "$work/last.txt" >&2; return 1; }
+  local errors
+  errors=$(totals "$json" Errors)
+  [ "$errors" = 0 ] || { echo "$errors error replies:" >&2; cat "$work/last.txt" >&2; return 1; }
+}
+
+hz=$(getconf CLK_TCK)
+printf '%-10s %-24s %12s %10s %14s %8s %8s\n' workload server "ops/s" "p99 ms" "cpu s/M ops" "x redis" "cpu x"
+
+report() { # label: prints the rows of ops/p99/cpu filled in for every server
+  local label=$1 server ratio cpuratio
+  for server in "${servers[@]}"; do
+    ratio=$(awk -v a="${ops[$server]}" -v b="${ops[redis]}" 'BEGIN {if (a != "-" && b > 0) printf "%.2f", a / b; else print "-"}')
+    cpuratio=$(awk -v a="${cpu[$server]}" -v b="${cpu[redis]}" 'BEGIN {if (a != "-" && b > 0) printf "%.2f", a / b; else print "-"}')
+    printf '%-10s %-24s %12s %10s %14s %8s %8s\n' "$label" "$server" "${ops[$server]}" "${p99[$server]}" \
+      "${cpu[$server]}" "$ratio" "$cpuratio"
+  done
+}
+
+# redis-benchmark rows
+for workload in EVAL EVALSHA MSET10 MGET10; do
+  declare -A ops cpu p99
+  for server in "${servers[@]}"; do
+    p=${port[$server]}
+    case $workload in
+      EVAL) args=(EVAL "$script" 1 key:__rand_int__ value) ;;
+      EVALSHA)
+        sha=$(redis-cli -p "$p" SCRIPT LOAD "$script" 2>/dev/null || true)
+        args=(EVALSHA "$sha" 1 key:__rand_int__ value) ;;
+      MSET10) read -r -a args <<<"$mset10" ;;
+      MGET10) read -r -a args <<<"$mget10" ;;
+    esac
+    before=$(cpu_ticks "${pid[$server]}")
+    ops[$server]=$(bench "$p" "${args[@]}")
+    after=$(cpu_ticks "${pid[$server]}")
+    p99[$server]="-"
+    cpu[$server]=$(awk -v t=$((after - before)) -v hz="$hz" -v n="$requests" -v o="${ops[$server]}" \
+      'BEGIN {if (o == "-") print "-"; else printf "%.3f", t / hz / n * 1e6}')
+  done
+  report "$workload"
+  unset ops cpu p99
+done
+
+# load-tool rows: MULTI/SET/GET/EXEC, then GET p99 alone and beside an MSET10 load
+for workload in MULTI "GET alone" "GET +MSET"; do
+  declare -A ops cpu p99
+  for server in "${servers[@]}"; do
+    p=${port[$server]}
+    beside=""
+    case $workload in
+      MULTI) options=(-t 2 -c 25 --command=MULTI --command="SET __key__ __data__" --command="GET __key__"
+        --command=EXEC --key-maximum=100000) ;;
+      GET*) options=(-t 2 -c 10 --ratio=0:1 --key-pattern=R:R --key-maximum=100000) ;;
+    esac
+    if [ "$workload" = "GET +MSET" ]; then
+      read -r -a margs <<<"$mset10"
+      redis-benchmark -p "$p" -n 100000000 -c 20 -r 1000000 -q "${margs[@]}" >/dev/null 2>&1 &
+      beside=$!
+      sleep 1
+    fi
+    before=$(cpu_ticks "${pid[$server]}")
+    load "$p" "$work/run.json" --test-time="$seconds" "${options[@]}"
+    after=$(cpu_ticks "${pid[$server]}")
+    if [ -n "$beside" ]; then
+      kill "$beside" 2>/dev/null || true
+      wait "$beside" 2>/dev/null || true
+    fi
+    ops[$server]=$(totals "$work/run.json" Ops/sec)
+    p99[$server]=$(totals "$work/run.json" p99.00)
+    count=$(totals "$work/run.json" Count)
+    cpu[$server]=$(awk -v t=$((after - before)) -v hz="$hz" -v n="$count" 'BEGIN {printf "%.3f", t / hz / n * 1e6}')
+  done
+  report "$workload"
+  unset ops cpu p99
+done

@@ -1,0 +1,33 @@
+package dev.lacewing.core.keyspace;
+
+/**
+ * Hears what happens to keys outside a command's own writes: a key created by any store (Redis's
+ * dbAdd), deleted because its time passed (lazily or by active expiry), or evicted over
+ * {@code maxmemory}. The server's keyspace notifications are the one listener; the key is a slice
+ * valid only during the call.
+ *
+ * <p>Thread rule: called on the thread that holds the key's partition, in the order the events
+ * happen there.
+ */
+public interface KeyspaceListener {
+
+    KeyspaceListener NONE = new KeyspaceListener() {
+        @Override
+        public void created(int database, byte[] key, int offset, int length) {
+        }
+
+        @Override
+        public void expired(int database, byte[] key, int offset, int length) {
+        }
+
+        @Override
+        public void evicted(int database, byte[] key, int offset, int length) {
+        }
+    };
+
+    void created(int database, byte[] key, int offset, int length);
+
+    void expired(int database, byte[] key, int offset, int length);
+
+    void evicted(int database, byte[] key, int offset, int length);
+}

@@ -1,0 +1,459 @@
+package dev.lacewing.core.server;
+
+import dev.lacewing.api.Arguments;
+import dev.lacewing.api.BlockedCommand;
+import dev.lacewing.api.Client;
+import dev.lacewing.api.CommandContext;
+import dev.lacewing.api.CommandFlag;
+import dev.lacewing.api.CommandSpec;
+import dev.lacewing.api.KeyScope;
+import dev.lacewing.api.Keyspace;
+import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.api.ScriptHost;
+import dev.lacewing.api.ValueView;
+import dev.lacewing.core.command.Command;
+import dev.lacewing.core.command.Errors;
+import dev.lacewing.core.resp.RespWriter;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Locale;
+
+/**
+ * One run of a script (EVAL, EVALSHA and their read-only forms, Redis's evalGenericCommand and
+ * scriptCall): the numkeys checks, the script's lookup or compilation, and the host its runtime
+ * calls commands through. {@code redis.call} runs the command's handler on this thread, under the
+ * grant the engine gave the script, with the checks Redis's scriptCall makes.
+ *
+ * <p>A call that reaches a key the grant does not cover ends the run by an {@link Error} the
+ * runtime lets through (Lua's pcall does not catch it): before the script has written, the run is
+ * abandoned unseen and the connection runs the request again over the whole keyspace; after, the
+ * script fails with {@link #NOT_ATOMIC}. See {@link Scripts}.
+ *
+ * <p>Thread rule: made and used on the thread the engine runs the script on.
+ */
+public final class ScriptRun implements ScriptHost {
+
+    public static final String NOT_ATOMIC = "ERR the script accessed a key outside its KEYS after writing, so it could "
+        + "not run atomically; it runs over the whole keyspace from now on";
+    static final String WRONG_RO_SCRIPT = "ERR Can not execute a script with write flag using *_ro command.";
+
+    /** Ends a run that must be run again over the whole keyspace; nothing of it is seen. */
+    private static final class Abandoned extends Error {
+        Abandoned() {
+            super("abandoned: run again over the whole keyspace", null, false, false);
+        }
+    }
+
+    /** Ends a run that wrote and then reached past its grant. */
+    private static final class NotAtomic extends Error {
+        NotAtomic() {
+            super(NOT_ATOMIC, null, false, false);
+        }
+    }
+
+    private final CommandContext ctx;
+    private final ServerState server;
+    private final Scripts.Script script;
+    private final int firstKey;
+    private final int keyCount;
+    private final boolean readOnly;
+    /** The engine granted the whole keyspace. */
+    private final boolean wholeGranted;
+    /** Keys granted besides the script's own (an EXEC's), or null. */
+    private final Arguments alsoGranted;
+    /** The connection, when a refused run can be run again over the whole keyspace. */
+    private final ClientConnection rerunnable;
+    private final RespWriter callWriter = new RespWriter();
+    private ByteBuf scratch;
+    /** Read by SCRIPT KILL from another thread. */
+    private volatile boolean wrote;
+    /** Set by SCRIPT KILL from another thread. */
+    private volatile boolean killed;
+    private final long startNanos = System.nanoTime();
+    private boolean busy;
+    private Scripts scripts;
+    private boolean leftItsKeys;
+
+    private ScriptRun(CommandContext ctx, Scripts.Script script, int keyCount, boolean readOnly) {
+        this.ctx = ctx;
+        this.server = (ServerState) ctx.server();
+        this.script = script;
+        this.firstKey = 3;
+        this.keyCount = keyCount;
+        this.readOnly = readOnly || (script.flags() & Scripts.NO_WRITES) != 0;
+        if (ctx instanceof ClientConnection connection) {
+            wholeGranted = connection.scope() == KeyScope.ALL;
+            alsoGranted = null;
+            rerunnable = connection;
+        } else if (ctx.client() instanceof ClientConnection connection && connection.multi().running() != null) {
+            Multi.Exec exec = connection.multi().running();
+            wholeGranted = exec.scope() == KeyScope.ALL;
+            alsoGranted = exec.arguments();
+            rerunnable = null;
+        } else {
+            wholeGranted = true;
+            alsoGranted = null;
+            rerunnable = null;
+        }
+    }
+
+    /** EVAL, EVALSHA, EVAL_RO, EVALSHA_RO. */
+    public static void eval(CommandContext ctx, boolean bySha, boolean readOnlyCommand) {
+        ReplyWriter reply = ctx.reply();
+        Scripts scripts = ((ServerState) ctx.server()).scripts();
+        Arguments args = ctx.arguments();
+        long numKeys;
+        try {
+            numKeys = Long.parseLong(args.string(2));
+        } catch (NumberFormatException e) {
+            reply.error("ERR value is not an integer or out of range");
+            return;
+        }
+        if (numKeys > args.count() - 3) {
+            reply.error("ERR Number of keys can't be greater than number of args");
+            return;
+        }
+        if (numKeys < 0) {
+            reply.error("ERR Number of keys can't be negative");
+            return;
+        }
+        if (!scripts.available()) {
+            reply.error(Scripts.NOT_AVAILABLE);
+            return;
+        }
+        Scripts.Script script = bySha ? scripts.get(Scripts.shaArgument(args)) : compiled(ctx, scripts, args);
+        if (script == null) {
+            if (bySha) {
+                reply.error(Scripts.NOSCRIPT);
+            }
+            return;
+        }
+        int flags = script.flags();
+        if (readOnlyCommand && (flags & Scripts.SHEBANG) != 0 && (flags & Scripts.NO_WRITES) == 0) {
+            reply.error(WRONG_RO_SCRIPT);
+            return;
+        }
+        if ((flags & Scripts.SHEBANG) != 0 && (flags & (Scripts.NO_WRITES | Scripts.ALLOW_OOM)) == 0
+            && ctx.client() instanceof ClientConnection connection && !server(ctx).engine().reclaimMemory(connection)) {
+            reply.error(Errors.OOM);
+            return;
+        }
+        new ScriptRun(ctx, script, (int) numKeys, readOnlyCommand).run(scripts);
+    }
+
+    /** EVAL's script: known by its SHA, or compiled and stored now; null after replying an error. */
+    private static Scripts.Script compiled(CommandContext ctx, Scripts scripts, Arguments args) {
+        String sha = scripts.shaOf(args, 1);
+        Scripts.Script script = scripts.get(sha);
+        return script != null ? script : load(ctx.reply(), scripts, sha, args.copy(1));
+    }
+
+    /** Checks the shebang and compiles the body on this thread; the stored script, or null after replying the error. */
+    public static Scripts.Script load(ReplyWriter reply, Scripts scripts, String sha, byte[] body) {
+        int flags;
+        try {
+            flags = Scripts.shebangFlags(body);
+        } catch (IllegalArgumentException e) {
+            reply.error(e.getMessage());
+            return null;
+        }
+        String error = scripts.runtime().compile(sha, body);
+        if (error != null) {
+            reply.error("ERR " + error);
+            return null;
+        }
+        return scripts.add(sha, body, flags);
+    }
+
+    private static ServerState server(CommandContext ctx) {
+        return (ServerState) ctx.server();
+    }
+
+    private void run(Scripts scripts) {
+        this.scripts = scripts;
+        RespWriter writer = (RespWriter) ctx.reply();
+        int mark = writer.position();
+        try {
+            scripts.runtime().run(script.sha(), script.body(), this, writer);
+            if (wholeGranted && !leftItsKeys) {
+                script.probed = true;
+            }
+        } catch (Abandoned e) {
+            writer.truncate(mark);
+            rerunnable.rerunOverWholeKeyspace();
+        } catch (NotAtomic e) {
+            writer.truncate(mark);
+            writer.error(NOT_ATOMIC);
+        } finally {
+            scripts.notBusy(this);
+            if (scratch != null) {
+                scratch.release();
+            }
+        }
+    }
+
+    // ---- ScriptHost ---------------------------------------------------------------------------
+
+    @Override
+    public Arguments arguments() {
+        return ctx.arguments();
+    }
+
+    @Override
+    public int firstKey() {
+        return firstKey;
+    }
+
+    @Override
+    public int keyCount() {
+        return keyCount;
+    }
+
+    /** Past busy-reply-threshold, makes this run the one dispatch answers BUSY for and SCRIPT KILL stops. */
+    @Override
+    public boolean checkpoint() {
+        if (!busy && System.nanoTime() - startNanos > scripts.busyThresholdNanos()) {
+            busy = true;
+            scripts.busy(this);
+        }
+        return killed;
+    }
+
+    /** SCRIPT KILL (another thread): the UNKILLABLE error once the script wrote, null when it will stop. */
+    public String kill() {
+        if (wrote) {
+            return "UNKILLABLE Sorry the script already executed write commands against the dataset. You can either "
+                + "wait the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command.";
+        }
+        killed = true;
+        return null;
+    }
+
+    @Override
+    public void log(int level, String message) {
+        System.Logger.Level to = switch (level) {
+            case 0 -> System.Logger.Level.DEBUG;
+            case 1 -> System.Logger.Level.INFO;
+            case 2 -> System.Logger.Level.INFO;
+            default -> System.Logger.Level.WARNING;
+        };
+        System.getLogger("dev.lacewing.script").log(to, message);
+    }
+
+    @Override
+    public byte[] call(byte[][] argv, int protocol, boolean raiseErrors) {
+        Command command = argv.length == 0 ? null : server.commands().lookup(argv[0], 0, argv[0].length);
+        if (command == null) {
+            return error("ERR Unknown Redis command called from script");
+        }
+        CommandSpec spec = command.spec();
+        if (!spec.acceptsArgumentCount(argv.length)) {
+            return error("ERR Wrong number of args calling Redis command from script");
+        }
+        CommandSpec named = spec;
+        if (argv.length > 1 && !command.subcommands().isEmpty()) {
+            Command subcommand = command.subcommand(new String(argv[1], StandardCharsets.UTF_8).toLowerCase(Locale.ROOT));
+            named = subcommand != null ? subcommand.spec() : spec;
+        }
+        if (spec.has(CommandFlag.NOSCRIPT) || named.has(CommandFlag.NOSCRIPT)) {
+            return error("ERR This Redis command is not allowed from script");
+        }
+        boolean write = spec.has(CommandFlag.WRITE) || named.has(CommandFlag.WRITE);
+        if (write && readOnly) {
+            return error("ERR Write commands are not allowed from read-only scripts.");
+        }
+        Arguments args = new ArgvArguments(argv);
+        if (spec.has(CommandFlag.DENYOOM) && (script.flags() & Scripts.ALLOW_OOM) == 0 && !wrote
+            && ctx.client() instanceof ClientConnection connection && !server.engine().reclaimMemory(connection)) {
+            return error(Errors.OOM);
+        }
+        checkGrant(spec, args);
+        if (scratch == null) {
+            scratch = Unpooled.buffer(256);
+        }
+        scratch.clear();
+        callWriter.target(scratch);
+        callWriter.protocol(protocol);
+        long start = System.nanoTime();
+        long errorsBefore = callWriter.errorCount();
+        CallContext call = new CallContext(args);
+        try {
+            command.handler().execute(call);
+            Watch.written(spec, args, call);
+        } catch (RuntimeException e) {
+            callWriter.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
+        if (write) {
+            wrote = true;
+        }
+        command.recordCall((System.nanoTime() - start) / 1000, callWriter.errorCount() != errorsBefore);
+        return ByteBufUtil.getBytes(scratch);
+    }
+
+    private static byte[] error(String message) {
+        return ("-" + message + "\r\n").getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * A call naming a key outside the script's KEYS (or reaching the whole keyspace) marks the script
+     * to run over the whole keyspace from now on; one the grant does not cover ends this run.
+     */
+    private void checkGrant(CommandSpec spec, Arguments args) {
+        KeyScope scope = spec.scope(args);
+        if (scope == KeyScope.NONE) {
+            return;
+        }
+        boolean outside = scope == KeyScope.ALL;
+        boolean uncovered = outside && !wholeGranted;
+        for (int i = 0, keys = spec.keyCount(args); i < keys; i++) {
+            int argument = spec.keyArgument(args, i);
+            byte[] array = args.array();
+            int offset = args.offset(argument);
+            int length = args.length(argument);
+            if (!declared(array, offset, length)) {
+                outside = true;
+                uncovered |= !wholeGranted && !alsoGranted(array, offset, length);
+            }
+        }
+        if (outside) {
+            leftItsKeys = true;
+            script.wholeKeyspace = true;
+        }
+        if (uncovered) {
+            if (wrote || rerunnable == null) {
+                throw new NotAtomic();
+            }
+            throw new Abandoned();
+        }
+    }
+
+    private boolean declared(byte[] array, int offset, int length) {
+        return contains(ctx.arguments(), firstKey, firstKey + keyCount, array, offset, length);
+    }
+
+    private boolean alsoGranted(byte[] array, int offset, int length) {
+        return alsoGranted != null && contains(alsoGranted, 1, alsoGranted.count(), array, offset, length);
+    }
+
+    private static boolean contains(Arguments keys, int from, int to, byte[] array, int offset, int length) {
+        for (int i = from; i < to; i++) {
+            int at = keys.offset(i);
+            if (Arrays.equals(keys.array(), at, at + keys.length(i), array, offset, offset + length)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A script's command: its own arguments and a reply of its own; the rest is the script's caller's. */
+    private final class CallContext implements CommandContext {
+        private final Arguments arguments;
+
+        CallContext(Arguments arguments) {
+            this.arguments = arguments;
+        }
+
+        @Override
+        public Arguments arguments() {
+            return arguments;
+        }
+
+        @Override
+        public ReplyWriter reply() {
+            return callWriter;
+        }
+
+        @Override
+        public Keyspace keyspace() {
+            return ctx.keyspace();
+        }
+
+        @Override
+        public Keyspace keyspace(int index) {
+            return ctx.keyspace(index);
+        }
+
+        @Override
+        public int databases() {
+            return ctx.databases();
+        }
+
+        @Override
+        public void swapDatabases(int first, int second) {
+            ctx.swapDatabases(first, second);
+        }
+
+        @Override
+        public long now() {
+            return ctx.now();
+        }
+
+        @Override
+        public ValueView valueView() {
+            return ctx.valueView();
+        }
+
+        @Override
+        public Client client() {
+            return ctx.client();
+        }
+
+        @Override
+        public ServerState server() {
+            return server;
+        }
+
+        /** A blocking command called from a script answers at once, as Redis's do for a client that may not block. */
+        @Override
+        public void block(long deadline, int[] keyArguments, int destinationArgument, BlockedCommand command) {
+            if (destinationArgument >= 0) {
+                callWriter.nullBulk();
+            } else {
+                callWriter.nullArray();
+            }
+        }
+    }
+
+    /** A command's arguments as the script gave them. */
+    private static final class ArgvArguments implements Arguments {
+        private final byte[] bytes;
+        private final int[] offsets;
+
+        ArgvArguments(byte[][] argv) {
+            offsets = new int[argv.length + 1];
+            int total = 0;
+            for (int i = 0; i < argv.length; i++) {
+                offsets[i] = total;
+                total += argv[i].length;
+            }
+            offsets[argv.length] = total;
+            bytes = new byte[total];
+            for (int i = 0; i < argv.length; i++) {
+                System.arraycopy(argv[i], 0, bytes, offsets[i], argv[i].length);
+            }
+        }
+
+        @Override
+        public int count() {
+            return offsets.length - 1;
+        }
+
+        @Override
+        public byte[] array() {
+            return bytes;
+        }
+
+        @Override
+        public int offset(int index) {
+            return offsets[index];
+        }
+
+        @Override
+        public int length(int index) {
+            return offsets[index + 1] - offsets[index];
+        }
+    }
+}

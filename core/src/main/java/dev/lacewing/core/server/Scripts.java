@@ -1,0 +1,269 @@
+package dev.lacewing.core.server;
+
+import dev.lacewing.api.Arguments;
+import dev.lacewing.api.ScriptRuntime;
+import dev.lacewing.api.ScriptingProvider;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The server's scripts (Redis's eval.c dictionary of scripts by SHA1) and the runtime each thread
+ * runs them with.
+ *
+ * <p>Besides its body and shebang flags, each script records where it may run. A script may read or
+ * write keys it does not declare in KEYS (BullMQ builds job keys from ARGV), so its declared keys
+ * alone do not make it atomic. The first run of a script takes the whole keyspace and notes whether
+ * it touched an undeclared key; later runs take only their declared keys, so a script whose keys
+ * live on one shard runs there like any one-shard command. A later run that touches an undeclared
+ * key before writing is abandoned unseen and run again over the whole keyspace
+ * ({@link ScriptRun}); one that has written already cannot be made atomic and fails. Either way the
+ * script takes the whole keyspace from then on.
+ *
+ * <p>Thread rule: the dictionary is concurrent; a runtime is used only by the thread that made it,
+ * and drops its compiled scripts when it sees that SCRIPT FLUSH ran ({@link #generation}).
+ */
+public final class Scripts {
+
+    /** What the scripting commands answer when no scripting plugin is installed. */
+    public static final String NOT_AVAILABLE = "ERR scripting is not available: no scripting plugin (script-lua) is installed";
+    public static final String NOSCRIPT = "NOSCRIPT No matching script. Please use EVAL.";
+
+    /** A script's shebang flags, as Redis's SCRIPT_FLAG_*. */
+    public static final int NO_WRITES = 1;
+    public static final int ALLOW_OOM = 2;
+    public static final int ALLOW_STALE = 4;
+    public static final int NO_CLUSTER = 8;
+    public static final int ALLOW_CROSS_SLOT = 16;
+    /** The body has a shebang (Redis's SCRIPT_FLAG_EVAL_COMPAT_MODE is its absence). */
+    public static final int SHEBANG = 32;
+
+    /** One script; {@code wholeKeyspace} and {@code probed} are written by whichever thread ran it. */
+    public static final class Script {
+        final String sha;
+        final byte[] body;
+        final int flags;
+        /** Seen touching a key outside its declared keys: runs over the whole keyspace. */
+        volatile boolean wholeKeyspace;
+        /** Ran once over the whole keyspace without touching an undeclared key. */
+        volatile boolean probed;
+
+        Script(String sha, byte[] body, int flags) {
+            this.sha = sha;
+            this.body = body;
+            this.flags = flags;
+        }
+
+        public String sha() {
+            return sha;
+        }
+
+        public byte[] body() {
+            return body;
+        }
+
+        public int flags() {
+            return flags;
+        }
+
+        /** Whether its next run must take the whole keyspace: not yet probed, or seen leaving its keys. */
+        boolean needsWholeKeyspace() {
+            return wholeKeyspace || !probed;
+        }
+    }
+
+    /** A thread's runtime and the flush generation its compiled scripts belong to. */
+    private static final class Slot {
+        final ScriptRuntime runtime;
+        int generation;
+
+        Slot(ScriptRuntime runtime, int generation) {
+            this.runtime = runtime;
+            this.generation = generation;
+        }
+    }
+
+    /** The last body a thread hashed, so that dispatch and the handler hash one EVAL once. */
+    private static final class LastHash {
+        byte[] body = new byte[0];
+        String sha;
+    }
+
+    private final ScriptingProvider provider;
+    private final ConcurrentHashMap<String, Script> bySha = new ConcurrentHashMap<>();
+    private final ThreadLocal<Slot> runtimes = new ThreadLocal<>();
+    private final ThreadLocal<LastHash> lastHash = ThreadLocal.withInitial(LastHash::new);
+    private volatile int generation;
+    /** busy-reply-threshold, in nanoseconds, as of the last CONFIG SET. */
+    private volatile long busyThresholdNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(5000);
+    /** The run past busy-reply-threshold, or null: while there is one, dispatch answers BUSY. */
+    private volatile ScriptRun busy;
+
+    Scripts(ScriptingProvider provider) {
+        this.provider = provider;
+    }
+
+    /** Scripts of a server without a scripting plugin. */
+    public static Scripts none() {
+        return new Scripts(null);
+    }
+
+    public static final String BUSY = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
+
+    void busyThreshold(long millis) {
+        busyThresholdNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(millis);
+    }
+
+    long busyThresholdNanos() {
+        return busyThresholdNanos;
+    }
+
+    /** Whether a script has run past busy-reply-threshold: every command but the ALLOW_BUSY ones is answered BUSY. */
+    public boolean busy() {
+        return busy != null;
+    }
+
+    /** The run past busy-reply-threshold, for SCRIPT KILL, or null. */
+    public ScriptRun busyRun() {
+        return busy;
+    }
+
+    void busy(ScriptRun run) {
+        busy = run;
+    }
+
+    void notBusy(ScriptRun run) {
+        if (busy == run) {
+            busy = null;
+        }
+    }
+
+    public boolean available() {
+        return provider != null;
+    }
+
+    /** This thread's runtime, flushed if SCRIPT FLUSH ran since it last ran. Only when {@link #available()}. */
+    public ScriptRuntime runtime() {
+        Slot slot = runtimes.get();
+        int current = generation;
+        if (slot == null) {
+            slot = new Slot(provider.newRuntime(), current);
+            runtimes.set(slot);
+        } else if (slot.generation != current) {
+            slot.runtime.flush();
+            slot.generation = current;
+        }
+        return slot.runtime;
+    }
+
+    public Script get(String sha) {
+        return bySha.get(sha);
+    }
+
+    /** Stores a compiled script; the one stored first wins, so its run record is shared. */
+    public Script add(String sha, byte[] body, int flags) {
+        return bySha.computeIfAbsent(sha, s -> new Script(s, body, flags));
+    }
+
+    public boolean exists(String sha) {
+        return bySha.containsKey(sha.toLowerCase(Locale.ROOT));
+    }
+
+    /** SCRIPT FLUSH: forgets every script; each thread's runtime drops its compiled ones before its next run. */
+    public void flush() {
+        bySha.clear();
+        generation++;
+    }
+
+    public int size() {
+        return bySha.size();
+    }
+
+    /**
+     * Whether an EVAL-family request must run over the whole keyspace: its script is unknown (EVAL
+     * of a new body: the probe run) or known to leave its keys. EVALSHA of an unknown SHA answers
+     * NOSCRIPT, so it needs nothing.
+     */
+    public boolean needsWholeKeyspace(Arguments args, boolean bySha) {
+        Script script = bySha ? get(shaArgument(args)) : get(shaOf(args, 1));
+        return script == null ? !bySha : script.needsWholeKeyspace();
+    }
+
+    /** An EVALSHA's SHA argument, lower case as Redis compares it. */
+    public static String shaArgument(Arguments args) {
+        return args.length(1) == 40 ? args.string(1).toLowerCase(Locale.ROOT) : "";
+    }
+
+    /** The SHA1 of argument {@code index} in hex; the last body hashed on this thread is remembered. */
+    public String shaOf(Arguments args, int index) {
+        LastHash last = lastHash.get();
+        int offset = args.offset(index);
+        int length = args.length(index);
+        if (Arrays.equals(last.body, 0, last.body.length, args.array(), offset, offset + length)) {
+            return last.sha;
+        }
+        last.body = args.copy(index);
+        last.sha = sha1Hex(last.body);
+        return last.sha;
+    }
+
+    public static String sha1Hex(byte[] body) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-1").digest(body);
+            StringBuilder hex = new StringBuilder(40);
+            for (byte b : digest) {
+                hex.append(Character.forDigit((b >> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
+            }
+            return hex.toString();
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * The flags of a body's shebang ({@code #!lua flags=no-writes,allow-oom}), as Redis's
+     * evalExtractShebangFlags; 0 without one. Throws with Redis's error text otherwise.
+     */
+    public static int shebangFlags(byte[] body) {
+        if (body.length < 2 || body[0] != '#' || body[1] != '!') {
+            return 0;
+        }
+        int end = 0;
+        while (end < body.length && body[end] != '\n') {
+            end++;
+        }
+        if (end == body.length) {
+            throw new IllegalArgumentException("ERR Invalid script shebang");
+        }
+        String line = new String(body, 0, end, StandardCharsets.UTF_8);
+        String[] parts = line.split(" ");
+        if (!parts[0].equals("#!lua")) {
+            throw new IllegalArgumentException("ERR Unexpected engine in script shebang: " + parts[0]);
+        }
+        int flags = SHEBANG;
+        for (int i = 1; i < parts.length; i++) {
+            String part = parts[i];
+            if (part.isEmpty()) {
+                continue;
+            }
+            if (!part.startsWith("flags=")) {
+                throw new IllegalArgumentException("ERR Unknown lua shebang option: " + part);
+            }
+            for (String flag : part.substring(6).split(",")) {
+                flags |= switch (flag) {
+                    case "" -> 0;
+                    case "no-writes" -> NO_WRITES;
+                    case "allow-oom" -> ALLOW_OOM;
+                    case "allow-stale" -> ALLOW_STALE;
+                    case "no-cluster" -> NO_CLUSTER;
+                    case "allow-cross-slot-keys" -> ALLOW_CROSS_SLOT;
+                    default -> throw new IllegalArgumentException("ERR Unexpected flag in script shebang: " + flag);
+                };
+            }
+        }
+        return flags;
+    }
+}

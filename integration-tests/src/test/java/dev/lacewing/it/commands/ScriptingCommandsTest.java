@@ -1,0 +1,277 @@
+package dev.lacewing.it.commands;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lacewing.core.keyspace.Slots;
+import dev.lacewing.core.server.LacewingServer;
+import dev.lacewing.core.server.Plugins;
+import dev.lacewing.core.server.Scripts;
+import dev.lacewing.it.resp.RespClient;
+import dev.lacewing.it.server.Servers;
+import dev.lacewing.it.server.Target;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * EVAL, EVALSHA and SCRIPT on every engine and transport: lettuce's scripting API, scripts whose
+ * keys live on both shards (declared or not) staying atomic against a concurrent reader, scripts
+ * inside MULTI, and a server without the scripting plugin. Replies byte for byte against Redis are
+ * in ScriptingReferenceTest. Loops are bounded in rounds and in time.
+ */
+class ScriptingCommandsTest {
+
+    private static final long TIME_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(3);
+    private static final int ROUNDS = 2000;
+    private static final String LOOP = "local i = 0 while true do i = i + 1 end";
+
+    static String keyOnShard(Target target, String name, int shard) {
+        for (int i = 0; i < 1000; i++) {
+            String key = "lua:" + target + ":" + name + ":" + i;
+            byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
+            if (Slots.partitionOf(bytes, 0, bytes.length, 2) == shard) {
+                return key;
+            }
+        }
+        throw new IllegalStateException("no key on shard " + shard);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void lettucesScriptingApiWorks(Target target) {
+        String a = keyOnShard(target, "api:a", 0);
+        try (StatefulRedisConnection<String, String> connection = Servers.client(target).connect()) {
+            RedisCommands<String, String> redis = connection.sync();
+            String body = "redis.call('set',KEYS[1],ARGV[1]) return redis.call('get',KEYS[1])";
+            String sha = redis.scriptLoad(body);
+            assertEquals(40, sha.length());
+            assertEquals(List.of(true, false), redis.scriptExists(sha, "0000000000000000000000000000000000000000"));
+            assertEquals("v1", redis.evalsha(sha, ScriptOutputType.VALUE, new String[] {a}, "v1"));
+            assertEquals("v2", redis.eval(body, ScriptOutputType.VALUE, new String[] {a}, "v2"));
+            assertEquals(7L, (Long) redis.eval("return 7.9", ScriptOutputType.INTEGER));
+            assertEquals(List.of(1L, "x"), redis.eval("return {1,'x',nil,2}", ScriptOutputType.MULTI));
+            assertEquals("OK", redis.scriptFlush());
+            assertEquals(List.of(false), redis.scriptExists(sha));
+            redis.del(a);
+        }
+    }
+
+    /** A script writing a key on each shard is seen whole or not at all by a reader of both. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void aReaderNeverSeesHalfOfAScriptWritingTwoShards(Target target) throws Exception {
+        String a = keyOnShard(target, "atomic:a", 0);
+        String b = keyOnShard(target, "atomic:b", 1);
+        assertNoHalfWrites(target, a, b, "redis.call('set',KEYS[1],ARGV[1]) redis.call('set',KEYS[2],ARGV[1])", 2);
+    }
+
+    /** The same when the script reaches the second key through ARGV, not KEYS (as BullMQ's do). */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void aScriptWritingAnUndeclaredKeyOnAnotherShardStaysAtomic(Target target) throws Exception {
+        String a = keyOnShard(target, "undeclared:a", 0);
+        String b = keyOnShard(target, "undeclared:b", 1);
+        assertNoHalfWrites(target, a, b, "redis.call('set',KEYS[1],ARGV[1]) redis.call('set',ARGV[2],ARGV[1])", 1);
+    }
+
+    private static void assertNoHalfWrites(Target target, String a, String b, String body, int numKeys)
+        throws Exception {
+        int port = Servers.server(target).port();
+        try (RespClient setup = RespClient.connect(port)) {
+            setup.call("MSET", a, "0", b, "0");
+        }
+        AtomicBoolean stop = new AtomicBoolean();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<Integer> writer = pool.submit(() -> {
+                try (RespClient client = RespClient.connect(port)) {
+                    long deadline = System.nanoTime() + TIME_LIMIT_NANOS;
+                    int i = 1;
+                    for (; i <= ROUNDS && System.nanoTime() < deadline; i++) {
+                        String value = Integer.toString(i);
+                        String reply = numKeys == 2 ? client.call("EVAL", body, "2", a, b, value)
+                            : client.call("EVAL", body, "1", a, value, b);
+                        assertEquals("$-1\r\n", reply);
+                    }
+                    return i;
+                } finally {
+                    stop.set(true);
+                }
+            });
+            Future<Integer> reader = pool.submit(() -> {
+                int reads = 0;
+                try (RespClient client = RespClient.connect(port)) {
+                    while (!stop.get() && reads < 50 * ROUNDS) {
+                        List<String> values = RespClient.elements(client.call("MGET", a, b));
+                        assertEquals(values.get(0), values.get(1), "half of a script seen");
+                        reads++;
+                    }
+                }
+                return reads;
+            });
+            assertTrue(writer.get(30, TimeUnit.SECONDS) > 1);
+            assertTrue(reader.get(30, TimeUnit.SECONDS) > 0);
+        } finally {
+            stop.set(true);
+            pool.shutdownNow();
+        }
+        try (RespClient client = RespClient.connect(port)) {
+            List<String> values = RespClient.elements(client.call("MGET", a, b));
+            assertEquals(values.get(0), values.get(1));
+            client.call("DEL", a, b);
+        }
+    }
+
+    /**
+     * A script known to keep to its keys that reads an undeclared key before writing runs again over
+     * the whole keyspace, unseen; one that has written first fails, and runs whole from then on.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void aScriptLeavingItsKeysRunsAgainOverTheWholeKeyspaceOrFailsAfterWriting(Target target) {
+        String a = keyOnShard(target, "leave:a", 0);
+        String other = keyOnShard(target, "leave:other", 1);
+        String reads = "if ARGV[1] == 'read' then return redis.call('get',ARGV[2]) end "
+            + "return redis.call('incr',KEYS[1])";
+        String writes = "local n = redis.call('incr',KEYS[1]) "
+            + "if ARGV[1] == 'read' then return redis.call('get',ARGV[2]) end return n";
+        try (RespClient client = RespClient.connect(Servers.server(target).port())) {
+            client.call("SCRIPT", "FLUSH");
+            client.call("SET", a, "0");
+            client.call("SET", other, "elsewhere");
+            assertEquals(":1\r\n", client.call("EVAL", reads, "1", a, "plain"));
+            assertEquals(":2\r\n", client.call("EVAL", reads, "1", a, "plain"));
+            assertEquals("$9\r\nelsewhere\r\n", client.call("EVAL", reads, "1", a, "read", other));
+            assertEquals("$9\r\nelsewhere\r\n", client.call("EVAL", reads, "1", a, "read", other));
+
+            assertEquals(":3\r\n", client.call("EVAL", writes, "1", a, "plain"));
+            assertEquals(":4\r\n", client.call("EVAL", writes, "1", a, "plain"));
+            assertEquals("-ERR the script accessed a key outside its KEYS after writing, so it could not run atomically;"
+                + " it runs over the whole keyspace from now on\r\n", client.call("EVAL", writes, "1", a, "read", other));
+            assertEquals("$9\r\nelsewhere\r\n", client.call("EVAL", writes, "1", a, "read", other));
+            assertEquals("$1\r\n6\r\n", client.call("GET", a));
+            client.call("DEL", a, other);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void scriptsInsideMultiRunAtomicallyAcrossShards(Target target) {
+        String a = keyOnShard(target, "multi:a", 0);
+        String b = keyOnShard(target, "multi:b", 1);
+        try (RespClient client = RespClient.connect(Servers.server(target).port())) {
+            client.call("DEL", a, b);
+            assertEquals("+OK\r\n", client.call("MULTI"));
+            assertEquals("+QUEUED\r\n", client.call("EVAL", "return redis.call('incr',KEYS[1])", "1", a));
+            assertEquals("+QUEUED\r\n", client.call("EVAL", "return redis.call('incrby',KEYS[1],ARGV[1])", "1", b, "5"));
+            assertEquals("+QUEUED\r\n", client.call("EVAL_RO", "return redis.call('set',KEYS[1],'x')", "1", a));
+            String exec = client.call("EXEC");
+            assertTrue(exec.startsWith("*3\r\n:1\r\n:5\r\n-ERR Write commands are not allowed from read-only scripts."),
+                exec);
+            assertEquals("*2\r\n$1\r\n1\r\n$1\r\n5\r\n", client.call("MGET", a, b));
+            client.call("DEL", a, b);
+        }
+    }
+
+    /**
+     * Past busy-reply-threshold, other clients get BUSY and SCRIPT KILL stops a script that has not
+     * written; one that has written is UNKILLABLE and runs to its end. The script's own worker thread
+     * reads nothing while the script runs, so of two clients the one on the other thread answers.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void aBusyScriptMakesOthersWaitWithBusyAndScriptKillStopsIt(Target target) throws Exception {
+        String busy = "-BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.\r\n";
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (LacewingServer server = Servers.builder(target).set("busy-reply-threshold", "100").start();
+             RespClient script = RespClient.connect(server.port());
+             RespClient first = RespClient.connect(server.port());
+             RespClient second = RespClient.connect(server.port())) {
+            script.send(RespClient.encode(RespClient.toBytes("EVAL", LOOP, "0")));
+            Thread.sleep(400);
+            RespClient other = answering(pool, first, second, "PING");
+            assertEquals(busy, other.readReplyText());
+            assertEquals("+OK\r\n", other.call("SCRIPT", "KILL"));
+            assertEquals("-ERR Script killed by user with SCRIPT KILL... script: "
+                + Scripts.sha1Hex(LOOP.getBytes(StandardCharsets.UTF_8)) + ", on @user_script:1.\r\n",
+                script.readReplyText());
+            assertEquals("-NOTBUSY No scripts in execution right now.\r\n", other.call("SCRIPT", "KILL"));
+            RespClient stuck = other == first ? second : first;
+            assertEquals("+PONG\r\n", stuck.readReplyText());
+
+            String key = keyOnShard(target, "busy:written", 0);
+            script.send(RespClient.encode(RespClient.toBytes("EVAL",
+                "redis.call('set',KEYS[1],'1') local i = 0 while i < tonumber(ARGV[1]) do i = i + 1 end return i",
+                "1", key, "3000000")));
+            Thread.sleep(400);
+            String killed = other.call("SCRIPT", "KILL");
+            if (!killed.equals("-NOTBUSY No scripts in execution right now.\r\n")) {
+                assertTrue(killed.startsWith("-UNKILLABLE Sorry the script already executed write commands"), killed);
+            }
+            assertEquals(":3000000\r\n", script.readReplyText());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Sends {@code command} on both clients and returns the one whose thread answers first (the other's is busy). */
+    private static RespClient answering(ExecutorService pool, RespClient first, RespClient second, String command)
+        throws Exception {
+        first.send(RespClient.encode(RespClient.toBytes(command)));
+        second.send(RespClient.encode(RespClient.toBytes(command)));
+        Future<Boolean> firstReady = pool.submit(() -> waitReadable(first));
+        Future<Boolean> secondReady = pool.submit(() -> waitReadable(second));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            if (firstReady.isDone() && firstReady.get()) {
+                return first;
+            }
+            if (secondReady.isDone() && secondReady.get()) {
+                return second;
+            }
+            Thread.sleep(10);
+        }
+        throw new AssertionError("neither client was answered");
+    }
+
+    private static boolean waitReadable(RespClient client) {
+        return client.available(10_000);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void compileErrorsNameTheLine(Target target) {
+        try (RespClient client = RespClient.connect(Servers.server(target).port())) {
+            String reply = client.call("EVAL", "return (", "0");
+            assertTrue(reply.startsWith("-ERR Error compiling script (new function): user_script:1: "), reply);
+            assertEquals("*1\r\n:0\r\n", client.call("SCRIPT", "EXISTS", "ffffffffffffffffffffffffffffffffffffffff"));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void withoutTheScriptingPluginTheCommandsAreListedAndSaySo(Target target) {
+        Plugins all = Plugins.fromClassPath();
+        Plugins withoutScripting = new Plugins(all.mode(), all.engines(), all.transports(), all.threadingStrategies(),
+            all.commands(), List.of());
+        try (LacewingServer server = Servers.builder(target).plugins(withoutScripting).start();
+             RespClient client = RespClient.connect(server.port())) {
+            String unavailable = "-ERR scripting is not available: no scripting plugin (script-lua) is installed\r\n";
+            assertEquals(unavailable, client.call("EVAL", "return 1", "0"));
+            assertEquals(unavailable, client.call("EVALSHA", "ffffffffffffffffffffffffffffffffffffffff", "0"));
+            assertEquals(unavailable, client.call("SCRIPT", "LOAD", "return 1"));
+            assertEquals("-ERR Number of keys can't be negative\r\n", client.call("EVAL", "return 1", "-1"));
+            assertTrue(client.call("COMMAND", "INFO", "eval", "evalsha_ro", "script").startsWith("*3\r\n*10\r\n$4\r\neval\r\n"));
+        }
+    }
+}

@@ -1,0 +1,513 @@
+package dev.lacewing.script.lua;
+
+import dev.lacewing.api.Arguments;
+import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.api.ScriptHost;
+import dev.lacewing.api.ScriptRuntime;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+import org.luaj.vm2.Lua;
+import org.luaj.vm2.LuaClosure;
+import org.luaj.vm2.Prototype;
+import org.luaj.vm2.LuaError;
+import org.luaj.vm2.LuaFunction;
+import org.luaj.vm2.LuaString;
+import org.luaj.vm2.LuaTable;
+import org.luaj.vm2.LuaThread;
+import org.luaj.vm2.LuaValue;
+import org.luaj.vm2.Varargs;
+import org.luaj.vm2.compiler.LuaC;
+import org.luaj.vm2.lib.BaseLib;
+import org.luaj.vm2.lib.CoroutineLib;
+import org.luaj.vm2.lib.DebugLib;
+import org.luaj.vm2.lib.MathLib;
+import org.luaj.vm2.lib.OneArgFunction;
+import org.luaj.vm2.lib.PackageLib;
+import org.luaj.vm2.lib.StringLib;
+import org.luaj.vm2.lib.TableLib;
+import org.luaj.vm2.lib.TwoArgFunction;
+import org.luaj.vm2.lib.VarArgFunction;
+import org.luaj.vm2.lib.ZeroArgFunction;
+
+/**
+ * One thread's Lua state: Redis 7.0's sandbox (script_lua.c, eval.c) on luaj 2.0.3, the scripts it
+ * compiled by SHA, and the {@code redis} library.
+ *
+ * <p>The sandbox: only Redis's globals exist (no os, io, print, loadfile, dofile, require, module,
+ * getfenv, setfenv, debug); the global table and every library table are read-only; reading a global
+ * that does not exist is an error, as Redis makes it.
+ *
+ * <p>luaj 2.0.3 keeps the Lua call stack and the debug state in static fields (LuaThread's main
+ * thread), so two threads must never run Lua at once: every entry takes {@link #LUAJ}. Scripts are
+ * therefore serialized across the server, as they are in Redis; a runtime per thread still keeps
+ * each thread's compiled scripts and globals apart. Line numbers in errors need luaj's debug mode
+ * (DebugLib), which is on.
+ *
+ * <p>Thread rule: used by the thread it was made for, under {@link #LUAJ}.
+ */
+final class LuaRuntime implements ScriptRuntime {
+
+    /** luaj's static state allows one thread in Lua at a time. */
+    static final ReentrantLock LUAJ = new ReentrantLock();
+
+    static {
+        LuaC.install();
+    }
+
+    /** Base functions Redis 7.0 leaves in a script's globals. */
+    private static final String[] BASE = {"assert", "collectgarbage", "gcinfo", "getmetatable", "ipairs", "load",
+        "loadstring", "next", "pairs", "rawequal", "rawget", "rawset", "select", "setmetatable", "tonumber",
+        "tostring", "type", "unpack", "xpcall"};
+    private static final String[] LIBRARIES = {"string", "table", "math", "coroutine"};
+
+    /** Lua instructions between two {@link ScriptHost#checkpoint()} calls. */
+    private static final int CHECKPOINT_INSTRUCTIONS = 100_000;
+    static final String KILLED = "ERR Script killed by user with SCRIPT KILL...";
+
+    /** Ends a killed script from luaj's count hook, where a LuaError would be swallowed; pcall does not catch it. */
+    private static final class Killed extends Error {
+        final int line;
+
+        Killed(int line) {
+            super(KILLED, null, false, false);
+            this.line = line;
+        }
+    }
+
+    private final ReadonlyTable globals;
+    /** debug.sethook, kept out of the sandbox, and the count hook that asks the host whether to stop. */
+    private LuaValue sethook;
+    private final LuaValue checkpoint = new ZeroArgFunction() {
+        @Override
+        public LuaValue call() {
+            if (host != null && host.checkpoint()) {
+                throw new Killed(lineOf(new LuaError("").getMessage()));
+            }
+            return NONE;
+        }
+    };
+    private final Map<String, LuaFunction> compiled = new HashMap<>();
+    /** The run in progress: its host and sha, and the protocol redis.setresp chose. */
+    private ScriptHost host;
+    private String sha;
+    private int resp = 2;
+
+    LuaRuntime() {
+        LUAJ.lock();
+        try {
+            globals = sandbox();
+        } finally {
+            LUAJ.unlock();
+        }
+    }
+
+    private ReadonlyTable sandbox() {
+        LuaTable standard = new LuaTable();
+        standard.load(new BaseLib());
+        standard.load(new PackageLib());
+        standard.load(new TableLib());
+        standard.load(new StringLib());
+        standard.load(new CoroutineLib());
+        standard.load(new MathLib());
+        standard.load(new DebugLib());
+        sethook = standard.get("debug").get("sethook");
+        ReadonlyTable g = new ReadonlyTable();
+        for (String name : BASE) {
+            g.rawset(LuaValue.valueOf(name), standard.get(name));
+        }
+        for (String name : LIBRARIES) {
+            ReadonlyTable library = ReadonlyTable.copyOf(standard.get(name).checktable());
+            library.lock();
+            g.rawset(LuaValue.valueOf(name), library);
+        }
+        LuaValue error = standard.get("error");
+        g.rawset(LuaValue.valueOf("error"), new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                if (args.arg1().istable()) {
+                    throw new ErrorValue(args.arg1().checktable());
+                }
+                return error.invoke(args);
+            }
+        });
+        g.rawset(LuaValue.valueOf("pcall"), new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                LuaValue function = args.checkvalue(1);
+                try {
+                    return varargsOf(TRUE, function.invoke(args.subargs(2)));
+                } catch (ErrorValue e) {
+                    return varargsOf(FALSE, e.text());
+                } catch (LuaError e) {
+                    String message = e.getMessage();
+                    return varargsOf(FALSE, message == null ? NIL : valueOf(message));
+                }
+            }
+        });
+        g.rawset(LuaValue.valueOf("__redis__err__handler"), new OneArgFunction() {
+            @Override
+            public LuaValue call(LuaValue err) {
+                return err.istable() ? err : ErrorValue.of("ERR " + err.tojstring()).value();
+            }
+        });
+        LuaValue tostring = standard.get("tostring");
+        g.rawset(LuaValue.valueOf("tostring"), new OneArgFunction() {
+            @Override
+            public LuaValue call(LuaValue value) {
+                return value.type() == TNUMBER ? valueOf(LuaReply.numberText(value.todouble())) : tostring.call(value);
+            }
+        });
+        g.rawset(LuaValue.valueOf("_VERSION"), LuaValue.valueOf("Lua 5.1"));
+        g.rawset(LuaValue.valueOf("_G"), g);
+        g.rawset(LuaValue.valueOf("redis"), redisLibrary());
+        Libraries.install(g);
+        g.setUnlocked("KEYS", new LuaTable());
+        g.setUnlocked("ARGV", new LuaTable());
+        LuaTable meta = new LuaTable();
+        meta.set("__index", new TwoArgFunction() {
+            @Override
+            public LuaValue call(LuaValue table, LuaValue key) {
+                throw new LuaError("Script attempted to access nonexistent global variable '" + key.tojstring() + "'");
+            }
+        });
+        g.setmetatable(meta);
+        g.lock();
+        return g;
+    }
+
+    // ---- ScriptRuntime ------------------------------------------------------------------------
+
+    @Override
+    public String compile(String sha, byte[] body) {
+        LUAJ.lock();
+        try {
+            return compiled.containsKey(sha) ? null : load(sha, body);
+        } finally {
+            LUAJ.unlock();
+        }
+    }
+
+    /** Compiles under {@link #LUAJ}; null, or Redis's compile error. */
+    private String load(String sha, byte[] body) {
+        try {
+            LuaThread.setGlobals(globals);
+            Prototype prototype = LuaC.compile(new ByteArrayInputStream(withoutShebang(body)), "@user_script");
+            withoutTailCalls(prototype);
+            compiled.put(sha, new LuaClosure(prototype, globals));
+            return null;
+        } catch (LuaError e) {
+            return "Error compiling script (new function): " + e.getMessage();
+        } catch (IOException e) {
+            return "Error compiling script (new function): " + e.getMessage();
+        }
+    }
+
+    /**
+     * Turns every tail call into a call followed by the return the compiler already put after it
+     * (Lua 5.1 codes {@code return f(x)} as TAILCALL A B 0; RETURN A 0). luaj runs a tail call after
+     * the caller's frame is gone, so an error raised in it (a failing {@code return redis.call(...)})
+     * could not name the script line, which Redis's error reply does. Only the stack depth of deep
+     * tail recursion changes.
+     */
+    private static void withoutTailCalls(Prototype prototype) {
+        int[] code = prototype.code;
+        for (int i = 0; i < code.length; i++) {
+            if ((code[i] & Lua.MASK_OP) == Lua.OP_TAILCALL) {
+                code[i] = (code[i] & Lua.MASK_NOT_OP) | Lua.OP_CALL;
+            }
+        }
+        if (prototype.p != null) {
+            for (Prototype inner : prototype.p) {
+                withoutTailCalls(inner);
+            }
+        }
+    }
+
+    /** The body with its shebang line emptied (its newline kept, so line numbers stay those of the body). */
+    private static byte[] withoutShebang(byte[] body) {
+        if (body.length < 2 || body[0] != '#' || body[1] != '!') {
+            return body;
+        }
+        int end = 0;
+        while (end < body.length && body[end] != '\n') {
+            end++;
+        }
+        return java.util.Arrays.copyOfRange(body, end, body.length);
+    }
+
+    @Override
+    public void run(String sha, byte[] body, ScriptHost host, ReplyWriter reply) {
+        LUAJ.lock();
+        try {
+            LuaThread.setGlobals(globals);
+            LuaFunction function = compiled.get(sha);
+            if (function == null) {
+                String error = load(sha, body);
+                if (error != null) {
+                    reply.error("ERR " + error);
+                    return;
+                }
+                function = compiled.get(sha);
+            }
+            this.host = host;
+            this.sha = sha;
+            this.resp = 2;
+            globals.setUnlocked("KEYS", strings(host.arguments(), host.firstKey(), host.firstKey() + host.keyCount()));
+            globals.setUnlocked("ARGV", strings(host.arguments(), host.firstKey() + host.keyCount(),
+                host.arguments().count()));
+            LuaValue result;
+            sethook.call(checkpoint, LuaValue.valueOf(""), LuaValue.valueOf(CHECKPOINT_INSTRUCTIONS));
+            try {
+                result = function.invoke(LuaValue.NONE).arg1();
+            } catch (Killed e) {
+                reply.error(KILLED + where(e.line));
+                return;
+            } catch (ErrorValue e) {
+                reply.error(e.value().get("err").tojstring() + where(lineOf(e.getMessage())));
+                return;
+            } catch (LuaError e) {
+                String message = e.getMessage();
+                reply.error("ERR " + (message == null ? "nil" : message) + where(lineOf(message)));
+                return;
+            } catch (StackOverflowError e) {
+                reply.error("ERR user_script:1: stack overflow" + where(1));
+                return;
+            }
+            LuaReply.write(reply, result, resp);
+        } finally {
+            this.host = null;
+            sethook.call();
+            LUAJ.unlock();
+        }
+    }
+
+    @Override
+    public void flush() {
+        LUAJ.lock();
+        try {
+            compiled.clear();
+        } finally {
+            LUAJ.unlock();
+        }
+    }
+
+    private String where(int line) {
+        return " script: " + sha + ", on @user_script:" + line + ".";
+    }
+
+    /** The line of a message luaj prefixed with {@code user_script:N:}, or 1. */
+    static int lineOf(String message) {
+        if (message != null && message.startsWith("user_script:")) {
+            int end = message.indexOf(':', 12);
+            if (end > 12) {
+                try {
+                    return Integer.parseInt(message.substring(12, end));
+                } catch (NumberFormatException e) {
+                    return 1;
+                }
+            }
+        }
+        return 1;
+    }
+
+    private static LuaTable strings(Arguments args, int from, int to) {
+        LuaTable table = new LuaTable(Math.max(0, to - from), 0);
+        for (int i = from; i < to; i++) {
+            table.rawset(i - from + 1, LuaString.valueOf(args.copy(i)));
+        }
+        return table;
+    }
+
+    // ---- the redis library --------------------------------------------------------------------
+
+    private ReadonlyTable redisLibrary() {
+        ReadonlyTable redis = new ReadonlyTable();
+        redis.rawset(LuaValue.valueOf("call"), new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                return redisCall(args, true);
+            }
+        });
+        redis.rawset(LuaValue.valueOf("pcall"), new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                return redisCall(args, false);
+            }
+        });
+        redis.rawset(LuaValue.valueOf("error_reply"), new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                if (args.narg() != 1 || !args.arg1().isstring()) {
+                    return ErrorValue.of("ERR wrong number or type of arguments").value();
+                }
+                return errorTable(args.arg1().tojstring());
+            }
+        });
+        redis.rawset(LuaValue.valueOf("status_reply"), new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                if (args.narg() != 1 || !args.arg1().isstring()) {
+                    return ErrorValue.of("ERR wrong number or type of arguments").value();
+                }
+                LuaTable table = new LuaTable();
+                table.set("ok", args.arg1().tostring());
+                return table;
+            }
+        });
+        redis.rawset(LuaValue.valueOf("sha1hex"), new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                if (args.narg() != 1) {
+                    throw ErrorValue.of("ERR wrong number of arguments");
+                }
+                return valueOf(sha1Hex(bytesOf(args.arg1().tostring().checkstring())));
+            }
+        });
+        redis.rawset(LuaValue.valueOf("log"), new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                if (args.narg() < 2) {
+                    throw ErrorValue.of("ERR redis.log() requires two arguments or more.");
+                }
+                if (!args.arg1().isnumber()) {
+                    throw ErrorValue.of("ERR First argument must be a number (log level).");
+                }
+                int level = args.arg1().toint();
+                if (level < 0 || level > 3) {
+                    throw ErrorValue.of("ERR Invalid debug level.");
+                }
+                StringBuilder message = new StringBuilder();
+                for (int i = 2; i <= args.narg(); i++) {
+                    if (i > 2) {
+                        message.append(' ');
+                    }
+                    message.append(args.arg(i).tojstring());
+                }
+                host.log(level, message.toString());
+                return NONE;
+            }
+        });
+        redis.rawset(LuaValue.valueOf("setresp"), new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                if (args.narg() != 1) {
+                    throw ErrorValue.of("ERR redis.setresp() requires one argument.");
+                }
+                int version = args.arg1().toint();
+                if (version != 2 && version != 3) {
+                    throw ErrorValue.of("ERR RESP version must be 2 or 3.");
+                }
+                resp = version;
+                return NONE;
+            }
+        });
+        redis.rawset(LuaValue.valueOf("set_repl"), new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                if (args.narg() != 1) {
+                    throw ErrorValue.of("ERR redis.set_repl() requires one argument.");
+                }
+                int flags = args.arg1().toint();
+                if ((flags & ~3) != 0) {
+                    throw ErrorValue.of("ERR Invalid replication flags. Use REPL_AOF, REPL_REPLICA, REPL_ALL or REPL_NONE.");
+                }
+                return NONE;
+            }
+        });
+        redis.rawset(LuaValue.valueOf("replicate_commands"), new ZeroArgFunction() {
+            @Override
+            public LuaValue call() {
+                return TRUE;
+            }
+        });
+        redis.rawset(LuaValue.valueOf("breakpoint"), new ZeroArgFunction() {
+            @Override
+            public LuaValue call() {
+                return FALSE;
+            }
+        });
+        redis.rawset(LuaValue.valueOf("debug"), new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                return NONE;
+            }
+        });
+        String[][] constants = {{"LOG_DEBUG", "0"}, {"LOG_VERBOSE", "1"}, {"LOG_NOTICE", "2"}, {"LOG_WARNING", "3"},
+            {"REPL_NONE", "0"}, {"REPL_AOF", "1"}, {"REPL_SLAVE", "2"}, {"REPL_REPLICA", "2"}, {"REPL_ALL", "3"},
+            {"REDIS_VERSION_NUM", String.valueOf(0x07000f)}};
+        for (String[] constant : constants) {
+            redis.rawset(LuaValue.valueOf(constant[0]), LuaValue.valueOf(Integer.parseInt(constant[1])));
+        }
+        redis.rawset(LuaValue.valueOf("REDIS_VERSION"), LuaValue.valueOf("7.0.15"));
+        redis.lock();
+        return redis;
+    }
+
+    /**
+     * redis.call and redis.pcall (luaRedisGenericCommand): the arguments must be strings or numbers;
+     * the reply comes back as a Lua value; an error reply is raised by call and returned by pcall.
+     */
+    private Varargs redisCall(Varargs args, boolean raise) {
+        int count = args.narg();
+        if (count == 0) {
+            return fail("ERR Please specify at least one argument for this redis lib call", raise);
+        }
+        byte[][] argv = new byte[count][];
+        for (int i = 0; i < count; i++) {
+            LuaValue arg = args.arg(i + 1);
+            if (arg.type() == LuaValue.TSTRING) {
+                argv[i] = bytesOf(arg.checkstring());
+            } else if (arg.type() == LuaValue.TNUMBER) {
+                argv[i] = LuaReply.numberText(arg.todouble()).getBytes(StandardCharsets.US_ASCII);
+            } else {
+                return fail("ERR Lua redis lib command arguments must be strings or integers", raise);
+            }
+        }
+        LuaValue reply = RespToLua.parse(host.call(argv, resp, raise));
+        if (raise && reply.istable() && !reply.get("err").isnil()) {
+            throw new ErrorValue((LuaTable) reply);
+        }
+        return reply;
+    }
+
+    private static LuaValue fail(String message, boolean raise) {
+        ErrorValue error = ErrorValue.of(message);
+        if (raise) {
+            throw error;
+        }
+        return error.value();
+    }
+
+    /** redis.error_reply's table (luaPushErrorBuff): the code taken from the message, ERR when it has none. */
+    private static LuaTable errorTable(String message) {
+        String text = message.startsWith("-") ? message : "-" + message;
+        int space = text.indexOf(' ');
+        String error = space < 0 ? "ERR " + text.substring(1) : text.substring(1, space) + " " + text.substring(space + 1);
+        return ErrorValue.of(error).value();
+    }
+
+    private static byte[] bytesOf(LuaString string) {
+        byte[] bytes = new byte[string.m_length];
+        string.copyInto(0, bytes, 0, bytes.length);
+        return bytes;
+    }
+
+    private static String sha1Hex(byte[] body) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-1").digest(body);
+            StringBuilder hex = new StringBuilder(40);
+            for (byte b : digest) {
+                hex.append(Character.forDigit((b >> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
+            }
+            return hex.toString();
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
