@@ -24,6 +24,7 @@ import dev.lacewing.core.command.server.Subcommands;
 import dev.lacewing.core.datatype.StreamId;
 import dev.lacewing.core.datatype.StreamValue;
 import dev.lacewing.core.datatype.StreamValue.Entry;
+import dev.lacewing.core.pubsub.KeyspaceEvents;
 import java.util.List;
 import java.util.Set;
 import java.util.function.BiConsumer;
@@ -144,6 +145,11 @@ public final class StreamCommands {
             return WRONG_TYPE;
         }
         return value;
+    }
+
+    /** A keyspace event of class {@code t} on the key at argument {@code keyIndex}. */
+    static void notify(CommandContext ctx, String event, int keyIndex) {
+        KeyspaceEvents.notify(ctx, KeyspaceEvents.STREAM, event, ctx.arguments(), keyIndex);
     }
 
     static void modified(CommandContext ctx) {
@@ -424,13 +430,15 @@ public final class StreamCommands {
         }
         stream.add(id, args.array(), offsets, lengths, 0, count,
             ctx.server().settings().getLong(NODE_MAX_BYTES, 4096), nodeMaxEntries(ctx));
-        if (options.trim) {
-            trim(stream, options);
-        }
+        long trimmed = options.trim ? trim(stream, options) : 0;
         if (value == null) {
             ctx.keyspace().put(args.array(), args.offset(1), args.length(1), stream, Keyspace.NO_EXPIRY);
         } else {
             modified(ctx);
+        }
+        notify(ctx, "xadd", 1);
+        if (trimmed > 0) {
+            notify(ctx, "xtrim", 1);
         }
         writeId(reply, id);
     }
@@ -452,6 +460,7 @@ public final class StreamCommands {
         long removed = trim((StreamValue) value, options);
         if (removed > 0) {
             modified(ctx);
+            notify(ctx, "xtrim", 1);
         }
         ctx.reply().integer(removed);
     }
@@ -767,6 +776,7 @@ public final class StreamCommands {
                 stream.settleFirstId();
             }
             modified(ctx);
+            notify(ctx, "xdel", 1);
         }
         ctx.reply().integer(deleted);
     }
@@ -827,6 +837,7 @@ public final class StreamCommands {
         }
         stream.setIds(id, entriesAdded, maxDeleted == null || maxDeleted.isZero() ? null : maxDeleted);
         modified(ctx);
+        notify(ctx, "xsetid", 1);
         reply.ok();
     }
 

@@ -216,6 +216,7 @@ final class StreamGroupCommands {
             return;
         }
         ctx.keyspace().modified(args.array(), args.offset(2), args.length(2));
+        StreamCommands.notify(ctx, "xgroup-create", 2);
         ctx.reply().ok();
     }
 
@@ -259,6 +260,7 @@ final class StreamGroupCommands {
         }
         stream.group(argument(args, 3)).setLastId(id, entriesRead);
         ctx.keyspace().modified(args.array(), args.offset(2), args.length(2));
+        StreamCommands.notify(ctx, "xgroup-setid", 2);
         ctx.reply().ok();
     }
 
@@ -272,6 +274,7 @@ final class StreamGroupCommands {
         boolean destroyed = ((StreamValue) value).destroyGroup(argument(args, 3));
         if (destroyed) {
             ctx.keyspace().modified(args.array(), args.offset(2), args.length(2));
+            StreamCommands.notify(ctx, "xgroup-destroy", 2);
         }
         ctx.reply().integer(destroyed ? 1 : 0);
     }
@@ -287,6 +290,7 @@ final class StreamGroupCommands {
         boolean created = group.createConsumer(argument(args, 4), System.currentTimeMillis()) != null;
         if (created) {
             ctx.keyspace().modified(args.array(), args.offset(2), args.length(2));
+            StreamCommands.notify(ctx, "xgroup-createconsumer", 2);
         }
         ctx.reply().integer(created ? 1 : 0);
     }
@@ -301,6 +305,7 @@ final class StreamGroupCommands {
         long pending = ((StreamValue) value).group(argument(args, 3)).deleteConsumer(argument(args, 4));
         if (pending >= 0) {
             ctx.keyspace().modified(args.array(), args.offset(2), args.length(2));
+            StreamCommands.notify(ctx, "xgroup-delconsumer", 2);
         }
         ctx.reply().integer(Math.max(pending, 0));
     }
@@ -415,7 +420,7 @@ final class StreamGroupCommands {
                     continue;
                 }
                 StreamGroup group = values[i].group(groupName);
-                Consumer consumer = group.consumerSeen(consumerName, now);
+                Consumer consumer = consumerSeen(ctx, group, consumerName, now, streamsAt + i);
                 writeKey(ctx, streamsAt + i);
                 if (after[i] == null) {
                     deliverNew(ctx.reply(), values[i], group, consumer, count, noAck, now);
@@ -435,6 +440,16 @@ final class StreamGroupCommands {
             keys[i] = streamsAt + i;
         }
         ctx.block(deadline, keys, -1, new GroupWaiter(streamsAt, groupAt, count, noAck));
+    }
+
+    /** The consumer, created when absent with its keyspace event (streamCreateConsumer), now seen. */
+    private static Consumer consumerSeen(CommandContext ctx, StreamGroup group, byte[] name, long now, int keyIndex) {
+        boolean created = group.consumer(name) == null;
+        Consumer consumer = group.consumerSeen(name, now);
+        if (created) {
+            StreamCommands.notify(ctx, "xgroup-createconsumer", keyIndex);
+        }
+        return consumer;
     }
 
     /** Whether the stream has a live entry above what the group delivered. */
@@ -525,7 +540,7 @@ final class StreamGroupCommands {
                 return;
             }
             long now = System.currentTimeMillis();
-            Consumer consumer = group.consumerSeen(argument(args, groupAt + 1), now);
+            Consumer consumer = consumerSeen(context, group, argument(args, groupAt + 1), now, keyArgument);
             writeHeader(context, 1);
             writeKey(context, keyArgument);
             deliverNew(context.reply(), stream, group, consumer, count, noAck, now);
@@ -654,7 +669,7 @@ final class StreamGroupCommands {
                 continue;
             }
             if (consumer == null) {
-                consumer = group.consumerSeen(argument(args, 3), now);
+                consumer = consumerSeen(ctx, group, argument(args, 3), now, 1);
             }
             group.claim(id, entry, consumer, deliveryTime, retryCount, justId);
             claimed.add(id);
@@ -764,7 +779,7 @@ final class StreamGroupCommands {
                 continue;
             }
             if (consumer == null) {
-                consumer = group.consumerSeen(argument(args, 3), now);
+                consumer = consumerSeen(ctx, group, argument(args, 3), now, 1);
             }
             group.claim(id, entry, consumer, now, -1, justId);
             claimed.add(id);
