@@ -12,6 +12,7 @@ import dev.lacewing.core.command.server.ConnectionCommands;
 import dev.lacewing.core.command.server.PersistenceCommands;
 import dev.lacewing.core.command.server.ServerCommands;
 import dev.lacewing.core.command.set.SetCommands;
+import dev.lacewing.core.command.stream.StreamCommands;
 import dev.lacewing.core.command.string.StringCommands;
 import dev.lacewing.core.command.transaction.TransactionCommands;
 import dev.lacewing.core.command.zset.SortedSetCommands;
@@ -39,6 +40,7 @@ public final class CoreCommands {
         SetCommands.register(builder);
         ListCommands.register(builder);
         SortedSetCommands.register(builder);
+        StreamCommands.register(builder);
         GeoCommands.register(builder);
         BitmapCommands.register(builder);
         HyperLogLogCommands.register(builder);

@@ -119,6 +119,11 @@ public final class Config implements Settings {
         new Setting("list-compress-depth", List.of(), "0", MUTABLE, Setting.Type.INTEGER,
             "list nodes left uncompressed at each end, the others LZF-compressed (0: none); a list keeps the value it was made with",
             0, Integer.MAX_VALUE),
+        new Setting("stream-node-max-bytes", List.of(), "4096", MUTABLE, Setting.Type.MEMORY,
+            "most bytes a stream node packs before a new node starts (0: no bound but 1 GB)", 0, Long.MAX_VALUE),
+        new Setting("stream-node-max-entries", List.of(), "100", MUTABLE, Setting.Type.INTEGER,
+            "most entries, deleted ones included, a stream node holds before a new node starts (0: no bound)", 0,
+            Long.MAX_VALUE),
         new Setting("keyspace-layout", List.of(), "compact", FIXED, Setting.Type.STRING,
             "how entries are stored: compact (packed in byte pages, no Java object per key) or objects (a byte[] "
             + "per key and value)"),
