@@ -15,29 +15,20 @@ import java.util.function.LongSupplier;
 
 /**
  * One database of one partition with no Java object per key: entries (key bytes, value bytes,
- * optional expiry) are packed in {@code byte[]} pages, and the index is one {@code long[]} of
- * slots, open addressing with linear probing and backward-shift deletion, as {@link KeyTable}
- * (whose class comment holds the SCAN argument; it carries over unchanged, since SCAN only
- * depends on where an index slot is, not on what it points to).
- *
- * <p>While the tags hold every home bit (at most 2^24 slots) the index is kept in Robin Hood
- * order: an insert takes the slot of the first entry that sits nearer its home than the new one
- * would, and pushes that one on. Every run then lists its entries by home, so a miss ends at the
- * first entry nearer its home than the probe is to the key's, deletion's backward shift ends at
- * the first entry in its home, and the index fills to 7/8 before it doubles, where plain linear
- * probing, whose misses run to the next empty slot (32 slots on average at 7/8), stops at 3/4.
- * An index is then 8 to 16 bytes a key instead of 10.7 to 21.3 (100,000 keys: 1 MiB, not 2).
- * SCAN visits a bucket in one step, so entries pushed along between steps do not matter to it.
- * A larger index finds homes by reading the keys, so it is filled in plain linear-probing order,
- * to 3/4.
+ * optional expiry) are packed in {@code byte[]} pages, and the index ({@link SegmentedIndex}) is a
+ * directory of segments of 4096 {@code long} slots, each open-addressed in Robin Hood order with
+ * backward-shift deletion and split on its own when an insert would fill it past 7/8. Growing so
+ * costs one segment's rehash (about 3,600 slots), never the whole index's, and no index array is
+ * large enough to be humongous to G1. Robin Hood order lets a segment fill to 7/8 where plain
+ * linear probing, whose misses run to the next empty slot (32 slots on average at 7/8), stops at
+ * 3/4: an index is 8 to 16 bytes a key (100,000 keys: 1 MiB, not 2). The index class comment
+ * holds the SCAN argument.
  *
  * <p>A slot is 0 when empty, otherwise {@code tag:24 | expires:1 | page:21 | offset:18}: the low
- * 24 bits of the key's hash (a miss rarely touches a page, and growing or backward shift find a
- * slot's home without touching one while the index has at most 2^24 slots), whether the entry
- * has an expiry (active expiry reads only those pages), and the entry's page, numbered from 1
- * so that no slot is 0, and offset. The array is {@link #MISSING_SLOTS} short of the capacity, a
- * power of two, so that its bytes are one too (G1 would give a humongous array's header a region of
- * its own); the homes of the missing slots wrap to the first ones.
+ * 24 bits of the key's hash (a miss rarely touches a page; a probe, a backward shift and a split
+ * below 4096 segments find a slot's home and segment without touching one), whether the entry has
+ * an expiry (active expiry reads only those pages), and the entry's page, numbered from 1 so that
+ * no slot is 0, and offset.
  *
  * <p>An entry is {@code header:4, varint keyLength, varint valueLength, [expireAt:8], key, value}, the
  * header a little-endian int of {@code access:24 | flags:8}; the flags say whether the entry is dead,
