@@ -9,8 +9,10 @@ import dev.lacewing.core.command.list.ListCommands;
 import dev.lacewing.core.command.pubsub.PubSubCommands;
 import dev.lacewing.core.command.scripting.ScriptingCommands;
 import dev.lacewing.core.command.server.ConnectionCommands;
+import dev.lacewing.core.command.server.PersistenceCommands;
 import dev.lacewing.core.command.server.ServerCommands;
 import dev.lacewing.core.command.set.SetCommands;
+import dev.lacewing.core.command.stream.StreamCommands;
 import dev.lacewing.core.command.string.StringCommands;
 import dev.lacewing.core.command.transaction.TransactionCommands;
 import dev.lacewing.core.command.zset.SortedSetCommands;
@@ -38,6 +40,7 @@ public final class CoreCommands {
         SetCommands.register(builder);
         ListCommands.register(builder);
         SortedSetCommands.register(builder);
+        StreamCommands.register(builder);
         GeoCommands.register(builder);
         BitmapCommands.register(builder);
         HyperLogLogCommands.register(builder);
@@ -45,6 +48,7 @@ public final class CoreCommands {
         ConnectionCommands.register(builder);
         PubSubCommands.register(builder);
         ServerCommands.register(builder);
+        PersistenceCommands.register(builder);
         TransactionCommands.register(builder);
         ScriptingCommands.register(builder, scripts);
         return builder.build();

@@ -6,6 +6,9 @@ import dev.lacewing.core.config.Config;
 public final class Errors {
 
     public static final String SYNTAX = "ERR syntax error";
+    /** SAVE's reply when the save failed (shared.err): the reason is in the log. */
+    public static final String SAVE_FAILED = "ERR";
+    public static final String SHUTDOWN_FAILED = "ERR Errors trying to SHUTDOWN. Check logs.";
     public static final String NOT_INTEGER = "ERR value is not an integer or out of range";
     public static final String NOT_FLOAT = "ERR value is not a valid float";
     public static final String WRONG_TYPE = "WRONGTYPE Operation against a key holding the wrong kind of value";

@@ -134,6 +134,17 @@ public final class Database implements Keyspace {
         return table(key, offset, length).valueMemory(key, offset, length, clock.getAsLong());
     }
 
+    /**
+     * Visits every live key of this database, partition by partition ({@link DatabaseTable#forEachLive}):
+     * the caller holds them all, as a command over the whole keyspace does.
+     */
+    public void forEachLive(DatabaseTable.EntryVisitor visitor) {
+        long now = clock.getAsLong();
+        for (Partition partition : partitions) {
+            partition.table(index).forEachLive(now, visitor);
+        }
+    }
+
     public int index() {
         return index;
     }

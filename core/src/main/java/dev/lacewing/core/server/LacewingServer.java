@@ -54,12 +54,14 @@ public final class LacewingServer implements AutoCloseable {
     private final MultiThreadIoEventLoopGroup group;
     private final List<Channel> listeners;
     private final StorageEngine engine;
+    private final Workers workers;
     private volatile boolean closed;
 
     private LacewingServer(ServerState state, MultiThreadIoEventLoopGroup group, List<Channel> listeners,
-                           StorageEngine engine) {
+                           StorageEngine engine, Workers workers) {
         this.state = state;
         this.group = group;
+        this.workers = workers;
         this.listeners = listeners;
         this.engine = engine;
     }
@@ -81,6 +83,24 @@ public final class LacewingServer implements AutoCloseable {
     /** Blocks until SHUTDOWN is received or {@link #close()} is called. */
     public void awaitShutdown() throws InterruptedException {
         state.shutdownLatch().await();
+    }
+
+    /**
+     * A signal's shutdown (SIGTERM, SIGINT), as Redis's prepareForShutdown: with a save point
+     * configured the dataset is saved first, holding the whole keyspace; when that save fails the
+     * server goes on running and false is returned. True once {@link #awaitShutdown()} returns.
+     */
+    public boolean shutdownOnSignal() {
+        boolean ready = KeyspaceTask.run(engine, workers, databases(state),
+            databases -> state.snapshots().saveBeforeShutdown(databases, false, false, false));
+        if (ready) {
+            state.requestShutdown();
+        }
+        return ready;
+    }
+
+    private static int databases(ServerState state) {
+        return (int) state.settings().longValue("databases");
     }
 
     /** Stops listening, closes every client, stops the engine and the workers. */
@@ -222,7 +242,17 @@ public final class LacewingServer implements AutoCloseable {
                 }
             });
             state.engine(engine);
+            try {
+                KeyspaceTask.run(engine, workers, databases(state), databases -> {
+                    state.snapshots().load(databases);
+                    return null;
+                });
+            } catch (RuntimeException e) {
+                engine.close();
+                throw e;
+            }
             // Every database shares the partitions: one view installs the listener in all of them.
+            // After loading, so that the keys a dump brings publish no events.
             if (engine.keyspace(0) instanceof Database database) {
                 state.tracking().keyspace(database);
                 database.listen(KeyspaceListener.both(state.keyspaceEvents(), state.tracking()));
@@ -287,7 +317,7 @@ public final class LacewingServer implements AutoCloseable {
                 + engineName + ", transport " + transport.transport().name() + ", threading " + plan.strategy()
                 + " (" + plan.workers() + " threads), plugins " + found.mode()
                 + (transport.notes().isEmpty() ? "" : "; " + transport.notes()) + "; " + jvm);
-            return new LacewingServer(state, group, listeners, engine);
+            return new LacewingServer(state, group, listeners, engine, workers);
         }
 
         /** The {@code timeout} setting: closes clients idle for longer, as Redis's clientsCron does. */

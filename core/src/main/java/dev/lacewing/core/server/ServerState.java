@@ -10,6 +10,7 @@ import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.config.OutputBufferLimits;
+import dev.lacewing.core.persistence.Snapshots;
 import dev.lacewing.core.pubsub.KeyspaceEvents;
 import dev.lacewing.core.pubsub.PubSub;
 import dev.lacewing.core.tracking.Tracking;
@@ -52,6 +53,7 @@ public final class ServerState implements Server, ModuleRegistry {
     private final PubSub pubSub = new PubSub();
     private final Tracking tracking;
     private final KeyspaceEvents keyspaceEvents = new KeyspaceEvents(pubSub);
+    private final Snapshots snapshots;
     private final AtomicLong nextClientId = new AtomicLong(1);
     /** CLIENT PAUSE: when it ends (0: no pause), and whether it holds every command or only writes. */
     private volatile long pausedUntil;
@@ -95,6 +97,7 @@ public final class ServerState implements Server, ModuleRegistry {
         this.transportNotes = transportNotes;
         this.pluginMode = pluginMode;
         this.tracking = new Tracking(clients, config);
+        this.snapshots = new Snapshots(config, REDIS_VERSION, this::usedMemory);
         readInputLimits();
         keyspaceEvents.configure(config.value("notify-keyspace-events"));
         config.onChange((name, value) -> {
@@ -176,6 +179,23 @@ public final class ServerState implements Server, ModuleRegistry {
 
     public StorageEngine engine() {
         return engine;
+    }
+
+    /** The RDB file: SAVE, LASTSAVE, SHUTDOWN's save and INFO persistence. */
+    public Snapshots snapshots() {
+        return snapshots;
+    }
+
+    /**
+     * INFO's used_memory: the keyspace as the engine counts it (the heap in use where it cannot)
+     * plus the clients' buffers.
+     */
+    public long usedMemory() {
+        long keyspace = engine.usedMemory();
+        if (keyspace < 0) {
+            keyspace = java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+        }
+        return keyspace + clientBufferBytes();
     }
 
     public ThreadingPlan threading() {

@@ -3,6 +3,7 @@ package dev.lacewing.core.command.server;
 import dev.lacewing.api.StorageEngine;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.keyspace.Database;
+import dev.lacewing.core.persistence.Snapshots;
 import dev.lacewing.core.server.ServerState;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
@@ -25,7 +26,7 @@ final class InfoReport {
                 case "server" -> server(state, text);
                 case "clients" -> clients(state, text);
                 case "memory" -> memory(state, text);
-                case "persistence" -> persistence(text);
+                case "persistence" -> persistence(state, text);
                 case "stats" -> stats(state, text);
                 case "replication" -> replication(text);
                 case "cpu" -> cpu(text);
@@ -151,10 +152,26 @@ final class InfoReport {
         return String.format(Locale.ROOT, "%.2f%s", value, units[unit]);
     }
 
-    private static void persistence(StringBuilder text) {
+    /**
+     * The fields of Redis 7.0 that are true here: the RDB file's saves and last load. No fork, no
+     * BGSAVE and no AOF yet, so those report idle. rdb_changes_since_last_save is left out: it
+     * needs Redis's per-command dirty counter, which Lacewing does not keep yet.
+     */
+    private static void persistence(ServerState state, StringBuilder text) {
+        Snapshots snapshots = state.snapshots();
         text.append("# Persistence\r\n");
         line(text, "loading", 0);
+        line(text, "async_loading", 0);
+        line(text, "rdb_bgsave_in_progress", 0);
+        line(text, "rdb_last_save_time", snapshots.lastSaveSeconds());
+        line(text, "rdb_last_bgsave_status", "ok");
+        line(text, "rdb_last_bgsave_time_sec", -1);
+        line(text, "rdb_current_bgsave_time_sec", -1);
+        line(text, "rdb_saves", snapshots.saves());
+        line(text, "rdb_last_load_keys_expired", snapshots.lastLoadKeysExpired());
+        line(text, "rdb_last_load_keys_loaded", snapshots.lastLoadKeysLoaded());
         line(text, "aof_enabled", 0);
+        line(text, "aof_rewrite_in_progress", 0);
     }
 
     private static void stats(ServerState state, StringBuilder text) {
