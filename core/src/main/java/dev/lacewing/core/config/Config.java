@@ -64,6 +64,10 @@ public final class Config implements Settings {
         new Setting("busy-reply-threshold", List.of("lua-time-limit"), "5000", MUTABLE, Setting.Type.INTEGER,
             "milliseconds a script may run before other clients are answered BUSY and SCRIPT KILL may stop it (one "
             + "that has not written); 0 for at once", 0, Long.MAX_VALUE),
+        new Setting("tracking-table-max-keys", List.of(), "1000000", MUTABLE, Setting.Type.INTEGER,
+            "most keys tracked for client-side caching (CLIENT TRACKING), shared evenly among partitions; over it, "
+            + "the oldest keys of a partition are dropped and their clients invalidated; 0 for no limit",
+            0, Long.MAX_VALUE),
         new Setting("maxmemory-samples", List.of(), "5", MUTABLE, Setting.Type.INTEGER,
             "keys sampled per database for each LRU, LFU or TTL eviction", 1, Integer.MAX_VALUE),
         new Setting("lfu-log-factor", List.of(), "10", MUTABLE, Setting.Type.INTEGER,

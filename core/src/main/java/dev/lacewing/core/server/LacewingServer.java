@@ -13,6 +13,7 @@ import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.command.CoreCommands;
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.keyspace.Database;
+import dev.lacewing.core.keyspace.KeyspaceListener;
 import dev.lacewing.core.threading.IoPoolStrategy;
 import dev.lacewing.core.threading.PerCoreStrategy;
 import dev.lacewing.core.threading.SingleStrategy;
@@ -253,7 +254,8 @@ public final class LacewingServer implements AutoCloseable {
             // Every database shares the partitions: one view installs the listener in all of them.
             // After loading, so that the keys a dump brings publish no events.
             if (engine.keyspace(0) instanceof Database database) {
-                database.listen(state.keyspaceEvents());
+                state.tracking().keyspace(database);
+                database.listen(KeyspaceListener.both(state.keyspaceEvents(), state.tracking()));
             }
             if (moduleLoader != null) {
                 state.moduleLoader(moduleLoader.apply(state));

@@ -90,6 +90,16 @@ public final class Multi {
         return queuedBytes;
     }
 
+    /** Whether a queued command writes or may replicate: EXEC then waits out CLIENT PAUSE WRITE. */
+    boolean queuedWrites() {
+        for (Queued q : queued) {
+            if (q.command.spec().has(CommandFlag.WRITE) || q.command.spec().has(CommandFlag.MAY_REPLICATE)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Commands queued, for CLIENT LIST's multi=. */
     public int queuedCount() {
         return queued.size();

@@ -1,6 +1,8 @@
 package dev.lacewing.core.server;
 
+import dev.lacewing.api.CommandFlag;
 import dev.lacewing.api.CommandProvider;
+import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.Server;
 import dev.lacewing.api.StorageEngine;
 import dev.lacewing.api.ThreadingPlan;
@@ -11,11 +13,14 @@ import dev.lacewing.core.config.OutputBufferLimits;
 import dev.lacewing.core.persistence.Snapshots;
 import dev.lacewing.core.pubsub.KeyspaceEvents;
 import dev.lacewing.core.pubsub.PubSub;
+import dev.lacewing.core.tracking.Tracking;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -46,9 +51,15 @@ public final class ServerState implements Server, ModuleRegistry {
     private volatile Scripts scripts = new Scripts(null);
     private final Map<Long, ClientConnection> clients = new ConcurrentHashMap<>();
     private final PubSub pubSub = new PubSub();
+    private final Tracking tracking;
     private final KeyspaceEvents keyspaceEvents = new KeyspaceEvents(pubSub);
     private final Snapshots snapshots;
     private final AtomicLong nextClientId = new AtomicLong(1);
+    /** CLIENT PAUSE: when it ends (0: no pause), and whether it holds every command or only writes. */
+    private volatile long pausedUntil;
+    private volatile boolean pausedAll;
+    /** Clients whose command waits for the pause to end, told at CLIENT UNPAUSE (their timers tell them at the end). */
+    private final Queue<ClientConnection> postponed = new ConcurrentLinkedQueue<>();
     private final long startMillis = System.currentTimeMillis();
     private final long startNanos = System.nanoTime();
     private final CountDownLatch shutdown = new CountDownLatch(1);
@@ -85,6 +96,7 @@ public final class ServerState implements Server, ModuleRegistry {
         this.transport = transport;
         this.transportNotes = transportNotes;
         this.pluginMode = pluginMode;
+        this.tracking = new Tracking(clients, config);
         this.snapshots = new Snapshots(config, REDIS_VERSION, this::usedMemory);
         readInputLimits();
         keyspaceEvents.configure(config.value("notify-keyspace-events"));
@@ -216,9 +228,52 @@ public final class ServerState implements Server, ModuleRegistry {
         return pubSub;
     }
 
+    /** Client-side caching: the tracking clients and their BCAST prefixes. */
+    public Tracking tracking() {
+        return tracking;
+    }
+
     /** Keyspace notifications, publishing through {@link #pubSub()}. */
     public KeyspaceEvents keyspaceEvents() {
         return keyspaceEvents;
+    }
+
+    /**
+     * CLIENT PAUSE, as Redis's pauseClients: a pause in effect is extended, never shortened, and
+     * WRITE does not narrow an ALL pause in effect.
+     */
+    public synchronized void pause(long untilMillis, boolean all) {
+        boolean active = pausedUntil > System.currentTimeMillis();
+        pausedAll = all || (active && pausedAll);
+        pausedUntil = Math.max(untilMillis, active ? pausedUntil : 0);
+    }
+
+    /** CLIENT UNPAUSE: the pause ends, and the clients it held go on. */
+    public synchronized void unpause() {
+        pausedUntil = 0;
+        pausedAll = false;
+        for (ClientConnection client = postponed.poll(); client != null; client = postponed.poll()) {
+            ClientConnection held = client;
+            held.onHomeThread(held::retryPostponed);
+        }
+    }
+
+    /**
+     * When the pause that holds this command ends, or 0 when none does: under ALL every command, under
+     * WRITE those that write or may replicate, and EXEC of a transaction holding one (Redis's
+     * is_may_replicate_command). One volatile read while nothing is paused.
+     */
+    long pausedUntil(CommandSpec spec, boolean execWrites) {
+        long until = pausedUntil;
+        if (until == 0 || until <= System.currentTimeMillis()) {
+            return 0;
+        }
+        boolean held = pausedAll || spec.has(CommandFlag.WRITE) || spec.has(CommandFlag.MAY_REPLICATE) || execWrites;
+        return held ? until : 0;
+    }
+
+    void postpone(ClientConnection client) {
+        postponed.add(client);
     }
 
     public Map<Long, ClientConnection> clients() {

@@ -2,6 +2,7 @@ package dev.lacewing.core.command.server;
 
 import dev.lacewing.api.StorageEngine;
 import dev.lacewing.core.command.Command;
+import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.persistence.Snapshots;
 import dev.lacewing.core.server.ServerState;
 import java.lang.management.ManagementFactory;
@@ -82,6 +83,7 @@ final class InfoReport {
         line(text, "connected_clients", state.clients().size());
         line(text, "maxclients", state.settings().value("maxclients"));
         line(text, "blocked_clients", state.blockedClients());
+        line(text, "tracking_clients", state.tracking().clients());
     }
 
     /**
@@ -181,6 +183,10 @@ final class InfoReport {
         line(text, "rejected_connections", state.rejectedConnections());
         line(text, "expired_keys", state.engine().expiredKeys());
         line(text, "evicted_keys", state.engine().evictedKeys());
+        line(text, "tracking_total_keys", state.tracking().keys());
+        line(text, "tracking_total_items",
+            state.engine().keyspace(0) instanceof Database database ? database.trackedItems() : 0);
+        line(text, "tracking_total_prefixes", state.tracking().prefixCount());
         line(text, "total_error_replies", state.errorReplies());
         line(text, "client_output_buffer_limit_disconnections", state.outputLimitDisconnections());
     }
