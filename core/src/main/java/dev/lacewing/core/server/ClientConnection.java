@@ -14,6 +14,8 @@ import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.config.OutputBufferLimits;
+import dev.lacewing.core.diagnostics.Redaction;
+import dev.lacewing.core.diagnostics.SlowLog;
 import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.pubsub.SubscriptionKind;
 import dev.lacewing.core.pubsub.Subscriptions;
@@ -499,7 +501,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         if (failed) {
             server.errorReplies.increment();
         }
-        counted.recordCall((System.nanoTime() - start) / 1000, failed);
+        commandRan(counted, decoder, (System.nanoTime() - start) / 1000, failed);
         server.commandsProcessed.increment();
         executed = true;
         BlockedClient.serveReadyKeys(server);
@@ -550,7 +552,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         if (failed) {
             server.errorReplies.increment();
         }
-        counted.recordCall(micros, failed);
+        commandRan(counted, decoder, micros, failed);
         server.commandsProcessed.increment();
         executed = true;
     }
@@ -579,7 +581,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     /** One queued command ran inside EXEC: counts it as {@link #run()} would. */
-    void queuedRan(boolean failed) {
+    void queuedRan(Command command, Arguments args, long micros, boolean failed) {
+        commandRan(command, args, micros, failed);
         if (failed) {
             server.errorReplies.increment();
         }
@@ -588,10 +591,24 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     /** EXEC's reply is written: counts it, and serves the clients its commands made ready. */
     void execRan(Command command, long micros, boolean failed) {
-        command.recordCall(micros, failed);
+        commandRan(command, decoder, micros, failed);
         server.commandsProcessed.increment();
         executed = true;
         BlockedClient.serveReadyKeys(server);
+    }
+
+    /**
+     * Every command that ran, on whichever thread ran it, as Redis's call() accounts it: its table
+     * entry's counters, then the slow log, which costs one comparison unless the command was slow.
+     * A blocked command is logged only once it ran to its reply.
+     */
+    private void commandRan(Command command, Arguments args, long micros, boolean failed) {
+        command.recordCall(micros, failed);
+        SlowLog slowLog = server.slowLog();
+        if (slowLog.isSlow(micros) && blockedClient == null && !command.spec().has(CommandFlag.SKIP_SLOWLOG)) {
+            slowLog.add(args, Redaction.of(args.string(0).toLowerCase(java.util.Locale.ROOT), args), micros,
+                remoteAddress(), name);
+        }
     }
 
     @Override

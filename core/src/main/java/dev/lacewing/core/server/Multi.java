@@ -321,8 +321,7 @@ public final class Multi {
                 writer.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
             }
             boolean failedHere = writer.errorCount() != errorsBefore;
-            q.command.recordCall((System.nanoTime() - start) / 1000, failedHere);
-            connection.queuedRan(failedHere);
+            connection.queuedRan(q.command, q.arguments, (System.nanoTime() - start) / 1000, failedHere);
         }
 
         @Override

@@ -8,6 +8,7 @@ import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.config.OutputBufferLimits;
+import dev.lacewing.core.diagnostics.SlowLog;
 import dev.lacewing.core.pubsub.PubSub;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
@@ -43,6 +44,7 @@ public final class ServerState implements Server, ModuleRegistry {
     private volatile ModuleLoader moduleLoader;
     private final Map<Long, ClientConnection> clients = new ConcurrentHashMap<>();
     private final PubSub pubSub = new PubSub();
+    private final SlowLog slowLog;
     private final AtomicLong nextClientId = new AtomicLong(1);
     private final long startMillis = System.currentTimeMillis();
     private final long startNanos = System.nanoTime();
@@ -80,6 +82,7 @@ public final class ServerState implements Server, ModuleRegistry {
         this.transport = transport;
         this.transportNotes = transportNotes;
         this.pluginMode = pluginMode;
+        this.slowLog = new SlowLog(config.longValue("slowlog-log-slower-than"), config.longValue("slowlog-max-len"));
         readInputLimits();
         config.onChange((name, value) -> readInputLimits());
     }
@@ -89,6 +92,7 @@ public final class ServerState implements Server, ModuleRegistry {
         clientQueryBufferLimit = config.longValue("client-query-buffer-limit");
         outputBufferLimits = OutputBufferLimits.parse(config.value("client-output-buffer-limit"));
         passwordRequired = !config.value("requirepass").isEmpty();
+        slowLog.configure(config.longValue("slowlog-log-slower-than"), config.longValue("slowlog-max-len"));
     }
 
     /** {@code proto-max-bulk-len}, as of the last CONFIG SET. */
@@ -174,6 +178,11 @@ public final class ServerState implements Server, ModuleRegistry {
     }
 
     /** The pub/sub registry: who is subscribed to what, for every worker. */
+    /** SLOWLOG's entries, added to from every thread. */
+    public SlowLog slowLog() {
+        return slowLog;
+    }
+
     public PubSub pubSub() {
         return pubSub;
     }
