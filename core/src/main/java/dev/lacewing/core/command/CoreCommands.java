@@ -9,7 +9,7 @@ import dev.lacewing.core.command.list.ListCommands;
 import dev.lacewing.core.command.pubsub.PubSubCommands;
 import dev.lacewing.core.command.server.ConnectionCommands;
 import dev.lacewing.core.command.server.ServerCommands;
-import dev.lacewing.core.command.server.SlowLogCommands;
+import dev.lacewing.core.command.server.DiagnosticCommands;
 import dev.lacewing.core.command.set.SetCommands;
 import dev.lacewing.core.command.string.StringCommands;
 import dev.lacewing.core.command.transaction.TransactionCommands;
@@ -39,7 +39,7 @@ public final class CoreCommands {
         ConnectionCommands.register(builder);
         PubSubCommands.register(builder);
         ServerCommands.register(builder);
-        SlowLogCommands.register(builder);
+        DiagnosticCommands.register(builder);
         TransactionCommands.register(builder);
         return builder.build();
     }

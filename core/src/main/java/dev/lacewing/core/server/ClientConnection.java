@@ -135,6 +135,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     private volatile String lastCommand = "NULL";
 
+    /** Whether it is in MONITOR mode: it gets a line for every command, and may not touch keys. */
+    private volatile boolean monitoring;
+
     /** MULTI's queue and WATCH's keys. */
     private final Multi multi = new Multi(this);
 
@@ -230,6 +233,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         closed = true;
         accountBuffers();
         server.clients().remove(id);
+        stopMonitoring();
         multi.unwatch();
         if (subscribed()) {
             server.pubSub().unsubscribeAll(this);
@@ -372,6 +376,12 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
         if (authRequired() && !spec.has(CommandFlag.NO_AUTH)) {
             reject(command, Errors.NOAUTH);
+            return;
+        }
+        if (monitoring && (spec.has(CommandFlag.WRITE) || spec.has(CommandFlag.READONLY)
+            || spec.has(CommandFlag.MAY_REPLICATE))) {
+            // Redis flags a monitor as a replica, and refuses a replica the keyspace.
+            reject(command, Errors.REPLICA_KEYSPACE);
             return;
         }
         if (inSubscribedContext() && !Subscriptions.allowedWhileSubscribed(spec.name())) {
@@ -599,16 +609,47 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     /**
      * Every command that ran, on whichever thread ran it, as Redis's call() accounts it: its table
-     * entry's counters, then the slow log, which costs one comparison unless the command was slow.
-     * A blocked command is logged only once it ran to its reply.
+     * entry's counters, the slow log and the monitors, each of the last two costing one comparison
+     * unless the command was slow or a client monitors. A blocked command is logged only once it
+     * ran to its reply; admin commands are not shown to monitors, as in Redis.
      */
     private void commandRan(Command command, Arguments args, long micros, boolean failed) {
         command.recordCall(micros, failed);
         SlowLog slowLog = server.slowLog();
         if (slowLog.isSlow(micros) && blockedClient == null && !command.spec().has(CommandFlag.SKIP_SLOWLOG)) {
-            slowLog.add(args, Redaction.of(args.string(0).toLowerCase(java.util.Locale.ROOT), args), micros,
-                remoteAddress(), name);
+            slowLog.add(args, redacted(args), micros, remoteAddress(), name);
         }
+        Monitors monitors = server.monitors();
+        if (monitors.active() && !command.spec().has(CommandFlag.ADMIN)
+            && !command.spec().has(CommandFlag.SKIP_MONITOR)) {
+            monitors.feed(database, remoteAddress(), args, redacted(args));
+        }
+    }
+
+    private static boolean[] redacted(Arguments args) {
+        return Redaction.of(args.string(0).toLowerCase(java.util.Locale.ROOT), args);
+    }
+
+    /** MONITOR: false when it already monitors (Redis then replies nothing). Home thread. */
+    public boolean startMonitoring() {
+        if (monitoring) {
+            return false;
+        }
+        monitoring = true;
+        server.monitors().add(this);
+        return true;
+    }
+
+    /** RESET, or the client went. */
+    public void stopMonitoring() {
+        if (monitoring) {
+            monitoring = false;
+            server.monitors().remove(this);
+        }
+    }
+
+    public boolean monitoring() {
+        return monitoring;
     }
 
     @Override
@@ -788,12 +829,30 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
      * goes to the channel on its own.
      */
     public void push(byte[] message) {
+        pushBytes(message, true);
+    }
+
+    /**
+     * Writes a MONITOR line as it is, as {@link #push} writes a message: it counts against the
+     * normal class of client-output-buffer-limit (a monitor is a normal client in Redis).
+     */
+    void pushLine(byte[] line) {
+        if (monitoring) {
+            pushBytes(line, false);
+        }
+    }
+
+    private void pushBytes(byte[] message, boolean aggregate) {
         if (closing || closed) {
             return;
         }
         ByteBuf target = waiting ? channel.alloc().ioBuffer(message.length) : out();
-        target.writeByte(writer.protocol() == 3 ? '>' : '*');
-        target.writeBytes(message, 1, message.length - 1);
+        if (aggregate) {
+            target.writeByte(writer.protocol() == 3 ? '>' : '*');
+            target.writeBytes(message, 1, message.length - 1);
+        } else {
+            target.writeBytes(message);
+        }
         if (waiting) {
             server.netOutputBytes.add(message.length);
             channel.write(target, channel.voidPromise());

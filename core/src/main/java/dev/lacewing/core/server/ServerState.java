@@ -45,6 +45,7 @@ public final class ServerState implements Server, ModuleRegistry {
     private final Map<Long, ClientConnection> clients = new ConcurrentHashMap<>();
     private final PubSub pubSub = new PubSub();
     private final SlowLog slowLog;
+    private final Monitors monitors = new Monitors();
     private final AtomicLong nextClientId = new AtomicLong(1);
     private final long startMillis = System.currentTimeMillis();
     private final long startNanos = System.nanoTime();
@@ -181,6 +182,11 @@ public final class ServerState implements Server, ModuleRegistry {
     /** SLOWLOG's entries, added to from every thread. */
     public SlowLog slowLog() {
         return slowLog;
+    }
+
+    /** The clients in MONITOR mode. */
+    Monitors monitors() {
+        return monitors;
     }
 
     public PubSub pubSub() {

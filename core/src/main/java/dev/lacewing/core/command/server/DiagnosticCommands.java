@@ -2,6 +2,7 @@ package dev.lacewing.core.command.server;
 
 import static dev.lacewing.api.CommandFlag.ADMIN;
 import static dev.lacewing.api.CommandFlag.LOADING;
+import static dev.lacewing.api.CommandFlag.NOSCRIPT;
 import static dev.lacewing.api.CommandFlag.STALE;
 
 import dev.lacewing.api.Arguments;
@@ -12,21 +13,25 @@ import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.diagnostics.SlowLog;
+import dev.lacewing.core.server.ClientConnection;
 import dev.lacewing.core.server.ServerState;
 import java.util.List;
 import java.util.Set;
 
-/** SLOWLOG GET, LEN, RESET and HELP over the server's {@link SlowLog}, as Redis 7.0's slowlog.c. */
-public final class SlowLogCommands {
+/**
+ * The server's diagnostics, as Redis 7.0 has them: SLOWLOG GET, LEN, RESET and HELP over the
+ * server's {@link SlowLog} (slowlog.c), and MONITOR.
+ */
+public final class DiagnosticCommands {
 
     /** SLOWLOG GET's count without an argument. */
     private static final long DEFAULT_COUNT = 10;
 
-    private SlowLogCommands() {
+    private DiagnosticCommands() {
     }
 
     private static final Subcommands SLOWLOG = new Subcommands("slowlog", "server")
-        .add("get", -2, "Get the slow log's entries", SlowLogCommands::get, ADMIN, LOADING, STALE)
+        .add("get", -2, "Get the slow log's entries", DiagnosticCommands::get, ADMIN, LOADING, STALE)
         .add("len", 2, "Get the slow log's length", ctx -> ctx.reply().integer(slowLog(ctx).length()),
             ADMIN, LOADING, STALE)
         .add("reset", 2, "Clear all entries from the slow log", ctx -> {
@@ -47,6 +52,24 @@ public final class SlowLogCommands {
     public static void register(CommandRegistry registry) {
         registry.register(SLOWLOG.container(new CommandSpec("slowlog", -2, Set.of(), 0, 0, 0,
             KeyScope.NONE, "server", "A container for slow log commands")), SLOWLOG::dispatch);
+        registry.register(new CommandSpec("monitor", 1, Set.of(ADMIN, NOSCRIPT, LOADING, STALE), 0, 0, 0,
+            KeyScope.NONE, "server", "Listen for all requests received by the server in real time"),
+            DiagnosticCommands::monitor);
+    }
+
+    /**
+     * MONITOR: from now on the client gets a line for every command that runs (see Monitors). Inside
+     * EXEC, where a client may not block, Redis refuses it; a client that already monitors gets no
+     * reply at all.
+     */
+    private static void monitor(CommandContext ctx) {
+        if (!(ctx instanceof ClientConnection connection)) {
+            ctx.reply().error("ERR MONITOR isn't allowed for DENY BLOCKING client");
+            return;
+        }
+        if (connection.startMonitoring()) {
+            ctx.reply().ok();
+        }
     }
 
     private static SlowLog slowLog(CommandContext ctx) {
