@@ -135,6 +135,10 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     private volatile String lastCommand = "NULL";
 
+    /** Whether the running command is read-only: its lookups count as keyspace hits and misses. */
+    private boolean countsReads;
+    private final ReadLookups readLookups;
+
     /** Whether it is in MONITOR mode: it gets a line for every command, and may not touch keys. */
     private volatile boolean monitoring;
 
@@ -146,6 +150,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         this.homeWorker = homeWorker;
         this.id = server.nextClientId();
         this.authenticated = server.settings().value("requirepass").isEmpty();
+        writer.errorStats(server.errorStats());
+        this.readLookups = server.readLookups();
     }
 
     // ---- channel events -------------------------------------------------------------------
@@ -437,6 +443,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     private void begin(Command command) {
         current = command;
+        countsReads = command.spec().has(CommandFlag.READONLY);
         counted = command;
         lastCommand = command.spec().name();
         commandMillis = System.currentTimeMillis();
@@ -700,7 +707,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     public void block(long deadline, int[] keyArguments, int destinationArgument, BlockedCommand command) {
         BlockedClient client = new BlockedClient(this, current, decoder, database, keyArguments,
             destinationArgument, command, deadline);
-        client.register((Database) keyspace());
+        client.register((Database) server.engine().keyspace(database));
         // Published before it is counted: a client INFO counts as blocked is one CLIENT UNBLOCK finds.
         blockedClient = client;
         server.blockedClients.increment();
@@ -1049,9 +1056,17 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         return writer;
     }
 
+    /** The database, seen through {@link ReadLookups} while a read-only command runs. */
     @Override
     public Keyspace keyspace() {
-        return server.engine().keyspace(database);
+        Keyspace keyspace = server.engine().keyspace(database);
+        return countsReads ? readLookups.of(keyspace) : keyspace;
+    }
+
+    /** What a command queued in MULTI sees when EXEC runs it: as {@link #keyspace()} for that command. */
+    Keyspace keyspaceFor(Command command) {
+        Keyspace keyspace = server.engine().keyspace(database);
+        return command.spec().has(CommandFlag.READONLY) ? readLookups.of(keyspace) : keyspace;
     }
 
     @Override

@@ -312,7 +312,7 @@ public final class Multi {
             long errorsBefore = writer.errorCount();
             long start = System.nanoTime();
             try {
-                QueuedContext context = new QueuedContext(q.arguments);
+                QueuedContext context = new QueuedContext(q.command, q.arguments);
                 q.command.handler().execute(context);
                 if (!context.refusedToBlock) {
                     Watch.written(q.command.spec(), q.arguments, context);
@@ -449,12 +449,14 @@ public final class Multi {
      * as Redis answers for a client that may not block.
      */
     private final class QueuedContext implements CommandContext {
+        private final Command command;
         private final Arguments arguments;
         private final long now = System.currentTimeMillis();
         /** The command would have blocked: it answered as timed out and wrote nothing. */
         private boolean refusedToBlock;
 
-        QueuedContext(Arguments arguments) {
+        QueuedContext(Command command, Arguments arguments) {
+            this.command = command;
             this.arguments = arguments;
         }
 
@@ -470,7 +472,7 @@ public final class Multi {
 
         @Override
         public Keyspace keyspace() {
-            return connection.keyspace();
+            return connection.keyspaceFor(command);
         }
 
         @Override

@@ -8,6 +8,8 @@ import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.config.OutputBufferLimits;
+import dev.lacewing.core.diagnostics.ErrorStats;
+import dev.lacewing.core.diagnostics.InstantaneousMetric;
 import dev.lacewing.core.diagnostics.SlowLog;
 import dev.lacewing.core.pubsub.PubSub;
 import java.lang.management.GarbageCollectorMXBean;
@@ -46,6 +48,12 @@ public final class ServerState implements Server, ModuleRegistry {
     private final PubSub pubSub = new PubSub();
     private final SlowLog slowLog;
     private final Monitors monitors = new Monitors();
+    private final ErrorStats errorStats = new ErrorStats();
+    private final InstantaneousMetric commandRate = new InstantaneousMetric();
+    private final InstantaneousMetric inputRate = new InstantaneousMetric();
+    private final InstantaneousMetric outputRate = new InstantaneousMetric();
+    /** INFO's run_id: 40 random hex characters, new at every start, as Redis's. */
+    private final String runId = randomHex(20);
     private final AtomicLong nextClientId = new AtomicLong(1);
     private final long startMillis = System.currentTimeMillis();
     private final long startNanos = System.nanoTime();
@@ -58,6 +66,9 @@ public final class ServerState implements Server, ModuleRegistry {
     final LongAdder errorReplies = new LongAdder();
     final LongAdder netInputBytes = new LongAdder();
     final LongAdder netOutputBytes = new LongAdder();
+    /** Lookups of read-only commands that found their key, and that did not (Redis's lookupKeyRead). */
+    final LongAdder keyspaceHits = new LongAdder();
+    final LongAdder keyspaceMisses = new LongAdder();
     /** What every connection's buffers hold, each connection adding its changes. */
     final LongAdder clientBuffers = new LongAdder();
     /** Clients closed for passing their output buffer limits. */
@@ -184,6 +195,57 @@ public final class ServerState implements Server, ModuleRegistry {
         return slowLog;
     }
 
+    private static String randomHex(int bytes) {
+        byte[] random = new byte[bytes];
+        new java.security.SecureRandom().nextBytes(random);
+        return java.util.HexFormat.of().formatHex(random);
+    }
+
+    public String runId() {
+        return runId;
+    }
+
+    /** Samples the instantaneous_* rates; every 100 ms on one worker, as Redis's serverCron. */
+    void sampleRates() {
+        long now = System.currentTimeMillis();
+        commandRate.sample(commandsProcessed.sum(), now);
+        inputRate.sample(netInputBytes.sum(), now);
+        outputRate.sample(netOutputBytes.sum(), now);
+    }
+
+    /** instantaneous_ops_per_sec. */
+    public long commandsPerSecond() {
+        return commandRate.perSecond();
+    }
+
+    /** instantaneous_input_kbps. */
+    public double inputKilobytesPerSecond() {
+        return inputRate.perSecond() / 1024.0;
+    }
+
+    /** instantaneous_output_kbps. */
+    public double outputKilobytesPerSecond() {
+        return outputRate.perSecond() / 1024.0;
+    }
+
+    /** INFO errorstats' counters, which every connection's reply writer adds to. */
+    public ErrorStats errorStats() {
+        return errorStats;
+    }
+
+    /** A new read-only view of a database that counts its lookups as keyspace hits and misses. */
+    ReadLookups readLookups() {
+        return new ReadLookups(keyspaceHits, keyspaceMisses);
+    }
+
+    public long keyspaceHits() {
+        return keyspaceHits.sum();
+    }
+
+    public long keyspaceMisses() {
+        return keyspaceMisses.sum();
+    }
+
     /** The clients in MONITOR mode. */
     Monitors monitors() {
         return monitors;
@@ -265,6 +327,9 @@ public final class ServerState implements Server, ModuleRegistry {
         netInputBytes.reset();
         netOutputBytes.reset();
         commands.commands().forEach(Command::resetStats);
+        errorStats.reset();
+        keyspaceHits.reset();
+        keyspaceMisses.reset();
     }
 
     /** Asks the server to stop (SHUTDOWN); {@link LacewingServer#awaitShutdown()} returns. */

@@ -3,6 +3,7 @@ package dev.lacewing.core.server;
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.Client;
 import dev.lacewing.api.CommandContext;
+import dev.lacewing.api.CommandFlag;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.Invocation;
 import dev.lacewing.api.Keyspace;
@@ -176,6 +177,7 @@ final class SplitRequest implements Invocation.Split {
         private final ByteBuf buffer = Unpooled.buffer(64);
         private final RespWriter writer = new RespWriter();
         private final ValueView valueView = new ValueView();
+        private final ReadLookups reads = connection.server().readLookups();
         private long nanos;
 
         PartContext(int[] keys) {
@@ -222,9 +224,11 @@ final class SplitRequest implements Invocation.Split {
             return writer;
         }
 
+        /** Each part runs on its own shard's thread, so each counts its reads in a view of its own. */
         @Override
         public Keyspace keyspace() {
-            return connection.server().engine().keyspace(database);
+            Keyspace keyspace = connection.server().engine().keyspace(database);
+            return command.spec().has(CommandFlag.READONLY) ? reads.of(keyspace) : keyspace;
         }
 
         @Override

@@ -29,6 +29,7 @@ final class InfoReport {
                 case "replication" -> replication(text);
                 case "cpu" -> cpu(text);
                 case "commandstats" -> commandstats(state, text);
+                case "errorstats" -> errorstats(state, text);
                 case "keyspace" -> keyspace(state, text);
                 default -> {
                 }
@@ -59,12 +60,14 @@ final class InfoReport {
         line(text, "java_version", System.getProperty("java.version"));
         line(text, "java_vm", System.getProperty("java.vm.name"));
         line(text, "process_id", ProcessHandle.current().pid());
+        line(text, "run_id", state.runId());
         line(text, "tcp_port", state.port());
         line(text, "server_time_usec", System.currentTimeMillis() * 1000);
         line(text, "uptime_in_seconds", state.uptimeSeconds());
         line(text, "uptime_in_days", state.uptimeSeconds() / 86400);
         line(text, "hz", state.settings().value("hz"));
         line(text, "executable", ProcessHandle.current().info().command().orElse(""));
+        line(text, "config_file", "");
         line(text, "lacewing_version", ServerState.VERSION);
         line(text, "lacewing_engine", state.engineName());
         line(text, "lacewing_transport", state.transport());
@@ -159,11 +162,16 @@ final class InfoReport {
         text.append("# Stats\r\n");
         line(text, "total_connections_received", state.connectionsReceived());
         line(text, "total_commands_processed", state.commandsProcessed());
+        line(text, "instantaneous_ops_per_sec", state.commandsPerSecond());
         line(text, "total_net_input_bytes", state.netInputBytes());
         line(text, "total_net_output_bytes", state.netOutputBytes());
+        line(text, "instantaneous_input_kbps", String.format(Locale.ROOT, "%.2f", state.inputKilobytesPerSecond()));
+        line(text, "instantaneous_output_kbps", String.format(Locale.ROOT, "%.2f", state.outputKilobytesPerSecond()));
         line(text, "rejected_connections", state.rejectedConnections());
         line(text, "expired_keys", state.engine().expiredKeys());
         line(text, "evicted_keys", state.engine().evictedKeys());
+        line(text, "keyspace_hits", state.keyspaceHits());
+        line(text, "keyspace_misses", state.keyspaceMisses());
         line(text, "total_error_replies", state.errorReplies());
         line(text, "client_output_buffer_limit_disconnections", state.outputLimitDisconnections());
     }
@@ -210,6 +218,12 @@ final class InfoReport {
         line(text, "cmdstat_" + command.spec().name(), "calls=" + calls + ",usec=" + micros + ",usec_per_call="
             + String.format(Locale.ROOT, "%.2f", calls == 0 ? 0.0 : (double) micros / calls)
             + ",rejected_calls=" + command.rejectedCalls() + ",failed_calls=" + command.failedCalls());
+    }
+
+    /** One line per error prefix ever replied, as {@code errorstat_ERR:count=3}. */
+    private static void errorstats(ServerState state, StringBuilder text) {
+        text.append("# Errorstats\r\n");
+        state.errorStats().counts().forEach((prefix, count) -> line(text, "errorstat_" + prefix, "count=" + count));
     }
 
     private static void keyspace(ServerState state, StringBuilder text) {
