@@ -83,6 +83,9 @@ public final class Config implements Settings {
             -1, Long.MAX_VALUE),
         new Setting("slowlog-max-len", List.of(), "128", MUTABLE, Setting.Type.INTEGER,
             "most entries the slow log keeps; the oldest go first", 0, Long.MAX_VALUE),
+        new Setting("latency-monitor-threshold", List.of(), "0", MUTABLE, Setting.Type.INTEGER,
+            "record in the latency monitor (LATENCY LATEST, HISTORY) the commands that take at least this many "
+            + "milliseconds; 0 turns it off", 0, Long.MAX_VALUE),
         new Setting("hz", List.of(), "10", MUTABLE, Setting.Type.HZ,
             "background tasks (active expiry) per second, clamped to 1..500; the engines read it at startup", 0,
             Integer.MAX_VALUE),

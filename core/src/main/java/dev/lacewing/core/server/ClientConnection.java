@@ -14,6 +14,7 @@ import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.config.OutputBufferLimits;
+import dev.lacewing.core.diagnostics.LatencyMonitor;
 import dev.lacewing.core.diagnostics.Redaction;
 import dev.lacewing.core.diagnostics.SlowLog;
 import dev.lacewing.core.keyspace.Database;
@@ -616,8 +617,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     /**
      * Every command that ran, on whichever thread ran it, as Redis's call() accounts it: its table
-     * entry's counters, the slow log and the monitors, each of the last two costing one comparison
-     * unless the command was slow or a client monitors. A blocked command is logged only once it
+     * entry's counters, the slow log, the latency monitor and the monitors, each of the last three
+     * costing one comparison unless the command was slow or a client monitors. A blocked command is logged only once it
      * ran to its reply; admin commands are not shown to monitors, as in Redis.
      */
     private void commandRan(Command command, Arguments args, long micros, boolean failed) {
@@ -625,6 +626,10 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         SlowLog slowLog = server.slowLog();
         if (slowLog.isSlow(micros) && blockedClient == null && !command.spec().has(CommandFlag.SKIP_SLOWLOG)) {
             slowLog.add(args, redacted(args), micros, remoteAddress(), name);
+        }
+        LatencyMonitor latency = server.latencyMonitor();
+        if (latency.exceeds(micros / 1000) && blockedClient == null) {
+            latency.add(command.spec().has(CommandFlag.FAST) ? "fast-command" : "command", micros / 1000);
         }
         Monitors monitors = server.monitors();
         if (monitors.active() && !command.spec().has(CommandFlag.ADMIN)

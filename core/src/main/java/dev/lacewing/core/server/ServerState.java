@@ -10,6 +10,7 @@ import dev.lacewing.core.config.Config;
 import dev.lacewing.core.config.OutputBufferLimits;
 import dev.lacewing.core.diagnostics.ErrorStats;
 import dev.lacewing.core.diagnostics.InstantaneousMetric;
+import dev.lacewing.core.diagnostics.LatencyMonitor;
 import dev.lacewing.core.diagnostics.SlowLog;
 import dev.lacewing.core.pubsub.PubSub;
 import java.lang.management.GarbageCollectorMXBean;
@@ -47,6 +48,7 @@ public final class ServerState implements Server, ModuleRegistry {
     private final Map<Long, ClientConnection> clients = new ConcurrentHashMap<>();
     private final PubSub pubSub = new PubSub();
     private final SlowLog slowLog;
+    private final LatencyMonitor latencyMonitor;
     private final Monitors monitors = new Monitors();
     private final ErrorStats errorStats = new ErrorStats();
     private final InstantaneousMetric commandRate = new InstantaneousMetric();
@@ -95,6 +97,7 @@ public final class ServerState implements Server, ModuleRegistry {
         this.transportNotes = transportNotes;
         this.pluginMode = pluginMode;
         this.slowLog = new SlowLog(config.longValue("slowlog-log-slower-than"), config.longValue("slowlog-max-len"));
+        this.latencyMonitor = new LatencyMonitor(config.longValue("latency-monitor-threshold"));
         readInputLimits();
         config.onChange((name, value) -> readInputLimits());
     }
@@ -105,6 +108,7 @@ public final class ServerState implements Server, ModuleRegistry {
         outputBufferLimits = OutputBufferLimits.parse(config.value("client-output-buffer-limit"));
         passwordRequired = !config.value("requirepass").isEmpty();
         slowLog.configure(config.longValue("slowlog-log-slower-than"), config.longValue("slowlog-max-len"));
+        latencyMonitor.threshold(config.longValue("latency-monitor-threshold"));
     }
 
     /** {@code proto-max-bulk-len}, as of the last CONFIG SET. */
@@ -190,6 +194,11 @@ public final class ServerState implements Server, ModuleRegistry {
     }
 
     /** The pub/sub registry: who is subscribed to what, for every worker. */
+    /** LATENCY's events, added to from every thread. */
+    public LatencyMonitor latencyMonitor() {
+        return latencyMonitor;
+    }
+
     /** SLOWLOG's entries, added to from every thread. */
     public SlowLog slowLog() {
         return slowLog;

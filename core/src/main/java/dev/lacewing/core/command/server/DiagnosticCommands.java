@@ -12,6 +12,7 @@ import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Numbers;
+import dev.lacewing.core.diagnostics.LatencyMonitor;
 import dev.lacewing.core.diagnostics.SlowLog;
 import dev.lacewing.core.server.ClientConnection;
 import dev.lacewing.core.server.ServerState;
@@ -20,7 +21,8 @@ import java.util.Set;
 
 /**
  * The server's diagnostics, as Redis 7.0 has them: SLOWLOG GET, LEN, RESET and HELP over the
- * server's {@link SlowLog} (slowlog.c), and MONITOR.
+ * server's {@link SlowLog} (slowlog.c), LATENCY LATEST, HISTORY, RESET and HELP over its
+ * {@link LatencyMonitor} (latency.c), and MONITOR.
  */
 public final class DiagnosticCommands {
 
@@ -49,12 +51,77 @@ public final class DiagnosticCommands {
             "RESET",
             "    Reset the slowlog."));
 
+    private static final Subcommands LATENCY = new Subcommands("latency", "server")
+        .add("latest", 2, "Return the latest latency samples for all events.", DiagnosticCommands::latencyLatest,
+            ADMIN, NOSCRIPT, LOADING, STALE)
+        .add("history", 3, "Return timestamp-latency samples for the event.", DiagnosticCommands::latencyHistory,
+            ADMIN, NOSCRIPT, LOADING, STALE)
+        .add("reset", -2, "Reset latency data for one or more events.", DiagnosticCommands::latencyReset,
+            ADMIN, NOSCRIPT, LOADING, STALE)
+        .help(ctx -> ConnectionCommands.help(ctx.reply(), "LATENCY",
+            "DOCTOR",
+            "    Return a human readable latency analysis report.",
+            "GRAPH <event>",
+            "    Return an ASCII latency graph for the <event> class.",
+            "HISTORY <event>",
+            "    Return time-latency samples for the <event> class.",
+            "LATEST",
+            "    Return the latest latency samples for all events.",
+            "RESET [<event> ...]",
+            "    Reset latency data of one or more <event> classes.",
+            "    (default: reset all data for all event classes)",
+            "HISTOGRAM [COMMAND ...]",
+            "    Return a cumulative distribution of latencies in the format of a histogram for the specified command names.",
+            "    If no commands are specified then all histograms are replied."));
+
     public static void register(CommandRegistry registry) {
+        registry.register(LATENCY.container(new CommandSpec("latency", -2, Set.of(), 0, 0, 0, KeyScope.NONE, "server",
+            "A container for latency diagnostics commands")), LATENCY::dispatch);
         registry.register(SLOWLOG.container(new CommandSpec("slowlog", -2, Set.of(), 0, 0, 0,
             KeyScope.NONE, "server", "A container for slow log commands")), SLOWLOG::dispatch);
         registry.register(new CommandSpec("monitor", 1, Set.of(ADMIN, NOSCRIPT, LOADING, STALE), 0, 0, 0,
             KeyScope.NONE, "server", "Listen for all requests received by the server in real time"),
             DiagnosticCommands::monitor);
+    }
+
+    private static LatencyMonitor latency(CommandContext ctx) {
+        return ((ServerState) ctx.server()).latencyMonitor();
+    }
+
+    /** LATENCY LATEST: per event, its name, the latest sample's time and latency, and the highest ever. */
+    private static void latencyLatest(CommandContext ctx) {
+        List<LatencyMonitor.Latest> latest = latency(ctx).latest();
+        ReplyWriter reply = ctx.reply();
+        reply.array(latest.size());
+        for (LatencyMonitor.Latest event : latest) {
+            reply.array(4);
+            reply.bulk(event.event());
+            reply.integer(event.sample().unixSeconds());
+            reply.integer(event.sample().millis());
+            reply.integer(event.maxMillis());
+        }
+    }
+
+    /** LATENCY HISTORY event: its samples, oldest first, each as time and latency. */
+    private static void latencyHistory(CommandContext ctx) {
+        List<LatencyMonitor.Sample> samples = latency(ctx).history(ctx.arguments().string(2));
+        ReplyWriter reply = ctx.reply();
+        reply.array(samples.size());
+        for (LatencyMonitor.Sample sample : samples) {
+            reply.array(2);
+            reply.integer(sample.unixSeconds());
+            reply.integer(sample.millis());
+        }
+    }
+
+    /** LATENCY RESET [event ...]: how many events it forgot. */
+    private static void latencyReset(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        List<String> named = new java.util.ArrayList<>();
+        for (int i = 2; i < args.count(); i++) {
+            named.add(args.string(i));
+        }
+        ctx.reply().integer(latency(ctx).reset(named));
     }
 
     /**
