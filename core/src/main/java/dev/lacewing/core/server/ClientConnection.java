@@ -198,6 +198,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf in = (ByteBuf) msg;
         server.netInputBytes.add(in.readableBytes());
+        server.readsProcessed.increment();
         if (waiting || closing || closed) {
             if (closing || closed) {
                 in.release();
@@ -934,6 +935,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
         if (out != null && out.isReadable()) {
             server.netOutputBytes.add(out.readableBytes());
+            server.writesProcessed.increment();
             ByteBuf buffer = out;
             out = null;
             if (closing) {

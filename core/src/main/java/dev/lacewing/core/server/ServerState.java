@@ -68,6 +68,9 @@ public final class ServerState implements Server, ModuleRegistry {
     final LongAdder errorReplies = new LongAdder();
     final LongAdder netInputBytes = new LongAdder();
     final LongAdder netOutputBytes = new LongAdder();
+    /** Reads from clients' sockets and flushes to them (INFO's total_reads_processed, total_writes_processed). */
+    final LongAdder readsProcessed = new LongAdder();
+    final LongAdder writesProcessed = new LongAdder();
     /** Lookups of read-only commands that found their key, and that did not (Redis's lookupKeyRead). */
     final LongAdder keyspaceHits = new LongAdder();
     final LongAdder keyspaceMisses = new LongAdder();
@@ -247,6 +250,14 @@ public final class ServerState implements Server, ModuleRegistry {
         return new ReadLookups(keyspaceHits, keyspaceMisses);
     }
 
+    public long readsProcessed() {
+        return readsProcessed.sum();
+    }
+
+    public long writesProcessed() {
+        return writesProcessed.sum();
+    }
+
     public long keyspaceHits() {
         return keyspaceHits.sum();
     }
@@ -338,6 +349,8 @@ public final class ServerState implements Server, ModuleRegistry {
         commands.commands().forEach(Command::resetStats);
         errorStats.reset();
         keyspaceHits.reset();
+        readsProcessed.reset();
+        writesProcessed.reset();
         keyspaceMisses.reset();
     }
 

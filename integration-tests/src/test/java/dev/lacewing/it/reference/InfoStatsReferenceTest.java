@@ -112,4 +112,34 @@ class InfoStatsReferenceTest {
             assertTrue(Double.parseDouble(stats.get("instantaneous_output_kbps")) > 0, stats.toString());
         }
     }
+
+    /** Fields dashboards read: present in both servers' INFO EVERYTHING; the machine's memory the same figure. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void fieldsRedisHasAreThere(Target target) {
+        List<String> names = List.of("run_id", "config_file", "configured_hz", "multiplexing_api", "process_supervised",
+            "instantaneous_ops_per_sec", "instantaneous_input_kbps", "instantaneous_output_kbps", "keyspace_hits",
+            "keyspace_misses", "pubsub_channels", "pubsub_patterns", "pubsubshard_channels", "total_reads_processed",
+            "total_writes_processed", "used_memory_peak_human", "mem_fragmentation_bytes", "mem_fragmentation_ratio",
+            "total_system_memory", "total_system_memory_human", "used_cpu_sys_children", "used_cpu_user_children",
+            "total_net_input_bytes", "total_net_output_bytes");
+        try (LacewingServer server = Servers.builder(target).start(); RespClient client = RespClient.connect(server.port());
+             RespClient reference = RespClient.connect(redis.port())) {
+            Map<String, String> ours = info(client, "everything");
+            Map<String, String> theirs = info(reference, "everything");
+            for (String name : names) {
+                assertTrue(theirs.containsKey(name), "redis-server has " + name);
+                assertTrue(ours.containsKey(name), "Lacewing has " + name);
+            }
+            assertEquals(theirs.get("total_system_memory"), ours.get("total_system_memory"));
+            try (RespClient subscriber = RespClient.connect(server.port())) {
+                subscriber.call("SUBSCRIBE", "c1");
+                subscriber.call("PSUBSCRIBE", "p*");
+                Map<String, String> stats = info(client, "stats");
+                assertEquals("1", stats.get("pubsub_channels"));
+                assertEquals("1", stats.get("pubsub_patterns"));
+                assertTrue(Long.parseLong(stats.get("total_reads_processed")) >= 3);
+            }
+        }
+    }
 }
