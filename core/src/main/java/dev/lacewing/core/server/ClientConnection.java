@@ -445,7 +445,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     private void begin(Command command) {
         current = command;
-        countsReads = command.spec().has(CommandFlag.READONLY);
+        countsReads = command.readOnly();
         counted = command;
         lastCommand = command.spec().name();
         commandMillis = System.currentTimeMillis();
@@ -1073,7 +1073,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     /** What a command queued in MULTI sees when EXEC runs it: as {@link #keyspace()} for that command. */
     Keyspace keyspaceFor(Command command) {
         Keyspace keyspace = server.engine().keyspace(database);
-        return command.spec().has(CommandFlag.READONLY) ? readLookups.of(keyspace) : keyspace;
+        return command.readOnly() ? readLookups.of(keyspace) : keyspace;
     }
 
     @Override

@@ -3,7 +3,6 @@ package dev.lacewing.core.server;
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.Client;
 import dev.lacewing.api.CommandContext;
-import dev.lacewing.api.CommandFlag;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.Invocation;
 import dev.lacewing.api.Keyspace;
@@ -228,7 +227,7 @@ final class SplitRequest implements Invocation.Split {
         @Override
         public Keyspace keyspace() {
             Keyspace keyspace = connection.server().engine().keyspace(database);
-            return command.spec().has(CommandFlag.READONLY) ? reads.of(keyspace) : keyspace;
+            return command.readOnly() ? reads.of(keyspace) : keyspace;
         }
 
         @Override
