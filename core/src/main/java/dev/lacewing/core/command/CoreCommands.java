@@ -11,6 +11,7 @@ import dev.lacewing.core.command.scripting.ScriptingCommands;
 import dev.lacewing.core.command.server.ConnectionCommands;
 import dev.lacewing.core.command.server.PersistenceCommands;
 import dev.lacewing.core.command.server.ServerCommands;
+import dev.lacewing.core.command.server.DiagnosticCommands;
 import dev.lacewing.core.command.set.SetCommands;
 import dev.lacewing.core.command.stream.StreamCommands;
 import dev.lacewing.core.command.string.StringCommands;
@@ -49,6 +50,7 @@ public final class CoreCommands {
         PubSubCommands.register(builder);
         ServerCommands.register(builder);
         PersistenceCommands.register(builder);
+        DiagnosticCommands.register(builder);
         TransactionCommands.register(builder);
         ScriptingCommands.register(builder, scripts);
         return builder.build();

@@ -28,6 +28,8 @@ public final class Errors {
     public static final String INVALID_FIRST_DB_INDEX = "ERR invalid first DB index";
     public static final String INVALID_SECOND_DB_INDEX = "ERR invalid second DB index";
     public static final String OOM = "OOM command not allowed when used memory > 'maxmemory'.";
+    /** What a replica, and a client in MONITOR mode (which Redis flags as one), gets for a key command. */
+    public static final String REPLICA_KEYSPACE = "ERR Replica can't interact with the keyspace";
     public static final String LFU_NOT_SELECTED = "ERR An LFU maxmemory policy is not selected, access frequency not "
         + "tracked. Please note that when switching between policies at runtime LRU and LFU data will take some time "
         + "to adjust.";

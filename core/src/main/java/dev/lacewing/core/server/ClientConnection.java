@@ -14,6 +14,9 @@ import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.config.OutputBufferLimits;
+import dev.lacewing.core.diagnostics.LatencyMonitor;
+import dev.lacewing.core.diagnostics.Redaction;
+import dev.lacewing.core.diagnostics.SlowLog;
 import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.pubsub.SubscriptionKind;
 import dev.lacewing.core.pubsub.Subscriptions;
@@ -178,6 +181,13 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     private volatile String lastCommand = "NULL";
 
+    /** Whether the running command is read-only: its lookups count as keyspace hits and misses. */
+    private boolean countsReads;
+    private final ReadLookups readLookups;
+
+    /** Whether it is in MONITOR mode: it gets a line for every command, and may not touch keys. */
+    private volatile boolean monitoring;
+
     /** MULTI's queue and WATCH's keys. */
     private final Multi multi = new Multi(this);
     /**
@@ -193,6 +203,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         this.homeWorker = homeWorker;
         this.id = server.nextClientId();
         this.authenticated = server.settings().value("requirepass").isEmpty();
+        writer.errorStats(server.errorStats());
+        this.readLookups = server.readLookups();
     }
 
     // ---- channel events -------------------------------------------------------------------
@@ -238,6 +250,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf in = (ByteBuf) msg;
         server.netInputBytes.add(in.readableBytes());
+        server.readsProcessed.increment();
         if (waiting || closing || closed) {
             if (closing || closed) {
                 in.release();
@@ -280,6 +293,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         closed = true;
         accountBuffers();
         server.clients().remove(id);
+        stopMonitoring();
         multi.unwatch();
         if (tracking != null) {
             server.tracking().disable(this);
@@ -430,6 +444,12 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             reject(command, Errors.NOAUTH);
             return;
         }
+        if (monitoring && (spec.has(CommandFlag.WRITE) || spec.has(CommandFlag.READONLY)
+            || spec.has(CommandFlag.MAY_REPLICATE))) {
+            // Redis flags a monitor as a replica, and refuses a replica the keyspace.
+            reject(command, Errors.REPLICA_KEYSPACE);
+            return;
+        }
         if (inSubscribedContext() && !Subscriptions.allowedWhileSubscribed(spec.name())) {
             Command named = subcommandNamed(command, args);
             if (named != null) {
@@ -533,6 +553,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     private void begin(Command command) {
         current = command;
+        countsReads = command.readOnly();
         counted = command;
         lastCommand = command.spec().name();
         commandMillis = System.currentTimeMillis();
@@ -612,7 +633,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         if (failed) {
             server.errorReplies.increment();
         }
-        counted.recordCall((System.nanoTime() - start) / 1000, failed);
+        commandRan(counted, decoder, (System.nanoTime() - start) / 1000, failed);
         server.commandsProcessed.increment();
         executed = true;
         BlockedClient.serveReadyKeys(server);
@@ -666,7 +687,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         if (failed) {
             server.errorReplies.increment();
         }
-        counted.recordCall(micros, failed);
+        commandRan(counted, decoder, micros, failed);
         server.commandsProcessed.increment();
         executed = true;
         writeOwnInvalidations();
@@ -696,7 +717,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     /** One queued command ran inside EXEC: counts it as {@link #run()} would. */
-    void queuedRan(boolean failed) {
+    void queuedRan(Command command, Arguments args, long micros, boolean failed) {
+        commandRan(command, args, micros, failed);
         if (failed) {
             server.errorReplies.increment();
         }
@@ -706,10 +728,59 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     /** EXEC's reply is written: counts it, and serves the clients its commands made ready. */
     void execRan(Command command, long micros, boolean failed) {
         writeOwnInvalidations();
-        command.recordCall(micros, failed);
+        commandRan(command, decoder, micros, failed);
         server.commandsProcessed.increment();
         executed = true;
         BlockedClient.serveReadyKeys(server);
+    }
+
+    /**
+     * Every command that ran, on whichever thread ran it, as Redis's call() accounts it: its table
+     * entry's counters, the slow log, the latency monitor and the monitors, each of the last three
+     * costing one comparison unless the command was slow or a client monitors. A blocked command is logged only once it
+     * ran to its reply; admin commands are not shown to monitors, as in Redis.
+     */
+    private void commandRan(Command command, Arguments args, long micros, boolean failed) {
+        command.recordCall(micros, failed);
+        SlowLog slowLog = server.slowLog();
+        if (slowLog.isSlow(micros) && blockedClient == null && !command.spec().has(CommandFlag.SKIP_SLOWLOG)) {
+            slowLog.add(args, redacted(args), micros, remoteAddress(), name);
+        }
+        LatencyMonitor latency = server.latencyMonitor();
+        if (latency.exceeds(micros / 1000) && blockedClient == null) {
+            latency.add(command.spec().has(CommandFlag.FAST) ? "fast-command" : "command", micros / 1000);
+        }
+        Monitors monitors = server.monitors();
+        if (monitors.active() && !command.spec().has(CommandFlag.ADMIN)
+            && !command.spec().has(CommandFlag.SKIP_MONITOR)) {
+            monitors.feed(database, remoteAddress(), args, redacted(args));
+        }
+    }
+
+    private static boolean[] redacted(Arguments args) {
+        return Redaction.of(args.string(0).toLowerCase(java.util.Locale.ROOT), args);
+    }
+
+    /** MONITOR: false when it already monitors (Redis then replies nothing). Home thread. */
+    public boolean startMonitoring() {
+        if (monitoring) {
+            return false;
+        }
+        monitoring = true;
+        server.monitors().add(this);
+        return true;
+    }
+
+    /** RESET, or the client went. */
+    public void stopMonitoring() {
+        if (monitoring) {
+            monitoring = false;
+            server.monitors().remove(this);
+        }
+    }
+
+    public boolean monitoring() {
+        return monitoring;
     }
 
     @Override
@@ -767,7 +838,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     public void block(long deadline, int[] keyArguments, int destinationArgument, BlockedCommand command) {
         BlockedClient client = new BlockedClient(this, current, decoder, database, keyArguments,
             destinationArgument, command, deadline);
-        client.register((Database) keyspace());
+        client.register((Database) server.engine().keyspace(database));
         // Published before it is counted: a client INFO counts as blocked is one CLIENT UNBLOCK finds.
         blockedClient = client;
         server.blockedClients.increment();
@@ -896,12 +967,30 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
      * goes to the channel on its own.
      */
     public void push(byte[] message) {
+        pushBytes(message, true);
+    }
+
+    /**
+     * Writes a MONITOR line as it is, as {@link #push} writes a message: it counts against the
+     * normal class of client-output-buffer-limit (a monitor is a normal client in Redis).
+     */
+    void pushLine(byte[] line) {
+        if (monitoring) {
+            pushBytes(line, false);
+        }
+    }
+
+    private void pushBytes(byte[] message, boolean aggregate) {
         if (closing || closed) {
             return;
         }
         ByteBuf target = waiting ? channel.alloc().ioBuffer(message.length) : out();
-        target.writeByte(writer.protocol() == 3 ? '>' : '*');
-        target.writeBytes(message, 1, message.length - 1);
+        if (aggregate) {
+            target.writeByte(writer.protocol() == 3 ? '>' : '*');
+            target.writeBytes(message, 1, message.length - 1);
+        } else {
+            target.writeBytes(message);
+        }
         if (waiting) {
             server.netOutputBytes.add(message.length);
             channel.write(target, channel.voidPromise());
@@ -1100,6 +1189,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
         if (out != null && out.isReadable()) {
             server.netOutputBytes.add(out.readableBytes());
+            server.writesProcessed.increment();
             ByteBuf buffer = out;
             out = null;
             if (closing) {
@@ -1227,9 +1317,17 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         return writer;
     }
 
+    /** The database, seen through {@link ReadLookups} while a read-only command runs. */
     @Override
     public Keyspace keyspace() {
-        return server.engine().keyspace(database);
+        Keyspace keyspace = server.engine().keyspace(database);
+        return countsReads ? readLookups.of(keyspace) : keyspace;
+    }
+
+    /** What a command queued in MULTI sees when EXEC runs it: as {@link #keyspace()} for that command. */
+    Keyspace keyspaceFor(Command command) {
+        Keyspace keyspace = server.engine().keyspace(database);
+        return command.readOnly() ? readLookups.of(keyspace) : keyspace;
     }
 
     @Override

@@ -313,6 +313,7 @@ public final class LacewingServer implements AutoCloseable {
                 }
             });
             workers.scheduleRepeating(0, () -> closeIdleClients(state), () -> 1000);
+            workers.scheduleRepeating(0, state::sampleRates, () -> 100);
             LOG.log(System.Logger.Level.INFO, "Lacewing " + ServerState.VERSION + " ready: port " + port + ", engine "
                 + engineName + ", transport " + transport.transport().name() + ", threading " + plan.strategy()
                 + " (" + plan.workers() + " threads), plugins " + found.mode()

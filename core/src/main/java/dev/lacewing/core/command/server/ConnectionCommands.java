@@ -87,10 +87,13 @@ public final class ConnectionCommands {
         ctx.client().closeAfterReply();
     }
 
-    /** RESET: leaves every channel (without confirmations), as a new connection, then replies RESET. */
+    /** RESET: leaves every channel (without confirmations) and MONITOR mode, as a new connection, then replies RESET. */
     private static void reset(CommandContext ctx) {
-        if (ctx.client() instanceof ClientConnection connection && connection.subscribed()) {
-            connection.server().pubSub().unsubscribeAll(connection);
+        if (ctx.client() instanceof ClientConnection connection) {
+            if (connection.subscribed()) {
+                connection.server().pubSub().unsubscribeAll(connection);
+            }
+            connection.stopMonitoring();
         }
         if (ctx.client() instanceof ClientConnection connection) {
             connection.server().tracking().disable(connection);

@@ -75,8 +75,11 @@ public final class ServerCommands {
 
     // ---- INFO -------------------------------------------------------------------------------
 
-    private static final List<String> DEFAULT_SECTIONS =
-        List.of("server", "clients", "memory", "persistence", "stats", "replication", "cpu", "keyspace");
+    private static final List<String> DEFAULT_SECTIONS = List.of("server", "clients", "memory", "persistence", "stats",
+        "replication", "cpu", "errorstats", "keyspace");
+    /** INFO ALL: the default sections with commandstats, in Redis's order. */
+    private static final List<String> ALL_SECTIONS = List.of("server", "clients", "memory", "persistence", "stats",
+        "replication", "cpu", "commandstats", "errorstats", "keyspace");
 
     private static void info(CommandContext ctx) {
         Arguments args = ctx.arguments();
@@ -88,10 +91,7 @@ public final class ServerCommands {
             String section = args.string(i).toLowerCase(Locale.ROOT);
             switch (section) {
                 case "default" -> sections.addAll(DEFAULT_SECTIONS);
-                case "all", "everything" -> {
-                    sections.addAll(DEFAULT_SECTIONS);
-                    sections.add("commandstats");
-                }
+                case "all", "everything" -> sections.addAll(ALL_SECTIONS);
                 default -> sections.add(section);
             }
         }
