@@ -5,6 +5,7 @@ import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.CommandDetails;
 import dev.lacewing.api.CommandFlag;
 import dev.lacewing.api.CommandSpec;
+import dev.lacewing.api.Keyspace;
 import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.keyspace.WatchedKeys;
 import dev.lacewing.core.tracking.Tracking;
@@ -60,6 +61,15 @@ final class Watch implements WatchedKeys.Watcher {
     }
 
     /**
+     * The database the command ran in, itself: a read-only command sees it through the lookups
+     * that count keyspace hits and misses ({@link ReadLookups}).
+     */
+    private static Keyspace database(CommandContext ctx) {
+        Keyspace keyspace = ctx.keyspace();
+        return keyspace instanceof ReadLookups lookups ? lookups.target() : keyspace;
+    }
+
+    /**
      * A command ran: when it writes, its keys' watchers are flagged and their tracking clients
      * invalidated (Redis's signalModifiedKey), FLUSHDB and FLUSHALL invalidating every tracking client;
      * when it only reads, a tracking client's keys are remembered (Redis's trackingRememberKeys). Called
@@ -69,7 +79,7 @@ final class Watch implements WatchedKeys.Watcher {
     static void written(CommandSpec spec, Arguments args, CommandContext ctx) {
         Tracking tracking = ((ServerState) ctx.server()).tracking();
         boolean tracked = tracking.active();
-        if ((!tracked && !WatchedKeys.anyWatched()) || !(ctx.keyspace() instanceof Database database)) {
+        if ((!tracked && !WatchedKeys.anyWatched()) || !(database(ctx) instanceof Database database)) {
             return;
         }
         if (!spec.has(CommandFlag.WRITE)) {
@@ -217,7 +227,7 @@ final class Watch implements WatchedKeys.Watcher {
     static void served(CommandContext ctx, byte[] key, byte[] destination) {
         Tracking tracking = ((ServerState) ctx.server()).tracking();
         boolean tracked = tracking.active();
-        if ((!tracked && !WatchedKeys.anyWatched()) || !(ctx.keyspace() instanceof Database database)) {
+        if ((!tracked && !WatchedKeys.anyWatched()) || !(database(ctx) instanceof Database database)) {
             return;
         }
         Tracking.Writes writes = tracked ? tracking.writes(null) : null;
