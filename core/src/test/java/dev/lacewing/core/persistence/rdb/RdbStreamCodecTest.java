@@ -99,6 +99,28 @@ class RdbStreamCodecTest {
         assertArrayEquals(REDIS_PLAIN, DumpPayload.create(stream, true));
     }
 
+    /**
+     * RDB_TYPE_STREAM_LISTPACKS (15, before 7.0): the same nodes without first ID, max deleted ID,
+     * entries added and the groups' entries read, which load as rdbLoadObject fills them in
+     * (redis-server 7.0.15 RESTOREs this payload to the same values).
+     */
+    @Test
+    void olderStreamTypeLoadsWithTheSevenZeroFieldsFilledIn() {
+        String hex = HexFormat.of().formatHex(REDIS_PLAIN);
+        String tail = "0709050101050109020267320401030000026733090581ffffffffffffffff0000";
+        int nodesEnd = hex.indexOf(tail);
+        String older = "0f" + hex.substring(2, nodesEnd) + "070905" + "02" + "026732" + "0401" + "0000"
+            + "026733" + "0905" + "0000" + "0a00" + "0000000000000000";
+        StreamValue stream = restore(HexFormat.of().parseHex(older));
+        assertEquals(7, stream.length());
+        assertEquals(7, stream.entriesAdded());
+        assertEquals(new StreamId(1, 1), stream.firstId());
+        assertEquals(StreamId.MIN, stream.maxDeletedId());
+        assertEquals(-1, stream.group(bytes("g2")).entriesRead());
+        assertEquals(7, stream.group(bytes("g3")).entriesRead());
+        assertEquals(entries(restore(REDIS_PLAIN)), entries(stream));
+    }
+
     @Test
     void streamBuiltByCommandsDumpsAsRedisDoes() {
         StreamValue stream = new StreamValue();
