@@ -37,9 +37,9 @@ public final class Lzf {
      * would not fit (or the input is empty, whose compressed form is empty).
      *
      * <p>The output is byte for byte what Redis's lzf_compress writes (HLOG 16, VERY_FAST, a
-     * cleared table), so RDB strings and DUMP payloads equal redis-server's: the same rolling hash
-     * over the last four bytes into 2^16 slots, no match against the input's first byte nor within
-     * its last four, the same unrolled match extension, and the last two positions of each match
+     * cleared table; Debian's redis-server links liblzf 3.6, whose output this equals too), so RDB strings and DUMP payloads equal redis-server's: the same rolling hash
+     * over the last four bytes into 2^16 slots, no match against the input's first byte nor starting
+     * in its last two, the same unrolled match extension, and the last two positions of each match
      * hashed afresh.
      */
     public static int compress(byte[] in, int inOffset, int inLength, byte[] out, int outOffset, int outLimit) {
@@ -60,7 +60,7 @@ public final class Lzf {
             int reference = table.get(slot, generation);
             table.put(slot, generation, ip);
             int offset = ip - reference - 1;
-            if (reference > inOffset && offset < MAX_OFFSET && ip + 4 < inEnd
+            if (reference > inOffset && offset < MAX_OFFSET
                     && in[reference] == in[ip] && in[reference + 1] == in[ip + 1] && in[reference + 2] == in[ip + 2]) {
                 // Close the literal run (or take back its unused control byte) and write the reference.
                 if (literals > 0) {

@@ -309,6 +309,22 @@ public final class StreamValue implements TypedValue {
             master = last.getKey();
             node = last.getValue();
         }
+        appendEntry(master, node, id, array, offsets, lengths, from, to, byteBound);
+        node.live++;
+        length++;
+        entriesAdded++;
+        lastMs = id.ms();
+        lastSeq = id.seq();
+        if (length == 1) {
+            firstMs = id.ms();
+            firstSeq = id.seq();
+        }
+    }
+
+    /** Encodes one entry at the end of {@code node}; returns where it starts. Counts are the caller's. */
+    private int appendEntry(StreamId master, Node node, StreamId id, byte[] array, int[] offsets, int[] lengths,
+                            int from, int to, long byteBound) {
+        int fieldCount = (to - from) / 2;
         boolean same = sameFields(node, array, offsets, lengths, from, to);
         long msDelta = id.ms() - master.ms();
         long seqDelta = zigzag(id.seq() - master.seq());
@@ -336,16 +352,9 @@ public final class StreamValue implements TypedValue {
             System.arraycopy(array, offsets[i], data, at, lengths[i]);
             at += lengths[i];
         }
+        int start = node.used;
         node.used = at;
-        node.live++;
-        length++;
-        entriesAdded++;
-        lastMs = id.ms();
-        lastSeq = id.seq();
-        if (length == 1) {
-            firstMs = id.ms();
-            firstSeq = id.seq();
-        }
+        return start;
     }
 
     private static boolean sameFields(Node node, byte[] array, int[] offsets, int[] lengths, int from, int to) {
@@ -601,6 +610,137 @@ public final class StreamValue implements TypedValue {
     public Entry edge(boolean first) {
         List<Entry> one = range(StreamId.MIN, StreamId.MAX, 1, !first);
         return one.isEmpty() ? null : one.get(0);
+    }
+
+    // ---- persistence -----------------------------------------------------------------------
+
+    /**
+     * Receives the nodes in ID order with every entry, deleted ones included, as Redis's stream
+     * listpack lays them out (streamAppendItem): an entry whose fields are the node's master fields
+     * brings its values alone, any other its field,value pairs.
+     */
+    public interface NodeVisitor {
+        void node(StreamId master, int live, int deleted, List<byte[]> masterFields);
+
+        void entry(long ms, long seq, boolean deleted, boolean sameFields, List<byte[]> items);
+    }
+
+    /** Walks every node and entry for RDB and DUMP. O(size of the stream). */
+    public void visitNodes(NodeVisitor visitor) {
+        Cursor cursor = new Cursor();
+        for (Map.Entry<StreamId, Node> entry : nodes.entrySet()) {
+            Node node = entry.getValue();
+            byte[] data = node.data;
+            List<byte[]> masterFields = new ArrayList<>(node.masterFieldCount);
+            int at = Varint.size(node.masterFieldCount);
+            for (int i = 0; i < node.masterFieldCount; i++) {
+                int fieldLength = Varint.read(data, at);
+                at += Varint.size(fieldLength);
+                masterFields.add(Arrays.copyOfRange(data, at, at + fieldLength));
+                at += fieldLength;
+            }
+            visitor.node(entry.getKey(), node.live, node.deleted, masterFields);
+            cursor.start(entry.getKey(), node);
+            while (cursor.next()) {
+                boolean same = (cursor.flags & SAME_FIELDS) != 0;
+                int itemCount = same ? cursor.fieldCount : cursor.fieldCount * 2;
+                List<byte[]> items = new ArrayList<>(itemCount);
+                int p = cursor.fieldsAt;
+                for (int i = 0; i < itemCount; i++) {
+                    int itemLength = Varint.read(data, p);
+                    p += Varint.size(itemLength);
+                    items.add(Arrays.copyOfRange(data, p, p + itemLength));
+                    p += itemLength;
+                }
+                visitor.entry(cursor.ms, cursor.seq, cursor.deleted(), same, items);
+            }
+        }
+    }
+
+    /**
+     * Loading: starts a node whose master ID is {@code master} and master fields
+     * {@code masterFields}, after every node loaded so far. False when the master ID does not
+     * follow the last node's.
+     */
+    public boolean loadNode(StreamId master, List<byte[]> masterFields) {
+        if (!nodes.isEmpty() && nodes.lastKey().compareTo(master) >= 0) {
+            return false;
+        }
+        Node node = new Node();
+        node.masterFieldCount = masterFields.size();
+        int size = Varint.size(node.masterFieldCount);
+        for (byte[] field : masterFields) {
+            size += Varint.size(field.length) + field.length;
+        }
+        node.data = new byte[size];
+        int at = Varint.write(node.data, 0, node.masterFieldCount);
+        for (byte[] field : masterFields) {
+            at = Varint.write(node.data, at, field.length);
+            System.arraycopy(field, 0, node.data, at, field.length);
+            at += field.length;
+        }
+        node.used = at;
+        node.entriesStart = at;
+        nodes.put(master, node);
+        nodeBytes += node.data.length;
+        return true;
+    }
+
+    /**
+     * Loading: appends an entry to the node {@link #loadNode} started last; {@code fieldsAndValues}
+     * alternate. The stream's counters are set afterwards by {@link #loadCounters}.
+     */
+    public void loadEntry(StreamId id, List<byte[]> fieldsAndValues, boolean deleted) {
+        Map.Entry<StreamId, Node> last = nodes.lastEntry();
+        int count = fieldsAndValues.size();
+        int[] offsets = new int[count];
+        int[] lengths = new int[count];
+        int total = 0;
+        for (int i = 0; i < count; i++) {
+            offsets[i] = total;
+            lengths[i] = fieldsAndValues.get(i).length;
+            total += lengths[i];
+        }
+        byte[] array = new byte[total];
+        for (int i = 0; i < count; i++) {
+            System.arraycopy(fieldsAndValues.get(i), 0, array, offsets[i], lengths[i]);
+        }
+        Node node = last.getValue();
+        int start = appendEntry(last.getKey(), node, id, array, offsets, lengths, 0, count, NODE_MAX_SIZE);
+        if (deleted) {
+            node.data[start] |= DELETED;
+            node.deleted++;
+        } else {
+            node.live++;
+        }
+    }
+
+    /**
+     * Loading: the counters RDB carries, once every node is in. False when a node holds no live
+     * entry or the live entries do not add up to {@code newLength}.
+     */
+    public boolean loadCounters(long newLength, StreamId last, StreamId first, StreamId maxDeleted,
+                                long newEntriesAdded) {
+        long live = 0;
+        for (Node node : nodes.values()) {
+            if (node.live == 0) {
+                return false;
+            }
+            shrink(node);
+            live += node.live;
+        }
+        if (live != newLength) {
+            return false;
+        }
+        length = newLength;
+        lastMs = last.ms();
+        lastSeq = last.seq();
+        firstMs = first.ms();
+        firstSeq = first.seq();
+        maxDeletedMs = maxDeleted.ms();
+        maxDeletedSeq = maxDeleted.seq();
+        entriesAdded = newEntriesAdded;
+        return true;
     }
 
     // ---- removing --------------------------------------------------------------------------

@@ -82,6 +82,21 @@ class LzfTest {
         }
     }
 
+    /**
+     * liblzf 3.6 (which Debian's redis-server links) starts a match anywhere before the last two
+     * bytes and runs it to at most the second-to-last: outputs taken from its lzf_compress.
+     */
+    @Test
+    void matchesNearTheEndAsLiblzf() {
+        byte[] out = new byte[32];
+        byte[] threeBeforeTheEnd = "XabcdefghabcZ".getBytes(StandardCharsets.US_ASCII);
+        int length = Lzf.compress(threeBeforeTheEnd, 0, threeBeforeTheEnd.length, out, 0, out.length);
+        assertEquals("085861626364656667682007005a", HexFormat.of().formatHex(out, 0, length));
+        byte[] cutShort = "XabcdefghiabcdZ".getBytes(StandardCharsets.US_ASCII);
+        length = Lzf.compress(cutShort, 0, cutShort.length, out, 0, out.length);
+        assertEquals("0958616263646566676869200801645a", HexFormat.of().formatHex(out, 0, length));
+    }
+
     @Test
     void emptyAndTinyInput() {
         byte[] out = new byte[16];

@@ -310,9 +310,10 @@ class StreamCommandsTest {
             assertEquals(500, sync.xlen(renamed));
             KeyScanArgs streams = KeyScanArgs.Builder.type("stream").match(renamed).limit(100_000);
             assertEquals(List.of(renamed), sync.scan(streams).getKeys());
-            RedisCommandExecutionException notDumped = assertThrows(RedisCommandExecutionException.class,
-                () -> sync.dump(renamed));
-            assertEquals("ERR DUMP of a stream is not supported yet", notDumped.getMessage());
+            assertEquals("OK", sync.restore(s, 0, sync.dump(renamed)));
+            Range<String> all = Range.create("-", "+");
+            assertEquals(sync.xrange(renamed, all).stream().map(m -> m.getId() + m.getBody()).toList(),
+                sync.xrange(s, all).stream().map(m -> m.getId() + m.getBody()).toList());
             sync.set(s, "a string");
             RedisCommandExecutionException wrongType = assertThrows(RedisCommandExecutionException.class,
                 () -> sync.xadd(s, fields("f", "v")));

@@ -89,7 +89,28 @@ class DumpRestoreReferenceTest {
             "2", "n")), cmd("ZRANGE", "K", "0", "-1", "WITHSCORES")));
         values.add(new Value("hash-listpack", "listpack", List.<String[]>of(cmd("HSET", "K", "f1", "v1", "f2", "12",
             "num", "-70000", "f3", "z".repeat(60)), cmd("HDEL", "K", "f2")), cmd("HGETALL", "K")));
+        values.add(new Value("stream", "stream", streamBuild(), cmd("XRANGE", "K", "-", "+")));
         return values;
+    }
+
+    /**
+     * A stream of three nodes (100 entries a node, the bound that splits first here), entries
+     * with other fields than the master's, integers of every width, a long value, deletions and an
+     * exact trim (deleted entries stay in their nodes), and groups without consumers.
+     */
+    private static List<String[]> streamBuild() {
+        List<String[]> build = new ArrayList<>();
+        for (int i = 1; i <= 250; i++) {
+            build.add(i % 40 == 0 ? cmd("XADD", "K", i + "-" + i, "other", "x", "n", Integer.toString(-i))
+                : cmd("XADD", "K", i + "-1", "f", "value-" + i, "n", Long.toString(i * 9_999_999L)));
+        }
+        build.add(cmd("XADD", "K", "5000000000-7", "f", "v".repeat(100), "n", "-70000"));
+        build.add(cmd("XDEL", "K", "3-1", "150-1", "250-1"));
+        build.add(cmd("XTRIM", "K", "MAXLEN", "240"));
+        build.add(cmd("XGROUP", "CREATE", "K", "g1", "0"));
+        build.add(cmd("XGROUP", "CREATE", "K", "g2", "120-1", "ENTRIESREAD", "100"));
+        build.add(cmd("XGROUP", "CREATE", "K", "g3", "$"));
+        return build;
     }
 
     /** Values stored in a hash table: Redis's DUMP order is its table's, so they are compared by content. */
@@ -124,10 +145,20 @@ class DumpRestoreReferenceTest {
         return "dump" + RUNS.incrementAndGet() + ":" + value.name();
     }
 
+    /** The command with its "K" arguments (the key, wherever the command takes it) replaced by {@code key}. */
+    private static String[] withKey(String[] command, String key) {
+        String[] arguments = command.clone();
+        for (int i = 1; i < arguments.length; i++) {
+            if (arguments[i].equals("K")) {
+                arguments[i] = key;
+            }
+        }
+        return arguments;
+    }
+
     private static void build(RespClient client, Value value, String key) {
         for (String[] command : value.build()) {
-            String[] arguments = command.clone();
-            arguments[1] = key;
+            String[] arguments = withKey(command, key);
             String reply = client.call(arguments);
             if (reply.startsWith("-")) {
                 throw new AssertionError(String.join(" ", command) + " -> " + reply);
@@ -136,9 +167,7 @@ class DumpRestoreReferenceTest {
     }
 
     private static String read(RespClient client, Value value, String key) {
-        String[] arguments = value.read().clone();
-        arguments[1] = key;
-        return client.call(arguments);
+        return client.call(withKey(value.read(), key));
     }
 
     /** The bytes of a bulk-string reply. */
@@ -237,6 +266,51 @@ class DumpRestoreReferenceTest {
                 assertEquals(reference.call("OBJECT", "ENCODING", fromLacewing),
                     lacewing.call("OBJECT", "ENCODING", fromRedis), value.name());
             }
+        }
+    }
+
+    /** XINFO STREAM FULL without radix-tree-nodes, which counts Redis's radix tree's inner nodes. */
+    private static String streamInfo(RespClient client, String key) {
+        return client.call("XINFO", "STREAM", key, "FULL").replaceFirst("radix-tree-nodes\r\n:\\d+", "");
+    }
+
+    /**
+     * A stream with consumer groups, pending entries (one of them deleted from the stream, one
+     * claimed by another consumer) and consumers with and without pending entries: each server
+     * restores the other's DUMP and shows the same entries, groups, PELs, delivery times and counts
+     * and seen times; a payload restored from Redis dumps back to the same bytes.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("targets")
+    void streamWithGroupsRestoresBothWays(Target target) {
+        try (RespClient reference = RespClient.connect(redis.port());
+             RespClient lacewing = RespClient.connect(Servers.server(target).port())) {
+            List<String[]> commands = new ArrayList<>(streamBuild());
+            commands.add(cmd("XREADGROUP", "GROUP", "g1", "alice", "COUNT", "3", "STREAMS", "K", ">"));
+            commands.add(cmd("XREADGROUP", "GROUP", "g1", "bob", "COUNT", "2", "STREAMS", "K", ">"));
+            commands.add(cmd("XGROUP", "CREATECONSUMER", "K", "g1", "idle"));
+            commands.add(cmd("XACK", "K", "g1", "12-1"));
+            commands.add(cmd("XDEL", "K", "14-1"));
+            commands.add(cmd("XCLAIM", "K", "g1", "bob", "0", "11-1"));
+            commands.add(cmd("XREADGROUP", "GROUP", "g2", "carol", "COUNT", "1", "STREAMS", "K", ">"));
+            Value stream = new Value("stream-groups", "stream", commands, cmd("XRANGE", "K", "-", "+"));
+            String key = key(stream);
+            build(reference, stream, key);
+            build(lacewing, stream, key);
+
+            String fromRedis = key + ":from-redis";
+            byte[] redisPayload = dump(reference, key);
+            assertEquals("+OK\r\n", restore(lacewing, fromRedis, redisPayload));
+            assertEquals(read(reference, stream, key), read(lacewing, stream, fromRedis));
+            assertEquals(streamInfo(reference, key), streamInfo(lacewing, fromRedis));
+            assertEquals(reference.call("XPENDING", key, "g1"), lacewing.call("XPENDING", fromRedis, "g1"));
+            assertSameBytes(redisPayload, dump(lacewing, fromRedis), "stream restored from Redis");
+
+            String fromLacewing = key + ":from-lacewing";
+            assertEquals("+OK\r\n", restore(reference, fromLacewing, dump(lacewing, key)));
+            assertEquals(read(lacewing, stream, key), read(reference, stream, fromLacewing));
+            assertEquals(streamInfo(lacewing, key), streamInfo(reference, fromLacewing));
+            assertEquals(lacewing.call("XPENDING", key, "g1"), reference.call("XPENDING", fromLacewing, "g1"));
         }
     }
 

@@ -144,6 +144,18 @@ public final class RdbInput {
         return lengthAfter(first);
     }
 
+    /** rdbLoadLen of a 64-bit unsigned number (stream IDs and counters), as a long's bits. */
+    public long readUnsignedLength() {
+        int first = readByte();
+        if (first == 0x81) {
+            return readBigEndian(8);
+        }
+        if ((first & 0xC0) == 0xC0) {
+            throw new RdbFormatException("encoded value where a length was expected");
+        }
+        return lengthAfter(first);
+    }
+
     private long lengthAfter(int first) {
         switch (first >>> 6) {
             case 0:

@@ -87,14 +87,17 @@ public final class RdbOutput {
         }
     }
 
-    /** rdbSaveLen: 6-bit, 14-bit, 32-bit or 64-bit big-endian length. */
+    /**
+     * rdbSaveLen: 6-bit, 14-bit, 32-bit or 64-bit big-endian length, {@code length} unsigned (a
+     * stream group's entries read of -1 goes out as 2^64-1, as Redis writes it).
+     */
     public void writeLength(long length) {
-        if (length < 1 << 6) {
+        if (length >= 0 && length < 1 << 6) {
             writeByte((int) length);
-        } else if (length < 1 << 14) {
+        } else if (length >= 0 && length < 1 << 14) {
             writeByte((int) (length >>> 8) | 0x40);
             writeByte((int) length);
-        } else if (length <= 0xFFFFFFFFL) {
+        } else if (length >= 0 && length <= 0xFFFFFFFFL) {
             writeByte(0x80);
             writeBigEndian(length, 4);
         } else {

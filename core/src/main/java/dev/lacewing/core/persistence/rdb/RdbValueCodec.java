@@ -8,6 +8,7 @@ import dev.lacewing.core.datatype.Lzf;
 import dev.lacewing.core.datatype.Quicklist;
 import dev.lacewing.core.datatype.SetValue;
 import dev.lacewing.core.datatype.SortedSet;
+import dev.lacewing.core.datatype.StreamValue;
 import java.util.List;
 
 /**
@@ -19,13 +20,15 @@ import java.util.List;
  * as RDB_TYPE_LIST_QUICKLIST_2, one listpack per node, a compressed node as its LZF blob; sets as
  * RDB_TYPE_SET_INTSET (Redis's intset blob) or RDB_TYPE_SET; sorted sets as RDB_TYPE_ZSET_LISTPACK
  * or RDB_TYPE_ZSET_2 (highest score first, binary doubles); hashes as RDB_TYPE_HASH_LISTPACK or
- * RDB_TYPE_HASH. Listpacks are rebuilt in Redis's byte layout ({@link RedisListpack}) with scores
+ * RDB_TYPE_HASH; streams as RDB_TYPE_STREAM_LISTPACKS_2 ({@link RdbStreamCodec}). Listpacks
+ * are rebuilt in Redis's byte layout ({@link RedisListpack}) with scores
  * as d2string prints them, so the bytes equal Redis's for the same data, except where Redis's
  * order is its hash table's (RDB_TYPE_SET, RDB_TYPE_HASH).
  *
- * <p>Read: every type 7.0 reads except modules, streams and the zipmap hash (9): also
+ * <p>Read: every type 7.0 reads except modules and the zipmap hash (9): also
  * RDB_TYPE_LIST (1), RDB_TYPE_ZSET (3, text doubles), and the ziplist encodings of RDB versions
- * before 10 (10, 12, 13, 14). The encoding is chosen as 7.0 chooses it on load, from the current
+ * before 10 (10, 12, 13, 14), and RDB_TYPE_STREAM_LISTPACKS (15). The encoding is chosen as
+ * 7.0 chooses it on load, from the current
  * {@link Encodings}; a list keeps the nodes it was saved with. Duplicate members, NaN scores,
  * empty aggregates and unknown types are {@link RdbFormatException}s.
  *
@@ -94,6 +97,8 @@ public final class RdbValueCodec {
             return zset.isLarge() ? TYPE_ZSET_2 : TYPE_ZSET_LISTPACK;
         } else if (value instanceof HashValue hash) {
             return hash.isListpack() ? TYPE_HASH_LISTPACK : TYPE_HASH;
+        } else if (value instanceof StreamValue) {
+            return RdbStreamCodec.TYPE_STREAM_LISTPACKS_2;
         }
         throw new IllegalArgumentException("no RDB encoding for " + value.getClass().getSimpleName());
     }
@@ -110,6 +115,8 @@ public final class RdbValueCodec {
             writeSortedSet(zset, out);
         } else if (value instanceof HashValue hash) {
             writeHash(hash, out);
+        } else if (value instanceof StreamValue stream) {
+            RdbStreamCodec.write(stream, out);
         } else {
             throw new IllegalArgumentException("no RDB encoding for " + value.getClass().getSimpleName());
         }
@@ -223,6 +230,8 @@ public final class RdbValueCodec {
             case TYPE_HASH -> readHash(in, encodings);
             case TYPE_HASH_LISTPACK -> hashOf(RedisListpack.read(in.readString()), encodings);
             case TYPE_HASH_ZIPLIST -> hashOf(RedisListpack.readZiplist(in.readString()), encodings);
+            case RdbStreamCodec.TYPE_STREAM_LISTPACKS, RdbStreamCodec.TYPE_STREAM_LISTPACKS_2 ->
+                RdbStreamCodec.read(type, in);
             default -> throw new RdbFormatException("unsupported RDB object type " + type);
         };
     }
