@@ -387,7 +387,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             }
         }
         if (server.scripts().busy() && !allowedWhileBusy(command, args)) {
-            reject(command, Scripts.BUSY);
+            reject(command, server.scripts().busyError());
             return;
         }
         if (multi.active() && multi.dispatch(command, args, writer)) {

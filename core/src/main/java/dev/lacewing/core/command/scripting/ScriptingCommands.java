@@ -122,7 +122,7 @@ public final class ScriptingCommands {
             ctx.reply().error("NOTBUSY No scripts in execution right now.");
             return;
         }
-        String refused = running.kill();
+        String refused = running.kill(false);
         if (refused != null) {
             ctx.reply().error(refused);
         } else {
