@@ -129,21 +129,26 @@ public final class Functions {
      * of its functions exists in another library.
      */
     public synchronized String add(Library added, boolean replace) {
-        return add(List.of(added), replace, false);
+        return add(List.of(added), replace, false, false);
     }
 
     /**
      * FUNCTION RESTORE's policies on top of {@link #add}: with {@code flush} the libraries replace
      * every library; otherwise they join them, replacing those of the same name when {@code replace}.
-     * All or nothing.
+     * All or nothing. A collision is worded as libraryJoin words it.
      */
-    public synchronized String add(List<Library> added, boolean replace, boolean flush) {
+    public synchronized String restore(List<Library> added, boolean replace, boolean flush) {
+        return add(added, replace, flush, true);
+    }
+
+    private String add(List<Library> added, boolean replace, boolean flush, boolean restoring) {
         Map<String, Library> libraries = flush ? new LinkedHashMap<>() : new LinkedHashMap<>(state.libraries);
         boolean removed = flush && !state.libraries.isEmpty();
         for (Library library : added) {
             Library old = libraries.remove(library.name);
             if (old != null && !replace) {
-                return "Library '" + library.name + "' already exists";
+                return restoring ? "Library " + library.name + " already exists"
+                    : "Library '" + library.name + "' already exists";
             }
             removed |= old != null;
             libraries.put(library.name, library);

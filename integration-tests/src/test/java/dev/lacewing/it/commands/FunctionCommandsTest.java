@@ -2,6 +2,7 @@ package dev.lacewing.it.commands;
 
 import static dev.lacewing.it.commands.ScriptingCommandsTest.keyOnShard;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lacewing.core.server.LacewingServer;
@@ -10,6 +11,7 @@ import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
 import io.lettuce.core.FlushMode;
 import io.lettuce.core.FunctionRestoreMode;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -71,6 +73,9 @@ class FunctionCommandsTest {
             assertEquals(List.of(), redis.functionList());
             assertEquals("OK", binary.sync().functionRestore(dump));
             assertEquals("v1", redis.fcall("kv_get", ScriptOutputType.VALUE, a));
+            RedisCommandExecutionException collision = assertThrows(RedisCommandExecutionException.class,
+                () -> binary.sync().functionRestore(dump));
+            assertEquals("ERR Library kv already exists", collision.getMessage());
             assertEquals("OK", binary.sync().functionRestore(dump, FunctionRestoreMode.REPLACE));
             assertEquals("OK", binary.sync().functionRestore(dump, FunctionRestoreMode.FLUSH));
             assertEquals("OK", redis.functionFlush(FlushMode.SYNC));
@@ -142,7 +147,7 @@ class FunctionCommandsTest {
             assertEquals("*4\r\n$14\r\nrunning_script\r\n$-1\r\n$7\r\nengines\r\n*2\r\n$3\r\nLUA\r\n*4\r\n"
                 + "$15\r\nlibraries_count\r\n:1\r\n$15\r\nfunctions_count\r\n:2\r\n", client.call("FUNCTION", "STATS"));
             String dump = client.call("FUNCTION", "RESTORE", "x", "flush", "extra");
-            assertEquals("-ERR unknown subcommand or wrong number of arguments for 'restore'. Try FUNCTION HELP.\r\n", dump);
+            assertEquals("-ERR unknown subcommand or wrong number of arguments for 'RESTORE'. Try FUNCTION HELP.\r\n", dump);
         }
     }
 

@@ -307,7 +307,8 @@ public final class FunctionCommands {
     private static void restore(CommandContext ctx) {
         Arguments args = ctx.arguments();
         if (args.count() > 4) {
-            ctx.reply().error("ERR unknown subcommand or wrong number of arguments for 'restore'. Try FUNCTION HELP.");
+            ctx.reply().error("ERR unknown subcommand or wrong number of arguments for '" + args.string(1)
+                + "'. Try FUNCTION HELP.");
             return;
         }
         boolean flush = false;
@@ -352,7 +353,7 @@ public final class FunctionCommands {
             ctx.reply().error("ERR Failed loading library from payload");
             return;
         }
-        String error = scripts.functions().add(libraries, replace, flush);
+        String error = scripts.functions().restore(libraries, replace, flush);
         if (error != null) {
             ctx.reply().error("ERR " + error);
         } else {
