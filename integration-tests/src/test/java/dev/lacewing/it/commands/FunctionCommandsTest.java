@@ -151,6 +151,31 @@ class FunctionCommandsTest {
         }
     }
 
+    /** Functions queued in MULTI run in EXEC, their errors there (as redis-server 7.0.15's); a load past 500 ms fails. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void functionsRunInsideMultiAcrossShardsAndALoadPastItsLimitFails(Target target) {
+        String a = keyOnShard(target, "fn:multi:a", 0);
+        String b = keyOnShard(target, "fn:multi:b", 1);
+        try (RespClient client = RespClient.connect(Servers.server(target).port())) {
+            client.call("FUNCTION", "DELETE", "inc");
+            assertEquals("$3\r\ninc\r\n", client.call("FUNCTION", "LOAD",
+                "#!lua name=inc\nredis.register_function('incr_fn', function(keys) return redis.call('incr', keys[1]) end)"));
+            client.call("DEL", a, b);
+            assertEquals("+OK\r\n", client.call("MULTI"));
+            assertEquals("+QUEUED\r\n", client.call("FCALL", "incr_fn", "1", a));
+            assertEquals("+QUEUED\r\n", client.call("FCALL", "incr_fn", "1", b));
+            assertEquals("+QUEUED\r\n", client.call("FCALL_RO", "incr_fn", "1", a));
+            assertEquals("+QUEUED\r\n", client.call("FCALL", "nosuch", "0"));
+            assertEquals("*4\r\n:1\r\n:1\r\n-ERR Can not execute a script with write flag using *_ro command.\r\n"
+                + "-ERR Function not found\r\n", client.call("EXEC"));
+            assertEquals("-ERR Error registering functions: ERR FUNCTION LOAD timeout\r\n", client.call("FUNCTION", "LOAD",
+                "#!lua name=slow\nlocal i = 0 while true do i = i + 1 end"));
+            assertEquals("+OK\r\n", client.call("FUNCTION", "DELETE", "inc"));
+            client.call("DEL", a, b);
+        }
+    }
+
     /** A function writing a key on each shard is seen whole or not at all by a reader of both. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.lacewing.it.server.Servers#all")
