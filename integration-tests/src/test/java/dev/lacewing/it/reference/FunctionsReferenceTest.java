@@ -121,6 +121,10 @@ class FunctionsReferenceTest {
         FUNCTION RESTORE bad FLUSH extra
         FUNCTION FLUSH SYNC
         FUNCTION DUMP
+        COMMAND INFO fcall
+        COMMAND INFO fcall_ro
+        COMMAND INFO eval_ro
+        COMMAND INFO evalsha_ro
         DEL {p}a {p}k {p}l
         """;
 

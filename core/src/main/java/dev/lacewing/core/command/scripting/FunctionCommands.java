@@ -2,7 +2,6 @@ package dev.lacewing.core.command.scripting;
 
 import static dev.lacewing.api.CommandFlag.ALLOW_BUSY;
 import static dev.lacewing.api.CommandFlag.DENYOOM;
-import static dev.lacewing.api.CommandFlag.MAY_REPLICATE;
 import static dev.lacewing.api.CommandFlag.NOSCRIPT;
 import static dev.lacewing.api.CommandFlag.NO_MANDATORY_KEYS;
 import static dev.lacewing.api.CommandFlag.READONLY;
@@ -63,7 +62,9 @@ public final class FunctionCommands {
 
     private static CommandSpec fcall(String name, String summary, Scripts scripts) {
         Set<CommandFlag> flags = EnumSet.of(NOSCRIPT, SKIP_MONITOR, STALE, NO_MANDATORY_KEYS);
-        flags.add(name.endsWith("_ro") ? READONLY : MAY_REPLICATE);
+        if (name.endsWith("_ro")) {
+            flags.add(READONLY);
+        }
         return CommandSpec.countedKeys(name, -3, flags, 2, GROUP, summary).withWholeKeyspaceWhen(args -> {
             Functions.Function function = scripts.functions().function(args.string(1));
             return function != null && scripts.needsWholeKeyspace(function);
