@@ -281,7 +281,10 @@ public final class ScriptRun implements ScriptHost {
         return script.function();
     }
 
-    /** The running function's name and request, and how long it has run, for FUNCTION STATS. */
+    /**
+     * The running function's name and request, and how long it has run, for FUNCTION STATS on
+     * another thread while this run is busy: the request's bytes stay put until the run ends.
+     */
     public String functionName() {
         return script instanceof Functions.Function function ? function.name() : null;
     }
