@@ -17,7 +17,6 @@ PARTIAL = {
     'debug': 'SLEEP and HELP only; refused unless enable-debug-command allows it',
     'memory': 'USAGE only',
     'info': 'sections server, clients, memory, stats, keyspace, commandstats (and others Lacewing adds)',
-    'shutdown': 'NOSAVE, SAVE, NOW, FORCE, ABORT accepted; there is no persistence yet, so all stop at once',
 }
 
 GROUP_TITLES = [

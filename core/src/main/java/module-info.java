@@ -26,6 +26,7 @@ module dev.lacewing.core {
     exports dev.lacewing.core.command.server;
     exports dev.lacewing.core.config;
     exports dev.lacewing.core.datatype;
+    exports dev.lacewing.core.diagnostics;
     exports dev.lacewing.core.keyspace;
     exports dev.lacewing.core.pubsub;
     exports dev.lacewing.core.resp;

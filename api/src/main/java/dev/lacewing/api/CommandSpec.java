@@ -38,11 +38,17 @@ import java.util.function.ToLongFunction;
  *                        (the command replies the error wherever it runs). An engine whose partitions belong to different threads may run
  *                        such a request on that partition alone ({@link #partitionOf(Arguments, int)}); the
  *                        command then stops at the partition's end. Null for every other command
+ * @param keysAfterKeyword for a command whose keys are the first half of the arguments after a keyword
+ *                         (XREAD's and XREADGROUP's STREAMS key... id..., Redis's keyword key spec with range
+ *                         -1 and limit 2), that keyword, upper case; the first argument equal to it, ignoring
+ *                         case, starts the keys, and an odd count after it names none. The command has no
+ *                         other keys. Null for every other command
  */
 public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int firstKey, int lastKey,
                           int step, KeyScope scope, String group, String summary, CommandDetails details,
                           int numKeysIndex, Predicate<Arguments> wholeKeyspaceWhen,
-                          ToIntFunction<Arguments> optionKey, ToLongFunction<Arguments> partitionCursor) {
+                          ToIntFunction<Arguments> optionKey, ToLongFunction<Arguments> partitionCursor,
+                          String keysAfterKeyword) {
 
     public CommandSpec {
         name = name.toLowerCase(Locale.ROOT);
@@ -53,31 +59,32 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
     /** A spec with details and fixed key positions. */
     public CommandSpec(String name, int arity, Set<CommandFlag> flags, int firstKey, int lastKey, int step,
                        KeyScope scope, String group, String summary, CommandDetails details) {
-        this(name, arity, flags, firstKey, lastKey, step, scope, group, summary, details, 0, null, null, null);
+        this(name, arity, flags, firstKey, lastKey, step, scope, group, summary, details, 0, null, null, null, null);
     }
 
     /** A spec without details: COMMAND INFO and DOCS describe it from these fields alone. */
     public CommandSpec(String name, int arity, Set<CommandFlag> flags, int firstKey, int lastKey, int step,
                        KeyScope scope, String group, String summary) {
-        this(name, arity, flags, firstKey, lastKey, step, scope, group, summary, CommandDetails.NONE, 0, null, null, null);
+        this(name, arity, flags, firstKey, lastKey, step, scope, group, summary, CommandDetails.NONE, 0, null, null,
+            null, null);
     }
 
     public CommandSpec withDetails(CommandDetails newDetails) {
         return new CommandSpec(name, arity, flags, firstKey, lastKey, step, scope, group, summary, newDetails,
-            numKeysIndex, wholeKeyspaceWhen, optionKey, partitionCursor);
+            numKeysIndex, wholeKeyspaceWhen, optionKey, partitionCursor, keysAfterKeyword);
     }
 
     /** A command whose keys are only those counted by the argument at {@code numKeysIndex} (LMPOP numkeys key...). */
     public static CommandSpec countedKeys(String name, int arity, Set<CommandFlag> flags, int numKeysIndex,
                                           String group, String summary) {
         return new CommandSpec(name, arity, flags, 0, 0, 0, KeyScope.KEYS, group, summary, CommandDetails.NONE,
-            numKeysIndex, null, null, null);
+            numKeysIndex, null, null, null, null);
     }
 
     /** The same command with movable keys counted by the argument at {@code index}. */
     public CommandSpec withNumKeysAt(int index) {
         return new CommandSpec(name, arity, flags, firstKey, lastKey, step, scope, group, summary, details, index,
-            wholeKeyspaceWhen, optionKey, partitionCursor);
+            wholeKeyspaceWhen, optionKey, partitionCursor, keysAfterKeyword);
     }
 
     /**
@@ -86,7 +93,7 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
      */
     public CommandSpec withWholeKeyspaceWhen(Predicate<Arguments> rule) {
         return new CommandSpec(name, arity, flags, firstKey, lastKey, step, scope, group, summary, details,
-            numKeysIndex, rule, optionKey, partitionCursor);
+            numKeysIndex, rule, optionKey, partitionCursor, keysAfterKeyword);
     }
 
     /**
@@ -95,7 +102,7 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
      */
     public CommandSpec withOptionKey(ToIntFunction<Arguments> finder) {
         return new CommandSpec(name, arity, flags, firstKey, lastKey, step, scope, group, summary, details,
-            numKeysIndex, wholeKeyspaceWhen, finder, partitionCursor);
+            numKeysIndex, wholeKeyspaceWhen, finder, partitionCursor, keysAfterKeyword);
     }
 
     /**
@@ -105,7 +112,7 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
      */
     public CommandSpec withPartitionCursor(ToLongFunction<Arguments> cursor) {
         return new CommandSpec(name, arity, flags, firstKey, lastKey, step, scope, group, summary, details,
-            numKeysIndex, wholeKeyspaceWhen, optionKey, cursor);
+            numKeysIndex, wholeKeyspaceWhen, optionKey, cursor, keysAfterKeyword);
     }
 
     /**
@@ -114,6 +121,13 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
      */
     public int partitionOf(Arguments args, int partitions) {
         return partitionCursor == null ? -1 : (int) Long.remainderUnsigned(partitionCursor.applyAsLong(args), partitions);
+    }
+
+    /** A command without fixed keys whose keys are the first half of the arguments after {@code keyword}. */
+    public static CommandSpec keysAfter(String keyword, String name, int arity, Set<CommandFlag> flags, String group,
+                                        String summary) {
+        return new CommandSpec(name, arity, flags, 0, 0, 0, KeyScope.KEYS, group, summary, CommandDetails.NONE, 0,
+            null, null, null, keyword.toUpperCase(Locale.ROOT));
     }
 
     /**
@@ -131,7 +145,7 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
      * patterns and STORE).
      */
     public boolean hasMovableKeys() {
-        return numKeysIndex > 0 || wholeKeyspaceWhen != null || optionKey != null;
+        return numKeysIndex > 0 || wholeKeyspaceWhen != null || optionKey != null || keysAfterKeyword != null;
     }
 
     /**
@@ -141,6 +155,11 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
      * the error without touching the keyspace.
      */
     public int keyCount(Arguments args) {
+        if (keysAfterKeyword != null) {
+            int keyword = keywordIndex(args);
+            int after = args.count() - keyword - 1;
+            return keyword < 0 || after % 2 != 0 ? 0 : after / 2;
+        }
         int count = args.count();
         int movable = movableKeyCount(args);
         if (numKeysIndex > 0 && movable == 0) {
@@ -156,6 +175,9 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
 
     /** The argument index of key {@code i} of a request ({@code i < keyCount(args)}). */
     public int keyArgument(Arguments args, int i) {
+        if (keysAfterKeyword != null) {
+            return keywordIndex(args) + 1 + i;
+        }
         int option = optionKeyArgument(args);
         int movable = movableKeyCount(args);
         int fixed = keyCount(args) - movable - (option >= 0 ? 1 : 0);
@@ -163,6 +185,15 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
             return firstKey + i * Math.max(step, 1);
         }
         return i < fixed + movable ? numKeysIndex + 1 + (i - fixed) : option;
+    }
+
+    private int keywordIndex(Arguments args) {
+        for (int i = 1; i < args.count(); i++) {
+            if (args.is(i, keysAfterKeyword)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private int optionKeyArgument(Arguments args) {

@@ -15,7 +15,7 @@ import java.util.Map;
 public final class DefaultConf {
 
     /** Defaults that depend on the machine the server runs on, not the one that built it. */
-    private static final Map<String, String> MACHINE_DEFAULTS = Map.of("threads", "<number of cores>");
+    private static final Map<String, String> MACHINE_DEFAULTS = Map.of("threads", "<number of cores>", "dir", "./");
 
     private DefaultConf() {
     }
@@ -42,7 +42,8 @@ public final class DefaultConf {
             # changed while the server runs, with CONFIG SET.
             #
             # Sizes take units as in Redis: 1k = 1000 bytes, 1kb = 1024 bytes, m/mb and g/gb alike.
-            # Relative paths (plugins-dir) start at the distribution's directory.
+            # Relative paths start at the distribution's directory for plugins-dir, at the directory
+            # the server was started in for dir.
             #
             # JVM options do not belong here: set LACEWING_JAVA_OPTS (see bin/lacewing-server).
             """);

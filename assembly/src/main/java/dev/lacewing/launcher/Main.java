@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.ServiceConfigurationError;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import sun.misc.Signal;
 
 /**
@@ -35,6 +36,30 @@ public final class Main {
 
     public static void main(String[] args) {
         RedisStyleLog.install();
+        // Handlers first: a signal that arrives once clients can connect must find them, and one
+        // during start-up (the dump still loading) exits without saving a half-loaded dataset.
+        AtomicReference<Running> started = new AtomicReference<>();
+        AtomicBoolean signalled = new AtomicBoolean();
+        for (String signal : List.of("TERM", "INT")) {
+            Signal.handle(new Signal(signal), received -> {
+                if (signalled.getAndSet(true)) {
+                    LOG.log(System.Logger.Level.WARNING, "You insist... exiting now.");
+                    Runtime.getRuntime().halt(1);
+                }
+                Running running = started.get();
+                if (running == null) {
+                    LOG.log(System.Logger.Level.WARNING, "Received shutdown signal during loading, scheduling shutdown.");
+                    System.exit(0);
+                }
+                LOG.log(System.Logger.Level.WARNING, "Received SIG" + signal + " scheduling shutdown...");
+                if (!running.server().shutdownOnSignal()) {
+                    // As Redis: the save failed, so the server keeps running, and a later signal tries again.
+                    signalled.set(false);
+                    LOG.log(System.Logger.Level.WARNING, "SIG" + signal + " received but errors trying to shut "
+                        + "down the server, check the logs for more information");
+                }
+            });
+        }
         Running running;
         try {
             running = start(args);
@@ -44,17 +69,7 @@ public final class Main {
             return;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(running::close, "lacewing-shutdown"));
-        AtomicBoolean signalled = new AtomicBoolean();
-        for (String signal : List.of("TERM", "INT")) {
-            Signal.handle(new Signal(signal), received -> {
-                if (signalled.getAndSet(true)) {
-                    LOG.log(System.Logger.Level.WARNING, "You insist... exiting now.");
-                    Runtime.getRuntime().halt(1);
-                }
-                LOG.log(System.Logger.Level.WARNING, "Received SIG" + signal + " scheduling shutdown...");
-                running.server().state().requestShutdown();
-            });
-        }
+        started.set(running);
         try {
             running.server().awaitShutdown();
         } catch (InterruptedException e) {

@@ -4,17 +4,22 @@ import dev.lacewing.api.Keyspace;
 import dev.lacewing.core.datatype.PackedTable;
 import dev.lacewing.core.datatype.SortedSet;
 import dev.lacewing.core.keyspace.CompactTable;
+import java.lang.ref.WeakReference;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * The longest single insert while one large aggregate grows: {@code count} fields
  * {@code field:%d} -> {@code value:%d} put one by one into a {@link PackedTable} (a large hash), or
  * {@code count} members {@code member:%d} scored {@code i * 1.5} added one by one to a large
  * {@link SortedSet}, or {@code count} string keys {@code key:%d} -> {@code value:%d} stored one by
- * one in a keyspace table ({@link CompactTable}); each insert is timed alone. The longest is a
- * doubling of the index, which holds the shard that owns the key for that long (the index grows in
- * one step, not incrementally as a Redis dict does). Three rounds per JVM; after the first the JIT
- * has compiled the path:
+ * one in a keyspace table ({@link CompactTable}); each insert is timed alone. For the aggregates the
+ * longest is a doubling of the index, which holds the shard that owns the key for that long (the
+ * index grows in one step, not incrementally as a Redis dict does); the keyspace's index grows one
+ * 4096-slot segment at a time, so its longest insert is a split, a page allocation or a GC pause
+ * (run with {@code -Xlog:gc} to tell); the growth steps without a collection in them are reported
+ * apart. Three rounds per JVM; after the first the JIT has compiled
+ * the path:
  *
  * <pre>java -Xmx2g -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" \
  *   dev.lacewing.benchmarks.AggregateGrowth large-hash|sorted-set|keyspace 2000000</pre>
@@ -40,8 +45,16 @@ public final class AggregateGrowth {
             CompactTable keyspace = new CompactTable();
             long longest = 0;
             int longestAt = 0;
+            long longestGrowth = 0;
+            int growths = 0;
+            long[] growthTimes = new long[1 << 16];
+            int growthsOver2ms = 0;
+            boolean keys = shape.equals("keyspace");
             long start = System.nanoTime();
             for (int i = 0; i < count; i++) {
+                int capacity = keys ? keyspace.capacity() : 0;
+                // Cleared by any collection while the insert runs: cheaper than asking the collectors.
+                WeakReference<Object> sentinel = keys ? new WeakReference<>(new Object()) : null;
                 long took = switch (shape) {
                     case "large-hash" -> putField(hash, i);
                     case "sorted-set" -> addMember(sortedSet, i);
@@ -51,9 +64,22 @@ public final class AggregateGrowth {
                     longest = took;
                     longestAt = i;
                 }
+                // A growth step the insert took, unless a GC pause fell inside it.
+                if (keys && keyspace.capacity() != capacity && sentinel.get() != null) {
+                    growthTimes[growths++ & 0xffff] = took;
+                    growthsOver2ms += took > 2_000_000 ? 1 : 0;
+                    longestGrowth = Math.max(longestGrowth, took);
+                }
             }
             System.out.printf("%s round %d: %d elements in %d ms, longest insert %.1f ms (at %d elements)%n", shape,
                 round, count, (System.nanoTime() - start) / 1_000_000, longest / 1e6, longestAt);
+            if (keys) {
+                long[] sorted = Arrays.copyOf(growthTimes, Math.min(growths, growthTimes.length));
+                Arrays.sort(sorted);
+                System.out.printf("  index growth steps without a GC in them: %d, median %.3f ms, p99 %.3f ms,"
+                    + " longest %.3f ms, %d over 2 ms%n", growths, sorted[sorted.length / 2] / 1e6,
+                    sorted[sorted.length * 99 / 100] / 1e6, longestGrowth / 1e6, growthsOver2ms);
+            }
         }
     }
 

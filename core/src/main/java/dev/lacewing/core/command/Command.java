@@ -36,6 +36,8 @@ public final class Command {
     private final Map<String, Command> subcommands;
     /** Whether the command or one of its subcommands is {@link CommandFlag#PROTECTED}. */
     private final boolean guarded;
+    /** Whether it is {@link CommandFlag#READONLY}: asked once per command run, so kept as a field. */
+    private final boolean readOnly;
 
     public Command(CommandSpec spec, CommandHandler handler, String owner) {
         this.spec = spec;
@@ -51,6 +53,12 @@ public final class Command {
         this.subcommands = Collections.unmodifiableMap(byName);
         this.guarded = spec.has(CommandFlag.PROTECTED)
             || byName.values().stream().anyMatch(subcommand -> subcommand.spec.has(CommandFlag.PROTECTED));
+        this.readOnly = spec.has(CommandFlag.READONLY);
+    }
+
+    /** Whether its key lookups are reads (Redis's lookupKeyRead): they count as keyspace hits and misses. */
+    public boolean readOnly() {
+        return readOnly;
     }
 
     /**

@@ -10,8 +10,11 @@ import dev.lacewing.core.command.pubsub.PubSubCommands;
 import dev.lacewing.core.command.scripting.FunctionCommands;
 import dev.lacewing.core.command.scripting.ScriptingCommands;
 import dev.lacewing.core.command.server.ConnectionCommands;
+import dev.lacewing.core.command.server.PersistenceCommands;
 import dev.lacewing.core.command.server.ServerCommands;
+import dev.lacewing.core.command.server.DiagnosticCommands;
 import dev.lacewing.core.command.set.SetCommands;
+import dev.lacewing.core.command.stream.StreamCommands;
 import dev.lacewing.core.command.string.StringCommands;
 import dev.lacewing.core.command.transaction.TransactionCommands;
 import dev.lacewing.core.command.zset.SortedSetCommands;
@@ -39,6 +42,7 @@ public final class CoreCommands {
         SetCommands.register(builder);
         ListCommands.register(builder);
         SortedSetCommands.register(builder);
+        StreamCommands.register(builder);
         GeoCommands.register(builder);
         BitmapCommands.register(builder);
         HyperLogLogCommands.register(builder);
@@ -46,6 +50,8 @@ public final class CoreCommands {
         ConnectionCommands.register(builder);
         PubSubCommands.register(builder);
         ServerCommands.register(builder);
+        PersistenceCommands.register(builder);
+        DiagnosticCommands.register(builder);
         TransactionCommands.register(builder);
         ScriptingCommands.register(builder, scripts);
         FunctionCommands.register(builder, scripts);

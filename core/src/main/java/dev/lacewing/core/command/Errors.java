@@ -6,6 +6,9 @@ import dev.lacewing.core.config.Config;
 public final class Errors {
 
     public static final String SYNTAX = "ERR syntax error";
+    /** SAVE's reply when the save failed (shared.err): the reason is in the log. */
+    public static final String SAVE_FAILED = "ERR";
+    public static final String SHUTDOWN_FAILED = "ERR Errors trying to SHUTDOWN. Check logs.";
     public static final String NOT_INTEGER = "ERR value is not an integer or out of range";
     public static final String NOT_FLOAT = "ERR value is not a valid float";
     public static final String WRONG_TYPE = "WRONGTYPE Operation against a key holding the wrong kind of value";
@@ -25,6 +28,8 @@ public final class Errors {
     public static final String INVALID_FIRST_DB_INDEX = "ERR invalid first DB index";
     public static final String INVALID_SECOND_DB_INDEX = "ERR invalid second DB index";
     public static final String OOM = "OOM command not allowed when used memory > 'maxmemory'.";
+    /** What a replica, and a client in MONITOR mode (which Redis flags as one), gets for a key command. */
+    public static final String REPLICA_KEYSPACE = "ERR Replica can't interact with the keyspace";
     public static final String LFU_NOT_SELECTED = "ERR An LFU maxmemory policy is not selected, access frequency not "
         + "tracked. Please note that when switching between policies at runtime LRU and LFU data will take some time "
         + "to adjust.";

@@ -1,6 +1,7 @@
 package dev.lacewing.core.config;
 
 import dev.lacewing.api.Settings;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,6 +23,7 @@ public final class Config implements Settings {
 
     private static final Setting.Mutability MUTABLE = Setting.Mutability.MUTABLE;
     private static final Setting.Mutability FIXED = Setting.Mutability.FIXED;
+    private static final Setting.Mutability PROTECTED = Setting.Mutability.PROTECTED;
 
     /** Every setting Lacewing has, under Redis's names where Redis has one. */
     public static final List<Setting> TABLE = List.of(
@@ -62,6 +64,10 @@ public final class Config implements Settings {
         new Setting("busy-reply-threshold", List.of("lua-time-limit"), "5000", MUTABLE, Setting.Type.INTEGER,
             "milliseconds a script may run before other clients are answered BUSY and SCRIPT KILL may stop it (one "
             + "that has not written); 0 for at once", 0, Long.MAX_VALUE),
+        new Setting("tracking-table-max-keys", List.of(), "1000000", MUTABLE, Setting.Type.INTEGER,
+            "most keys tracked for client-side caching (CLIENT TRACKING), shared evenly among partitions; over it, "
+            + "the oldest keys of a partition are dropped and their clients invalidated; 0 for no limit",
+            0, Long.MAX_VALUE),
         new Setting("maxmemory-samples", List.of(), "5", MUTABLE, Setting.Type.INTEGER,
             "keys sampled per database for each LRU, LFU or TTL eviction", 1, Integer.MAX_VALUE),
         new Setting("lfu-log-factor", List.of(), "10", MUTABLE, Setting.Type.INTEGER,
@@ -77,16 +83,39 @@ public final class Config implements Settings {
         new Setting("enable-module-command", List.of(), "no", FIXED, Setting.Type.PROTECTED_ACCESS,
             "allow MODULE LOAD and MODULE UNLOAD: yes, local (clients connected from 127.0.0.1 or ::1 only) or no"),
         new Setting("enable-protected-configs", List.of(), "no", FIXED, Setting.Type.PROTECTED_ACCESS,
-            "allow CONFIG SET of protected settings (Redis's dir and dbfilename; Lacewing has none of them): yes, "
-            + "local (clients connected from 127.0.0.1 or ::1 only) or no"),
+            "allow CONFIG SET of protected settings (dir and dbfilename): yes, local (clients connected from "
+            + "127.0.0.1 or ::1 only) or no"),
         new Setting("notify-keyspace-events", List.of(), "", MUTABLE, Setting.Type.KEYSPACE_EVENTS,
             "keyspace notifications published to __keyspace@<db>__:<key> and __keyevent@<db>__:<event>, as classes: "
             + "K keyspace channel, E keyevent channel, g generic (del, expire, rename...), $ string, l list, s set, "
             + "h hash, z sorted set, x expired, e evicted, t stream, m key miss, d module, n new key, A alias for "
             + "g$lshzxet; K or E and at least one class are needed for any event; empty (the default) for none. "
             + "m and d are accepted but nothing publishes key-miss or module events yet"),
+        new Setting("dir", List.of(), Path.of("").toAbsolutePath().toString(), PROTECTED, Setting.Type.DIRECTORY,
+            "the working directory: where the RDB file is written and read; must exist"),
+        new Setting("dbfilename", List.of(), "dump.rdb", PROTECTED, Setting.Type.FILE_NAME,
+            "the RDB file's name in dir: SAVE and SHUTDOWN write it, start-up loads it"),
+        new Setting("save", List.of(), "3600 1 300 100 60 10000", MUTABLE, Setting.Type.SAVE_POINTS,
+            "save points, pairs of seconds and changes; \"\" for none. SHUTDOWN and SIGTERM save when there is "
+            + "one; the schedule itself waits for BGSAVE, which Lacewing does not have yet. In a config file the "
+            + "first save line replaces the default and later ones add to it"),
+        new Setting("rdbcompression", List.of(), "yes", MUTABLE, Setting.Type.BOOLEAN,
+            "LZF-compress strings in the RDB file where Redis would (over 20 bytes, saving at least 4)"),
+        new Setting("rdbchecksum", List.of(), "yes", FIXED, Setting.Type.BOOLEAN,
+            "end the RDB file with its CRC64 and check it on load; with no, the trailer is zero and not checked"),
+        new Setting("stop-writes-on-bgsave-error", List.of(), "yes", MUTABLE, Setting.Type.BOOLEAN,
+            "refuse writes after a failed background save; accepted for redis.conf compatibility: without BGSAVE "
+            + "no background save fails"),
         new Setting("loglevel", List.of(), "notice", MUTABLE, Setting.Type.LOG_LEVEL,
             "debug, verbose, notice or warning"),
+        new Setting("slowlog-log-slower-than", List.of(), "10000", MUTABLE, Setting.Type.INTEGER,
+            "log commands that run at least this many microseconds in the slow log; 0 logs every command, -1 none",
+            -1, Long.MAX_VALUE),
+        new Setting("slowlog-max-len", List.of(), "128", MUTABLE, Setting.Type.INTEGER,
+            "most entries the slow log keeps; the oldest go first", 0, Long.MAX_VALUE),
+        new Setting("latency-monitor-threshold", List.of(), "0", MUTABLE, Setting.Type.INTEGER,
+            "record in the latency monitor (LATENCY LATEST, HISTORY) the commands that take at least this many "
+            + "milliseconds; 0 turns it off", 0, Long.MAX_VALUE),
         new Setting("hz", List.of(), "10", MUTABLE, Setting.Type.HZ,
             "background tasks (active expiry) per second, clamped to 1..500; the engines read it at startup", 0,
             Integer.MAX_VALUE),
@@ -102,6 +131,11 @@ public final class Config implements Settings {
         new Setting("list-compress-depth", List.of(), "0", MUTABLE, Setting.Type.INTEGER,
             "list nodes left uncompressed at each end, the others LZF-compressed (0: none); a list keeps the value it was made with",
             0, Integer.MAX_VALUE),
+        new Setting("stream-node-max-bytes", List.of(), "4096", MUTABLE, Setting.Type.MEMORY,
+            "most bytes a stream node packs before a new node starts (0: no bound but 1 GB)", 0, Long.MAX_VALUE),
+        new Setting("stream-node-max-entries", List.of(), "100", MUTABLE, Setting.Type.INTEGER,
+            "most entries, deleted ones included, a stream node holds before a new node starts (0: no bound)", 0,
+            Long.MAX_VALUE),
         new Setting("keyspace-layout", List.of(), "compact", FIXED, Setting.Type.STRING,
             "how entries are stored: compact (packed in byte pages, no Java object per key) or objects (a byte[] "
             + "per key and value)"),
@@ -121,6 +155,8 @@ public final class Config implements Settings {
     private final List<Setting> table;
     private final Map<String, Setting> byName = new LinkedHashMap<>();
     private final Map<String, String> values = new ConcurrentHashMap<>();
+    /** Whether a save setting was read at start-up: the next one adds to it. */
+    private boolean savePointsRead;
     private final List<BiConsumer<String, String>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public Config() {
@@ -147,7 +183,14 @@ public final class Config implements Settings {
     /** Sets a value at startup (config file, flags, embedding builder): fixed settings included. */
     public void initialize(String name, String value) {
         Setting setting = setting(name).orElseThrow(() -> new IllegalArgumentException("Bad directive or wrong number of arguments"));
-        values.put(setting.name(), setting.apply(values.get(setting.name()), value));
+        String normalized = setting.apply(values.get(setting.name()), value);
+        if (setting.type() == Setting.Type.SAVE_POINTS) {
+            // As setConfigSaveOption reading a config file: the first save replaces the default, later ones add.
+            String before = savePointsRead ? values.get(setting.name()) : "";
+            savePointsRead = true;
+            normalized = before.isEmpty() || normalized.isEmpty() ? normalized : before + " " + normalized;
+        }
+        values.put(setting.name(), normalized);
     }
 
     /**

@@ -2,6 +2,9 @@ package dev.lacewing.core.config;
 
 import dev.lacewing.core.keyspace.EvictionPolicy;
 import dev.lacewing.core.pubsub.KeyspaceEvents;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 
@@ -56,7 +59,13 @@ public record Setting(String name, List<String> aliases, String defaultValue, Mu
          * notify-keyspace-events: class characters, kept whole ({@link KeyspaceEvents#canonical}) and
          * replied in Redis's form ({@link KeyspaceEvents#display}).
          */
-        KEYSPACE_EVENTS;
+        KEYSPACE_EVENTS,
+        /** save: pairs of seconds and changes, or "" for none (setConfigSaveOption). */
+        SAVE_POINTS,
+        /** dir: an existing directory, replied as its absolute path, as Redis's getcwd after chdir. */
+        DIRECTORY,
+        /** dbfilename: a file name, not a path (isValidDBfilename). */
+        FILE_NAME;
 
         /** The value in the form CONFIG GET replies; IllegalArgumentException with Redis's wording if invalid. */
         String normalize(String value) {
@@ -81,6 +90,14 @@ public record Setting(String name, List<String> aliases, String defaultValue, Mu
                 case OUTPUT_BUFFER_LIMITS -> OutputBufferLimits.parse(value).text();
                 case PROTECTED_ACCESS -> ProtectedAccess.named(value).redisName();
                 case KEYSPACE_EVENTS -> KeyspaceEvents.canonical(value);
+                case SAVE_POINTS -> savePoints(value);
+                case DIRECTORY -> directory(value);
+                case FILE_NAME -> {
+                    if (value.indexOf('/') >= 0) {
+                        throw new IllegalArgumentException("dbfilename can't be a path, just a filename");
+                    }
+                    yield value;
+                }
                 case LOG_LEVEL -> {
                     String lower = value.toLowerCase(Locale.ROOT);
                     if (!List.of("debug", "verbose", "notice", "warning", "nothing").contains(lower)) {
@@ -90,6 +107,48 @@ public record Setting(String name, List<String> aliases, String defaultValue, Mu
                     yield lower;
                 }
             };
+        }
+    }
+
+    /** Seconds and changes in pairs, each a non-negative integer, words joined by one space. */
+    private static String savePoints(String value) {
+        String trimmed = value.strip();
+        if (trimmed.isEmpty()) {
+            return "";
+        }
+        String[] words = trimmed.split("\\s+");
+        if (words.length % 2 != 0) {
+            throw new IllegalArgumentException("Invalid save parameters");
+        }
+        StringBuilder normalized = new StringBuilder();
+        for (String word : words) {
+            long number;
+            try {
+                number = Long.parseLong(word);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("Invalid save parameters");
+            }
+            if (number < 0) {
+                throw new IllegalArgumentException("Invalid save parameters");
+            }
+            normalized.append(normalized.length() == 0 ? "" : " ").append(number);
+        }
+        return normalized.toString();
+    }
+
+    /** The directory's absolute path, its links resolved; chdir's errors otherwise. */
+    private static String directory(String value) {
+        Path path = Path.of(value).toAbsolutePath();
+        if (!Files.exists(path)) {
+            throw new IllegalArgumentException("No such file or directory");
+        }
+        if (!Files.isDirectory(path)) {
+            throw new IllegalArgumentException("Not a directory");
+        }
+        try {
+            return path.toRealPath().toString();
+        } catch (IOException e) {
+            throw new IllegalArgumentException(e.getMessage());
         }
     }
 

@@ -15,29 +15,20 @@ import java.util.function.LongSupplier;
 
 /**
  * One database of one partition with no Java object per key: entries (key bytes, value bytes,
- * optional expiry) are packed in {@code byte[]} pages, and the index is one {@code long[]} of
- * slots, open addressing with linear probing and backward-shift deletion, as {@link KeyTable}
- * (whose class comment holds the SCAN argument; it carries over unchanged, since SCAN only
- * depends on where an index slot is, not on what it points to).
- *
- * <p>While the tags hold every home bit (at most 2^24 slots) the index is kept in Robin Hood
- * order: an insert takes the slot of the first entry that sits nearer its home than the new one
- * would, and pushes that one on. Every run then lists its entries by home, so a miss ends at the
- * first entry nearer its home than the probe is to the key's, deletion's backward shift ends at
- * the first entry in its home, and the index fills to 7/8 before it doubles, where plain linear
- * probing, whose misses run to the next empty slot (32 slots on average at 7/8), stops at 3/4.
- * An index is then 8 to 16 bytes a key instead of 10.7 to 21.3 (100,000 keys: 1 MiB, not 2).
- * SCAN visits a bucket in one step, so entries pushed along between steps do not matter to it.
- * A larger index finds homes by reading the keys, so it is filled in plain linear-probing order,
- * to 3/4.
+ * optional expiry) are packed in {@code byte[]} pages, and the index ({@link SegmentedIndex}) is a
+ * directory of segments of 4096 {@code long} slots, each open-addressed in Robin Hood order with
+ * backward-shift deletion and split on its own when an insert would fill it past 7/8. Growing so
+ * costs one segment's rehash (about 3,600 slots), never the whole index's, and no index array is
+ * large enough to be humongous to G1. Robin Hood order lets a segment fill to 7/8 where plain
+ * linear probing, whose misses run to the next empty slot (32 slots on average at 7/8), stops at
+ * 3/4: an index is 8 to 16 bytes a key (100,000 keys: 1 MiB, not 2). The index class comment
+ * holds the SCAN argument.
  *
  * <p>A slot is 0 when empty, otherwise {@code tag:24 | expires:1 | page:21 | offset:18}: the low
- * 24 bits of the key's hash (a miss rarely touches a page, and growing or backward shift find a
- * slot's home without touching one while the index has at most 2^24 slots), whether the entry
- * has an expiry (active expiry reads only those pages), and the entry's page, numbered from 1
- * so that no slot is 0, and offset. The array is {@link #MISSING_SLOTS} short of the capacity, a
- * power of two, so that its bytes are one too (G1 would give a humongous array's header a region of
- * its own); the homes of the missing slots wrap to the first ones.
+ * 24 bits of the key's hash (a miss rarely touches a page; a probe, a backward shift and a split
+ * below 4096 segments find a slot's home and segment without touching one), whether the entry has
+ * an expiry (active expiry reads only those pages), and the entry's page, numbered from 1 so that
+ * no slot is 0, and offset.
  *
  * <p>An entry is {@code header:4, varint keyLength, varint valueLength, [expireAt:8], key, value}, the
  * header a little-endian int of {@code access:24 | flags:8}; the flags say whether the entry is dead,
@@ -117,22 +108,12 @@ public final class CompactTable implements DatabaseTable {
      */
     private static final int DEAD_SHARE = 8;
 
-    private static final int MIN_CAPACITY = 16;
-    /**
-     * Slots the index array lacks of its capacity, so that with its 16-byte header it is exactly a
-     * power of two bytes: a humongous array (half a region or more: from 512 KiB in the launcher's 1 MiB regions) then fills its G1 regions,
-     * where a full power of two of slots would take a whole region more for its header alone. The
-     * two missing slots' homes wrap to slots 0 and 1 ({@link #slotOf}).
-     */
-    private static final int MISSING_SLOTS = 2;
-
     private static final int OFFSET_BITS = 18;
     private static final int PAGE_BITS = 21;
     private static final long LOCATION_MASK = (1L << (OFFSET_BITS + PAGE_BITS)) - 1;
     private static final long EXPIRES_BIT = 1L << (OFFSET_BITS + PAGE_BITS);
-    private static final int TAG_SHIFT = OFFSET_BITS + PAGE_BITS + 1;
-    private static final int TAG_BITS = 64 - TAG_SHIFT;
-    private static final int TAG_MASK = (1 << TAG_BITS) - 1;
+    private static final int TAG_SHIFT = SegmentedIndex.TAG_SHIFT;
+    private static final int TAG_MASK = (1 << SegmentedIndex.TAG_BITS) - 1;
     private static final int MAX_PAGES = (1 << PAGE_BITS) - 1;
 
     /* Entry flags, the entry's first byte. */
@@ -160,14 +141,12 @@ public final class CompactTable implements DatabaseTable {
     private final MemoryPolicy memory;
     /** The time new entries are created at (puts carry no {@code now}). */
     private final LongSupplier clock;
-    /** The largest {@link #mask} kept in Robin Hood order: {@link #TAG_MASK}, less in tests. */
-    private final int orderedMask;
+    /** The index's segment size and tagged hash bits ({@link SegmentedIndex}): the defaults, less in tests. */
+    private final int segmentBits;
+    private final int taggedBits;
 
-    /** The index: {@code capacity - MISSING_SLOTS} slots; probes wrap at its end. */
-    private long[] slots = new long[MIN_CAPACITY - MISSING_SLOTS];
-    /** The index's capacity less one: a key's home is its hash under this mask ({@link #slotOf}). */
-    private int mask = MIN_CAPACITY - 1;
-    private int size;
+    /** The index: slot values, addressed by reference ({@link SegmentedIndex#reference}). */
+    private SegmentedIndex keyIndex;
     private int expiring;
     private int expiryCursor;
     private long expiredCount;
@@ -221,14 +200,29 @@ public final class CompactTable implements DatabaseTable {
     }
 
     public CompactTable(MemoryPolicy memory, LongSupplier clock) {
-        this(memory, clock, TAG_MASK);
+        this(memory, clock, SegmentedIndex.SEGMENT_BITS, SegmentedIndex.TAG_BITS);
     }
 
-    /** For tests: the index is kept in Robin Hood order up to {@code orderedMask + 1} slots (at most 2^24). */
-    CompactTable(MemoryPolicy memory, LongSupplier clock, int orderedMask) {
+    /**
+     * For tests: index segments of {@code 2^segmentBits} slots, whose splits and scans read a key's
+     * hash bits past the low {@code taggedBits} from its entry (the tags hold 24 at most).
+     */
+    CompactTable(MemoryPolicy memory, LongSupplier clock, int segmentBits, int taggedBits) {
         this.memory = memory;
         this.clock = clock;
-        this.orderedMask = Math.min(orderedMask, TAG_MASK);
+        this.segmentBits = segmentBits;
+        this.taggedBits = taggedBits;
+        this.keyIndex = newIndex();
+    }
+
+    private SegmentedIndex newIndex() {
+        return new SegmentedIndex(segmentBits, taggedBits, this::keyHash);
+    }
+
+    /** The hash of the key in the entry a slot value points to. */
+    private int keyHash(long slot) {
+        decode(slot);
+        return KeyTable.hash(entryPage, entryKeyOffset, entryKeyLength);
     }
 
     /* The entry decode() last read; entryHash is the key's hash when find() found it. */
@@ -243,7 +237,7 @@ public final class CompactTable implements DatabaseTable {
 
     @Override
     public int size() {
-        return size;
+        return keyIndex.size();
     }
 
     @Override
@@ -258,7 +252,7 @@ public final class CompactTable implements DatabaseTable {
 
     @Override
     public int capacity() {
-        return mask + 1;
+        return keyIndex.capacity();
     }
 
     @Override
@@ -268,7 +262,7 @@ public final class CompactTable implements DatabaseTable {
 
     /** The index, the page table and the side table with its objects' counted size. */
     private long structureBytes() {
-        return (long) slots.length * 8 + (long) pages.length * (8 + 4 + 4 + 4)
+        return keyIndex.bytes() + (long) pages.length * (8 + 4 + 4 + 4)
             + (long) objects.length * (4 + 4 + 8) + objectBytes; // side-table slot: reference, free-list int, counted size
     }
 
@@ -293,32 +287,9 @@ public final class CompactTable implements DatabaseTable {
         return pageCount - freePageCount;
     }
 
-    /**
-     * What is wrong with the index, or null: for tests. Every entry is reachable from its home's
-     * slot without an empty slot between, the count adds up, and while {@link #ordered} each
-     * entry sits at most one slot further from its home than the entry before it.
-     */
+    /** What is wrong with the index, or null: for tests ({@link SegmentedIndex#fault}). */
     String indexFault() {
-        int entries = 0;
-        for (int i = 0; i < slots.length; i++) {
-            long slot = slots[i];
-            if (slot == 0) {
-                continue;
-            }
-            entries++;
-            int home = slotOf(homeOf(slot, mask));
-            for (int j = home; j != i; j = next(j)) {
-                if (slots[j] == 0) {
-                    return "slot " + i + " is cut off from its home " + home + " by an empty slot at " + j;
-                }
-            }
-            int before = i == 0 ? slots.length - 1 : i - 1;
-            if (ordered() && slots[before] != 0 && displacement(slot, i) > displacement(slots[before], before) + 1) {
-                return "slot " + i + " sits " + displacement(slot, i) + " from its home after one at "
-                    + displacement(slots[before], before);
-            }
-        }
-        return entries == size ? null : entries + " entries in the index for a size of " + size;
+        return keyIndex.fault();
     }
 
     /* ---- entries ---- */
@@ -641,13 +612,15 @@ public final class CompactTable implements DatabaseTable {
             int size = entrySize;
             long old = location(page, offset);
             int hash = KeyTable.hash(array, entryKeyOffset, entryKeyLength);
-            int index = slotOf(hash & mask);
-            while ((slots[index] & LOCATION_MASK) != old) {
-                index = next(index);
+            long[] slots = keyIndex.segment(keyIndex.segmentOf(hash));
+            int mask = slots.length - 1;
+            int at = hash & mask;
+            while ((slots[at] & LOCATION_MASK) != old) {
+                at = (at + 1) & mask;
             }
             long moved = allocate(size);
             System.arraycopy(array, offset, pages[pageOf(moved)], offsetOf(moved), size);
-            slots[index] = slots[index] & ~LOCATION_MASK | moved;
+            slots[at] = slots[at] & ~LOCATION_MASK | moved;
             pageLive[page] -= size;
             liveBytes -= size;
             entrySize = size;
@@ -684,31 +657,17 @@ public final class CompactTable implements DatabaseTable {
 
     /* ---- index ---- */
 
-    /** The slot a home under {@link #mask} starts probing at: the missing last slots wrap to the first. */
-    private int slotOf(int home) {
-        int length = slots.length;
-        return home < length ? home : home - length;
-    }
-
-    /** The slot after {@code index}, wrapping at the index's end. */
-    private int next(int index) {
-        return ++index == slots.length ? 0 : index;
-    }
-
-    /** The home of a slot value under {@code mask} (before {@link #slotOf}): from its tag while the tag has the bits. */
-    private int homeOf(long slot, int mask) {
-        if (mask <= TAG_MASK) {
-            return (int) (slot >>> TAG_SHIFT) & mask;
-        }
-        decode(slot);
-        return KeyTable.hash(entryPage, entryKeyOffset, entryKeyLength) & mask;
-    }
-
-    /** Slot index of the key, or -1; decodes the entry when found. Does not look at expiry. */
+    /**
+     * Index reference of the key, or -1; decodes the entry when found. Does not look at expiry.
+     * The probe stays in the key's segment and ends at the first entry nearer its home than the
+     * probe is to the key's (Robin Hood order).
+     */
     private int find(byte[] key, int offset, int length, int hash) {
         long tag = tagOf(hash);
-        boolean ordered = ordered();
-        for (int i = slotOf(hash & mask), distance = 0; ; i = next(i), distance++) {
+        int segment = keyIndex.segmentOf(hash);
+        long[] slots = keyIndex.segment(segment);
+        int mask = slots.length - 1;
+        for (int i = hash & mask, distance = 0; ; i = (i + 1) & mask, distance++) {
             long slot = slots[i];
             if (slot == 0) {
                 return -1;
@@ -718,29 +677,18 @@ public final class CompactTable implements DatabaseTable {
                 if (entryKeyLength == length && Arrays.equals(entryPage, entryKeyOffset, entryKeyOffset + length,
                     key, offset, offset + length)) {
                     entryHash = hash;
-                    return i;
+                    return keyIndex.reference(segment, i);
                 }
-            } else if (ordered && displacement(slot, i) < distance) {
+            } else if (SegmentedIndex.displacement(slot, i, mask) < distance) {
                 return -1;
             }
         }
     }
 
-    /** Whether the index is in Robin Hood order: while the tags hold the homes. */
-    private boolean ordered() {
-        return mask <= orderedMask;
-    }
-
-    /** How far past its home's slot the entry in slot {@code index} sits; only while {@link #ordered}. */
-    private int displacement(long slot, int index) {
-        int distance = index - slotOf((int) (slot >>> TAG_SHIFT) & mask);
-        return distance >= 0 ? distance : distance + slots.length;
-    }
-
     /** Index of the live key, deleting it first if its time has passed; -1 when absent. */
     private int findLive(byte[] key, int offset, int length, long now) {
         int index = find(key, offset, length, KeyTable.hash(key, offset, length));
-        if (index >= 0 && expired(entryExpireAt(slots[index]), now)) {
+        if (index >= 0 && expired(entryExpireAt(keyIndex.get(index)), now)) {
             removeExpired(index);
             return -1;
         }
@@ -748,10 +696,11 @@ public final class CompactTable implements DatabaseTable {
     }
 
     /** Deletes the entry in slot {@code index} because its time passed, saying so while its key is readable. */
-    private void removeExpired(int index) {
-        decode(slots[index]);
+    /** Deletes the key at {@code reference} because its time passed: counted, and told to the listener. */
+    private void removeExpired(int reference) {
+        decode(keyIndex.get(reference));
         events.expired(entryPage, entryKeyOffset, entryKeyLength);
-        removeAt(index);
+        removeAt(reference);
         expiredCount++;
     }
 
@@ -768,7 +717,7 @@ public final class CompactTable implements DatabaseTable {
         if (index < 0) {
             return null;
         }
-        touch(slots[index], now);
+        touch(keyIndex.get(index), now);
         return value();
     }
 
@@ -780,7 +729,7 @@ public final class CompactTable implements DatabaseTable {
     @Override
     public int access(byte[] key, int offset, int length, long now) {
         int index = findLive(key, offset, length, now);
-        return index < 0 ? -1 : (int) INT.get(entryPage, offsetOf(slots[index])) >>> 8;
+        return index < 0 ? -1 : (int) INT.get(entryPage, offsetOf(keyIndex.get(index))) >>> 8;
     }
 
     @Override
@@ -789,7 +738,7 @@ public final class CompactTable implements DatabaseTable {
         if (index < 0) {
             return false;
         }
-        int at = offsetOf(slots[index]);
+        int at = offsetOf(keyIndex.get(index));
         int header = (int) INT.get(entryPage, at);
         INT.set(entryPage, at, access << 8 | header & 0xff);
         return true;
@@ -858,7 +807,7 @@ public final class CompactTable implements DatabaseTable {
         if (index < 0) {
             return false;
         }
-        touch(slots[index], now);
+        touch(keyIndex.get(index), now);
         if ((entryFlags & (OBJECT | FORM_MASK)) != 0) {
             view.setObject(value());
         } else {
@@ -870,7 +819,7 @@ public final class CompactTable implements DatabaseTable {
     @Override
     public long expireAt(byte[] key, int offset, int length, long now) {
         int index = findLive(key, offset, length, now);
-        return index < 0 ? -2 : entryExpireAt(slots[index]);
+        return index < 0 ? -2 : entryExpireAt(keyIndex.get(index));
     }
 
     @Override
@@ -962,7 +911,7 @@ public final class CompactTable implements DatabaseTable {
             now = clock.getAsLong();
         }
         int index = keepExpiry ? findLive(key, offset, length, now) : find(key, offset, length, hash);
-        if (index >= 0 && !keepExpiry && expired(entryExpireAt(slots[index]), now)) {
+        if (index >= 0 && !keepExpiry && expired(entryExpireAt(keyIndex.get(index)), now)) {
             removeExpired(index);
             index = -1;
         }
@@ -973,7 +922,7 @@ public final class CompactTable implements DatabaseTable {
             return;
         }
         releaseKey(hash, key, offset, length);
-        long old = slots[index];
+        long old = keyIndex.get(index);
         if (keepExpiry) {
             expireAt = entryExpireAt(old);
         }
@@ -991,8 +940,8 @@ public final class CompactTable implements DatabaseTable {
             return;
         }
         boolean expiredBefore = (old & EXPIRES_BIT) != 0;
-        slots[index] = writeEntry(hash, key, offset, length, object, value, valueOffset, valueLength, expireAt,
-            access, valueFlags);
+        keyIndex.set(index, writeEntry(hash, key, offset, length, object, value, valueOffset, valueLength, expireAt,
+            access, valueFlags));
         expiring += (expires ? 1 : 0) - (expiredBefore ? 1 : 0);
         free(old);
     }
@@ -1011,9 +960,9 @@ public final class CompactTable implements DatabaseTable {
         } else if (minLength > entryValueLength) {
             grow(index, minLength);
         }
-        decode(slots[index]);
-        int header = (int) INT.get(entryPage, offsetOf(slots[index]));
-        INT.set(entryPage, offsetOf(slots[index]), header & ~STRING_MARKS | RAW);
+        decode(keyIndex.get(index));
+        int header = (int) INT.get(entryPage, offsetOf(keyIndex.get(index)));
+        INT.set(entryPage, offsetOf(keyIndex.get(index)), header & ~STRING_MARKS | RAW);
         view.setString(entryPage, entryValueOffset, entryValueLength);
         return true;
     }
@@ -1024,7 +973,7 @@ public final class CompactTable implements DatabaseTable {
      * with room ({@link EditedString#capacityFor}) when that takes a page of its own.
      */
     private void grow(int index, int minLength) {
-        long old = slots[index];
+        long old = keyIndex.get(index);
         int entryOffset = offsetOf(old);
         int lengthAt = entryOffset + HEADER + varintSize(entryKeyLength);
         int lengthBytes = entryKeyOffset - lengthAt - ((old & EXPIRES_BIT) != 0 ? 8 : 0);
@@ -1059,7 +1008,7 @@ public final class CompactTable implements DatabaseTable {
         if (!room) {
             Arrays.fill(page, position, position + added, (byte) 0);
         }
-        slots[index] = old & ~LOCATION_MASK | location;
+        keyIndex.set(index, old & ~LOCATION_MASK | location);
         free(old);
     }
 
@@ -1073,7 +1022,7 @@ public final class CompactTable implements DatabaseTable {
         if ((entryFlags & (OBJECT | FORM_MASK)) != 0) {
             return KeyTable.valueBytes(value());
         }
-        return 16L + entryValueLength + roomOf(slots[index]);
+        return 16L + entryValueLength + roomOf(keyIndex.get(index));
     }
 
     @Override
@@ -1082,7 +1031,7 @@ public final class CompactTable implements DatabaseTable {
         if (index < 0) {
             return false;
         }
-        long old = slots[index];
+        long old = keyIndex.get(index);
         boolean expires = expireAt != Keyspace.NO_EXPIRY;
         if (((old & EXPIRES_BIT) != 0) == expires) {
             if (expires) {
@@ -1108,11 +1057,11 @@ public final class CompactTable implements DatabaseTable {
      */
     private void rewrite(int index, long expireAt, Object object, byte[] value, int valueOffset, int valueLength,
                          int valueFlags) {
-        long old = slots[index];
+        long old = keyIndex.get(index);
         int access = (int) INT.get(entryPage, offsetOf(old)) >>> 8;
         int hash = KeyTable.hash(entryPage, entryKeyOffset, entryKeyLength);
-        slots[index] = writeEntry(hash, entryPage, entryKeyOffset, entryKeyLength, object, value, valueOffset,
-            valueLength, expireAt, access, valueFlags);
+        keyIndex.set(index, writeEntry(hash, entryPage, entryKeyOffset, entryKeyLength, object, value, valueOffset,
+            valueLength, expireAt, access, valueFlags));
         free(old);
     }
 
@@ -1122,7 +1071,7 @@ public final class CompactTable implements DatabaseTable {
      */
     private void writeBack(int index, InlineValue value) {
         int form = value.inlineForm();
-        long expireAt = entryExpireAt(slots[index]);
+        long expireAt = entryExpireAt(keyIndex.get(index));
         if (form == 0) {
             rewrite(index, expireAt, value, null, 0, 0, 0);
             return;
@@ -1217,9 +1166,7 @@ public final class CompactTable implements DatabaseTable {
 
     @Override
     public void clear() {
-        slots = new long[MIN_CAPACITY - MISSING_SLOTS];
-        mask = MIN_CAPACITY - 1;
-        size = 0;
+        keyIndex = newIndex();
         expiring = 0;
         expiryCursor = 0;
         pages = new byte[0][];
@@ -1247,61 +1194,17 @@ public final class CompactTable implements DatabaseTable {
     }
 
     private void insert(int hash, long slot) {
-        if ((size + 1) * 8L > slots.length * (ordered() ? 7L : 6L)) {
-            resize((mask + 1) * 2);
-        }
-        place(slot, hash & mask);
+        keyIndex.insert(hash, slot);
         if ((slot & EXPIRES_BIT) != 0) {
             expiring++;
         }
-        size++;
         // A page the insert filled may have been queued (entries in it died while it was open).
         compactQueued();
     }
 
-    private void resize(int capacity) {
-        long[] old = slots;
-        slots = new long[capacity - MISSING_SLOTS];
-        mask = capacity - 1;
-        for (long slot : old) {
-            if (slot != 0) {
-                place(slot, homeOf(slot, mask));
-            }
-        }
-    }
-
-    /**
-     * Puts a slot value whose home is {@code home} into the index: in Robin Hood order while
-     * {@link #ordered} (each entry it passes that sits nearer its home gives up its slot and is
-     * placed on in turn), else in the first empty slot.
-     */
-    private void place(long slot, int home) {
-        int i = slotOf(home);
-        if (!ordered()) {
-            while (slots[i] != 0) {
-                i = next(i);
-            }
-            slots[i] = slot;
-            return;
-        }
-        for (int distance = 0; ; i = next(i), distance++) {
-            long occupant = slots[i];
-            if (occupant == 0) {
-                slots[i] = slot;
-                return;
-            }
-            int theirs = displacement(occupant, i);
-            if (theirs < distance) {
-                slots[i] = slot;
-                slot = occupant;
-                distance = theirs;
-            }
-        }
-    }
-
     /** Backward-shift deletion, then the entry is freed (freeing may compact, which looks slots up). */
-    private void removeAt(int index) {
-        long removed = slots[index];
+    private void removeAt(int reference) {
+        long removed = keyIndex.get(reference);
         if (heldCount > 0) {
             decode(removed);
             releaseKey(KeyTable.hash(entryPage, entryKeyOffset, entryKeyLength), entryPage, entryKeyOffset,
@@ -1310,37 +1213,21 @@ public final class CompactTable implements DatabaseTable {
         if ((removed & EXPIRES_BIT) != 0) {
             expiring--;
         }
-        size--;
-        int hole = index;
-        boolean ordered = ordered();
-        for (int i = next(index); slots[i] != 0; i = next(i)) {
-            int home = slotOf(homeOf(slots[i], mask));
-            boolean movable = hole <= i ? (home <= hole || home > i) : (home <= hole && home > i);
-            if (movable) {
-                slots[hole] = slots[i];
-                hole = i;
-            } else if (ordered) {
-                break; // in its home; the run's later entries are homed after it, as far on
-            }
-        }
-        slots[hole] = 0;
+        keyIndex.remove(reference);
         free(removed);
-        if (size == 0 && mask + 1 > MIN_CAPACITY * 64) {
+        if (keyIndex.size() == 0 && keyIndex.capacity() > SegmentedIndex.MIN_SEGMENT * 64) {
             clear();
         }
     }
 
-    /** SCAN over home buckets in bit-reversed order: see {@link HomeBucketScan} and {@link KeyTable}. */
+    /** SCAN over the index's home buckets in bit-reversed order: see {@link SegmentedIndex}. */
     @Override
     public long scan(long cursor, int count, long now, Consumer<byte[]> visitor, Consumer<byte[]> expired) {
-        return HomeBucketScan.scan(mask + 1, slots.length, cursor, count, i -> slots[i] != 0,
-            (i, homeMask) -> homeOf(slots[i], homeMask), i -> visit(slots[i], now, visitor, expired));
+        return keyIndex.scan(cursor, count, slot -> visit(slot, now, visitor, expired));
     }
 
     private void visit(long slot, long now, Consumer<byte[]> visitor, Consumer<byte[]> expired) {
-        if (slot != 0) {
-            (expired(entryExpireAt(slot), now) ? expired : visitor).accept(keyOf(slot));
-        }
+        (expired(entryExpireAt(slot), now) ? expired : visitor).accept(keyOf(slot));
     }
 
     private byte[] keyOf(long slot) {
@@ -1349,18 +1236,52 @@ public final class CompactTable implements DatabaseTable {
     }
 
     @Override
+    public void forEachLive(long now, EntryVisitor visitor) {
+        keyIndex.forEach(slot -> {
+            long expireAt = entryExpireAt(slot);
+            if (expired(expireAt, now)) {
+                return;
+            }
+            decode(slot);
+            byte[] key = Arrays.copyOfRange(entryPage, entryKeyOffset, entryKeyOffset + entryKeyLength);
+            int access = (int) INT.get(entryPage, offsetOf(slot)) >>> 8;
+            visitor.visit(key, unheldValue(key), expireAt, access);
+        });
+    }
+
+    /**
+     * The value of the entry {@link #decode} found, as {@link #value()} gives it but without
+     * holding an inline value it decodes: a walk over every key would churn the held places.
+     */
+    private Object unheldValue(byte[] key) {
+        if ((entryFlags & OBJECT) != 0) {
+            return objects[(int) INT.get(entryPage, entryValueOffset)];
+        }
+        int form = (entryFlags & FORM_MASK) >>> FORM_SHIFT;
+        int held = form == 0 ? -1 : heldIndex(KeyTable.hash(key, 0, key.length), key, 0, key.length);
+        if (held >= 0) {
+            return heldValues[held];
+        }
+        byte[] bytes = Arrays.copyOfRange(entryPage, entryValueOffset, entryValueOffset + entryValueLength);
+        if (form == 0) {
+            return bytes;
+        }
+        return form == InlineValue.HASH_LISTPACK ? HashValue.fromListpack(bytes) : SetValue.fromIntset(bytes);
+    }
+
+    @Override
     public byte[] randomKey(long now) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
-        for (int attempt = 0; attempt < 1024 && size > 0; attempt++) {
-            int index = random.nextInt(slots.length);
-            for (int probe = 0; probe < slots.length && slots[index] == 0; probe++) {
-                index = next(index);
+        for (int attempt = 0; attempt < 1024 && keyIndex.size() > 0; attempt++) {
+            int reference = keyIndex.randomReference(random);
+            for (int probe = 0, capacity = keyIndex.capacity(); probe < capacity && keyIndex.get(reference) == 0; probe++) {
+                reference = keyIndex.next(reference);
             }
-            if (expired(entryExpireAt(slots[index]), now)) {
-                removeExpired(index);
+            if (expired(entryExpireAt(keyIndex.get(reference)), now)) {
+                removeExpired(reference);
                 continue;
             }
-            return keyOf(slots[index]);
+            return keyOf(keyIndex.get(reference));
         }
         return null;
     }
@@ -1373,15 +1294,16 @@ public final class CompactTable implements DatabaseTable {
      */
     @Override
     public int sample(int count, boolean volatileOnly, EvictionCandidates candidates) {
-        int population = volatileOnly ? expiring : size;
+        int population = volatileOnly ? expiring : keyIndex.size();
         if (population == 0) {
             return 0;
         }
-        long steps = Math.min(slots.length, 8L * (count + 2) * (slots.length / population + 1));
-        int index = ThreadLocalRandom.current().nextInt(slots.length);
+        int capacity = keyIndex.capacity();
+        long steps = Math.min(capacity, 8L * (count + 2) * (capacity / population + 1));
+        int reference = keyIndex.randomReference(ThreadLocalRandom.current());
         int offered = 0;
-        for (long step = 0; step < steps && offered < count; step++, index = next(index)) {
-            long slot = slots[index];
+        for (long step = 0; step < steps && offered < count; step++, reference = keyIndex.next(reference)) {
+            long slot = keyIndex.get(reference);
             if (slot == 0 || volatileOnly && (slot & EXPIRES_BIT) == 0) {
                 continue;
             }
@@ -1400,21 +1322,22 @@ public final class CompactTable implements DatabaseTable {
             return 0;
         }
         int deleted = 0;
-        long[] examined = slots;
-        int index = expiryCursor < examined.length ? expiryCursor : 0;
+        SegmentedIndex examined = keyIndex;
+        int reference = keyIndex.holds(expiryCursor) ? expiryCursor : 0;
         for (int n = 0; n < slotsToExamine && expiring > 0; n++) {
-            long slot = slots[index];
+            long slot = keyIndex.get(reference);
             if ((slot & EXPIRES_BIT) != 0 && expired(entryExpireAt(slot), now)) {
-                removeExpired(index);
+                removeExpired(reference);
                 deleted++;
-                if (slots != examined) {
+                if (keyIndex != examined) {
+                    reference = 0;
                     break;
                 }
                 continue;
             }
-            index = next(index);
+            reference = keyIndex.next(reference);
         }
-        expiryCursor = index;
+        expiryCursor = reference;
         return deleted;
     }
 }

@@ -134,6 +134,17 @@ public final class Database implements Keyspace {
         return table(key, offset, length).valueMemory(key, offset, length, clock.getAsLong());
     }
 
+    /**
+     * Visits every live key of this database, partition by partition ({@link DatabaseTable#forEachLive}):
+     * the caller holds them all, as a command over the whole keyspace does.
+     */
+    public void forEachLive(DatabaseTable.EntryVisitor visitor) {
+        long now = clock.getAsLong();
+        for (Partition partition : partitions) {
+            partition.table(index).forEachLive(now, visitor);
+        }
+    }
+
     public int index() {
         return index;
     }
@@ -200,13 +211,31 @@ public final class Database implements Keyspace {
         return partitions[Slots.partitionOf(key, offset, length, partitions.length)].watchedKeys();
     }
 
-    /** Emptying the database touches every watched key it held, as FLUSHDB and FLUSHALL do in Redis. */
+    /** The tracking clients that read the key, in the key's partition. */
+    public TrackedKeys trackedKeys(byte[] key, int offset, int length) {
+        return partitions[Slots.partitionOf(key, offset, length, partitions.length)].trackedKeys();
+    }
+
+    /** Client ids over the keys tracked in every partition: INFO's tracking_total_items. */
+    public long trackedItems() {
+        long items = 0;
+        for (Partition partition : partitions) {
+            items += partition.trackedKeys().items();
+        }
+        return items;
+    }
+
+    /**
+     * Emptying the database touches every watched key it held, as FLUSHDB and FLUSHALL do in Redis,
+     * and forgets every tracked key, of any database, as Redis's trackingInvalidateKeysOnFlush does.
+     */
     @Override
     public void clear() {
         long now = clock.getAsLong();
         for (Partition partition : partitions) {
             DatabaseTable table = partition.table(index);
             partition.watchedKeys().touchWhere(index, key -> table.peek(key, 0, key.length, now) != null);
+            partition.trackedKeys().clear();
             partition.table(index).clear();
         }
     }

@@ -104,6 +104,23 @@ public interface DatabaseTable {
 
     byte[] randomKey(long now);
 
+    /** What {@link #forEachLive} hands over for each live key. */
+    @FunctionalInterface
+    interface EntryVisitor {
+        /**
+         * One live key: its bytes (the visitor's to keep), its value as {@link #peek} returns it,
+         * its expiry ({@link dev.lacewing.api.Keyspace#NO_EXPIRY} for none) and its access field.
+         */
+        void visit(byte[] key, Object value, long expireAt, int access);
+    }
+
+    /**
+     * Visits every key whose time has not passed at {@code now}, in table order, without counting
+     * an access or deleting anything: the walk a snapshot makes. The visitor must not change the
+     * table. O(capacity).
+     */
+    void forEachLive(long now, EntryVisitor visitor);
+
     /**
      * Offers up to {@code count} keys picked at random (only keys with an expiry when
      * {@code volatileOnly}) to an eviction pool; returns how many it offered. The receiver must

@@ -5,10 +5,11 @@ import java.util.function.IntConsumer;
 import java.util.function.IntPredicate;
 
 /**
- * The SCAN walk both table layouts share: home buckets of a linear-probing table visited in
- * bit-reversed cursor order, as Redis's dictScan does, with the table's log2 capacity carried in
- * the cursor's high bits. {@link KeyTable}'s class comment says why this keeps SCAN's guarantee
- * through backward-shift deletion and growth. The sorted set's member index uses it for ZSCAN.
+ * The SCAN walk of a single-array linear-probing table: home buckets visited in bit-reversed
+ * cursor order, as Redis's dictScan does, with the table's log2 capacity carried in the cursor's
+ * high bits. {@link KeyTable}'s class comment says why this keeps SCAN's guarantee through
+ * backward-shift deletion and growth. The sorted set's member index uses it for ZSCAN;
+ * {@link SegmentedIndex} walks its segments with the same cursor format.
  */
 public final class HomeBucketScan {
 

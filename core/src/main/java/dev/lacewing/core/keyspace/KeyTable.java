@@ -513,6 +513,15 @@ public final class KeyTable implements DatabaseTable {
         return keys.length;
     }
 
+    @Override
+    public void forEachLive(long now, EntryVisitor visitor) {
+        for (int i = 0; i < keys.length; i++) {
+            if (keys[i] != null && (expires[i] == Keyspace.NO_EXPIRY || expires[i] > now)) {
+                visitor.visit(keys[i].clone(), value(i), expires[i], accessOf(meta[i]));
+            }
+        }
+    }
+
     /** A random live key, or null. Expired keys met on the way are deleted. */
     @Override
     public byte[] randomKey(long now) {

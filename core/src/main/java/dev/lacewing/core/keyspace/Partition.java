@@ -28,6 +28,7 @@ public final class Partition {
     private final DatabaseTable[] databases;
     private final BlockedKeys blockedKeys = new BlockedKeys();
     private final WatchedKeys watchedKeys = new WatchedKeys();
+    private final TrackedKeys trackedKeys = new TrackedKeys();
     private final MemoryPolicy memory;
     private final LongSupplier clock;
     private final EvictionPool pool = new EvictionPool();
@@ -103,6 +104,11 @@ public final class Partition {
     /** The clients watching this partition's keys. */
     public WatchedKeys watchedKeys() {
         return watchedKeys;
+    }
+
+    /** The keys of this partition that tracking clients read. */
+    public TrackedKeys trackedKeys() {
+        return trackedKeys;
     }
 
     /** The clients blocked on this partition's keys. */

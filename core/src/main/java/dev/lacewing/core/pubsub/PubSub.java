@@ -231,6 +231,11 @@ public final class PubSub {
         return !channels.isEmpty() || !patterns.isEmpty();
     }
 
+    /** INFO's pubsub_channels and pubsubshard_channels: the names of one kind with subscribers. */
+    public int channels(SubscriptionKind kind) {
+        return registry(kind).size();
+    }
+
     /** PUBSUB NUMPAT: the patterns subscribed to, each counted once however many clients share it. */
     public int patterns() {
         return patterns.size();

@@ -1,6 +1,7 @@
 package dev.lacewing.core.resp;
 
 import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.core.diagnostics.ErrorStats;
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 
@@ -27,6 +28,8 @@ public final class RespWriter implements ReplyWriter {
     private ByteBuf out;
     private int protocol = 2;
     private long errors;
+    /** Where the errors written are counted by prefix (INFO errorstats); null for none. */
+    private ErrorStats errorStats;
 
     /** Directs the writer at the buffer the next replies go to. */
     public void target(ByteBuf buffer) {
@@ -77,8 +80,16 @@ public final class RespWriter implements ReplyWriter {
         endError(start);
     }
 
+    /** Counts every error written from now on in {@code stats}. */
+    public void errorStats(ErrorStats stats) {
+        this.errorStats = stats;
+    }
+
     /** An error is one line: Redis replaces newlines in error text with spaces. */
     private void endError(int start) {
+        if (errorStats != null) {
+            errorStats.record(out, start);
+        }
         for (int i = start; i < out.writerIndex(); i++) {
             byte b = out.getByte(i);
             if (b == '\r' || b == '\n') {

@@ -143,7 +143,7 @@ final class BlockedClient implements BlockedKeys.Entry {
                 }
                 waiters.remove();
                 client.served.serve(context, argument);
-                Watch.served(context.keyspace(), key.key(), client.destination());
+                Watch.served(context, key.key(), client.destination());
                 client.connection.deliver(client, context.takeReply());
             }
             key.registry().dropIfEmpty(key.database(), key.key());

@@ -14,12 +14,17 @@ import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.config.OutputBufferLimits;
+import dev.lacewing.core.diagnostics.LatencyMonitor;
+import dev.lacewing.core.diagnostics.Redaction;
+import dev.lacewing.core.diagnostics.SlowLog;
 import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.pubsub.SubscriptionKind;
 import dev.lacewing.core.pubsub.Subscriptions;
 import dev.lacewing.core.resp.RequestDecoder;
 import dev.lacewing.core.resp.RespWriter;
+import dev.lacewing.core.tracking.TrackingMode;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelOutboundBuffer;
@@ -31,7 +36,10 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * One client connection: decodes its requests, runs them in order, and writes their replies
@@ -114,6 +122,46 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     /** Whether a message was pushed straight to the channel (while a command was away), not yet flushed. */
     private boolean pushedAside;
 
+    /** CLIENT TRACKING's options while tracking is on, else null; replaced on the home thread. */
+    private volatile TrackingMode tracking;
+    /** Whether the redirect client was gone when an invalidation was sent (Redis's TRACKING_BROKEN_REDIR). */
+    private volatile boolean trackingRedirectBroken;
+    /**
+     * CLIENT CACHING YES or NO was given: it applies to the next command, and lasts through CLIENT
+     * commands and a transaction (Redis clears it in resetClient otherwise). Home thread, and the
+     * thread running the command after the hand-over.
+     */
+    private boolean cachingGiven;
+    /**
+     * CLIENT NO-EVICT: shown as flag e. Lacewing does not evict clients (Redis's maxmemory-clients),
+     * so it changes nothing else.
+     */
+    private volatile boolean noEvict;
+    /**
+     * CLIENT REPLY OFF, and SKIP's for the next command: a command dispatched while either holds is
+     * {@link #muted}, its reply written to {@link #discarded} and dropped (pushes still go out, as
+     * Redis lets them). Home thread.
+     */
+    private boolean replyOff;
+    private boolean skipNextReply;
+    private boolean muted;
+    private ByteBuf discarded;
+    /**
+     * Whether the request the decoder holds waits for CLIENT PAUSE to end: the connection is
+     * {@link #waiting} meanwhile, so later input waits too. Home thread.
+     */
+    private boolean postponed;
+    /** Set while a postponed request is dispatched again, which must not count for CLIENT CACHING twice. */
+    private boolean retryingPostponed;
+    /** Whether the previous command was CLIENT, which keeps {@link #cachingGiven}. */
+    private boolean lastWasClient;
+    /**
+     * Invalidations the running command made for this client itself: they go after its reply, as
+     * Redis's tracking_pending_keys. Added by the threads running its parts, written by the one
+     * finishing its reply.
+     */
+    private final Queue<byte[]> ownInvalidations = new ConcurrentLinkedQueue<>();
+
     private volatile int database;
     private volatile String name = "";
     private volatile boolean authenticated;
@@ -133,6 +181,13 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     private volatile String lastCommand = "NULL";
 
+    /** Whether the running command is read-only: its lookups count as keyspace hits and misses. */
+    private boolean countsReads;
+    private final ReadLookups readLookups;
+
+    /** Whether it is in MONITOR mode: it gets a line for every command, and may not touch keys. */
+    private volatile boolean monitoring;
+
     /** MULTI's queue and WATCH's keys. */
     private final Multi multi = new Multi(this);
     /**
@@ -148,6 +203,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         this.homeWorker = homeWorker;
         this.id = server.nextClientId();
         this.authenticated = server.settings().value("requirepass").isEmpty();
+        writer.errorStats(server.errorStats());
+        this.readLookups = server.readLookups();
     }
 
     // ---- channel events -------------------------------------------------------------------
@@ -193,6 +250,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf in = (ByteBuf) msg;
         server.netInputBytes.add(in.readableBytes());
+        server.readsProcessed.increment();
         if (waiting || closing || closed) {
             if (closing || closed) {
                 in.release();
@@ -235,7 +293,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         closed = true;
         accountBuffers();
         server.clients().remove(id);
+        stopMonitoring();
         multi.unwatch();
+        if (tracking != null) {
+            server.tracking().disable(this);
+        }
         if (subscribed()) {
             server.pubSub().unsubscribeAll(this);
         }
@@ -248,7 +310,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             earlyReply.release();
             earlyReply = null;
         }
-        if (!waiting || blocked) {
+        if (!waiting || blocked || postponed) {
             releaseOut();
         }
         releaseFlushed();
@@ -358,9 +420,12 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     private void dispatch() {
         lastInteractionMillis = System.currentTimeMillis();
-        writer.target(out());
+        muted = replyOff || skipNextReply;
+        skipNextReply = false;
+        writer.target(muted ? discardedReplies() : out());
         Arguments args = decoder;
         Command command = server.commands().lookup(args.array(), args.offset(0), args.length(0));
+        noteForCaching(command);
         if (command == null) {
             rejectUnknownCommand(args);
             return;
@@ -379,6 +444,12 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             reject(command, Errors.NOAUTH);
             return;
         }
+        if (monitoring && (spec.has(CommandFlag.WRITE) || spec.has(CommandFlag.READONLY)
+            || spec.has(CommandFlag.MAY_REPLICATE))) {
+            // Redis flags a monitor as a replica, and refuses a replica the keyspace.
+            reject(command, Errors.REPLICA_KEYSPACE);
+            return;
+        }
         if (inSubscribedContext() && !Subscriptions.allowedWhileSubscribed(spec.name())) {
             Command named = subcommandNamed(command, args);
             if (named != null) {
@@ -388,6 +459,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
         if (server.scripts().busy() && !allowedWhileBusy(command, args)) {
             reject(command, server.scripts().busyError());
+            return;
+        }
+        long pausedUntil = server.pausedUntil(spec, spec.name().equals("exec") && multi.active() && multi.queuedWrites());
+        if (pausedUntil != 0) {
+            postpone(pausedUntil);
             return;
         }
         if (multi.active() && multi.dispatch(command, args, writer)) {
@@ -400,6 +476,18 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             waiting = true;
             enterBlocked();
         }
+    }
+
+    /** Clears CLIENT CACHING's choice unless the previous command was CLIENT or a transaction is open. */
+    private void noteForCaching(Command command) {
+        if (retryingPostponed) {
+            retryingPostponed = false;
+            return;
+        }
+        if (cachingGiven && !lastWasClient && !multi.active()) {
+            cachingGiven = false;
+        }
+        lastWasClient = command != null && command.spec().name().equals("client");
     }
 
     /** Hands the current command to the engine, or runs it here when it names no keys; again over the whole keyspace when a script asks. */
@@ -465,6 +553,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     private void begin(Command command) {
         current = command;
+        countsReads = command.readOnly();
         counted = command;
         lastCommand = command.spec().name();
         commandMillis = System.currentTimeMillis();
@@ -539,11 +628,12 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             executed = true;
             return;
         }
+        writeOwnInvalidations();
         boolean failed = writer.errorCount() != errorsBefore;
         if (failed) {
             server.errorReplies.increment();
         }
-        counted.recordCall((System.nanoTime() - start) / 1000, failed);
+        commandRan(counted, decoder, (System.nanoTime() - start) / 1000, failed);
         server.commandsProcessed.increment();
         executed = true;
         BlockedClient.serveReadyKeys(server);
@@ -561,7 +651,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     @Override
     public boolean advance() {
         if (blockedClient != null || closing || out == null || out.readableBytes() >= REPLY_FLUSH_BYTES
-            || !channel.isWritable() || inSubscribedContext() || multi.active() || rerunWhole) {
+            || !channel.isWritable() || inSubscribedContext() || multi.active() || rerunWhole || muted
+            || replyOff || skipNextReply) {
             return false;
         }
         decoder.consume();
@@ -579,6 +670,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             || (authRequired() && !spec.has(CommandFlag.NO_AUTH)) || keyCount(spec) == 0) {
             return false;
         }
+        noteForCaching(command);
         lastInteractionMillis = System.currentTimeMillis();
         begin(command);
         granted = KeyScope.KEYS;
@@ -595,9 +687,10 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         if (failed) {
             server.errorReplies.increment();
         }
-        counted.recordCall(micros, failed);
+        commandRan(counted, decoder, micros, failed);
         server.commandsProcessed.increment();
         executed = true;
+        writeOwnInvalidations();
     }
 
     RespWriter writer() {
@@ -624,7 +717,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     /** One queued command ran inside EXEC: counts it as {@link #run()} would. */
-    void queuedRan(boolean failed) {
+    void queuedRan(Command command, Arguments args, long micros, boolean failed) {
+        commandRan(command, args, micros, failed);
         if (failed) {
             server.errorReplies.increment();
         }
@@ -633,10 +727,60 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     /** EXEC's reply is written: counts it, and serves the clients its commands made ready. */
     void execRan(Command command, long micros, boolean failed) {
-        command.recordCall(micros, failed);
+        writeOwnInvalidations();
+        commandRan(command, decoder, micros, failed);
         server.commandsProcessed.increment();
         executed = true;
         BlockedClient.serveReadyKeys(server);
+    }
+
+    /**
+     * Every command that ran, on whichever thread ran it, as Redis's call() accounts it: its table
+     * entry's counters, the slow log, the latency monitor and the monitors, each of the last three
+     * costing one comparison unless the command was slow or a client monitors. A blocked command is logged only once it
+     * ran to its reply; admin commands are not shown to monitors, as in Redis.
+     */
+    private void commandRan(Command command, Arguments args, long micros, boolean failed) {
+        command.recordCall(micros, failed);
+        SlowLog slowLog = server.slowLog();
+        if (slowLog.isSlow(micros) && blockedClient == null && !command.spec().has(CommandFlag.SKIP_SLOWLOG)) {
+            slowLog.add(args, redacted(args), micros, remoteAddress(), name);
+        }
+        LatencyMonitor latency = server.latencyMonitor();
+        if (latency.exceeds(micros / 1000) && blockedClient == null) {
+            latency.add(command.spec().has(CommandFlag.FAST) ? "fast-command" : "command", micros / 1000);
+        }
+        Monitors monitors = server.monitors();
+        if (monitors.active() && !command.spec().has(CommandFlag.ADMIN)
+            && !command.spec().has(CommandFlag.SKIP_MONITOR)) {
+            monitors.feed(database, remoteAddress(), args, redacted(args));
+        }
+    }
+
+    private static boolean[] redacted(Arguments args) {
+        return Redaction.of(args.string(0).toLowerCase(java.util.Locale.ROOT), args);
+    }
+
+    /** MONITOR: false when it already monitors (Redis then replies nothing). Home thread. */
+    public boolean startMonitoring() {
+        if (monitoring) {
+            return false;
+        }
+        monitoring = true;
+        server.monitors().add(this);
+        return true;
+    }
+
+    /** RESET, or the client went. */
+    public void stopMonitoring() {
+        if (monitoring) {
+            monitoring = false;
+            server.monitors().remove(this);
+        }
+    }
+
+    public boolean monitoring() {
+        return monitoring;
     }
 
     @Override
@@ -694,7 +838,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     public void block(long deadline, int[] keyArguments, int destinationArgument, BlockedCommand command) {
         BlockedClient client = new BlockedClient(this, current, decoder, database, keyArguments,
             destinationArgument, command, deadline);
-        client.register((Database) keyspace());
+        client.register((Database) server.engine().keyspace(database));
         // Published before it is counted: a client INFO counts as blocked is one CLIENT UNBLOCK finds.
         blockedClient = client;
         server.blockedClients.increment();
@@ -823,12 +967,30 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
      * goes to the channel on its own.
      */
     public void push(byte[] message) {
+        pushBytes(message, true);
+    }
+
+    /**
+     * Writes a MONITOR line as it is, as {@link #push} writes a message: it counts against the
+     * normal class of client-output-buffer-limit (a monitor is a normal client in Redis).
+     */
+    void pushLine(byte[] line) {
+        if (monitoring) {
+            pushBytes(line, false);
+        }
+    }
+
+    private void pushBytes(byte[] message, boolean aggregate) {
         if (closing || closed) {
             return;
         }
         ByteBuf target = waiting ? channel.alloc().ioBuffer(message.length) : out();
-        target.writeByte(writer.protocol() == 3 ? '>' : '*');
-        target.writeBytes(message, 1, message.length - 1);
+        if (aggregate) {
+            target.writeByte(writer.protocol() == 3 ? '>' : '*');
+            target.writeBytes(message, 1, message.length - 1);
+        } else {
+            target.writeBytes(message);
+        }
         if (waiting) {
             server.netOutputBytes.add(message.length);
             channel.write(target, channel.voidPromise());
@@ -854,6 +1016,135 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             flush();
             accountBuffers();
         }
+    }
+
+    // ---- client-side caching ------------------------------------------------------------------
+
+    public TrackingMode tracking() {
+        return tracking;
+    }
+
+    /** Set by {@link dev.lacewing.core.tracking.Tracking} on the home thread. */
+    public void tracking(TrackingMode mode) {
+        tracking = mode;
+    }
+
+    public boolean trackingRedirectBroken() {
+        return trackingRedirectBroken;
+    }
+
+    public void trackingRedirectBroken(boolean broken) {
+        trackingRedirectBroken = broken;
+    }
+
+    /** CLIENT NO-EVICT ON or OFF. */
+    public void noEvict(boolean on) {
+        noEvict = on;
+    }
+
+    public boolean cachingGiven() {
+        return cachingGiven;
+    }
+
+    /** CLIENT CACHING YES or NO, for the next command; cleared when tracking stops. */
+    public void cachingGiven(boolean given) {
+        cachingGiven = given;
+    }
+
+    /**
+     * Sends this client a tracking message, made by {@code message} for it as it then is (null: none
+     * it can take), from any thread: after the running command's reply when {@code writer}, the
+     * client whose command made it, is this one; at once on the home thread; else in a task there.
+     */
+    public void pushTracking(Function<ClientConnection, byte[]> message, ClientConnection writer) {
+        if (this == writer) {
+            byte[] bytes = message.apply(this);
+            if (bytes != null) {
+                ownInvalidations.add(bytes);
+            }
+        } else if (inHomeThread()) {
+            pushMade(message);
+        } else {
+            onHomeThread(() -> pushMade(message));
+        }
+    }
+
+    private void pushMade(Function<ClientConnection, byte[]> message) {
+        byte[] bytes = message.apply(this);
+        if (bytes != null) {
+            push(bytes);
+        }
+    }
+
+    /** By the thread finishing a command's reply: the invalidations it made for this client follow it. */
+    private void writeOwnInvalidations() {
+        if (ownInvalidations.isEmpty()) {
+            return;
+        }
+        byte[] message;
+        while ((message = ownInvalidations.poll()) != null) {
+            out().writeBytes(message);
+        }
+    }
+
+    // ---- CLIENT PAUSE ----------------------------------------------------------------------------
+
+    /**
+     * The request waits for the pause to end (Redis's blockPostponeClient): the replies before it go
+     * out, and it is dispatched again at CLIENT UNPAUSE or when the pause's time is up, whichever
+     * comes first (again postponed if the pause was extended).
+     */
+    private void postpone(long untilMillis) {
+        flush();
+        waiting = true;
+        postponed = true;
+        server.postpone(this);
+        channel.eventLoop().schedule(this::retryPostponed, Math.max(0, untilMillis - System.currentTimeMillis()) + 1,
+            TimeUnit.MILLISECONDS);
+    }
+
+    /** On the home thread: the postponed request is dispatched again, and the input behind it goes on. */
+    void retryPostponed() {
+        if (!postponed || closed) {
+            return;
+        }
+        postponed = false;
+        waiting = false;
+        retryingPostponed = true;
+        dispatch();
+        if (!waiting) {
+            decoder.consume();
+            continueInput();
+        }
+    }
+
+    // ---- CLIENT REPLY ----------------------------------------------------------------------------
+
+    /**
+     * CLIENT REPLY ON, OFF or SKIP, run on the home thread (a keyless command): ON answers OK, now
+     * that replies go out again; OFF and SKIP answer nothing, SKIP only while replies are on.
+     */
+    public void replyMode(String mode) {
+        switch (mode) {
+            case "on" -> {
+                replyOff = false;
+                skipNextReply = false;
+                muted = false;
+                writer.target(out());
+                writer.ok();
+            }
+            case "off" -> replyOff = true;
+            case "skip" -> skipNextReply = !replyOff;
+            default -> throw new IllegalArgumentException(mode);
+        }
+    }
+
+    /** Where a muted command's reply goes: emptied for each one; unpooled, so nothing need release it. */
+    private ByteBuf discardedReplies() {
+        if (discarded == null) {
+            discarded = Unpooled.buffer(64);
+        }
+        return discarded.clear();
     }
 
     ByteBuf allocate() {
@@ -898,6 +1189,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
         if (out != null && out.isReadable()) {
             server.netOutputBytes.add(out.readableBytes());
+            server.writesProcessed.increment();
             ByteBuf buffer = out;
             out = null;
             if (closing) {
@@ -1025,9 +1317,17 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         return writer;
     }
 
+    /** The database, seen through {@link ReadLookups} while a read-only command runs. */
     @Override
     public Keyspace keyspace() {
-        return server.engine().keyspace(database);
+        Keyspace keyspace = server.engine().keyspace(database);
+        return countsReads ? readLookups.of(keyspace) : keyspace;
+    }
+
+    /** What a command queued in MULTI sees when EXEC runs it: as {@link #keyspace()} for that command. */
+    Keyspace keyspaceFor(Command command) {
+        Keyspace keyspace = server.engine().keyspace(database);
+        return command.readOnly() ? readLookups.of(keyspace) : keyspace;
     }
 
     @Override
@@ -1177,9 +1477,15 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         return String.valueOf(address);
     }
 
-    /** Redis's flags in its order: P (subscribed), x (inside MULTI), b (blocked); N for none. */
+    /**
+     * Redis's flags in its order: P (subscribed), x (inside MULTI), b (blocked), t (tracking), R (its
+     * redirect client gone), B (tracking in BCAST mode), e (CLIENT NO-EVICT); N for none.
+     */
     private String flags() {
-        String flags = (subscribed() ? "P" : "") + (multi.active() ? "x" : "") + (blockedClient != null ? "b" : "");
+        TrackingMode mode = tracking;
+        String flags = (subscribed() ? "P" : "") + (multi.active() ? "x" : "") + (blockedClient != null ? "b" : "")
+            + (mode != null ? "t" : "") + (mode != null && trackingRedirectBroken ? "R" : "")
+            + (mode != null && mode.broadcast() ? "B" : "") + (noEvict ? "e" : "");
         return flags.isEmpty() ? "N" : flags;
     }
 
@@ -1199,7 +1505,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             + " multi=" + (multi.active() ? multi.queuedCount() : -1) + " qbuf=" + decoder.bufferedBytes()
             + " qbuf-free=" + (decoder.capacity() - decoder.bufferedBytes()) + " argv-mem=0 multi-mem=" + multi.queuedBytes() + " rbs=0 rbp=0 obl=0 oll=0"
             + " omem=" + omem + " tot-mem=" + (decoder.capacity() + omem + deferredBytes + multi.queuedBytes()) + " events=r cmd="
-            + lastCommand + " user=default redir=-1 resp=" + writer.protocol()
+            + lastCommand + " user=default redir=" + (tracking != null ? tracking.redirect() : -1) + " resp=" + writer.protocol()
             + " worker=" + homeWorker;
     }
 }

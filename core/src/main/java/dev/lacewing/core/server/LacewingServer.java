@@ -13,6 +13,7 @@ import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.command.CoreCommands;
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.keyspace.Database;
+import dev.lacewing.core.keyspace.KeyspaceListener;
 import dev.lacewing.core.threading.IoPoolStrategy;
 import dev.lacewing.core.threading.PerCoreStrategy;
 import dev.lacewing.core.threading.SingleStrategy;
@@ -53,12 +54,14 @@ public final class LacewingServer implements AutoCloseable {
     private final MultiThreadIoEventLoopGroup group;
     private final List<Channel> listeners;
     private final StorageEngine engine;
+    private final Workers workers;
     private volatile boolean closed;
 
     private LacewingServer(ServerState state, MultiThreadIoEventLoopGroup group, List<Channel> listeners,
-                           StorageEngine engine) {
+                           StorageEngine engine, Workers workers) {
         this.state = state;
         this.group = group;
+        this.workers = workers;
         this.listeners = listeners;
         this.engine = engine;
     }
@@ -80,6 +83,24 @@ public final class LacewingServer implements AutoCloseable {
     /** Blocks until SHUTDOWN is received or {@link #close()} is called. */
     public void awaitShutdown() throws InterruptedException {
         state.shutdownLatch().await();
+    }
+
+    /**
+     * A signal's shutdown (SIGTERM, SIGINT), as Redis's prepareForShutdown: with a save point
+     * configured the dataset is saved first, holding the whole keyspace; when that save fails the
+     * server goes on running and false is returned. True once {@link #awaitShutdown()} returns.
+     */
+    public boolean shutdownOnSignal() {
+        boolean ready = KeyspaceTask.run(engine, workers, databases(state),
+            databases -> state.snapshots().saveBeforeShutdown(databases, false, false, false));
+        if (ready) {
+            state.requestShutdown();
+        }
+        return ready;
+    }
+
+    private static int databases(ServerState state) {
+        return (int) state.settings().longValue("databases");
     }
 
     /** Stops listening, closes every client, stops the engine and the workers. */
@@ -221,9 +242,20 @@ public final class LacewingServer implements AutoCloseable {
                 }
             });
             state.engine(engine);
+            try {
+                KeyspaceTask.run(engine, workers, databases(state), databases -> {
+                    state.snapshots().load(databases);
+                    return null;
+                });
+            } catch (RuntimeException e) {
+                engine.close();
+                throw e;
+            }
             // Every database shares the partitions: one view installs the listener in all of them.
+            // After loading, so that the keys a dump brings publish no events.
             if (engine.keyspace(0) instanceof Database database) {
-                database.listen(state.keyspaceEvents());
+                state.tracking().keyspace(database);
+                database.listen(KeyspaceListener.both(state.keyspaceEvents(), state.tracking()));
             }
             if (moduleLoader != null) {
                 state.moduleLoader(moduleLoader.apply(state));
@@ -281,11 +313,12 @@ public final class LacewingServer implements AutoCloseable {
                 }
             });
             workers.scheduleRepeating(0, () -> closeIdleClients(state), () -> 1000);
+            workers.scheduleRepeating(0, state::sampleRates, () -> 100);
             LOG.log(System.Logger.Level.INFO, "Lacewing " + ServerState.VERSION + " ready: port " + port + ", engine "
                 + engineName + ", transport " + transport.transport().name() + ", threading " + plan.strategy()
                 + " (" + plan.workers() + " threads), plugins " + found.mode()
                 + (transport.notes().isEmpty() ? "" : "; " + transport.notes()) + "; " + jvm);
-            return new LacewingServer(state, group, listeners, engine);
+            return new LacewingServer(state, group, listeners, engine, workers);
         }
 
         /** The {@code timeout} setting: closes clients idle for longer, as Redis's clientsCron does. */

@@ -90,6 +90,16 @@ public final class Multi {
         return queuedBytes;
     }
 
+    /** Whether a queued command writes or may replicate: EXEC then waits out CLIENT PAUSE WRITE. */
+    boolean queuedWrites() {
+        for (Queued q : queued) {
+            if (q.command.spec().has(CommandFlag.WRITE) || q.command.spec().has(CommandFlag.MAY_REPLICATE)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Commands queued, for CLIENT LIST's multi=. */
     public int queuedCount() {
         return queued.size();
@@ -324,7 +334,7 @@ public final class Multi {
             long errorsBefore = writer.errorCount();
             long start = System.nanoTime();
             try {
-                QueuedContext context = new QueuedContext(q.arguments);
+                QueuedContext context = new QueuedContext(q.command, q.arguments);
                 q.command.handler().execute(context);
                 if (!context.refusedToBlock) {
                     Watch.written(q.command.spec(), q.arguments, context);
@@ -333,8 +343,7 @@ public final class Multi {
                 writer.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
             }
             boolean failedHere = writer.errorCount() != errorsBefore;
-            q.command.recordCall((System.nanoTime() - start) / 1000, failedHere);
-            connection.queuedRan(failedHere);
+            connection.queuedRan(q.command, q.arguments, (System.nanoTime() - start) / 1000, failedHere);
         }
 
         @Override
@@ -462,12 +471,14 @@ public final class Multi {
      * as Redis answers for a client that may not block.
      */
     private final class QueuedContext implements CommandContext {
+        private final Command command;
         private final Arguments arguments;
         private final long now = System.currentTimeMillis();
         /** The command would have blocked: it answered as timed out and wrote nothing. */
         private boolean refusedToBlock;
 
-        QueuedContext(Arguments arguments) {
+        QueuedContext(Command command, Arguments arguments) {
+            this.command = command;
             this.arguments = arguments;
         }
 
@@ -483,7 +494,7 @@ public final class Multi {
 
         @Override
         public Keyspace keyspace() {
-            return connection.keyspace();
+            return connection.keyspaceFor(command);
         }
 
         @Override

@@ -1,6 +1,8 @@
 package dev.lacewing.core.server;
 
+import dev.lacewing.api.CommandFlag;
 import dev.lacewing.api.CommandProvider;
+import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.Server;
 import dev.lacewing.api.StorageEngine;
 import dev.lacewing.api.ThreadingPlan;
@@ -8,13 +10,21 @@ import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.config.OutputBufferLimits;
+import dev.lacewing.core.diagnostics.ErrorStats;
+import dev.lacewing.core.diagnostics.InstantaneousMetric;
+import dev.lacewing.core.diagnostics.LatencyMonitor;
+import dev.lacewing.core.diagnostics.SlowLog;
+import dev.lacewing.core.persistence.Snapshots;
 import dev.lacewing.core.pubsub.KeyspaceEvents;
 import dev.lacewing.core.pubsub.PubSub;
+import dev.lacewing.core.tracking.Tracking;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -45,8 +55,24 @@ public final class ServerState implements Server, ModuleRegistry {
     private volatile Scripts scripts = new Scripts(null);
     private final Map<Long, ClientConnection> clients = new ConcurrentHashMap<>();
     private final PubSub pubSub = new PubSub();
+    private final Tracking tracking;
     private final KeyspaceEvents keyspaceEvents = new KeyspaceEvents(pubSub);
+    private final Snapshots snapshots;
+    private final SlowLog slowLog;
+    private final LatencyMonitor latencyMonitor;
+    private final Monitors monitors = new Monitors();
+    private final ErrorStats errorStats = new ErrorStats();
+    private final InstantaneousMetric commandRate = new InstantaneousMetric();
+    private final InstantaneousMetric inputRate = new InstantaneousMetric();
+    private final InstantaneousMetric outputRate = new InstantaneousMetric();
+    /** INFO's run_id: 40 random hex characters, new at every start, as Redis's. */
+    private final String runId = randomHex(20);
     private final AtomicLong nextClientId = new AtomicLong(1);
+    /** CLIENT PAUSE: when it ends (0: no pause), and whether it holds every command or only writes. */
+    private volatile long pausedUntil;
+    private volatile boolean pausedAll;
+    /** Clients whose command waits for the pause to end, told at CLIENT UNPAUSE (their timers tell them at the end). */
+    private final Queue<ClientConnection> postponed = new ConcurrentLinkedQueue<>();
     private final long startMillis = System.currentTimeMillis();
     private final long startNanos = System.nanoTime();
     private final CountDownLatch shutdown = new CountDownLatch(1);
@@ -58,6 +84,12 @@ public final class ServerState implements Server, ModuleRegistry {
     final LongAdder errorReplies = new LongAdder();
     final LongAdder netInputBytes = new LongAdder();
     final LongAdder netOutputBytes = new LongAdder();
+    /** Reads from clients' sockets and flushes to them (INFO's total_reads_processed, total_writes_processed). */
+    final LongAdder readsProcessed = new LongAdder();
+    final LongAdder writesProcessed = new LongAdder();
+    /** Lookups of read-only commands that found their key, and that did not (Redis's lookupKeyRead). */
+    final LongAdder keyspaceHits = new LongAdder();
+    final LongAdder keyspaceMisses = new LongAdder();
     /** What every connection's buffers hold, each connection adding its changes. */
     final LongAdder clientBuffers = new LongAdder();
     /** Clients closed for passing their output buffer limits. */
@@ -83,6 +115,10 @@ public final class ServerState implements Server, ModuleRegistry {
         this.transport = transport;
         this.transportNotes = transportNotes;
         this.pluginMode = pluginMode;
+        this.tracking = new Tracking(clients, config);
+        this.snapshots = new Snapshots(config, REDIS_VERSION, this::usedMemory);
+        this.slowLog = new SlowLog(config.longValue("slowlog-log-slower-than"), config.longValue("slowlog-max-len"));
+        this.latencyMonitor = new LatencyMonitor(config.longValue("latency-monitor-threshold"));
         readInputLimits();
         keyspaceEvents.configure(config.value("notify-keyspace-events"));
         config.onChange((name, value) -> {
@@ -98,6 +134,8 @@ public final class ServerState implements Server, ModuleRegistry {
         clientQueryBufferLimit = config.longValue("client-query-buffer-limit");
         outputBufferLimits = OutputBufferLimits.parse(config.value("client-output-buffer-limit"));
         passwordRequired = !config.value("requirepass").isEmpty();
+        slowLog.configure(config.longValue("slowlog-log-slower-than"), config.longValue("slowlog-max-len"));
+        latencyMonitor.threshold(config.longValue("latency-monitor-threshold"));
     }
 
     /** {@code proto-max-bulk-len}, as of the last CONFIG SET. */
@@ -166,6 +204,23 @@ public final class ServerState implements Server, ModuleRegistry {
         return engine;
     }
 
+    /** The RDB file: SAVE, LASTSAVE, SHUTDOWN's save and INFO persistence. */
+    public Snapshots snapshots() {
+        return snapshots;
+    }
+
+    /**
+     * INFO's used_memory: the keyspace as the engine counts it (the heap in use where it cannot)
+     * plus the clients' buffers.
+     */
+    public long usedMemory() {
+        long keyspace = engine.usedMemory();
+        if (keyspace < 0) {
+            keyspace = java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+        }
+        return keyspace + clientBufferBytes();
+    }
+
     public ThreadingPlan threading() {
         return threading;
     }
@@ -192,13 +247,130 @@ public final class ServerState implements Server, ModuleRegistry {
     }
 
     /** The pub/sub registry: who is subscribed to what, for every worker. */
+    /** LATENCY's events, added to from every thread. */
+    public LatencyMonitor latencyMonitor() {
+        return latencyMonitor;
+    }
+
+    /** SLOWLOG's entries, added to from every thread. */
+    public SlowLog slowLog() {
+        return slowLog;
+    }
+
+    private static String randomHex(int bytes) {
+        byte[] random = new byte[bytes];
+        new java.security.SecureRandom().nextBytes(random);
+        return java.util.HexFormat.of().formatHex(random);
+    }
+
+    public String runId() {
+        return runId;
+    }
+
+    /** Samples the instantaneous_* rates; every 100 ms on one worker, as Redis's serverCron. */
+    void sampleRates() {
+        long now = System.currentTimeMillis();
+        commandRate.sample(commandsProcessed.sum(), now);
+        inputRate.sample(netInputBytes.sum(), now);
+        outputRate.sample(netOutputBytes.sum(), now);
+    }
+
+    /** instantaneous_ops_per_sec. */
+    public long commandsPerSecond() {
+        return commandRate.perSecond();
+    }
+
+    /** instantaneous_input_kbps. */
+    public double inputKilobytesPerSecond() {
+        return inputRate.perSecond() / 1024.0;
+    }
+
+    /** instantaneous_output_kbps. */
+    public double outputKilobytesPerSecond() {
+        return outputRate.perSecond() / 1024.0;
+    }
+
+    /** INFO errorstats' counters, which every connection's reply writer adds to. */
+    public ErrorStats errorStats() {
+        return errorStats;
+    }
+
+    /** A new read-only view of a database that counts its lookups as keyspace hits and misses. */
+    ReadLookups readLookups() {
+        return new ReadLookups(keyspaceHits, keyspaceMisses);
+    }
+
+    public long readsProcessed() {
+        return readsProcessed.sum();
+    }
+
+    public long writesProcessed() {
+        return writesProcessed.sum();
+    }
+
+    public long keyspaceHits() {
+        return keyspaceHits.sum();
+    }
+
+    public long keyspaceMisses() {
+        return keyspaceMisses.sum();
+    }
+
+    /** The clients in MONITOR mode. */
+    Monitors monitors() {
+        return monitors;
+    }
+
     public PubSub pubSub() {
         return pubSub;
+    }
+
+    /** Client-side caching: the tracking clients and their BCAST prefixes. */
+    public Tracking tracking() {
+        return tracking;
     }
 
     /** Keyspace notifications, publishing through {@link #pubSub()}. */
     public KeyspaceEvents keyspaceEvents() {
         return keyspaceEvents;
+    }
+
+    /**
+     * CLIENT PAUSE, as Redis's pauseClients: a pause in effect is extended, never shortened, and
+     * WRITE does not narrow an ALL pause in effect.
+     */
+    public synchronized void pause(long untilMillis, boolean all) {
+        boolean active = pausedUntil > System.currentTimeMillis();
+        pausedAll = all || (active && pausedAll);
+        pausedUntil = Math.max(untilMillis, active ? pausedUntil : 0);
+    }
+
+    /** CLIENT UNPAUSE: the pause ends, and the clients it held go on. */
+    public synchronized void unpause() {
+        pausedUntil = 0;
+        pausedAll = false;
+        for (ClientConnection client = postponed.poll(); client != null; client = postponed.poll()) {
+            ClientConnection held = client;
+            held.onHomeThread(held::retryPostponed);
+        }
+    }
+
+    /**
+     * When the pause that holds this command ends, or 0 when none does: under ALL every command, under
+     * WRITE those that write or may replicate, and EXEC of a transaction holding one (Redis's
+     * is_may_replicate_command). One volatile read while nothing is paused.
+     */
+    long pausedUntil(CommandSpec spec, boolean execWrites) {
+        long until = pausedUntil;
+        if (until == 0 || until <= System.currentTimeMillis()) {
+            return 0;
+        }
+        boolean held = pausedAll || spec.has(CommandFlag.WRITE) || spec.has(CommandFlag.MAY_REPLICATE) || execWrites;
+        return held ? until : 0;
+    }
+
+    void postpone(ClientConnection client) {
+        postponed.add(client);
     }
 
     public Map<Long, ClientConnection> clients() {
@@ -273,6 +445,11 @@ public final class ServerState implements Server, ModuleRegistry {
         netInputBytes.reset();
         netOutputBytes.reset();
         commands.commands().forEach(Command::resetStats);
+        errorStats.reset();
+        keyspaceHits.reset();
+        readsProcessed.reset();
+        writesProcessed.reset();
+        keyspaceMisses.reset();
     }
 
     /** Asks the server to stop (SHUTDOWN); {@link LacewingServer#awaitShutdown()} returns. */

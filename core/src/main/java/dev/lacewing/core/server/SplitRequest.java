@@ -181,6 +181,7 @@ final class SplitRequest implements Invocation.Split {
         private final ByteBuf buffer = Unpooled.buffer(64);
         private final RespWriter writer = new RespWriter();
         private final ValueView valueView = new ValueView();
+        private final ReadLookups reads = connection.server().readLookups();
         private long nanos;
 
         PartContext(int[] keys) {
@@ -227,9 +228,11 @@ final class SplitRequest implements Invocation.Split {
             return writer;
         }
 
+        /** Each part runs on its own shard's thread, so each counts its reads in a view of its own. */
         @Override
         public Keyspace keyspace() {
-            return connection.server().engine().keyspace(database);
+            Keyspace keyspace = connection.server().engine().keyspace(database);
+            return command.readOnly() ? reads.of(keyspace) : keyspace;
         }
 
         @Override

@@ -5,9 +5,9 @@ import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.CommandDetails;
 import dev.lacewing.api.CommandFlag;
 import dev.lacewing.api.CommandSpec;
-import dev.lacewing.api.Keyspace;
 import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.keyspace.WatchedKeys;
+import dev.lacewing.core.tracking.Tracking;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,7 +16,9 @@ import java.util.List;
  * {@link WatchedKeys}, and the flag any writer of one of them sets. Also the write paths' signal to
  * watchers: after a write command ({@link #written}) and after serving a blocked client
  * ({@link #served}); FLUSHDB/FLUSHALL, SWAPDB and eviction signal from the keyspace itself, and a
- * key whose time passed since WATCH counts as changed at EXEC ({@link #changed}).
+ * key whose time passed since WATCH counts as changed at EXEC ({@link #changed}). The same hook
+ * serves client-side caching ({@link Tracking}): the keys a tracking client's read-only command read
+ * are remembered, and written keys invalidated, with no cost but a check while nobody tracks.
  *
  * <p>Thread rule: {@link #keys} belongs to the owning connection's running command; {@code dirty}
  * is set by whichever thread writes a watched key, {@code released} by the owner.
@@ -58,26 +60,51 @@ final class Watch implements WatchedKeys.Watcher {
     }
 
     /**
-     * A command ran: when it writes, its keys' watchers are flagged (Redis's signalModifiedKey). Called
+     * A command ran: when it writes, its keys' watchers are flagged and their tracking clients
+     * invalidated (Redis's signalModifiedKey), FLUSHDB and FLUSHALL invalidating every tracking client;
+     * when it only reads, a tracking client's keys are remembered (Redis's trackingRememberKeys). Called
      * by the thread that ran it, still holding its keys. Conservative: a write command that changed
-     * nothing (SET NX on an existing key) flags them too.
+     * nothing (SET NX on an existing key) signals its keys too, as Redis signals most.
      */
     static void written(CommandSpec spec, Arguments args, CommandContext ctx) {
-        if (!WatchedKeys.anyWatched() || !spec.has(CommandFlag.WRITE)
-            || !(ctx.keyspace() instanceof Database database)) {
+        Tracking tracking = ((ServerState) ctx.server()).tracking();
+        boolean tracked = tracking.active();
+        if ((!tracked && !WatchedKeys.anyWatched()) || !(ctx.keyspace() instanceof Database database)) {
             return;
         }
+        if (!spec.has(CommandFlag.WRITE)) {
+            if (tracked && spec.has(CommandFlag.READONLY)) {
+                tracking.read(spec, args, ctx, database);
+            }
+            return;
+        }
+        Tracking.Writes writes = tracked
+            ? tracking.writes(ctx.client() instanceof ClientConnection client ? client : null) : null;
         int copyDatabase = spec.name().equals("copy") ? copyDatabaseArgument(args) : -1;
         for (int i = 0, keys = spec.keyCount(args); i < keys; i++) {
             int argument = spec.keyArgument(args, i);
             if ((copyDatabase < 0 || argument != 2) && !onlyRead(spec, args, argument)) {
-                database.touchWatched(args.array(), args.offset(argument), args.length(argument));
+                modified(database, writes, args.array(), args.offset(argument), args.length(argument));
             }
         }
         if (copyDatabase >= 0) {
-            touchIn(ctx, args, copyDatabase, 2);
+            touchIn(ctx, writes, args, copyDatabase, 2);
         } else if (spec.name().equals("move")) {
-            touchIn(ctx, args, 2, 1);
+            touchIn(ctx, writes, args, 2, 1);
+        }
+        if (writes != null) {
+            if (spec.name().equals("flushall") || spec.name().equals("flushdb")) {
+                tracking.flushed(ctx);
+            }
+            writes.done();
+        }
+    }
+
+    /** A key written: its watchers are flagged and, with {@code writes}, its tracking clients invalidated. */
+    private static void modified(Database database, Tracking.Writes writes, byte[] key, int offset, int length) {
+        database.touchWatched(key, offset, length);
+        if (writes != null) {
+            writes.written(database, key, offset, length);
         }
     }
 
@@ -170,7 +197,8 @@ final class Watch implements WatchedKeys.Watcher {
     }
 
     /** MOVE's and COPY's key in the database another argument names, when it names one. */
-    private static void touchIn(CommandContext ctx, Arguments args, int databaseArgument, int keyArgument) {
+    private static void touchIn(CommandContext ctx, Tracking.Writes writes, Arguments args, int databaseArgument,
+                                int keyArgument) {
         int index;
         try {
             index = Integer.parseInt(args.string(databaseArgument));
@@ -178,7 +206,7 @@ final class Watch implements WatchedKeys.Watcher {
             return;
         }
         if (index >= 0 && index < ctx.databases() && ctx.keyspace(index) instanceof Database database) {
-            database.touchWatched(args.array(), args.offset(keyArgument), args.length(keyArgument));
+            modified(database, writes, args.array(), args.offset(keyArgument), args.length(keyArgument));
         }
     }
 
@@ -186,13 +214,19 @@ final class Watch implements WatchedKeys.Watcher {
      * A blocked client was served from {@code key}: that key and its destination (BLMOVE's), held by
      * the serving thread, were written.
      */
-    static void served(Keyspace keyspace, byte[] key, byte[] destination) {
-        if (!WatchedKeys.anyWatched() || !(keyspace instanceof Database database)) {
+    static void served(CommandContext ctx, byte[] key, byte[] destination) {
+        Tracking tracking = ((ServerState) ctx.server()).tracking();
+        boolean tracked = tracking.active();
+        if ((!tracked && !WatchedKeys.anyWatched()) || !(ctx.keyspace() instanceof Database database)) {
             return;
         }
-        database.touchWatched(key, 0, key.length);
+        Tracking.Writes writes = tracked ? tracking.writes(null) : null;
+        modified(database, writes, key, 0, key.length);
         if (destination != null) {
-            database.touchWatched(destination, 0, destination.length);
+            modified(database, writes, destination, 0, destination.length);
+        }
+        if (writes != null) {
+            writes.done();
         }
     }
 }

@@ -61,9 +61,10 @@ class CompactTableTest {
     void agreesWithAHashMapModelUnderEveryOperation() {
         for (int seed = 0; seed < 12; seed++) {
             Random random = new Random(seed);
-            // Every fourth seed's index leaves Robin Hood order past 256 slots, as a large index does past 2^24.
+            // Every fourth seed's index has 64-slot segments whose splits read hash bits past the 8th from
+            // the keys, as a large index's do past the 24 its tags hold.
             CompactTable table = seed % 4 == 1
-                ? new CompactTable(new MemoryPolicy(), System::currentTimeMillis, 255) : new CompactTable();
+                ? new CompactTable(new MemoryPolicy(), System::currentTimeMillis, 6, 8) : new CompactTable();
             Map<String, Entry> model = new HashMap<>();
             List<String> names = new ArrayList<>();
             int keySpace = 50 + random.nextInt(seed % 3 == 0 ? 60 : 3000);
@@ -281,44 +282,42 @@ class CompactTableTest {
     }
 
     @Test
-    void theIndexFillsToSevenEighthsInRobinHoodOrderAndStaysSoThroughDeletes() {
-        for (int orderedMask : new int[] {Integer.MAX_VALUE, 1023}) {
-            CompactTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis, orderedMask);
-            int ordered = (4096 - 2) * 7 / 8; // the array is 2 slots short of the capacity
-            for (int i = 0; i < ordered; i++) {
-                byte[] key = bytes("k" + i);
-                table.put(key, 0, key.length, key, Keyspace.NO_EXPIRY);
-            }
-            assertEquals(orderedMask > 4095 ? 4096 : 8192, table.capacity(), "capacity at " + ordered + " keys");
-            assertNull(table.indexFault());
-            byte[] next = bytes("k" + ordered);
-            table.put(next, 0, next.length, next, Keyspace.NO_EXPIRY);
-            assertEquals(8192, table.capacity());
-            Random random = new Random(7);
-            ValueView view = new ValueView();
-            Set<Integer> present = new HashSet<>();
-            for (int i = 0; i <= ordered; i++) {
-                present.add(i);
-            }
-            for (int step = 0; step < 20_000; step++) {
-                int i = random.nextInt(2 * ordered);
-                byte[] key = bytes("k" + i);
-                int op = random.nextInt(3);
-                if (op == 0) {
-                    assertEquals(present.remove(i), table.remove(key, 0, key.length, 0), "remove k" + i);
-                } else if (op == 1 && present.size() < (8192 - 2) * 7 / 8) {
-                    table.put(key, 0, key.length, key, Keyspace.NO_EXPIRY);
-                    present.add(i);
-                } else {
-                    assertEquals(present.contains(i), table.getValue(key, 0, key.length, 0, view), "get k" + i);
-                }
-                if (step % 500 == 0) {
-                    assertNull(table.indexFault(), "step " + step);
-                }
-            }
-            assertNull(table.indexFault());
-            assertEquals(present.size(), table.size());
+    void aSegmentFillsToSevenEighthsInRobinHoodOrderThenSplitsAndStaysSoThroughDeletes() {
+        CompactTable table = new CompactTable();
+        int full = 4096 * 7 / 8;
+        for (int i = 0; i < full; i++) {
+            byte[] key = bytes("k" + i);
+            table.put(key, 0, key.length, key, Keyspace.NO_EXPIRY);
         }
+        assertEquals(4096, table.capacity(), "capacity at " + full + " keys");
+        assertNull(table.indexFault());
+        byte[] next = bytes("k" + full);
+        table.put(next, 0, next.length, next, Keyspace.NO_EXPIRY);
+        assertEquals(8192, table.capacity());
+        Random random = new Random(7);
+        ValueView view = new ValueView();
+        Set<Integer> present = new HashSet<>();
+        for (int i = 0; i <= full; i++) {
+            present.add(i);
+        }
+        for (int step = 0; step < 20_000; step++) {
+            int i = random.nextInt(2 * full);
+            byte[] key = bytes("k" + i);
+            int op = random.nextInt(3);
+            if (op == 0) {
+                assertEquals(present.remove(i), table.remove(key, 0, key.length, 0), "remove k" + i);
+            } else if (op == 1) {
+                table.put(key, 0, key.length, key, Keyspace.NO_EXPIRY);
+                present.add(i);
+            } else {
+                assertEquals(present.contains(i), table.getValue(key, 0, key.length, 0, view), "get k" + i);
+            }
+            if (step % 500 == 0) {
+                assertNull(table.indexFault(), "step " + step);
+            }
+        }
+        assertNull(table.indexFault());
+        assertEquals(present.size(), table.size());
     }
 
     @Test
@@ -490,6 +489,140 @@ class CompactTableTest {
         assertEquals(100_000L * 30, table.liveBytes());
         double perKey = (double) table.usedMemory() / 100_000;
         assertTrue(perKey < 30 + 8 / 0.375 + 3, "bytes per key: " + perKey);
+    }
+
+    /** Tables with 16-slot segments: hash bits past the 24th, then past the 8th, read from the keys. */
+    private static List<CompactTable> smallSegmentTables() {
+        return List.of(new CompactTable(new MemoryPolicy(), System::currentTimeMillis, 4, 24),
+            new CompactTable(new MemoryPolicy(), System::currentTimeMillis, 4, 8));
+    }
+
+    @Test
+    void keysStayFindableWithTheirExpiryThroughSplitsAndDeletesAcrossSegments() {
+        for (CompactTable table : smallSegmentTables()) {
+            int keys = 5000;
+            for (int i = 0; i < keys; i++) {
+                byte[] key = bytes("key:" + i);
+                table.put(key, 0, key.length, key, i % 3 == 0 ? 1_000_000 + i : Keyspace.NO_EXPIRY);
+                if (i % 97 == 0) {
+                    assertNull(table.indexFault(), "after " + i);
+                }
+            }
+            assertNull(table.indexFault());
+            assertTrue(table.capacity() >= keys * 8 / 7, "capacity " + table.capacity());
+            assertEquals((keys + 2) / 3, table.expiringSize());
+            for (int i = 0; i < keys; i++) {
+                byte[] key = bytes("key:" + i);
+                assertEquals(i % 3 == 0 ? 1_000_000 + i : Keyspace.NO_EXPIRY, table.expireAt(key, 0, key.length, 0));
+            }
+            for (int i = 0; i < keys; i += 2) {
+                byte[] key = bytes("key:" + i);
+                assertTrue(table.remove(key, 0, key.length, 0), "remove " + i);
+            }
+            assertNull(table.indexFault());
+            assertEquals(keys / 2, table.size());
+            ValueView view = new ValueView();
+            for (int i = 0; i < keys; i++) {
+                byte[] key = bytes("key:" + i);
+                assertEquals(i % 2 == 1, table.getValue(key, 0, key.length, 0, view), "key:" + i);
+            }
+            // Active expiry finds every expiring key left, in whichever segment it sits.
+            int expired = 0;
+            for (int round = 0; round < 1000 && table.expiringSize() > 0; round++) {
+                expired += table.expireSome(2_000_000, 64);
+            }
+            assertEquals(0, table.expiringSize());
+            assertEquals(keys / 2 - expired, table.size());
+            assertNull(table.indexFault());
+        }
+    }
+
+    @Test
+    void aScanVisitsEveryStableKeyWhileSplitsHappenBetweenCalls() {
+        for (CompactTable table : smallSegmentTables()) {
+            Set<String> stable = new HashSet<>();
+            for (int i = 0; i < 300; i++) {
+                byte[] key = bytes("stable:" + i);
+                table.put(key, 0, key.length, key, Keyspace.NO_EXPIRY);
+                stable.add("stable:" + i);
+            }
+            Set<String> visited = new HashSet<>();
+            long cursor = 0;
+            int added = 0;
+            int calls = 0;
+            do {
+                cursor = table.scan(cursor, 1, 0, key -> visited.add(text(key)), key -> { });
+                for (int i = 0; i < 12 && added < 3000; i++, added++) {
+                    byte[] key = bytes("new:" + added);
+                    table.put(key, 0, key.length, key, Keyspace.NO_EXPIRY);
+                    if (added % 3 == 0) {
+                        byte[] old = bytes("new:" + added / 2);
+                        table.remove(old, 0, old.length, 0);
+                    }
+                }
+                assertTrue(++calls < 1_000_000, "the scan ends");
+            } while (cursor != 0);
+            assertTrue(table.capacity() >= 16 * 64, "the scan saw splits: capacity " + table.capacity());
+            assertTrue(visited.containsAll(stable), "stable keys missed: " + stable.stream()
+                .filter(key -> !visited.contains(key)).toList());
+            assertNull(table.indexFault());
+        }
+    }
+
+    @Test
+    void randomKeysAndSamplesReachEverySegment() {
+        for (CompactTable table : smallSegmentTables()) {
+            for (int i = 0; i < 2000; i++) {
+                byte[] key = bytes("key:" + i);
+                table.put(key, 0, key.length, key, i % 2 == 0 ? 1_000_000 : Keyspace.NO_EXPIRY);
+            }
+            Set<String> seen = new HashSet<>();
+            for (int i = 0; i < 20_000; i++) {
+                seen.add(text(table.randomKey(0)));
+            }
+            assertTrue(seen.size() > 1900, seen.size() + " keys of 2000 picked");
+            Set<String> sampled = new HashSet<>();
+            for (int i = 0; i < 2000; i++) {
+                table.sample(5, true, (key, offset, length, access, expireAt) -> {
+                    assertEquals(1_000_000, expireAt);
+                    sampled.add(new String(key, offset, length, StandardCharsets.US_ASCII));
+                });
+            }
+            assertTrue(sampled.size() > 950, sampled.size() + " volatile keys of 1000 sampled");
+        }
+    }
+
+    /**
+     * The index is counted as allocated: a put that neither opens a page nor grows the index
+     * changes nothing, a growth step adds its slots (and the directory's few bytes), and a table
+     * emptied of its keys counts what a new one does.
+     */
+    @Test
+    void memoryIsCountedExactlyThroughSplits() {
+        for (CompactTable table : smallSegmentTables()) {
+            long empty = table.usedMemory();
+            for (int i = 0; i < 5000; i++) {
+                byte[] key = bytes("key:" + i);
+                long before = table.usedMemory();
+                int capacity = table.capacity();
+                int pages = table.pageCount();
+                table.put(key, 0, key.length, key, Keyspace.NO_EXPIRY);
+                long grown = table.usedMemory() - before;
+                if (table.pageCount() == pages) {
+                    long slots = (table.capacity() - capacity) * 8L;
+                    assertTrue(grown >= slots && grown <= slots + 64 * 1024,
+                        "put " + i + " grew the count by " + grown + " for " + slots + " bytes of slots");
+                    if (table.capacity() == capacity) {
+                        assertEquals(0, grown, "put " + i);
+                    }
+                }
+            }
+            for (int i = 0; i < 5000; i++) {
+                byte[] key = bytes("key:" + i);
+                assertTrue(table.remove(key, 0, key.length, 0));
+            }
+            assertEquals(empty, table.usedMemory());
+        }
     }
 
     private static byte[] bytes(String text) {

@@ -306,7 +306,7 @@ class DatabaseTableTest {
         List<String> visited = new ArrayList<>();
         long cursor = table.scan(0, 5, 0, key -> visited.add(text(key)));
         assertTrue(cursor != 0);
-        for (int i = 0; i < 100; i++) {
+        for (int i = 0; i < 110; i++) {
             put(table, "grow" + i, Keyspace.NO_EXPIRY);
         }
         assertEquals(capacity * 16, table.capacity());

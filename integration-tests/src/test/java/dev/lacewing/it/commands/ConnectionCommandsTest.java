@@ -203,4 +203,69 @@ class ConnectionCommandsTest {
             assertEquals("ERR DB index is out of range", e.getMessage());
         }
     }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void clientNoEvictSetsFlagEAsRedis70Does(Target target) {
+        try (RespClient client = RespClient.connect(port(target))) {
+            assertEquals("+OK\r\n", client.call("CLIENT", "NO-EVICT", "on"));
+            String info = client.call("CLIENT", "INFO");
+            assertTrue(info.contains(" flags=e "), info);
+            assertEquals("+OK\r\n", client.call("CLIENT", "NO-EVICT", "OFF"));
+            info = client.call("CLIENT", "INFO");
+            assertTrue(info.contains(" flags=N "), info);
+            assertEquals("-ERR syntax error\r\n", client.call("CLIENT", "NO-EVICT", "maybe"));
+            assertEquals("-ERR wrong number of arguments for 'client|no-evict' command\r\n",
+                client.call("CLIENT", "NO-EVICT"));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void clientReplyOffAndSkipDropRepliesAsRedisDoes(Target target) {
+        try (RespClient client = RespClient.connect(port(target))) {
+            client.send(RespClient.encode(RespClient.toBytes("CLIENT", "REPLY", "OFF")));
+            client.send(RespClient.encode(RespClient.toBytes("SET", "cr:k", "1")));
+            client.send(RespClient.encode(RespClient.toBytes("GET", "cr:k")));
+            client.send(RespClient.encode(RespClient.toBytes("NOSUCHCOMMAND")));
+            client.send(RespClient.encode(RespClient.toBytes("CLIENT", "REPLY", "SKIP")));
+            assertEquals("+OK\r\n", client.call("CLIENT", "REPLY", "ON"));
+            assertEquals("$1\r\n1\r\n", client.call("GET", "cr:k"));
+            client.send(RespClient.encode(RespClient.toBytes("CLIENT", "REPLY", "SKIP")));
+            client.send(RespClient.encode(RespClient.toBytes("INCR", "cr:k")));
+            assertEquals("$1\r\n2\r\n", client.call("GET", "cr:k"));
+            assertEquals("-ERR syntax error\r\n", client.call("CLIENT", "REPLY", "maybe"));
+            assertEquals("-ERR wrong number of arguments for 'client|reply' command\r\n", client.call("CLIENT", "REPLY"));
+            assertEquals(":1\r\n", client.call("DEL", "cr:k"));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void clientPauseHoldsCommandsUntilUnpauseWithoutRefusingThem(Target target) {
+        try (LacewingServer server = Servers.builder(target).start();
+             RespClient pauser = RespClient.connect(server.port());
+             RespClient client = RespClient.connect(server.port())) {
+            assertEquals("-ERR timeout is not an integer or out of range\r\n", pauser.call("CLIENT", "PAUSE", "x"));
+            assertEquals("-ERR CLIENT PAUSE mode must be WRITE or ALL\r\n", pauser.call("CLIENT", "PAUSE", "10", "FOO"));
+            assertEquals("-ERR timeout is negative\r\n", pauser.call("CLIENT", "PAUSE", "-1"));
+            assertEquals("-ERR unknown subcommand or wrong number of arguments for 'PAUSE'. Try CLIENT HELP.\r\n",
+                pauser.call("CLIENT", "PAUSE", "10", "write", "extra"));
+
+            assertEquals("+OK\r\n", pauser.call("CLIENT", "PAUSE", "60000", "WRITE"));
+            assertEquals("$-1\r\n", client.call("GET", "cp:k"));
+            client.send(RespClient.encode(RespClient.toBytes("SET", "cp:k", "1")));
+            client.send(RespClient.encode(RespClient.toBytes("GET", "cp:k")));
+            assertEquals("$-1\r\n", pauser.call("GET", "cp:k"));
+            assertEquals("+OK\r\n", pauser.call("CLIENT", "UNPAUSE"));
+            assertEquals("+OK\r\n", client.readReplyText());
+            assertEquals("$1\r\n1\r\n", client.readReplyText());
+
+            assertEquals("+OK\r\n", pauser.call("CLIENT", "PAUSE", "300", "ALL"));
+            client.send(RespClient.encode(RespClient.toBytes("GET", "cp:k")));
+            pauser.send(RespClient.encode(RespClient.toBytes("CLIENT", "UNPAUSE")));
+            assertEquals("$1\r\n1\r\n", client.readReplyText());
+            assertEquals("+OK\r\n", pauser.readReplyText());
+        }
+    }
 }

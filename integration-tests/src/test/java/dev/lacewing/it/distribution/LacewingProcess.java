@@ -266,17 +266,36 @@ final class LacewingProcess implements AutoCloseable {
     }
 
     private static Process launch(List<String> command, Map<String, String> environment, Path log) {
+        Path workingDirectory;
+        try {
+            // Its own working directory, as a fresh install: the dump.rdb a stop saves (default save
+            // points) must not be loaded by the next server a test starts.
+            workingDirectory = Files.createTempDirectory("lacewing-process");
+        } catch (IOException e) {
+            throw new AssertionError("cannot create a working directory", e);
+        }
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-            .redirectOutput(log.toFile());
+            .redirectOutput(log.toFile()).directory(workingDirectory.toFile());
         builder.environment().putAll(environment);
         try {
             Process process = builder.start();
             RUNNING.add(process);
-            process.onExit().thenRun(() -> RUNNING.remove(process));
+            process.onExit().thenRun(() -> {
+                RUNNING.remove(process);
+                deleteTree(workingDirectory);
+            });
             process.getOutputStream().close();
             return process;
         } catch (IOException e) {
             throw new AssertionError("cannot run " + command, e);
+        }
+    }
+
+    private static void deleteTree(Path directory) {
+        try (var paths = Files.walk(directory)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            // A temporary directory left behind harms nothing.
         }
     }
 

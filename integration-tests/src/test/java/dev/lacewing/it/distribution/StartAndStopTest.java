@@ -106,6 +106,22 @@ class StartAndStopTest {
         }
     }
 
+    /** As Redis: with a save point configured (the default), SIGTERM saves, and the next start loads it. */
+    @Test
+    void sigtermSavesTheDatasetAndTheNextStartLoadsIt(@TempDir Path dir) {
+        try (LacewingProcess server = LacewingProcess.start("--threads", "1", "--dir", dir.toString())) {
+            assertEquals("OK", server.cli("SET", "kept", "across restarts"));
+            assertEquals(0, server.signal("TERM"), server.log());
+            assertTrue(server.log().contains("Saving the final RDB snapshot before exiting."), server.log());
+            assertTrue(server.log().contains("DB saved on disk"), server.log());
+        }
+        assertTrue(Files.exists(dir.resolve("dump.rdb")));
+        try (LacewingProcess server = LacewingProcess.start("--threads", "1", "--dir", dir.toString())) {
+            assertEquals("across restarts", server.cli("GET", "kept"));
+            assertTrue(server.log().contains("DB loaded from disk: "), server.log());
+        }
+    }
+
     /** Bit 2 of SigIgn in /proc/PID/status is SIGINT. */
     private static boolean ignoresSigint(long pid) throws IOException {
         for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {

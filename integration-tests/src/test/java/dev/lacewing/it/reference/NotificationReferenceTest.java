@@ -19,7 +19,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * both, each with {@code notify-keyspace-events KEAn} and a subscriber to {@code __key*__:*}, and
  * the sequences of (channel, message) the subscriber reads must be equal, element for element.
  * The corpus covers each event's conditions (a change or none, a key created, emptied, replaced
- * or expired), blocking pops served, MULTI and the databases of MOVE and COPY.
+ * or expired), blocking pops served, streams and their groups, MULTI and the databases of MOVE and
+ * COPY.
  *
  * <p>Directives: {@code @block command} sends a command on a second client and waits until the
  * server counts it blocked; {@code @sleep ms} lets keys expire; {@code ''} is an empty argument.
@@ -255,6 +256,32 @@ class NotificationReferenceTest {
         GEOSEARCHSTORE gs g FROMLONLAT 100 0 BYRADIUS 1 km
         GEOSEARCHSTORE gs nog FROMLONLAT 100 0 BYRADIUS 1 km
         GEORADIUS nog 15 37 200 km STORE gr
+        XADD st 1-1 f v
+        XADD st MAXLEN 1 2-1 f v
+        XADD st MAXLEN 5 3-1 f v
+        XADD nost NOMKSTREAM 1-1 f v
+        XTRIM st MAXLEN 0
+        XTRIM st MAXLEN 0
+        XADD st 4-1 f v
+        XDEL st 4-1
+        XDEL st 4-1
+        XSETID st 5-0
+        XGROUP CREATE st g $
+        XGROUP CREATE sg g $ MKSTREAM
+        XGROUP SETID st g 0
+        XGROUP CREATECONSUMER st g c
+        XGROUP CREATECONSUMER st g c
+        XADD st 6-1 f v
+        XREADGROUP GROUP g d STREAMS st >
+        XREADGROUP GROUP g d STREAMS st >
+        XACK st g 6-1
+        XCLAIM st g e 0 6-1 FORCE
+        XAUTOCLAIM st g f 0 0
+        XGROUP DELCONSUMER st g c
+        XGROUP DELCONSUMER st g zz
+        XGROUP DESTROY st g
+        XGROUP DESTROY st g
+        DEL st sg
         MULTI
         SET tx1 a
         LPUSH tx2 a

@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -27,13 +29,20 @@ public final class ReferenceRedis implements AutoCloseable {
 
     /** Starts one and waits (at most 10 s) until it answers PING; skips the caller when absent. */
     public static ReferenceRedis start() throws IOException, InterruptedException {
+        return start(new String[0]);
+    }
+
+    /** The same, with more options after the default ones ({@code --dir}, {@code --dbfilename}). */
+    public static ReferenceRedis start(String... options) throws IOException, InterruptedException {
         assumeTrue(Files.isExecutable(EXECUTABLE), EXECUTABLE + " is not installed: apt-get install redis-server");
         int port;
         try (ServerSocket probe = new ServerSocket(0)) {
             port = probe.getLocalPort();
         }
-        Process process = new ProcessBuilder(EXECUTABLE.toString(), "--port", Integer.toString(port),
-            "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no", "--logfile", "")
+        List<String> command = new ArrayList<>(List.of(EXECUTABLE.toString(), "--port", Integer.toString(port),
+            "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no", "--logfile", ""));
+        command.addAll(List.of(options));
+        Process process = new ProcessBuilder(command)
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.DISCARD)
             .start();

@@ -10,11 +10,14 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
+import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -63,7 +66,7 @@ public final class Servers {
 
     /** Why a transport cannot run here, or empty. */
     public static Optional<String> unavailability(String transport) {
-        if (transport.equals("nio")) {
+        if (transport.equals("nio") || transport.equals("auto")) {
             return Optional.empty();
         }
         for (TransportProvider provider : Plugins.fromClassPath().transports()) {
@@ -95,7 +98,23 @@ public final class Servers {
             .port(0)
             .engine(target.engine())
             .transport(target.transport())
-            .threads(2);
+            .threads(2)
+            .set("dir", freshDirectory().toString())
+            .set("save", "");
+    }
+
+    /**
+     * An empty directory of its own for a server's RDB file, so that no server loads what another
+     * saved; removed when the JVM exits. Tests of persistence set their own.
+     */
+    public static Path freshDirectory() {
+        try {
+            Path directory = Files.createTempDirectory("lacewing-it");
+            directory.toFile().deleteOnExit();
+            return directory;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /**

@@ -10,6 +10,7 @@ import dev.lacewing.api.CommandRegistry;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Numbers;
+import dev.lacewing.core.datatype.StreamValue;
 import dev.lacewing.core.keyspace.MemoryPolicy;
 import dev.lacewing.core.persistence.rdb.DumpPayload;
 import dev.lacewing.core.persistence.rdb.RdbFormatException;
@@ -43,12 +44,19 @@ public final class DumpCommands {
             DumpCommands::restore);
     }
 
+    /** Streams have no RDB encoding yet (Redis's RDB_TYPE_STREAM_LISTPACKS_2): DUMP refuses them. */
+    static final String STREAM_NOT_DUMPED = "ERR DUMP of a stream is not supported yet";
+
     /** DUMP key: the payload, or nil for a missing key; an access, as lookupKeyRead is. */
     private static void dump(CommandContext ctx) {
         Arguments args = ctx.arguments();
         Object value = ctx.keyspace().get(args.array(), args.offset(1), args.length(1));
         if (value == null) {
             ctx.reply().nullBulk();
+            return;
+        }
+        if (value instanceof StreamValue) {
+            ctx.reply().error(STREAM_NOT_DUMPED);
             return;
         }
         ctx.reply().bulk(DumpPayload.create(value, true));

@@ -16,6 +16,7 @@ import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Numbers;
+import dev.lacewing.core.command.Timeouts;
 import dev.lacewing.core.server.ClientConnection;
 import dev.lacewing.core.server.Multi;
 import dev.lacewing.core.server.ServerState;
@@ -86,10 +87,16 @@ public final class ConnectionCommands {
         ctx.client().closeAfterReply();
     }
 
-    /** RESET: leaves every channel (without confirmations), as a new connection, then replies RESET. */
+    /** RESET: leaves every channel (without confirmations) and MONITOR mode, as a new connection, then replies RESET. */
     private static void reset(CommandContext ctx) {
-        if (ctx.client() instanceof ClientConnection connection && connection.subscribed()) {
-            connection.server().pubSub().unsubscribeAll(connection);
+        if (ctx.client() instanceof ClientConnection connection) {
+            if (connection.subscribed()) {
+                connection.server().pubSub().unsubscribeAll(connection);
+            }
+            connection.stopMonitoring();
+        }
+        if (ctx.client() instanceof ClientConnection connection) {
+            connection.server().tracking().disable(connection);
         }
         ctx.client().selectDatabase(0);
         ctx.client().setProtocol(2);
@@ -231,9 +238,32 @@ public final class ConnectionCommands {
             ADMIN, NOSCRIPT, LOADING, STALE)
         .add("unblock", -3, "Unblock a client blocked in a blocking command from a different connection",
             ctx -> clientUnblock(ctx, (ServerState) ctx.server()), ADMIN, NOSCRIPT, LOADING, STALE)
+        .add("tracking", -3, "Enable or disable server assisted client side caching support",
+            TrackingCommands::tracking, NOSCRIPT, LOADING, STALE)
+        .add("caching", 3, "Instruct the server about tracking or not keys in the next request",
+            TrackingCommands::caching, NOSCRIPT, LOADING, STALE)
+        .add("getredir", 2, "Get tracking notifications redirection client ID if any",
+            TrackingCommands::getRedirect, NOSCRIPT, LOADING, STALE)
+        .add("trackinginfo", 2, "Return information about server assisted client side caching for the current "
+            + "connection", TrackingCommands::trackingInfo, NOSCRIPT, LOADING, STALE)
+        .add("pause", -3, "Stop processing commands from clients for some time",
+            ctx -> clientPause(ctx, (ServerState) ctx.server()), ADMIN, NOSCRIPT, LOADING, STALE)
+        .add("unpause", 2, "Resume processing of clients that were paused", ctx -> {
+            ((ServerState) ctx.server()).unpause();
+            ctx.reply().ok();
+        }, ADMIN, NOSCRIPT, LOADING, STALE)
+        .add("reply", 3, "Instruct the server whether to reply to commands", ConnectionCommands::clientReply,
+            NOSCRIPT, LOADING, STALE)
+        .add("no-evict", 3, "Set client eviction mode for the current connection", ConnectionCommands::clientNoEvict,
+            ADMIN, NOSCRIPT, LOADING, STALE)
         .help(ctx -> help(ctx.reply(), "CLIENT",
+            "CACHING (YES|NO)", "    Enable/disable tracking of the keys for next command in OPTIN/OPTOUT modes.",
+            "GETREDIR", "    Return the client ID we are redirecting to when tracking is enabled.",
             "ID", "    Return the ID of the current connection.",
             "GETNAME", "    Return the name of the current connection.",
+            "UNPAUSE", "    Stop the current client pause, resuming traffic.",
+            "PAUSE <timeout> [WRITE|ALL]", "    Suspend all, or just write, clients for <timeout> milliseconds.",
+            "REPLY (ON|OFF|SKIP)", "    Control the replies sent to the current connection.",
             "SETNAME <name>", "    Assign the name <name> to the current connection.",
             "INFO", "    Return information about the current client connection.",
             "LIST [TYPE (NORMAL|MASTER|REPLICA|PUBSUB)] [ID <id> [<id> ...]]",
@@ -242,10 +272,70 @@ public final class ConnectionCommands {
             "KILL <option> <value> [<option> <value> [...]]",
             "    Kill connections. Options are: ID <client-id>, ADDR <ip:port>, LADDR <ip:port>, "
                 + "SKIPME (YES|NO), TYPE (NORMAL|MASTER|REPLICA|PUBSUB).",
-            "UNBLOCK <clientid> [TIMEOUT|ERROR]", "    Unblock the specified blocked client."));
+            "UNBLOCK <clientid> [TIMEOUT|ERROR]", "    Unblock the specified blocked client.",
+            "TRACKING (ON|OFF) [REDIRECT <id>] [BCAST] [PREFIX <prefix> [...]]",
+            "         [OPTIN] [OPTOUT] [NOLOOP]", "    Control server assisted client side caching.",
+            "TRACKINGINFO", "    Report tracking status for the current connection.",
+            "NO-EVICT (ON|OFF)", "    Protect current client connection from eviction."));
 
     private static void client(CommandContext ctx) {
         CLIENT.dispatch(ctx);
+    }
+
+    /**
+     * CLIENT PAUSE timeout [WRITE|ALL]: holds every command of every client (ALL, the default), or
+     * those that write (WRITE), until the timeout in milliseconds or CLIENT UNPAUSE. Held commands
+     * wait, they are not refused. Unlike Redis, expiry and eviction go on meanwhile.
+     */
+    private static void clientPause(CommandContext ctx, ServerState server) {
+        Arguments args = ctx.arguments();
+        if (args.count() > 4) {
+            ctx.reply().error("ERR unknown subcommand or wrong number of arguments for '" + args.string(1)
+                + "'. Try CLIENT HELP.");
+            return;
+        }
+        boolean all = true;
+        if (args.count() == 4) {
+            if (args.is(3, "write")) {
+                all = false;
+            } else if (!args.is(3, "all")) {
+                ctx.reply().error("ERR CLIENT PAUSE mode must be WRITE or ALL");
+                return;
+            }
+        }
+        long millis;
+        try {
+            millis = Numbers.parseLong(args.array(), args.offset(2), args.length(2));
+        } catch (Numbers.InvalidNumber e) {
+            ctx.reply().error("ERR timeout is not an integer or out of range");
+            return;
+        }
+        if (millis < 0) {
+            ctx.reply().error(Timeouts.NEGATIVE);
+            return;
+        }
+        server.pause(System.currentTimeMillis() + millis, all);
+        ctx.reply().ok();
+    }
+
+    /** CLIENT REPLY ON|OFF|SKIP */
+    private static void clientReply(CommandContext ctx) {
+        String mode = ctx.arguments().string(2).toLowerCase(Locale.ROOT);
+        if (mode.equals("on") || mode.equals("off") || mode.equals("skip")) {
+            ((ClientConnection) ctx.client()).replyMode(mode);
+        } else {
+            ctx.reply().error(Errors.SYNTAX);
+        }
+    }
+
+    /** CLIENT NO-EVICT ON|OFF: only the flag, as Lacewing evicts no clients. */
+    private static void clientNoEvict(CommandContext ctx) {
+        if (ctx.arguments().is(2, "on") || ctx.arguments().is(2, "off")) {
+            ((ClientConnection) ctx.client()).noEvict(ctx.arguments().is(2, "on"));
+            ctx.reply().ok();
+        } else {
+            ctx.reply().error(Errors.SYNTAX);
+        }
     }
 
     private static void clientSetName(CommandContext ctx) {

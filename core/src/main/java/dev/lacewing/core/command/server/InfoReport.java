@@ -2,6 +2,9 @@ package dev.lacewing.core.command.server;
 
 import dev.lacewing.api.StorageEngine;
 import dev.lacewing.core.command.Command;
+import dev.lacewing.core.keyspace.Database;
+import dev.lacewing.core.persistence.Snapshots;
+import dev.lacewing.core.pubsub.SubscriptionKind;
 import dev.lacewing.core.server.ServerState;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
@@ -24,11 +27,12 @@ final class InfoReport {
                 case "server" -> server(state, text);
                 case "clients" -> clients(state, text);
                 case "memory" -> memory(state, text);
-                case "persistence" -> persistence(text);
+                case "persistence" -> persistence(state, text);
                 case "stats" -> stats(state, text);
                 case "replication" -> replication(text);
                 case "cpu" -> cpu(text);
                 case "commandstats" -> commandstats(state, text);
+                case "errorstats" -> errorstats(state, text);
                 case "keyspace" -> keyspace(state, text);
                 default -> {
                 }
@@ -56,15 +60,20 @@ final class InfoReport {
         line(text, "os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
             + System.getProperty("os.arch"));
         line(text, "arch_bits", 64);
+        line(text, "multiplexing_api", state.transport());
         line(text, "java_version", System.getProperty("java.version"));
         line(text, "java_vm", System.getProperty("java.vm.name"));
         line(text, "process_id", ProcessHandle.current().pid());
+        line(text, "process_supervised", "no");
+        line(text, "run_id", state.runId());
         line(text, "tcp_port", state.port());
         line(text, "server_time_usec", System.currentTimeMillis() * 1000);
         line(text, "uptime_in_seconds", state.uptimeSeconds());
         line(text, "uptime_in_days", state.uptimeSeconds() / 86400);
         line(text, "hz", state.settings().value("hz"));
+        line(text, "configured_hz", state.settings().value("hz"));
         line(text, "executable", ProcessHandle.current().info().command().orElse(""));
+        line(text, "config_file", "");
         line(text, "lacewing_version", ServerState.VERSION);
         line(text, "lacewing_engine", state.engineName());
         line(text, "lacewing_transport", state.transport());
@@ -81,6 +90,7 @@ final class InfoReport {
         line(text, "connected_clients", state.clients().size());
         line(text, "maxclients", state.settings().value("maxclients"));
         line(text, "blocked_clients", state.blockedClients());
+        line(text, "tracking_clients", state.tracking().clients());
     }
 
     /**
@@ -107,15 +117,21 @@ final class InfoReport {
         line(text, "used_memory_human", human(used));
         line(text, "used_memory_rss", rss);
         line(text, "used_memory_rss_human", human(rss));
-        line(text, "used_memory_peak", Math.max(used, memory.getHeapMemoryUsage().getCommitted()));
+        long peak = Math.max(used, memory.getHeapMemoryUsage().getCommitted());
+        line(text, "used_memory_peak", peak);
+        line(text, "used_memory_peak_human", human(peak));
         line(text, "used_memory_heap", heapUsed);
         line(text, "used_memory_heap_committed", memory.getHeapMemoryUsage().getCommitted());
         line(text, "used_memory_non_heap", nonHeap);
+        long system = totalSystemMemory();
+        line(text, "total_system_memory", system);
+        line(text, "total_system_memory_human", human(system));
         long maxmemory = state.settings().longValue("maxmemory");
         line(text, "maxmemory", maxmemory);
         line(text, "maxmemory_human", human(maxmemory));
         line(text, "maxmemory_policy", state.settings().value("maxmemory-policy"));
         line(text, "mem_fragmentation_ratio", String.format(Locale.ROOT, "%.2f", used == 0 ? 0.0 : (double) rss / used));
+        line(text, "mem_fragmentation_bytes", rss - used);
         line(text, "mem_clients_normal", clients);
         line(text, "lacewing_used_memory_keyspace", keyspace);
         long allocated = state.engine().allocatedMemory();
@@ -123,6 +139,20 @@ final class InfoReport {
             line(text, "lacewing_used_memory_allocated", allocated);
         }
         line(text, "mem_allocator", "jvm");
+    }
+
+    /** The machine's physical memory, MemTotal of /proc/meminfo, as Redis reads it; 0 where there is none. */
+    private static long totalSystemMemory() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
+                if (line.startsWith("MemTotal:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+                }
+            }
+        } catch (Exception e) {
+            return 0;
+        }
+        return 0;
     }
 
     /** RSS from /proc/self/statm, 0 where there is none. */
@@ -149,23 +179,53 @@ final class InfoReport {
         return String.format(Locale.ROOT, "%.2f%s", value, units[unit]);
     }
 
-    private static void persistence(StringBuilder text) {
+    /**
+     * The fields of Redis 7.0 that are true here: the RDB file's saves and last load. No fork, no
+     * BGSAVE and no AOF yet, so those report idle. rdb_changes_since_last_save is left out: it
+     * needs Redis's per-command dirty counter, which Lacewing does not keep yet.
+     */
+    private static void persistence(ServerState state, StringBuilder text) {
+        Snapshots snapshots = state.snapshots();
         text.append("# Persistence\r\n");
         line(text, "loading", 0);
+        line(text, "async_loading", 0);
+        line(text, "rdb_bgsave_in_progress", 0);
+        line(text, "rdb_last_save_time", snapshots.lastSaveSeconds());
+        line(text, "rdb_last_bgsave_status", "ok");
+        line(text, "rdb_last_bgsave_time_sec", -1);
+        line(text, "rdb_current_bgsave_time_sec", -1);
+        line(text, "rdb_saves", snapshots.saves());
+        line(text, "rdb_last_load_keys_expired", snapshots.lastLoadKeysExpired());
+        line(text, "rdb_last_load_keys_loaded", snapshots.lastLoadKeysLoaded());
         line(text, "aof_enabled", 0);
+        line(text, "aof_rewrite_in_progress", 0);
     }
 
     private static void stats(ServerState state, StringBuilder text) {
         text.append("# Stats\r\n");
         line(text, "total_connections_received", state.connectionsReceived());
         line(text, "total_commands_processed", state.commandsProcessed());
+        line(text, "instantaneous_ops_per_sec", state.commandsPerSecond());
         line(text, "total_net_input_bytes", state.netInputBytes());
         line(text, "total_net_output_bytes", state.netOutputBytes());
+        line(text, "instantaneous_input_kbps", String.format(Locale.ROOT, "%.2f", state.inputKilobytesPerSecond()));
+        line(text, "instantaneous_output_kbps", String.format(Locale.ROOT, "%.2f", state.outputKilobytesPerSecond()));
         line(text, "rejected_connections", state.rejectedConnections());
         line(text, "expired_keys", state.engine().expiredKeys());
         line(text, "evicted_keys", state.engine().evictedKeys());
+        line(text, "tracking_total_keys", state.tracking().keys());
+        line(text, "tracking_total_items",
+            state.engine().keyspace(0) instanceof Database database ? database.trackedItems() : 0);
+        line(text, "tracking_total_prefixes", state.tracking().prefixCount());
+        line(text, "keyspace_hits", state.keyspaceHits());
+        line(text, "keyspace_misses", state.keyspaceMisses());
+        line(text, "pubsub_channels", state.pubSub().channels(SubscriptionKind.CHANNEL));
+        line(text, "pubsub_patterns", state.pubSub().patterns());
+        line(text, "pubsubshard_channels", state.pubSub().channels(SubscriptionKind.SHARD));
         line(text, "total_error_replies", state.errorReplies());
         line(text, "client_output_buffer_limit_disconnections", state.outputLimitDisconnections());
+        line(text, "total_reads_processed", state.readsProcessed());
+        line(text, "total_writes_processed", state.writesProcessed());
     }
 
     private static void replication(StringBuilder text) {
@@ -179,6 +239,8 @@ final class InfoReport {
         double[] times = processCpuSeconds();
         line(text, "used_cpu_sys", String.format(Locale.ROOT, "%.6f", times[0]));
         line(text, "used_cpu_user", String.format(Locale.ROOT, "%.6f", times[1]));
+        line(text, "used_cpu_sys_children", "0.000000");
+        line(text, "used_cpu_user_children", "0.000000");
     }
 
     /** System and user CPU seconds of this process, from /proc/self/stat (clock ticks of 1/100 s). */
@@ -210,6 +272,12 @@ final class InfoReport {
         line(text, "cmdstat_" + command.spec().name(), "calls=" + calls + ",usec=" + micros + ",usec_per_call="
             + String.format(Locale.ROOT, "%.2f", calls == 0 ? 0.0 : (double) micros / calls)
             + ",rejected_calls=" + command.rejectedCalls() + ",failed_calls=" + command.failedCalls());
+    }
+
+    /** One line per error prefix ever replied, as {@code errorstat_ERR:count=3}. */
+    private static void errorstats(ServerState state, StringBuilder text) {
+        text.append("# Errorstats\r\n");
+        state.errorStats().counts().forEach((prefix, count) -> line(text, "errorstat_" + prefix, "count=" + count));
     }
 
     private static void keyspace(ServerState state, StringBuilder text) {

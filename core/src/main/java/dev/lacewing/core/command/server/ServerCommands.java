@@ -57,8 +57,10 @@ public final class ServerCommands {
         registry.register(spec("debug", -2, "A container for debugging commands", ADMIN, NOSCRIPT, LOADING, STALE,
             PROTECTED), ServerCommands::debug);
         registry.register(spec("time", 1, "Return the current server time", LOADING, STALE, FAST), ServerCommands::time);
-        registry.register(spec("shutdown", -1, "Synchronously save the dataset to disk and then shut down the server",
-            ADMIN, NOSCRIPT, LOADING, STALE, CommandFlag.NO_MULTI, CommandFlag.ALLOW_BUSY), ServerCommands::shutdown);
+        // Over the whole keyspace: its save is one instant across every shard, as SAVE's.
+        registry.register(new CommandSpec("shutdown", -1, Set.of(ADMIN, NOSCRIPT, LOADING, STALE, CommandFlag.NO_MULTI,
+            CommandFlag.ALLOW_BUSY), 0, 0, 0, KeyScope.ALL, "server",
+            "Synchronously save the dataset to disk and then shut down the server"), ServerCommands::shutdown);
         registry.register(MODULE.container(spec("module", -2, "A container for module commands")),
             ServerCommands::module);
     }
@@ -73,8 +75,11 @@ public final class ServerCommands {
 
     // ---- INFO -------------------------------------------------------------------------------
 
-    private static final List<String> DEFAULT_SECTIONS =
-        List.of("server", "clients", "memory", "persistence", "stats", "replication", "cpu", "keyspace");
+    private static final List<String> DEFAULT_SECTIONS = List.of("server", "clients", "memory", "persistence", "stats",
+        "replication", "cpu", "errorstats", "keyspace");
+    /** INFO ALL: the default sections with commandstats, in Redis's order. */
+    private static final List<String> ALL_SECTIONS = List.of("server", "clients", "memory", "persistence", "stats",
+        "replication", "cpu", "commandstats", "errorstats", "keyspace");
 
     private static void info(CommandContext ctx) {
         Arguments args = ctx.arguments();
@@ -86,10 +91,7 @@ public final class ServerCommands {
             String section = args.string(i).toLowerCase(Locale.ROOT);
             switch (section) {
                 case "default" -> sections.addAll(DEFAULT_SECTIONS);
-                case "all", "everything" -> {
-                    sections.addAll(DEFAULT_SECTIONS);
-                    sections.add("commandstats");
-                }
+                case "all", "everything" -> sections.addAll(ALL_SECTIONS);
                 default -> sections.add(section);
             }
         }
@@ -426,21 +428,48 @@ public final class ServerCommands {
         ctx.reply().bulk(Long.toString(now.getNano() / 1000));
     }
 
-    /** SHUTDOWN [NOSAVE | SAVE] [NOW] [FORCE] [ABORT]: nothing is persisted yet, so all stop at once. */
+    /**
+     * SHUTDOWN [NOSAVE | SAVE] [NOW] [FORCE] [ABORT] (shutdownCommand, prepareForShutdown): saves
+     * when a save point is configured unless NOSAVE, or when SAVE; a failed save keeps the server
+     * running with Redis's error unless FORCE. NOW has nothing to skip: there are no replicas to
+     * wait for. ABORT finds no shutdown in progress, since one never waits here.
+     */
     private static void shutdown(CommandContext ctx) {
         Arguments args = ctx.arguments();
+        boolean noSave = false;
+        boolean save = false;
+        boolean force = false;
+        boolean abort = false;
+        boolean other = false;
         for (int i = 1; i < args.count(); i++) {
-            if (args.is(i, "ABORT")) {
-                ctx.reply().error("ERR No shutdown in progress.");
-                return;
-            }
-            if (!(args.is(i, "NOSAVE") || args.is(i, "SAVE") || args.is(i, "NOW") || args.is(i, "FORCE"))) {
+            if (args.is(i, "NOSAVE")) {
+                noSave = true;
+            } else if (args.is(i, "SAVE")) {
+                save = true;
+            } else if (args.is(i, "NOW")) {
+                other = true;
+            } else if (args.is(i, "FORCE")) {
+                force = true;
+            } else if (args.is(i, "ABORT")) {
+                abort = true;
+            } else {
                 ctx.reply().error(Errors.SYNTAX);
                 return;
             }
         }
-        System.getLogger(ServerCommands.class.getName()).log(System.Logger.Level.WARNING,
-            "User requested shutdown...");
+        if (abort && (noSave || save || force || other) || noSave && save) {
+            ctx.reply().error(Errors.SYNTAX);
+            return;
+        }
+        if (abort) {
+            ctx.reply().error("ERR No shutdown in progress.");
+            return;
+        }
+        LOG.log(System.Logger.Level.WARNING, "User requested shutdown...");
+        if (!state(ctx).snapshots().saveBeforeShutdown(PersistenceCommands.databases(ctx), noSave, save, force)) {
+            ctx.reply().error(Errors.SHUTDOWN_FAILED);
+            return;
+        }
         ctx.client().closeAfterReply();
         state(ctx).requestShutdown();
     }

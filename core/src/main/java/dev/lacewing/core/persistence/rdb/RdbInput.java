@@ -1,6 +1,10 @@
 package dev.lacewing.core.persistence.rdb;
 
 import dev.lacewing.core.datatype.Lzf;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -12,28 +16,100 @@ import java.util.Arrays;
  * must be what its compressed bytes really expand to ({@link Lzf#decompressedLength}) before its
  * output is allocated.
  *
+ * <p>Over a channel (an RDB file), the buffer holds a window of the stream: it is refilled as
+ * reads need, and grows only to the largest single item read (a string, a listpack blob), so a
+ * file loads in memory bounded by its largest value, not its size. Lengths are then checked
+ * against what the stream has left ({@code streamLength}). The CRC64 of the bytes consumed is
+ * kept as they leave the window ({@link #checksum}).
+ *
  * <p>Thread rule: not thread-safe; one reader uses it.
  */
 public final class RdbInput {
 
-    private final byte[] bytes;
-    private final int end;
+    /** The message of a read past the end. */
+    public static final String TRUNCATED = "truncated";
+    private static final int WINDOW_BYTES = 64 * 1024;
+
+    private byte[] bytes;
+    private int end;
     private int position;
+    /** The stream the window is refilled from, or null for a byte range. */
+    private final ReadableByteChannel source;
+    /** Bytes the source still holds past {@link #end}. */
+    private long unread;
+    /** Where in the window the checksum has reached, and the checksum up to there. */
+    private int checksummed;
+    private long crc;
+    /** The stream offset of {@code bytes[0]}. */
+    private long base;
 
     public RdbInput(byte[] bytes, int offset, int length) {
         this.bytes = bytes;
         this.position = offset;
         this.end = offset + length;
+        this.source = null;
+        this.checksummed = offset;
     }
 
+    /** Reads {@code streamLength} bytes from {@code source} (an RDB file), through a window. */
+    public RdbInput(ReadableByteChannel source, long streamLength) {
+        this.bytes = new byte[WINDOW_BYTES];
+        this.source = source;
+        this.unread = streamLength;
+    }
+
+    /** Bytes left: in the window and, over a channel, in the stream. At most Integer.MAX_VALUE. */
     public int remaining() {
-        return end - position;
+        return (int) Math.min(Integer.MAX_VALUE, end - position + unread);
     }
 
     private void need(long count) {
-        if (count < 0 || count > end - position) {
-            throw new RdbFormatException("truncated");
+        if (count < 0 || count > end - position + unread) {
+            throw new RdbFormatException(TRUNCATED);
         }
+        if (count > end - position) {
+            refill((int) count);
+        }
+    }
+
+    /** Moves what is left of the window to its start and reads until {@code count} bytes are there. */
+    private void refill(int count) {
+        crc = Crc64.update(crc, bytes, checksummed, position - checksummed);
+        int left = end - position;
+        // Grown for one large item, the window shrinks back at the next refill.
+        int size = Math.max(count, WINDOW_BYTES);
+        byte[] target = bytes.length == size ? bytes : new byte[size];
+        System.arraycopy(bytes, position, target, 0, left);
+        base += position;
+        bytes = target;
+        position = 0;
+        checksummed = 0;
+        end = left;
+        ByteBuffer buffer = ByteBuffer.wrap(bytes, end, (int) Math.min(bytes.length - end, unread));
+        try {
+            while (end < count) {
+                int read = source.read(buffer);
+                if (read < 0) {
+                    throw new RdbFormatException(TRUNCATED);
+                }
+                end += read;
+                unread -= read;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Bytes consumed so far, from the start of the stream (or of the range). */
+    public long offset() {
+        return base + position;
+    }
+
+    /** The CRC64 of every byte consumed so far (an RDB file's, before its checksum trailer). */
+    public long checksum() {
+        crc = Crc64.update(crc, bytes, checksummed, position - checksummed);
+        checksummed = position;
+        return crc;
     }
 
     public int readByte() {

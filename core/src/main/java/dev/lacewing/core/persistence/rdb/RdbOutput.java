@@ -1,6 +1,7 @@
 package dev.lacewing.core.persistence.rdb;
 
 import dev.lacewing.core.datatype.Lzf;
+import java.io.IOException;
 import java.util.Arrays;
 
 /**
@@ -32,6 +33,24 @@ public final class RdbOutput {
 
     public int size() {
         return size;
+    }
+
+    /** Receives the bytes {@link #drainTo} hands over. */
+    @FunctionalInterface
+    public interface Sink {
+        void accept(byte[] bytes, int offset, int length) throws IOException;
+    }
+
+    /** Past this, a drained buffer is let go rather than kept: one large value must not pin its size. */
+    private static final int KEPT_CAPACITY = 1 << 20;
+
+    /** Hands what was written to {@code sink} and empties the buffer (an RDB file written in pieces). */
+    public void drainTo(Sink sink) throws IOException {
+        sink.accept(bytes, 0, size);
+        size = 0;
+        if (bytes.length > KEPT_CAPACITY) {
+            bytes = new byte[KEPT_CAPACITY];
+        }
     }
 
     /** A copy of what was written. */

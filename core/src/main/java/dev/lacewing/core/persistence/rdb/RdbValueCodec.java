@@ -75,8 +75,32 @@ public final class RdbValueCodec {
 
     /** Writes the type byte and the value: a {@code byte[]} string or one of core's data types. */
     public static void write(Object value, RdbOutput out) {
+        out.writeByte(type(value));
+        writeObject(value, out);
+    }
+
+    /**
+     * The type byte {@link #writeObject} encodes a value as (rdbSaveObjectType): in an RDB file
+     * the key goes between the two.
+     */
+    public static int type(Object value) {
+        if (value instanceof byte[]) {
+            return TYPE_STRING;
+        } else if (value instanceof Quicklist) {
+            return TYPE_LIST_QUICKLIST_2;
+        } else if (value instanceof SetValue set) {
+            return set.isIntset() ? TYPE_SET_INTSET : TYPE_SET;
+        } else if (value instanceof SortedSet zset) {
+            return zset.isLarge() ? TYPE_ZSET_2 : TYPE_ZSET_LISTPACK;
+        } else if (value instanceof HashValue hash) {
+            return hash.isListpack() ? TYPE_HASH_LISTPACK : TYPE_HASH;
+        }
+        throw new IllegalArgumentException("no RDB encoding for " + value.getClass().getSimpleName());
+    }
+
+    /** Writes the value without its type byte (rdbSaveObject), in the encoding {@link #type} names. */
+    public static void writeObject(Object value, RdbOutput out) {
         if (value instanceof byte[] string) {
-            out.writeByte(TYPE_STRING);
             out.writeString(string);
         } else if (value instanceof Quicklist list) {
             writeList(list, out);
@@ -92,7 +116,6 @@ public final class RdbValueCodec {
     }
 
     private static void writeList(Quicklist list, RdbOutput out) {
-        out.writeByte(TYPE_LIST_QUICKLIST_2);
         int[] nodes = {0};
         list.forEachNode((entries, compressed) -> nodes[0]++);
         out.writeLength(nodes[0]);
@@ -129,11 +152,9 @@ public final class RdbValueCodec {
             for (int i = 0; i < size; i++) {
                 blob.writeLittleEndian(IntSet.get(ints, i), width);
             }
-            out.writeByte(TYPE_SET_INTSET);
-            out.writeString(blob.toByteArray());
+                out.writeString(blob.toByteArray());
             return;
         }
-        out.writeByte(TYPE_SET);
         out.writeLength(set.size());
         for (int at = set.first(); at >= 0; at = set.next(at)) {
             out.writeString(set.member(at));
@@ -150,11 +171,9 @@ public final class RdbValueCodec {
                     pairs.addScore(score);
                 });
             }
-            out.writeByte(TYPE_ZSET_LISTPACK);
             out.writeString(pairs.toByteArray());
             return;
         }
-        out.writeByte(TYPE_ZSET_2);
         out.writeLength(size);
         // rdbSaveObject walks the skiplist from its tail: the highest score first.
         zset.visit(0, size - 1, true, (array, offset, length, score) -> {
@@ -171,11 +190,9 @@ public final class RdbValueCodec {
                 pairs.add(array, hash.fieldOffset(at), hash.fieldLength(at));
                 pairs.add(array, hash.valueOffset(at), hash.valueLength(at));
             }
-            out.writeByte(TYPE_HASH_LISTPACK);
             out.writeString(pairs.toByteArray());
             return;
         }
-        out.writeByte(TYPE_HASH);
         out.writeLength(hash.size());
         for (int at = hash.first(); at >= 0; at = hash.next(at)) {
             byte[] array = hash.array(at);
@@ -188,7 +205,11 @@ public final class RdbValueCodec {
 
     /** Reads the type byte and the value it announces. */
     public static Object read(RdbInput in, Encodings encodings) {
-        int type = in.readByte();
+        return readObject(in.readByte(), in, encodings);
+    }
+
+    /** Reads the value a type byte already read announces (rdbLoadObject): in an RDB file the key came between. */
+    public static Object readObject(int type, RdbInput in, Encodings encodings) {
         return switch (type) {
             case TYPE_STRING -> in.readString();
             case TYPE_LIST -> readPlainList(in, encodings);

@@ -1,0 +1,68 @@
+package dev.lacewing.core.command.server;
+
+import static dev.lacewing.api.CommandFlag.ADMIN;
+import static dev.lacewing.api.CommandFlag.FAST;
+import static dev.lacewing.api.CommandFlag.LOADING;
+import static dev.lacewing.api.CommandFlag.NOSCRIPT;
+import static dev.lacewing.api.CommandFlag.NO_ASYNC_LOADING;
+import static dev.lacewing.api.CommandFlag.NO_MULTI;
+import static dev.lacewing.api.CommandFlag.STALE;
+
+import dev.lacewing.api.CommandContext;
+import dev.lacewing.api.CommandFlag;
+import dev.lacewing.api.CommandRegistry;
+import dev.lacewing.api.CommandSpec;
+import dev.lacewing.api.KeyScope;
+import dev.lacewing.api.Keyspace;
+import dev.lacewing.core.command.Errors;
+import dev.lacewing.core.persistence.Snapshots;
+import dev.lacewing.core.server.ServerState;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * SAVE and LASTSAVE (Redis's rdb.c), over the RDB file {@link Snapshots} writes. SAVE holds the
+ * whole keyspace through the engine's door, as FLUSHALL does, so its file is one instant across
+ * every shard; like Redis's SAVE it blocks every other command meanwhile. BGSAVE is not built.
+ *
+ * <p>Stateless; SAVE runs on the thread granted the whole keyspace, LASTSAVE on the client's.
+ */
+public final class PersistenceCommands {
+
+    private PersistenceCommands() {
+    }
+
+    public static void register(CommandRegistry registry) {
+        registry.register(spec("save", 1, KeyScope.ALL, "Synchronously save the dataset to disk", NOSCRIPT, ADMIN,
+            NO_ASYNC_LOADING, NO_MULTI), PersistenceCommands::save);
+        registry.register(spec("lastsave", 1, KeyScope.NONE, "Get the UNIX time stamp of the last successful save "
+            + "to disk", LOADING, STALE, FAST), PersistenceCommands::lastsave);
+    }
+
+    private static CommandSpec spec(String name, int arity, KeyScope scope, String summary, CommandFlag... flags) {
+        return new CommandSpec(name, arity, Set.of(flags), 0, 0, 0, scope, "server", summary);
+    }
+
+    /** Every database, as the command holding the whole keyspace sees them. */
+    static List<Keyspace> databases(CommandContext ctx) {
+        List<Keyspace> all = new ArrayList<>(ctx.databases());
+        for (int i = 0; i < ctx.databases(); i++) {
+            all.add(ctx.keyspace(i));
+        }
+        return all;
+    }
+
+    /** SAVE: OK, or a bare ERR when the file could not be written (the log says why). */
+    private static void save(CommandContext ctx) {
+        if (((ServerState) ctx.server()).snapshots().save(databases(ctx))) {
+            ctx.reply().ok();
+        } else {
+            ctx.reply().error(Errors.SAVE_FAILED);
+        }
+    }
+
+    private static void lastsave(CommandContext ctx) {
+        ctx.reply().integer(((ServerState) ctx.server()).snapshots().lastSaveSeconds());
+    }
+}

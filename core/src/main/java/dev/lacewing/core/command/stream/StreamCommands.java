@@ -1,0 +1,912 @@
+package dev.lacewing.core.command.stream;
+
+import static dev.lacewing.api.CommandFlag.DENYOOM;
+import static dev.lacewing.api.CommandFlag.FAST;
+import static dev.lacewing.api.CommandFlag.READONLY;
+import static dev.lacewing.api.CommandFlag.WRITE;
+
+import dev.lacewing.api.Arguments;
+import dev.lacewing.api.BlockedCommand;
+import dev.lacewing.api.CommandContext;
+import dev.lacewing.api.CommandFlag;
+import dev.lacewing.api.CommandHandler;
+import dev.lacewing.api.CommandRegistry;
+import dev.lacewing.api.CommandSpec;
+import dev.lacewing.api.KeyScope;
+import dev.lacewing.api.Keyspace;
+import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.core.command.Errors;
+import dev.lacewing.core.command.Numbers;
+import dev.lacewing.core.command.Numbers.InvalidNumber;
+import dev.lacewing.core.command.Timeouts;
+import dev.lacewing.core.command.server.ConnectionCommands;
+import dev.lacewing.core.command.server.Subcommands;
+import dev.lacewing.core.datatype.StreamId;
+import dev.lacewing.core.datatype.StreamValue;
+import dev.lacewing.core.datatype.StreamValue.Entry;
+import dev.lacewing.core.pubsub.KeyspaceEvents;
+import java.util.List;
+import java.util.Set;
+import java.util.function.BiConsumer;
+
+/**
+ * The stream family (Redis's t_stream.c) over {@link StreamValue}, consumer groups aside
+ * ({@link StreamGroupCommands}): XADD, XLEN, XRANGE, XREVRANGE, XDEL, XTRIM, XREAD (BLOCK waits as
+ * BLPOP does, served in the order clients blocked), XSETID and XINFO. A key holding another type
+ * gets WRONGTYPE. A stream stays a key when its last entry goes, as in Redis. Node bounds are read
+ * from the settings at each XADD. DUMP refuses streams: they have no RDB encoding yet.
+ *
+ * <p>Stateless; each handler runs on the thread the engine gives the command, with its keys.
+ */
+public final class StreamCommands {
+
+    static final String NODE_MAX_BYTES = "stream-node-max-bytes";
+    static final String NODE_MAX_ENTRIES = "stream-node-max-entries";
+
+    static final String INVALID_ID = "ERR Invalid stream ID specified as stream command argument";
+    static final String ID_ZERO = "ERR The ID specified in XADD must be greater than 0-0";
+    static final String ID_TOO_SMALL = "ERR The ID specified in XADD is equal or smaller than the target stream top item";
+    static final String EXHAUSTED = "ERR The stream has exhausted the last possible ID, unable to add more items";
+    static final String MAXLEN_NEGATIVE = "ERR The MAXLEN argument must be >= 0.";
+    static final String LIMIT_NEGATIVE = "ERR The LIMIT argument must be >= 0.";
+    static final String MAXLEN_AND_MINID = "ERR syntax error, MAXLEN and MINID options at the same time are not compatible";
+    static final String LIMIT_WITHOUT_STRATEGY = "ERR syntax error, LIMIT cannot be used without specifying a trimming strategy";
+    static final String XTRIM_WITHOUT_STRATEGY = "ERR syntax error, XTRIM must be called with a trimming strategy";
+    static final String LIMIT_WITHOUT_APPROX = "ERR syntax error, LIMIT cannot be used without the special ~ option";
+    static final String INVALID_START = "ERR invalid start ID for the interval";
+    static final String INVALID_END = "ERR invalid end ID for the interval";
+    static final String UNBALANCED_XREAD = "ERR Unbalanced XREAD list of streams: for each stream key an ID or '$' "
+        + "must be specified.";
+    static final String TIMEOUT_NOT_INTEGER = "ERR timeout is not an integer or out of range";
+    static final String GROUP_ONLY_XREADGROUP = "ERR The GROUP option is only supported by XREADGROUP. You called "
+        + "XREAD instead.";
+    static final String NOACK_ONLY_XREADGROUP = "ERR The NOACK option is only supported by XREADGROUP. You called "
+        + "XREAD instead.";
+    static final String GT_ONLY_XREADGROUP = "ERR The > ID can be specified only when calling XREADGROUP using the "
+        + "GROUP <group> <consumer> option.";
+    static final String SETID_BELOW_TOP = "ERR The ID specified in XSETID is smaller than the target stream top item";
+    static final String SETID_BELOW_GIVEN_MAX_DELETED = "ERR The ID specified in XSETID is smaller than the provided "
+        + "max_deleted_entry_id";
+    static final String SETID_ENTRIES_BELOW_LENGTH = "ERR The entries_added specified in XSETID is smaller than the "
+        + "target stream length";
+    static final String ENTRIES_ADDED_NEGATIVE = "ERR entries_added must be positive";
+
+    /** XINFO STREAM FULL's default COUNT. */
+    private static final long FULL_DEFAULT_COUNT = 10;
+
+    private StreamCommands() {
+    }
+
+    private static final Subcommands XINFO = new Subcommands("xinfo", "stream")
+        .add("consumers", 4, 2, 2, 1, KeyScope.KEYS, "List the consumers in a consumer group",
+            ctx -> xinfoOf(ctx, StreamGroupCommands::xinfoConsumers), READONLY)
+        .add("groups", 3, 2, 2, 1, KeyScope.KEYS, "List the consumer groups of a stream",
+            ctx -> xinfoOf(ctx, StreamGroupCommands::xinfoGroups), READONLY)
+        .add("stream", -3, 2, 2, 1, KeyScope.KEYS, "Get information about a stream",
+            ctx -> xinfoOf(ctx, StreamCommands::xinfoStream), READONLY)
+        .help(ctx -> ConnectionCommands.help(ctx.reply(), "XINFO",
+            "CONSUMERS <key> <groupname>",
+            "    Show consumers of <groupname>.",
+            "GROUPS <key>",
+            "    Show the stream consumer groups.",
+            "STREAM <key> [FULL [COUNT <count>]",
+            "    Show information about the stream."));
+
+    /** Every XINFO subcommand but HELP first needs the stream at argument 2 (xinfoCommand). */
+    private static void xinfoOf(CommandContext ctx, BiConsumer<CommandContext, StreamValue> body) {
+        Object value = lookup(ctx, 2);
+        if (value == WRONG_TYPE) {
+            return;
+        }
+        if (value == null) {
+            ctx.reply().error(Errors.NO_SUCH_KEY);
+            return;
+        }
+        body.accept(ctx, (StreamValue) value);
+    }
+
+    public static void register(CommandRegistry registry) {
+        register(registry, "xadd", -5, "Appends a new entry to a stream", StreamCommands::xadd, WRITE, DENYOOM, FAST);
+        register(registry, "xlen", 2, "Return the number of entries in a stream", StreamCommands::xlen, READONLY, FAST);
+        register(registry, "xrange", -4, "Return a range of elements in a stream, with IDs matching the specified IDs "
+            + "interval", StreamCommands::xrange, READONLY);
+        register(registry, "xrevrange", -4, "Return a range of elements in a stream, with IDs matching the specified "
+            + "IDs interval, in reverse order (from greater to smaller IDs) compared to XRANGE",
+            StreamCommands::xrevrange, READONLY);
+        register(registry, "xdel", -3, "Removes the specified entries from the stream. Returns the number of items "
+            + "actually deleted, that may be different from the number of IDs passed in case certain IDs do not exist.",
+            StreamCommands::xdel, WRITE, FAST);
+        register(registry, "xtrim", -4, "Trims the stream to (approximately if '~' is passed) a certain size",
+            StreamCommands::xtrim, WRITE);
+        register(registry, "xsetid", -3, "An internal command for replicating stream values", StreamCommands::xsetid,
+            WRITE, DENYOOM, FAST);
+        registry.register(CommandSpec.keysAfter("STREAMS", "xread", -4, Set.of(READONLY, CommandFlag.BLOCKING),
+            "stream", "Return never seen elements in multiple streams, with IDs greater than the ones reported by the "
+                + "caller for each stream. Can block."), StreamCommands::xread);
+        StreamGroupCommands.register(registry);
+        registry.register(XINFO.container(new CommandSpec("xinfo", -2, Set.of(), 2, 2, 1, KeyScope.KEYS, "stream",
+            "A container for stream introspection commands")), XINFO::dispatch);
+    }
+
+    private static void register(CommandRegistry registry, String name, int arity, String summary,
+                                 CommandHandler handler, CommandFlag... flags) {
+        registry.register(new CommandSpec(name, arity, Set.of(flags), 1, 1, 1, KeyScope.KEYS, "stream", summary),
+            handler);
+    }
+
+    static final Object WRONG_TYPE = new Object();
+
+    /** The value of the key at argument {@code index}; {@link #WRONG_TYPE} after a WRONGTYPE reply. */
+    static Object lookup(CommandContext ctx, int index) {
+        Arguments args = ctx.arguments();
+        Object value = ctx.keyspace().get(args.array(), args.offset(index), args.length(index));
+        if (value != null && !(value instanceof StreamValue)) {
+            ctx.reply().error(Errors.WRONG_TYPE);
+            return WRONG_TYPE;
+        }
+        return value;
+    }
+
+    /** A keyspace event of class {@code t} on the key at argument {@code keyIndex}. */
+    static void notify(CommandContext ctx, String event, int keyIndex) {
+        KeyspaceEvents.notify(ctx, KeyspaceEvents.STREAM, event, ctx.arguments(), keyIndex);
+    }
+
+    static void modified(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        ctx.keyspace().modified(args.array(), args.offset(1), args.length(1));
+    }
+
+    // ---- IDs -------------------------------------------------------------------------------
+
+    /** Thrown by the ID parsers; the command replies {@link #INVALID_ID}. */
+    static final class InvalidId extends RuntimeException {
+        InvalidId() {
+            super(null, null, false, false);
+        }
+    }
+
+    static final InvalidId INVALID = new InvalidId();
+
+    /**
+     * streamGenericParseIDOrReply: {@code ms-seq}, or {@code ms} with {@code missingSeq}; {@code -}
+     * and {@code +} unless {@code strict}. With {@code partial} non-null, {@code ms-*} is accepted and
+     * {@code partial[0]} says so.
+     */
+    static StreamId parseId(Arguments args, int index, long missingSeq, boolean strict, boolean[] partial) {
+        byte[] array = args.array();
+        int offset = args.offset(index);
+        int length = args.length(index);
+        if (length > 127) {
+            throw INVALID;
+        }
+        if (length == 1 && (array[offset] == '-' || array[offset] == '+')) {
+            if (strict) {
+                throw INVALID;
+            }
+            return array[offset] == '-' ? StreamId.MIN : StreamId.MAX;
+        }
+        int dash = -1;
+        for (int i = offset; i < offset + length; i++) {
+            if (array[i] == '-') {
+                dash = i;
+                break;
+            }
+        }
+        if (dash < 0) {
+            return new StreamId(parseUnsigned(array, offset, length), missingSeq);
+        }
+        long ms = parseUnsigned(array, offset, dash - offset);
+        int seqLength = offset + length - dash - 1;
+        if (partial != null && seqLength == 1 && array[dash + 1] == '*') {
+            partial[0] = true;
+            return new StreamId(ms, 0);
+        }
+        return new StreamId(ms, parseUnsigned(array, dash + 1, seqLength));
+    }
+
+    /** Redis's string2ull: an unsigned 64-bit decimal, as strtoull reads it whole (leading spaces and '+'). */
+    private static long parseUnsigned(byte[] array, int offset, int length) {
+        int i = offset;
+        int end = offset + length;
+        while (i < end && (array[i] == ' ' || array[i] >= '\t' && array[i] <= '\r')) {
+            i++;
+        }
+        if (i < end && array[i] == '+') {
+            i++;
+        }
+        if (i == end) {
+            throw INVALID;
+        }
+        long value = 0;
+        for (; i < end; i++) {
+            int digit = array[i] - '0';
+            if (digit < 0 || digit > 9) {
+                throw INVALID;
+            }
+            if (Long.compareUnsigned(value, Long.divideUnsigned(-1L, 10)) > 0) {
+                throw INVALID;
+            }
+            long next = value * 10 + digit;
+            if (Long.compareUnsigned(next, value * 10) < 0) {
+                throw INVALID;
+            }
+            value = next;
+        }
+        return value;
+    }
+
+    static void writeId(ReplyWriter reply, StreamId id) {
+        reply.bulk(id.toString());
+    }
+
+    private static void writeId(ReplyWriter reply, long ms, long seq) {
+        reply.bulk(Long.toUnsignedString(ms) + "-" + Long.toUnsignedString(seq));
+    }
+
+    /** Entries as streamReplyWithRange writes them: [id, [field, value, ...]] each. */
+    static void writeEntries(ReplyWriter reply, StreamValue stream, List<Entry> entries) {
+        reply.array(entries.size());
+        for (Entry entry : entries) {
+            writeEntry(reply, stream, entry);
+        }
+    }
+
+    static void writeEntry(ReplyWriter reply, StreamValue stream, Entry entry) {
+        reply.array(2);
+        writeId(reply, entry.ms(), entry.seq());
+        reply.array(stream.fieldCount(entry) * 2);
+        stream.fields(entry, reply::bulk);
+    }
+
+    // ---- XADD and XTRIM --------------------------------------------------------------------
+
+    /** XADD's and XTRIM's options (streamAddTrimArgs); {@code next} is XADD's ID argument. */
+    private static final class TrimOptions {
+        boolean trim;
+        long maxLength;
+        StreamId minId;
+        boolean approx;
+        long limit;
+        boolean noMakeStream;
+        int next;
+        StreamId id;
+        boolean partialId;
+    }
+
+    /** streamParseAddOrTrimArgsOrReply; null after an error reply. */
+    private static TrimOptions parseTrimOptions(CommandContext ctx, boolean xadd) {
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
+        TrimOptions options = new TrimOptions();
+        boolean limitGiven = false;
+        int i = 2;
+        try {
+            for (; i < args.count(); i++) {
+                boolean more = i + 1 < args.count();
+                if (xadd && args.length(i) == 1 && args.array()[args.offset(i)] == '*') {
+                    break;
+                } else if ((args.is(i, "MAXLEN") || args.is(i, "MINID")) && more) {
+                    if (options.trim) {
+                        reply.error(MAXLEN_AND_MINID);
+                        return null;
+                    }
+                    boolean byLength = args.is(i, "MAXLEN");
+                    options.approx = false;
+                    if (i + 2 < args.count() && (args.length(i + 1) == 1 && args.array()[args.offset(i + 1)] == '~')) {
+                        options.approx = true;
+                        i++;
+                    } else if (i + 2 < args.count() && args.length(i + 1) == 1
+                        && args.array()[args.offset(i + 1)] == '=') {
+                        i++;
+                    }
+                    if (byLength) {
+                        options.maxLength = Numbers.parseLong(args.array(), args.offset(i + 1), args.length(i + 1));
+                        if (options.maxLength < 0) {
+                            reply.error(MAXLEN_NEGATIVE);
+                            return null;
+                        }
+                    } else {
+                        options.minId = parseId(args, i + 1, 0, true, null);
+                    }
+                    i++;
+                    options.trim = true;
+                } else if (args.is(i, "LIMIT") && more) {
+                    options.limit = Numbers.parseLong(args.array(), args.offset(i + 1), args.length(i + 1));
+                    if (options.limit < 0) {
+                        reply.error(LIMIT_NEGATIVE);
+                        return null;
+                    }
+                    limitGiven = true;
+                    i++;
+                } else if (xadd && args.is(i, "NOMKSTREAM")) {
+                    options.noMakeStream = true;
+                } else if (xadd) {
+                    boolean[] partial = new boolean[1];
+                    options.id = parseId(args, i, 0, true, partial);
+                    options.partialId = partial[0];
+                    break;
+                } else {
+                    reply.error(Errors.SYNTAX);
+                    return null;
+                }
+            }
+        } catch (InvalidNumber e) {
+            reply.error(Errors.NOT_INTEGER);
+            return null;
+        } catch (InvalidId e) {
+            reply.error(INVALID_ID);
+            return null;
+        }
+        if (options.limit != 0 && !options.trim) {
+            reply.error(LIMIT_WITHOUT_STRATEGY);
+            return null;
+        }
+        if (!xadd && !options.trim) {
+            reply.error(XTRIM_WITHOUT_STRATEGY);
+            return null;
+        }
+        if (limitGiven) {
+            if (!options.approx) {
+                reply.error(LIMIT_WITHOUT_APPROX);
+                return null;
+            }
+        } else if (options.approx) {
+            long limit = 100 * nodeMaxEntries(ctx);
+            options.limit = limit <= 0 ? 10_000 : Math.min(limit, 1_000_000);
+        } else {
+            options.limit = 0;
+        }
+        options.next = i;
+        return options;
+    }
+
+    private static long nodeMaxEntries(CommandContext ctx) {
+        return ctx.server().settings().getLong(NODE_MAX_ENTRIES, 100);
+    }
+
+    private static long trim(StreamValue stream, TrimOptions options) {
+        return stream.trim(options.maxLength, options.minId, options.approx, options.limit);
+    }
+
+    /** XADD key [NOMKSTREAM] [MAXLEN|MINID [=|~] threshold [LIMIT count]] *|id field value [field value ...] */
+    private static void xadd(CommandContext ctx) {
+        TrimOptions options = parseTrimOptions(ctx, true);
+        if (options == null) {
+            return;
+        }
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
+        int fields = options.next + 1;
+        if (args.count() - fields < 2 || (args.count() - fields) % 2 == 1) {
+            reply.error(Errors.wrongArity("xadd"));
+            return;
+        }
+        if (options.id != null && !options.partialId && options.id.isZero()) {
+            reply.error(ID_ZERO);
+            return;
+        }
+        Object value = lookup(ctx, 1);
+        if (value == WRONG_TYPE) {
+            return;
+        }
+        if (value == null && options.noMakeStream) {
+            reply.nullBulk();
+            return;
+        }
+        StreamValue stream = value == null ? new StreamValue() : (StreamValue) value;
+        StreamId last = stream.lastId();
+        if (last.equals(StreamId.MAX)) {
+            reply.error(EXHAUSTED);
+            return;
+        }
+        StreamId id;
+        if (options.id == null) {
+            long now = ctx.now();
+            id = Long.compareUnsigned(now, last.ms()) > 0 ? new StreamId(now, 0) : last.next();
+        } else if (options.partialId) {
+            if (options.id.ms() == last.ms()) {
+                if (last.seq() == -1L) {
+                    reply.error(ID_TOO_SMALL);
+                    return;
+                }
+                id = new StreamId(last.ms(), last.seq() + 1);
+            } else {
+                id = options.id;
+            }
+        } else {
+            id = options.id;
+        }
+        if (id.compareTo(last) <= 0) {
+            reply.error(ID_TOO_SMALL);
+            return;
+        }
+        int count = args.count() - fields;
+        int[] offsets = new int[count];
+        int[] lengths = new int[count];
+        for (int i = 0; i < count; i++) {
+            offsets[i] = args.offset(fields + i);
+            lengths[i] = args.length(fields + i);
+        }
+        stream.add(id, args.array(), offsets, lengths, 0, count,
+            ctx.server().settings().getLong(NODE_MAX_BYTES, 4096), nodeMaxEntries(ctx));
+        long trimmed = options.trim ? trim(stream, options) : 0;
+        if (value == null) {
+            ctx.keyspace().put(args.array(), args.offset(1), args.length(1), stream, Keyspace.NO_EXPIRY);
+        } else {
+            modified(ctx);
+        }
+        notify(ctx, "xadd", 1);
+        if (trimmed > 0) {
+            notify(ctx, "xtrim", 1);
+        }
+        writeId(reply, id);
+    }
+
+    /** XTRIM key MAXLEN|MINID [=|~] threshold [LIMIT count] */
+    private static void xtrim(CommandContext ctx) {
+        Object value = lookup(ctx, 1);
+        if (value == WRONG_TYPE) {
+            return;
+        }
+        TrimOptions options = parseTrimOptions(ctx, false);
+        if (options == null) {
+            return;
+        }
+        if (value == null) {
+            ctx.reply().integer(0);
+            return;
+        }
+        long removed = trim((StreamValue) value, options);
+        if (removed > 0) {
+            modified(ctx);
+            notify(ctx, "xtrim", 1);
+        }
+        ctx.reply().integer(removed);
+    }
+
+    // ---- reads -----------------------------------------------------------------------------
+
+    private static void xlen(CommandContext ctx) {
+        Object value = lookup(ctx, 1);
+        if (value != WRONG_TYPE) {
+            ctx.reply().integer(value == null ? 0 : ((StreamValue) value).length());
+        }
+    }
+
+    private static void xrange(CommandContext ctx) {
+        rangeGeneric(ctx, false);
+    }
+
+    private static void xrevrange(CommandContext ctx) {
+        rangeGeneric(ctx, true);
+    }
+
+    /** XRANGE key start end [COUNT n] and XREVRANGE key end start [COUNT n] (xrangeGenericCommand). */
+    private static void rangeGeneric(CommandContext ctx, boolean reverse) {
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
+        StreamId start;
+        StreamId end;
+        long count = -1;
+        try {
+            int startIndex = reverse ? 3 : 2;
+            int endIndex = reverse ? 2 : 3;
+            start = parseIntervalId(args, startIndex, 0);
+            if (exclusive(args, startIndex)) {
+                start = start.next();
+                if (start == null) {
+                    reply.error(INVALID_START);
+                    return;
+                }
+            }
+            end = parseIntervalId(args, endIndex, -1L);
+            if (exclusive(args, endIndex)) {
+                end = end.previous();
+                if (end == null) {
+                    reply.error(INVALID_END);
+                    return;
+                }
+            }
+            for (int i = 4; i < args.count(); i++) {
+                if (args.is(i, "COUNT") && i + 1 < args.count()) {
+                    count = Math.max(0, Numbers.parseLong(args.array(), args.offset(i + 1), args.length(i + 1)));
+                    i++;
+                } else {
+                    reply.error(Errors.SYNTAX);
+                    return;
+                }
+            }
+        } catch (InvalidId e) {
+            reply.error(INVALID_ID);
+            return;
+        } catch (InvalidNumber e) {
+            reply.error(Errors.NOT_INTEGER);
+            return;
+        }
+        Object value = lookup(ctx, 1);
+        if (value == WRONG_TYPE) {
+            return;
+        }
+        if (value == null) {
+            reply.array(0);
+            return;
+        }
+        if (count == 0) {
+            reply.nullArray();
+            return;
+        }
+        StreamValue stream = (StreamValue) value;
+        List<Entry> entries = reverse ? stream.range(start, end, Math.max(count, 0), true)
+            : stream.range(start, end, Math.max(count, 0), false);
+        writeEntries(reply, stream, entries);
+    }
+
+    static boolean exclusive(Arguments args, int index) {
+        return args.length(index) > 1 && args.array()[args.offset(index)] == '(';
+    }
+
+    /** streamParseIntervalIDOrReply: {@code (id} exclusive (strict), else any ID with - and +. */
+    static StreamId parseIntervalId(Arguments args, int index, long missingSeq) {
+        if (!exclusive(args, index)) {
+            return parseId(args, index, missingSeq, false, null);
+        }
+        return parseId(new Shifted(args, index), index, missingSeq, true, null);
+    }
+
+    /** An argument list whose argument {@code index} lacks its first byte (the '(' of an exclusive ID). */
+    private record Shifted(Arguments args, int shifted) implements Arguments {
+        @Override
+        public int count() {
+            return args.count();
+        }
+
+        @Override
+        public byte[] array() {
+            return args.array();
+        }
+
+        @Override
+        public int offset(int index) {
+            return args.offset(index) + (index == shifted ? 1 : 0);
+        }
+
+        @Override
+        public int length(int index) {
+            return args.length(index) - (index == shifted ? 1 : 0);
+        }
+    }
+
+    /** XREAD [COUNT count] [BLOCK milliseconds] STREAMS key [key ...] id [id ...] */
+    private static void xread(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
+        long count = 0;
+        long deadline = -1;
+        int streamsAt = 0;
+        int streams = 0;
+        try {
+            for (int i = 1; i < args.count(); i++) {
+                boolean more = i + 1 < args.count();
+                if (args.is(i, "BLOCK") && more) {
+                    i++;
+                    long timeout;
+                    try {
+                        timeout = Numbers.parseLong(args.array(), args.offset(i), args.length(i));
+                    } catch (InvalidNumber e) {
+                        reply.error(TIMEOUT_NOT_INTEGER);
+                        return;
+                    }
+                    if (timeout < 0) {
+                        reply.error(Timeouts.NEGATIVE);
+                        return;
+                    }
+                    long now = System.currentTimeMillis();
+                    deadline = timeout == 0 ? 0 : timeout > Long.MAX_VALUE - now ? Long.MAX_VALUE : now + timeout;
+                } else if (args.is(i, "COUNT") && more) {
+                    i++;
+                    count = Math.max(0, Numbers.parseLong(args.array(), args.offset(i), args.length(i)));
+                } else if (args.is(i, "STREAMS") && more) {
+                    streamsAt = i + 1;
+                    int rest = args.count() - streamsAt;
+                    if (rest % 2 != 0) {
+                        reply.error(UNBALANCED_XREAD);
+                        return;
+                    }
+                    streams = rest / 2;
+                    break;
+                } else if (args.is(i, "GROUP") && i + 2 < args.count()) {
+                    reply.error(GROUP_ONLY_XREADGROUP);
+                    return;
+                } else if (args.is(i, "NOACK")) {
+                    reply.error(NOACK_ONLY_XREADGROUP);
+                    return;
+                } else {
+                    reply.error(Errors.SYNTAX);
+                    return;
+                }
+            }
+        } catch (InvalidNumber e) {
+            reply.error(Errors.NOT_INTEGER);
+            return;
+        }
+        if (streamsAt == 0) {
+            reply.error(Errors.SYNTAX);
+            return;
+        }
+        StreamId[] after = new StreamId[streams];
+        StreamValue[] values = new StreamValue[streams];
+        for (int i = 0; i < streams; i++) {
+            Object value = lookup(ctx, streamsAt + i);
+            if (value == WRONG_TYPE) {
+                return;
+            }
+            values[i] = (StreamValue) value;
+            int idIndex = streamsAt + streams + i;
+            if (args.length(idIndex) == 1 && args.array()[args.offset(idIndex)] == '$') {
+                after[i] = values[i] == null ? StreamId.MIN : values[i].lastId();
+                continue;
+            }
+            if (args.length(idIndex) == 1 && args.array()[args.offset(idIndex)] == '>') {
+                reply.error(GT_ONLY_XREADGROUP);
+                return;
+            }
+            try {
+                after[i] = parseId(args, idIndex, 0, true, null);
+            } catch (InvalidId e) {
+                reply.error(INVALID_ID);
+                return;
+            }
+        }
+        int served = 0;
+        @SuppressWarnings("unchecked")
+        List<Entry>[] found = new List[streams];
+        for (int i = 0; i < streams; i++) {
+            found[i] = newEntries(values[i], after[i], count);
+            served += found[i] == null ? 0 : 1;
+        }
+        if (served > 0) {
+            writeRead(ctx, streamsAt, values, found, served);
+            return;
+        }
+        if (deadline < 0) {
+            reply.nullArray();
+            return;
+        }
+        int[] keys = new int[streams];
+        for (int i = 0; i < streams; i++) {
+            keys[i] = streamsAt + i;
+        }
+        ctx.block(deadline, keys, -1, new ReadWaiter(streamsAt, after, count));
+    }
+
+    /** The entries after {@code after}, at most {@code count} (0: all); null when there are none. */
+    private static List<Entry> newEntries(StreamValue stream, StreamId after, long count) {
+        if (stream == null || stream.length() == 0 || stream.edge(false).id().compareTo(after) <= 0) {
+            return null;
+        }
+        return stream.range(after.next(), StreamId.MAX, count, false);
+    }
+
+    /** XREAD's reply: [[key, entries]...] in RESP2, {key: entries...} in RESP3, for the streams served. */
+    private static void writeRead(CommandContext ctx, int streamsAt, StreamValue[] values, List<Entry>[] found,
+                                  int served) {
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
+        boolean resp2 = ctx.client().protocol() == 2;
+        if (resp2) {
+            reply.array(served);
+        } else {
+            reply.map(served);
+        }
+        for (int i = 0; i < found.length; i++) {
+            if (found[i] == null) {
+                continue;
+            }
+            if (resp2) {
+                reply.array(2);
+            }
+            reply.bulk(args.array(), args.offset(streamsAt + i), args.length(streamsAt + i));
+            writeEntries(reply, values[i], found[i]);
+        }
+    }
+
+    /**
+     * A blocked XREAD: served from the first of its streams that gains an entry above the ID it
+     * asked after ({@code $} resolved when it blocked), with that stream alone, as Redis serves it.
+     */
+    private record ReadWaiter(int streamsAt, StreamId[] after, long count) implements BlockedCommand {
+
+        @Override
+        public boolean ready(CommandContext context, int keyArgument) {
+            return newEntries(stream(context, keyArgument), after[keyArgument - streamsAt], count) != null;
+        }
+
+        @Override
+        public void serve(CommandContext context, int keyArgument) {
+            int i = keyArgument - streamsAt;
+            StreamValue[] values = new StreamValue[after.length];
+            values[i] = stream(context, keyArgument);
+            @SuppressWarnings("unchecked")
+            List<Entry>[] found = new List[after.length];
+            found[i] = newEntries(values[i], after[i], count);
+            writeRead(context, streamsAt, values, found, 1);
+        }
+
+        private static StreamValue stream(CommandContext context, int keyArgument) {
+            Arguments args = context.arguments();
+            Object value = context.keyspace().get(args.array(), args.offset(keyArgument), args.length(keyArgument));
+            return value instanceof StreamValue stream ? stream : null;
+        }
+    }
+
+    // ---- XDEL, XSETID ----------------------------------------------------------------------
+
+    /** XDEL key id [id ...]: the IDs are all checked before any goes. */
+    private static void xdel(CommandContext ctx) {
+        Object value = lookup(ctx, 1);
+        if (value == WRONG_TYPE) {
+            return;
+        }
+        if (value == null) {
+            ctx.reply().integer(0);
+            return;
+        }
+        Arguments args = ctx.arguments();
+        StreamId[] ids = new StreamId[args.count() - 2];
+        try {
+            for (int i = 2; i < args.count(); i++) {
+                ids[i - 2] = parseId(args, i, 0, true, null);
+            }
+        } catch (InvalidId e) {
+            ctx.reply().error(INVALID_ID);
+            return;
+        }
+        StreamValue stream = (StreamValue) value;
+        int deleted = 0;
+        boolean firstDeleted = false;
+        for (StreamId id : ids) {
+            if (stream.delete(id)) {
+                firstDeleted |= id.equals(stream.firstId());
+                deleted++;
+            }
+        }
+        if (deleted > 0) {
+            if (stream.length() == 0 || firstDeleted) {
+                stream.settleFirstId();
+            }
+            modified(ctx);
+            notify(ctx, "xdel", 1);
+        }
+        ctx.reply().integer(deleted);
+    }
+
+    /** XSETID key last-id [ENTRIESADDED entries-added] [MAXDELETEDID max-deleted-id] */
+    private static void xsetid(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
+        StreamId id;
+        StreamId maxDeleted = null;
+        long entriesAdded = -1;
+        try {
+            id = parseId(args, 2, 0, true, null);
+            for (int i = 3; i < args.count(); i += 2) {
+                boolean more = i + 1 < args.count();
+                if (args.is(i, "ENTRIESADDED") && more) {
+                    entriesAdded = Numbers.parseLong(args.array(), args.offset(i + 1), args.length(i + 1));
+                    if (entriesAdded < 0) {
+                        reply.error(ENTRIES_ADDED_NEGATIVE);
+                        return;
+                    }
+                } else if (args.is(i, "MAXDELETEDID") && more) {
+                    maxDeleted = parseId(args, i + 1, 0, true, null);
+                    if (id.compareTo(maxDeleted) < 0) {
+                        reply.error(SETID_BELOW_GIVEN_MAX_DELETED);
+                        return;
+                    }
+                } else {
+                    reply.error(Errors.SYNTAX);
+                    return;
+                }
+            }
+        } catch (InvalidId e) {
+            reply.error(INVALID_ID);
+            return;
+        } catch (InvalidNumber e) {
+            reply.error(Errors.NOT_INTEGER);
+            return;
+        }
+        Object value = lookup(ctx, 1);
+        if (value == WRONG_TYPE) {
+            return;
+        }
+        if (value == null) {
+            reply.error(Errors.NO_SUCH_KEY);
+            return;
+        }
+        StreamValue stream = (StreamValue) value;
+        if (stream.length() > 0) {
+            if (id.compareTo(stream.edge(false).id()) < 0) {
+                reply.error(SETID_BELOW_TOP);
+                return;
+            }
+            if (entriesAdded != -1 && stream.length() > entriesAdded) {
+                reply.error(SETID_ENTRIES_BELOW_LENGTH);
+                return;
+            }
+        }
+        stream.setIds(id, entriesAdded, maxDeleted == null || maxDeleted.isZero() ? null : maxDeleted);
+        modified(ctx);
+        notify(ctx, "xsetid", 1);
+        reply.ok();
+    }
+
+    // ---- XINFO -----------------------------------------------------------------------------
+
+    /** XINFO STREAM key [FULL [COUNT count]] (xinfoReplyWithStreamInfo). */
+    private static void xinfoStream(CommandContext ctx, StreamValue stream) {
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
+        boolean full = false;
+        long count = FULL_DEFAULT_COUNT;
+        if (args.count() > 3) {
+            if (!args.is(3, "FULL")) {
+                reply.error(xinfoSyntax(args));
+                return;
+            }
+            full = true;
+            if (args.count() > 4) {
+                if (args.count() != 6 || !args.is(4, "COUNT")) {
+                    reply.error(xinfoSyntax(args));
+                    return;
+                }
+                try {
+                    count = Math.max(0, Numbers.parseLong(args.array(), args.offset(5), args.length(5)));
+                } catch (InvalidNumber e) {
+                    reply.error(Errors.NOT_INTEGER);
+                    return;
+                }
+            }
+        }
+        reply.map(full ? 9 : 10);
+        reply.bulk("length");
+        reply.integer(stream.length());
+        reply.bulk("radix-tree-keys");
+        reply.integer(stream.nodeCount());
+        // Lacewing's index is not a radix tree: its nodes are the stream's nodes.
+        reply.bulk("radix-tree-nodes");
+        reply.integer(stream.nodeCount());
+        reply.bulk("last-generated-id");
+        writeId(reply, stream.lastId());
+        reply.bulk("max-deleted-entry-id");
+        writeId(reply, stream.maxDeletedId());
+        reply.bulk("entries-added");
+        reply.integer(stream.entriesAdded());
+        reply.bulk("recorded-first-entry-id");
+        writeId(reply, stream.firstId());
+        if (!full) {
+            reply.bulk("groups");
+            reply.integer(stream.groups().size());
+            writeEdge(reply, "first-entry", stream, stream.edge(true));
+            writeEdge(reply, "last-entry", stream, stream.edge(false));
+            return;
+        }
+        reply.bulk("entries");
+        writeEntries(reply, stream, stream.range(StreamId.MIN, StreamId.MAX, count, false));
+        reply.bulk("groups");
+        StreamGroupCommands.writeFullGroups(reply, stream, count);
+    }
+
+    private static String xinfoSyntax(Arguments args) {
+        return "ERR unknown subcommand or wrong number of arguments for '" + args.string(1) + "'. Try XINFO HELP.";
+    }
+
+    private static void writeEdge(ReplyWriter reply, String name, StreamValue stream, Entry entry) {
+        reply.bulk(name);
+        if (entry == null) {
+            reply.nullBulk();
+        } else {
+            writeEntry(reply, stream, entry);
+        }
+    }
+}

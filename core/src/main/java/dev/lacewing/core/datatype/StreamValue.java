@@ -1,0 +1,724 @@
+package dev.lacewing.core.datatype;
+
+import dev.lacewing.core.keyspace.TypedValue;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A stream (Redis's t_stream.c), stored as Redis stores it: entries in nodes of at most
+ * {@code stream-node-max-bytes} bytes and {@code stream-node-max-entries} entries, each node one
+ * packed {@code byte[]}, the nodes indexed by their first ID. Where Redis indexes nodes in a radix
+ * tree this uses a {@link TreeMap} keyed by {@link StreamId}: about 110 bytes a node of up to 100
+ * entries, and O(log n) seeks.
+ *
+ * <p>A node's bytes: the master fields (the first entry's field names: {@code varint count}, then
+ * {@code varint length, bytes} each), then the entries. An entry starts with one varint holding
+ * its ms delta from the node's master ID shifted left by 3 and three flags ({@link #DELETED},
+ * {@link #SAME_FIELDS}, and {@link #LARGE_DELTA} when the delta does not fit 61 bits and follows
+ * as its own varint), so that a busy stream's entry spends one byte on flags and ms together; then
+ * its seq delta (zigzag varint), then either the values alone (when its fields are the master
+ * fields, as most streams' are) or a field count and the field,value pairs, each {@code varint
+ * length, bytes}. Deleted entries stay flagged in place until their whole node goes, as in Redis.
+ *
+ * <p>{@link #memoryUsage()} is O(1): the node arrays' sizes are kept as they change. Thread rule:
+ * stored under one key and touched only by the thread the engine gives the command on that key.
+ */
+public final class StreamValue implements TypedValue {
+
+    public static final String ENCODING = "stream";
+
+    static final int DELETED = 1;
+    static final int SAME_FIELDS = 2;
+    static final int LARGE_DELTA = 4;
+    private static final int FLAG_BITS = 3;
+    private static final long SMALL_DELTA_LIMIT = 1L << (63 - FLAG_BITS);
+
+    /** Object header, fields, and the TreeMap object. */
+    private static final long FIXED_BYTES = 88 + 48;
+    /** A node's TreeMap entry (40), its StreamId key (32), the Node object (32), its array header (16). */
+    private static final long NODE_BYTES = 120;
+    /** Redis's STREAM_LISTPACK_MAX_SIZE: the bound when stream-node-max-bytes is 0. */
+    private static final long NODE_MAX_SIZE = 1L << 30;
+    /** The groups' TreeMap, and each group's entry in it. */
+    private static final long GROUPS_BYTES = 48;
+    private static final long GROUP_ENTRY_BYTES = 40;
+
+    private final TreeMap<StreamId, Node> nodes;
+    private long length;
+    private long lastMs;
+    private long lastSeq;
+    private long firstMs;
+    private long firstSeq;
+    private long maxDeletedMs;
+    private long maxDeletedSeq;
+    private long entriesAdded;
+    private long nodeBytes;
+    /** Consumer groups by name bytes; null while there is none. */
+    private TreeMap<byte[], StreamGroup> groups;
+
+    public StreamValue() {
+        nodes = new TreeMap<>();
+    }
+
+    /** One node: its packed bytes and counts; the master ID is its key in {@link #nodes}. */
+    private static final class Node {
+        byte[] data;
+        int used;
+        int live;
+        int deleted;
+        int masterFieldCount;
+        int entriesStart;
+
+        Node copy() {
+            Node copy = new Node();
+            copy.data = Arrays.copyOf(data, used);
+            copy.used = used;
+            copy.live = live;
+            copy.deleted = deleted;
+            copy.masterFieldCount = masterFieldCount;
+            copy.entriesStart = entriesStart;
+            return copy;
+        }
+    }
+
+    @Override
+    public String typeName() {
+        return "stream";
+    }
+
+    @Override
+    public String encoding() {
+        return ENCODING;
+    }
+
+    @Override
+    public StreamValue copy() {
+        StreamValue copy = new StreamValue();
+        for (Map.Entry<StreamId, Node> node : nodes.entrySet()) {
+            Node nodeCopy = node.getValue().copy();
+            copy.nodes.put(node.getKey(), nodeCopy);
+            copy.nodeBytes += nodeCopy.data.length;
+        }
+        copy.length = length;
+        copy.lastMs = lastMs;
+        copy.lastSeq = lastSeq;
+        copy.firstMs = firstMs;
+        copy.firstSeq = firstSeq;
+        copy.maxDeletedMs = maxDeletedMs;
+        copy.maxDeletedSeq = maxDeletedSeq;
+        copy.entriesAdded = entriesAdded;
+        if (groups != null) {
+            copy.groups = new TreeMap<>(Arrays::compareUnsigned);
+            groups.forEach((name, group) -> copy.groups.put(name, group.copy(name)));
+        }
+        return copy;
+    }
+
+    @Override
+    public long memoryUsage() {
+        long bytes = FIXED_BYTES + nodes.size() * NODE_BYTES + nodeBytes;
+        if (groups != null) {
+            bytes += GROUPS_BYTES;
+            for (StreamGroup group : groups.values()) {
+                bytes += group.memoryUsage() + GROUP_ENTRY_BYTES;
+            }
+        }
+        return bytes;
+    }
+
+    /** The consumer groups by name, in name order; empty when there is none. */
+    public Map<byte[], StreamGroup> groups() {
+        return groups == null ? Map.of() : groups;
+    }
+
+    public StreamGroup group(byte[] name) {
+        return groups == null ? null : groups.get(name);
+    }
+
+    /** XGROUP CREATE: null when a group has that name. */
+    public StreamGroup createGroup(byte[] name, StreamId lastDelivered, long entriesRead) {
+        if (groups == null) {
+            groups = new TreeMap<>(Arrays::compareUnsigned);
+        }
+        if (groups.containsKey(name)) {
+            return null;
+        }
+        byte[] copy = name.clone();
+        StreamGroup group = new StreamGroup(copy, lastDelivered, entriesRead);
+        groups.put(copy, group);
+        return group;
+    }
+
+    /** Whether a deleted entry may lie at or after {@code start} (streamRangeHasTombstones to the end). */
+    public boolean hasTombstonesFrom(StreamId start) {
+        StreamId maxDeleted = maxDeletedId();
+        if (length == 0 || maxDeleted.isZero() || firstId().compareTo(maxDeleted) > 0) {
+            return false;
+        }
+        return start.compareTo(maxDeleted) <= 0;
+    }
+
+    /**
+     * How many entries were added up to {@code id} (streamEstimateDistanceFromFirstEverEntry), or -1
+     * when deletions make it unknowable.
+     */
+    public long estimateEntriesRead(StreamId id) {
+        if (entriesAdded == 0) {
+            return 0;
+        }
+        int toLast = id.compareTo(lastId());
+        if (length == 0 && toLast < 1) {
+            return entriesAdded;
+        }
+        if (toLast == 0) {
+            return entriesAdded;
+        } else if (toLast > 0) {
+            return -1;
+        }
+        int toFirst = id.compareTo(firstId());
+        if (maxDeletedId().isZero() || maxDeletedId().compareTo(firstId()) < 0) {
+            if (toFirst < 0) {
+                return entriesAdded - length;
+            } else if (toFirst == 0) {
+                return entriesAdded - length + 1;
+            }
+        }
+        return -1;
+    }
+
+    /** A group's entries read once it has been given the entry {@code id}, as streamReplyWithRange counts it. */
+    public long entriesReadAt(StreamGroup group, StreamId id) {
+        if (group.entriesRead() != -1 && !hasTombstonesFrom(id)) {
+            return group.entriesRead() + 1;
+        }
+        return entriesAdded != 0 ? estimateEntriesRead(id) : group.entriesRead();
+    }
+
+    /** A group's lag (streamReplyWithCGLag), or -1 when it cannot be known. */
+    public long lag(StreamGroup group) {
+        if (entriesAdded == 0) {
+            return 0;
+        }
+        if (group.entriesRead() != -1 && !hasTombstonesFrom(group.lastId())) {
+            return entriesAdded - group.entriesRead();
+        }
+        long read = estimateEntriesRead(group.lastId());
+        return read == -1 ? -1 : entriesAdded - read;
+    }
+
+    /** XGROUP DESTROY: false when there is no such group. */
+    public boolean destroyGroup(byte[] name) {
+        if (groups == null || groups.remove(name) == null) {
+            return false;
+        }
+        if (groups.isEmpty()) {
+            groups = null;
+        }
+        return true;
+    }
+
+    public long length() {
+        return length;
+    }
+
+    /** Number of nodes (XINFO's radix-tree-keys). */
+    public int nodeCount() {
+        return nodes.size();
+    }
+
+    public StreamId lastId() {
+        return new StreamId(lastMs, lastSeq);
+    }
+
+    /** The first entry's ID as last recorded (XINFO's recorded-first-entry-id); 0-0 when empty. */
+    public StreamId firstId() {
+        return new StreamId(firstMs, firstSeq);
+    }
+
+    public StreamId maxDeletedId() {
+        return new StreamId(maxDeletedMs, maxDeletedSeq);
+    }
+
+    public long entriesAdded() {
+        return entriesAdded;
+    }
+
+    /** XSETID: the caller has checked the new values against the stream. */
+    public void setIds(StreamId last, long newEntriesAdded, StreamId newMaxDeleted) {
+        lastMs = last.ms();
+        lastSeq = last.seq();
+        if (newEntriesAdded >= 0) {
+            entriesAdded = newEntriesAdded;
+        }
+        if (newMaxDeleted != null) {
+            maxDeletedMs = newMaxDeleted.ms();
+            maxDeletedSeq = newMaxDeleted.seq();
+        }
+    }
+
+    // ---- adding ----------------------------------------------------------------------------
+
+    /**
+     * Appends an entry whose ID the caller has checked is above {@link #lastId()}. Its fields and
+     * values alternate in {@code array} at {@code offsets}/{@code lengths} from index {@code from}.
+     * A new node starts when the last one would pass {@code maxBytes} (0: no bound but Redis's 1 GB)
+     * or holds {@code maxEntries} entries, deleted ones included (0: no bound), as streamAppendItem
+     * decides.
+     */
+    public void add(StreamId id, byte[] array, int[] offsets, int[] lengths, int from, int to, long maxBytes,
+                    long maxEntries) {
+        int fieldCount = (to - from) / 2;
+        long rawBytes = 0;
+        for (int i = from; i < to; i++) {
+            rawBytes += lengths[i];
+        }
+        Map.Entry<StreamId, Node> last = nodes.lastEntry();
+        long byteBound = maxBytes <= 0 || maxBytes > NODE_MAX_SIZE ? NODE_MAX_SIZE : maxBytes;
+        boolean newNode = last == null
+            || last.getValue().used + rawBytes >= byteBound
+            || maxEntries > 0 && last.getValue().live + last.getValue().deleted >= maxEntries;
+        StreamId master;
+        Node node;
+        if (newNode) {
+            if (last != null) {
+                shrink(last.getValue());
+            }
+            master = id;
+            node = new Node();
+            node.masterFieldCount = fieldCount;
+            int size = Varint.size(fieldCount);
+            for (int i = from; i < to; i += 2) {
+                size += Varint.size(lengths[i]) + lengths[i];
+            }
+            node.data = new byte[size];
+            int at = Varint.write(node.data, 0, fieldCount);
+            for (int i = from; i < to; i += 2) {
+                at = Varint.write(node.data, at, lengths[i]);
+                System.arraycopy(array, offsets[i], node.data, at, lengths[i]);
+                at += lengths[i];
+            }
+            node.used = at;
+            node.entriesStart = at;
+            nodes.put(master, node);
+            nodeBytes += node.data.length;
+        } else {
+            master = last.getKey();
+            node = last.getValue();
+        }
+        boolean same = sameFields(node, array, offsets, lengths, from, to);
+        long msDelta = id.ms() - master.ms();
+        long seqDelta = zigzag(id.seq() - master.seq());
+        boolean large = Long.compareUnsigned(msDelta, SMALL_DELTA_LIMIT) >= 0;
+        long header = large ? LARGE_DELTA : msDelta << FLAG_BITS;
+        header |= same ? SAME_FIELDS : 0;
+        int size = Varint.sizeLong(header) + (large ? Varint.sizeLong(msDelta) : 0) + Varint.sizeLong(seqDelta)
+            + (same ? 0 : Varint.size(fieldCount));
+        for (int i = same ? from + 1 : from; i < to; i += same ? 2 : 1) {
+            size += Varint.size(lengths[i]) + lengths[i];
+        }
+        ensureRoom(node, size, byteBound);
+        byte[] data = node.data;
+        int at = node.used;
+        at = Varint.writeLong(data, at, header);
+        if (large) {
+            at = Varint.writeLong(data, at, msDelta);
+        }
+        at = Varint.writeLong(data, at, seqDelta);
+        if (!same) {
+            at = Varint.write(data, at, fieldCount);
+        }
+        for (int i = same ? from + 1 : from; i < to; i += same ? 2 : 1) {
+            at = Varint.write(data, at, lengths[i]);
+            System.arraycopy(array, offsets[i], data, at, lengths[i]);
+            at += lengths[i];
+        }
+        node.used = at;
+        node.live++;
+        length++;
+        entriesAdded++;
+        lastMs = id.ms();
+        lastSeq = id.seq();
+        if (length == 1) {
+            firstMs = id.ms();
+            firstSeq = id.seq();
+        }
+    }
+
+    private static boolean sameFields(Node node, byte[] array, int[] offsets, int[] lengths, int from, int to) {
+        if (node.masterFieldCount != (to - from) / 2) {
+            return false;
+        }
+        byte[] data = node.data;
+        int at = Varint.size(node.masterFieldCount);
+        for (int i = from; i < to; i += 2) {
+            int fieldLength = Varint.read(data, at);
+            at += Varint.size(fieldLength);
+            if (fieldLength != lengths[i]
+                || !Arrays.equals(data, at, at + fieldLength, array, offsets[i], offsets[i] + fieldLength)) {
+                return false;
+            }
+            at += fieldLength;
+        }
+        return true;
+    }
+
+    /** Grows a node's array by half again, within the node's byte bound, to hold {@code size} more. */
+    private void ensureRoom(Node node, int size, long byteBound) {
+        int needed = node.used + size;
+        if (needed <= node.data.length) {
+            return;
+        }
+        long grown = Math.min(byteBound, node.used + (long) node.used / 2);
+        int capacity = (int) Math.max(needed, Math.min(grown, Integer.MAX_VALUE - 16));
+        nodeBytes += capacity - node.data.length;
+        node.data = Arrays.copyOf(node.data, capacity);
+    }
+
+    /** A node that takes no more entries gives back its spare room. */
+    private void shrink(Node node) {
+        if (node.data.length > node.used) {
+            nodeBytes -= node.data.length - node.used;
+            node.data = Arrays.copyOf(node.data, node.used);
+        }
+    }
+
+    private static long zigzag(long value) {
+        return value << 1 ^ value >> 63;
+    }
+
+    private static long unzigzag(long value) {
+        return value >>> 1 ^ -(value & 1);
+    }
+
+    // ---- reading ---------------------------------------------------------------------------
+
+    /**
+     * A position on one entry of a node, as {@link #range} returns them: the entry's ID and where
+     * its fields and values lie. Valid until the stream next changes.
+     */
+    public static final class Entry {
+        private final Node node;
+        private final int at;
+        private final long ms;
+        private final long seq;
+
+        private Entry(Node node, int at, long ms, long seq) {
+            this.node = node;
+            this.at = at;
+            this.ms = ms;
+            this.seq = seq;
+        }
+
+        public long ms() {
+            return ms;
+        }
+
+        public long seq() {
+            return seq;
+        }
+
+        public StreamId id() {
+            return new StreamId(ms, seq);
+        }
+    }
+
+    /** Receives byte slices: a field, then its value, in turn. */
+    @FunctionalInterface
+    public interface Slices {
+        void accept(byte[] array, int offset, int length);
+    }
+
+    /** The decoded header of the entry at one offset of a node. */
+    private static final class Cursor {
+        Node node;
+        long masterMs;
+        long masterSeq;
+        int at;
+        int flags;
+        long ms;
+        long seq;
+        int fieldCount;
+        int fieldsAt;
+        int end;
+
+        void start(StreamId master, Node node) {
+            this.node = node;
+            this.masterMs = master.ms();
+            this.masterSeq = master.seq();
+            this.end = node.entriesStart;
+        }
+
+        /** Decodes the entry after the current one; false at the node's end. */
+        boolean next() {
+            if (end >= node.used) {
+                return false;
+            }
+            decode(end);
+            return true;
+        }
+
+        void decode(int offset) {
+            byte[] data = node.data;
+            at = offset;
+            int p = offset;
+            long header = Varint.readLong(data, p);
+            p += Varint.sizeLong(header);
+            flags = (int) header & (1 << FLAG_BITS) - 1;
+            long msDelta = header >>> FLAG_BITS;
+            if ((flags & LARGE_DELTA) != 0) {
+                msDelta = Varint.readLong(data, p);
+                p += Varint.sizeLong(msDelta);
+            }
+            long seqDelta = Varint.readLong(data, p);
+            p += Varint.sizeLong(seqDelta);
+            ms = masterMs + msDelta;
+            seq = masterSeq + unzigzag(seqDelta);
+            boolean same = (flags & SAME_FIELDS) != 0;
+            if (same) {
+                fieldCount = node.masterFieldCount;
+            } else {
+                fieldCount = Varint.read(data, p);
+                p += Varint.size(fieldCount);
+            }
+            fieldsAt = p;
+            for (int i = same ? fieldCount : fieldCount * 2; i > 0; i--) {
+                int length = Varint.read(data, p);
+                p += Varint.size(length) + length;
+            }
+            end = p;
+        }
+
+        boolean deleted() {
+            return (flags & DELETED) != 0;
+        }
+    }
+
+    /** Number of field,value pairs of an entry. */
+    public int fieldCount(Entry entry) {
+        Cursor cursor = new Cursor();
+        cursor.node = entry.node;
+        cursor.decode(entry.at);
+        return cursor.fieldCount;
+    }
+
+    /** Hands an entry's fields and values to {@code out}: field, value, field, value... */
+    public void fields(Entry entry, Slices out) {
+        Cursor cursor = new Cursor();
+        cursor.node = entry.node;
+        cursor.decode(entry.at);
+        byte[] data = entry.node.data;
+        boolean same = (cursor.flags & SAME_FIELDS) != 0;
+        int master = Varint.size(entry.node.masterFieldCount);
+        int p = cursor.fieldsAt;
+        for (int i = 0; i < cursor.fieldCount; i++) {
+            if (same) {
+                int fieldLength = Varint.read(data, master);
+                master += Varint.size(fieldLength);
+                out.accept(data, master, fieldLength);
+                master += fieldLength;
+            } else {
+                int fieldLength = Varint.read(data, p);
+                p += Varint.size(fieldLength);
+                out.accept(data, p, fieldLength);
+                p += fieldLength;
+            }
+            int valueLength = Varint.read(data, p);
+            p += Varint.size(valueLength);
+            out.accept(data, p, valueLength);
+            p += valueLength;
+        }
+    }
+
+    /**
+     * The live entries from {@code start} to {@code end} inclusive, in ID order or reversed, at most
+     * {@code count} of them (0: all). O(log n + entries visited).
+     */
+    public List<Entry> range(StreamId start, StreamId end, long count, boolean reverse) {
+        List<Entry> entries = new ArrayList<>();
+        if (start.compareTo(end) > 0) {
+            return entries;
+        }
+        Cursor cursor = new Cursor();
+        if (!reverse) {
+            StreamId from = nodes.floorKey(start);
+            Iterator<Map.Entry<StreamId, Node>> it = (from == null ? nodes : nodes.tailMap(from, true))
+                .entrySet().iterator();
+            while (it.hasNext()) {
+                Map.Entry<StreamId, Node> node = it.next();
+                if (node.getKey().compareTo(end) > 0) {
+                    break;
+                }
+                cursor.start(node.getKey(), node.getValue());
+                while (cursor.next()) {
+                    if (cursor.deleted() || StreamId.compare(cursor.ms, cursor.seq, start.ms(), start.seq()) < 0) {
+                        continue;
+                    }
+                    if (StreamId.compare(cursor.ms, cursor.seq, end.ms(), end.seq()) > 0) {
+                        return entries;
+                    }
+                    entries.add(new Entry(node.getValue(), cursor.at, cursor.ms, cursor.seq));
+                    if (count > 0 && entries.size() >= count) {
+                        return entries;
+                    }
+                }
+            }
+            return entries;
+        }
+        Iterator<Map.Entry<StreamId, Node>> it = nodes.headMap(end, true).descendingMap().entrySet().iterator();
+        int[] offsets = new int[16];
+        while (it.hasNext()) {
+            Map.Entry<StreamId, Node> node = it.next();
+            cursor.start(node.getKey(), node.getValue());
+            int found = 0;
+            while (cursor.next()) {
+                if (found == offsets.length) {
+                    offsets = Arrays.copyOf(offsets, found * 2);
+                }
+                offsets[found++] = cursor.at;
+            }
+            for (int i = found - 1; i >= 0; i--) {
+                cursor.decode(offsets[i]);
+                if (cursor.deleted() || StreamId.compare(cursor.ms, cursor.seq, end.ms(), end.seq()) > 0) {
+                    continue;
+                }
+                if (StreamId.compare(cursor.ms, cursor.seq, start.ms(), start.seq()) < 0) {
+                    return entries;
+                }
+                entries.add(new Entry(node.getValue(), cursor.at, cursor.ms, cursor.seq));
+                if (count > 0 && entries.size() >= count) {
+                    return entries;
+                }
+            }
+        }
+        return entries;
+    }
+
+    /** The first or last live entry, or null when the stream is empty (streamGetEdgeID). */
+    public Entry edge(boolean first) {
+        List<Entry> one = range(StreamId.MIN, StreamId.MAX, 1, !first);
+        return one.isEmpty() ? null : one.get(0);
+    }
+
+    // ---- removing --------------------------------------------------------------------------
+
+    /**
+     * XDEL of one ID: flags the entry deleted, and drops its node when no live entry is left
+     * (streamDeleteItem); raises the max deleted ID. The caller settles the recorded first ID
+     * ({@link #settleFirstId}) as xdelCommand does. False when no live entry has that ID.
+     */
+    public boolean delete(StreamId id) {
+        Map.Entry<StreamId, Node> node = nodes.floorEntry(id);
+        if (node == null) {
+            return false;
+        }
+        Cursor cursor = new Cursor();
+        cursor.start(node.getKey(), node.getValue());
+        while (cursor.next()) {
+            // Deleted entries are passed over unread, as Redis's iterator does: after an XSETID
+            // below a deleted ID, a later entry can follow a deleted one with a greater ID.
+            if (cursor.deleted()) {
+                continue;
+            }
+            int order = StreamId.compare(cursor.ms, cursor.seq, id.ms(), id.seq());
+            if (order > 0) {
+                return false;
+            }
+            if (order == 0) {
+                markDeleted(node, cursor);
+                if (id.compareTo(maxDeletedId()) > 0) {
+                    maxDeletedMs = id.ms();
+                    maxDeletedSeq = id.seq();
+                }
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void markDeleted(Map.Entry<StreamId, Node> entry, Cursor cursor) {
+        Node node = entry.getValue();
+        node.data[cursor.at] |= DELETED;
+        length--;
+        if (node.live == 1) {
+            nodes.remove(entry.getKey());
+            nodeBytes -= node.data.length;
+        } else {
+            node.live--;
+            node.deleted++;
+        }
+    }
+
+    /** Sets the recorded first ID to the first live entry's, or 0-0 when the stream is empty. */
+    public void settleFirstId() {
+        Entry first = edge(true);
+        firstMs = first == null ? 0 : first.ms;
+        firstSeq = first == null ? 0 : first.seq;
+    }
+
+    /**
+     * Trims from the oldest entries (streamTrim): to at most {@code maxLength} entries when
+     * {@code minId} is null, else the entries below {@code minId}. Whole nodes go first; with
+     * {@code approx} only whole nodes go, and at most {@code limit} entries (0: no bound); exact, the
+     * first node that cannot go whole has entries flagged deleted. Returns the entries removed.
+     */
+    public long trim(long maxLength, StreamId minId, boolean approx, long limit) {
+        long removed = 0;
+        Cursor cursor = new Cursor();
+        while (!nodes.isEmpty()) {
+            if (minId == null && length <= maxLength) {
+                break;
+            }
+            Map.Entry<StreamId, Node> first = nodes.firstEntry();
+            Node node = first.getValue();
+            if (limit > 0 && removed + node.live > limit) {
+                break;
+            }
+            boolean removeNode;
+            if (minId == null) {
+                removeNode = length - node.live >= maxLength;
+            } else {
+                cursor.start(first.getKey(), node);
+                long lastMsInNode = 0;
+                long lastSeqInNode = 0;
+                while (cursor.next()) {
+                    lastMsInNode = cursor.ms;
+                    lastSeqInNode = cursor.seq;
+                }
+                removeNode = StreamId.compare(lastMsInNode, lastSeqInNode, minId.ms(), minId.seq()) < 0;
+            }
+            if (removeNode) {
+                nodes.pollFirstEntry();
+                nodeBytes -= node.data.length;
+                length -= node.live;
+                removed += node.live;
+                continue;
+            }
+            if (approx) {
+                break;
+            }
+            cursor.start(first.getKey(), node);
+            while (cursor.next()) {
+                boolean stop = minId == null ? length <= maxLength
+                    : StreamId.compare(cursor.ms, cursor.seq, minId.ms(), minId.seq()) >= 0;
+                if (stop) {
+                    break;
+                }
+                if (!cursor.deleted()) {
+                    node.data[cursor.at] |= DELETED;
+                    cursor.flags |= DELETED;
+                    node.live--;
+                    node.deleted++;
+                    length--;
+                    removed++;
+                }
+            }
+            break;
+        }
+        settleFirstId();
+        return removed;
+    }
+}

@@ -1,0 +1,161 @@
+package dev.lacewing.core.server;
+
+import dev.lacewing.api.Keyspace;
+import dev.lacewing.api.StringEncoding;
+import dev.lacewing.api.ValueView;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+
+/**
+ * The keyspace as a read-only command sees it: each lookup of a key (get, peek, getValue) counts
+ * as a keyspace hit or miss for INFO, as Redis's lookupKeyRead counts them; write commands look
+ * keys up for writing and count nothing, as Redis's lookupKeyWrite. Everything else goes straight
+ * to the database.
+ *
+ * <p>Thread rule: one per connection, used by the thread running the connection's current command
+ * (one at a time); the counters are the server's adders, summed when INFO reads them.
+ */
+final class ReadLookups implements Keyspace {
+
+    private final LongAdder hits;
+    private final LongAdder misses;
+    private Keyspace target;
+
+    ReadLookups(LongAdder hits, LongAdder misses) {
+        this.hits = hits;
+        this.misses = misses;
+    }
+
+    ReadLookups of(Keyspace database) {
+        this.target = database;
+        return this;
+    }
+
+    /** The database the lookups go to (WATCH and blocking keep the database itself). */
+    Keyspace target() {
+        return target;
+    }
+
+    private <T> T counted(T value) {
+        (value != null ? hits : misses).increment();
+        return value;
+    }
+
+    @Override
+    public Object get(byte[] key, int offset, int length) {
+        return counted(target.get(key, offset, length));
+    }
+
+    @Override
+    public Object peek(byte[] key, int offset, int length) {
+        return counted(target.peek(key, offset, length));
+    }
+
+    @Override
+    public boolean getValue(byte[] key, int offset, int length, ValueView view) {
+        boolean found = target.getValue(key, offset, length, view);
+        (found ? hits : misses).increment();
+        return found;
+    }
+
+    @Override
+    public int access(byte[] key, int offset, int length) {
+        return target.access(key, offset, length);
+    }
+
+    @Override
+    public boolean setAccess(byte[] key, int offset, int length, int access) {
+        return target.setAccess(key, offset, length, access);
+    }
+
+    @Override
+    public void modified(byte[] key, int offset, int length) {
+        target.modified(key, offset, length);
+    }
+
+    @Override
+    public long expireAt(byte[] key, int offset, int length) {
+        return target.expireAt(key, offset, length);
+    }
+
+    @Override
+    public void put(byte[] key, int offset, int length, Object value, long expireAt) {
+        target.put(key, offset, length, value, expireAt);
+    }
+
+    @Override
+    public void putString(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength,
+                          long expireAt) {
+        target.putString(key, offset, length, value, valueOffset, valueLength, expireAt);
+    }
+
+    @Override
+    public void putKeepExpiry(byte[] key, int offset, int length, Object value) {
+        target.putKeepExpiry(key, offset, length, value);
+    }
+
+    @Override
+    public void putEncoded(byte[] key, int offset, int length, byte[] value, long expireAt, StringEncoding encoding) {
+        target.putEncoded(key, offset, length, value, expireAt, encoding);
+    }
+
+    @Override
+    public void putEncodedKeepExpiry(byte[] key, int offset, int length, byte[] value, StringEncoding encoding) {
+        target.putEncodedKeepExpiry(key, offset, length, value, encoding);
+    }
+
+    @Override
+    public StringEncoding stringEncoding(byte[] key, int offset, int length) {
+        return target.stringEncoding(key, offset, length);
+    }
+
+    @Override
+    public boolean editString(byte[] key, int offset, int length, int minLength, ValueView view) {
+        return target.editString(key, offset, length, minLength, view);
+    }
+
+    @Override
+    public long valueMemory(byte[] key, int offset, int length) {
+        return target.valueMemory(key, offset, length);
+    }
+
+    @Override
+    public boolean setExpireAt(byte[] key, int offset, int length, long expireAt) {
+        return target.setExpireAt(key, offset, length, expireAt);
+    }
+
+    @Override
+    public boolean remove(byte[] key, int offset, int length) {
+        return target.remove(key, offset, length);
+    }
+
+    @Override
+    public long size() {
+        return target.size();
+    }
+
+    @Override
+    public long expiringSize() {
+        return target.expiringSize();
+    }
+
+    @Override
+    public void clear() {
+        target.clear();
+    }
+
+    @Override
+    public long scan(long cursor, int count, Consumer<byte[]> visitor, Consumer<byte[]> expired) {
+        return target.scan(cursor, count, visitor, expired);
+    }
+
+    @Override
+    public boolean scanStaysIn(long cursor, long next) {
+        return target.scanStaysIn(cursor, next);
+    }
+
+    @Override
+    public byte[] randomKey() {
+        return target.randomKey();
+    }
+}

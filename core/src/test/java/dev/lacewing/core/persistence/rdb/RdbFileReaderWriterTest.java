@@ -1,0 +1,134 @@
+package dev.lacewing.core.persistence.rdb;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lacewing.core.datatype.Quicklist;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.channels.Channels;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The RDB file writer and reader over channels: framing, the read window, the checksum trailer. */
+class RdbFileReaderWriterTest {
+
+    private static final RdbValueCodec.Encodings ENCODINGS = new RdbValueCodec.Encodings(512, 64, 512, 128, 64, -2, 0);
+
+    private record Entry(int database, byte[] key, Object value, long expireAt, long idleSeconds, int frequency) {
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A file of 3000 small strings in database 0, a 300 KB string and a list in database 5. */
+    private static byte[] file(boolean checksum) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        RdbFileWriter writer = new RdbFileWriter(Channels.newChannel(bytes), true, checksum);
+        writer.header();
+        writer.aux("redis-ver", "7.0.15");
+        writer.aux("redis-bits", "64");
+        writer.database(0, 3000, 1);
+        for (int i = 0; i < 3000; i++) {
+            writer.entry(bytes("key:" + i), bytes("value:" + i), i == 7 ? 1_900_000_000_000L : -1, -1, -1);
+        }
+        writer.database(5, 2, 0);
+        // Incompressible and over the reader's 64 KiB window: the window grows for it.
+        byte[] large = new byte[300_000];
+        new java.util.Random(3).nextBytes(large);
+        writer.entry(bytes("large"), large, -1, 42, -1);
+        Quicklist list = new Quicklist(-2, 0);
+        list.pushTail(bytes("a"));
+        list.pushTail(bytes("12345"));
+        writer.entry(bytes("list"), list, -1, -1, 9);
+        writer.finish();
+        return bytes.toByteArray();
+    }
+
+    private static List<Entry> read(byte[] file, boolean verify) {
+        List<Entry> entries = new ArrayList<>();
+        ReadableByteChannel channel = Channels.newChannel(new java.io.ByteArrayInputStream(file));
+        RdbFileReader.read(channel, file.length, ENCODINGS, verify, new RdbFileReader.Loader() {
+            @Override
+            public int databases() {
+                return 16;
+            }
+
+            @Override
+            public void entry(int database, byte[] key, Object value, long expireAt, long idleSeconds, int frequency) {
+                entries.add(new Entry(database, key, value, expireAt, idleSeconds, frequency));
+            }
+        });
+        return entries;
+    }
+
+    @Test
+    void whatIsWrittenReadsBackThroughTheWindow() throws IOException {
+        byte[] file = file(true);
+        assertEquals("REDIS0010", new String(file, 0, 9, StandardCharsets.US_ASCII));
+        List<Entry> entries = read(file, true);
+        assertEquals(3002, entries.size());
+        assertArrayEquals(bytes("value:2999"), (byte[]) entries.get(2999).value());
+        assertEquals(1_900_000_000_000L, entries.get(7).expireAt());
+        assertEquals(-1, entries.get(8).expireAt());
+        Entry large = entries.get(3000);
+        assertEquals(5, large.database());
+        assertEquals(300_000, ((byte[]) large.value()).length);
+        assertEquals(42, large.idleSeconds());
+        assertEquals(9, entries.get(3001).frequency());
+        assertEquals(2, ((Quicklist) entries.get(3001).value()).size());
+    }
+
+    @Test
+    void theTrailerIsTheChecksumOfEverythingBeforeIt() throws IOException {
+        byte[] file = file(true);
+        long trailer = 0;
+        for (int i = 0; i < 8; i++) {
+            trailer |= (long) (file[file.length - 8 + i] & 0xFF) << 8 * i;
+        }
+        assertEquals(Crc64.update(0, file, 0, file.length - 8), trailer);
+
+        byte[] damaged = file.clone();
+        damaged[new String(file, StandardCharsets.ISO_8859_1).indexOf("value:1234") + 2] ^= 1;
+        RdbFormatException wrong = assertThrows(RdbFormatException.class, () -> read(damaged, true));
+        assertTrue(wrong.getMessage().startsWith("Wrong RDB checksum expected: ("), wrong.getMessage());
+        assertEquals(3002, read(damaged, false).size(), "rdbchecksum no reads it unchecked");
+    }
+
+    @Test
+    void withoutChecksumTheTrailerIsZeroAndNotChecked() throws IOException {
+        byte[] file = file(false);
+        assertArrayEquals(new byte[8], Arrays.copyOfRange(file, file.length - 8, file.length));
+        assertEquals(3002, read(file, true).size());
+    }
+
+    @Test
+    void aTruncatedFileIsAShortRead() throws IOException {
+        byte[] file = file(true);
+        for (int length : new int[] {0, 5, 9, 100, file.length / 2, file.length - 9, file.length - 1}) {
+            byte[] truncated = Arrays.copyOf(file, length);
+            RdbFormatException shortRead = assertThrows(RdbFormatException.class, () -> read(truncated, true));
+            assertEquals("Short read or OOM loading DB. Unrecoverable error, aborting now.", shortRead.getMessage(),
+                "at " + length);
+        }
+    }
+
+    @Test
+    void aDatabasePastTheServersIsRefused() throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        RdbFileWriter writer = new RdbFileWriter(Channels.newChannel(bytes), true, true);
+        writer.header();
+        writer.database(16, 1, 0);
+        writer.entry(bytes("k"), bytes("v"), -1, -1, -1);
+        writer.finish();
+        RdbFormatException refused = assertThrows(RdbFormatException.class, () -> read(bytes.toByteArray(), true));
+        assertTrue(refused.getMessage().contains("configured to handle more than 16 databases"), refused.getMessage());
+    }
+}

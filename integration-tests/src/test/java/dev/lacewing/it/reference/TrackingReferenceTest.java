@@ -1,0 +1,139 @@
+package dev.lacewing.it.reference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lacewing.it.resp.RespClient;
+import dev.lacewing.it.server.Servers;
+import dev.lacewing.it.server.Target;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Client-side caching against redis-server 7.0: a RESP3 reader (R) and a RESP2 writer (W) run the
+ * same corpus on both servers, and the reader's replies and invalidation pushes must match byte for
+ * byte. After each step the writer publishes on a channel the reader is subscribed to, and the
+ * reader's transcript for the step is everything it received before that message: one writer's
+ * invalidations and messages reach a client in order, so the step's pushes are all in. Keys share a
+ * hash tag, so that a multi-key write is one write on every engine.
+ */
+class TrackingReferenceTest {
+
+    private static final AtomicInteger RUNS = new AtomicInteger();
+    @RegisterExtension
+    static final ReferenceRedisExtension redis = new ReferenceRedisExtension();
+
+    private static final String CORPUS = """
+        R CLIENT TRACKINGINFO
+        R CLIENT GETREDIR
+        R CLIENT TRACKING ON
+        R CLIENT GETREDIR
+        R GET {p}a
+        R MGET {p}b {p}c
+        W SET {p}a 1
+        W MSET {p}b 1 {p}c 2
+        W SET {p}b 2
+        R GET {p}a
+        R SET {p}a 2
+        R GET {p}a
+        R MULTI
+        R SET {p}a 3
+        R GET {p}a
+        R EXEC
+        R HGET {p}h f
+        W HSET {p}h f v
+        R LRANGE {p}l 0 -1
+        R SCARD {p}s
+        W LPUSH {p}l x
+        W SADD {p}s x
+        R GET {p}a
+        W EXPIRE {p}a 100
+        R GET {p}a
+        W DEL {p}a {p}b {p}c
+        R CLIENT TRACKINGINFO
+        R CLIENT TRACKING ON NOLOOP
+        R CLIENT TRACKINGINFO
+        R GET {p}a
+        R SET {p}a 5
+        W SET {p}a 6
+        R CLIENT TRACKING OFF
+        R CLIENT TRACKINGINFO
+        R CLIENT TRACKING ON OPTIN
+        R GET {p}a
+        W SET {p}a 7
+        R CLIENT CACHING YES
+        R CLIENT TRACKINGINFO
+        R GET {p}a
+        W SET {p}a 8
+        R CLIENT CACHING NO
+        R CLIENT TRACKING ON OPTOUT
+        R CLIENT TRACKING OFF
+        R CLIENT TRACKING ON OPTOUT
+        R CLIENT CACHING YES
+        R CLIENT CACHING NO
+        R GET {p}a
+        W SET {p}a 9
+        R GET {p}a
+        W SET {p}a 10
+        R CLIENT TRACKING OFF
+        R CLIENT TRACKING ON BCAST PREFIX {p}x PREFIX {p}y
+        W MSET {p}xb 1 {p}xa 2 {p}y1 3 {p}z 4
+        R CLIENT TRACKINGINFO
+        R CLIENT TRACKING ON BCAST PREFIX {p}x1
+        R CLIENT TRACKING ON BCAST PREFIX {p}w PREFIX {p}w2
+        R CLIENT TRACKING ON
+        R CLIENT TRACKING ON BCAST OPTIN
+        R SET {p}xq 1
+        W DEL {p}xq {p}y1 {p}xa
+        R CLIENT TRACKING OFF
+        R CLIENT TRACKING ON BCAST PREFIX {p}x NOLOOP
+        R SET {p}xq 2
+        W SET {p}xr 3
+        R CLIENT TRACKING OFF
+        R CLIENT TRACKING ON PREFIX {p}x
+        R CLIENT TRACKING ON OPTIN OPTOUT
+        R CLIENT TRACKING ON REDIRECT 0
+        R CLIENT TRACKING ON REDIRECT x
+        R CLIENT TRACKING MAYBE
+        R CLIENT CACHING YES
+        R CLIENT TRACKINGINFO
+        """;
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void readsWritesAndTrackingCommandsGiveRedisRepliesAndPushes(Target target) {
+        String prefix = "{trk" + RUNS.incrementAndGet() + "}";
+        List<String> expected = transcript(redis.port(), prefix);
+        assertTrue(expected.stream().filter(line -> line.startsWith("  push >2")).count() >= 15,
+            () -> "the corpus should make invalidations: " + String.join("\n", expected));
+        List<String> actual = transcript(Servers.server(target).port(), prefix);
+        assertEquals(String.join("\n", expected), String.join("\n", actual));
+    }
+
+    private static List<String> transcript(int port, String prefix) {
+        List<String> transcript = new ArrayList<>();
+        try (RespClient reader = RespClient.connect(port); RespClient writer = RespClient.connect(port)) {
+            reader.call("HELLO", "3");
+            String channel = prefix + "sync";
+            reader.call("SUBSCRIBE", channel);
+            String sync = ">3\r\n$7\r\nmessage\r\n$" + channel.length() + "\r\n" + channel + "\r\n$1\r\ns\r\n";
+            for (String step : CORPUS.strip().split("\n")) {
+                RespClient client = step.startsWith("R ") ? reader : writer;
+                String[] words = step.substring(2).replace("{p}", prefix).split(" ");
+                transcript.add(step + " -> " + RespClient.escape(RespClient.bytes(client.call(words))));
+                writer.call("PUBLISH", channel, "s");
+                for (String received = reader.readReplyText(); !received.equals(sync); received = reader.readReplyText()) {
+                    transcript.add("  push " + RespClient.escape(RespClient.bytes(received)));
+                }
+            }
+            reader.call("CLIENT", "TRACKING", "OFF");
+            writer.call("DEL", prefix + "a", prefix + "h", prefix + "l", prefix + "s", prefix + "xq", prefix + "xr",
+                prefix + "xb", prefix + "z");
+        }
+        return transcript;
+    }
+}
