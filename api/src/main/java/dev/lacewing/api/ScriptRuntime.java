@@ -1,8 +1,16 @@
 package dev.lacewing.api;
 
+import java.util.List;
+import java.util.function.Function;
+
 /**
  * One thread's interpreter. Scripts are known by the SHA1 of their body: a runtime compiles a body
  * the first time it sees its SHA and keeps the compiled form until {@link #flush()}.
+ *
+ * <p>Functions (Redis 7.0's FUNCTION and FCALL) are libraries: code whose load run registers
+ * functions. The server keeps the libraries and validates each registration; a runtime runs a load
+ * for FUNCTION LOAD ({@link #loadLibrary}) and, when a function is first called on its thread, loads
+ * the library's code again for itself ({@link #callFunction}).
  *
  * <p>Thread rule: used only by the thread it was made for ({@link ScriptingProvider#newRuntime()}).
  */
@@ -23,4 +31,25 @@ public interface ScriptRuntime {
 
     /** Forgets every compiled script (SCRIPT FLUSH). */
     void flush();
+
+    /**
+     * Runs a library's load: {@code code} (its shebang line included) runs where only the
+     * registration function, the log function and the version constants exist, and stops with an
+     * error past {@code timeoutMillis}. Each registration goes to {@code register}, which returns
+     * null to accept it or the error text (without its code) the load then fails with. Returns the
+     * functions registered; throws {@link IllegalArgumentException} with the error reply without its
+     * {@code ERR} code, as Redis words it ({@code "Error registering functions: ERR ..."}).
+     */
+    List<ScriptFunction> loadLibrary(byte[] code, long timeoutMillis, Function<ScriptFunction, String> register);
+
+    /**
+     * Runs {@code function} of the library the server knows as {@code library} (a name unique to
+     * that version of the library) with the host's KEYS and ARGV as its two arguments, loading
+     * {@code code} first if this runtime has not loaded that library, and writes its result, or its
+     * error as Redis words it, as exactly one reply.
+     */
+    void callFunction(String library, byte[] code, String function, ScriptHost host, ReplyWriter reply);
+
+    /** Forgets every library loaded (after FUNCTION DELETE, FLUSH, RESTORE or a LOAD REPLACE). */
+    void flushFunctions();
 }

@@ -7,6 +7,7 @@ import dev.lacewing.core.command.hash.HashCommands;
 import dev.lacewing.core.command.hyperloglog.HyperLogLogCommands;
 import dev.lacewing.core.command.list.ListCommands;
 import dev.lacewing.core.command.pubsub.PubSubCommands;
+import dev.lacewing.core.command.scripting.FunctionCommands;
 import dev.lacewing.core.command.scripting.ScriptingCommands;
 import dev.lacewing.core.command.server.ConnectionCommands;
 import dev.lacewing.core.command.server.PersistenceCommands;
@@ -53,6 +54,7 @@ public final class CoreCommands {
         DiagnosticCommands.register(builder);
         TransactionCommands.register(builder);
         ScriptingCommands.register(builder, scripts);
+        FunctionCommands.register(builder, scripts);
         return builder.build();
     }
 }

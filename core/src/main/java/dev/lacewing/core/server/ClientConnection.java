@@ -458,7 +458,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             }
         }
         if (server.scripts().busy() && !allowedWhileBusy(command, args)) {
-            reject(command, Scripts.BUSY);
+            reject(command, server.scripts().busyError());
             return;
         }
         long pausedUntil = server.pausedUntil(spec, spec.name().equals("exec") && multi.active() && multi.queuedWrites());

@@ -56,7 +56,7 @@ public final class ScriptRun implements ScriptHost {
 
     private final CommandContext ctx;
     private final ServerState server;
-    private final Scripts.Script script;
+    private final Scripts.Program script;
     private final int firstKey;
     private final int keyCount;
     private final boolean readOnly;
@@ -77,7 +77,7 @@ public final class ScriptRun implements ScriptHost {
     private Scripts scripts;
     private boolean leftItsKeys;
 
-    private ScriptRun(CommandContext ctx, Scripts.Script script, int keyCount, boolean readOnly) {
+    private ScriptRun(CommandContext ctx, Scripts.Program script, int keyCount, boolean readOnly) {
         this.ctx = ctx;
         this.server = (ServerState) ctx.server();
         this.script = script;
@@ -131,7 +131,45 @@ public final class ScriptRun implements ScriptHost {
             }
             return;
         }
-        int flags = script.flags();
+        start(ctx, scripts, script, (int) numKeys, readOnlyCommand);
+    }
+
+    /**
+     * FCALL and FCALL_RO (fcallCommandGeneric): the function first, then its numkeys. A function
+     * runs as a script with a shebang does: its flags decide FCALL_RO and the memory check.
+     */
+    public static void fcall(CommandContext ctx, boolean readOnlyCommand) {
+        ReplyWriter reply = ctx.reply();
+        Scripts scripts = ((ServerState) ctx.server()).scripts();
+        Arguments args = ctx.arguments();
+        Functions.Function function = scripts.functions().function(args.string(1));
+        if (function == null) {
+            reply.error("ERR Function not found");
+            return;
+        }
+        long numKeys;
+        try {
+            numKeys = Long.parseLong(args.string(2));
+        } catch (NumberFormatException e) {
+            reply.error("ERR Bad number of keys provided");
+            return;
+        }
+        if (numKeys > args.count() - 3) {
+            reply.error("ERR Number of keys can't be greater than number of args");
+            return;
+        }
+        if (numKeys < 0) {
+            reply.error("ERR Number of keys can't be negative");
+            return;
+        }
+        start(ctx, scripts, function, (int) numKeys, readOnlyCommand);
+    }
+
+    /** The checks a script's or function's flags ask for (scriptPrepareForRun), then its run. */
+    private static void start(CommandContext ctx, Scripts scripts, Scripts.Program program, int numKeys,
+                              boolean readOnlyCommand) {
+        ReplyWriter reply = ctx.reply();
+        int flags = program.flags();
         if (readOnlyCommand && (flags & Scripts.SHEBANG) != 0 && (flags & Scripts.NO_WRITES) == 0) {
             reply.error(WRONG_RO_SCRIPT);
             return;
@@ -141,7 +179,7 @@ public final class ScriptRun implements ScriptHost {
             reply.error(Errors.OOM);
             return;
         }
-        new ScriptRun(ctx, script, (int) numKeys, readOnlyCommand).run(scripts);
+        new ScriptRun(ctx, program, numKeys, readOnlyCommand).run(scripts);
     }
 
     /** EVAL's script: known by its SHA, or compiled and stored now; null after replying an error. */
@@ -177,7 +215,7 @@ public final class ScriptRun implements ScriptHost {
         RespWriter writer = (RespWriter) ctx.reply();
         int mark = writer.position();
         try {
-            scripts.runtime().run(script.sha(), script.body(), this, writer);
+            script.run(scripts.runtime(), this, writer);
             if (wholeGranted && !leftItsKeys) {
                 script.probed = true;
             }
@@ -222,14 +260,41 @@ public final class ScriptRun implements ScriptHost {
         return killed;
     }
 
-    /** SCRIPT KILL (another thread): the UNKILLABLE error once the script wrote, null when it will stop. */
-    public String kill() {
+    /**
+     * SCRIPT KILL or FUNCTION KILL (another thread, scriptKill): the UNKILLABLE error once the script
+     * wrote, BUSY when the other KILL must stop it, null when it will stop.
+     */
+    public String kill(boolean functionKill) {
         if (wrote) {
             return "UNKILLABLE Sorry the script already executed write commands against the dataset. You can either "
                 + "wait the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command.";
         }
+        if (functionKill != function()) {
+            return functionKill ? Scripts.BUSY : Scripts.BUSY_FUNCTION;
+        }
         killed = true;
         return null;
+    }
+
+    /** Whether this run is a function's (FCALL). */
+    boolean function() {
+        return script.function();
+    }
+
+    /**
+     * The running function's name and request, and how long it has run, for FUNCTION STATS on
+     * another thread while this run is busy: the request's bytes stay put until the run ends.
+     */
+    public String functionName() {
+        return script instanceof Functions.Function function ? function.name() : null;
+    }
+
+    public Arguments request() {
+        return ctx.arguments();
+    }
+
+    public long runningMillis() {
+        return (System.nanoTime() - startNanos) / 1_000_000;
     }
 
     @Override

@@ -1,6 +1,8 @@
 package dev.lacewing.core.server;
 
 import dev.lacewing.api.Arguments;
+import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.api.ScriptHost;
 import dev.lacewing.api.ScriptRuntime;
 import dev.lacewing.api.ScriptingProvider;
 import java.nio.charset.StandardCharsets;
@@ -41,28 +43,19 @@ public final class Scripts {
     /** The body has a shebang (Redis's SCRIPT_FLAG_EVAL_COMPAT_MODE is its absence). */
     public static final int SHEBANG = 32;
 
-    /** One script; {@code wholeKeyspace} and {@code probed} are written by whichever thread ran it. */
-    public static final class Script {
-        final String sha;
-        final byte[] body;
+    /**
+     * What a ScriptRun runs: a script or a function, with its flags and where it may run.
+     * {@code wholeKeyspace} and {@code probed} are written by whichever thread ran it.
+     */
+    public abstract static class Program {
         final int flags;
         /** Seen touching a key outside its declared keys: runs over the whole keyspace. */
         volatile boolean wholeKeyspace;
         /** Ran once over the whole keyspace without touching an undeclared key. */
         volatile boolean probed;
 
-        Script(String sha, byte[] body, int flags) {
-            this.sha = sha;
-            this.body = body;
+        Program(int flags) {
             this.flags = flags;
-        }
-
-        public String sha() {
-            return sha;
-        }
-
-        public byte[] body() {
-            return body;
         }
 
         public int flags() {
@@ -73,12 +66,46 @@ public final class Scripts {
         boolean needsWholeKeyspace() {
             return wholeKeyspace || !probed;
         }
+
+        /** Runs it on this thread's runtime, writing exactly one reply. */
+        abstract void run(ScriptRuntime runtime, ScriptHost host, ReplyWriter reply);
+
+        /** Whether it is a function (FCALL), for the BUSY and KILL errors that name FUNCTION KILL. */
+        boolean function() {
+            return false;
+        }
+    }
+
+    /** One script (EVAL). */
+    public static final class Script extends Program {
+        final String sha;
+        final byte[] body;
+
+        Script(String sha, byte[] body, int flags) {
+            super(flags);
+            this.sha = sha;
+            this.body = body;
+        }
+
+        @Override
+        void run(ScriptRuntime runtime, ScriptHost host, ReplyWriter reply) {
+            runtime.run(sha, body, host, reply);
+        }
+
+        public String sha() {
+            return sha;
+        }
+
+        public byte[] body() {
+            return body;
+        }
     }
 
     /** A thread's runtime and the flush generation its compiled scripts belong to. */
     private static final class Slot {
         final ScriptRuntime runtime;
         int generation;
+        int functionsGeneration;
 
         Slot(ScriptRuntime runtime, int generation) {
             this.runtime = runtime;
@@ -93,6 +120,7 @@ public final class Scripts {
     }
 
     private final ScriptingProvider provider;
+    private final Functions functions = new Functions();
     private final ConcurrentHashMap<String, Script> bySha = new ConcurrentHashMap<>();
     private final ThreadLocal<Slot> runtimes = new ThreadLocal<>();
     private final ThreadLocal<LastHash> lastHash = ThreadLocal.withInitial(LastHash::new);
@@ -112,6 +140,14 @@ public final class Scripts {
     }
 
     public static final String BUSY = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
+    public static final String BUSY_FUNCTION =
+        "BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.";
+
+    /** What dispatch answers while a run is busy: the error names the KILL that stops it. */
+    public String busyError() {
+        ScriptRun run = busy;
+        return run != null && run.function() ? BUSY_FUNCTION : BUSY;
+    }
 
     void busyThreshold(long millis) {
         busyThresholdNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(millis);
@@ -145,18 +181,36 @@ public final class Scripts {
         return provider != null;
     }
 
+    /** The plugin's language, as a shebang names it ({@code lua}). Only when {@link #available()}. */
+    public String language() {
+        return provider.language();
+    }
+
     /** This thread's runtime, flushed if SCRIPT FLUSH ran since it last ran. Only when {@link #available()}. */
     public ScriptRuntime runtime() {
         Slot slot = runtimes.get();
         int current = generation;
+        int currentFunctions = functions.generation();
         if (slot == null) {
             slot = new Slot(provider.newRuntime(), current);
+            slot.functionsGeneration = currentFunctions;
             runtimes.set(slot);
-        } else if (slot.generation != current) {
-            slot.runtime.flush();
-            slot.generation = current;
+        } else {
+            if (slot.generation != current) {
+                slot.runtime.flush();
+                slot.generation = current;
+            }
+            if (slot.functionsGeneration != currentFunctions) {
+                slot.runtime.flushFunctions();
+                slot.functionsGeneration = currentFunctions;
+            }
         }
         return slot.runtime;
+    }
+
+    /** The function libraries (FUNCTION, FCALL). */
+    public Functions functions() {
+        return functions;
     }
 
     public Script get(String sha) {
@@ -180,6 +234,11 @@ public final class Scripts {
 
     public int size() {
         return bySha.size();
+    }
+
+    /** Whether a call of a known function must run over the whole keyspace: new, or seen leaving its keys. */
+    public boolean needsWholeKeyspace(Program program) {
+        return program.needsWholeKeyspace();
     }
 
     /**

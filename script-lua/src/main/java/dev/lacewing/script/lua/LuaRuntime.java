@@ -9,8 +9,13 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import dev.lacewing.api.ScriptFunction;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.concurrent.locks.ReentrantLock;
 import org.luaj.vm2.Lua;
 import org.luaj.vm2.LuaClosure;
@@ -81,33 +86,68 @@ final class LuaRuntime implements ScriptRuntime {
     }
 
     private final ReadonlyTable globals;
+
+    /** Ends a load past its time limit from luaj's count hook, where a LuaError would be swallowed. */
+    private static final class LoadTimeout extends Error {
+        LoadTimeout() {
+            super("ERR FUNCTION LOAD timeout", null, false, false);
+        }
+    }
     /** debug.sethook, kept out of the sandbox, and the count hook that asks the host whether to stop. */
     private LuaValue sethook;
     private final LuaValue checkpoint = new ZeroArgFunction() {
         @Override
         public LuaValue call() {
             if (host != null && host.checkpoint()) {
-                throw new Killed(lineOf(new LuaError("").getMessage()));
+                throw new Killed(lineOf(new LuaError("").getMessage(), chunk));
             }
             return NONE;
         }
     };
     private final Map<String, LuaFunction> compiled = new HashMap<>();
+
+    /**
+     * Functions (function_lua.c): library code runs with {@link #functionGlobals}, an empty read-only
+     * table whose missing globals come from {@link #loadApi} while a library loads (only the
+     * {@code redis} table of register_function, log and the version) and from {@link #runApi} (the
+     * script globals without KEYS and ARGV) while a function runs. Made on the first function use.
+     */
+    private ReadonlyTable functionGlobals;
+    private ReadonlyTable loadApi;
+    private ReadonlyTable runApi;
+    private boolean loading;
+    /** The load in progress: where registrations go, what was registered, and when it must stop. */
+    private Function<ScriptFunction, String> register;
+    private Map<String, LuaFunction> registered;
+    private List<ScriptFunction> definitions;
+    private long loadDeadlineNanos;
+    /** Libraries this runtime loaded, by the server's name for that version of each. */
+    private final Map<String, Map<String, LuaFunction>> libraries = new HashMap<>();
+    private final LuaValue loadCheckpoint = new ZeroArgFunction() {
+        @Override
+        public LuaValue call() {
+            if (loadDeadlineNanos != 0 && System.nanoTime() - loadDeadlineNanos > 0) {
+                throw new LoadTimeout();
+            }
+            return NONE;
+        }
+    };
     /** The run in progress: its host and sha, and the protocol redis.setresp chose. */
     private ScriptHost host;
     private String sha;
+    private String chunk = "user_script";
     private int resp = 2;
 
     LuaRuntime() {
         LUAJ.lock();
         try {
-            globals = sandbox();
+            globals = sandbox(true);
         } finally {
             LUAJ.unlock();
         }
     }
 
-    private ReadonlyTable sandbox() {
+    private ReadonlyTable sandbox(boolean keysAndArgv) {
         LuaTable standard = new LuaTable();
         standard.load(new BaseLib());
         standard.load(new PackageLib());
@@ -167,8 +207,17 @@ final class LuaRuntime implements ScriptRuntime {
         g.rawset(LuaValue.valueOf("_G"), g);
         g.rawset(LuaValue.valueOf("redis"), redisLibrary());
         Libraries.install(g);
-        g.setUnlocked("KEYS", new LuaTable());
-        g.setUnlocked("ARGV", new LuaTable());
+        if (keysAndArgv) {
+            g.setUnlocked("KEYS", new LuaTable());
+            g.setUnlocked("ARGV", new LuaTable());
+        }
+        g.setmetatable(nonexistentGlobalError());
+        g.lock();
+        return g;
+    }
+
+    /** The metatable that makes reading a missing global an error, as Redis's globals and API tables do. */
+    private static LuaTable nonexistentGlobalError() {
         LuaTable meta = new LuaTable();
         meta.set("__index", new TwoArgFunction() {
             @Override
@@ -176,9 +225,44 @@ final class LuaRuntime implements ScriptRuntime {
                 throw new LuaError("Script attempted to access nonexistent global variable '" + key.tojstring() + "'");
             }
         });
-        g.setmetatable(meta);
-        g.lock();
-        return g;
+        return meta;
+    }
+
+    /** Makes the function globals and the load and run APIs behind them, once. */
+    private void functionSandbox() {
+        if (functionGlobals != null) {
+            return;
+        }
+        runApi = sandbox(false);
+        ReadonlyTable redis = new ReadonlyTable();
+        redis.rawset(LuaValue.valueOf("register_function"), new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                registerFunction(args);
+                return NONE;
+            }
+        });
+        LuaValue full = runApi.rawget("redis");
+        for (String name : new String[] {"log", "LOG_DEBUG", "LOG_VERBOSE", "LOG_NOTICE", "LOG_WARNING", "REDIS_VERSION",
+            "REDIS_VERSION_NUM"}) {
+            redis.rawset(LuaValue.valueOf(name), full.rawget(name));
+        }
+        redis.setmetatable(nonexistentGlobalError());
+        redis.lock();
+        loadApi = new ReadonlyTable();
+        loadApi.rawset(LuaValue.valueOf("redis"), redis);
+        loadApi.setmetatable(nonexistentGlobalError());
+        loadApi.lock();
+        functionGlobals = new ReadonlyTable();
+        LuaTable meta = new LuaTable();
+        meta.set("__index", new TwoArgFunction() {
+            @Override
+            public LuaValue call(LuaValue table, LuaValue key) {
+                return (loading ? loadApi : runApi).get(key);
+            }
+        });
+        functionGlobals.setmetatable(meta);
+        functionGlobals.lock();
     }
 
     // ---- ScriptRuntime ------------------------------------------------------------------------
@@ -255,34 +339,249 @@ final class LuaRuntime implements ScriptRuntime {
                 }
                 function = compiled.get(sha);
             }
-            this.host = host;
-            this.sha = sha;
-            this.resp = 2;
             globals.setUnlocked("KEYS", strings(host.arguments(), host.firstKey(), host.firstKey() + host.keyCount()));
             globals.setUnlocked("ARGV", strings(host.arguments(), host.firstKey() + host.keyCount(),
                 host.arguments().count()));
+            execute(function, LuaValue.NONE, sha, "user_script", host, reply);
+        } finally {
+            LUAJ.unlock();
+        }
+    }
+
+    /** Runs a script or a function under {@link #LUAJ} and writes its one reply; errors name {@code name} and {@code chunk}. */
+    private void execute(LuaFunction function, Varargs arguments, String name, String chunk, ScriptHost host,
+                         ReplyWriter reply) {
+        this.host = host;
+        this.sha = name;
+        this.chunk = chunk;
+        this.resp = 2;
+        try {
             LuaValue result;
             sethook.call(checkpoint, LuaValue.valueOf(""), LuaValue.valueOf(CHECKPOINT_INSTRUCTIONS));
             try {
-                result = function.invoke(LuaValue.NONE).arg1();
+                result = function.invoke(arguments).arg1();
             } catch (Killed e) {
                 reply.error(KILLED + where(e.line));
                 return;
             } catch (ErrorValue e) {
-                reply.error(e.value().get("err").tojstring() + where(lineOf(e.getMessage())));
+                reply.error(e.value().get("err").tojstring() + where(lineOf(e.getMessage(), chunk)));
                 return;
             } catch (LuaError e) {
                 String message = e.getMessage();
-                reply.error("ERR " + (message == null ? "nil" : message) + where(lineOf(message)));
+                reply.error("ERR " + (message == null ? "nil" : message) + where(lineOf(message, chunk)));
                 return;
             } catch (StackOverflowError e) {
-                reply.error("ERR user_script:1: stack overflow" + where(1));
+                reply.error("ERR " + chunk + ":1: stack overflow" + where(1));
                 return;
             }
             LuaReply.write(reply, result, resp);
         } finally {
             this.host = null;
             sethook.call();
+        }
+    }
+
+    @Override
+    public List<ScriptFunction> loadLibrary(byte[] code, long timeoutMillis, Function<ScriptFunction, String> register) {
+        LUAJ.lock();
+        try {
+            loadDeadlineNanos = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+            load(code, register);
+            return definitions;
+        } finally {
+            loadDeadlineNanos = 0;
+            definitions = null;
+            registered = null;
+            LUAJ.unlock();
+        }
+    }
+
+    /**
+     * A library's load run (luaEngineCreate) under {@link #LUAJ}: compiles the code as
+     * {@code @user_function} and runs it with the load API; the registered functions are left in
+     * {@link #registered} and {@link #definitions}.
+     */
+    private void load(byte[] code, Function<ScriptFunction, String> register) {
+        functionSandbox();
+        this.register = register;
+        this.registered = new HashMap<>();
+        this.definitions = new ArrayList<>();
+        LuaFunction chunk;
+        LuaThread.setGlobals(functionGlobals);
+        try {
+            Prototype prototype = LuaC.compile(new ByteArrayInputStream(withoutShebang(code)), "@user_function");
+            withoutTailCalls(prototype);
+            chunk = new LuaClosure(prototype, functionGlobals);
+        } catch (LuaError | IOException e) {
+            throw new IllegalArgumentException("Error compiling function: " + e.getMessage());
+        }
+        loading = true;
+        sethook.call(loadCheckpoint, LuaValue.valueOf(""), LuaValue.valueOf(CHECKPOINT_INSTRUCTIONS));
+        try {
+            chunk.invoke(LuaValue.NONE);
+        } catch (LoadTimeout e) {
+            throw new IllegalArgumentException("Error registering functions: " + e.getMessage());
+        } catch (ErrorValue e) {
+            throw new IllegalArgumentException("Error registering functions: " + e.value().get("err").tojstring());
+        } catch (LuaError e) {
+            throw new IllegalArgumentException("Error registering functions: ERR " + e.getMessage());
+        } catch (StackOverflowError e) {
+            throw new IllegalArgumentException("Error registering functions: ERR user_function:1: stack overflow");
+        } finally {
+            loading = false;
+            this.register = null;
+            sethook.call();
+        }
+    }
+
+    /** redis.register_function (luaRegisterFunction): the positional or the named form. */
+    private void registerFunction(Varargs args) {
+        if (!loading || register == null) {
+            throw ErrorValue.of("ERR redis.register_function can only be called on FUNCTION LOAD command");
+        }
+        int count = args.narg();
+        if (count < 1 || count > 2) {
+            throw ErrorValue.of("ERR wrong number of arguments to redis.register_function");
+        }
+        String name = null;
+        String description = null;
+        LuaFunction callback = null;
+        int flags = 0;
+        if (count == 2) {
+            if (!args.arg1().isstring()) {
+                throw ErrorValue.of("ERR first argument to redis.register_function must be a string");
+            }
+            name = args.arg1().tojstring();
+            if (!args.arg(2).isfunction()) {
+                throw ErrorValue.of("ERR second argument to redis.register_function must be a function");
+            }
+            callback = (LuaFunction) args.arg(2);
+        } else {
+            if (!args.arg1().istable()) {
+                throw ErrorValue.of("ERR calling redis.register_function with a single argument is only applicable to "
+                    + "Lua table (representing named arguments).");
+            }
+            LuaTable table = args.arg1().checktable();
+            LuaValue key = LuaValue.NIL;
+            while (true) {
+                Varargs next = table.next(key);
+                key = next.arg1();
+                if (key.isnil()) {
+                    break;
+                }
+                LuaValue value = next.arg(2);
+                if (!key.isstring()) {
+                    throw ErrorValue.of("ERR named argument key given to redis.register_function is not a string");
+                }
+                switch (key.tojstring().toLowerCase(Locale.ROOT)) {
+                    case "function_name" -> {
+                        if (!value.isstring()) {
+                            throw ErrorValue.of("ERR function_name argument given to redis.register_function must be a string");
+                        }
+                        name = value.tojstring();
+                    }
+                    case "description" -> {
+                        if (!value.isstring()) {
+                            throw ErrorValue.of("ERR description argument given to redis.register_function must be a string");
+                        }
+                        description = value.tojstring();
+                    }
+                    case "callback" -> {
+                        if (!value.isfunction()) {
+                            throw ErrorValue.of("ERR callback argument given to redis.register_function must be a function");
+                        }
+                        callback = (LuaFunction) value;
+                    }
+                    case "flags" -> {
+                        if (!value.istable()) {
+                            throw ErrorValue.of("ERR flags argument to redis.register_function must be a table "
+                                + "representing function flags");
+                        }
+                        flags = functionFlags(value.checktable());
+                    }
+                    default -> throw ErrorValue.of("ERR unknown argument given to redis.register_function");
+                }
+            }
+            if (name == null) {
+                throw ErrorValue.of("ERR redis.register_function must get a function name argument");
+            }
+            if (callback == null) {
+                throw ErrorValue.of("ERR redis.register_function must get a callback argument");
+            }
+        }
+        ScriptFunction function = new ScriptFunction(name, description, flags);
+        String refused = register.apply(function);
+        if (refused != null) {
+            throw ErrorValue.of("ERR " + refused);
+        }
+        registered.put(name, callback);
+        definitions.add(function);
+    }
+
+    /** A flags table's array part (luaRegisterFunctionReadFlags): names compared ignoring case. */
+    private static int functionFlags(LuaTable table) {
+        int flags = 0;
+        for (int i = 1; ; i++) {
+            LuaValue flag = table.get(i);
+            if (flag.isnil()) {
+                return flags;
+            }
+            int bit = flag.isstring() ? indexIgnoringCase(flag.tojstring()) : -1;
+            if (bit < 0) {
+                throw ErrorValue.of("ERR unknown flag given");
+            }
+            flags |= 1 << bit;
+        }
+    }
+
+    private static int indexIgnoringCase(String flag) {
+        for (int i = 0; i < ScriptFunction.FLAG_NAMES.size(); i++) {
+            if (ScriptFunction.FLAG_NAMES.get(i).equalsIgnoreCase(flag)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    @Override
+    public void callFunction(String library, byte[] code, String function, ScriptHost host, ReplyWriter reply) {
+        LUAJ.lock();
+        try {
+            Map<String, LuaFunction> functions = libraries.get(library);
+            if (functions == null) {
+                try {
+                    load(code, definition -> null);
+                } catch (IllegalArgumentException e) {
+                    reply.error("ERR " + e.getMessage());
+                    return;
+                } finally {
+                    definitions = null;
+                }
+                functions = registered;
+                registered = null;
+                libraries.put(library, functions);
+            }
+            LuaFunction callback = functions.get(function);
+            if (callback == null) {
+                reply.error("ERR Function not found");
+                return;
+            }
+            LuaThread.setGlobals(functionGlobals);
+            Arguments args = host.arguments();
+            int keysEnd = host.firstKey() + host.keyCount();
+            execute(callback, LuaValue.varargsOf(strings(args, host.firstKey(), keysEnd), strings(args, keysEnd, args.count())),
+                function, "user_function", host, reply);
+        } finally {
+            LUAJ.unlock();
+        }
+    }
+
+    @Override
+    public void flushFunctions() {
+        LUAJ.lock();
+        try {
+            libraries.clear();
+        } finally {
             LUAJ.unlock();
         }
     }
@@ -298,16 +597,17 @@ final class LuaRuntime implements ScriptRuntime {
     }
 
     private String where(int line) {
-        return " script: " + sha + ", on @user_script:" + line + ".";
+        return " script: " + sha + ", on @" + chunk + ":" + line + ".";
     }
 
-    /** The line of a message luaj prefixed with {@code user_script:N:}, or 1. */
-    static int lineOf(String message) {
-        if (message != null && message.startsWith("user_script:")) {
-            int end = message.indexOf(':', 12);
-            if (end > 12) {
+    /** The line of a message luaj prefixed with {@code <chunk>:N:}, or 1. */
+    static int lineOf(String message, String chunk) {
+        int start = chunk.length() + 1;
+        if (message != null && message.startsWith(chunk + ":")) {
+            int end = message.indexOf(':', start);
+            if (end > start) {
                 try {
-                    return Integer.parseInt(message.substring(12, end));
+                    return Integer.parseInt(message.substring(start, end));
                 } catch (NumberFormatException e) {
                     return 1;
                 }
@@ -389,7 +689,12 @@ final class LuaRuntime implements ScriptRuntime {
                     }
                     message.append(args.arg(i).tojstring());
                 }
-                host.log(level, message.toString());
+                if (host != null) {
+                    host.log(level, message.toString());
+                } else {
+                    System.getLogger("dev.lacewing.script").log(level == 3 ? System.Logger.Level.WARNING
+                        : System.Logger.Level.INFO, message.toString());
+                }
                 return NONE;
             }
         });

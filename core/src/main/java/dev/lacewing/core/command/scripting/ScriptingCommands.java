@@ -50,8 +50,10 @@ public final class ScriptingCommands {
     }
 
     private static CommandSpec eval(String name, boolean bySha, String summary, Scripts scripts) {
-        Set<CommandFlag> flags = EnumSet.of(NOSCRIPT, STALE, NO_MANDATORY_KEYS);
-        flags.add(name.endsWith("_ro") ? READONLY : SKIP_MONITOR);
+        Set<CommandFlag> flags = EnumSet.of(NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS);
+        if (name.endsWith("_ro")) {
+            flags.add(READONLY);
+        }
         return CommandSpec.countedKeys(name, -3, flags, 2, GROUP, summary)
             .withWholeKeyspaceWhen(args -> scripts.available() && scripts.needsWholeKeyspace(args, bySha));
     }
@@ -122,7 +124,7 @@ public final class ScriptingCommands {
             ctx.reply().error("NOTBUSY No scripts in execution right now.");
             return;
         }
-        String refused = running.kill();
+        String refused = running.kill(false);
         if (refused != null) {
             ctx.reply().error(refused);
         } else {

@@ -250,7 +250,8 @@ final class CommandDescriptions {
         if (spec.has(CommandFlag.WRITE)) {
             categories.add("write");
         }
-        if (spec.has(CommandFlag.READONLY)) {
+        // setImplicitACLCategories: scripting commands (EVAL_RO, FCALL_RO) are not in @read.
+        if (spec.has(CommandFlag.READONLY) && !categories.contains("scripting")) {
             categories.add("read");
         }
         if (spec.has(CommandFlag.ADMIN)) {
