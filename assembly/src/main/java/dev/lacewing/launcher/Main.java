@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.ServiceConfigurationError;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import sun.misc.Signal;
 
 /**
@@ -36,9 +37,11 @@ public final class Main {
 
     public static void main(String[] args) {
         RedisStyleLog.install();
-        // Handlers first: a signal that arrives once clients can connect must find them, and one
-        // during start-up (the dump still loading) exits without saving a half-loaded dataset.
+        // Handlers first: a signal that arrives once the dataset is loaded (the server is about to
+        // open its ports, or has) must find the server, and one during start-up (the dump still
+        // loading) exits without saving a half-loaded dataset.
         AtomicReference<Running> started = new AtomicReference<>();
+        AtomicReference<LacewingServer> serving = new AtomicReference<>();
         AtomicBoolean signalled = new AtomicBoolean();
         for (String signal : List.of("TERM", "INT")) {
             Signal.handle(new Signal(signal), received -> {
@@ -46,13 +49,13 @@ public final class Main {
                     LOG.log(System.Logger.Level.WARNING, "You insist... exiting now.");
                     Runtime.getRuntime().halt(1);
                 }
-                Running running = started.get();
-                if (running == null) {
+                LacewingServer server = serving.get();
+                if (server == null) {
                     LOG.log(System.Logger.Level.WARNING, "Received shutdown signal during loading, scheduling shutdown.");
                     System.exit(0);
                 }
                 LOG.log(System.Logger.Level.WARNING, "Received SIG" + signal + " scheduling shutdown...");
-                if (!running.server().shutdownOnSignal()) {
+                if (!server.shutdownOnSignal()) {
                     // As Redis: the save failed, so the server keeps running, and a later signal tries again.
                     signalled.set(false);
                     LOG.log(System.Logger.Level.WARNING, "SIG" + signal + " received but errors trying to shut "
@@ -60,15 +63,22 @@ public final class Main {
                 }
             });
         }
+        // The hook is in place before the server starts: a signal in the moment between the port
+        // opening and `started` being set exits through it (System.exit), with nothing left to add.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            Running toClose = started.get();
+            if (toClose != null) {
+                toClose.close();
+            }
+        }, "lacewing-shutdown"));
         Running running;
         try {
-            running = start(args);
+            running = start(args, serving::set);
         } catch (StartupError e) {
             RedisStyleLog.fatal(e.getMessage());
             System.exit(1);
             return;
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(running::close, "lacewing-shutdown"));
         started.set(running);
         try {
             running.server().awaitShutdown();
@@ -122,7 +132,8 @@ public final class Main {
         }
     }
 
-    private static Running start(String[] args) throws StartupError {
+    private static Running start(String[] args, Consumer<LacewingServer> onServing)
+        throws StartupError {
         List<ConfigSource.Entry> entries;
         try {
             entries = ConfigSource.fromCommandLine(args);
@@ -151,7 +162,7 @@ public final class Main {
         }
         Path pluginsDirectory = home().resolve(config.value("plugins-dir"));
 
-        LacewingServer.Builder builder = LacewingServer.builder();
+        LacewingServer.Builder builder = LacewingServer.builder().onServing(onServing);
         entries.forEach(entry -> builder.set(entry.name(), entry.value()));
         EmbeddedFelix felix = null;
         try {

@@ -32,6 +32,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
@@ -128,6 +129,16 @@ public final class LacewingServer implements AutoCloseable {
         private final Map<String, String> settings = new LinkedHashMap<>();
         private Plugins plugins;
         private Function<ModuleRegistry, ModuleLoader> moduleLoader;
+        private Consumer<LacewingServer> onServing = server -> { };
+
+        /**
+         * Called with the server once its dataset is loaded, just before its ports open: from then on
+         * a signal should shut it down as a running server (saving first), as Redis's does.
+         */
+        public Builder onServing(Consumer<LacewingServer> callback) {
+            onServing = callback;
+            return this;
+        }
 
         /** Any setting by its Redis name or alias; checked when the server starts. */
         public Builder set(String name, String value) {
@@ -280,6 +291,8 @@ public final class LacewingServer implements AutoCloseable {
                 });
             transport.transport().configureConnections(bootstrap);
             List<Channel> listeners = new ArrayList<>();
+            LacewingServer server = new LacewingServer(state, group, listeners, engine, workers);
+            onServing.accept(server);
             int port = (int) config.longValue("port");
             try {
                 for (String address : config.value("bind").split("\\s+")) {
@@ -318,7 +331,7 @@ public final class LacewingServer implements AutoCloseable {
                 + engineName + ", transport " + transport.transport().name() + ", threading " + plan.strategy()
                 + " (" + plan.workers() + " threads), plugins " + found.mode()
                 + (transport.notes().isEmpty() ? "" : "; " + transport.notes()) + "; " + jvm);
-            return new LacewingServer(state, group, listeners, engine, workers);
+            return server;
         }
 
         /** The {@code timeout} setting: closes clients idle for longer, as Redis's clientsCron does. */
