@@ -10,7 +10,7 @@
 #    and the order check (messages of one publisher out of sequence, or lost; both must be 0).
 # 2. Keyspace notifications: redis-benchmark -t set -P 30 (50 connections, random keys) with
 #    notify-keyspace-events "" and then "KEA", no subscriber; prints requests/s, CPU seconds per
-#    million SETs, and the slowdown with notifications on.
+#    million SETs, and the slowdown with notifications on (after an untimed warm-up pass).
 #
 # Usage: benchmarks/pubsub.sh [seconds-per-fanout-run] [set-requests] [threads] [shapes]
 #   seconds-per-fanout-run  timed window of each fan-out run, after 1 s of warm-up (default 10)
@@ -81,6 +81,10 @@ done
 echo
 printf '%-22s %-24s %12s %12s %8s %8s\n' workload server "requests/s" "cpu s/M" "x off" "cpu x"
 declare -A off_rps off_cpu
+# An untimed pass first, so the JIT has compiled SET's path before either measured run.
+for server in "${servers[@]}"; do
+  redis-benchmark -p "${port[$server]}" -t set -n "$set_requests" -c 50 -P 30 -r 1000000 -q >/dev/null 2>&1
+done
 for events in "" KEA; do
   for server in "${servers[@]}"; do
     redis-cli -p "${port[$server]}" config set notify-keyspace-events "$events" >/dev/null
