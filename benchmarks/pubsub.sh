@@ -4,8 +4,8 @@
 #
 # 1. Fan-out: P publishers and S subscribers, each on its own connection, all on one channel,
 #    64-byte messages (dev.lacewing.benchmarks.PubSubFanout). Deliveries are counted by the
-#    subscribers: every message frame parsed counts one, over a timed window that starts after a
-#    warm-up; the server's CPU (utime+stime from /proc/PID/stat) is read at the same two instants.
+#    subscribers: every message frame parsed counts one, over a timed window that starts after 2 s
+#    of warm-up (the JIT's); the server's CPU (utime+stime from /proc/PID/stat) is read at the same two instants.
 #    Prints deliveries/s, server CPU seconds per million deliveries, each Lacewing/Redis ratio,
 #    and the order check (messages of one publisher out of sequence, or lost; both must be 0).
 # 2. Keyspace notifications: redis-benchmark -t set -P 30 (50 connections, random keys) with
@@ -14,7 +14,7 @@
 #    KEA's ratio to off (requests/s: 0.95 is 5% slower).
 #
 # Usage: benchmarks/pubsub.sh [seconds-per-fanout-run] [set-requests] [threads] [shapes]
-#   seconds-per-fanout-run  timed window of each fan-out run, after 1 s of warm-up (default 10)
+#   seconds-per-fanout-run  timed window of each fan-out run, after 2 s of warm-up (default 10)
 #   set-requests            SETs per notification run (default 2000000)
 #   threads                 Lacewing's --threads (default: nproc)
 #   shapes                  fan-out shapes PxS, space separated (default "1x100 10x10")
@@ -66,7 +66,7 @@ for shape in $shapes; do
   declare -A rate cpu order lost
   for server in "${servers[@]}"; do
     line=$(CLK_TCK=$hz java -cp "$classes" dev.lacewing.benchmarks.PubSubFanout "${port[$server]}" "${pid[$server]}" \
-      "$publishers" "$subscribers" "$seconds" 1)
+      "$publishers" "$subscribers" "$seconds" 2)
     rate[$server]=$(field "$line" deliveries_per_s)
     cpu[$server]=$(field "$line" cpu_s_per_M)
     order[$server]=$(field "$line" order_errors)
