@@ -38,7 +38,7 @@ require_tools redis-server redis-benchmark redis-cli java
 declare -A port pid
 port[redis]=6590
 require_free_port "${port[redis]}"
-redis-server --port "${port[redis]}" --save '' --appendonly no --daemonize no >"$work/redis.log" 2>&1 &
+redis-server --port "${port[redis]}" --dir "$work" --save '' --appendonly no --daemonize no >"$work/redis.log" 2>&1 &
 pid[redis]=$!; pids+=("${pid[redis]}")
 wait_ready "${port[redis]}"
 
@@ -48,7 +48,7 @@ for engine in shared-nothing multithread; do
   port[$name]=$((6590 + ${#servers[@]}))
   require_free_port "${port[$name]}"
   "$dist/bin/lacewing-server" --port "${port[$name]}" --engine "$engine" --threads "$threads" \
-    >"$work/$name.log" 2>&1 &
+    --dir "$work" --save '' >"$work/$name.log" 2>&1 &
   pid[$name]=$!; pids+=("${pid[$name]}")
   wait_ready "${port[$name]}"
   servers+=("$name")
