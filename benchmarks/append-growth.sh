@@ -91,7 +91,7 @@ redis_rss=$(peak_rss "$pid")
 stop
 for layout in compact objects; do
   require_free_port 17391
-  LACEWING_JAVA_OPTS="$java_opts" "$dist/bin/lacewing-server" --port 17391 --keyspace-layout "$layout" \
+  LACEWING_JAVA_OPTS="$java_opts" "$dist/bin/lacewing-server" --save "" --dir "$work" --port 17391 --keyspace-layout "$layout" \
     >"$work/lacewing.log" 2>&1 &
   pid=$!; pids+=("$pid")
   wait_ready 17391

@@ -39,7 +39,7 @@ for engine in shared-nothing multithread; do
   name="lacewing-$engine"
   port[$name]=$((6590 + ${#servers[@]}))
   require_free_port "${port[$name]}"
-  "$dist/bin/lacewing-server" --port "${port[$name]}" --engine "$engine" --threads "$threads" \
+  "$dist/bin/lacewing-server" --save "" --dir "$work" --port "${port[$name]}" --engine "$engine" --threads "$threads" \
     >"$work/$name.log" 2>&1 &
   pid[$name]=$!; pids+=("${pid[$name]}")
   wait_ready "${port[$name]}"

@@ -27,7 +27,7 @@ rss_mb() { awk '/^VmRSS/ {printf "%.1f", $2 / 1024}' "/proc/$1/status"; }
 printf '%-15s %9s %9s %9s %9s %8s %s\n' engine before peak after70s ratio target "rss every 5 s (MB)"
 for engine in shared-nothing multithread; do
   require_free_port $port
-  "$dist/bin/lacewing-server" --port $port --engine "$engine" >"$work/$engine.log" 2>&1 &
+  "$dist/bin/lacewing-server" --save "" --dir "$work" --port $port --engine "$engine" >"$work/$engine.log" 2>&1 &
   pid=$!; pids+=("$pid")
   wait_ready $port
   redis-benchmark -p $port -t set -n 200000 -r 200000 -d 100 -P 30 -q >/dev/null 2>&1

@@ -27,7 +27,7 @@ servers=(redis)
 for engine in shared-nothing multithread; do
   name="lacewing-$engine"
   port[$name]=$((6491 + ${#servers[@]}))
-  "$dist/bin/lacewing-server" --port "${port[$name]}" --engine "$engine" --threads "$threads" \
+  "$dist/bin/lacewing-server" --save "" --dir "$work" --port "${port[$name]}" --engine "$engine" --threads "$threads" \
     >"$work/$name.log" 2>&1 &
   pid[$name]=$!; pids+=("${pid[$name]}")
   wait_ready "${port[$name]}"

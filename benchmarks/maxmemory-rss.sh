@@ -56,7 +56,7 @@ start_server() { # name java-home policy
     redis-server --port "$port" --save '' --appendonly no --maxmemory "$maxmemory" \
       --maxmemory-policy "$3" >"$work/server.log" 2>&1 &
   else
-    JAVA_HOME="$2" "$dist/bin/lacewing-server" --port "$port" --engine "$1" --maxmemory "$maxmemory" \
+    JAVA_HOME="$2" "$dist/bin/lacewing-server" --save "" --dir "$work" --port "$port" --engine "$1" --maxmemory "$maxmemory" \
       --maxmemory-policy "$3" >"$work/server.log" 2>&1 &
   fi
   pid=$!; pids+=("$pid")

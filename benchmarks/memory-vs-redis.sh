@@ -152,7 +152,7 @@ start_redis() {
 
 start_lacewing() { # layout
   require_free_port 17391
-  LACEWING_JAVA_OPTS="$java_opts" "$dist/bin/lacewing-server" --port 17391 --threads 1 --keyspace-layout "$1" \
+  LACEWING_JAVA_OPTS="$java_opts" "$dist/bin/lacewing-server" --save "" --dir "$work" --port 17391 --threads 1 --keyspace-layout "$1" \
     >"$work/lacewing.log" 2>&1 &
   pid=$!; pids+=("$pid")
   wait_ready 17391

@@ -71,7 +71,7 @@ for engine in shared-nothing multithread; do
   gclog[$name]="$work/$name.gc.log"
   # gc* for the collector's own pause lines, safepoint for every stop of the Java threads.
   JAVA_HOME="$server_java_home" LACEWING_JAVA_OPTS="${PAUSES_JAVA_OPTS:-} -Xlog:gc*,safepoint:file=${gclog[$name]}:uptime,level,tags" \
-    "$dist/bin/lacewing-server" --port "${port[$name]}" --engine "$engine" --threads "$threads" \
+    "$dist/bin/lacewing-server" --save "" --dir "$work" --port "${port[$name]}" --engine "$engine" --threads "$threads" \
     >"$work/$name.log" 2>&1 &
   pid[$name]=$!; pids+=("${pid[$name]}")
   wait_ready "${port[$name]}"

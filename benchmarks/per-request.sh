@@ -131,7 +131,7 @@ kill "$redis"; wait "$redis" 2>/dev/null || true
 for variant in "${variants[@]}"; do
   engine=${variant%/*} transport=${variant#*/}
   next_port=$((next_port + 1))
-  "$dist/bin/lacewing-server" --port "$next_port" --engine "$engine" --transport "$transport" \
+  "$dist/bin/lacewing-server" --save "" --dir "$work" --port "$next_port" --engine "$engine" --transport "$transport" \
     --threads "$threads" >"$work/lacewing.log" 2>&1 &
   server=$!; pids+=("$server")
   wait_ready "$next_port"

@@ -101,7 +101,7 @@ for t in "${thread_counts[@]}"; do
   for engine in shared-nothing multithread; do
     name="lacewing-$engine"
     port[$name]=$((next_port++))
-    $server_pin "$dist/bin/lacewing-server" --port "${port[$name]}" --engine "$engine" --threads "$t" \
+    $server_pin "$dist/bin/lacewing-server" --save "" --dir "$work" --port "${port[$name]}" --engine "$engine" --threads "$t" \
       >"$work/$name-$t.log" 2>&1 &
     pids+=($!); pid_list[$name]=$!
     wait_ready "${port[$name]}"
