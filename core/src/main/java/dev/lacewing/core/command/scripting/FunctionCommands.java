@@ -22,6 +22,7 @@ import dev.lacewing.core.command.server.ConnectionCommands;
 import dev.lacewing.core.command.server.Subcommands;
 import dev.lacewing.core.persistence.rdb.Crc64;
 import dev.lacewing.core.persistence.rdb.DumpPayload;
+import dev.lacewing.core.persistence.rdb.RdbFileWriter;
 import dev.lacewing.core.persistence.rdb.RdbFormatException;
 import dev.lacewing.core.persistence.rdb.RdbInput;
 import dev.lacewing.core.persistence.rdb.RdbOutput;
@@ -44,8 +45,6 @@ import java.util.Set;
 public final class FunctionCommands {
 
     private static final String GROUP = "scripting";
-    /** RDB_OPCODE_FUNCTION2: a library's code, in FUNCTION DUMP and in RDB files. */
-    static final int RDB_OPCODE_FUNCTION2 = 245;
     private static final int FOOTER_BYTES = 10;
 
     private FunctionCommands() {
@@ -241,7 +240,7 @@ public final class FunctionCommands {
     private static void dump(CommandContext ctx) {
         RdbOutput out = new RdbOutput(true);
         for (Functions.Library library : scripts(ctx).functions().libraries()) {
-            out.writeByte(RDB_OPCODE_FUNCTION2);
+            out.writeByte(RdbFileWriter.OPCODE_FUNCTION2);
             out.writeString(library.code());
         }
         out.writeLittleEndian(DumpPayload.RDB_VERSION, 2);
@@ -286,7 +285,7 @@ public final class FunctionCommands {
         RdbInput in = new RdbInput(array, payload, length - FOOTER_BYTES);
         try {
             while (in.remaining() > 0) {
-                if (in.readByte() != RDB_OPCODE_FUNCTION2) {
+                if (in.readByte() != RdbFileWriter.OPCODE_FUNCTION2) {
                     ctx.reply().error("ERR given type is not a function");
                     return;
                 }
