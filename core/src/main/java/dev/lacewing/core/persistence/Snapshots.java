@@ -9,6 +9,8 @@ import dev.lacewing.core.persistence.rdb.RdbFileReader;
 import dev.lacewing.core.persistence.rdb.RdbFileWriter;
 import dev.lacewing.core.persistence.rdb.RdbFormatException;
 import dev.lacewing.core.persistence.rdb.RdbValueCodec;
+import dev.lacewing.core.server.Functions;
+import dev.lacewing.core.server.Scripts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
@@ -20,10 +22,13 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The server's RDB file, {@code dir/dbfilename}: SAVE and SHUTDOWN write it (rdb.c's rdbSave),
- * start-up loads it (rdbLoad), and INFO persistence reports on both.
+ * start-up loads it (rdbLoad), and INFO persistence reports on both. The file holds the function
+ * libraries too: each is loaded through {@link Scripts#createLibrary}, as FUNCTION RESTORE loads
+ * one, so a server without the scripting plugin refuses a file that has any.
  *
  * <p>A save writes {@code temp-<pid>.rdb} in {@code dir} through {@link RdbFileWriter}, forces it
  * to disk, renames it over the file and forces the directory, as Redis 7.0 does, so a crash leaves
@@ -39,16 +44,21 @@ public final class Snapshots {
     private final Config config;
     private final String redisVersion;
     private final LongSupplier usedMemory;
+    private final Supplier<Scripts> scripts;
     private volatile long lastSaveSeconds = System.currentTimeMillis() / 1000;
     private volatile long saves;
     private volatile long lastLoadKeysLoaded;
     private volatile long lastLoadKeysExpired;
 
-    /** {@code redisVersion} and {@code usedMemory}: the redis-ver and used-mem AUX fields. */
-    public Snapshots(Config config, String redisVersion, LongSupplier usedMemory) {
+    /**
+     * {@code redisVersion} and {@code usedMemory}: the redis-ver and used-mem AUX fields;
+     * {@code scripts}: the server's scripts as of the save or load, whose libraries the file holds.
+     */
+    public Snapshots(Config config, String redisVersion, LongSupplier usedMemory, Supplier<Scripts> scripts) {
         this.config = config;
         this.redisVersion = redisVersion;
         this.usedMemory = usedMemory;
+        this.scripts = scripts;
     }
 
     /** LASTSAVE and rdb_last_save_time: the last successful save, or start-up, in Unix seconds. */
@@ -129,6 +139,9 @@ public final class Snapshots {
         writer.aux("ctime", Long.toString(System.currentTimeMillis() / 1000));
         writer.aux("used-mem", Long.toString(usedMemory.getAsLong()));
         writer.aux("aof-base", "0");
+        for (Functions.Library library : scripts.get().functions().libraries()) {
+            writer.function(library.code());
+        }
         MemoryPolicy memory = MemoryPolicy.snapshot(config);
         // rdbSaveKeyValuePair writes IDLE under an LRU policy and FREQ under an LFU one, nothing otherwise.
         EvictionPolicy.Victim victim = memory.policy().victim();
@@ -194,6 +207,16 @@ public final class Snapshots {
                             keyspace.setAccess(key, 0, key.length, access);
                         }
                         loaded[0]++;
+                    }
+
+                    @Override
+                    public String library(byte[] code) {
+                        Scripts server = scripts.get();
+                        String error = server.createLibrary(code, false, 0, null);
+                        if (error != null && !server.available()) {
+                            return error + " (" + Scripts.NOT_AVAILABLE.substring("ERR ".length()) + ")";
+                        }
+                        return error;
                     }
                 });
         } catch (NoSuchFileException e) {

@@ -3,12 +3,14 @@ package dev.lacewing.core.server;
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.api.ScriptHost;
+import dev.lacewing.api.ScriptFunction;
 import dev.lacewing.api.ScriptRuntime;
 import dev.lacewing.api.ScriptingProvider;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -211,6 +213,62 @@ public final class Scripts {
     /** The function libraries (FUNCTION, FCALL). */
     public Functions functions() {
         return functions;
+    }
+
+    private static final String LIBRARY_NAME_RULE =
+        "Library names can only contain letters, numbers, or underscores(_) and must be at least one character long";
+
+    /**
+     * Loads a library (functions.c's functionsCreateWithLibraryCtx), the one path FUNCTION LOAD,
+     * FUNCTION RESTORE and an RDB file's libraries take: checks its shebang, its name and its engine
+     * (none without a scripting plugin), runs its load within {@code timeoutMillis} (0: no limit)
+     * and, unless {@code into} collects it for an all-or-nothing RESTORE, publishes it. Null, or the
+     * error without its code.
+     */
+    public String createLibrary(byte[] code, boolean replace, long timeoutMillis, List<Functions.Library> into) {
+        Functions.Metadata metadata;
+        try {
+            metadata = Functions.metadata(code);
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+        if (!Functions.validName(metadata.name())) {
+            return LIBRARY_NAME_RULE;
+        }
+        if (!available() || !metadata.engine().equalsIgnoreCase(language())) {
+            return "Engine '" + metadata.engine() + "' not found";
+        }
+        if (into == null && !replace && functions.library(metadata.name()) != null) {
+            return "Library '" + metadata.name() + "' already exists";
+        }
+        Functions.Library library = functions.newLibrary(metadata.name(), code);
+        try {
+            runtime().loadLibrary(code, timeoutMillis, definition -> registered(library, definition));
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+        if (library.functions().isEmpty()) {
+            return "No functions registered";
+        }
+        if (into != null) {
+            into.add(library);
+            return null;
+        }
+        return functions.add(library, replace);
+    }
+
+    /** functionLibCreateFunction's checks on one registration. Redis 7.0.15 words a bad name as a library's. */
+    private static String registered(Functions.Library library, ScriptFunction definition) {
+        if (!Functions.validName(definition.name())) {
+            return LIBRARY_NAME_RULE;
+        }
+        for (Functions.Function function : library.functions()) {
+            if (function.name().equals(definition.name())) {
+                return "Function already exists in the library";
+            }
+        }
+        Functions.define(library, definition);
+        return null;
     }
 
     public Script get(String sha) {

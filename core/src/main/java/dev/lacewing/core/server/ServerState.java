@@ -116,7 +116,7 @@ public final class ServerState implements Server, ModuleRegistry {
         this.transportNotes = transportNotes;
         this.pluginMode = pluginMode;
         this.tracking = new Tracking(clients, config);
-        this.snapshots = new Snapshots(config, REDIS_VERSION, this::usedMemory);
+        this.snapshots = new Snapshots(config, REDIS_VERSION, this::usedMemory, this::scripts);
         this.slowLog = new SlowLog(config.longValue("slowlog-log-slower-than"), config.longValue("slowlog-max-len"));
         this.latencyMonitor = new LatencyMonitor(config.longValue("latency-monitor-threshold"));
         readInputLimits();

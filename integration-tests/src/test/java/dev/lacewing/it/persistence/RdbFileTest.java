@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lacewing.core.server.LacewingServer;
+import dev.lacewing.core.server.Plugins;
 import dev.lacewing.it.reference.ReferenceRedis;
 import dev.lacewing.it.resp.RespClient;
 import dev.lacewing.it.server.Servers;
@@ -29,7 +30,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * encoding and its expiry; redis-server 7.0.15 loads Lacewing's file and Lacewing loads
  * redis-server's, each compared key by key with the same data built by commands on the same kind
  * of server (score and encoding replies are compared within one kind); redis-check-rdb accepts
- * Lacewing's file; a damaged file refuses start-up. The transport plays no part in a file, so
+ * Lacewing's file; a damaged file refuses start-up. Function libraries travel in the file both ways,
+ * and a server without the scripting plugin refuses a file that has some. The transport plays no part in a file, so
  * each engine runs on the default transport.
  */
 class RdbFileTest {
@@ -282,6 +284,116 @@ class RdbFileTest {
              RespClient client = RespClient.connect(server.port())) {
             assertSameContents(expected, contents(client));
         }
+    }
+
+    /**
+     * Function libraries: one of two functions with flags and a description, one of one function,
+     * and one whose code is over the writer's 64 KiB flush and LZF-compressed in the file.
+     */
+    private static final List<String> LIBRARIES = List.of(
+        "#!lua name=kv\nredis.register_function('kv_set', function(keys, args) return redis.call('set', keys[1], "
+            + "args[1]) end)\nredis.register_function{function_name='kv_get', callback=function(keys) return "
+            + "redis.call('get', keys[1]) end, flags={'no-writes', 'allow-stale'}, description='reads a key'}",
+        "#!lua name=one\nredis.register_function('one_echo', function(keys, args) return args[1] end)",
+        "#!lua name=large\n-- " + "padding ".repeat(10_000) + "\nredis.register_function('large_len', "
+            + "function(keys, args) return #args[1] end)");
+
+    private static void loadLibraries(RespClient client) {
+        for (String library : LIBRARIES) {
+            String reply = client.call("FUNCTION", "LOAD", library);
+            assertTrue(reply.startsWith("$"), reply);
+        }
+    }
+
+    /**
+     * Each library's FUNCTION LIST WITHCODE and a call of each function; the two-function library
+     * is listed by its calls only where {@code listAll} is false, since Redis lists a library's
+     * functions in a dictionary's order.
+     */
+    private static String libraries(RespClient client, boolean listAll) {
+        StringBuilder libraries = new StringBuilder();
+        for (String name : List.of("kv", "one", "large")) {
+            if (listAll || !name.equals("kv")) {
+                libraries.append(client.call("FUNCTION", "LIST", "LIBRARYNAME", name, "WITHCODE"));
+            }
+        }
+        libraries.append(client.call("FCALL", "kv_set", "1", "fn-key", "stored"));
+        libraries.append(client.call("FCALL_RO", "kv_get", "1", "fn-key"));
+        libraries.append(client.call("FCALL", "one_echo", "0", "echoed"));
+        libraries.append(client.call("FCALL", "large_len", "0", "four"));
+        libraries.append(client.call("FUNCTION", "STATS"));
+        return libraries.toString();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("engines")
+    void functionLibrariesSurviveSaveAndRestart(Target target) throws Exception {
+        Path dir = Servers.freshDirectory();
+        String before;
+        try (LacewingServer server = start(target, dir); RespClient client = RespClient.connect(server.port())) {
+            loadLibraries(client);
+            client.call("SET", "plain", "key");
+            before = client.call("FUNCTION", "LIST", "WITHCODE") + libraries(client, true);
+            client.call("DEL", "fn-key");
+            assertEquals("+OK\r\n", client.call("SAVE"));
+        }
+        try (LacewingServer server = start(target, dir); RespClient client = RespClient.connect(server.port())) {
+            assertEquals(before, client.call("FUNCTION", "LIST", "WITHCODE") + libraries(client, true));
+            assertEquals("$3\r\nkey\r\n", client.call("GET", "plain"));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("engines")
+    void redisLoadsLacewingsFunctionLibraries(Target target) throws Exception {
+        Path dir = Servers.freshDirectory();
+        String expected;
+        try (LacewingServer server = start(target, dir); RespClient client = RespClient.connect(server.port())) {
+            loadLibraries(client);
+            assertEquals("+OK\r\n", client.call("SAVE"));
+            expected = libraries(client, false);
+        }
+        String check = run(REDIS_CHECK_RDB.toString(), dir.resolve("dump.rdb").toString());
+        assertTrue(check.contains("\\o/ RDB looks OK! \\o/"), check);
+        try (ReferenceRedis loaded = ReferenceRedis.start("--dir", dir.toString(), "--dbfilename", "dump.rdb");
+             RespClient client = RespClient.connect(loaded.port())) {
+            assertEquals(expected, libraries(client, false));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("engines")
+    void lacewingLoadsRedisFunctionLibraries(Target target) throws Exception {
+        Path dir = Servers.freshDirectory();
+        String expected;
+        try (ReferenceRedis redis = ReferenceRedis.start("--dir", dir.toString(), "--dbfilename", "redis.rdb");
+             RespClient client = RespClient.connect(redis.port())) {
+            loadLibraries(client);
+            assertEquals("+OK\r\n", client.call("SAVE"));
+            expected = libraries(client, false);
+        }
+        try (LacewingServer server = start(target, dir, "dbfilename", "redis.rdb");
+             RespClient client = RespClient.connect(server.port())) {
+            assertEquals(expected, libraries(client, false));
+        }
+    }
+
+    /** As Redis refuses a library whose engine it lacks (rdbFunctionLoad), start-up stops. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("engines")
+    void withoutTheScriptingPluginAFileWithLibrariesRefusesStartUp(Target target) throws Exception {
+        Path dir = Servers.freshDirectory();
+        try (LacewingServer server = start(target, dir); RespClient client = RespClient.connect(server.port())) {
+            loadLibraries(client);
+            assertEquals("+OK\r\n", client.call("SAVE"));
+        }
+        Plugins all = Plugins.fromClassPath();
+        Plugins withoutScripting = new Plugins(all.mode(), all.engines(), all.transports(), all.threadingStrategies(),
+            all.commands(), List.of());
+        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> Servers.builder(target)
+            .plugins(withoutScripting).set("dir", dir.toString()).start().close());
+        assertEquals("Failed loading library, Engine 'lua' not found (scripting is not available: no scripting "
+            + "plugin (script-lua) is installed)", refused.getMessage());
     }
 
     private static boolean hasFile(Path dir) {

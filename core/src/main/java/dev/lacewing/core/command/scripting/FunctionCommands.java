@@ -22,6 +22,7 @@ import dev.lacewing.core.command.server.ConnectionCommands;
 import dev.lacewing.core.command.server.Subcommands;
 import dev.lacewing.core.persistence.rdb.Crc64;
 import dev.lacewing.core.persistence.rdb.DumpPayload;
+import dev.lacewing.core.persistence.rdb.RdbFileWriter;
 import dev.lacewing.core.persistence.rdb.RdbFormatException;
 import dev.lacewing.core.persistence.rdb.RdbInput;
 import dev.lacewing.core.persistence.rdb.RdbOutput;
@@ -44,10 +45,6 @@ import java.util.Set;
 public final class FunctionCommands {
 
     private static final String GROUP = "scripting";
-    private static final String NAME_RULE =
-        "Library names can only contain letters, numbers, or underscores(_) and must be at least one character long";
-    /** RDB_OPCODE_FUNCTION2: a library's code, in FUNCTION DUMP and in RDB files. */
-    static final int RDB_OPCODE_FUNCTION2 = 245;
     private static final int FOOTER_BYTES = 10;
 
     private FunctionCommands() {
@@ -144,64 +141,12 @@ public final class FunctionCommands {
             ctx.reply().error(Scripts.NOT_AVAILABLE);
             return;
         }
-        String error = create(scripts, args.copy(at), replace, null);
+        String error = scripts.createLibrary(args.copy(at), replace, Functions.LOAD_TIMEOUT_MILLIS, null);
         if (error != null) {
             ctx.reply().error("ERR " + error);
         } else {
             ctx.reply().bulk(Functions.metadata(args.copy(at)).name());
         }
-    }
-
-    /**
-     * Loads a library (functionsCreateWithLibraryCtx): checks its shebang, runs its load and, unless
-     * {@code into} collects it for a RESTORE, publishes it. Null, or the error without its code.
-     */
-    private static String create(Scripts scripts, byte[] code, boolean replace, List<Functions.Library> into) {
-        Functions.Metadata metadata;
-        try {
-            metadata = Functions.metadata(code);
-        } catch (IllegalArgumentException e) {
-            return e.getMessage();
-        }
-        if (!Functions.validName(metadata.name())) {
-            return NAME_RULE;
-        }
-        if (!metadata.engine().equalsIgnoreCase(scripts.language())) {
-            return "Engine '" + metadata.engine() + "' not found";
-        }
-        Functions functions = scripts.functions();
-        if (into == null && !replace && functions.library(metadata.name()) != null) {
-            return "Library '" + metadata.name() + "' already exists";
-        }
-        Functions.Library library = functions.newLibrary(metadata.name(), code);
-        try {
-            scripts.runtime().loadLibrary(code, into == null ? Functions.LOAD_TIMEOUT_MILLIS : 0,
-                definition -> registered(library, definition));
-        } catch (IllegalArgumentException e) {
-            return e.getMessage();
-        }
-        if (library.functions().isEmpty()) {
-            return "No functions registered";
-        }
-        if (into != null) {
-            into.add(library);
-            return null;
-        }
-        return functions.add(library, replace);
-    }
-
-    /** functionLibCreateFunction's checks on one registration. Redis 7.0.15 words a bad name as a library's. */
-    private static String registered(Functions.Library library, ScriptFunction definition) {
-        if (!Functions.validName(definition.name())) {
-            return NAME_RULE;
-        }
-        for (Functions.Function function : library.functions()) {
-            if (function.name().equals(definition.name())) {
-                return "Function already exists in the library";
-            }
-        }
-        Functions.define(library, definition);
-        return null;
     }
 
     /** FUNCTION LIST [LIBRARYNAME pattern] [WITHCODE] (functionListCommand). */
@@ -295,7 +240,7 @@ public final class FunctionCommands {
     private static void dump(CommandContext ctx) {
         RdbOutput out = new RdbOutput(true);
         for (Functions.Library library : scripts(ctx).functions().libraries()) {
-            out.writeByte(RDB_OPCODE_FUNCTION2);
+            out.writeByte(RdbFileWriter.OPCODE_FUNCTION2);
             out.writeString(library.code());
         }
         out.writeLittleEndian(DumpPayload.RDB_VERSION, 2);
@@ -340,11 +285,11 @@ public final class FunctionCommands {
         RdbInput in = new RdbInput(array, payload, length - FOOTER_BYTES);
         try {
             while (in.remaining() > 0) {
-                if (in.readByte() != RDB_OPCODE_FUNCTION2) {
+                if (in.readByte() != RdbFileWriter.OPCODE_FUNCTION2) {
                     ctx.reply().error("ERR given type is not a function");
                     return;
                 }
-                String error = create(scripts, in.readString(), false, libraries);
+                String error = scripts.createLibrary(in.readString(), false, 0, libraries);
                 if (error != null) {
                     ctx.reply().error("ERR " + error);
                     return;

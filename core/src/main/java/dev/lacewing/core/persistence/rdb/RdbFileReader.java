@@ -12,18 +12,20 @@ import static dev.lacewing.core.persistence.rdb.RdbFileWriter.OPCODE_MODULE_AUX;
 import static dev.lacewing.core.persistence.rdb.RdbFileWriter.OPCODE_RESIZEDB;
 import static dev.lacewing.core.persistence.rdb.RdbFileWriter.OPCODE_SELECTDB;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
  * Reads an RDB file as Redis 7.0 loads one (rdb.c's rdbLoadRioWithLoadingCtx): the header (RDB
- * versions 1 to 10), AUX fields, SELECTDB, RESIZEDB, EXPIRETIME and EXPIRETIME_MS, IDLE and FREQ,
- * every value type {@link RdbValueCodec} reads, EOF and, from version 5, the CRC64 trailer (a
- * zero trailer means the writer did not compute one). Module data, streams and function libraries
- * are refused: Lacewing has none of them. Every failure is an {@link RdbFormatException} whose
- * message says what Redis's log would; nothing of a corrupt file is half-trusted by this class,
- * though its {@link Loader} has received the entries read before the failure.
+ * versions 1 to 10), AUX fields, function libraries (FUNCTION2, and FUNCTION as 7.0's release
+ * candidates wrote it), SELECTDB, RESIZEDB, EXPIRETIME and EXPIRETIME_MS, IDLE and FREQ, every
+ * value type {@link RdbValueCodec} reads, EOF and, from version 5, the CRC64 trailer (a zero
+ * trailer means the writer did not compute one). Module data is refused: Lacewing has no modules
+ * of Redis's kind. Every failure is an {@link RdbFormatException} whose message says what Redis's
+ * log would; nothing of a corrupt file is half-trusted by this class, though its {@link Loader}
+ * has received the entries (and libraries) read before the failure.
  *
  * <p>Thread rule: one loading thread.
  */
@@ -41,6 +43,12 @@ public final class RdbFileReader {
          * and {@code frequency} -1 when the file gave none.
          */
         void entry(int database, byte[] key, Object value, long expireAt, long idleSeconds, int frequency);
+
+        /**
+         * One function library's code, shebang included (rdbFunctionLoad): null once it is loaded,
+         * otherwise why not, without an error code; the file is then refused.
+         */
+        String library(byte[] code);
     }
 
     private static final String SHORT_READ = "Short read or OOM loading DB. Unrecoverable error, aborting now.";
@@ -104,8 +112,12 @@ public final class RdbFileReader {
                 case OPCODE_AUX -> aux(in.readString(), in.readString());
                 case OPCODE_MODULE_AUX -> throw new RdbFormatException(
                     "The RDB file contains AUX module data I can't load: no matching module");
-                case OPCODE_FUNCTION, OPCODE_FUNCTION2 -> throw new RdbFormatException(
-                    "The RDB file contains a function library, which Lacewing does not load");
+                case OPCODE_FUNCTION, OPCODE_FUNCTION2 -> {
+                    String error = loader.library(type == OPCODE_FUNCTION2 ? in.readString() : preReleaseLibrary(in));
+                    if (error != null) {
+                        throw new RdbFormatException("Failed loading library, " + error);
+                    }
+                }
                 case OPCODE_EOF -> {
                     trailer(in, version, verifyChecksum);
                     return;
@@ -130,6 +142,27 @@ public final class RdbFileReader {
                 }
             }
         }
+    }
+
+    /**
+     * A library as Redis 7.0's release candidates wrote it (name, engine, an optional description,
+     * code without shebang), made into the code with shebang that 7.0 loads (rdbFunctionLoad).
+     */
+    private static byte[] preReleaseLibrary(RdbInput in) {
+        byte[] name = in.readString();
+        byte[] engine = in.readString();
+        if (in.readLength() != 0) {
+            in.readString();
+        }
+        byte[] code = in.readString();
+        ByteArrayOutputStream library = new ByteArrayOutputStream();
+        library.writeBytes("#!".getBytes(StandardCharsets.US_ASCII));
+        library.writeBytes(engine);
+        library.writeBytes(" name=".getBytes(StandardCharsets.US_ASCII));
+        library.writeBytes(name);
+        library.write('\n');
+        library.writeBytes(code);
+        return library.toByteArray();
     }
 
     private static int versionOf(byte[] header) {

@@ -7,9 +7,10 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Writes an RDB file as Redis 7.0 writes one (rdb.c's rdbSaveRio): the {@code REDIS0010} header,
- * AUX fields, then per non-empty database SELECTDB and RESIZEDB and its keys, each preceded by
- * EXPIRETIME_MS, IDLE or FREQ where it has them, then EOF and the CRC64 of everything before the
- * checksum (zero with {@code rdbchecksum no}, which Redis reads as "not checked").
+ * AUX fields, one FUNCTION2 record per function library, then per non-empty database SELECTDB and
+ * RESIZEDB and its keys, each preceded by EXPIRETIME_MS, IDLE or FREQ where it has them, then EOF
+ * and the CRC64 of everything before the checksum (zero with {@code rdbchecksum no}, which Redis
+ * reads as "not checked").
  *
  * <p>Memory: entries are encoded into one buffer that goes to the channel every 64 KiB, so a save
  * holds one value's encoding at a time, whatever the keyspace's size.
@@ -19,7 +20,9 @@ import java.nio.charset.StandardCharsets;
 public final class RdbFileWriter {
 
     static final byte[] MAGIC = "REDIS".getBytes(StandardCharsets.US_ASCII);
-    static final int OPCODE_FUNCTION2 = 245;
+    /** A function library's code, in RDB files and FUNCTION DUMP payloads. */
+    public static final int OPCODE_FUNCTION2 = 245;
+    /** Redis 7.0's release candidates' library record: name, engine, description, code without shebang. */
     static final int OPCODE_FUNCTION = 246;
     static final int OPCODE_MODULE_AUX = 247;
     static final int OPCODE_IDLE = 248;
@@ -60,6 +63,15 @@ public final class RdbFileWriter {
         out.writeByte(OPCODE_AUX);
         out.writeString(name.getBytes(StandardCharsets.UTF_8));
         out.writeString(value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** rdbSaveFunctions, for one library: its code as loaded, shebang included. */
+    public void function(byte[] code) throws IOException {
+        out.writeByte(OPCODE_FUNCTION2);
+        out.writeString(code);
+        if (out.size() >= FLUSH_BYTES) {
+            flush();
+        }
     }
 
     /** SELECTDB, then RESIZEDB with the database's key and expiry counts. */

@@ -54,6 +54,13 @@ class RdbFileReaderWriterTest {
 
     private static List<Entry> read(byte[] file, boolean verify) {
         List<Entry> entries = new ArrayList<>();
+        read(file, verify, entries, new ArrayList<>(), null);
+        return entries;
+    }
+
+    /** Reads {@code file}, each library answered {@code libraryError}. */
+    private static void read(byte[] file, boolean verify, List<Entry> entries, List<String> libraries,
+                             String libraryError) {
         ReadableByteChannel channel = Channels.newChannel(new java.io.ByteArrayInputStream(file));
         RdbFileReader.read(channel, file.length, ENCODINGS, verify, new RdbFileReader.Loader() {
             @Override
@@ -65,8 +72,13 @@ class RdbFileReaderWriterTest {
             public void entry(int database, byte[] key, Object value, long expireAt, long idleSeconds, int frequency) {
                 entries.add(new Entry(database, key, value, expireAt, idleSeconds, frequency));
             }
+
+            @Override
+            public String library(byte[] code) {
+                libraries.add(new String(code, StandardCharsets.UTF_8));
+                return libraryError;
+            }
         });
-        return entries;
     }
 
     @Test
@@ -130,5 +142,61 @@ class RdbFileReaderWriterTest {
         writer.finish();
         RdbFormatException refused = assertThrows(RdbFormatException.class, () -> read(bytes.toByteArray(), true));
         assertTrue(refused.getMessage().contains("configured to handle more than 16 databases"), refused.getMessage());
+    }
+
+    /** Compressible: written LZF-compressed, read back whole. */
+    private static final String LIBRARY =
+        "#!lua name=lib\n-- " + "padding ".repeat(40) + "\nredis.register_function('f', function() return 1 end)";
+    private static final String OTHER_LIBRARY = "#!lua name=b\nredis.register_function('g', function() return 2 end)";
+
+    @Test
+    void librariesFollowTheAuxFieldsAndReadBackBeforeTheKeys() throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        RdbFileWriter writer = new RdbFileWriter(Channels.newChannel(bytes), true, true);
+        writer.header();
+        writer.aux("redis-ver", "7.0.15");
+        writer.function(bytes(LIBRARY));
+        writer.function(bytes(OTHER_LIBRARY));
+        writer.database(0, 1, 0);
+        writer.entry(bytes("k"), bytes("v"), -1, -1, -1);
+        writer.finish();
+        byte[] file = bytes.toByteArray();
+        // REDIS0010, the AUX field (1 + 10 + 7 bytes), then the opcode.
+        assertEquals(RdbFileWriter.OPCODE_FUNCTION2, file[9 + 18] & 0xFF);
+
+        List<Entry> entries = new ArrayList<>();
+        List<String> libraries = new ArrayList<>();
+        read(file, true, entries, libraries, null);
+        assertEquals(List.of(LIBRARY, OTHER_LIBRARY), libraries);
+        assertTrue(file.length < LIBRARY.length(), "compressed");
+        assertEquals(1, entries.size());
+
+        RdbFormatException refused = assertThrows(RdbFormatException.class,
+            () -> read(file, true, new ArrayList<>(), new ArrayList<>(), "Engine 'lua' not found"));
+        assertEquals("Failed loading library, Engine 'lua' not found", refused.getMessage());
+    }
+
+    /** Redis 7.0's release candidates wrote name, engine, description and code apart; 7.0 loads it with a shebang. */
+    @Test
+    void aReleaseCandidatesLibraryLoadsWithItsShebang() {
+        RdbOutput out = new RdbOutput(false);
+        out.write(RdbFileWriter.MAGIC, 0, RdbFileWriter.MAGIC.length);
+        out.write(bytes("0010"), 0, 4);
+        for (boolean described : new boolean[] {true, false}) {
+            out.writeByte(RdbFileWriter.OPCODE_FUNCTION);
+            out.writeString(bytes(described ? "lib" : "other"));
+            out.writeString(bytes("LUA"));
+            out.writeLength(described ? 1 : 0);
+            if (described) {
+                out.writeString(bytes("a description"));
+            }
+            out.writeString(bytes("redis.register_function('f', function() return 1 end)"));
+        }
+        out.writeByte(RdbFileWriter.OPCODE_EOF);
+        out.writeLittleEndian(0, 8);
+        List<String> libraries = new ArrayList<>();
+        read(out.toByteArray(), true, new ArrayList<>(), libraries, null);
+        assertEquals(List.of("#!LUA name=lib\nredis.register_function('f', function() return 1 end)",
+            "#!LUA name=other\nredis.register_function('f', function() return 1 end)"), libraries);
     }
 }
