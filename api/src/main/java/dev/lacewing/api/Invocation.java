@@ -75,8 +75,19 @@ public interface Invocation {
         Object runPart(int[] keys);
 
         /**
-         * Writes the command's one reply from every part's, each with the keys it ran over. Called
-         * once, after every part ran, on the thread that ran the last; {@link #completed()} follows.
+         * Whether the parts run again, each over the same keys, before the join: called once every
+         * part of a round ran, on the thread that ran the last, with their replies; the next
+         * round's replies replace them. The engine holds every part's keys across rounds, so a
+         * two-phase command (MSETNX: round one checks its keys, the decision here, round two sets
+         * them) stays atomic. One round unless the split says otherwise.
+         */
+        default boolean another(Object[] replies) {
+            return false;
+        }
+
+        /**
+         * Writes the command's one reply from every part's in the last round, each with the keys it
+         * ran over. Called once, after every part ran, on the thread that ran the last; {@link #completed()} follows.
          */
         void join(int[][] keys, Object[] replies);
     }

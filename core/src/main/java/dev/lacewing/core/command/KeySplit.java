@@ -8,9 +8,10 @@ import java.util.List;
  * How a command's parts over groups of its keys make its one reply, from Redis's command tips:
  * {@code request_policy:multi_shard} says the keys are independent, the response policy how a
  * cluster client joins the shards' replies. A multi-shard command without a response policy
- * replies one value per key, in key order; that default is only defined for reads (MGET): Redis
- * 7.0 also tags MSETNX multi_shard, but its all-or-nothing answer cannot be assembled from parts
- * (Redis 7.2 dropped that tip), so a write without a response policy does not split.
+ * replies one value per key, in key order; that default is only defined for reads (MGET). Redis
+ * 7.0 tags MSETNX multi_shard with {@code agg_min}, but the minimum of parts that each set their
+ * own keys would not be all-or-nothing (Redis 7.2 dropped the tips): its parts run in two rounds
+ * instead, {@link #NONE_EXISTED}.
  */
 public enum KeySplit {
     /** Runs whole. */
@@ -20,7 +21,12 @@ public enum KeySplit {
     /** The sum of the parts' integers (DEL, UNLINK, EXISTS, TOUCH). */
     SUM,
     /** The parts' common reply, or the first error (MSET). */
-    ALL_SUCCEEDED;
+    ALL_SUCCEEDED,
+    /**
+     * Two rounds under the same claims (MSETNX): the parts first count their keys that exist, and
+     * only when none does run the command over their keys; 1 when they ran, else 0.
+     */
+    NONE_EXISTED;
 
     static KeySplit of(CommandSpec spec) {
         List<String> tips = spec.details().tips();
@@ -35,6 +41,9 @@ public enum KeySplit {
             return ALL_SUCCEEDED;
         }
         boolean policy = tips.stream().anyMatch(tip -> tip.startsWith("response_policy:"));
+        if (tips.contains("response_policy:agg_min") && spec.has(CommandFlag.WRITE)) {
+            return NONE_EXISTED;
+        }
         return !policy && spec.has(CommandFlag.READONLY) && spec.step() == 1 ? VALUES : NONE;
     }
 }

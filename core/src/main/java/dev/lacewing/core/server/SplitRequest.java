@@ -16,7 +16,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * A request split into independent parts over groups of its keys ({@link Invocation.Split}): MGET,
- * MSET, DEL, UNLINK, EXISTS, TOUCH. A part runs the command's own handler over a request naming
+ * MSET, DEL, UNLINK, EXISTS, TOUCH, and MSETNX in two rounds (its parts check, then set). A part runs the command's own handler over a request naming
  * only its keys (with their values, for MSET), replying into a buffer of its own; the join makes
  * the reply Redis's response policy describes ({@link KeySplit}), as a cluster client would, and
  * writes it into the connection's buffer.
@@ -33,6 +33,10 @@ final class SplitRequest implements Invocation.Split {
     private final Arguments request;
     private final int database;
     private final long now;
+    /** The round the parts run in ({@link KeySplit#NONE_EXISTED}): 0 checks, 1 runs the command. */
+    private int round;
+    /** Handler time of the rounds before the last, in nanoseconds. */
+    private long earlierNanos;
 
     private SplitRequest(ClientConnection connection, Command command, Arguments request) {
         this.connection = connection;
@@ -61,8 +65,12 @@ final class SplitRequest implements Invocation.Split {
         PartContext part = new PartContext(keys);
         long start = System.nanoTime();
         try {
-            command.handler().execute(part);
-            Watch.written(command.spec(), part, part);
+            if (command.keySplit() == KeySplit.NONE_EXISTED && round == 0) {
+                part.writer.integer(part.existing());
+            } else {
+                command.handler().execute(part);
+                Watch.written(command.spec(), part, part);
+            }
         } catch (RuntimeException e) {
             part.writer.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
         }
@@ -70,19 +78,34 @@ final class SplitRequest implements Invocation.Split {
         return part;
     }
 
+    /**
+     * MSETNX goes on to its second round only when no part found one of its keys: the claims are
+     * held meanwhile, so none can appear in between. Otherwise nothing is written or signalled.
+     */
+    @Override
+    public boolean another(Object[] replies) {
+        if (command.keySplit() != KeySplit.NONE_EXISTED || round > 0 || failed(replies) != null
+            || sum(replies) != 0) {
+            return false;
+        }
+        for (Object reply : replies) {
+            PartContext part = (PartContext) reply;
+            earlierNanos += part.nanos;
+            part.buffer.release();
+        }
+        round++;
+        return true;
+    }
+
     @Override
     public void join(int[][] keys, Object[] replies) {
         RespWriter writer = connection.writer();
         long errorsBefore = writer.errorCount();
-        long nanos = 0;
-        PartContext failed = null;
+        long nanos = earlierNanos;
         for (Object reply : replies) {
-            PartContext part = (PartContext) reply;
-            nanos += part.nanos;
-            if (failed == null && part.buffer.getByte(0) == '-') {
-                failed = part;
-            }
+            nanos += ((PartContext) reply).nanos;
         }
+        PartContext failed = failed(replies);
         if (failed != null) {
             ByteBuf error = failed.buffer;
             writer.error(line(error, 1));
@@ -94,6 +117,7 @@ final class SplitRequest implements Invocation.Split {
                     writer.raw(first, first.readerIndex(), first.readableBytes());
                 }
                 case VALUES -> values(writer, keys, replies);
+                case NONE_EXISTED -> writer.integer(round > 0 ? 1 : 0);
                 default -> throw new IllegalStateException("not a split command: " + command.spec().name());
             }
         }
@@ -101,6 +125,17 @@ final class SplitRequest implements Invocation.Split {
             ((PartContext) reply).buffer.release();
         }
         connection.splitRan(nanos / 1000, writer.errorCount() != errorsBefore);
+    }
+
+    /** The first part that replied an error, or null. */
+    private static PartContext failed(Object[] replies) {
+        for (Object reply : replies) {
+            PartContext part = (PartContext) reply;
+            if (part.buffer.getByte(0) == '-') {
+                return part;
+            }
+        }
+        return null;
     }
 
     private static long sum(Object[] replies) {
@@ -196,6 +231,22 @@ final class SplitRequest implements Invocation.Split {
             }
             writer.target(buffer);
             writer.protocol(connection.protocol());
+        }
+
+        /**
+         * How many of this part's keys exist, looked up as a write looks (MSETNX's lookupKeyWrite:
+         * no hit or miss counted, an expired key removed).
+         */
+        int existing() {
+            Keyspace keyspace = keyspace();
+            int step = command.spec().step();
+            int found = 0;
+            for (int i = 1; i < arguments.length; i += step) {
+                if (keyspace.get(array(), offset(i), length(i)) != null) {
+                    found++;
+                }
+            }
+            return found;
         }
 
         @Override

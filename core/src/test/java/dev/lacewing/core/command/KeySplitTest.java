@@ -32,8 +32,8 @@ class KeySplitTest {
     }
 
     @Test
-    void msetnxRunsWholeForItsAllOrNothingAnswer() {
-        assertEquals(KeySplit.NONE, of("msetnx"));
+    void msetnxChecksEveryPartBeforeAnySets() {
+        assertEquals(KeySplit.NONE_EXISTED, of("msetnx"));
     }
 
     @Test

@@ -268,10 +268,28 @@ final class SharedNothingEngine implements StorageEngine {
         }
         transaction.replies[part] = transaction.split.runPart(transaction.keys[part]);
         if (transaction.outstanding.decrementAndGet() == 0) {
+            if (transaction.split.another(transaction.replies)) {
+                nextRound(transaction, shard);
+                return;
+            }
             transaction.split.join(transaction.keys, transaction.replies);
             releaseAll(transaction, shard);
             transaction.invocation.completed();
         }
+    }
+
+    /**
+     * Runs every part of a split again (its next round), on the shards that still hold its keys:
+     * claims are released only after the join, so no command sees the state between rounds.
+     */
+    private void nextRound(Transaction transaction, int current) {
+        transaction.outstanding.set(transaction.shards.length);
+        for (int shard : transaction.shards) {
+            if (shard != current) {
+                workers.executor(shard).execute(() -> runPart(transaction, shard));
+            }
+        }
+        runPart(transaction, current);
     }
 
     /**

@@ -23,7 +23,8 @@ final class Transaction {
         /**
          * A command split over its keys' shards (MGET, MSET, DEL...): each part claims its keys and
          * runs as soon as its shard grants them, in parallel with the others; the last joins the
-         * reply and the claims are released.
+         * reply and the claims are released. A two-phase split (MSETNX) runs its parts in rounds,
+         * the claims held throughout.
          */
         SPLIT,
         /**
@@ -48,7 +49,7 @@ final class Transaction {
     final ByteBuffer[][] intents;
     final boolean[] granted;
     final Object[] replies;
-    /** SPLIT: parts not yet run; WHOLE: shards not yet granted. */
+    /** SPLIT: parts not yet run in this round; WHOLE: shards not yet granted. */
     final AtomicInteger outstanding;
 
     Transaction(Kind kind, Invocation invocation, Invocation.Split split, int[] shards, int[][] keys,
