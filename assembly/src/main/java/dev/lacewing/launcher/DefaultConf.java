@@ -48,6 +48,9 @@ public final class DefaultConf {
             # JVM options do not belong here: set LACEWING_JAVA_OPTS (see bin/lacewing-server).
             """);
         for (Setting setting : Config.TABLE) {
+            if (!setting.effective()) {
+                continue;
+            }
             text.append('\n');
             text.append("# ").append(setting.description()).append('\n');
             text.append("# (").append(switch (setting.mutability()) {
@@ -60,6 +63,17 @@ public final class DefaultConf {
             }
             text.append(")\n");
             text.append("# ").append(setting.name()).append(' ').append(defaultValue(setting)).append('\n');
+        }
+        text.append("""
+
+            # Redis's other directives are accepted, so that a redis.conf starts Lacewing, but have no
+            # effect yet: CONFIG GET lists them and the server logs at start-up which ones were set.
+            # With their Redis defaults:
+            """);
+        for (Setting setting : Config.TABLE) {
+            if (!setting.effective()) {
+                text.append("# ").append(setting.name()).append(' ').append(defaultValue(setting)).append('\n');
+            }
         }
         return text.toString();
     }
