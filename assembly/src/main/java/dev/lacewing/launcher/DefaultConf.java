@@ -66,10 +66,9 @@ public final class DefaultConf {
         }
         text.append("""
 
-            # Redis's other directives are accepted, so that a redis.conf starts Lacewing, but have no
-            # effect yet: CONFIG GET lists them and the server logs at start-up which ones were set.
-            # With their Redis defaults:
-            """);
+            # Redis's other directives, with their Redis defaults, are %s:
+            # CONFIG GET lists them, and the server logs at start-up which ones were set.
+            """.formatted(Config.NO_EFFECT));
         for (Setting setting : Config.TABLE) {
             if (!setting.effective()) {
                 text.append("# ").append(setting.name()).append(' ').append(defaultValue(setting)).append('\n');

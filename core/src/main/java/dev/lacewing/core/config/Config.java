@@ -296,7 +296,8 @@ public final class Config implements Settings {
         inert("unixsocket", List.of(), "", FIXED, Setting.Type.STRING),
         inert("unixsocketperm", List.of(), "0", FIXED, Setting.Type.STRING));
 
-    private static final String NO_EFFECT = "accepted for redis.conf compatibility; no effect in Lacewing yet";
+    /** The description of every setting accepted for compatibility only ({@link Setting#effective} false). */
+    public static final String NO_EFFECT = "accepted for redis.conf compatibility; no effect in Lacewing yet";
 
     private static Setting inert(String name, List<String> aliases, String defaultValue, Setting.Mutability mutability,
                                  Setting.Type type) {
