@@ -48,6 +48,9 @@ public final class DefaultConf {
             # JVM options do not belong here: set LACEWING_JAVA_OPTS (see bin/lacewing-server).
             """);
         for (Setting setting : Config.TABLE) {
+            if (!setting.effective()) {
+                continue;
+            }
             text.append('\n');
             text.append("# ").append(setting.description()).append('\n');
             text.append("# (").append(switch (setting.mutability()) {
@@ -60,6 +63,16 @@ public final class DefaultConf {
             }
             text.append(")\n");
             text.append("# ").append(setting.name()).append(' ').append(defaultValue(setting)).append('\n');
+        }
+        text.append("""
+
+            # Redis's other directives, with their Redis defaults, are %s:
+            # CONFIG GET lists them, and the server logs at start-up which ones were set.
+            """.formatted(Config.NO_EFFECT));
+        for (Setting setting : Config.TABLE) {
+            if (!setting.effective()) {
+                text.append("# ").append(setting.name()).append(' ').append(defaultValue(setting)).append('\n');
+            }
         }
         return text.toString();
     }

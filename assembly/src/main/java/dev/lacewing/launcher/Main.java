@@ -97,11 +97,13 @@ public final class Main {
 
         private final LacewingServer server;
         private final AutoCloseable framework;
+        private final PidFile pidFile;
         private boolean closed;
 
-        Running(LacewingServer server, AutoCloseable framework) {
+        Running(LacewingServer server, AutoCloseable framework, PidFile pidFile) {
             this.server = server;
             this.framework = framework;
+            this.pidFile = pidFile;
         }
 
         LacewingServer server() {
@@ -114,6 +116,7 @@ public final class Main {
             }
             closed = true;
             server.close();
+            pidFile.remove();
             if (framework != null) {
                 try {
                     framework.close();
@@ -155,6 +158,22 @@ public final class Main {
                     + e.getMessage(), e);
             }
         }
+        if (config.flag("daemonize")) {
+            throw new StartupError("Fatal config error: 'daemonize yes': a JVM cannot fork; run bin/lacewing-server "
+                + "in the background (nohup, &) or under a supervisor such as systemd, with daemonize no", null);
+        }
+        if (!config.value("logfile").isEmpty()) {
+            try {
+                RedisStyleLog.appendTo(Path.of(config.value("logfile")));
+            } catch (IOException e) {
+                throw new StartupError("Can't open the log file: " + e.getMessage(), e);
+            }
+        }
+        List<String> withoutEffect = config.withoutEffect(entries.stream().map(ConfigSource.Entry::name).toList());
+        if (!withoutEffect.isEmpty()) {
+            LOG.log(System.Logger.Level.WARNING, "Configuration directives accepted, no effect (not implemented in "
+                + "Lacewing yet): " + String.join(", ", withoutEffect));
+        }
         String mode = config.value("plugin-mode").toLowerCase(Locale.ROOT);
         if (!List.of("jpms", "osgi", "classpath").contains(mode)) {
             throw new StartupError("Fatal config error: 'plugin-mode " + mode
@@ -164,6 +183,9 @@ public final class Main {
 
         LacewingServer.Builder builder = LacewingServer.builder().onServing(onServing);
         entries.forEach(entry -> builder.set(entry.name(), entry.value()));
+        if (args.length > 0 && !args[0].startsWith("--")) {
+            builder.configFile(Path.of(args[0]));
+        }
         EmbeddedFelix felix = null;
         try {
             switch (mode) {
@@ -176,7 +198,8 @@ public final class Main {
                         .moduleLoader(registry -> FelixModuleLoader.open(started.context(), registry));
                 }
             }
-            return new Running(builder.start(), felix);
+            LacewingServer server = builder.start();
+            return new Running(server, felix, PidFile.write(config.value("pidfile")));
         } catch (Exception | ServiceConfigurationError | LinkageError e) {
             // Exception: Netty rethrows checked ones (BindException) unchecked; the errors: a broken plugin
             if (felix != null) {

@@ -1,7 +1,11 @@
 package dev.lacewing.launcher;
 
 import dev.lacewing.core.server.ClientText;
+import java.io.FileOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
@@ -35,6 +39,19 @@ final class RedisStyleLog extends Formatter {
         Logger root = Logger.getLogger("");
         root.setLevel(Level.INFO);
         root.addHandler(new LineHandler(System.out));
+    }
+
+    /**
+     * The {@code logfile} setting: log lines from now on are appended to {@code file} instead of
+     * standard output, as Redis opens its logfile in append mode.
+     */
+    static void appendTo(Path file) throws IOException {
+        PrintStream out = new PrintStream(new FileOutputStream(file.toFile(), true), false, StandardCharsets.UTF_8);
+        Logger root = Logger.getLogger("");
+        for (Handler handler : root.getHandlers()) {
+            root.removeHandler(handler);
+        }
+        root.addHandler(new LineHandler(out));
     }
 
     /** One line for a fatal start-up error, on standard error. */

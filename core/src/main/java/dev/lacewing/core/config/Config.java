@@ -25,6 +25,10 @@ public final class Config implements Settings {
     private static final Setting.Mutability FIXED = Setting.Mutability.FIXED;
     private static final Setting.Mutability PROTECTED = Setting.Mutability.PROTECTED;
 
+    private static final Setting THREADS = new Setting("threads", List.of(),
+        Integer.toString(Runtime.getRuntime().availableProcessors()), FIXED, Setting.Type.INTEGER,
+        "worker threads; default the number of cores (io-threads sets it too)");
+
     /** Every setting Lacewing has, under Redis's names where Redis has one. */
     public static final List<Setting> TABLE = List.of(
         new Setting("port", List.of(), "6379", FIXED, Setting.Type.INTEGER, "TCP port; 0 picks a free one", 0, 65535),
@@ -145,18 +149,181 @@ public final class Config implements Settings {
             "network transport plugin: auto (io_uring, then epoll, then nio), io_uring, epoll or nio"),
         new Setting("threading", List.of(), "per-core", FIXED, Setting.Type.STRING,
             "threading strategy: per-core, single or io-pool"),
-        new Setting("threads", List.of(), Integer.toString(Runtime.getRuntime().availableProcessors()), FIXED,
-            Setting.Type.INTEGER, "worker threads; default the number of cores"),
+        THREADS,
         new Setting("plugin-mode", List.of(), "jpms", FIXED, Setting.Type.STRING,
             "how the launcher loads plugins/: jpms (module layer), osgi (embedded Felix) or classpath (jars "
             + "already on the class path)"),
-        new Setting("plugins-dir", List.of(), "plugins", FIXED, Setting.Type.STRING, "where the launcher finds plugin jars; relative to the distribution's directory"));
+        new Setting("plugins-dir", List.of(), "plugins", FIXED, Setting.Type.STRING, "where the launcher finds plugin jars; relative to the distribution's directory"),
+        // Redis 7.0's other directives, under its names, defaults, bounds and choices (config.c's
+        // standardConfig table): a redis.conf that sets them starts Lacewing, which lists them
+        // in CONFIG GET and logs at start-up that they have no effect.
+        inert("acl-pubsub-default", List.of(), "resetchannels", MUTABLE, "allchannels", "resetchannels"),
+        inert("aclfile", List.of(), "", FIXED, Setting.Type.STRING),
+        inert("acllog-max-len", List.of(), "128", MUTABLE, Setting.Type.INTEGER, 0, Long.MAX_VALUE),
+        inert("active-defrag-cycle-max", List.of(), "25", MUTABLE, Setting.Type.INTEGER, 1, 99),
+        inert("active-defrag-cycle-min", List.of(), "1", MUTABLE, Setting.Type.INTEGER, 1, 99),
+        inert("active-defrag-ignore-bytes", List.of(), "104857600", MUTABLE, Setting.Type.MEMORY, 0, Long.MAX_VALUE),
+        inert("active-defrag-max-scan-fields", List.of(), "1000", MUTABLE, Setting.Type.INTEGER, 1, Long.MAX_VALUE),
+        inert("active-defrag-threshold-lower", List.of(), "10", MUTABLE, Setting.Type.INTEGER, 0, 1000),
+        inert("active-defrag-threshold-upper", List.of(), "100", MUTABLE, Setting.Type.INTEGER, 0, 1000),
+        inert("active-expire-effort", List.of(), "1", MUTABLE, Setting.Type.INTEGER, 1, 10),
+        inert("activedefrag", List.of(), "no", MUTABLE, Setting.Type.BOOLEAN),
+        inert("activerehashing", List.of(), "yes", MUTABLE, Setting.Type.BOOLEAN),
+        inert("always-show-logo", List.of(), "no", FIXED, Setting.Type.BOOLEAN),
+        inert("aof-disable-auto-gc", List.of(), "no", MUTABLE, Setting.Type.BOOLEAN),
+        inert("aof-load-truncated", List.of(), "yes", MUTABLE, Setting.Type.BOOLEAN),
+        inert("aof-rewrite-incremental-fsync", List.of(), "yes", MUTABLE, Setting.Type.BOOLEAN),
+        inert("aof-timestamp-enabled", List.of(), "no", MUTABLE, Setting.Type.BOOLEAN),
+        inert("aof-use-rdb-preamble", List.of(), "yes", MUTABLE, Setting.Type.BOOLEAN),
+        inert("aof_rewrite_cpulist", List.of(), "", FIXED, Setting.Type.STRING),
+        inert("appenddirname", List.of(), "appendonlydir", FIXED, Setting.Type.STRING),
+        inert("appendfilename", List.of(), "appendonly.aof", FIXED, Setting.Type.STRING),
+        inert("appendfsync", List.of(), "everysec", MUTABLE, "everysec", "always", "no"),
+        inert("appendonly", List.of(), "no", MUTABLE, Setting.Type.BOOLEAN),
+        inert("auto-aof-rewrite-min-size", List.of(), "67108864", MUTABLE, Setting.Type.MEMORY, 0, Long.MAX_VALUE),
+        inert("auto-aof-rewrite-percentage", List.of(), "100", MUTABLE, Setting.Type.INTEGER, 0, Integer.MAX_VALUE),
+        inert("bgsave_cpulist", List.of(), "", FIXED, Setting.Type.STRING),
+        inert("bind-source-addr", List.of(), "", MUTABLE, Setting.Type.STRING),
+        inert("bio_cpulist", List.of(), "", FIXED, Setting.Type.STRING),
+        inert("cluster-allow-pubsubshard-when-down", List.of(), "yes", MUTABLE, Setting.Type.BOOLEAN),
+        inert("cluster-allow-reads-when-down", List.of(), "no", MUTABLE, Setting.Type.BOOLEAN),
+        inert("cluster-allow-replica-migration", List.of(), "yes", MUTABLE, Setting.Type.BOOLEAN),
+        inert("cluster-announce-bus-port", List.of(), "0", MUTABLE, Setting.Type.INTEGER, 0, 65535),
+        inert("cluster-announce-hostname", List.of(), "", MUTABLE, Setting.Type.STRING),
+        inert("cluster-announce-ip", List.of(), "", MUTABLE, Setting.Type.STRING),
+        inert("cluster-announce-port", List.of(), "0", MUTABLE, Setting.Type.INTEGER, 0, 65535),
+        inert("cluster-announce-tls-port", List.of(), "0", MUTABLE, Setting.Type.INTEGER, 0, 65535),
+        inert("cluster-config-file", List.of(), "nodes.conf", FIXED, Setting.Type.STRING),
+        inert("cluster-enabled", List.of(), "no", FIXED, Setting.Type.BOOLEAN),
+        inert("cluster-link-sendbuf-limit", List.of(), "0", MUTABLE, Setting.Type.MEMORY, 0, Long.MAX_VALUE),
+        inert("cluster-migration-barrier", List.of(), "1", MUTABLE, Setting.Type.INTEGER, 0, Integer.MAX_VALUE),
+        inert("cluster-node-timeout", List.of(), "15000", MUTABLE, Setting.Type.INTEGER, 0, Long.MAX_VALUE),
+        inert("cluster-port", List.of(), "0", FIXED, Setting.Type.INTEGER, 0, 65535),
+        inert("cluster-preferred-endpoint-type", List.of(), "ip", MUTABLE, "ip", "hostname", "unknown-endpoint"),
+        inert("cluster-replica-no-failover", List.of("cluster-slave-no-failover"), "no", MUTABLE, Setting.Type.BOOLEAN),
+        inert("cluster-replica-validity-factor", List.of("cluster-slave-validity-factor"), "10", MUTABLE, Setting.Type.INTEGER, 0, Integer.MAX_VALUE),
+        inert("cluster-require-full-coverage", List.of(), "yes", MUTABLE, Setting.Type.BOOLEAN),
+        inert("crash-log-enabled", List.of(), "yes", MUTABLE, Setting.Type.BOOLEAN),
+        inert("crash-memcheck-enabled", List.of(), "yes", MUTABLE, Setting.Type.BOOLEAN),
+        new Setting("daemonize", List.of(), "no", FIXED, Setting.Type.BOOLEAN,
+            "yes is refused at start-up: a JVM cannot fork; run bin/lacewing-server under a supervisor or with nohup"),
+        inert("disable-thp", List.of(), "yes", FIXED, Setting.Type.BOOLEAN),
+        inert("dynamic-hz", List.of(), "yes", MUTABLE, Setting.Type.BOOLEAN),
+        inert("ignore-warnings", List.of(), "", MUTABLE, Setting.Type.STRING),
+        new Setting("io-threads", List.of(), "1", FIXED, Setting.Type.INTEGER,
+            "Redis's I/O threads: in a config file or flag, sets threads to this number unless threads is given too",
+            1, 128),
+        inert("io-threads-do-reads", List.of(), "no", FIXED, Setting.Type.BOOLEAN),
+        inert("jemalloc-bg-thread", List.of(), "yes", MUTABLE, Setting.Type.BOOLEAN),
+        inert("latency-tracking", List.of(), "yes", MUTABLE, Setting.Type.BOOLEAN),
+        inert("latency-tracking-info-percentiles", List.of(), "50 99 99.9", MUTABLE, Setting.Type.STRING),
+        inert("lazyfree-lazy-eviction", List.of(), "no", MUTABLE, Setting.Type.BOOLEAN),
+        inert("lazyfree-lazy-expire", List.of(), "no", MUTABLE, Setting.Type.BOOLEAN),
+        inert("lazyfree-lazy-server-del", List.of(), "no", MUTABLE, Setting.Type.BOOLEAN),
+        inert("lazyfree-lazy-user-del", List.of(), "no", MUTABLE, Setting.Type.BOOLEAN),
+        inert("lazyfree-lazy-user-flush", List.of(), "no", MUTABLE, Setting.Type.BOOLEAN),
+        new Setting("logfile", List.of(), "", FIXED, Setting.Type.STRING,
+            "where the launcher appends its log lines; empty for standard output"),
+        inert("masterauth", List.of(), "", MUTABLE, Setting.Type.STRING),
+        inert("masteruser", List.of(), "", MUTABLE, Setting.Type.STRING),
+        inert("maxmemory-clients", List.of(), "0", MUTABLE, Setting.Type.STRING),
+        inert("maxmemory-eviction-tenacity", List.of(), "10", MUTABLE, Setting.Type.INTEGER, 0, 100),
+        inert("min-replicas-max-lag", List.of("min-slaves-max-lag"), "10", MUTABLE, Setting.Type.INTEGER, 0, Integer.MAX_VALUE),
+        inert("min-replicas-to-write", List.of("min-slaves-to-write"), "0", MUTABLE, Setting.Type.INTEGER, 0, Integer.MAX_VALUE),
+        inert("no-appendfsync-on-rewrite", List.of(), "no", MUTABLE, Setting.Type.BOOLEAN),
+        inert("oom-score-adj", List.of(), "no", MUTABLE, "no", "yes", "relative", "absolute"),
+        inert("oom-score-adj-values", List.of(), "0 200 800", MUTABLE, Setting.Type.STRING),
+        new Setting("pidfile", List.of(), "", FIXED, Setting.Type.STRING,
+            "a file the launcher writes the server's process id to at start and removes at exit; empty for none"),
+        inert("proc-title-template", List.of(), "{title} {listen-addr} {server-mode}", MUTABLE, Setting.Type.STRING),
+        inert("propagation-error-behavior", List.of(), "ignore", MUTABLE, "ignore", "panic", "panic-on-replicas"),
+        inert("rdb-del-sync-files", List.of(), "no", MUTABLE, Setting.Type.BOOLEAN),
+        inert("rdb-save-incremental-fsync", List.of(), "yes", MUTABLE, Setting.Type.BOOLEAN),
+        inert("repl-backlog-size", List.of(), "1048576", MUTABLE, Setting.Type.MEMORY, 0, Long.MAX_VALUE),
+        inert("repl-backlog-ttl", List.of(), "3600", MUTABLE, Setting.Type.INTEGER, 0, Long.MAX_VALUE),
+        inert("repl-disable-tcp-nodelay", List.of(), "no", MUTABLE, Setting.Type.BOOLEAN),
+        inert("repl-diskless-load", List.of(), "disabled", MUTABLE, "disabled", "on-empty-db", "swapdb"),
+        inert("repl-diskless-sync", List.of(), "yes", MUTABLE, Setting.Type.BOOLEAN),
+        inert("repl-diskless-sync-delay", List.of(), "5", MUTABLE, Setting.Type.INTEGER, 0, Integer.MAX_VALUE),
+        inert("repl-diskless-sync-max-replicas", List.of(), "0", MUTABLE, Setting.Type.INTEGER, 0, Integer.MAX_VALUE),
+        inert("repl-ping-replica-period", List.of("repl-ping-slave-period"), "10", MUTABLE, Setting.Type.INTEGER, 1, Integer.MAX_VALUE),
+        inert("repl-timeout", List.of(), "60", MUTABLE, Setting.Type.INTEGER, 1, Integer.MAX_VALUE),
+        inert("replica-announce-ip", List.of("slave-announce-ip"), "", MUTABLE, Setting.Type.STRING),
+        inert("replica-announce-port", List.of("slave-announce-port"), "0", MUTABLE, Setting.Type.INTEGER, 0, 65535),
+        inert("replica-announced", List.of(), "yes", MUTABLE, Setting.Type.BOOLEAN),
+        inert("replica-ignore-disk-write-errors", List.of(), "no", MUTABLE, Setting.Type.BOOLEAN),
+        inert("replica-ignore-maxmemory", List.of("slave-ignore-maxmemory"), "yes", MUTABLE, Setting.Type.BOOLEAN),
+        inert("replica-lazy-flush", List.of("slave-lazy-flush"), "no", MUTABLE, Setting.Type.BOOLEAN),
+        inert("replica-priority", List.of("slave-priority"), "100", MUTABLE, Setting.Type.INTEGER, 0, Integer.MAX_VALUE),
+        inert("replica-read-only", List.of("slave-read-only"), "yes", MUTABLE, Setting.Type.BOOLEAN),
+        inert("replica-serve-stale-data", List.of("slave-serve-stale-data"), "yes", MUTABLE, Setting.Type.BOOLEAN),
+        inert("replicaof", List.of("slaveof"), "", FIXED, Setting.Type.STRING),
+        inert("sanitize-dump-payload", List.of(), "no", MUTABLE, "no", "yes", "clients"),
+        inert("server_cpulist", List.of(), "", FIXED, Setting.Type.STRING),
+        inert("set-proc-title", List.of(), "yes", FIXED, Setting.Type.BOOLEAN),
+        inert("shutdown-on-sigint", List.of(), "default", MUTABLE, "default", "save", "nosave", "now", "force"),
+        inert("shutdown-on-sigterm", List.of(), "default", MUTABLE, "default", "save", "nosave", "now", "force"),
+        inert("shutdown-timeout", List.of(), "10", MUTABLE, Setting.Type.INTEGER, 0, Integer.MAX_VALUE),
+        inert("socket-mark-id", List.of(), "0", FIXED, Setting.Type.INTEGER, 0, 4294967295L),
+        inert("supervised", List.of(), "no", FIXED, "upstart", "systemd", "auto", "no"),
+        inert("syslog-enabled", List.of(), "no", FIXED, Setting.Type.BOOLEAN),
+        inert("syslog-facility", List.of(), "local0", FIXED, "user", "local0", "local1", "local2", "local3", "local4", "local5", "local6", "local7"),
+        inert("syslog-ident", List.of(), "redis", FIXED, Setting.Type.STRING),
+        new Setting("tcp-backlog", List.of(), "511", FIXED, Setting.Type.INTEGER,
+            "the listen queue length passed to listen(); the kernel caps it at net.core.somaxconn", 0, Integer.MAX_VALUE),
+        new Setting("tcp-keepalive", List.of(), "300", MUTABLE, Setting.Type.INTEGER,
+            "SO_KEEPALIVE on client connections, first probe after this many idle seconds (epoll and io_uring; NIO keeps the kernel's timing); 0 turns it off; read when the server binds", 0, Integer.MAX_VALUE),
+        inert("tls-auth-clients", List.of(), "yes", MUTABLE, Setting.Type.BOOLEAN),
+        inert("tls-ca-cert-dir", List.of(), "", MUTABLE, Setting.Type.STRING),
+        inert("tls-ca-cert-file", List.of(), "", MUTABLE, Setting.Type.STRING),
+        inert("tls-cert-file", List.of(), "", MUTABLE, Setting.Type.STRING),
+        inert("tls-ciphers", List.of(), "", MUTABLE, Setting.Type.STRING),
+        inert("tls-ciphersuites", List.of(), "", MUTABLE, Setting.Type.STRING),
+        inert("tls-client-cert-file", List.of(), "", MUTABLE, Setting.Type.STRING),
+        inert("tls-client-key-file", List.of(), "", MUTABLE, Setting.Type.STRING),
+        inert("tls-client-key-file-pass", List.of(), "", MUTABLE, Setting.Type.STRING),
+        inert("tls-cluster", List.of(), "no", MUTABLE, Setting.Type.BOOLEAN),
+        inert("tls-dh-params-file", List.of(), "", MUTABLE, Setting.Type.STRING),
+        inert("tls-key-file", List.of(), "", MUTABLE, Setting.Type.STRING),
+        inert("tls-key-file-pass", List.of(), "", MUTABLE, Setting.Type.STRING),
+        inert("tls-port", List.of(), "0", MUTABLE, Setting.Type.INTEGER, 0, 65535),
+        inert("tls-prefer-server-ciphers", List.of(), "no", MUTABLE, Setting.Type.BOOLEAN),
+        inert("tls-protocols", List.of(), "", MUTABLE, Setting.Type.STRING),
+        inert("tls-replication", List.of(), "no", MUTABLE, Setting.Type.BOOLEAN),
+        inert("tls-session-cache-size", List.of(), "20480", MUTABLE, Setting.Type.INTEGER, 0, Integer.MAX_VALUE),
+        inert("tls-session-cache-timeout", List.of(), "300", MUTABLE, Setting.Type.INTEGER, 0, Integer.MAX_VALUE),
+        inert("tls-session-caching", List.of(), "yes", MUTABLE, Setting.Type.BOOLEAN),
+        inert("unixsocket", List.of(), "", FIXED, Setting.Type.STRING),
+        inert("unixsocketperm", List.of(), "0", FIXED, Setting.Type.STRING));
+
+    /** The description of every setting accepted for compatibility only ({@link Setting#effective} false). */
+    public static final String NO_EFFECT = "accepted for redis.conf compatibility; no effect in Lacewing yet";
+
+    private static Setting inert(String name, List<String> aliases, String defaultValue, Setting.Mutability mutability,
+                                 Setting.Type type) {
+        return inert(name, aliases, defaultValue, mutability, type, Long.MIN_VALUE, Long.MAX_VALUE);
+    }
+
+    private static Setting inert(String name, List<String> aliases, String defaultValue, Setting.Mutability mutability,
+                                 Setting.Type type, long min, long max) {
+        return new Setting(name, aliases, defaultValue, mutability, type, NO_EFFECT, min, max, List.of(), false);
+    }
+
+    private static Setting inert(String name, List<String> aliases, String defaultValue, Setting.Mutability mutability,
+                                 String... choices) {
+        return new Setting(name, aliases, defaultValue, mutability, Setting.Type.ENUM, NO_EFFECT, Long.MIN_VALUE,
+            Long.MAX_VALUE, List.of(choices), false);
+    }
 
     private final List<Setting> table;
     private final Map<String, Setting> byName = new LinkedHashMap<>();
     private final Map<String, String> values = new ConcurrentHashMap<>();
+    /** Whether threads was set at start-up: io-threads then no longer sets it. */
+    private boolean threadsRead;
     /** Whether a save setting was read at start-up: the next one adds to it. */
     private boolean savePointsRead;
+    /** The absolute path of the file the server started with (INFO's config_file); empty for none. */
+    private volatile String configFile = "";
     private final List<BiConsumer<String, String>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public Config() {
@@ -191,6 +358,11 @@ public final class Config implements Settings {
             normalized = before.isEmpty() || normalized.isEmpty() ? normalized : before + " " + normalized;
         }
         values.put(setting.name(), normalized);
+        if (setting.name().equals("threads")) {
+            threadsRead = true;
+        } else if (setting.name().equals("io-threads") && !threadsRead && table.contains(THREADS)) {
+            values.put(THREADS.name(), normalized);
+        }
     }
 
     /**
@@ -236,6 +408,23 @@ public final class Config implements Settings {
         String normalized = setting.apply(values.get(setting.name()), value);
         values.put(setting.name(), normalized);
         listeners.forEach(listener -> listener.accept(setting.name(), normalized));
+    }
+
+    public String configFile() {
+        return configFile;
+    }
+
+    public void configFile(String absolutePath) {
+        configFile = absolutePath;
+    }
+
+    /**
+     * The names of settings Lacewing accepts but does not act on ({@link Setting#effective}) among
+     * {@code names}, each once, under its canonical name, in the order given.
+     */
+    public List<String> withoutEffect(List<String> names) {
+        return names.stream().map(this::setting).flatMap(Optional::stream).filter(setting -> !setting.effective())
+            .map(Setting::name).distinct().toList();
     }
 
     /** Hears every CONFIG SET (name, normalized value). */

@@ -11,7 +11,8 @@ import java.util.Locale;
 /**
  * Reads settings the way redis-server does: {@code [config-file] [--name value ...]}, where the
  * file has one {@code name value...} per line ({@code #} comments, {@code include} of further
- * files) and command-line options come after the file and override it.
+ * files, relative to the working directory) and command-line options come after the file and
+ * override it.
  */
 public final class ConfigSource {
 
@@ -64,7 +65,8 @@ public final class ConfigSource {
             String name = words.get(0).toLowerCase(Locale.ROOT);
             String value = String.join(" ", words.subList(1, words.size()));
             if (name.equals("include")) {
-                entries.addAll(fromFile(file.resolveSibling(value)));
+                // As Redis: a relative path starts at the working directory, not the including file's.
+                entries.addAll(fromFile(Path.of(value)));
             } else {
                 entries.add(new Entry(name, value));
             }

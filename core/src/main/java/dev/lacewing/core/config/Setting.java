@@ -20,9 +20,18 @@ import java.util.Locale;
  * @param description one line for the docs and conf/lacewing.conf
  * @param min the smallest value an INTEGER or MEMORY setting takes, as Redis bounds it
  * @param max the largest
+ * @param choices the values an ENUM setting takes, in the order Redis's error lists them
+ * @param effective false for a setting accepted for redis.conf compatibility that Lacewing does
+ *     not act on yet: kept and replied, and logged at start-up as having no effect
  */
 public record Setting(String name, List<String> aliases, String defaultValue, Mutability mutability, Type type,
-                      String description, long min, long max) {
+                      String description, long min, long max, List<String> choices, boolean effective) {
+
+    /** A setting Lacewing acts on. */
+    public Setting(String name, List<String> aliases, String defaultValue, Mutability mutability, Type type,
+                   String description, long min, long max) {
+        this(name, aliases, defaultValue, mutability, type, description, min, max, List.of(), true);
+    }
 
     /** A setting without bounds beyond its type's. */
     public Setting(String name, List<String> aliases, String defaultValue, Mutability mutability, Type type,
@@ -47,6 +56,8 @@ public record Setting(String name, List<String> aliases, String defaultValue, Mu
     /** Value kinds, each with Redis's parsing. */
     public enum Type {
         STRING, BOOLEAN, INTEGER, MEMORY, WORDS, LOG_LEVEL,
+        /** One of the setting's {@link Setting#choices}, case-insensitive, replied in lower case. */
+        ENUM,
         /** maxmemory-policy: one of Redis's eight names, case-insensitive, replied in lower case. */
         EVICTION_POLICY,
         /** hz: an integer within the setting's bounds, then clamped to 1..500 as Redis's updateHZ does. */
@@ -70,7 +81,7 @@ public record Setting(String name, List<String> aliases, String defaultValue, Mu
         /** The value in the form CONFIG GET replies; IllegalArgumentException with Redis's wording if invalid. */
         String normalize(String value) {
             return switch (this) {
-                case STRING, WORDS -> value;
+                case STRING, WORDS, ENUM -> value;
                 case BOOLEAN -> {
                     String lower = value.toLowerCase(Locale.ROOT);
                     if (!lower.equals("yes") && !lower.equals("no")) {
@@ -158,11 +169,20 @@ public record Setting(String name, List<String> aliases, String defaultValue, Mu
 
     public Setting {
         aliases = List.copyOf(aliases);
+        choices = List.copyOf(choices);
     }
 
     /** The value in the form CONFIG GET replies; IllegalArgumentException with Redis's wording if invalid. */
     public String normalize(String value) {
         String normalized = type.normalize(value);
+        if (type == Type.ENUM) {
+            String lower = normalized.toLowerCase(Locale.ROOT);
+            if (!choices.contains(lower)) {
+                throw new IllegalArgumentException("argument(s) must be one of the following: "
+                    + String.join(", ", choices));
+            }
+            return lower;
+        }
         if (type == Type.INTEGER || type == Type.MEMORY || type == Type.HZ) {
             long number = Long.parseLong(normalized);
             if (number < min || number > max) {

@@ -26,6 +26,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -126,7 +127,9 @@ public final class LacewingServer implements AutoCloseable {
     /** Configures and starts a server. */
     public static final class Builder {
 
-        private final Map<String, String> settings = new LinkedHashMap<>();
+        /** In the order given: a repeated setting (save, client-output-buffer-limit) adds to or replaces the one before. */
+        private final List<Map.Entry<String, String>> settings = new ArrayList<>();
+        private Path configFile;
         private Plugins plugins;
         private Function<ModuleRegistry, ModuleLoader> moduleLoader;
         private Consumer<LacewingServer> onServing = server -> { };
@@ -142,7 +145,13 @@ public final class LacewingServer implements AutoCloseable {
 
         /** Any setting by its Redis name or alias; checked when the server starts. */
         public Builder set(String name, String value) {
-            settings.put(name, value);
+            settings.add(Map.entry(name, value));
+            return this;
+        }
+
+        /** The file the settings came from, which INFO reports as config_file. */
+        public Builder configFile(Path file) {
+            this.configFile = file.toAbsolutePath();
             return this;
         }
 
@@ -184,13 +193,17 @@ public final class LacewingServer implements AutoCloseable {
          */
         public LacewingServer start() {
             Config config = new Config();
-            settings.forEach((name, value) -> {
+            for (Map.Entry<String, String> setting : settings) {
                 try {
-                    config.initialize(name, value);
+                    config.initialize(setting.getKey(), setting.getValue());
                 } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("'" + name + " " + value + "': " + e.getMessage(), e);
+                    throw new IllegalArgumentException("'" + setting.getKey() + " " + setting.getValue() + "': "
+                        + e.getMessage(), e);
                 }
-            });
+            }
+            if (configFile != null) {
+                config.configFile(configFile.toString());
+            }
             Plugins found = plugins != null ? plugins : Plugins.fromClassPath();
 
             String engineName = config.value("engine");
@@ -276,13 +289,14 @@ public final class LacewingServer implements AutoCloseable {
             // that connects at once should not meet a server still describing itself.
             String jvm = "JVM " + System.getProperty("java.vm.version") + " flags " + ServerState.jvmFlags()
                 + ", collector " + ServerState.collectors();
+            int keepAliveSeconds = (int) config.longValue("tcp-keepalive");
             ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(group, group)
                 .channel(transport.transport().serverChannelClass())
-                .option(ChannelOption.SO_BACKLOG, 511)
+                .option(ChannelOption.SO_BACKLOG, (int) config.longValue("tcp-backlog"))
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
-                .childOption(ChannelOption.SO_KEEPALIVE, true)
+                .childOption(ChannelOption.SO_KEEPALIVE, keepAliveSeconds > 0)
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel channel) {
@@ -290,6 +304,9 @@ public final class LacewingServer implements AutoCloseable {
                     }
                 });
             transport.transport().configureConnections(bootstrap);
+            if (keepAliveSeconds > 0) {
+                transport.transport().configureKeepAlive(bootstrap, keepAliveSeconds);
+            }
             List<Channel> listeners = new ArrayList<>();
             LacewingServer server = new LacewingServer(state, group, listeners, engine, workers);
             onServing.accept(server);

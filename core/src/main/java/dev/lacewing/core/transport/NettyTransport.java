@@ -22,4 +22,13 @@ public interface NettyTransport extends TransportProvider {
      */
     default void configureConnections(ServerBootstrap bootstrap) {
     }
+
+    /**
+     * Sets tcp-keepalive's probe timing on accepted connections where this mechanism can, as
+     * Redis's anetKeepAlive does: first probe after {@code seconds} idle, then every third of that,
+     * the connection dropped after three unanswered. Called only when tcp-keepalive is positive
+     * (SO_KEEPALIVE is set by the server); nothing by default, leaving the kernel's timing.
+     */
+    default void configureKeepAlive(ServerBootstrap bootstrap, int seconds) {
+    }
 }

@@ -238,7 +238,8 @@ final class LacewingProcess implements AutoCloseable {
         }
     }
 
-    private static String tool(List<String> command) {
+    /** Runs a client tool to its end; its output, standard error included. */
+    static String tool(List<String> command) {
         try {
             Process tool = new ProcessBuilder(command).redirectErrorStream(true).start();
             tool.getOutputStream().close();

@@ -62,6 +62,7 @@ class StartAndStopTest {
         "--engine no-such-engine     | no engine named 'no-such-engine'",
         "--plugin-mode felix         | argument must be one of the following: jpms, osgi, classpath",
         "--enable-module-command on  | Fatal config error: 'enable-module-command on': argument(s) must be one of the following: no, yes, local",
+        "--daemonize yes             | Fatal config error: 'daemonize yes': a JVM cannot fork",
         "--engine shared-nothing --threading io-pool | io-pool",
     })
     void aStartUpErrorIsOneRedisStyleLineAndExitStatusOne(String arguments, String message) {

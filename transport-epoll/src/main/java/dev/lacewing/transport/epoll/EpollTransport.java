@@ -1,7 +1,9 @@
 package dev.lacewing.transport.epoll;
 
 import dev.lacewing.core.transport.NettyTransport;
+import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
@@ -41,6 +43,13 @@ public final class EpollTransport implements NettyTransport {
     @Override
     public IoHandlerFactory ioHandlerFactory() {
         return EpollIoHandler.newFactory();
+    }
+
+    @Override
+    public void configureKeepAlive(ServerBootstrap bootstrap, int seconds) {
+        bootstrap.childOption(EpollChannelOption.TCP_KEEPIDLE, seconds)
+            .childOption(EpollChannelOption.TCP_KEEPINTVL, Math.max(1, seconds / 3))
+            .childOption(EpollChannelOption.TCP_KEEPCNT, 3);
     }
 
     @Override

@@ -94,6 +94,13 @@ public final class IoUringTransport implements NettyTransport {
     }
 
     @Override
+    public void configureKeepAlive(ServerBootstrap bootstrap, int seconds) {
+        bootstrap.childOption(IoUringChannelOption.TCP_KEEPIDLE, seconds)
+            .childOption(IoUringChannelOption.TCP_KEEPINTVL, Math.max(1, seconds / 3))
+            .childOption(IoUringChannelOption.TCP_KEEPCNT, 3);
+    }
+
+    @Override
     public Class<? extends ServerChannel> serverChannelClass() {
         return IoUringServerSocketChannel.class;
     }

@@ -73,7 +73,7 @@ final class InfoReport {
         line(text, "hz", state.settings().value("hz"));
         line(text, "configured_hz", state.settings().value("hz"));
         line(text, "executable", ProcessHandle.current().info().command().orElse(""));
-        line(text, "config_file", "");
+        line(text, "config_file", state.settings().configFile());
         line(text, "lacewing_version", ServerState.VERSION);
         line(text, "lacewing_engine", state.engineName());
         line(text, "lacewing_transport", state.transport());
