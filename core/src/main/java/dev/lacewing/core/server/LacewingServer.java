@@ -112,6 +112,7 @@ public final class LacewingServer implements AutoCloseable {
             return;
         }
         closed = true;
+        state.scripts().stopAll();
         for (Channel listener : listeners) {
             listener.close().syncUninterruptibly();
         }

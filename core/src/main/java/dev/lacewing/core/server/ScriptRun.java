@@ -257,7 +257,7 @@ public final class ScriptRun implements ScriptHost {
             busy = true;
             scripts.busy(this);
         }
-        return killed;
+        return killed || scripts.stopping();
     }
 
     /**

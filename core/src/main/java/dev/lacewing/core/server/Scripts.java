@@ -131,6 +131,8 @@ public final class Scripts {
     private volatile long busyThresholdNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(5000);
     /** The run past busy-reply-threshold, or null: while there is one, dispatch answers BUSY. */
     private volatile ScriptRun busy;
+    /** Set when the server closes: every running script stops at its next checkpoint, written or not. */
+    private volatile boolean stopping;
 
     Scripts(ScriptingProvider provider) {
         this.provider = provider;
@@ -157,6 +159,18 @@ public final class Scripts {
 
     long busyThresholdNanos() {
         return busyThresholdNanos;
+    }
+
+    /**
+     * The server is closing: every script still running ends at its next checkpoint, even one that
+     * wrote, as SHUTDOWN NOSAVE ends a busy Redis; otherwise closing would wait on it forever.
+     */
+    void stopAll() {
+        stopping = true;
+    }
+
+    boolean stopping() {
+        return stopping;
     }
 
     /** Whether a script has run past busy-reply-threshold: every command but the ALLOW_BUSY ones is answered BUSY. */
