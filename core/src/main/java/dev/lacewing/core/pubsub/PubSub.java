@@ -46,7 +46,10 @@ public final class PubSub {
         if (!connection.subscriptions().add(kind, name)) {
             return false;
         }
-        registry(kind).compute(name, (key, current) -> current == null
+        // A killed connection is withdrawn from the registry by its killer; one whose subscribe
+        // was already running then stays out (the check is under the entry's lock, after the kill
+        // mark, so either the killer's withdrawal or this check sees the other).
+        registry(kind).compute(name, (key, current) -> connection.killed() ? current : current == null
             ? new ClientConnection[] {connection} : inserted(current, connection));
         return true;
     }
@@ -65,6 +68,22 @@ public final class PubSub {
         for (SubscriptionKind kind : SubscriptionKind.values()) {
             for (ChannelName name : connection.subscriptions().names(kind)) {
                 unsubscribe(connection, kind, name);
+            }
+        }
+    }
+
+    /**
+     * Takes a killed connection out of every channel, pattern and shard channel at once, from the
+     * killing thread, so that a PUBLISH that follows CLIENT KILL's reply no longer counts it, as in
+     * Redis, whose freeClient unsubscribes before the reply. Its {@link Subscriptions} stay as they
+     * are until its home thread closes it ({@link #unsubscribeAll}). The connection's names are its
+     * home thread's, so every entry is looked at: O(channels + patterns), for a rare command.
+     */
+    public void withdraw(ClientConnection connection) {
+        for (SubscriptionKind kind : SubscriptionKind.values()) {
+            Map<ChannelName, ClientConnection[]> registry = registry(kind);
+            for (ChannelName name : registry.keySet()) {
+                registry.computeIfPresent(name, (key, current) -> removed(current, connection));
             }
         }
     }

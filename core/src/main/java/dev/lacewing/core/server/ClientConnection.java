@@ -100,6 +100,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private boolean executed;
     private boolean closing;
     private volatile boolean closed;
+    /** Set by {@link #kill} on the killing thread, before the close it posts here. */
+    private volatile boolean killed;
     /** Whether the pipeline stopped because the socket is full; it goes on when it drains. */
     private boolean outputPaused;
     /** When the output buffer went over the soft limit and stayed over it; 0 while it is not. */
@@ -953,6 +955,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         return current;
     }
 
+    /** Whether {@link #kill} was called: it may no longer join a channel. From any thread. */
+    public boolean killed() {
+        return killed;
+    }
+
     /** Whether it is subscribed to anything (Redis's CLIENT_PUBSUB flag). */
     public boolean subscribed() {
         Subscriptions current = subscriptions;
@@ -1440,8 +1447,16 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         return waiting;
     }
 
-    /** Closes the connection from another client (CLIENT KILL). */
+    /**
+     * Closes the connection from another client (CLIENT KILL), the timeout or the server's close.
+     * It leaves its channels at once, on the calling thread, so that what the killer does next no
+     * longer reaches it; the close itself runs on its home thread.
+     */
     public void kill() {
+        killed = true;
+        if (subscribed()) {
+            server.pubSub().withdraw(this);
+        }
         channel.eventLoop().execute(() -> {
             closing = true;
             channel.close();
