@@ -19,6 +19,7 @@ import dev.lacewing.core.threading.PerCoreStrategy;
 import dev.lacewing.core.threading.SingleStrategy;
 import dev.lacewing.core.transport.NettyTransport;
 import dev.lacewing.core.transport.NioTransport;
+import dev.lacewing.core.transport.TlsContext;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -72,9 +73,17 @@ public final class LacewingServer implements AutoCloseable {
         return new Builder();
     }
 
-    /** The TCP port the server listens on (the chosen one when started with port 0). */
+    /**
+     * The TCP port the server listens on (the chosen one when started with port 0); 0 when
+     * tls-port is set and port is 0, which turns plain TCP off.
+     */
     public int port() {
         return state.port();
+    }
+
+    /** The TLS port (tls-port); 0 for none. */
+    public int tlsPort() {
+        return state.tlsPort();
     }
 
     /** The shared state; for server tools and tests in core. */
@@ -215,11 +224,12 @@ public final class LacewingServer implements AutoCloseable {
                 "engine");
             TransportChoice transport = chooseTransport(withBuiltInTransports(found.transports()),
                 config.value("transport"));
+            TlsContext tls = config.longValue("tls-port") == 0 ? null : TlsContext.start(config);
 
             MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(plan.workers(),
                 new DefaultThreadFactory("lacewing-worker"), transport.transport().ioHandlerFactory());
             try {
-                return start(config, found, plan, engineName, engineProvider, transport, group);
+                return start(config, found, plan, engineName, engineProvider, transport, tls, group);
             } catch (RuntimeException e) {
                 group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
                 throw e;
@@ -228,7 +238,7 @@ public final class LacewingServer implements AutoCloseable {
 
         private LacewingServer start(Config config, Plugins found, ThreadingPlan plan, String engineName,
                                      StorageEngineProvider engineProvider, TransportChoice transport,
-                                     MultiThreadIoEventLoopGroup group) {
+                                     TlsContext tls, MultiThreadIoEventLoopGroup group) {
             NettyWorkers workers = new NettyWorkers(group);
             ServerState state = new ServerState(config, new CommandTable.Builder("core").build(), plan, engineName,
                 transport.transport().name(), transport.notes(), found.mode());
@@ -312,24 +322,20 @@ public final class LacewingServer implements AutoCloseable {
             LacewingServer server = new LacewingServer(state, group, listeners, engine, workers);
             onServing.accept(server);
             int port = (int) config.longValue("port");
+            int tlsPort = (int) config.longValue("tls-port");
             try {
-                for (String address : config.value("bind").split("\\s+")) {
-                    boolean optional = address.startsWith("-");
-                    String host = optional ? address.substring(1) : address;
-                    try {
-                        Channel listener = bootstrap.bind(new InetSocketAddress(host, port)).syncUninterruptibly().channel();
-                        listeners.add(listener);
-                        port = ((InetSocketAddress) listener.localAddress()).getPort();
-                    } catch (Exception e) { // Netty rethrows BindException unchecked
-                        if (!optional) {
-                            throw new IllegalStateException("Could not create server TCP listening socket " + host + ":"
-                                + port + ": " + e.getMessage(), e);
-                        }
-                        LOG.log(System.Logger.Level.DEBUG, "skipping optional bind address " + host + ": " + e.getMessage());
-                    }
+                if (port != 0 || tls == null) {
+                    port = listen(bootstrap, config.value("bind"), port, "TCP", listeners);
                 }
-                if (listeners.isEmpty()) {
-                    throw new IllegalStateException("Failed listening on any address of '" + config.value("bind") + "'");
+                if (tls != null) {
+                    ServerBootstrap tlsBootstrap = bootstrap.clone().childHandler(new ChannelInitializer<Channel>() {
+                        @Override
+                        protected void initChannel(Channel channel) {
+                            channel.pipeline().addLast(tls.newHandler(channel.alloc()),
+                                new ClientConnection(state, workers.indexOf(channel.eventLoop())));
+                        }
+                    });
+                    tlsPort = listen(tlsBootstrap, config.value("bind"), tlsPort, "TLS", listeners);
                 }
             } catch (RuntimeException e) {
                 listeners.forEach(Channel::close);
@@ -337,6 +343,7 @@ public final class LacewingServer implements AutoCloseable {
                 throw e;
             }
             state.port(port);
+            state.tlsPort(tlsPort);
             applyLogLevel(config.value("loglevel"));
             config.onChange((name, value) -> {
                 if (name.equals("loglevel")) {
@@ -345,11 +352,41 @@ public final class LacewingServer implements AutoCloseable {
             });
             workers.scheduleRepeating(0, () -> closeIdleClients(state), () -> 1000);
             workers.scheduleRepeating(0, state::sampleRates, () -> 100);
-            LOG.log(System.Logger.Level.INFO, "Lacewing " + ServerState.VERSION + " ready: port " + port + ", engine "
+            LOG.log(System.Logger.Level.INFO, "Lacewing " + ServerState.VERSION + " ready: port " + port
+                + (tls == null ? "" : ", tls-port " + tlsPort + " (" + TlsContext.provider() + ")") + ", engine "
                 + engineName + ", transport " + transport.transport().name() + ", threading " + plan.strategy()
                 + " (" + plan.workers() + " threads), plugins " + found.mode()
                 + (transport.notes().isEmpty() ? "" : "; " + transport.notes()) + "; " + jvm);
             return server;
+        }
+
+        /**
+         * Binds every address of {@code bind} on one port (the first bound fixes it when 0), as
+         * Redis's listenToPort; a leading - marks an address skipped when it cannot be bound.
+         * Adds the listeners; returns the port.
+         */
+        private static int listen(ServerBootstrap bootstrap, String bind, int port, String kind, List<Channel> listeners) {
+            int bound = 0;
+            for (String address : bind.split("\\s+")) {
+                boolean optional = address.startsWith("-");
+                String host = optional ? address.substring(1) : address;
+                try {
+                    Channel listener = bootstrap.bind(new InetSocketAddress(host, port)).syncUninterruptibly().channel();
+                    listeners.add(listener);
+                    bound++;
+                    port = ((InetSocketAddress) listener.localAddress()).getPort();
+                } catch (Exception e) { // Netty rethrows BindException unchecked
+                    if (!optional) {
+                        throw new IllegalStateException("Could not create server " + kind + " listening socket " + host
+                            + ":" + port + ": " + e.getMessage(), e);
+                    }
+                    LOG.log(System.Logger.Level.DEBUG, "skipping optional bind address " + host + ": " + e.getMessage());
+                }
+            }
+            if (bound == 0) {
+                throw new IllegalStateException("Failed listening on any address of '" + bind + "'");
+            }
+            return port;
         }
 
         /** The {@code timeout} setting: closes clients idle for longer, as Redis's clientsCron does. */

@@ -192,6 +192,18 @@ public final class ServerCommands {
                 return;
             }
         }
+        try {
+            config.apply(List.copyOf(previous.keySet()));
+        } catch (Config.ApplyFailure e) {
+            previous.forEach(config::restore);
+            try {
+                config.apply(List.copyOf(previous.keySet()));
+            } catch (Config.ApplyFailure ignored) {
+                // As Redis's restoreBackupConfig: the values are back; what failed to apply is logged.
+            }
+            ctx.reply().error(configSetFailed(e.setting(), e.getMessage()));
+            return;
+        }
         ctx.reply().ok();
     }
 
