@@ -306,8 +306,11 @@ public final class Config implements Settings {
             "seconds a cached TLS session may be resumed", 0, Integer.MAX_VALUE),
         tlsFlag("tls-session-caching", "yes", "cache TLS sessions so that clients can resume them without a full "
             + "handshake"),
-        inert("unixsocket", List.of(), "", FIXED, Setting.Type.STRING),
-        inert("unixsocketperm", List.of(), "0", FIXED, Setting.Type.STRING));
+        new Setting("unixsocket", List.of(), "", FIXED, Setting.Type.STRING,
+            "a Unix domain socket to listen on as well (a file there is replaced; removed at exit); empty for none. "
+            + "With unixsocket set, port 0 turns TCP off"),
+        new Setting("unixsocketperm", List.of(), "0", FIXED, Setting.Type.STRING,
+            "the socket file's permissions, in octal (700); 0 leaves the umask's"));
 
     /** The description of every setting accepted for compatibility only ({@link Setting#effective} false). */
     public static final String NO_EFFECT = "accepted for redis.conf compatibility; no effect in Lacewing yet";

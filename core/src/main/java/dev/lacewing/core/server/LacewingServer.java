@@ -27,12 +27,17 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -58,6 +63,8 @@ public final class LacewingServer implements AutoCloseable {
     private final List<Channel> listeners;
     private final StorageEngine engine;
     private final Workers workers;
+    /** The unixsocket file this server made, removed on close; null for none. */
+    private volatile Path unixSocket;
     private volatile boolean closed;
 
     private LacewingServer(ServerState state, MultiThreadIoEventLoopGroup group, List<Channel> listeners,
@@ -79,6 +86,11 @@ public final class LacewingServer implements AutoCloseable {
      */
     public int port() {
         return state.port();
+    }
+
+    /** The Unix domain socket's path (unixsocket); null for none. */
+    public Path unixSocket() {
+        return unixSocket;
     }
 
     /** The TLS port (tls-port); 0 for none. */
@@ -125,6 +137,7 @@ public final class LacewingServer implements AutoCloseable {
         for (Channel listener : listeners) {
             listener.close().syncUninterruptibly();
         }
+        removeUnixSocket();
         for (ClientConnection client : List.copyOf(state.clients().values())) {
             client.kill();
         }
@@ -132,6 +145,18 @@ public final class LacewingServer implements AutoCloseable {
         engine.close();
         state.requestShutdown();
         LOG.log(System.Logger.Level.INFO, "Lacewing is now ready to exit, bye bye...");
+    }
+
+    /** As Redis at exit: the socket file goes with the server. */
+    private void removeUnixSocket() {
+        Path socket = unixSocket;
+        if (socket != null) {
+            try {
+                Files.deleteIfExists(socket);
+            } catch (IOException e) {
+                LOG.log(System.Logger.Level.WARNING, "Error removing the unix socket " + socket + ": " + e.getMessage());
+            }
+        }
     }
 
     /** Configures and starts a server. */
@@ -301,6 +326,12 @@ public final class LacewingServer implements AutoCloseable {
             String jvm = "JVM " + System.getProperty("java.vm.version") + " flags " + ServerState.jvmFlags()
                 + ", collector " + ServerState.collectors();
             int keepAliveSeconds = (int) config.longValue("tcp-keepalive");
+            ChannelInitializer<Channel> plain = new ChannelInitializer<>() {
+                @Override
+                protected void initChannel(Channel channel) {
+                    channel.pipeline().addLast(new ClientConnection(state, workers.indexOf(channel.eventLoop())));
+                }
+            };
             ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(group, group)
                 .channel(transport.transport().serverChannelClass())
@@ -308,12 +339,7 @@ public final class LacewingServer implements AutoCloseable {
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.SO_KEEPALIVE, keepAliveSeconds > 0)
-                .childHandler(new ChannelInitializer<Channel>() {
-                    @Override
-                    protected void initChannel(Channel channel) {
-                        channel.pipeline().addLast(new ClientConnection(state, workers.indexOf(channel.eventLoop())));
-                    }
-                });
+                .childHandler(plain);
             transport.transport().configureConnections(bootstrap);
             if (keepAliveSeconds > 0) {
                 transport.transport().configureKeepAlive(bootstrap, keepAliveSeconds);
@@ -324,8 +350,19 @@ public final class LacewingServer implements AutoCloseable {
             int port = (int) config.longValue("port");
             int tlsPort = (int) config.longValue("tls-port");
             try {
-                if (port != 0 || tls == null) {
+                String unixSocket = config.value("unixsocket");
+                if (port != 0 || (tls == null && unixSocket.isEmpty())) {
                     port = listen(bootstrap, config.value("bind"), port, "TCP", listeners);
+                }
+                if (!unixSocket.isEmpty()) {
+                    ServerBootstrap domain = new ServerBootstrap()
+                        .group(group, group)
+                        .channel(transport.transport().serverDomainSocketChannelClass())
+                        .option(ChannelOption.SO_BACKLOG, (int) config.longValue("tcp-backlog"))
+                        .childHandler(plain);
+                    listeners.add(listenOnUnixSocket(domain, transport.transport(), unixSocket,
+                        config.value("unixsocketperm")));
+                    server.unixSocket = Path.of(unixSocket);
                 }
                 if (tls != null) {
                     ServerBootstrap tlsBootstrap = bootstrap.clone().childHandler(new ChannelInitializer<Channel>() {
@@ -339,6 +376,7 @@ public final class LacewingServer implements AutoCloseable {
                 }
             } catch (RuntimeException e) {
                 listeners.forEach(Channel::close);
+                server.removeUnixSocket();
                 engine.close();
                 throw e;
             }
@@ -387,6 +425,44 @@ public final class LacewingServer implements AutoCloseable {
                 throw new IllegalStateException("Failed listening on any address of '" + bind + "'");
             }
             return port;
+        }
+
+        /**
+         * Listens on a Unix domain socket as Redis's anetUnixServer: a file already at the path is
+         * removed first, and a non-zero {@code unixsocketperm} (octal) is set on the new one.
+         */
+        private static Channel listenOnUnixSocket(ServerBootstrap bootstrap, NettyTransport transport, String path,
+                                                  String permissions) {
+            int mode;
+            try {
+                mode = Integer.parseInt(permissions, 8);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("'unixsocketperm " + permissions + "': Invalid socket file permissions");
+            }
+            try {
+                Files.deleteIfExists(Path.of(path));
+                Channel listener = bootstrap.bind(transport.domainSocketAddress(path)).syncUninterruptibly().channel();
+                if (mode != 0) {
+                    Files.setPosixFilePermissions(Path.of(path), posixPermissions(mode));
+                }
+                return listener;
+            } catch (Exception e) { // Netty rethrows BindException unchecked
+                throw new IllegalStateException("Failed opening Unix socket: " + e.getMessage(), e);
+            }
+        }
+
+        private static Set<PosixFilePermission> posixPermissions(int mode) {
+            Set<PosixFilePermission> permissions = EnumSet.noneOf(PosixFilePermission.class);
+            PosixFilePermission[] byBit = {
+                PosixFilePermission.OTHERS_EXECUTE, PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_READ,
+                PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_READ,
+                PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_READ};
+            for (int bit = 0; bit < byBit.length; bit++) {
+                if ((mode & (1 << bit)) != 0) {
+                    permissions.add(byBit[bit]);
+                }
+            }
+            return permissions;
         }
 
         /** The {@code timeout} setting: closes clients idle for longer, as Redis's clientsCron does. */
