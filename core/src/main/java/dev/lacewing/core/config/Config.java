@@ -368,6 +368,11 @@ public final class Config implements Settings {
         }
     }
 
+    /** Every setting, in the table's order. */
+    List<Setting> table() {
+        return table;
+    }
+
     /** The setting a name or alias denotes. */
     public Optional<Setting> setting(String name) {
         return Optional.ofNullable(byName.get(name.toLowerCase(Locale.ROOT)));
