@@ -248,6 +248,45 @@ class TlsTest {
     }
 
     @Test
+    void tlsProtocolsAndCiphersLimitWhatAClientMayNegotiate() {
+        Target target = new Target("shared-nothing", "nio");
+        try (LacewingServer server = Servers.builder(target)
+                .set("tls-port", Integer.toString(freePort()))
+                .set("tls-cert-file", file("server.crt"))
+                .set("tls-key-file", file("server.key"))
+                .set("tls-auth-clients", "no")
+                .set("tls-protocols", "TLSv1.2")
+                .set("tls-ciphers", "ECDHE-ECDSA-AES128-GCM-SHA256")
+                .set("tls-prefer-server-ciphers", "yes")
+                .set("tls-session-caching", "no")
+                .start()) {
+            String address = "127.0.0.1:" + server.tlsPort();
+            Output tls12 = run(List.of("openssl", "s_client", "-connect", address, "-CAfile", file("ca.crt"),
+                "-tls1_2"), certificates.toFile());
+            assertEquals(0, tls12.exitCode(), tls12.text());
+            assertTrue(tls12.text().contains("Cipher is ECDHE-ECDSA-AES128-GCM-SHA256"), tls12.text());
+            Output tls13 = run(List.of("openssl", "s_client", "-connect", address, "-CAfile", file("ca.crt"),
+                "-tls1_3"), certificates.toFile());
+            assertTrue(tls13.exitCode() != 0, "TLSv1.3 is not in tls-protocols: " + tls13.text());
+            assertEquals("PONG", redisCli(server.tlsPort(), false, "PING").text());
+        }
+    }
+
+    @Test
+    void anUnknownProtocolIsRefusedAtStart() {
+        Target target = new Target("shared-nothing", "nio");
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+            () -> Servers.builder(target)
+                .set("tls-port", Integer.toString(freePort()))
+                .set("tls-cert-file", file("server.crt"))
+                .set("tls-key-file", file("server.key"))
+                .set("tls-auth-clients", "no")
+                .set("tls-protocols", "SSLv3")
+                .start());
+        assertTrue(refused.getMessage().contains("Invalid tls-protocols specified"), refused.getMessage());
+    }
+
+    @Test
     void aTlsPortWithoutACertificateDoesNotStart() {
         Target target = new Target("shared-nothing", "nio");
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
