@@ -302,7 +302,7 @@ public final class ServerState implements Server, ModuleRegistry {
 
     /** A new read-only view of a database that counts its lookups as keyspace hits and misses. */
     ReadLookups readLookups() {
-        return new ReadLookups(keyspaceHits, keyspaceMisses);
+        return new ReadLookups(keyspaceHits, keyspaceMisses, keyspaceEvents);
     }
 
     public long readsProcessed() {
