@@ -1509,27 +1509,33 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             && (address instanceof Inet6Address || address.getHostAddress().equals("127.0.0.1"));
     }
 
+    private boolean overInternet() {
+        return channel == null || channel.localAddress() instanceof InetSocketAddress;
+    }
+
     public String localAddress() {
         return channel == null ? "?" : addressText(channel.localAddress());
     }
 
-    private static String addressText(java.net.SocketAddress address) {
+    /** Redis's genClientAddrString: host:port, or for a Unix socket client the socket's path and :0. */
+    private String addressText(java.net.SocketAddress address) {
         if (address instanceof InetSocketAddress inet) {
             String host = inet.getAddress().getHostAddress();
             return (host.contains(":") ? "[" + host + "]" : host) + ":" + inet.getPort();
         }
-        return String.valueOf(address);
+        return server.settings().value("unixsocket") + ":0";
     }
 
     /**
      * Redis's flags in its order: P (subscribed), x (inside MULTI), b (blocked), t (tracking), R (its
-     * redirect client gone), B (tracking in BCAST mode), e (CLIENT NO-EVICT); N for none.
+     * redirect client gone), B (tracking in BCAST mode), U (over the Unix socket), e (CLIENT NO-EVICT); N for
+     * none.
      */
     private String flags() {
         TrackingMode mode = tracking;
         String flags = (subscribed() ? "P" : "") + (multi.active() ? "x" : "") + (blockedClient != null ? "b" : "")
             + (mode != null ? "t" : "") + (mode != null && trackingRedirectBroken ? "R" : "")
-            + (mode != null && mode.broadcast() ? "B" : "") + (noEvict ? "e" : "");
+            + (mode != null && mode.broadcast() ? "B" : "") + (overInternet() ? "" : "U") + (noEvict ? "e" : "");
         return flags.isEmpty() ? "N" : flags;
     }
 
