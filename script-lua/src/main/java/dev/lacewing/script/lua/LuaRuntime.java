@@ -4,6 +4,7 @@ import dev.lacewing.api.Arguments;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.api.ScriptHost;
 import dev.lacewing.api.ScriptRuntime;
+import dev.lacewing.script.lua.lib.RedisRandom;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -86,6 +87,8 @@ final class LuaRuntime implements ScriptRuntime {
     }
 
     private final ReadonlyTable globals;
+    /** The server's math.random sequence, shared by every runtime as Redis shares its one Lua state's. */
+    private final RedisRandom random;
 
     /** Ends a load past its time limit from luaj's count hook, where a LuaError would be swallowed. */
     private static final class LoadTimeout extends Error {
@@ -138,7 +141,8 @@ final class LuaRuntime implements ScriptRuntime {
     private String chunk = "user_script";
     private int resp = 2;
 
-    LuaRuntime() {
+    LuaRuntime(RedisRandom random) {
+        this.random = random;
         LUAJ.lock();
         try {
             globals = sandbox(true);
@@ -163,6 +167,9 @@ final class LuaRuntime implements ScriptRuntime {
         }
         for (String name : LIBRARIES) {
             ReadonlyTable library = ReadonlyTable.copyOf(standard.get(name).checktable());
+            if (name.equals("math")) {
+                random.install(library);
+            }
             library.lock();
             g.rawset(LuaValue.valueOf(name), library);
         }
