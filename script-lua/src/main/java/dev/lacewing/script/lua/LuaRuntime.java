@@ -75,6 +75,10 @@ final class LuaRuntime implements ScriptRuntime {
     /** Lua instructions between two {@link ScriptHost#checkpoint()} calls. */
     private static final int CHECKPOINT_INSTRUCTIONS = 100_000;
     static final String KILLED = "ERR Script killed by user with SCRIPT KILL...";
+    private static final LuaValue KEYS = LuaValue.valueOf("KEYS");
+    private static final LuaValue ARGV = LuaValue.valueOf("ARGV");
+    private static final LuaValue NO_HOOK_EVENTS = LuaValue.valueOf("");
+    private static final LuaValue CHECKPOINT_COUNT = LuaValue.valueOf(CHECKPOINT_INSTRUCTIONS);
 
     /** Ends a killed script from luaj's count hook, where a LuaError would be swallowed; pcall does not catch it. */
     private static final class Killed extends Error {
@@ -215,8 +219,8 @@ final class LuaRuntime implements ScriptRuntime {
         g.rawset(LuaValue.valueOf("redis"), redisLibrary());
         Libraries.install(g);
         if (keysAndArgv) {
-            g.setUnlocked("KEYS", new LuaTable());
-            g.setUnlocked("ARGV", new LuaTable());
+            g.rawset(KEYS, new LuaTable());
+            g.rawset(ARGV, new LuaTable());
         }
         g.setmetatable(nonexistentGlobalError());
         g.lock();
@@ -346,8 +350,8 @@ final class LuaRuntime implements ScriptRuntime {
                 }
                 function = compiled.get(sha);
             }
-            globals.setUnlocked("KEYS", strings(host.arguments(), host.firstKey(), host.firstKey() + host.keyCount()));
-            globals.setUnlocked("ARGV", strings(host.arguments(), host.firstKey() + host.keyCount(),
+            globals.setUnlocked(KEYS, strings(host.arguments(), host.firstKey(), host.firstKey() + host.keyCount()));
+            globals.setUnlocked(ARGV, strings(host.arguments(), host.firstKey() + host.keyCount(),
                 host.arguments().count()));
             execute(function, LuaValue.NONE, sha, "user_script", host, reply);
         } finally {
@@ -364,7 +368,7 @@ final class LuaRuntime implements ScriptRuntime {
         this.resp = 2;
         try {
             LuaValue result;
-            sethook.call(checkpoint, LuaValue.valueOf(""), LuaValue.valueOf(CHECKPOINT_INSTRUCTIONS));
+            sethook.call(checkpoint, NO_HOOK_EVENTS, CHECKPOINT_COUNT);
             try {
                 result = function.invoke(arguments).arg1();
             } catch (Killed e) {
@@ -782,7 +786,7 @@ final class LuaRuntime implements ScriptRuntime {
             }
         }
         LuaValue reply = RespToLua.parse(host.call(argv, resp, raise));
-        if (raise && reply.istable() && !reply.get("err").isnil()) {
+        if (raise && reply.istable() && !reply.get(ErrorValue.ERR).isnil()) {
             throw new ErrorValue((LuaTable) reply);
         }
         return reply;
