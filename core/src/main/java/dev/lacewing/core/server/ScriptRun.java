@@ -119,6 +119,11 @@ public final class ScriptRun implements ScriptHost {
         ReplyWriter reply = ctx.reply();
         Scripts scripts = ((ServerState) ctx.server()).scripts();
         Arguments args = ctx.arguments();
+        if (bySha && args.length(1) != 40 && scripts.available()) {
+            // evalShaCommand: a SHA of the wrong length cannot match, so NOSCRIPT comes before numkeys's checks.
+            reply.error(Scripts.NOSCRIPT);
+            return;
+        }
         long numKeys;
         try {
             numKeys = Long.parseLong(args.string(2));

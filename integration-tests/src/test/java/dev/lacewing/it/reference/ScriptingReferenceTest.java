@@ -149,6 +149,10 @@ class ScriptingReferenceTest {
         EVAL
         EVALSHA ffffffffffffffffffffffffffffffffffffffff 0
         EVALSHA abc 0
+        EVALSHA abc -1
+        EVALSHA abc 5
+        EVALSHA_RO abc x
+        EVALSHA ffffffffffffffffffffffffffffffffffffffff 5
         SCRIPT LOAD "return 'loaded'"
         EVALSHA 1c6b3f8b9e0a6dd0c0b5c4f3f0b5a0a3c4c5b2a1 0
         SCRIPT LOAD "return 'sha'..ARGV[1]"
