@@ -354,8 +354,14 @@ public final class ScriptRun implements ScriptHost {
         if (write) {
             wrote = true;
         }
-        command.recordCall((System.nanoTime() - start) / 1000, callWriter.errorCount() != errorsBefore);
-        return ByteBufUtil.getBytes(scratch);
+        boolean failed = callWriter.errorCount() != errorsBefore;
+        command.recordCall((System.nanoTime() - start) / 1000, failed);
+        byte[] reply = ByteBufUtil.getBytes(scratch);
+        // Redis 7 replicates a script's effects: each write it made, MULTI/EXEC around several.
+        if (write && !failed && server.aof().enabled() && ctx.client() instanceof ClientConnection connection) {
+            connection.propagate(command, args, reply);
+        }
+        return reply;
     }
 
     private static byte[] error(String message) {
@@ -483,7 +489,7 @@ public final class ScriptRun implements ScriptHost {
     }
 
     /** A command's arguments as the script gave them. */
-    private static final class ArgvArguments implements Arguments {
+    static final class ArgvArguments implements Arguments {
         private final byte[] bytes;
         private final int[] offsets;
 
