@@ -1251,10 +1251,15 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         if (aofOffset > aofCommitted && server.aof().enabled()) {
             if (!awaitingAof) {
                 awaitingAof = true;
+                // By the time the file is committed the connection may have gone on to a command
+                // that is away on another thread, writing into out: that command's return flushes.
+                // A blocked or postponed connection's out is its own thread's.
                 server.aof().afterCommit(aofOffset, channel.eventLoop(), committed -> {
                     awaitingAof = false;
-                    aofCommitted = aofOffset;
-                    flush();
+                    aofCommitted = Math.max(aofCommitted, committed);
+                    if (!waiting || blocked || postponed) {
+                        flush();
+                    }
                 });
             }
             return;
