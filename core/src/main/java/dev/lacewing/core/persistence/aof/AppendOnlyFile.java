@@ -561,7 +561,12 @@ public final class AppendOnlyFile {
                 rewrites++;
             }
             lastRewriteOk = true;
-            LOG.log(System.Logger.Level.INFO, "Background AOF rewrite finished successfully");
+            if (starting) {
+                LOG.log(System.Logger.Level.INFO, "Creating AOF base file " + base.name() + " on server start");
+                LOG.log(System.Logger.Level.INFO, "Creating AOF incr file " + next.name() + " on server start");
+            } else {
+                LOG.log(System.Logger.Level.INFO, "Background AOF rewrite finished successfully");
+            }
             return true;
         } catch (IOException | RuntimeException e) {
             lastRewriteOk = false;
