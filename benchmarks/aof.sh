@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Write throughput with the AOF (issue 17 item 8): SET with appendonly yes under appendfsync always
 # and everysec, at pipeline 1 and 30, on Debian's redis-server and on Lacewing (launcher defaults)
-# in the same run, each server fresh per policy, with its own AOF directory in a work folder.
+# in the same run, each server fresh per row, with an empty AOF directory of its own.
 # redis-benchmark, 50 connections, random keys over 100,000, 3-byte values. Prints each server's
 # ops/s and the ratio Lacewing/Redis per row.
 #
@@ -23,11 +23,11 @@ lacewing_port=6691
 # ops/s of SET on a port at a pipeline depth.
 set_rate() { # port pipeline
   redis-benchmark -p "$1" -t set -n "$requests" -c 50 -r 100000 -d 3 -P "$2" -q 2>/dev/null \
-    | tr '\r' '\n' | awk '/^SET:/ {print $2; exit}'
+    | tr '\r' '\n' | awk '/^SET: [0-9.]+ requests per second/ && !done {print $2; done = 1}'
 }
 
 start_redis() { # fsync
-  mkdir -p "$work/redis-$1"
+  rm -rf "$work/redis-$1"; mkdir -p "$work/redis-$1"
   require_free_port "$redis_port"
   redis-server --port "$redis_port" --save '' --appendonly yes --appendfsync "$1" --dir "$work/redis-$1" \
     --daemonize no >"$work/redis-$1.log" 2>&1 &
@@ -36,7 +36,7 @@ start_redis() { # fsync
 }
 
 start_lacewing() { # fsync
-  mkdir -p "$work/lacewing-$1"
+  rm -rf "$work/lacewing-$1"; mkdir -p "$work/lacewing-$1"
   require_free_port "$lacewing_port"
   "$dist/bin/lacewing-server" --port "$lacewing_port" --save '' --appendonly yes --appendfsync "$1" \
     --dir "$work/lacewing-$1" >"$work/lacewing-$1.log" 2>&1 &
