@@ -2,8 +2,8 @@
 # Write throughput with the AOF (issue 17 item 8): SET with appendonly yes under appendfsync always
 # and everysec, at pipeline 1 and 30, on Debian's redis-server and on Lacewing (launcher defaults)
 # in the same run, each server fresh per row, with an empty AOF directory of its own.
-# redis-benchmark, 50 connections, random keys over 100,000, 3-byte values. Prints each server's
-# ops/s and the ratio Lacewing/Redis per row.
+# redis-benchmark, 50 connections, random keys over 100,000, 3-byte values, one warm-up run then the
+# measured one. Prints each server's ops/s and the ratio Lacewing/Redis per row.
 #
 # Usage: benchmarks/aof.sh [requests-per-run]   (default 200000)
 # Needs: redis-server, redis-benchmark, redis-cli, and the distribution built by
@@ -20,8 +20,9 @@ require_tools redis-server redis-benchmark redis-cli
 redis_port=6690
 lacewing_port=6691
 
-# ops/s of SET on a port at a pipeline depth.
+# ops/s of SET on a port at a pipeline depth, after a warm-up run of the same load (the JVM's JIT).
 set_rate() { # port pipeline
+  redis-benchmark -p "$1" -t set -n "$requests" -c 50 -r 100000 -d 3 -P "$2" -q >/dev/null 2>&1
   redis-benchmark -p "$1" -t set -n "$requests" -c 50 -r 100000 -d 3 -P "$2" -q 2>/dev/null \
     | tr '\r' '\n' | awk '/^SET: [0-9.]+ requests per second/ && !done {print $2; done = 1}'
 }
