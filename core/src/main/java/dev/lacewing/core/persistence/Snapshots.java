@@ -107,7 +107,7 @@ public final class Snapshots {
             return false;
         }
         try (channel) {
-            write(channel, databases);
+            write(channel, databases, false);
             channel.force(true);
         } catch (IOException | UncheckedIOException e) {
             LOG.log(System.Logger.Level.WARNING, "Write error saving DB on disk: " + reason(e));
@@ -131,14 +131,18 @@ public final class Snapshots {
         return true;
     }
 
-    private void write(FileChannel channel, List<Keyspace> databases) throws IOException {
+    /**
+     * Writes every database as an RDB file into {@code channel}; {@code aofBase}: the image is an
+     * AOF base file, whose aof-base AUX field is 1 (rdbSaveRio's RDBFLAGS_AOF_PREAMBLE).
+     */
+    public void write(FileChannel channel, List<Keyspace> databases, boolean aofBase) throws IOException {
         RdbFileWriter writer = new RdbFileWriter(channel, config.flag("rdbcompression"), config.flag("rdbchecksum"));
         writer.header();
         writer.aux("redis-ver", redisVersion);
         writer.aux("redis-bits", "64");
         writer.aux("ctime", Long.toString(System.currentTimeMillis() / 1000));
         writer.aux("used-mem", Long.toString(usedMemory.getAsLong()));
-        writer.aux("aof-base", "0");
+        writer.aux("aof-base", aofBase ? "1" : "0");
         for (Functions.Library library : scripts.get().functions().libraries()) {
             writer.function(library.code());
         }
@@ -179,7 +183,15 @@ public final class Snapshots {
      * the caller stopping the server.
      */
     public void load(List<Keyspace> databases) {
-        Path file = directory().resolve(config.value("dbfilename"));
+        load(databases, directory().resolve(config.value("dbfilename")), true);
+    }
+
+    /**
+     * Loads the RDB file {@code file}; {@code missingIsEmpty}: a missing file is an empty dataset,
+     * otherwise it is refused as a damaged one. Keys whose time has passed are dropped; returns the
+     * keys loaded.
+     */
+    public long load(List<Keyspace> databases, Path file, boolean missingIsEmpty) {
         long started = System.nanoTime();
         long now = System.currentTimeMillis();
         long[] loaded = new long[2];
@@ -220,7 +232,10 @@ public final class Snapshots {
                     }
                 });
         } catch (NoSuchFileException e) {
-            return;
+            if (missingIsEmpty) {
+                return 0;
+            }
+            throw new IllegalStateException("Fatal error loading the DB: No such file or directory. Exiting.", e);
         } catch (IOException | UncheckedIOException e) {
             throw new IllegalStateException("Fatal error loading the DB: " + reason(e) + ". Exiting.", e);
         } catch (RdbFormatException e) {
@@ -232,6 +247,7 @@ public final class Snapshots {
             + loaded[1] + ".");
         LOG.log(System.Logger.Level.INFO, String.format(Locale.ROOT, "DB loaded from disk: %.3f seconds",
             (System.nanoTime() - started) / 1e9));
+        return loaded[0];
     }
 
     /**

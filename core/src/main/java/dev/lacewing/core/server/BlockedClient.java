@@ -10,8 +10,11 @@ import dev.lacewing.core.command.Command;
 import dev.lacewing.core.keyspace.BlockedKeys;
 import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.keyspace.ReadyKeys;
+import dev.lacewing.core.persistence.aof.AofBatch;
+import dev.lacewing.core.persistence.aof.AofPropagation;
 import dev.lacewing.core.resp.RespWriter;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import java.util.Iterator;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -144,10 +147,26 @@ final class BlockedClient implements BlockedKeys.Entry {
                 waiters.remove();
                 client.served.serve(context, argument);
                 Watch.served(context, key.key(), client.destination());
-                client.connection.deliver(client, context.takeReply());
+                ByteBuf reply = context.takeReply();
+                client.connection.deliver(client, reply, propagate(server, client, reply));
             }
             key.registry().dropIfEmpty(key.database(), key.key());
         }
+    }
+
+    /**
+     * A served blocked command goes into the AOF in its non-blocking form (BLPOP -> LPOP ...), as
+     * serveClientBlockedOnList propagates it, before any later command on its keys. Returns the
+     * offset it ends at; 0 with the AOF off.
+     */
+    private static long propagate(ServerState server, BlockedClient client, ByteBuf reply) {
+        if (!server.aof().enabled()) {
+            return 0;
+        }
+        AofBatch batch = new AofBatch();
+        AofPropagation.add(batch, client.database, client.command.spec().name(), client.arguments,
+            System.currentTimeMillis(), () -> ByteBufUtil.getBytes(reply, reply.readerIndex(), reply.readableBytes()));
+        return server.aof().append(batch);
     }
 
     // ---- clean-up, through the engine --------------------------------------------------------

@@ -21,9 +21,12 @@ import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.pubsub.SubscriptionKind;
 import dev.lacewing.core.pubsub.Subscriptions;
 import dev.lacewing.core.resp.RequestDecoder;
+import dev.lacewing.core.persistence.aof.AofBatch;
+import dev.lacewing.core.persistence.aof.AofPropagation;
 import dev.lacewing.core.resp.RespWriter;
 import dev.lacewing.core.tracking.TrackingMode;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -79,6 +82,17 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private final RequestDecoder decoder = new RequestDecoder();
     private final RespWriter writer = new RespWriter();
     private final ArrayDeque<ByteBuf> deferredInput = new ArrayDeque<>();
+    /*
+     * The AOF: what the running command propagates, where in the file this connection's last
+     * write ends, how much of that is known written (and forced under appendfsync always), and
+     * whether a flush waits for it. Replies never leave before their writes are in the file.
+     */
+    private final AofBatch aofBatch = new AofBatch();
+    private long aofOffset;
+    private long aofCommitted;
+    private boolean awaitingAof;
+    /** Where the running command's reply starts in {@code out}, for the few whose AOF form is read from it. */
+    private int replyStart;
     private long deferredBytes;
     private boolean readPaused;
 
@@ -557,6 +571,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     private void begin(Command command) {
+        markReply();
         current = command;
         countsReads = command.readOnly();
         counted = command;
@@ -639,6 +654,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             server.errorReplies.increment();
         }
         commandRan(counted, decoder, (System.nanoTime() - start) / 1000, failed);
+        appendPropagated();
         server.commandsProcessed.increment();
         executed = true;
         BlockedClient.serveReadyKeys(server);
@@ -693,6 +709,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             server.errorReplies.increment();
         }
         commandRan(counted, decoder, micros, failed);
+        appendPropagated();
         server.commandsProcessed.increment();
         executed = true;
         writeOwnInvalidations();
@@ -734,6 +751,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     void execRan(Command command, long micros, boolean failed) {
         writeOwnInvalidations();
         commandRan(command, decoder, micros, failed);
+        appendPropagated();
         server.commandsProcessed.increment();
         executed = true;
         BlockedClient.serveReadyKeys(server);
@@ -747,6 +765,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
      */
     private void commandRan(Command command, Arguments args, long micros, boolean failed) {
         command.recordCall(micros, failed);
+        if (!failed && command.spec().has(CommandFlag.WRITE) && server.aof().enabled()) {
+            propagate(command, args, out == null ? null : out, replyStart);
+        }
         SlowLog slowLog = server.slowLog();
         if (slowLog.isSlow(micros) && blockedClient == null && !command.spec().has(CommandFlag.SKIP_SLOWLOG)) {
             slowLog.add(args, redacted(args), micros, remoteAddress(), name);
@@ -759,6 +780,45 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         if (monitors.active() && !command.spec().has(CommandFlag.ADMIN)
             && !command.spec().has(CommandFlag.SKIP_MONITOR)) {
             monitors.feed(database, remoteAddress(), args, redacted(args));
+        }
+    }
+
+    /** Where the next command's reply starts: before each command, queued ones included. */
+    void markReply() {
+        replyStart = out == null ? 0 : out.writerIndex();
+    }
+
+    /**
+     * Adds what a write command that ran for this connection propagates (a script's commands
+     * included) to the batch {@link #appendPropagated} appends once the client's command is done.
+     * {@code reply}: a buffer holding the command's reply from {@code replyFrom}, or null.
+     */
+    void propagate(Command command, Arguments args, ByteBuf reply, int replyFrom) {
+        String name = command.spec().name();
+        AofPropagation.add(aofBatch, database, name, args, System.currentTimeMillis(),
+            () -> reply == null ? new byte[0] : ByteBufUtil.getBytes(reply, replyFrom, reply.writerIndex() - replyFrom));
+    }
+
+    /** A script's write: its reply is its own. */
+    void propagate(Command command, Arguments args, byte[] reply) {
+        AofPropagation.add(aofBatch, database, command.spec().name(), args, System.currentTimeMillis(), () -> reply);
+    }
+
+    /** The client's command is done: what it propagated goes into the AOF, under the keys it holds. */
+    private void appendPropagated() {
+        if (!aofBatch.isEmpty()) {
+            long end = server.aof().append(aofBatch);
+            aofBatch.clear();
+            if (end > aofOffset) {
+                aofOffset = end;
+            }
+        }
+    }
+
+    /** A blocked command served elsewhere was appended up to {@code offset}; home thread. */
+    private void appendedElsewhere(long offset) {
+        if (offset > aofOffset) {
+            aofOffset = offset;
         }
     }
 
@@ -885,8 +945,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     /** Hands the blocked command's reply to the home thread; from any thread. */
-    void deliver(BlockedClient client, ByteBuf reply) {
+    void deliver(BlockedClient client, ByteBuf reply, long aofEnd) {
         channel.eventLoop().execute(() -> {
+            appendedElsewhere(aofEnd);
             if (closed || client != blockedClient) {
                 reply.release();
             } else if (!blocked) {
@@ -933,7 +994,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             } else {
                 replyWriter.nullArray();
             }
-            deliver(client, reply);
+            deliver(client, reply, 0);
         });
         return true;
     }
@@ -1214,6 +1275,22 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     private void flush() {
         if (closed) {
+            return;
+        }
+        if (aofOffset > aofCommitted && server.aof().enabled()) {
+            if (!awaitingAof) {
+                awaitingAof = true;
+                // By the time the file is committed the connection may have gone on to a command
+                // that is away on another thread, writing into out: that command's return flushes.
+                // A blocked or postponed connection's out is its own thread's.
+                server.aof().afterCommit(aofOffset, channel.eventLoop(), committed -> {
+                    awaitingAof = false;
+                    aofCommitted = Math.max(aofCommitted, committed);
+                    if (!waiting || blocked || postponed) {
+                        flush();
+                    }
+                });
+            }
             return;
         }
         if (out != null && out.isReadable()) {

@@ -1,6 +1,7 @@
 package dev.lacewing.core.server;
 
 import dev.lacewing.api.CommandProvider;
+import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.EngineContext;
 import dev.lacewing.api.Settings;
 import dev.lacewing.api.StorageEngine;
@@ -14,6 +15,7 @@ import dev.lacewing.core.command.CoreCommands;
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.keyspace.KeyspaceListener;
+import dev.lacewing.core.persistence.aof.AppendOnlyFile;
 import dev.lacewing.core.threading.IoPoolStrategy;
 import dev.lacewing.core.threading.PerCoreStrategy;
 import dev.lacewing.core.threading.SingleStrategy;
@@ -143,6 +145,7 @@ public final class LacewingServer implements AutoCloseable {
         }
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         engine.close();
+        state.aof().close();
         state.requestShutdown();
         LOG.log(System.Logger.Level.INFO, "Lacewing is now ready to exit, bye bye...");
     }
@@ -304,7 +307,17 @@ public final class LacewingServer implements AutoCloseable {
             state.engine(engine);
             try {
                 KeyspaceTask.run(engine, workers, databases(state), databases -> {
-                    state.snapshots().load(databases);
+                    if (config.flag("appendonly")) {
+                        state.aof().load(databases, AofReplay.loader(state));
+                    } else {
+                        state.snapshots().load(databases);
+                    }
+                    state.aof().start(databases, new AppendOnlyFile.WholeKeyspace() {
+                        @Override
+                        public <T> T run(Function<List<Keyspace>, T> body) {
+                            return KeyspaceTask.run(engine, workers, databases(state), body);
+                        }
+                    });
                     return null;
                 });
             } catch (RuntimeException e) {

@@ -335,6 +335,7 @@ public final class Multi {
             long start = System.nanoTime();
             try {
                 QueuedContext context = new QueuedContext(q.command, q.arguments);
+                connection.markReply();
                 q.command.handler().execute(context);
                 if (!context.refusedToBlock) {
                     Watch.written(q.command.spec(), q.arguments, context);

@@ -413,13 +413,19 @@ public final class ScriptRun implements ScriptHost {
         if (write) {
             wrote = true;
         }
-        command.recordCall((System.nanoTime() - start) / 1000, callWriter.errorCount() != errorsBefore);
+        boolean failed = callWriter.errorCount() != errorsBefore;
+        command.recordCall((System.nanoTime() - start) / 1000, failed);
         if (monitorLines != null) {
             Client client = ctx.client();
             monitorLines.add(Monitors.line(Instant.now(), client == null ? 0 : client.database(), "lua", args,
                 Redaction.of(spec.name(), args)));
         }
-        return ByteBufUtil.getBytes(scratch);
+        byte[] reply = ByteBufUtil.getBytes(scratch);
+        // Redis 7 replicates a script's effects: each write it made, MULTI/EXEC around several.
+        if (write && !failed && server.aof().enabled() && ctx.client() instanceof ClientConnection connection) {
+            connection.propagate(command, args, reply);
+        }
+        return reply;
     }
 
     private ReadLookups readLookups() {
@@ -561,7 +567,7 @@ public final class ScriptRun implements ScriptHost {
     }
 
     /** A command's arguments as the script gave them. */
-    private static final class ArgvArguments implements Arguments {
+    static final class ArgvArguments implements Arguments {
         private final byte[] bytes;
         private final int[] offsets;
 

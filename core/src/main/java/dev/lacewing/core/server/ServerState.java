@@ -15,6 +15,7 @@ import dev.lacewing.core.diagnostics.InstantaneousMetric;
 import dev.lacewing.core.diagnostics.LatencyMonitor;
 import dev.lacewing.core.diagnostics.SlowLog;
 import dev.lacewing.core.persistence.Snapshots;
+import dev.lacewing.core.persistence.aof.AppendOnlyFile;
 import dev.lacewing.core.pubsub.KeyspaceEvents;
 import dev.lacewing.core.pubsub.PubSub;
 import dev.lacewing.core.tracking.Tracking;
@@ -58,6 +59,7 @@ public final class ServerState implements Server, ModuleRegistry {
     private final Tracking tracking;
     private final KeyspaceEvents keyspaceEvents = new KeyspaceEvents(pubSub);
     private final Snapshots snapshots;
+    private final AppendOnlyFile aof;
     private final SlowLog slowLog;
     private final LatencyMonitor latencyMonitor;
     private final Monitors monitors = new Monitors();
@@ -118,6 +120,7 @@ public final class ServerState implements Server, ModuleRegistry {
         this.pluginMode = pluginMode;
         this.tracking = new Tracking(clients, config);
         this.snapshots = new Snapshots(config, REDIS_VERSION, this::usedMemory, this::scripts);
+        this.aof = new AppendOnlyFile(config, snapshots);
         this.slowLog = new SlowLog(config.longValue("slowlog-log-slower-than"), config.longValue("slowlog-max-len"));
         this.latencyMonitor = new LatencyMonitor(config.longValue("latency-monitor-threshold"));
         readInputLimits();
@@ -212,6 +215,11 @@ public final class ServerState implements Server, ModuleRegistry {
     /** The RDB file: SAVE, LASTSAVE, SHUTDOWN's save and INFO persistence. */
     public Snapshots snapshots() {
         return snapshots;
+    }
+
+    /** The append-only file: propagation, BGREWRITEAOF and INFO persistence. */
+    public AppendOnlyFile aof() {
+        return aof;
     }
 
     /**

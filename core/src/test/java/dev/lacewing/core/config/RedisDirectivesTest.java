@@ -148,8 +148,8 @@ class RedisDirectivesTest {
     @Test
     void directivesWithoutEffectAreNamedOnceUnderTheirCanonicalName() {
         Config config = new Config();
-        assertEquals(List.of("appendonly", "replica-read-only"), config.withoutEffect(
-            List.of("port", "appendonly", "slave-read-only", "appendonly", "tcp-keepalive", "replica-read-only")));
+        assertEquals(List.of("activedefrag", "replica-read-only"), config.withoutEffect(
+            List.of("port", "activedefrag", "slave-read-only", "activedefrag", "tcp-keepalive", "replica-read-only")));
     }
 
     @Test

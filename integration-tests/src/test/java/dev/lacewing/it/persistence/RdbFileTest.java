@@ -50,7 +50,7 @@ class RdbFileTest {
     private static final long EXPIRE_AT = System.currentTimeMillis() + TimeUnit.HOURS.toMillis(5);
 
     /** Every type and encoding, a key with an expiry, one in another database and a binary key name. */
-    private static List<String[]> fixture() {
+    static List<String[]> fixture() {
         List<String[]> commands = new ArrayList<>();
         commands.add(cmd("SET", "int8", "-12"));
         commands.add(cmd("SET", "int16", "30000"));
@@ -131,7 +131,7 @@ class RdbFileTest {
         return text.toString();
     }
 
-    private static void build(RespClient client) {
+    static void build(RespClient client) {
         for (String[] command : fixture()) {
             String reply = client.call(command);
             assertFalse(reply.startsWith("-"), String.join(" ", command) + " -> " + reply);
@@ -142,7 +142,7 @@ class RdbFileTest {
      * Every key of every database as "db key" -> type, encoding, absolute expiry and content; the
      * members of sets and fields of hashes sorted, since their order is a hash table's.
      */
-    private static Map<String, String> contents(RespClient client) {
+    static Map<String, String> contents(RespClient client) {
         Map<String, String> all = new TreeMap<>();
         for (int db = 0; db < 16; db++) {
             assertEquals("+OK\r\n", client.call("SELECT", Integer.toString(db)));
@@ -188,7 +188,7 @@ class RdbFileTest {
         return info.replaceFirst("radix-tree-nodes\r\n:\\d+", "");
     }
 
-    private static void assertSameContents(Map<String, String> expected, Map<String, String> actual) {
+    static void assertSameContents(Map<String, String> expected, Map<String, String> actual) {
         assertEquals(expected.keySet(), actual.keySet());
         List<String> different = new ArrayList<>();
         expected.forEach((key, value) -> {

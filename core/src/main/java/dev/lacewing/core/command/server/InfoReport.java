@@ -4,6 +4,7 @@ import dev.lacewing.api.StorageEngine;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.persistence.Snapshots;
+import dev.lacewing.core.persistence.aof.AppendOnlyFile;
 import dev.lacewing.core.pubsub.SubscriptionKind;
 import dev.lacewing.core.server.ServerState;
 import java.lang.management.ManagementFactory;
@@ -197,8 +198,23 @@ final class InfoReport {
         line(text, "rdb_saves", snapshots.saves());
         line(text, "rdb_last_load_keys_expired", snapshots.lastLoadKeysExpired());
         line(text, "rdb_last_load_keys_loaded", snapshots.lastLoadKeysLoaded());
-        line(text, "aof_enabled", 0);
-        line(text, "aof_rewrite_in_progress", 0);
+        AppendOnlyFile aof = state.aof();
+        line(text, "aof_enabled", aof.enabled() ? 1 : 0);
+        line(text, "aof_rewrite_in_progress", aof.rewriteInProgress() ? 1 : 0);
+        line(text, "aof_rewrite_scheduled", aof.rewriteScheduled() ? 1 : 0);
+        line(text, "aof_last_rewrite_time_sec", -1);
+        line(text, "aof_current_rewrite_time_sec", -1);
+        line(text, "aof_last_bgrewrite_status", aof.lastRewriteOk() ? "ok" : "err");
+        line(text, "aof_rewrites", aof.rewrites());
+        line(text, "aof_last_write_status", aof.lastWriteOk() ? "ok" : "err");
+        if (aof.enabled()) {
+            line(text, "aof_current_size", aof.currentSize());
+            line(text, "aof_base_size", aof.baseSize());
+            line(text, "aof_pending_rewrite", 0);
+            line(text, "aof_buffer_length", aof.bufferLength());
+            line(text, "aof_pending_bio_fsync", 0);
+            line(text, "aof_delayed_fsync", 0);
+        }
     }
 
     private static void stats(ServerState state, StringBuilder text) {

@@ -16,6 +16,7 @@ import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.persistence.Snapshots;
+import dev.lacewing.core.persistence.aof.AppendOnlyFile;
 import dev.lacewing.core.server.ServerState;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,6 +37,8 @@ public final class PersistenceCommands {
     public static void register(CommandRegistry registry) {
         registry.register(spec("save", 1, KeyScope.ALL, "Synchronously save the dataset to disk", NOSCRIPT, ADMIN,
             NO_ASYNC_LOADING, NO_MULTI), PersistenceCommands::save);
+        registry.register(spec("bgrewriteaof", 1, KeyScope.NONE, "Asynchronously rewrite the append-only file to "
+            + "disk", NOSCRIPT, ADMIN, NO_ASYNC_LOADING), PersistenceCommands::bgrewriteaof);
         registry.register(spec("lastsave", 1, KeyScope.NONE, "Get the UNIX time stamp of the last successful save "
             + "to disk", LOADING, STALE, FAST), PersistenceCommands::lastsave);
     }
@@ -59,6 +62,22 @@ public final class PersistenceCommands {
             ctx.reply().ok();
         } else {
             ctx.reply().error(Errors.SAVE_FAILED);
+        }
+    }
+
+    /**
+     * BGREWRITEAOF (aof.c's bgrewriteaofCommand): the rewrite runs on the AOF's background thread,
+     * holding the whole keyspace while it takes the image ({@link AppendOnlyFile#rewrite}).
+     */
+    private static void bgrewriteaof(CommandContext ctx) {
+        AppendOnlyFile aof = ((ServerState) ctx.server()).aof();
+        if (aof.rewriteInProgress() || aof.rewriteScheduled()) {
+            ctx.reply().error("ERR Background append only file rewriting already in progress");
+        } else if (aof.rewriteInBackground()) {
+            ctx.reply().simple("Background append only file rewriting started");
+        } else {
+            ctx.reply().error("ERR Can't execute an AOF background rewriting. Please check the server logs for more "
+                + "information.");
         }
     }
 

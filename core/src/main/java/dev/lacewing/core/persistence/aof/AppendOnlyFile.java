@@ -1,0 +1,618 @@
+package dev.lacewing.core.persistence.aof;
+
+import dev.lacewing.api.Keyspace;
+import dev.lacewing.core.config.Config;
+import dev.lacewing.core.persistence.Snapshots;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.LongConsumer;
+
+/**
+ * The append-only file, Redis 7.0's multi-part form: {@code dir/appenddirname} holds a manifest
+ * ({@link AofManifest}), one base file (an RDB image, {@code <appendfilename>.<seq>.base.rdb}) and
+ * the incr files of RESP commands written since ({@code <appendfilename>.<seq>.incr.aof}).
+ *
+ * <p>Writing. A command's thread encodes what it propagates into its connection's {@link AofBatch}
+ * while it still holds the command's keys, and {@link #append} copies it into one shared buffer
+ * (with SELECT when the database changes, MULTI/EXEC around a batch of several), so the buffer is
+ * in the order the keys were changed. Replies wait for the file: a connection with appended
+ * commands hands its flush to {@link #afterCommit}, which gathers every such flush of one event-loop
+ * iteration behind one task; that task writes the buffer and, under {@code appendfsync always},
+ * forces it, once for the whole batch (group commit), before any of those replies leaves. Under
+ * {@code everysec} a background thread forces the file once a second; under {@code no} the OS does.
+ *
+ * <p>Rewrite. {@link #rewrite} runs holding every database (the engine's whole-keyspace door), so
+ * no command changes anything meanwhile: it writes the new base image, ends the old incr file,
+ * starts a new one at that same instant, swaps the manifest atomically and deletes the old files.
+ * The image is taken as SAVE takes it ({@link Snapshots#write}); {@link WholeKeyspace} is the one
+ * place that decides how.
+ *
+ * <p>Thread rule: {@link #append} from any command thread (under {@code this}); the file is written
+ * under {@code writeLock} and forced under {@code syncLock}, taken in that order; the group of
+ * waiting flushes is per event-loop thread; the rest is volatile.
+ */
+public final class AppendOnlyFile {
+
+    private static final System.Logger LOG = System.getLogger(AppendOnlyFile.class.getName());
+    private static final byte[] MULTI = "*1\r\n$5\r\nMULTI\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] EXEC = "*1\r\n$4\r\nEXEC\r\n".getBytes(StandardCharsets.US_ASCII);
+
+    /** Runs work over every database, holding them all; how the rewrite's image is taken. */
+    public interface WholeKeyspace {
+        <T> T run(Function<List<Keyspace>, T> body);
+    }
+
+    /** appendfsync. */
+    public enum Fsync { ALWAYS, EVERYSEC, NO }
+
+    private final Config config;
+    private final Snapshots snapshots;
+    private volatile WholeKeyspace wholeKeyspace;
+    private volatile boolean enabled;
+    private volatile Fsync fsync;
+
+    // Under this: the buffer of appended bytes not yet written, and the database the file is in.
+    private byte[] pending = new byte[64 * 1024];
+    private int pendingSize;
+    private long appended;
+    private int selected = -1;
+
+    private final Object writeLock = new Object();
+    private final Object syncLock = new Object();
+    private FileChannel incr;
+    private AofManifest manifest;
+    private volatile long written;
+    private volatile long synced;
+    private volatile long incrSize;
+    private volatile long baseSize;
+    private volatile long sizeAfterRewrite;
+    private volatile boolean lastWriteOk = true;
+    private volatile boolean rewriteInProgress;
+    private volatile boolean rewriteScheduled;
+    private volatile boolean lastRewriteOk = true;
+    private volatile long rewrites;
+    private ScheduledExecutorService cron;
+
+    private final ThreadLocal<Group> groups = ThreadLocal.withInitial(Group::new);
+
+    public AppendOnlyFile(Config config, Snapshots snapshots) {
+        this.config = config;
+        this.snapshots = snapshots;
+        this.fsync = fsyncOf(config.value("appendfsync"));
+        config.onChange((name, value) -> {
+            switch (name) {
+                case "appendfsync" -> fsync = fsyncOf(value);
+                case "appendonly" -> switched(config.flag("appendonly"));
+                default -> {
+                }
+            }
+        });
+    }
+
+    private static Fsync fsyncOf(String value) {
+        return Fsync.valueOf(value.toUpperCase(Locale.ROOT));
+    }
+
+    public boolean enabled() {
+        return enabled;
+    }
+
+    public boolean rewriteInProgress() {
+        return rewriteInProgress;
+    }
+
+    public boolean rewriteScheduled() {
+        return rewriteScheduled;
+    }
+
+    public boolean lastWriteOk() {
+        return lastWriteOk;
+    }
+
+    public boolean lastRewriteOk() {
+        return lastRewriteOk;
+    }
+
+    public long rewrites() {
+        return rewrites;
+    }
+
+    /** aof_current_size: the base file and every incr file. */
+    public long currentSize() {
+        return baseSize + incrSize;
+    }
+
+    /** aof_base_size: the AOF's size right after the last rewrite. */
+    public long baseSize() {
+        return sizeAfterRewrite;
+    }
+
+    /** aof_buffer_length: appended bytes not yet written. */
+    public synchronized long bufferLength() {
+        return pendingSize;
+    }
+
+    private Path directory() {
+        return Path.of(config.value("dir")).resolve(config.value("appenddirname"));
+    }
+
+    private String manifestName() {
+        return config.value("appendfilename") + ".manifest";
+    }
+
+    // ---- start-up --------------------------------------------------------------------------
+
+    /**
+     * loadAppendOnlyFiles at start-up, when appendonly is yes: the base, then every incr file in
+     * the manifest's order. No manifest: nothing is loaded (Redis then ignores the RDB file too).
+     * IllegalStateException with Redis's log line for a file it refuses.
+     */
+    public void load(List<Keyspace> databases, AofLoader loader) {
+        Path directory = directory();
+        Path manifestFile = directory.resolve(manifestName());
+        AofManifest found;
+        try {
+            found = AofManifest.read(manifestFile);
+        } catch (NoSuchFileException e) {
+            return;
+        } catch (IOException e) {
+            throw new IllegalStateException("Fatal error: can't open the AOF manifest " + manifestName()
+                + " for reading: " + e.getMessage(), e);
+        }
+        long started = System.nanoTime();
+        List<AofManifest.AofFile> files = new ArrayList<>();
+        if (found.base() != null) {
+            files.add(found.base());
+        }
+        files.addAll(found.incrs());
+        for (int i = 0; i < files.size(); i++) {
+            AofManifest.AofFile file = files.get(i);
+            Path path = directory.resolve(file.name());
+            boolean last = i == files.size() - 1;
+            if (file.type() == 'b' && startsWithRdbSignature(path)) {
+                LOG.log(System.Logger.Level.INFO, "Reading RDB base file on AOF loading...");
+                snapshots.load(databases, path, false);
+                LOG.log(System.Logger.Level.INFO, "DB loaded from base file " + file.name() + ": "
+                    + seconds(started) + " seconds");
+            } else {
+                loader.replay(databases, path, last && config.flag("aof-load-truncated"), last);
+                LOG.log(System.Logger.Level.INFO, "DB loaded from " + (file.type() == 'b' ? "base" : "incr")
+                    + " file " + file.name() + ": " + seconds(started) + " seconds");
+            }
+        }
+        LOG.log(System.Logger.Level.INFO, "DB loaded from append only file: " + seconds(started) + " seconds");
+    }
+
+    private static String seconds(long startedNanos) {
+        return String.format(Locale.ROOT, "%.3f", (System.nanoTime() - startedNanos) / 1e9);
+    }
+
+    private static boolean startsWithRdbSignature(Path path) {
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+            ByteBuffer head = ByteBuffer.allocate(5);
+            while (head.hasRemaining() && channel.read(head) > 0) {
+                // reads the signature
+            }
+            return Arrays.equals(head.array(), "REDIS".getBytes(StandardCharsets.US_ASCII));
+        } catch (IOException e) {
+            throw new IllegalStateException("Fatal error: can't open the append log file " + path.getFileName()
+                + " for reading: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * After loading, before the port opens: starts the background thread and, with appendonly
+     * yes, opens the last incr file for appending, or writes a first base and incr file when the
+     * directory has no manifest yet (holding {@code databases}).
+     */
+    public void start(List<Keyspace> databases, WholeKeyspace wholeKeyspace) {
+        this.wholeKeyspace = wholeKeyspace;
+        cron = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "aof-cron");
+            thread.setDaemon(true);
+            return thread;
+        });
+        cron.scheduleWithFixedDelay(this::everySecond, 1, 1, TimeUnit.SECONDS);
+        if (!config.flag("appendonly")) {
+            return;
+        }
+        Path directory = directory();
+        try {
+            Files.createDirectories(directory);
+            Path manifestFile = directory.resolve(manifestName());
+            if (Files.exists(manifestFile)) {
+                manifest = AofManifest.read(manifestFile);
+                if (manifest.incrs().isEmpty()) {
+                    startIncr(manifest.base(), 1);
+                } else {
+                    AofManifest.AofFile last = manifest.incrs().get(manifest.incrs().size() - 1);
+                    incr = FileChannel.open(directory.resolve(last.name()), StandardOpenOption.CREATE,
+                        StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+                    measure();
+                }
+                sizeAfterRewrite = currentSize();
+                enabled = true;
+                return;
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("Can't open the append-only file: " + e.getMessage(), e);
+        }
+        if (!rewrite(databases, true, true)) {
+            throw new IllegalStateException("Can't open the append-only file " + directory);
+        }
+    }
+
+    private void measure() throws IOException {
+        Path directory = directory();
+        long base = manifest.base() == null ? 0 : Files.size(directory.resolve(manifest.base().name()));
+        long incrs = 0;
+        for (AofManifest.AofFile file : manifest.incrs()) {
+            incrs += Files.size(directory.resolve(file.name()));
+        }
+        baseSize = base;
+        incrSize = incrs;
+    }
+
+    private void startIncr(AofManifest.AofFile base, long seq) throws IOException {
+        AofManifest.AofFile file = new AofManifest.AofFile(config.value("appendfilename") + "." + seq + ".incr.aof",
+            seq, 'i');
+        incr = FileChannel.open(directory().resolve(file.name()), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+            StandardOpenOption.TRUNCATE_EXISTING);
+        manifest = new AofManifest(base, List.of(file));
+        manifest.write(directory(), manifestName());
+        measure();
+    }
+
+    /** Writes and forces what is appended, then closes the file: SHUTDOWN and close. */
+    public void close() {
+        if (cron != null) {
+            cron.shutdownNow();
+        }
+        synchronized (writeLock) {
+            if (incr == null) {
+                return;
+            }
+            commit(Long.MAX_VALUE, true);
+            synchronized (syncLock) {
+                closeQuietly(incr);
+                incr = null;
+            }
+        }
+        enabled = false;
+    }
+
+    // ---- writing ------------------------------------------------------------------------
+
+    /**
+     * feedAppendOnlyFile for one command's batch: SELECT when its database is not the file's, and
+     * MULTI/EXEC around it when it holds several commands (propagatePendingCommands). Returns the
+     * offset the batch ends at, for {@link #afterCommit}; 0 when the AOF is off.
+     */
+    public synchronized long append(AofBatch batch) {
+        if (!enabled || batch.isEmpty()) {
+            return 0;
+        }
+        boolean transaction = batch.count() > 1;
+        for (int i = 0; i < batch.count(); i++) {
+            int database = batch.database(i);
+            if (database != selected) {
+                byte[] digits = Integer.toString(database).getBytes(StandardCharsets.US_ASCII);
+                put(("*2\r\n$6\r\nSELECT\r\n$" + digits.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+                put(digits);
+                put(new byte[] {'\r', '\n'});
+                selected = database;
+            }
+            if (i == 0 && transaction) {
+                put(MULTI);
+            }
+            put(batch.bytes(), batch.start(i), batch.end(i) - batch.start(i));
+        }
+        if (transaction) {
+            put(EXEC);
+        }
+        return appended;
+    }
+
+    private void put(byte[] bytes) {
+        put(bytes, 0, bytes.length);
+    }
+
+    private void put(byte[] bytes, int offset, int length) {
+        if (pendingSize + length > pending.length) {
+            pending = Arrays.copyOf(pending, Math.max(pending.length * 2, pendingSize + length));
+        }
+        System.arraycopy(bytes, offset, pending, pendingSize, length);
+        pendingSize += length;
+        appended += length;
+    }
+
+    private synchronized byte[] takePending() {
+        byte[] taken = Arrays.copyOf(pending, pendingSize);
+        if (pending.length > 1024 * 1024) {
+            pending = new byte[64 * 1024];
+        }
+        pendingSize = 0;
+        return taken;
+    }
+
+    private synchronized long appended() {
+        return appended;
+    }
+
+    /**
+     * Runs {@code then} on this event-loop thread once everything appended up to {@code offset} is
+     * written, and forced under appendfsync always. Every call of one loop iteration shares one
+     * write and one fsync: the first schedules the commit as a task of {@code loop}, which runs after
+     * the iteration's reads, and the commit covers all that was appended by then.
+     */
+    public void afterCommit(long offset, Executor loop, LongConsumer then) {
+        Group group = groups.get();
+        group.waiting.add(then);
+        if (!group.scheduled) {
+            group.scheduled = true;
+            loop.execute(() -> group.drain(this));
+        }
+    }
+
+    /** The flushes of one event-loop thread waiting for the file. */
+    private static final class Group {
+        private final List<LongConsumer> waiting = new ArrayList<>();
+        private boolean scheduled;
+
+        void drain(AppendOnlyFile aof) {
+            scheduled = false;
+            long upTo = aof.appended();
+            aof.commit(upTo, aof.fsync == Fsync.ALWAYS);
+            List<LongConsumer> ready = new ArrayList<>(waiting);
+            waiting.clear();
+            for (LongConsumer then : ready) {
+                then.accept(upTo);
+            }
+        }
+    }
+
+    /** Writes the buffer up to at least {@code upTo}; forces the file up to it when {@code force}. */
+    private void commit(long upTo, boolean force) {
+        synchronized (writeLock) {
+            if (written < upTo && incr != null) {
+                byte[] chunk = takePending();
+                try {
+                    ByteBuffer bytes = ByteBuffer.wrap(chunk);
+                    while (bytes.hasRemaining()) {
+                        incr.write(bytes);
+                    }
+                    written += chunk.length;
+                    incrSize += chunk.length;
+                    if (!lastWriteOk) {
+                        LOG.log(System.Logger.Level.WARNING, "AOF write error looks solved, Redis can write again.");
+                    }
+                    lastWriteOk = true;
+                } catch (IOException e) {
+                    lastWriteOk = false;
+                    LOG.log(System.Logger.Level.WARNING, "Error writing to the AOF file: " + e.getMessage());
+                    return;
+                }
+            }
+        }
+        if (force) {
+            synchronized (syncLock) {
+                long target = written;
+                if (synced < Math.min(upTo, target) && incr != null) {
+                    try {
+                        incr.force(false);
+                        synced = target;
+                    } catch (IOException e) {
+                        lastWriteOk = false;
+                        LOG.log(System.Logger.Level.WARNING, "Can't persist the AOF file: " + e.getMessage());
+                    }
+                }
+            }
+        }
+    }
+
+    /** The background thread: everysec's fsync and the auto-rewrite check (serverCron). */
+    private void everySecond() {
+        try {
+            if (!enabled) {
+                return;
+            }
+            commit(appended(), fsync == Fsync.EVERYSEC);
+            long percentage = config.longValue("auto-aof-rewrite-percentage");
+            long size = currentSize();
+            if (percentage > 0 && size > config.longValue("auto-aof-rewrite-min-size") && !rewriteInProgress) {
+                long base = Math.max(1, sizeAfterRewrite);
+                long growth = size * 100 / base - 100;
+                if (growth >= percentage) {
+                    LOG.log(System.Logger.Level.INFO, "Starting automatic rewriting of AOF on " + growth + "% growth");
+                    rewriteNow();
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "AOF background work failed", e);
+        }
+    }
+
+    // ---- rewriting ----------------------------------------------------------------------
+
+    /**
+     * BGREWRITEAOF: on the background thread, through {@link WholeKeyspace}. False when one is
+     * already in progress or scheduled.
+     */
+    public boolean rewriteInBackground() {
+        if (rewriteInProgress || rewriteScheduled || cron == null) {
+            return false;
+        }
+        rewriteScheduled = true;
+        cron.execute(this::rewriteNow);
+        return true;
+    }
+
+    private void rewriteNow() {
+        rewriteScheduled = false;
+        WholeKeyspace holder = wholeKeyspace;
+        if (holder != null) {
+            holder.run(databases -> rewrite(databases, enabled));
+        }
+    }
+
+    /** CONFIG SET appendonly: on, a rewrite then the AOF (startAppendOnly); off, the file closes. */
+    private void switched(boolean on) {
+        if (cron == null) {
+            return;
+        }
+        if (on && !enabled) {
+            cron.execute(() -> {
+                WholeKeyspace holder = wholeKeyspace;
+                if (holder != null && config.flag("appendonly")) {
+                    holder.run(databases -> rewrite(databases, true));
+                }
+            });
+        } else if (!on && enabled) {
+            cron.execute(() -> {
+                synchronized (writeLock) {
+                    commit(appended(), true);
+                    enabled = false;
+                    synchronized (syncLock) {
+                        closeQuietly(incr);
+                        incr = null;
+                    }
+                }
+                LOG.log(System.Logger.Level.INFO, "Background append only file rewriting stopped");
+            });
+        }
+    }
+
+    /**
+     * rewriteAppendOnlyFile and its completion, at one instant: the caller holds every database.
+     * Writes the new base, ends the current incr file and starts the next, replaces the manifest,
+     * then deletes the files the new manifest no longer names. {@code enable}: the AOF is on
+     * afterwards (start-up, CONFIG SET appendonly yes). False, with the old files untouched,
+     * when it failed.
+     */
+    public boolean rewrite(List<Keyspace> databases, boolean enable) {
+        return rewrite(databases, enable, false);
+    }
+
+    /** {@code starting}: the first base of a directory at start-up, which aof_rewrites does not count. */
+    private boolean rewrite(List<Keyspace> databases, boolean enable, boolean starting) {
+        rewriteInProgress = true;
+        Path directory = directory();
+        String name = config.value("appendfilename");
+        AofManifest old = manifest;
+        long baseSeq = (old == null ? 0 : old.baseSeq()) + 1;
+        long incrSeq = (old == null ? 0 : old.lastIncrSeq()) + 1;
+        AofManifest.AofFile base = new AofManifest.AofFile(name + "." + baseSeq + ".base.rdb", baseSeq, 'b');
+        AofManifest.AofFile next = new AofManifest.AofFile(name + "." + incrSeq + ".incr.aof", incrSeq, 'i');
+        Path temp = directory.resolve("temp-rewriteaof-" + ProcessHandle.current().pid() + ".aof");
+        try {
+            Files.createDirectories(directory);
+            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+                snapshots.write(channel, databases, true);
+                channel.force(true);
+            }
+            Files.move(temp, directory.resolve(base.name()), StandardCopyOption.ATOMIC_MOVE,
+                StandardCopyOption.REPLACE_EXISTING);
+            synchronized (writeLock) {
+                commit(appended(), true);
+                synchronized (syncLock) {
+                    FileChannel started = FileChannel.open(directory.resolve(next.name()), StandardOpenOption.CREATE,
+                        StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+                    AofManifest replacing = new AofManifest(base, List.of(next));
+                    try {
+                        replacing.write(directory, manifestName());
+                    } catch (IOException e) {
+                        closeQuietly(started);
+                        throw e;
+                    }
+                    closeQuietly(incr);
+                    incr = started;
+                    manifest = replacing;
+                    synchronized (this) {
+                        selected = -1;
+                    }
+                    synced = written;
+                    if (enable) {
+                        enabled = true;
+                    }
+                }
+            }
+            deleteHistory(directory, old, base, next);
+            baseSize = Files.size(directory.resolve(base.name()));
+            incrSize = 0;
+            sizeAfterRewrite = baseSize;
+            if (old != null || !starting) {
+                rewrites++;
+            }
+            lastRewriteOk = true;
+            if (starting) {
+                LOG.log(System.Logger.Level.INFO, "Creating AOF base file " + base.name() + " on server start");
+                LOG.log(System.Logger.Level.INFO, "Creating AOF incr file " + next.name() + " on server start");
+            } else {
+                LOG.log(System.Logger.Level.INFO, "Background AOF rewrite finished successfully");
+            }
+            return true;
+        } catch (IOException | RuntimeException e) {
+            lastRewriteOk = false;
+            LOG.log(System.Logger.Level.WARNING, "Background AOF rewrite failed: " + e.getMessage());
+            try {
+                Files.deleteIfExists(temp);
+            } catch (IOException ignored) {
+                LOG.log(System.Logger.Level.DEBUG, "could not delete " + temp);
+            }
+            return false;
+        } finally {
+            rewriteInProgress = false;
+        }
+    }
+
+    private static void deleteHistory(Path directory, AofManifest old, AofManifest.AofFile base,
+                                      AofManifest.AofFile next) {
+        if (old == null) {
+            return;
+        }
+        List<AofManifest.AofFile> history = new ArrayList<>(old.incrs());
+        if (old.base() != null) {
+            history.add(old.base());
+        }
+        for (AofManifest.AofFile file : history) {
+            if (file.name().equals(base.name()) || file.name().equals(next.name())) {
+                continue;
+            }
+            try {
+                Files.deleteIfExists(directory.resolve(file.name()));
+                LOG.log(System.Logger.Level.INFO, "Removing the history file " + file.name() + " in the background");
+            } catch (IOException e) {
+                LOG.log(System.Logger.Level.WARNING, "Can't remove the history file " + file.name() + ": "
+                    + e.getMessage());
+            }
+        }
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        if (channel == null) {
+            return;
+        }
+        try {
+            channel.close();
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.DEBUG, "closing the AOF: " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,335 @@
+package dev.lacewing.it.persistence;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lacewing.core.server.LacewingServer;
+import dev.lacewing.it.reference.ReferenceRedis;
+import dev.lacewing.it.resp.RespClient;
+import dev.lacewing.it.server.Servers;
+import dev.lacewing.it.server.Target;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The append-only file on every engine and transport: what a restart gives back, the files Redis
+ * 7.0.15 writes for the same commands (relative times made absolute, results written as effects),
+ * redis-server and Lacewing loading each other's AOF directory, redis-check-aof accepting
+ * Lacewing's, BGREWRITEAOF's new base and incr files, a truncated tail, and CONFIG SET appendonly
+ * yes at runtime.
+ */
+class AofTest {
+
+    private static final Path REDIS_CHECK_AOF = Path.of("/usr/bin/redis-check-aof");
+    private static final String MANIFEST = "appendonlydir/appendonly.aof.manifest";
+
+    static Stream<Target> targets() {
+        return Servers.all();
+    }
+
+    private static LacewingServer start(Target target, Path dir, String... settings) {
+        LacewingServer.Builder builder = Servers.builder(target).set("dir", dir.toString()).set("appendonly", "yes")
+            .set("appendfsync", "always");
+        for (int i = 0; i < settings.length; i += 2) {
+            builder.set(settings[i], settings[i + 1]);
+        }
+        return builder.start();
+    }
+
+    /**
+     * Commands whose AOF form is not the request itself, each changing something (Redis propagates
+     * nothing for a write that changes nothing; Lacewing writes that one as sent).
+     */
+    private static final List<String[]> REWRITTEN = List.of(
+        new String[] {"SET", "ex", "v", "EX", "1000"},
+        new String[] {"SET", "px", "v", "PX", "1000000", "GET"},
+        new String[] {"SETEX", "setex", "1000", "v"},
+        new String[] {"PSETEX", "psetex", "1000000", "v"},
+        new String[] {"SET", "expired", "v"},
+        new String[] {"EXPIRE", "expired", "2000"},
+        new String[] {"PEXPIRE", "expired", "3000000"},
+        new String[] {"EXPIREAT", "expired", "4000000000"},
+        new String[] {"GETEX", "expired", "EX", "5000"},
+        new String[] {"GETEX", "expired", "PERSIST"},
+        new String[] {"INCRBYFLOAT", "float", "1.5"},
+        new String[] {"HINCRBYFLOAT", "hfloat", "f", "2.25"},
+        new String[] {"SADD", "set", "a"},
+        new String[] {"SPOP", "set"},
+        new String[] {"RPUSH", "list", "1", "2", "3", "4"},
+        new String[] {"BLPOP", "list", "0"},
+        new String[] {"BRPOP", "list", "0"},
+        new String[] {"BLMOVE", "list", "other", "LEFT", "RIGHT", "0"},
+        new String[] {"ZADD", "zset", "1", "a", "2", "b"},
+        new String[] {"BZPOPMIN", "zset", "0"},
+        new String[] {"EVAL", "redis.call('set', KEYS[1], 'x') redis.call('incr', KEYS[2])", "2", "{s}a", "{s}b"},
+        new String[] {"EVAL", "redis.call('set', KEYS[1], 'y')", "1", "{s}c"},
+        new String[] {"SELECT", "2"},
+        new String[] {"SET", "in-db-2", "v"},
+        new String[] {"SELECT", "0"},
+        new String[] {"SET", "last", "v"});
+
+    private static void run(RespClient client, List<String[]> commands) {
+        for (String[] command : commands) {
+            String reply = client.call(command);
+            assertFalse(reply.startsWith("-"), String.join(" ", command) + " -> " + reply);
+        }
+    }
+
+    /** Every incr file's text, the 13-digit Unix millisecond times replaced (each server has its own clock). */
+    private static String incrFiles(Path dir) throws IOException {
+        StringBuilder text = new StringBuilder();
+        for (String line : Files.readAllLines(dir.resolve(MANIFEST))) {
+            String name = line.split(" ")[1];
+            if (name.endsWith(".incr.aof")) {
+                text.append(Files.readString(dir.resolve("appendonlydir").resolve(name), StandardCharsets.ISO_8859_1));
+            }
+        }
+        return text.toString().replaceAll("\\$13\r\n1\\d{12}\r\n", "\\$13\r\n<time>\r\n");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("targets")
+    void incrFileHoldsWhatRedisWritesForTheSameCommands(Target target) throws Exception {
+        Path ours = Servers.freshDirectory();
+        try (LacewingServer server = start(target, ours); RespClient client = RespClient.connect(server.port())) {
+            run(client, REWRITTEN);
+        }
+        Path theirs = Servers.freshDirectory();
+        try (ReferenceRedis redis = ReferenceRedis.start("--dir", theirs.toString(), "--appendonly", "yes",
+            "--appendfsync", "always"); RespClient client = RespClient.connect(redis.port())) {
+            run(client, REWRITTEN);
+        }
+        assertEquals(incrFiles(theirs), incrFiles(ours));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("targets")
+    void everyAcknowledgedWriteSurvivesARestart(Target target) {
+        Path dir = Servers.freshDirectory();
+        Map<String, String> before;
+        try (LacewingServer server = start(target, dir); RespClient client = RespClient.connect(server.port())) {
+            RdbFileTest.build(client);
+            run(client, REWRITTEN);
+            assertEquals("+OK\r\n", client.call("MULTI"));
+            assertEquals("+QUEUED\r\n", client.call("SET", "in-multi", "1"));
+            assertEquals("+QUEUED\r\n", client.call("SPOP", "set-many-integers", "5"));
+            assertEquals("+QUEUED\r\n", client.call("INCRBYFLOAT", "in-multi", "0.5"));
+            assertTrue(client.call("EXEC").startsWith("*3"));
+            before = RdbFileTest.contents(client);
+        }
+        assertFalse(Files.exists(dir.resolve("dump.rdb")));
+        try (LacewingServer server = start(target, dir); RespClient client = RespClient.connect(server.port())) {
+            RdbFileTest.assertSameContents(before, RdbFileTest.contents(client));
+            String info = client.call("INFO", "persistence");
+            assertTrue(info.contains("aof_enabled:1"), info);
+            assertTrue(info.contains("aof_last_write_status:ok"), info);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("targets")
+    void aBlockedPopServedLaterIsWrittenAsItsPop(Target target) throws Exception {
+        Path dir = Servers.freshDirectory();
+        try (LacewingServer server = start(target, dir); RespClient blocked = RespClient.connect(server.port());
+             RespClient pusher = RespClient.connect(server.port())) {
+            blocked.send(RespClient.encode(RespClient.toBytes("BLPOP", "queue", "10")));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!pusher.call("INFO", "clients").contains("blocked_clients:1") && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertEquals(":2\r\n", pusher.call("RPUSH", "queue", "first", "second"));
+            assertTrue(blocked.readReplyText().contains("first"));
+        }
+        try (LacewingServer server = start(target, dir); RespClient client = RespClient.connect(server.port())) {
+            assertEquals("*1\r\n$6\r\nsecond\r\n", client.call("LRANGE", "queue", "0", "-1"));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("targets")
+    void redisLoadsLacewingsAofDirectoryAndRedisCheckAofAcceptsIt(Target target) throws Exception {
+        Path dir = Servers.freshDirectory();
+        try (LacewingServer server = start(target, dir); RespClient client = RespClient.connect(server.port())) {
+            client.call("SET", "before-rewrite", "1");
+            assertEquals("+Background append only file rewriting started\r\n", client.call("BGREWRITEAOF"));
+            awaitRewrite(client);
+            RdbFileTest.build(client);
+        }
+        String check = tool(REDIS_CHECK_AOF.toString(), dir.resolve(MANIFEST).toString());
+        assertTrue(check.contains("is valid"), check);
+        Map<String, String> expected;
+        try (ReferenceRedis built = ReferenceRedis.start(); RespClient client = RespClient.connect(built.port())) {
+            client.call("SET", "before-rewrite", "1");
+            RdbFileTest.build(client);
+            expected = RdbFileTest.contents(client);
+        }
+        try (ReferenceRedis loaded = ReferenceRedis.start("--dir", dir.toString(), "--appendonly", "yes");
+             RespClient client = RespClient.connect(loaded.port())) {
+            RdbFileTest.assertSameContents(expected, RdbFileTest.contents(client));
+        }
+    }
+
+    /**
+     * Redis's file holds its own forms (XREADGROUP as MULTI and XCLAIM ... LASTID, blocking pops as
+     * pops...). A stream's consumer groups are compared by their entries only: Redis's XCLAIM form
+     * leaves entries-read where XREADGROUP had moved it, in Redis as here.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("targets")
+    void lacewingLoadsRedisAofDirectory(Target target) throws Exception {
+        Path dir = Servers.freshDirectory();
+        try (ReferenceRedis redis = ReferenceRedis.start("--dir", dir.toString(), "--appendonly", "yes");
+             RespClient client = RespClient.connect(redis.port())) {
+            client.call("SET", "before-rewrite", "1");
+            client.call("BGREWRITEAOF");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!client.call("INFO", "persistence").contains("aof_rewrite_in_progress:0")
+                && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            RdbFileTest.build(client);
+            run(client, REWRITTEN.subList(10, REWRITTEN.size()));
+        }
+        Map<String, String> expected;
+        String expectedStream;
+        try (LacewingServer server = start(target, Servers.freshDirectory());
+             RespClient client = RespClient.connect(server.port())) {
+            client.call("SET", "before-rewrite", "1");
+            RdbFileTest.build(client);
+            run(client, REWRITTEN.subList(10, REWRITTEN.size()));
+            expected = RdbFileTest.contents(client);
+            expectedStream = client.call("XRANGE", "stream", "-", "+");
+        }
+        try (LacewingServer server = start(target, dir); RespClient client = RespClient.connect(server.port())) {
+            Map<String, String> loaded = RdbFileTest.contents(client);
+            expected.remove("0 stream");
+            loaded.remove("0 stream");
+            RdbFileTest.assertSameContents(expected, loaded);
+            assertEquals(expectedStream, client.call("XRANGE", "stream", "-", "+"));
+        }
+    }
+
+    private static void awaitRewrite(RespClient client) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (System.nanoTime() < deadline) {
+            String info = client.call("INFO", "persistence");
+            if (info.contains("aof_rewrite_in_progress:0") && info.contains("aof_rewrite_scheduled:0")) {
+                return;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("the rewrite did not finish in 20 s");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("targets")
+    void bgrewriteaofWritesANewBaseStartsANewIncrFileAndDeletesTheOldOnes(Target target) throws Exception {
+        Path dir = Servers.freshDirectory();
+        try (LacewingServer server = start(target, dir); RespClient client = RespClient.connect(server.port())) {
+            assertEquals("file appendonly.aof.1.base.rdb seq 1 type b\nfile appendonly.aof.1.incr.aof seq 1 type i\n",
+                Files.readString(dir.resolve(MANIFEST)));
+            for (int i = 0; i < 100; i++) {
+                client.call("INCR", "counter");
+            }
+            assertEquals("+Background append only file rewriting started\r\n", client.call("BGREWRITEAOF"));
+            awaitRewrite(client);
+            client.call("INCR", "counter");
+            assertEquals("file appendonly.aof.2.base.rdb seq 2 type b\nfile appendonly.aof.2.incr.aof seq 2 type i\n",
+                Files.readString(dir.resolve(MANIFEST)));
+            assertFalse(Files.exists(dir.resolve("appendonlydir/appendonly.aof.1.base.rdb")));
+            assertFalse(Files.exists(dir.resolve("appendonlydir/appendonly.aof.1.incr.aof")));
+            assertEquals("*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n*2\r\n$4\r\nINCR\r\n$7\r\ncounter\r\n",
+                Files.readString(dir.resolve("appendonlydir/appendonly.aof.2.incr.aof")));
+            String info = client.call("INFO", "persistence");
+            assertTrue(info.contains("aof_rewrites:1"), info);
+        }
+        try (LacewingServer server = start(target, dir); RespClient client = RespClient.connect(server.port())) {
+            assertEquals("$3\r\n101\r\n", client.call("GET", "counter"));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("targets")
+    void aTruncatedTailIsCutOffWithAofLoadTruncatedAndRefusedWithout(Target target) throws Exception {
+        Path dir = Servers.freshDirectory();
+        try (LacewingServer server = start(target, dir); RespClient client = RespClient.connect(server.port())) {
+            client.call("SET", "whole", "1");
+        }
+        Path incr = dir.resolve("appendonlydir/appendonly.aof.1.incr.aof");
+        long whole = Files.size(incr);
+        Files.writeString(incr, "*3\r\n$3\r\nSET\r\n$4\r\ntorn\r\n$5\r\nval", StandardOpenOption.APPEND);
+        IllegalStateException refused = assertThrows(IllegalStateException.class,
+            () -> start(target, dir, "aof-load-truncated", "no").close());
+        assertTrue(refused.getMessage().startsWith("Unexpected end of file reading the append only file "
+            + "appendonly.aof.1.incr.aof"), refused.getMessage());
+        try (LacewingServer server = start(target, dir); RespClient client = RespClient.connect(server.port())) {
+            assertEquals("$1\r\n1\r\n", client.call("GET", "whole"));
+            assertEquals("$-1\r\n", client.call("GET", "torn"));
+        }
+        assertTrue(Files.size(incr) >= whole);
+        Files.writeString(incr, "garbage\r\n", StandardOpenOption.APPEND);
+        IllegalStateException damaged = assertThrows(IllegalStateException.class, () -> start(target, dir).close());
+        assertTrue(damaged.getMessage().startsWith("Bad file format reading the append only file"), damaged.getMessage());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("targets")
+    void configSetAppendonlyYesStartsTheAofWithARewrite(Target target) throws Exception {
+        Path dir = Servers.freshDirectory();
+        try (LacewingServer server = start(target, dir, "appendonly", "no");
+             RespClient client = RespClient.connect(server.port())) {
+            client.call("SET", "before", "1");
+            assertTrue(client.call("INFO", "persistence").contains("aof_enabled:0"));
+            assertEquals("+OK\r\n", client.call("CONFIG", "SET", "appendonly", "yes"));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (!client.call("INFO", "persistence").contains("aof_enabled:1") && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            client.call("SET", "after", "2");
+        }
+        try (LacewingServer server = start(target, dir); RespClient client = RespClient.connect(server.port())) {
+            assertEquals("$1\r\n1\r\n", client.call("GET", "before"));
+            assertEquals("$1\r\n2\r\n", client.call("GET", "after"));
+        }
+    }
+
+    /** When both exist and appendonly is yes, the AOF is loaded and the RDB file is not, as in Redis. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("targets")
+    void theAofWinsOverTheRdbFile(Target target) {
+        Path dir = Servers.freshDirectory();
+        try (LacewingServer server = start(target, dir); RespClient client = RespClient.connect(server.port())) {
+            client.call("SET", "k", "from-aof");
+        }
+        try (LacewingServer server = start(target, dir, "appendonly", "no");
+             RespClient client = RespClient.connect(server.port())) {
+            client.call("SET", "k", "from-rdb");
+            client.call("SET", "only-in-rdb", "1");
+            assertEquals("+OK\r\n", client.call("SAVE"));
+        }
+        try (LacewingServer server = start(target, dir); RespClient client = RespClient.connect(server.port())) {
+            assertEquals("$8\r\nfrom-aof\r\n", client.call("GET", "k"));
+            assertEquals("$-1\r\n", client.call("GET", "only-in-rdb"));
+        }
+    }
+
+    static String tool(String... command) throws IOException, InterruptedException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of(command[0])), command[0]);
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(0, process.exitValue(), output);
+        return output;
+    }
+}
