@@ -272,6 +272,11 @@ final class SharedNothingEngine implements StorageEngine {
                 nextRound(transaction, shard);
                 return;
             }
+            if (transaction.split.whole(transaction.replies)) {
+                releaseAll(transaction, shard);
+                scheduleWhole(transaction.invocation, shardsOf(transaction.invocation));
+                return;
+            }
             transaction.split.join(transaction.keys, transaction.replies);
             releaseAll(transaction, shard);
             transaction.invocation.completed();
