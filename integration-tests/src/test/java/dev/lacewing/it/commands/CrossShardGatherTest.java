@@ -295,6 +295,53 @@ class CrossShardGatherTest {
         }
     }
 
+    /**
+     * LMOVE and SORT ... STORE onto a list a client BLPOPs on another shard serve that client, as
+     * Redis's do: it gets the element, and the list is left as Redis leaves it.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void aWriteAcrossShardsServesAClientBlockedOnItsDestination(Target target) throws Exception {
+        LacewingServer server = Servers.server(target);
+        String p = "gather-wake:" + target + ":";
+        String source = keyOnShard(p + "source", 0);
+        String destination = keyOnShard(p + "destination", 1);
+        ExecutorService pool = Executors.newFixedThreadPool(1);
+        try (RespClient writer = RespClient.connect(server.port());
+             RespClient blocked = RespClient.connect(server.port())) {
+            writer.call("DEL", source, destination);
+            assertEquals(":2\r\n", writer.call("RPUSH", source, "first", "second"));
+            String[][] writes = {{"LMOVE", source, destination, "LEFT", "RIGHT"}, {"SORT", source, "ALPHA", "STORE",
+                destination}};
+            String[] writeReplies = {"$5\r\nfirst\r\n", ":1\r\n"};
+            String[] served = {"first", "second"};
+            for (int i = 0; i < writes.length; i++) {
+                blocked.send(RespClient.encode(RespClient.toBytes("BLPOP", destination, "10")));
+                Future<String> pop = pool.submit(blocked::readReplyText);
+                awaitBlocked(writer, 1);
+                assertEquals(writeReplies[i], writer.call(writes[i]));
+                assertEquals("*2\r\n$" + destination.length() + "\r\n" + destination + "\r\n$" + served[i].length()
+                    + "\r\n" + served[i] + "\r\n", pop.get(10, TimeUnit.SECONDS));
+                assertEquals(":0\r\n", writer.call("EXISTS", destination));
+            }
+            assertEquals("*1\r\n$6\r\nsecond\r\n", writer.call("LRANGE", source, "0", "-1"));
+            writer.call("DEL", source);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Waits (bounded) until INFO counts {@code count} blocked clients. */
+    private static void awaitBlocked(RespClient observer, int count) throws InterruptedException {
+        for (int i = 0; i < 500; i++) {
+            if (observer.call("INFO", "clients").contains("blocked_clients:" + count + "\r\n")) {
+                return;
+            }
+            Thread.sleep(5);
+        }
+        throw new AssertionError("no client blocked");
+    }
+
     /** A connection whose home worker (its event loop, which is shard {@code worker}'s thread) is {@code worker}. */
     private static RespClient connectedTo(LacewingServer server, int worker, List<RespClient> opened) {
         for (int i = 0; i < 32; i++) {
