@@ -8,6 +8,10 @@
 #   MULTI           MULTI / SET / GET / EXEC, the load tool, 2 threads x 25 connections
 #   GET alone       GET p99 at pipeline 1 (load tool, 2 x 10 connections), then again while
 #   GET +MSET       redis-benchmark runs MSET10 beside it (20 connections)
+#   GET +RENAME     the same beside RENAME r:__rand_int__ r:__rand_int__ (keys over 100,000, filled
+#                   first; a source already renamed away answers "no such key", which runs the
+#                   same multi-shard path)
+#   GET +SUNIONSTORE the same beside SUNIONSTORE u:__rand_int__ over four 10-member sets
 # Prints ops/s, p99 ms (load-tool rows), server CPU seconds per million operations (from
 # /proc/PID/stat: for "GET +MSET" it includes the MSET load) and each Lacewing/Redis ratio.
 #
@@ -16,7 +20,9 @@
 # row also measures the JVM compiling its hot paths, which redis-server never does.
 #
 # Usage: benchmarks/atomic.sh [requests-per-run]   (default 200000; ATOMIC_SECONDS for the
-#        load-tool rows, default 10; ATOMIC_THREADS server threads, default nproc; ATOMIC_WARMUP)
+#        load-tool rows, default 10; ATOMIC_THREADS server threads, default nproc; ATOMIC_WARMUP;
+#        ATOMIC_ONLY a comma-separated list of the workloads to run, default all; LACEWING_DIST another
+#        distribution to measure, e.g. a build of an earlier commit)
 # Needs: redis-server, redis-benchmark, redis-cli, and the distribution built by `mvn -B package`.
 set -euo pipefail
 
@@ -25,7 +31,10 @@ seconds=${ATOMIC_SECONDS:-10}
 threads=${ATOMIC_THREADS:-$(nproc)}
 warmup=${ATOMIC_WARMUP:-50000}
 root=$(cd "$(dirname "$0")/.." && pwd)
-dist="$root/assembly/target/lacewing"
+dist=${LACEWING_DIST:-"$root/assembly/target/lacewing"}
+only=${ATOMIC_ONLY:-}
+# wanted WORKLOAD: whether ATOMIC_ONLY leaves it in.
+wanted() { [ -z "$only" ] || [[ ",$only," == *",$1,"* ]]; }
 tool="$dist/bin/lacewing-benchmark"
 [ -x "$tool" ] || { echo "build first: mvn -B package -DskipTests" >&2; exit 1; }
 source "$root/benchmarks/servers.sh"
@@ -119,6 +128,7 @@ fi
 
 # redis-benchmark rows
 for workload in EVAL EVALSHA MSET10 MGET10; do
+  wanted "$workload" || continue
   declare -A ops cpu p99
   for server in "${servers[@]}"; do
     p=${port[$server]}
@@ -135,7 +145,8 @@ for workload in EVAL EVALSHA MSET10 MGET10; do
 done
 
 # load-tool rows: MULTI/SET/GET/EXEC, then GET p99 alone and beside an MSET10 load
-for workload in MULTI "GET alone" "GET +MSET"; do
+for workload in MULTI "GET alone" "GET +MSET" "GET +RENAME" "GET +SUNIONSTORE"; do
+  wanted "$workload" || continue
   declare -A ops cpu p99
   for server in "${servers[@]}"; do
     p=${port[$server]}
@@ -145,9 +156,20 @@ for workload in MULTI "GET alone" "GET +MSET"; do
         --command=EXEC --key-maximum=100000) ;;
       GET*) options=(-t 2 -c 10 --ratio=0:1 --key-pattern=R:R --key-maximum=100000) ;;
     esac
-    if [ "$workload" = "GET +MSET" ]; then
-      read -r -a margs <<<"$mset10"
-      redis-benchmark -p "$p" -n 100000000 -c 20 -r 1000000 -q "${margs[@]}" >/dev/null 2>&1 &
+    case $workload in
+      "GET +MSET") read -r -a margs <<<"$mset10"; range=1000000 ;;
+      "GET +RENAME")
+        redis-benchmark -p "$p" -n 300000 -c 20 -r 100000 -q SET r:__rand_int__ v >/dev/null 2>&1
+        margs=(RENAME r:__rand_int__ r:__rand_int__); range=100000 ;;
+      "GET +SUNIONSTORE")
+        for s in 1 2 3 4; do
+          redis-cli -p "$p" SADD "set:$s" "$s-0" "$s-1" "$s-2" "$s-3" "$s-4" "$s-5" "$s-6" "$s-7" "$s-8" "$s-9" >/dev/null
+        done
+        margs=(SUNIONSTORE u:__rand_int__ set:1 set:2 set:3 set:4); range=1000 ;;
+      *) margs=() ;;
+    esac
+    if [ ${#margs[@]} -gt 0 ]; then
+      redis-benchmark -p "$p" -n 100000000 -c 20 -r "$range" -q "${margs[@]}" >/dev/null 2>&1 &
       beside=$!
       sleep 1
     fi

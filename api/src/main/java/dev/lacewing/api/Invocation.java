@@ -86,6 +86,18 @@ public interface Invocation {
         }
 
         /**
+         * Whether the command must run whole after all, instead of the join: asked once no round
+         * follows, on the thread that ran the last part. True only when the parts found something
+         * only a thread holding every involved shard may do (serving a client blocked to move an
+         * element to another shard), and left the keys as they were: the engine gives back the
+         * claims and runs the command as it runs one that does not split. False unless the split
+         * says otherwise.
+         */
+        default boolean whole(Object[] replies) {
+            return false;
+        }
+
+        /**
          * Writes the command's one reply from every part's in the last round, each with the keys it
          * ran over. Called once, after every part ran, on the thread that ran the last; {@link #completed()} follows.
          */

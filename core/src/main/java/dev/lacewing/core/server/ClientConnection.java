@@ -13,6 +13,7 @@ import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.Errors;
+import dev.lacewing.core.command.KeySplit;
 import dev.lacewing.core.config.OutputBufferLimits;
 import dev.lacewing.core.diagnostics.LatencyMonitor;
 import dev.lacewing.core.diagnostics.Redaction;
@@ -700,7 +701,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     @Override
     public Split split() {
-        return SplitRequest.of(this, current, decoder);
+        return current.keySplit() == KeySplit.GATHER ? GatherRequest.of(this, current, decoder)
+            : SplitRequest.of(this, current, decoder);
     }
 
     /** A split command's reply is written ({@link SplitRequest#join}): counts it as {@link #run()} would. */

@@ -123,7 +123,7 @@ final class Watch implements WatchedKeys.Watcher {
      * SUNIONSTORE's sources), so that the command does not write it. A key a spec does not place for
      * sure counts as written.
      */
-    private static boolean onlyRead(CommandSpec spec, Arguments args, int argument) {
+    static boolean onlyRead(CommandSpec spec, Arguments args, int argument) {
         boolean read = false;
         for (CommandDetails.KeySpec key : spec.details().keySpecs()) {
             boolean readOnly = key.flags().contains("RO");

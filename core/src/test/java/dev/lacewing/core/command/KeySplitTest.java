@@ -37,10 +37,17 @@ class KeySplitTest {
     }
 
     @Test
+    void commandsThatReadSomeKeysAndWriteOneGather() {
+        assertEquals(KeySplit.GATHER, of("rename"));
+        assertEquals(KeySplit.GATHER, of("sinterstore"));
+        assertEquals(KeySplit.GATHER, of("lmove"));
+        assertEquals(KeySplit.NONE, of("blmove"));
+        assertEquals(KeySplit.NONE, of("eval"));
+    }
+
+    @Test
     void commandsWithoutTheMultiShardPolicyRunWhole() {
         assertEquals(KeySplit.NONE, of("dbsize"));
-        assertEquals(KeySplit.NONE, of("rename"));
-        assertEquals(KeySplit.NONE, of("sinterstore"));
         assertEquals(KeySplit.NONE, of("get"));
     }
 }

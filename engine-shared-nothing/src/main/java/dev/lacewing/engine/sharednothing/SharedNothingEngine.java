@@ -23,7 +23,8 @@ import java.util.BitSet;
  * hops back, taking along the connection's following pipelined commands for that shard. Work over
  * several shards goes through one door, {@link #schedule}: a {@link Transaction} takes its place
  * in one global order on every shard it involves, and each shard's {@link TransactionQueue}
- * grants its parts in that order, by key (MGET, MSET, DEL... run their parts in parallel,
+ * grants its parts in that order, by key (MGET, MSET, DEL... run their parts in parallel; RENAME,
+ * SMOVE, LMOVE, the STORE forms gather on each shard and run on the destination's, in rounds:
  * {@link Transaction.Kind#SPLIT}) or by whole shard (anything that must run on one thread,
  * {@link Transaction.Kind#WHOLE}). A one-shard command runs at once unless a transaction claims
  * its keys; then it waits in that shard's queue. No thread ever blocks: waiting is a place in a
@@ -270,6 +271,11 @@ final class SharedNothingEngine implements StorageEngine {
         if (transaction.outstanding.decrementAndGet() == 0) {
             if (transaction.split.another(transaction.replies)) {
                 nextRound(transaction, shard);
+                return;
+            }
+            if (transaction.split.whole(transaction.replies)) {
+                releaseAll(transaction, shard);
+                scheduleWhole(transaction.invocation, shardsOf(transaction.invocation));
                 return;
             }
             transaction.split.join(transaction.keys, transaction.replies);

@@ -23,13 +23,15 @@ final class Transaction {
         /**
          * A command split over its keys' shards (MGET, MSET, DEL...): each part claims its keys and
          * runs as soon as its shard grants them, in parallel with the others; the last joins the
-         * reply and the claims are released. A two-phase split (MSETNX) runs its parts in rounds,
-         * the claims held throughout.
+         * reply and the claims are released. A split in rounds (MSETNX; the gather form of RENAME,
+         * SMOVE, LMOVE, the STORE forms: gather on each shard, run on the destination's, put back)
+         * holds the claims throughout.
          */
         SPLIT,
         /**
-         * A command that must run whole on one thread (RENAME or SINTERSTORE over shards, KEYS,
-         * SCAN, FLUSHALL, a command whose blocked clients may move elsewhere): each part claims its
+         * A command that must run whole on one thread (KEYS, SCAN, FLUSHALL, SORT with BY/GET
+         * patterns, a gathered command under notifications or tracking, a command whose blocked
+         * clients may move elsewhere): each part claims its
          * shard whole; once every shard granted, the thread that granted last runs it, touching
          * the other shards' data while their own threads leave it alone.
          */

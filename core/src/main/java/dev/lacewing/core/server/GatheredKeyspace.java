@@ -1,0 +1,269 @@
+package dev.lacewing.core.server;
+
+import dev.lacewing.api.Keyspace;
+import dev.lacewing.api.StringEncoding;
+import dev.lacewing.api.ValueView;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The database as a gathered command's handler sees it on its destination's shard
+ * ({@link GatherRequest}): keys of that shard go to the database itself; keys of other shards to
+ * what their own threads gathered, which the handler reads and changes here, and their threads put
+ * back afterwards. No lookup ever reaches another shard's index from this thread.
+ *
+ * <p>Thread rule: filled by the thread ending the gathering round, then used by the destination's
+ * thread while the command runs, then read by each other shard's thread to put its keys back; the
+ * engine's hand-offs between rounds order those accesses.
+ */
+final class GatheredKeyspace implements Keyspace {
+
+    private static final long NO_KEY = -2;
+
+    /** One key of another shard: its value as gathered (null when absent), then as the command leaves it. */
+    static final class Entry {
+        final byte[] key;
+        /** Taken out of its shard (a key the command may write): it goes back whatever happens. */
+        final boolean taken;
+        Object value;
+        long expireAt;
+        StringEncoding encoding;
+        boolean changed;
+
+        Entry(byte[] key, boolean taken, Object value, long expireAt, StringEncoding encoding) {
+            this.key = key;
+            this.taken = taken;
+            this.value = value;
+            this.expireAt = expireAt;
+            this.encoding = encoding;
+        }
+    }
+
+    private final Map<ByteBuffer, Entry> gathered = new HashMap<>();
+    private Keyspace local;
+
+    void add(Entry entry) {
+        gathered.putIfAbsent(ByteBuffer.wrap(entry.key), entry);
+    }
+
+    /** The gathered entry of a key, or null when the key lives on the destination's shard. */
+    Entry entry(byte[] key, int offset, int length) {
+        return gathered.isEmpty() ? null : gathered.get(ByteBuffer.wrap(key, offset, length));
+    }
+
+    /** Points this view at the destination shard's database for the run. */
+    GatheredKeyspace over(Keyspace database) {
+        this.local = database;
+        return this;
+    }
+
+    @Override
+    public Object get(byte[] key, int offset, int length) {
+        Entry entry = entry(key, offset, length);
+        return entry == null ? local.get(key, offset, length) : entry.value;
+    }
+
+    @Override
+    public Object peek(byte[] key, int offset, int length) {
+        Entry entry = entry(key, offset, length);
+        return entry == null ? local.peek(key, offset, length) : entry.value;
+    }
+
+    @Override
+    public int access(byte[] key, int offset, int length) {
+        Entry entry = entry(key, offset, length);
+        return entry == null ? local.access(key, offset, length) : -1;
+    }
+
+    @Override
+    public boolean setAccess(byte[] key, int offset, int length, int access) {
+        Entry entry = entry(key, offset, length);
+        return entry == null && local.setAccess(key, offset, length, access);
+    }
+
+    @Override
+    public boolean getValue(byte[] key, int offset, int length, ValueView view) {
+        Entry entry = entry(key, offset, length);
+        if (entry == null) {
+            return local.getValue(key, offset, length, view);
+        }
+        if (entry.value instanceof byte[] bytes) {
+            view.setString(bytes, 0, bytes.length);
+        } else if (entry.value != null) {
+            view.setObject(entry.value);
+        }
+        return entry.value != null;
+    }
+
+    @Override
+    public void modified(byte[] key, int offset, int length) {
+        Entry entry = entry(key, offset, length);
+        if (entry == null) {
+            local.modified(key, offset, length);
+        } else {
+            entry.changed = true;
+        }
+    }
+
+    @Override
+    public long expireAt(byte[] key, int offset, int length) {
+        Entry entry = entry(key, offset, length);
+        if (entry == null) {
+            return local.expireAt(key, offset, length);
+        }
+        return entry.value == null ? NO_KEY : entry.expireAt;
+    }
+
+    @Override
+    public void put(byte[] key, int offset, int length, Object value, long expireAt) {
+        Entry entry = entry(key, offset, length);
+        if (entry == null) {
+            local.put(key, offset, length, value, expireAt);
+        } else {
+            store(entry, value, expireAt, StringEncoding.FROM_BYTES);
+        }
+    }
+
+    @Override
+    public void putString(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength,
+                          long expireAt) {
+        Entry entry = entry(key, offset, length);
+        if (entry == null) {
+            local.putString(key, offset, length, value, valueOffset, valueLength, expireAt);
+        } else {
+            store(entry, Arrays.copyOfRange(value, valueOffset, valueOffset + valueLength), expireAt,
+                StringEncoding.FROM_BYTES);
+        }
+    }
+
+    @Override
+    public void putKeepExpiry(byte[] key, int offset, int length, Object value) {
+        Entry entry = entry(key, offset, length);
+        if (entry == null) {
+            local.putKeepExpiry(key, offset, length, value);
+        } else {
+            store(entry, value, entry.value == null ? NO_EXPIRY : entry.expireAt, StringEncoding.FROM_BYTES);
+        }
+    }
+
+    @Override
+    public void putEncoded(byte[] key, int offset, int length, byte[] value, long expireAt, StringEncoding encoding) {
+        Entry entry = entry(key, offset, length);
+        if (entry == null) {
+            local.putEncoded(key, offset, length, value, expireAt, encoding);
+        } else {
+            store(entry, value, expireAt, encoding);
+        }
+    }
+
+    @Override
+    public void putEncodedKeepExpiry(byte[] key, int offset, int length, byte[] value, StringEncoding encoding) {
+        Entry entry = entry(key, offset, length);
+        if (entry == null) {
+            local.putEncodedKeepExpiry(key, offset, length, value, encoding);
+        } else {
+            store(entry, value, entry.value == null ? NO_EXPIRY : entry.expireAt, encoding);
+        }
+    }
+
+    private static void store(Entry entry, Object value, long expireAt, StringEncoding encoding) {
+        entry.value = value;
+        entry.expireAt = expireAt;
+        entry.encoding = value instanceof byte[] ? encoding : StringEncoding.FROM_BYTES;
+        entry.changed = true;
+    }
+
+    @Override
+    public StringEncoding stringEncoding(byte[] key, int offset, int length) {
+        Entry entry = entry(key, offset, length);
+        if (entry == null) {
+            return local.stringEncoding(key, offset, length);
+        }
+        return entry.value instanceof byte[] ? entry.encoding : StringEncoding.FROM_BYTES;
+    }
+
+    /** A gathered string is edited in a copy of its own: its shard gets the result back. */
+    @Override
+    public boolean editString(byte[] key, int offset, int length, int minLength, ValueView view) {
+        Entry entry = entry(key, offset, length);
+        if (entry == null) {
+            return local.editString(key, offset, length, minLength, view);
+        }
+        if (entry.value != null && !(entry.value instanceof byte[])) {
+            return false;
+        }
+        byte[] old = entry.value == null ? new byte[0] : (byte[]) entry.value;
+        byte[] edited = Arrays.copyOf(old, Math.max(old.length, minLength));
+        store(entry, edited, entry.value == null ? NO_EXPIRY : entry.expireAt, StringEncoding.RAW);
+        view.setString(edited, 0, edited.length);
+        return true;
+    }
+
+    @Override
+    public long valueMemory(byte[] key, int offset, int length) {
+        if (entry(key, offset, length) != null) {
+            throw new UnsupportedOperationException("no gathered command asks a value's memory");
+        }
+        return local.valueMemory(key, offset, length);
+    }
+
+    @Override
+    public boolean setExpireAt(byte[] key, int offset, int length, long expireAt) {
+        Entry entry = entry(key, offset, length);
+        if (entry == null) {
+            return local.setExpireAt(key, offset, length, expireAt);
+        }
+        if (entry.value == null) {
+            return false;
+        }
+        entry.expireAt = expireAt;
+        entry.changed = true;
+        return true;
+    }
+
+    @Override
+    public boolean remove(byte[] key, int offset, int length) {
+        Entry entry = entry(key, offset, length);
+        if (entry == null) {
+            return local.remove(key, offset, length);
+        }
+        if (entry.value == null) {
+            return false;
+        }
+        entry.value = null;
+        entry.changed = true;
+        return true;
+    }
+
+    @Override
+    public long size() {
+        throw wholeKeyspace();
+    }
+
+    @Override
+    public long expiringSize() {
+        throw wholeKeyspace();
+    }
+
+    @Override
+    public void clear() {
+        throw wholeKeyspace();
+    }
+
+    @Override
+    public long scan(long cursor, int count, Consumer<byte[]> visitor, Consumer<byte[]> expired) {
+        throw wholeKeyspace();
+    }
+
+    @Override
+    public byte[] randomKey() {
+        throw wholeKeyspace();
+    }
+
+    private static UnsupportedOperationException wholeKeyspace() {
+        return new UnsupportedOperationException("a gathered command names its keys");
+    }
+}
