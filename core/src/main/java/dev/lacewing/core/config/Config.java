@@ -346,6 +346,14 @@ public final class Config implements Settings {
         }
     }
 
+    /**
+     * Whether a config-file or command-line directive is Redis's {@code user}: not a setting but one
+     * ACL user each, applied when the server starts (repeatable, never listed by CONFIG GET).
+     */
+    public static boolean isUserDirective(String name) {
+        return name.equalsIgnoreCase("user");
+    }
+
     /** The setting a name or alias denotes. */
     public Optional<Setting> setting(String name) {
         return Optional.ofNullable(byName.get(name.toLowerCase(Locale.ROOT)));

@@ -196,8 +196,7 @@ public final class LacewingServer implements AutoCloseable {
             Config config = new Config();
             List<String> users = new ArrayList<>();
             for (Map.Entry<String, String> setting : settings) {
-                if (setting.getKey().equalsIgnoreCase("user")) {
-                    // Redis's user directive: not a setting, one ACL user each, applied once commands are known.
+                if (Config.isUserDirective(setting.getKey())) {
                     users.add(setting.getValue());
                     continue;
                 }

@@ -129,6 +129,7 @@ class AclReferenceTest {
         ACL DRYRUN {p}i config get x
         ACL DRYRUN {p}i config set x y
         ACL DRYRUN {p}i client id
+        FUNCTION LOAD REPLACE "#!lua name=acltest\\nredis.register_function('acltest_get', function(keys, args) return redis.call('get', keys[1]) end)"
         ACL SETUSER {p}u on >pw ~k* &ch %R~r* %W~w* +@all -flushall -@dangerous
         AUTH {p}u wrong
         AUTH {p}nosuch wrong
@@ -167,6 +168,11 @@ class AclReferenceTest {
         EVAL "return redis.pcall('flushall')" 0
         EVAL "return redis.pcall('get','k1')" 0
         EVAL "return redis.call('publish','zz','m')" 0
+        FCALL acltest_get 1 k1
+        FCALL acltest_get 1 x
+        BLPOP x 1
+        BLPOP k1 x 1
+        SUBSCRIBE ch other
         ACL LOG RESET
         AUTH default anything
         AUTH anything
@@ -176,6 +182,7 @@ class AclReferenceTest {
         ACL WHOAMI
         RESET
         ACL WHOAMI
+        FUNCTION DELETE acltest
         ACL DELUSER {p}a {p}b {p}c {p}d {p}e {p}f {p}g {p}h {p}i {p}j {p}k {p}u {p}x
         ACL USERS
         """;
