@@ -58,6 +58,8 @@ public final class ScriptRun implements ScriptHost {
 
     private final CommandContext ctx;
     private final ServerState server;
+    /** The view a read-only call sees, made on the first such call. */
+    private ReadLookups readLookups;
     private final Scripts.Program script;
     private final int firstKey;
     private final int keyCount;
@@ -382,7 +384,7 @@ public final class ScriptRun implements ScriptHost {
         callWriter.protocol(protocol);
         long start = System.nanoTime();
         long errorsBefore = callWriter.errorCount();
-        CallContext call = new CallContext(args);
+        CallContext call = new CallContext(args, command.readOnly());
         try {
             command.handler().execute(call);
             Watch.written(spec, args, call);
@@ -394,6 +396,13 @@ public final class ScriptRun implements ScriptHost {
         }
         command.recordCall((System.nanoTime() - start) / 1000, callWriter.errorCount() != errorsBefore);
         return ByteBufUtil.getBytes(scratch);
+    }
+
+    private ReadLookups readLookups() {
+        if (readLookups == null) {
+            readLookups = server.readLookups();
+        }
+        return readLookups;
     }
 
     private static byte[] error(String message) {
@@ -451,12 +460,17 @@ public final class ScriptRun implements ScriptHost {
         return false;
     }
 
-    /** A script's command: its own arguments and a reply of its own; the rest is the script's caller's. */
+    /**
+     * A script's command: its own arguments and a reply of its own; the rest is the script's caller's.
+     * A read-only command's lookups count as keyspace hits and misses, as they do outside a script.
+     */
     private final class CallContext implements CommandContext {
         private final Arguments arguments;
+        private final boolean countsReads;
 
-        CallContext(Arguments arguments) {
+        CallContext(Arguments arguments, boolean countsReads) {
             this.arguments = arguments;
+            this.countsReads = countsReads;
         }
 
         @Override
@@ -471,7 +485,9 @@ public final class ScriptRun implements ScriptHost {
 
         @Override
         public Keyspace keyspace() {
-            return ctx.keyspace();
+            Keyspace keyspace = ctx.keyspace();
+            // EVAL_RO's own keyspace counts already.
+            return countsReads && !(keyspace instanceof ReadLookups) ? readLookups().of(keyspace) : keyspace;
         }
 
         @Override

@@ -474,6 +474,8 @@ public final class BitmapCommands {
                     return;
                 }
                 maxLength = Math.max(maxLength, view.length());
+            } else {
+                KeyspaceEvents.missed(ctx, args, i);
             }
         }
         view.clear();
@@ -611,6 +613,10 @@ public final class BitmapCommands {
             int found = lookUpString(ctx, view);
             if (found == REPLIED) {
                 return;
+            }
+            if (found == MISSING && !readOnly) {
+                // BITFIELD's GET-only form reads as Redis's lookupKeyRead (BITFIELD_RO's view reports its own).
+                KeyspaceEvents.missed(ctx, args, 1);
             }
             byte[] array = found == FOUND ? view.array() : EMPTY;
             int offset = found == FOUND ? view.offset() : 0;

@@ -176,6 +176,9 @@ public final class StringCommands {
         boolean found = false;
         if ((flags & (GET | NX | XX)) != 0) {
             Object old = keyspace.get(array, keyOffset, keyLength);
+            if ((flags & GET) != 0 && old == null) {
+                KeyspaceEvents.missed(ctx, args, 1);
+            }
             if ((flags & GET) != 0 && !replyString(ctx, old)) {
                 return;
             }
@@ -357,7 +360,11 @@ public final class StringCommands {
         Arguments args = ctx.arguments();
         Keyspace keyspace = ctx.keyspace();
         byte[] array = args.array();
-        if (replyString(ctx, keyspace.get(array, args.offset(1), args.length(1)))) {
+        Object old = keyspace.get(array, args.offset(1), args.length(1));
+        if (old == null) {
+            KeyspaceEvents.missed(ctx, args, 1);
+        }
+        if (replyString(ctx, old)) {
             keyspace.put(array, args.offset(1), args.length(1), args.copy(2), Keyspace.NO_EXPIRY);
             KeyspaceEvents.notify(ctx, KeyspaceEvents.STRING, "set", args, 1);
         }
@@ -368,6 +375,9 @@ public final class StringCommands {
         Keyspace keyspace = ctx.keyspace();
         byte[] array = args.array();
         Object value = keyspace.get(array, args.offset(1), args.length(1));
+        if (value == null) {
+            KeyspaceEvents.missed(ctx, args, 1);
+        }
         if (replyString(ctx, value) && value != null) {
             keyspace.remove(array, args.offset(1), args.length(1));
             KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "del", args, 1);
@@ -393,6 +403,7 @@ public final class StringCommands {
         int keyLength = args.length(1);
         Object value = keyspace.get(array, keyOffset, keyLength);
         if (value == null) {
+            KeyspaceEvents.missed(ctx, args, 1);
             ctx.reply().nullBulk();
             return;
         }
