@@ -151,6 +151,9 @@ public final class Main {
         // Checked here, before any plugin loads, so a typo fails fast; the builder checks them again.
         Config config = new Config();
         for (ConfigSource.Entry entry : entries) {
+            if (Config.isUserDirective(entry.name())) {
+                continue;
+            }
             try {
                 config.initialize(entry.name(), entry.value());
             } catch (IllegalArgumentException e) {

@@ -10,6 +10,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -21,6 +23,13 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Thread rule: immutable but for the counters, which any worker adds to.
  */
 public final class Command {
+
+    /**
+     * ACL ids by full name, as Redis's ACLGetCommandID: a name keeps its id when a plugin's command
+     * is unloaded and loaded again, so a user's command bits stay meaningful.
+     */
+    private static final Map<String, Integer> ACL_IDS = new ConcurrentHashMap<>();
+    private static final AtomicInteger NEXT_ACL_ID = new AtomicInteger();
 
     private final CommandSpec spec;
     private final CommandHandler handler;
@@ -38,9 +47,18 @@ public final class Command {
     private final boolean guarded;
     /** Whether it is {@link CommandFlag#READONLY}: asked once per command run, so kept as a field. */
     private final boolean readOnly;
+    private final int aclId;
+    /** The container of a subcommand, null for a command. */
+    private final Command parent;
 
     public Command(CommandSpec spec, CommandHandler handler, String owner) {
+        this(spec, handler, owner, null);
+    }
+
+    private Command(CommandSpec spec, CommandHandler handler, String owner, Command parent) {
         this.spec = spec;
+        this.parent = parent;
+        this.aclId = ACL_IDS.computeIfAbsent(spec.name(), name -> NEXT_ACL_ID.getAndIncrement());
         this.handler = handler;
         this.owner = owner;
         this.name = spec.name().getBytes(StandardCharsets.US_ASCII);
@@ -48,12 +66,22 @@ public final class Command {
         Map<String, Command> byName = new LinkedHashMap<>();
         for (CommandSpec subcommand : spec.details().subcommands()) {
             String fullName = subcommand.name();
-            byName.put(fullName.substring(fullName.indexOf('|') + 1), new Command(subcommand, handler, owner));
+            byName.put(fullName.substring(fullName.indexOf('|') + 1), new Command(subcommand, handler, owner, this));
         }
         this.subcommands = Collections.unmodifiableMap(byName);
         this.guarded = spec.has(CommandFlag.PROTECTED)
             || byName.values().stream().anyMatch(subcommand -> subcommand.spec.has(CommandFlag.PROTECTED));
         this.readOnly = spec.has(CommandFlag.READONLY);
+    }
+
+    /** Its index in an ACL selector's command bits; the same for the same full name for the life of the JVM. */
+    public int aclId() {
+        return aclId;
+    }
+
+    /** The container of a subcommand, null for a command. */
+    public Command parent() {
+        return parent;
     }
 
     /** Whether its key lookups are reads (Redis's lookupKeyRead): they count as keyspace hits and misses. */

@@ -9,6 +9,7 @@ import dev.lacewing.core.command.list.ListCommands;
 import dev.lacewing.core.command.pubsub.PubSubCommands;
 import dev.lacewing.core.command.scripting.FunctionCommands;
 import dev.lacewing.core.command.scripting.ScriptingCommands;
+import dev.lacewing.core.command.server.AclCommands;
 import dev.lacewing.core.command.server.ConnectionCommands;
 import dev.lacewing.core.command.server.PersistenceCommands;
 import dev.lacewing.core.command.server.ServerCommands;
@@ -48,6 +49,7 @@ public final class CoreCommands {
         HyperLogLogCommands.register(builder);
         KeyCommands.register(builder);
         ConnectionCommands.register(builder);
+        AclCommands.register(builder);
         PubSubCommands.register(builder);
         ServerCommands.register(builder);
         PersistenceCommands.register(builder);

@@ -37,7 +37,7 @@ public final class Config implements Settings {
         new Setting("protected-mode", List.of(), "yes", MUTABLE, Setting.Type.BOOLEAN,
             "without a password, refuse clients that are not on the loopback interface"),
         new Setting("requirepass", List.of(), "", MUTABLE, Setting.Type.STRING,
-            "the password AUTH and HELLO AUTH must give; empty for none"),
+            "the default ACL user's password (AUTH password, HELLO AUTH default); empty for nopass"),
         new Setting("databases", List.of(), "16", FIXED, Setting.Type.INTEGER, "number of databases", 1,
             Integer.MAX_VALUE),
         new Setting("maxclients", List.of(), "10000", MUTABLE, Setting.Type.INTEGER, "most simultaneous clients", 1,
@@ -157,9 +157,13 @@ public final class Config implements Settings {
         // Redis 7.0's other directives, under its names, defaults, bounds and choices (config.c's
         // standardConfig table): a redis.conf that sets them starts Lacewing, which lists them
         // in CONFIG GET and logs at start-up that they have no effect.
-        inert("acl-pubsub-default", List.of(), "resetchannels", MUTABLE, "allchannels", "resetchannels"),
-        inert("aclfile", List.of(), "", FIXED, Setting.Type.STRING),
-        inert("acllog-max-len", List.of(), "128", MUTABLE, Setting.Type.INTEGER, 0, Long.MAX_VALUE),
+        new Setting("acl-pubsub-default", List.of(), "resetchannels", MUTABLE, Setting.Type.ENUM,
+            "the channels a new ACL user may use: none (resetchannels) or all (allchannels)", Long.MIN_VALUE,
+            Long.MAX_VALUE, List.of("allchannels", "resetchannels"), true),
+        new Setting("aclfile", List.of(), "", FIXED, Setting.Type.STRING,
+            "file of ACL users that ACL LOAD reads and ACL SAVE writes; excludes user directives"),
+        new Setting("acllog-max-len", List.of(), "128", MUTABLE, Setting.Type.INTEGER,
+            "most entries ACL LOG keeps", 0, Long.MAX_VALUE),
         inert("active-defrag-cycle-max", List.of(), "25", MUTABLE, Setting.Type.INTEGER, 1, 99),
         inert("active-defrag-cycle-min", List.of(), "1", MUTABLE, Setting.Type.INTEGER, 1, 99),
         inert("active-defrag-ignore-bytes", List.of(), "104857600", MUTABLE, Setting.Type.MEMORY, 0, Long.MAX_VALUE),
@@ -378,6 +382,14 @@ public final class Config implements Settings {
             }
             values.put(setting.name(), setting.defaultValue());
         }
+    }
+
+    /**
+     * Whether a config-file or command-line directive is Redis's {@code user}: not a setting but one
+     * ACL user each, applied when the server starts (repeatable, never listed by CONFIG GET).
+     */
+    public static boolean isUserDirective(String name) {
+        return name.equalsIgnoreCase("user");
     }
 
     /** Every setting, in the table's order. */

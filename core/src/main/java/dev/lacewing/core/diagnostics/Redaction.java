@@ -5,7 +5,8 @@ import dev.lacewing.api.Arguments;
 /**
  * Which arguments of a command are secrets that the slow log and MONITOR show as "(redacted)", as
  * Redis 7.0's redactClientCommandArgument marks them: AUTH's arguments, HELLO's AUTH username and
- * password, and the value CONFIG SET gives a sensitive setting (requirepass, masterauth).
+ * password, the value CONFIG SET gives a sensitive setting (requirepass, masterauth), and every
+ * argument of ACL SETUSER after the subcommand (its rules may hold passwords).
  *
  * <p>Thread rule: stateless.
  */
@@ -20,13 +21,18 @@ public final class Redaction {
             case "auth" -> allButName(args);
             case "hello" -> helloAuth(args);
             case "config" -> configSet(args);
+            case "acl" -> args.count() >= 3 && args.is(1, "SETUSER") ? fromIndex(args, 2) : null;
             default -> null;
         };
     }
 
     private static boolean[] allButName(Arguments args) {
+        return fromIndex(args, 1);
+    }
+
+    private static boolean[] fromIndex(Arguments args, int first) {
         boolean[] redacted = new boolean[args.count()];
-        java.util.Arrays.fill(redacted, 1, redacted.length, true);
+        java.util.Arrays.fill(redacted, first, redacted.length, true);
         return redacted;
     }
 

@@ -11,6 +11,9 @@ import dev.lacewing.api.Invocation;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.core.acl.Acl;
+import dev.lacewing.core.acl.AclLog;
+import dev.lacewing.core.acl.AclUser;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.KeySplit;
@@ -19,6 +22,7 @@ import dev.lacewing.core.diagnostics.LatencyMonitor;
 import dev.lacewing.core.diagnostics.Redaction;
 import dev.lacewing.core.diagnostics.SlowLog;
 import dev.lacewing.core.keyspace.Database;
+import dev.lacewing.core.pubsub.ChannelName;
 import dev.lacewing.core.pubsub.SubscriptionKind;
 import dev.lacewing.core.pubsub.Subscriptions;
 import dev.lacewing.core.resp.RequestDecoder;
@@ -185,6 +189,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private volatile int database;
     private volatile String name = "";
     private volatile boolean authenticated;
+    /** The ACL user it runs as: the default user until AUTH or HELLO AUTH names another. */
+    private volatile AclUser user;
     private volatile long lastInteractionMillis = createdMillis;
     /**
      * Replies are flushed once per read batch, and also whenever this much is waiting, as Redis
@@ -222,7 +228,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         this.server = server;
         this.homeWorker = homeWorker;
         this.id = server.nextClientId();
-        this.authenticated = server.settings().value("requirepass").isEmpty();
+        this.user = server.acl().defaultUser();
+        this.authenticated = !server.acl().defaultNeedsAuth();
         writer.errorStats(server.errorStats());
         this.readLookups = server.readLookups();
     }
@@ -251,7 +258,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     private boolean protectedModeRefuses() {
-        if (!server.settings().flag("protected-mode") || !server.settings().value("requirepass").isEmpty()) {
+        if (!server.settings().flag("protected-mode") || !server.acl().defaultUser().rules().nopass()) {
             return false;
         }
         return channel.remoteAddress() instanceof InetSocketAddress address
@@ -464,6 +471,10 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             reject(command, Errors.NOAUTH);
             return;
         }
+        AclUser.Rules rules = user.rules();
+        if (!rules.unrestricted() && !permitted(rules, command, args)) {
+            return;
+        }
         if (monitoring && (spec.has(CommandFlag.WRITE) || spec.has(CommandFlag.READONLY)
             || spec.has(CommandFlag.MAY_REPLICATE))) {
             // Redis flags a monitor as a replica, and refuses a replica the keyspace.
@@ -569,6 +580,55 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
      */
     private boolean authRequired() {
         return !authenticated && server.passwordRequired();
+    }
+
+    /**
+     * Redis's ACL check in processCommand: a request the user may not run is refused with NOPERM
+     * and logged in ACL LOG (in MULTI it also makes EXEC abort).
+     */
+    private boolean permitted(AclUser.Rules rules, Command command, Arguments args) {
+        Command target = subcommandNamed(command, args);
+        if (target == null) {
+            return true;
+        }
+        Acl.Denial denial = server.acl().check(rules, target, args);
+        if (denial == null) {
+            return true;
+        }
+        lastCommand = target.spec().name();
+        logDenial(denial, target, args, multi.active() ? "multi" : "toplevel");
+        reject(target, switch (denial.reason()) {
+            case COMMAND -> "NOPERM this user has no permissions to run the '" + target.spec().name() + "' command";
+            case KEY -> "NOPERM this user has no permissions to access one of the keys used as arguments";
+            default -> "NOPERM this user has no permissions to access one of the channels used as arguments";
+        });
+        return false;
+    }
+
+    /** Adds an ACL LOG entry for a denial of this client's request (Redis's addACLLogEntry). */
+    void logDenial(Acl.Denial denial, Command target, Arguments args, String context) {
+        String object = denial.reason() == AclLog.Reason.COMMAND ? target.spec().name() : args.string(denial.position());
+        server.acl().log().add(denial.reason(), context, object, user.name(), describe());
+    }
+
+    /**
+     * The NOPERM error EXEC gives a queued command the user may no longer run (its rules changed
+     * since it was queued), logged; null when it may run.
+     */
+    String deniedAtExec(Command command, Arguments args) {
+        AclUser.Rules rules = user.rules();
+        Command target = rules.unrestricted() ? null : subcommandNamed(command, args);
+        Acl.Denial denial = target == null ? null : server.acl().check(rules, target, args);
+        if (denial == null) {
+            return null;
+        }
+        logDenial(denial, target, args, "multi");
+        return "NOPERM ACLs rules changed between the moment the transaction was accumulated and the EXEC call. "
+            + "This command is no longer allowed for the following reason: " + switch (denial.reason()) {
+                case COMMAND -> "no permission to execute the command or subcommand";
+                case KEY -> "no permission to touch the specified keys";
+                default -> "no permission to access one of the channels used as arguments";
+            };
     }
 
     private void begin(Command command) {
@@ -689,7 +749,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
         CommandSpec spec = command.spec();
         if (!spec.acceptsArgumentCount(args.count()) || spec.scope(args) != KeyScope.KEYS
-            || (authRequired() && !spec.has(CommandFlag.NO_AUTH)) || keyCount(spec) == 0) {
+            || (authRequired() && !spec.has(CommandFlag.NO_AUTH)) || keyCount(spec) == 0
+            || !user.rules().unrestricted()) {
             return false;
         }
         noteForCaching(command);
@@ -1533,6 +1594,58 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
     }
 
+    public AclUser user() {
+        return user;
+    }
+
+    /** AUTH and HELLO AUTH: runs as this user from now on, authenticated. */
+    public void authenticateAs(AclUser newUser) {
+        this.user = newUser;
+        this.authenticated = true;
+    }
+
+    /** RESET: back to the default user, authenticated only when it needs no password (clientSetDefaultAuth). */
+    public void resetUser() {
+        this.user = server.acl().defaultUser();
+        this.authenticated = !server.acl().defaultNeedsAuth();
+    }
+
+    /**
+     * Its user was removed (ACL DELUSER, ACL LOAD): as Redis, it runs as the default user,
+     * unauthenticated, and is closed; after this reply when it ran the command itself.
+     */
+    void loseUser(boolean ranTheCommand) {
+        this.user = server.acl().defaultUser();
+        this.authenticated = false;
+        if (ranTheCommand) {
+            closeAfterReply();
+        } else {
+            kill();
+        }
+    }
+
+    /**
+     * Its user lost channel permissions (ACL SETUSER): closes it when one of its subscriptions is no
+     * longer allowed, as Redis's ACLKillPubsubClientsIfNeeded. Runs on its home thread.
+     */
+    public void closeIfSubscriptionsRefused() {
+        channel.eventLoop().execute(() -> {
+            Subscriptions current = subscriptions;
+            if (current == null || closing) {
+                return;
+            }
+            for (SubscriptionKind kind : SubscriptionKind.values()) {
+                for (ChannelName name : current.names(kind)) {
+                    if (!Acl.channelAllowed(user, name.bytes(), kind == SubscriptionKind.PATTERN)) {
+                        closing = true;
+                        channel.close();
+                        return;
+                    }
+                }
+            }
+        });
+    }
+
     @Override
     public void closeAfterReply() {
         closing = true;
@@ -1634,7 +1747,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             + " multi=" + (multi.active() ? multi.queuedCount() : -1) + " qbuf=" + decoder.bufferedBytes()
             + " qbuf-free=" + (decoder.capacity() - decoder.bufferedBytes()) + " argv-mem=0 multi-mem=" + multi.queuedBytes() + " rbs=0 rbp=0 obl=0 oll=0"
             + " omem=" + omem + " tot-mem=" + (decoder.capacity() + omem + deferredBytes + multi.queuedBytes()) + " events=r cmd="
-            + lastCommand + " user=default redir=" + (tracking != null ? tracking.redirect() : -1) + " resp=" + writer.protocol()
+            + lastCommand + " user=" + user.name() + " redir=" + (tracking != null ? tracking.redirect() : -1) + " resp=" + writer.protocol()
             + " worker=" + homeWorker;
     }
 }

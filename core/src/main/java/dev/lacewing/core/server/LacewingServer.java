@@ -231,7 +231,12 @@ public final class LacewingServer implements AutoCloseable {
          */
         public LacewingServer start() {
             Config config = new Config();
+            List<String> users = new ArrayList<>();
             for (Map.Entry<String, String> setting : settings) {
+                if (Config.isUserDirective(setting.getKey())) {
+                    users.add(setting.getValue());
+                    continue;
+                }
                 try {
                     config.initialize(setting.getKey(), setting.getValue());
                 } catch (IllegalArgumentException e) {
@@ -257,14 +262,14 @@ public final class LacewingServer implements AutoCloseable {
             MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(plan.workers(),
                 new DefaultThreadFactory("lacewing-worker"), transport.transport().ioHandlerFactory());
             try {
-                return start(config, found, plan, engineName, engineProvider, transport, tls, group);
+                return start(config, users, found, plan, engineName, engineProvider, transport, tls, group);
             } catch (RuntimeException e) {
                 group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
                 throw e;
             }
         }
 
-        private LacewingServer start(Config config, Plugins found, ThreadingPlan plan, String engineName,
+        private LacewingServer start(Config config, List<String> users, Plugins found, ThreadingPlan plan, String engineName,
                                      StorageEngineProvider engineProvider, TransportChoice transport,
                                      TlsContext tls, MultiThreadIoEventLoopGroup group) {
             NettyWorkers workers = new NettyWorkers(group);
@@ -278,6 +283,7 @@ public final class LacewingServer implements AutoCloseable {
             for (CommandProvider provider : found.commands()) {
                 state.addCommands(provider);
             }
+            state.acl().loadAtStartup(users);
             StorageEngine engine = engineProvider.create(new EngineContext() {
                 @Override
                 public Settings settings() {

@@ -333,6 +333,12 @@ public final class Multi {
         private void runQueued(Queued q, RespWriter writer) {
             long errorsBefore = writer.errorCount();
             long start = System.nanoTime();
+            String denied = connection.deniedAtExec(q.command, q.arguments);
+            if (denied != null) {
+                writer.error(denied);
+                connection.queuedRan(q.command, q.arguments, 0, true);
+                return;
+            }
             try {
                 QueuedContext context = new QueuedContext(q.command, q.arguments);
                 connection.markReply();

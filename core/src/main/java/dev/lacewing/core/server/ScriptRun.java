@@ -11,6 +11,8 @@ import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.api.ScriptHost;
 import dev.lacewing.api.ValueView;
+import dev.lacewing.core.acl.Acl;
+import dev.lacewing.core.acl.AclUser;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.diagnostics.Redaction;
@@ -367,6 +369,37 @@ public final class ScriptRun implements ScriptHost {
         System.getLogger("dev.lacewing.script").log(to, message);
     }
 
+    /**
+     * Redis's scriptVerifyACL: the calling client's user must be allowed the command, its keys and
+     * its channels; a refusal is logged with context "lua". Null when allowed.
+     */
+    private String aclRefusal(Command command, Arguments request) {
+        if (!(ctx.client() instanceof ClientConnection connection)) {
+            return null;
+        }
+        AclUser.Rules rules = connection.user().rules();
+        if (rules.unrestricted()) {
+            return null;
+        }
+        Command target = command;
+        if (request.count() > 1 && !command.subcommands().isEmpty()) {
+            target = command.subcommand(request.string(1).toLowerCase(Locale.ROOT));
+            if (target == null || !target.spec().acceptsArgumentCount(request.count())) {
+                return null;
+            }
+        }
+        Acl.Denial denial = server.acl().check(rules, target, request);
+        if (denial == null) {
+            return null;
+        }
+        connection.logDenial(denial, target, request, "lua");
+        return "ERR The user executing the script " + switch (denial.reason()) {
+            case COMMAND -> "can't run this command or subcommand";
+            case KEY -> "can't access at least one of the keys mentioned in the command arguments";
+            default -> "can't publish to the channel mentioned in the command";
+        };
+    }
+
     @Override
     public byte[] call(byte[][] argv, int protocol, boolean raiseErrors) {
         Command command = argv.length == 0 ? null : server.commands().lookup(argv[0], 0, argv[0].length);
@@ -385,11 +418,16 @@ public final class ScriptRun implements ScriptHost {
         if (spec.has(CommandFlag.NOSCRIPT) || named.has(CommandFlag.NOSCRIPT)) {
             return error("ERR This Redis command is not allowed from script");
         }
+        Arguments request = new ArgvArguments(argv);
+        String refused = aclRefusal(command, request);
+        if (refused != null) {
+            return error(refused);
+        }
         boolean write = spec.has(CommandFlag.WRITE) || named.has(CommandFlag.WRITE);
         if (write && readOnly) {
             return error("ERR Write commands are not allowed from read-only scripts.");
         }
-        Arguments args = new ArgvArguments(argv);
+        Arguments args = request;
         if (spec.has(CommandFlag.DENYOOM) && (script.flags() & Scripts.ALLOW_OOM) == 0 && !wrote
             && ctx.client() instanceof ClientConnection connection && !server.engine().reclaimMemory(connection)) {
             return error(Errors.OOM);

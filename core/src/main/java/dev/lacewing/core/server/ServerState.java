@@ -6,6 +6,8 @@ import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.Server;
 import dev.lacewing.api.StorageEngine;
 import dev.lacewing.api.ThreadingPlan;
+import dev.lacewing.core.acl.Acl;
+import dev.lacewing.core.acl.AclUser;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.config.Config;
@@ -107,7 +109,7 @@ public final class ServerState implements Server, ModuleRegistry {
     private volatile long protoMaxBulkLength;
     private volatile long clientQueryBufferLimit;
     private volatile OutputBufferLimits outputBufferLimits;
-    private volatile boolean passwordRequired;
+    private final Acl acl;
 
     ServerState(Config config, CommandTable commands, ThreadingPlan threading, String engineName, String transport,
                 String transportNotes, String pluginMode) {
@@ -119,6 +121,9 @@ public final class ServerState implements Server, ModuleRegistry {
         this.transportNotes = transportNotes;
         this.pluginMode = pluginMode;
         this.tracking = new Tracking(clients, config);
+        this.acl = new Acl(this::commands, config.value("acl-pubsub-default").equals("allchannels"),
+            config.longValue("acllog-max-len"), config.value("aclfile"));
+        acl.defaultPassword(config.value("requirepass"));
         this.snapshots = new Snapshots(config, REDIS_VERSION, this::usedMemory, this::scripts);
         this.aof = new AppendOnlyFile(config, snapshots);
         this.slowLog = new SlowLog(config.longValue("slowlog-log-slower-than"), config.longValue("slowlog-max-len"));
@@ -127,6 +132,13 @@ public final class ServerState implements Server, ModuleRegistry {
         keyspaceEvents.configure(config.value("notify-keyspace-events"));
         config.onChange((name, value) -> {
             readInputLimits();
+            switch (name) {
+                case "requirepass" -> acl.defaultPassword(value);
+                case "acl-pubsub-default" -> acl.allChannelsByDefault(value.equals("allchannels"));
+                case "acllog-max-len" -> acl.logMaxLength(config.longValue("acllog-max-len"));
+                default -> {
+                }
+            }
             if (name.equals("notify-keyspace-events")) {
                 keyspaceEvents.configure(value);
             }
@@ -137,7 +149,6 @@ public final class ServerState implements Server, ModuleRegistry {
         protoMaxBulkLength = config.longValue("proto-max-bulk-len");
         clientQueryBufferLimit = config.longValue("client-query-buffer-limit");
         outputBufferLimits = OutputBufferLimits.parse(config.value("client-output-buffer-limit"));
-        passwordRequired = !config.value("requirepass").isEmpty();
         slowLog.configure(config.longValue("slowlog-log-slower-than"), config.longValue("slowlog-max-len"));
         latencyMonitor.threshold(config.longValue("latency-monitor-threshold"));
     }
@@ -158,11 +169,30 @@ public final class ServerState implements Server, ModuleRegistry {
     }
 
     /**
-     * Whether {@code requirepass} is set, as of the last CONFIG SET: with it, a connection that has
-     * not authenticated is held to the limits before AUTH (Redis's authRequired).
+     * Whether a connection that has not authenticated must (Redis's authRequired): the default
+     * user has a password or is off. Such a connection is held to the limits before AUTH.
      */
     boolean passwordRequired() {
-        return passwordRequired;
+        return acl.defaultNeedsAuth();
+    }
+
+    public Acl acl() {
+        return acl;
+    }
+
+    /**
+     * Closes the clients of removed ACL users (ACL DELUSER, ACL LOAD), as Redis's
+     * ACLFreeUserAndKillClients: {@code current}, the one that ran the command, after its reply.
+     */
+    public void disconnect(List<AclUser> users, ClientConnection current) {
+        if (users.isEmpty()) {
+            return;
+        }
+        for (ClientConnection client : clients.values()) {
+            if (users.contains(client.user())) {
+                client.loseUser(client == current);
+            }
+        }
     }
 
     void commands(CommandTable table) {

@@ -53,6 +53,7 @@ class RedisConfTest {
         directory = Files.createTempDirectory("lacewing-redis-conf");
         conf = directory.resolve("redis.conf");
         Files.copy(STOCK_CONF, conf);
+        Files.writeString(conf, "\nuser alice on >alicepw ~app:* &* +@all\n", java.nio.file.StandardOpenOption.APPEND);
         server = LacewingProcess.start(Map.of(), overrides(directory, "lacewing"));
     }
 
@@ -83,6 +84,13 @@ class RedisConfTest {
         assertEquals("PONG", server.cli("PING"));
         assertEquals("OK", server.cli("SET", "greeting", "hello"));
         assertEquals("hello", server.cli("GET", "greeting"));
+    }
+
+    @Test
+    void aUserDirectiveAddsAnAclUser() {
+        assertEquals("alice", server.cli("--no-auth-warning", "--user", "alice", "--pass", "alicepw", "ACL", "WHOAMI"));
+        assertEquals("NOPERM this user has no permissions to access one of the keys used as arguments",
+            server.cli("--no-auth-warning", "--user", "alice", "--pass", "alicepw", "GET", "other"));
     }
 
     @Test

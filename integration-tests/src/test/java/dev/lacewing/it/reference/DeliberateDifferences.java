@@ -61,6 +61,24 @@ public final class DeliberateDifferences {
         return normalized.toString();
     };
 
+    /**
+     * ACL rules with the single-command rules (those after +@all/-@all and the categories) of each
+     * run sorted: Redis emits them in its command dict's order, which its random hash seed changes
+     * from run to run.
+     */
+    private static final UnaryOperator<String> ACL_RULES_SORTED = reply -> {
+        java.util.regex.Matcher matcher = java.util.regex.Pattern
+            .compile("[+-](?!@)[^ \\r()]+(?: [+-](?!@)[^ \\r()]+)*").matcher(reply);
+        StringBuilder normalized = new StringBuilder();
+        while (matcher.find()) {
+            List<String> rules = new java.util.ArrayList<>(List.of(matcher.group().split(" ")));
+            java.util.Collections.sort(rules);
+            matcher.appendReplacement(normalized, java.util.regex.Matcher.quoteReplacement(String.join(" ", rules)));
+        }
+        matcher.appendTail(normalized);
+        return normalized.toString();
+    };
+
     /** Commands that reply scores: Redis 7.0 prints them with %.17g, Lacewing in the shortest form. */
     private static final List<String> SCORE_REPLIES = List.of("ZSCORE", "ZMSCORE", "ZINCRBY", "ZADD", "ZRANGE",
         "ZRANGEBYSCORE", "ZREVRANGEBYSCORE", "ZREVRANGE", "ZPOPMIN", "ZPOPMAX", "ZMPOP", "BZPOPMIN", "BZPOPMAX",
@@ -70,6 +88,8 @@ public final class DeliberateDifferences {
         .map(command -> new Difference(command, "scores print in the shortest round-trip form (as Redis 7.2+ "
             + "does), not with 7.0's %.17g: the same double, fewer digits", SAME_DOUBLES)), List.of(
         new Difference("COMMAND LIST", "Redis lists in its dict's order", SORTED),
+        new Difference("ACL LIST", "Redis lists single-command rules in its dict's order", ACL_RULES_SORTED),
+        new Difference("ACL GETUSER", "Redis lists single-command rules in its dict's order", ACL_RULES_SORTED),
         new Difference("INFO", "content is server-specific (versions, memory, Lacewing's lacewing_* fields)", IGNORE),
         new Difference("CLIENT ID", "client ids are per server", MASK_INTEGERS),
         new Difference("CLIENT INFO", "addresses, ids and sizes are per connection; Lacewing adds worker=", CLIENT_FIELDS),

@@ -29,6 +29,8 @@ class SlowLogReferenceTest {
         List.of("SET", "{r}a", "x".repeat(300)),
         List.of("GET", "{r}a"),
         List.of("AUTH", "someone", "wrong"),
+        List.of("ACL", "SETUSER", "{r}user", "on", ">secret", "~*"),
+        List.of("ACL", "DELUSER", "{r}user"),
         List.of("HELLO", "3", "AUTH", "default", "x", "SETNAME", "ref2"),
         List.of("HELLO", "2"),
         List.of("MULTI"),

@@ -12,6 +12,8 @@ import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.core.acl.Acl;
+import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.PartialQuicksort;
@@ -21,6 +23,8 @@ import dev.lacewing.core.datatype.Quicklist;
 import dev.lacewing.core.datatype.SetValue;
 import dev.lacewing.core.datatype.SortedSet;
 import dev.lacewing.core.pubsub.KeyspaceEvents;
+import dev.lacewing.core.server.ClientConnection;
+import dev.lacewing.core.server.ServerState;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -123,6 +127,14 @@ public final class SortCommands {
         /** Argument indexes of the GET patterns, in order. */
         final List<Integer> gets = new ArrayList<>();
         String error;
+        /** Where the error was found: an ACL refusal of an earlier BY or GET comes first, as in Redis. */
+        int errorAt = Integer.MAX_VALUE;
+        /**
+         * The first BY pattern with a '*' or GET, as the error a user without read access to every
+         * key gets for it (Redis checks ACLUserCheckCmdWithUnrestrictedKeyAccess while parsing); null when none.
+         */
+        String keyAccessError;
+        int keyAccessAt = Integer.MAX_VALUE;
 
         /** The options from argument 2 on, as sortCommandGeneric parses them; {@link #error} set when they are wrong. */
         static Options parse(Arguments args, boolean readonly) {
@@ -141,6 +153,7 @@ public final class SortCommands {
                         options.limitCount = Numbers.parseLong(args.array(), args.offset(j + 2), args.length(j + 2));
                     } catch (Numbers.InvalidNumber e) {
                         options.error = Errors.NOT_INTEGER;
+                        options.errorAt = j;
                         return options;
                     }
                     j += 2;
@@ -148,14 +161,47 @@ public final class SortCommands {
                     options.store = ++j;
                 } else if (args.is(j, "by") && left >= 1) {
                     options.by = ++j;
+                    if (hasStar(args, j)) {
+                        options.keyAccessNeeded(j, "ERR BY option of SORT denied due to insufficient ACL permissions.");
+                    }
                 } else if (args.is(j, "get") && left >= 1) {
                     options.gets.add(++j);
+                    options.keyAccessNeeded(j, "ERR GET option of SORT denied due to insufficient ACL permissions.");
                 } else {
                     options.error = Errors.SYNTAX;
+                    options.errorAt = j;
                     return options;
                 }
             }
             return options;
+        }
+
+        private void keyAccessNeeded(int at, String refusal) {
+            if (keyAccessError == null) {
+                keyAccessError = refusal;
+                keyAccessAt = at;
+            }
+        }
+
+        /**
+         * The error for these options: the parse error, or the BY or GET refusal before it when
+         * the client's user may not read every key; null when none.
+         */
+        String error(CommandContext ctx) {
+            if (keyAccessError != null && keyAccessAt < errorAt && !readsEveryKey(ctx)) {
+                return keyAccessError;
+            }
+            return error;
+        }
+
+        private static boolean readsEveryKey(CommandContext ctx) {
+            if (!(ctx.client() instanceof ClientConnection connection) || connection.user().rules().unrestricted()) {
+                return true;
+            }
+            ServerState server = (ServerState) ctx.server();
+            Arguments args = ctx.arguments();
+            Command command = server.commands().lookup(args.array(), args.offset(0), args.length(0));
+            return command == null || server.acl().allowsEveryKey(connection.user().rules(), command, args, Acl.READ);
         }
 
         /**
@@ -197,8 +243,9 @@ public final class SortCommands {
         Arguments args = ctx.arguments();
         ReplyWriter reply = ctx.reply();
         Options options = Options.parse(args, readonly);
-        if (options.error != null) {
-            reply.error(options.error);
+        String error = options.error(ctx);
+        if (error != null) {
+            reply.error(error);
             return;
         }
         Keyspace keyspace = ctx.keyspace();

@@ -25,7 +25,7 @@ import java.util.Set;
  *
  * <p>Stateless.
  */
-final class CommandDescriptions {
+public final class CommandDescriptions {
 
     private CommandDescriptions() {
     }
@@ -226,7 +226,7 @@ final class CommandDescriptions {
     }
 
     /** Redis's ACL categories in the order COMMAND INFO lists them (ACLCommandCategories). */
-    private static final List<String> CATEGORY_ORDER = List.of("keyspace", "read", "write", "set", "sortedset",
+    public static final List<String> CATEGORY_ORDER = List.of("keyspace", "read", "write", "set", "sortedset",
         "list", "hash", "string", "bitmap", "hyperloglog", "geo", "stream", "pubsub", "admin", "fast", "slow",
         "blocking", "dangerous", "connection", "transaction", "scripting");
 
@@ -235,7 +235,7 @@ final class CommandDescriptions {
      * the flags imply (write, read, admin and dangerous, pubsub, fast, blocking; slow when not fast).
      * A spec without details declares its group's category.
      */
-    static List<String> aclCategories(CommandSpec spec) {
+    public static List<String> aclCategories(CommandSpec spec) {
         Set<String> categories = new HashSet<>(spec.details().aclCategories());
         if (spec.details() == CommandDetails.NONE) {
             switch (spec.group()) {

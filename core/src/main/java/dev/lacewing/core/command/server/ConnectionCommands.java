@@ -14,6 +14,9 @@ import dev.lacewing.api.CommandRegistry;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.core.acl.Acl;
+import dev.lacewing.core.acl.AclLog;
+import dev.lacewing.core.acl.AclUser;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Timeouts;
@@ -101,13 +104,11 @@ public final class ConnectionCommands {
         ctx.client().selectDatabase(0);
         ctx.client().setProtocol(2);
         ctx.client().setName("");
-        ctx.client().setAuthenticated(requirePass(ctx).isEmpty());
+        if (ctx.client() instanceof ClientConnection connection) {
+            connection.resetUser();
+        }
         Multi.of(ctx).reset();
         ctx.reply().simple("RESET");
-    }
-
-    private static String requirePass(CommandContext ctx) {
-        return ctx.server().settings().get("requirepass", "");
     }
 
     /** HELLO [protover [AUTH username password] [SETNAME clientname]] */
@@ -190,7 +191,7 @@ public final class ConnectionCommands {
             ctx.reply().error(Errors.SYNTAX);
             return;
         }
-        if (args.count() == 2 && requirePass(ctx).isEmpty()) {
+        if (args.count() == 2 && ((ServerState) ctx.server()).acl().defaultUser().rules().nopass()) {
             ctx.reply().error("ERR AUTH <password> called without any password configured for the default user. "
                 + "Are you sure your configuration is correct?");
             return;
@@ -201,15 +202,26 @@ public final class ConnectionCommands {
         }
     }
 
-    /** Checks the default user's password; replies WRONGPASS and returns false when it does not match. */
+    /**
+     * Authenticates the client as the user when the password opens it (Redis's ACLAuthenticateUser);
+     * otherwise logs the failure in ACL LOG, replies WRONGPASS and returns false.
+     */
     private static boolean checkPassword(CommandContext ctx, String user, String password) {
-        String required = requirePass(ctx);
-        boolean ok = user.equals("default") && (required.isEmpty() || required.equals(password));
-        if (!ok) {
+        Acl acl = ((ServerState) ctx.server()).acl();
+        AclUser found = acl.authenticate(user, password);
+        if (found == null) {
+            if (ctx.client() instanceof ClientConnection connection) {
+                acl.log().add(AclLog.Reason.AUTH, Multi.of(ctx).active() ? "multi" : "toplevel",
+                    ctx.arguments().string(0), user, connection.describe());
+            }
             ctx.reply().error(Errors.WRONGPASS);
             return false;
         }
-        ctx.client().setAuthenticated(true);
+        if (ctx.client() instanceof ClientConnection connection) {
+            connection.authenticateAs(found);
+        } else {
+            ctx.client().setAuthenticated(true);
+        }
         return true;
     }
 
