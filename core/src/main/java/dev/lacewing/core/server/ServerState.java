@@ -14,6 +14,7 @@ import dev.lacewing.core.diagnostics.ErrorStats;
 import dev.lacewing.core.diagnostics.InstantaneousMetric;
 import dev.lacewing.core.diagnostics.LatencyMonitor;
 import dev.lacewing.core.diagnostics.SlowLog;
+import dev.lacewing.core.persistence.BackgroundSave;
 import dev.lacewing.core.persistence.Snapshots;
 import dev.lacewing.core.pubsub.KeyspaceEvents;
 import dev.lacewing.core.pubsub.PubSub;
@@ -58,6 +59,7 @@ public final class ServerState implements Server, ModuleRegistry {
     private final Tracking tracking;
     private final KeyspaceEvents keyspaceEvents = new KeyspaceEvents(pubSub);
     private final Snapshots snapshots;
+    private final BackgroundSave backgroundSave;
     private final SlowLog slowLog;
     private final LatencyMonitor latencyMonitor;
     private final Monitors monitors = new Monitors();
@@ -117,6 +119,7 @@ public final class ServerState implements Server, ModuleRegistry {
         this.pluginMode = pluginMode;
         this.tracking = new Tracking(clients, config);
         this.snapshots = new Snapshots(config, REDIS_VERSION, this::usedMemory, this::scripts);
+        this.backgroundSave = new BackgroundSave(config, snapshots, REDIS_VERSION, this::usedMemory, this::scripts);
         this.slowLog = new SlowLog(config.longValue("slowlog-log-slower-than"), config.longValue("slowlog-max-len"));
         this.latencyMonitor = new LatencyMonitor(config.longValue("latency-monitor-threshold"));
         readInputLimits();
@@ -207,6 +210,11 @@ public final class ServerState implements Server, ModuleRegistry {
     /** The RDB file: SAVE, LASTSAVE, SHUTDOWN's save and INFO persistence. */
     public Snapshots snapshots() {
         return snapshots;
+    }
+
+    /** BGSAVE, the save schedule and stop-writes-on-bgsave-error. */
+    public BackgroundSave backgroundSave() {
+        return backgroundSave;
     }
 
     /**
