@@ -17,7 +17,8 @@
 # because they were about to change).
 #
 # Usage: benchmarks/bgsave.sh [KEYS]   (default 1000000)
-# Needs: redis-server, redis-cli, redis-benchmark, and the distribution built by
+# Each file must hold every key, as redis-check-rdb counts them.
+# Needs: redis-server, redis-cli, redis-benchmark, redis-check-rdb, and the distribution built by
 # `mvn -B -o -q package -DskipTests`.
 set -euo pipefail
 
@@ -27,7 +28,7 @@ dist="$root/assembly/target/lacewing"
 [ -x "$dist/bin/lacewing-server" ] || { echo "build first: mvn -B -o -q package -DskipTests" >&2; exit 1; }
 
 source "$root/benchmarks/servers.sh"
-require_tools redis-server redis-cli redis-benchmark
+require_tools redis-server redis-cli redis-benchmark redis-check-rdb
 port=17393
 pid=
 
@@ -86,6 +87,9 @@ run() { # label name
   ended=$(date +%s.%N)
   kill "$load" 2>/dev/null || true; wait "$load" 2>/dev/null || true
   [ "$(info_field persistence rdb_last_bgsave_status)" = ok ] || echo "warning: $1's save failed" >&2
+  local check
+  check=$(redis-check-rdb "$dir/dump.rdb" 2>&1 || true)
+  [[ "$check" == *"[info] $keys keys read"* ]] || echo "warning: redis-check-rdb does not read $keys keys in $1's file" >&2
   printf "%-28s %9s %9s %9s %9s %9.2f %10s %10s\n" "$1" "$(redis-cli -p "$port" dbsize)" "$(mib "$before")" \
     "$(mib "$peak")" "$(mib $((peak > before ? peak - before : 0)))" "$(awk -v a="$started" -v b="$ended" 'BEGIN {print b - a}')" \
     "$(mib $(($(stat -c %s "$dir/dump.rdb") / 1024)))" "$(mib $(($(info_field persistence rdb_last_cow_size) / 1024)))"

@@ -35,15 +35,16 @@ import java.util.function.Supplier;
  *
  * <p>The epoch ({@link #start}) runs holding the whole keyspace, briefly: it installs a
  * {@link PartitionSnapshot} on every partition and reads the dirty counter. A saving thread then
- * writes the file: each partition, in turn, walks a few thousand buckets of its tables through
- * the engine's door ({@link Door#partition}), holding only that partition, and the entries it
- * encoded (those of the walk, and those written early because a command was about to change
- * them) go into the file. The file is the keyspace as it was at the epoch; it is written as
+ * writes the file: each partition, in turn, walks its tables for about 2 ms through the engine's
+ * door ({@link Door#partition}), holding only that partition, and the entries it encoded (those
+ * of the walk, and those written early because a command was about to change them) go into the
+ * file. The file is the keyspace as it was at the epoch; it is written as
  * {@code temp-<pid>-bg.rdb}, forced, renamed over {@code dbfilename}, and the directory forced,
  * as SAVE writes it.
  *
- * <p>A point-in-time image for other writers (an AOF rewrite's preamble) is {@link #start} with a
- * channel of their own: see {@link #image}.
+ * <p>Another writer that wants a point-in-time image (an AOF rewrite's RDB preamble) takes one with
+ * {@link #image}, holding the whole keyspace, and writes it into its own channel with
+ * {@link Image#writeTo} from its own thread.
  *
  * <p>Thread rule: {@link #start} runs on the thread holding the whole keyspace; the saving thread
  * touches partitions only inside {@link Door#partition}; the figures INFO reads are volatile, and
@@ -69,8 +70,13 @@ public final class BackgroundSave implements AutoCloseable {
         + "Please check the Redis logs for details about the RDB error.";
 
     private static final System.Logger LOG = System.getLogger(BackgroundSave.class.getName());
-    /** Home buckets one partition walks per turn: a few thousand entries, a fraction of a millisecond. */
-    private static final int BUCKETS_PER_STEP = 4096;
+    /**
+     * One turn in a partition walks steps of this many home buckets (about 750 entries) until
+     * {@link #TURN_NANOS} passed: each turn costs a trip through the door, which under load waits
+     * behind the partition's queue, so a turn does as much as a short pause allows.
+     */
+    private static final int BUCKETS_PER_STEP = 1024;
+    private static final long TURN_NANOS = 2_000_000;
     /** Redis's CONFIG_BGSAVE_RETRY_DELAY: after a failed save the schedule waits this long. */
     private static final long RETRY_DELAY_MILLIS = 5000;
 
@@ -285,7 +291,10 @@ public final class BackgroundSave implements AutoCloseable {
                         int partition = p;
                         byte[][] taken = new byte[1][];
                         await(door.partition(partition, () -> {
-                            done[partition] = partitions[partition].step(BUCKETS_PER_STEP);
+                            long deadline = System.nanoTime() + TURN_NANOS;
+                            do {
+                                done[partition] = partitions[partition].step(BUCKETS_PER_STEP);
+                            } while (!done[partition] && System.nanoTime() < deadline);
                             taken[0] = buffers.get(partition).take();
                         }));
                         writer.entries(taken[0], 0, taken[0].length);
