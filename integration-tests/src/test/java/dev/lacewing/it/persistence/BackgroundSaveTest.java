@@ -26,8 +26,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * BGSAVE without fork on every engine and transport: the file is the keyspace at one instant
  * although a client keeps writing while it is written; redis-server 7.0.15 loads it and
- * redis-check-rdb accepts it; the save schedule starts one; a failed one makes writes (and PING)
- * answer Redis's MISCONF until a save succeeds; the replies and INFO fields are Redis's.
+ * redis-check-rdb accepts it; the save schedule starts one; a failed one makes writes (and PING),
+ * queued in MULTI or not, answer Redis's MISCONF until a save succeeds; the replies and INFO
+ * fields are Redis's.
  */
 class BackgroundSaveTest {
 
@@ -228,8 +229,11 @@ class BackgroundSaveTest {
         Path dir = Servers.freshDirectory();
         Path gone = Files.createDirectory(dir.resolve("gone"));
         try (LacewingServer server = start(target, gone, "3600 1");
-             RespClient client = RespClient.connect(server.port())) {
+             RespClient client = RespClient.connect(server.port());
+             RespClient transaction = RespClient.connect(server.port())) {
             assertEquals("+OK\r\n", client.call("SET", "k", "v"));
+            assertEquals("+OK\r\n", transaction.call("MULTI"));
+            assertEquals("+QUEUED\r\n", transaction.call("SET", "q", "1"));
             Files.delete(gone);
             assertEquals("+Background saving started\r\n", client.call("BGSAVE"));
             waitForSave(client);
@@ -237,6 +241,12 @@ class BackgroundSaveTest {
             assertEquals(MISCONF, client.call("SET", "k", "w"));
             assertEquals(MISCONF, client.call("PING"));
             assertEquals("$1\r\nv\r\n", client.call("GET", "k"));
+            assertEquals("-EXECABORT Transaction discarded because of: " + MISCONF.substring(1),
+                transaction.call("EXEC"));
+            assertEquals("+OK\r\n", transaction.call("MULTI"));
+            assertEquals(MISCONF, transaction.call("SET", "q", "1"));
+            assertEquals("+QUEUED\r\n", transaction.call("GET", "q"));
+            assertEquals("-EXECABORT Transaction discarded because of previous errors.\r\n", transaction.call("EXEC"));
             assertEquals("+OK\r\n", client.call("CONFIG", "SET", "stop-writes-on-bgsave-error", "no"));
             assertEquals("+OK\r\n", client.call("SET", "k", "w"));
             assertEquals("+OK\r\n", client.call("CONFIG", "SET", "stop-writes-on-bgsave-error", "yes"));
