@@ -11,14 +11,19 @@
 # Prints ops/s, p99 ms (load-tool rows), server CPU seconds per million operations (from
 # /proc/PID/stat: for "GET +MSET" it includes the MSET load) and each Lacewing/Redis ratio.
 #
+# Before the rows every server runs each redis-benchmark workload once unmeasured (ATOMIC_WARMUP
+# requests, default 50000; 0 skips it), so that the rows compare steady states: without it the first
+# row also measures the JVM compiling its hot paths, which redis-server never does.
+#
 # Usage: benchmarks/atomic.sh [requests-per-run]   (default 200000; ATOMIC_SECONDS for the
-#        load-tool rows, default 10; ATOMIC_THREADS server threads, default nproc)
+#        load-tool rows, default 10; ATOMIC_THREADS server threads, default nproc; ATOMIC_WARMUP)
 # Needs: redis-server, redis-benchmark, redis-cli, and the distribution built by `mvn -B package`.
 set -euo pipefail
 
 requests=${1:-200000}
 seconds=${ATOMIC_SECONDS:-10}
 threads=${ATOMIC_THREADS:-$(nproc)}
+warmup=${ATOMIC_WARMUP:-50000}
 root=$(cd "$(dirname "$0")/.." && pwd)
 dist="$root/assembly/target/lacewing"
 tool="$dist/bin/lacewing-benchmark"
@@ -53,12 +58,13 @@ for i in 0 1 2 3 4 5 6 7 8 9; do
   mget10+=" k:__rand_int__"
 done
 
-# bench PORT ARGS...: redis-benchmark's requests/s for one custom command ("-" when it errs).
+# bench PORT ARGS...: redis-benchmark's requests/s for one custom command ("-" when it errs);
+# BENCH_REQUESTS overrides the request count.
 bench() {
   local port=$1
   shift
   local line
-  line=$(redis-benchmark -p "$port" -n "$requests" -c 50 -r 1000000 --csv "$@" 2>"$work/bench.err" | tail -n 1)
+  line=$(redis-benchmark -p "$port" -n "${BENCH_REQUESTS:-$requests}" -c 50 -r 1000000 --csv "$@" 2>"$work/bench.err" | tail -n 1)
   if grep -q -i "err" "$work/bench.err" || [ -z "$line" ]; then
     echo "-"
   else
@@ -90,19 +96,33 @@ report() { # label: prints the rows of ops/p99/cpu filled in for every server
   done
 }
 
+# args_for WORKLOAD PORT: sets args to the workload's redis-benchmark command.
+args_for() {
+  case $1 in
+    EVAL) args=(EVAL "$script" 1 key:__rand_int__ value) ;;
+    EVALSHA)
+      sha=$(redis-cli -p "$2" SCRIPT LOAD "$script" 2>/dev/null || true)
+      args=(EVALSHA "$sha" 1 key:__rand_int__ value) ;;
+    MSET10) read -r -a args <<<"$mset10" ;;
+    MGET10) read -r -a args <<<"$mget10" ;;
+  esac
+}
+
+if [ "$warmup" -gt 0 ]; then
+  for workload in EVAL EVALSHA MSET10 MGET10; do
+    for server in "${servers[@]}"; do
+      args_for "$workload" "${port[$server]}"
+      BENCH_REQUESTS=$warmup bench "${port[$server]}" "${args[@]}" >/dev/null
+    done
+  done
+fi
+
 # redis-benchmark rows
 for workload in EVAL EVALSHA MSET10 MGET10; do
   declare -A ops cpu p99
   for server in "${servers[@]}"; do
     p=${port[$server]}
-    case $workload in
-      EVAL) args=(EVAL "$script" 1 key:__rand_int__ value) ;;
-      EVALSHA)
-        sha=$(redis-cli -p "$p" SCRIPT LOAD "$script" 2>/dev/null || true)
-        args=(EVALSHA "$sha" 1 key:__rand_int__ value) ;;
-      MSET10) read -r -a args <<<"$mset10" ;;
-      MGET10) read -r -a args <<<"$mget10" ;;
-    esac
+    args_for "$workload" "$p"
     before=$(cpu_ticks "${pid[$server]}")
     ops[$server]=$(bench "$p" "${args[@]}")
     after=$(cpu_ticks "${pid[$server]}")

@@ -7,6 +7,7 @@ module dev.lacewing.core {
     requires io.netty.common;
     requires io.netty.buffer;
     requires io.netty.transport;
+    requires io.netty.handler;
     requires java.management;
     requires java.logging;
 

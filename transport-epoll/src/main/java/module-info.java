@@ -5,6 +5,7 @@ module dev.lacewing.transport.epoll {
     requires io.netty.common;
     requires io.netty.transport;
     requires io.netty.transport.classes.epoll;
+    requires io.netty.transport.unix.common;
     requires static osgi.core;
 
     provides dev.lacewing.api.TransportProvider with dev.lacewing.transport.epoll.EpollTransport;

@@ -77,7 +77,7 @@ public final class DefaultConf {
         return text.toString();
     }
 
-    private static String defaultValue(Setting setting) {
+    static String defaultValue(Setting setting) {
         String machineDefault = MACHINE_DEFAULTS.get(setting.name());
         if (machineDefault != null) {
             return machineDefault;

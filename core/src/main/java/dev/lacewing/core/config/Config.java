@@ -273,31 +273,56 @@ public final class Config implements Settings {
             "the listen queue length passed to listen(); the kernel caps it at net.core.somaxconn", 0, Integer.MAX_VALUE),
         new Setting("tcp-keepalive", List.of(), "300", MUTABLE, Setting.Type.INTEGER,
             "SO_KEEPALIVE on client connections, first probe after this many idle seconds (epoll and io_uring; NIO keeps the kernel's timing); 0 turns it off; read when the server binds", 0, Integer.MAX_VALUE),
-        inert("tls-auth-clients", List.of(), "yes", MUTABLE, Setting.Type.BOOLEAN),
-        inert("tls-ca-cert-dir", List.of(), "", MUTABLE, Setting.Type.STRING),
-        inert("tls-ca-cert-file", List.of(), "", MUTABLE, Setting.Type.STRING),
-        inert("tls-cert-file", List.of(), "", MUTABLE, Setting.Type.STRING),
-        inert("tls-ciphers", List.of(), "", MUTABLE, Setting.Type.STRING),
-        inert("tls-ciphersuites", List.of(), "", MUTABLE, Setting.Type.STRING),
+        new Setting("tls-auth-clients", List.of(), "yes", MUTABLE, Setting.Type.ENUM,
+            "on tls-port: yes requires a client certificate signed by tls-ca-cert-file/-dir, optional checks one "
+            + "when given, no asks for none", Long.MIN_VALUE, Long.MAX_VALUE, List.of("no", "yes", "optional"), true),
+        tls("tls-ca-cert-dir", "", "a directory of CA certificates (PEM, one or more per file) that client "
+            + "certificates are checked against, beside tls-ca-cert-file"),
+        tls("tls-ca-cert-file", "", "a PEM file of CA certificates that client certificates are checked against"),
+        tls("tls-cert-file", "", "the server's certificate chain (PEM) presented on tls-port; required with tls-port"),
+        tls("tls-ciphers", "", "TLS 1.2 cipher suites, colon-separated OpenSSL or IANA names (no keywords such as "
+            + "HIGH); empty for the TLS library's defaults"),
+        tls("tls-ciphersuites", "", "TLS 1.3 cipher suites, colon-separated; empty for the TLS library's defaults"),
         inert("tls-client-cert-file", List.of(), "", MUTABLE, Setting.Type.STRING),
         inert("tls-client-key-file", List.of(), "", MUTABLE, Setting.Type.STRING),
         inert("tls-client-key-file-pass", List.of(), "", MUTABLE, Setting.Type.STRING),
         inert("tls-cluster", List.of(), "no", MUTABLE, Setting.Type.BOOLEAN),
         inert("tls-dh-params-file", List.of(), "", MUTABLE, Setting.Type.STRING),
-        inert("tls-key-file", List.of(), "", MUTABLE, Setting.Type.STRING),
-        inert("tls-key-file-pass", List.of(), "", MUTABLE, Setting.Type.STRING),
-        inert("tls-port", List.of(), "0", MUTABLE, Setting.Type.INTEGER, 0, 65535),
-        inert("tls-prefer-server-ciphers", List.of(), "no", MUTABLE, Setting.Type.BOOLEAN),
-        inert("tls-protocols", List.of(), "", MUTABLE, Setting.Type.STRING),
+        tls("tls-key-file", "", "the private key (PEM, PKCS#8 or PKCS#1) of tls-cert-file"),
+        new Setting("tls-key-file-pass", List.of(), "", MUTABLE, Setting.Type.STRING,
+            "the passphrase of an encrypted tls-key-file; empty for none", Long.MIN_VALUE, Long.MAX_VALUE, List.of(),
+            true),
+        new Setting("tls-port", List.of(), "0", FIXED, Setting.Type.INTEGER,
+            "TLS port, beside port (on the same bind addresses); 0 for none. With tls-port set, port 0 turns plain "
+            + "TCP off", 0, 65535),
+        tlsFlag("tls-prefer-server-ciphers", "no", "on tls-port, choose the cipher by the server's order, not the "
+            + "client's"),
+        tls("tls-protocols", "", "TLS versions accepted on tls-port, space-separated (TLSv1.2, TLSv1.3; TLSv1 and "
+            + "TLSv1.1 where the TLS library still has them); empty for TLSv1.2 and TLSv1.3"),
         inert("tls-replication", List.of(), "no", MUTABLE, Setting.Type.BOOLEAN),
-        inert("tls-session-cache-size", List.of(), "20480", MUTABLE, Setting.Type.INTEGER, 0, Integer.MAX_VALUE),
-        inert("tls-session-cache-timeout", List.of(), "300", MUTABLE, Setting.Type.INTEGER, 0, Integer.MAX_VALUE),
-        inert("tls-session-caching", List.of(), "yes", MUTABLE, Setting.Type.BOOLEAN),
-        inert("unixsocket", List.of(), "", FIXED, Setting.Type.STRING),
-        inert("unixsocketperm", List.of(), "0", FIXED, Setting.Type.STRING));
+        new Setting("tls-session-cache-size", List.of(), "20480", MUTABLE, Setting.Type.INTEGER,
+            "most TLS sessions cached for resumption", 0, Integer.MAX_VALUE),
+        new Setting("tls-session-cache-timeout", List.of(), "300", MUTABLE, Setting.Type.INTEGER,
+            "seconds a cached TLS session may be resumed", 0, Integer.MAX_VALUE),
+        tlsFlag("tls-session-caching", "yes", "cache TLS sessions so that clients can resume them without a full "
+            + "handshake"),
+        new Setting("unixsocket", List.of(), "", FIXED, Setting.Type.STRING,
+            "a Unix domain socket to listen on as well (a file there is replaced; removed at exit); empty for none. "
+            + "With unixsocket set, port 0 turns TCP off"),
+        new Setting("unixsocketperm", List.of(), "0", FIXED, Setting.Type.STRING,
+            "the socket file's permissions, in octal (700); 0 leaves the umask's"));
 
     /** The description of every setting accepted for compatibility only ({@link Setting#effective} false). */
     public static final String NO_EFFECT = "accepted for redis.conf compatibility; no effect in Lacewing yet";
+
+    /** A TLS setting taking a string; a change rebuilds the TLS context (see TlsContext). */
+    private static Setting tls(String name, String defaultValue, String description) {
+        return new Setting(name, List.of(), defaultValue, MUTABLE, Setting.Type.STRING, description);
+    }
+
+    private static Setting tlsFlag(String name, String defaultValue, String description) {
+        return new Setting(name, List.of(), defaultValue, MUTABLE, Setting.Type.BOOLEAN, description);
+    }
 
     private static Setting inert(String name, List<String> aliases, String defaultValue, Setting.Mutability mutability,
                                  Setting.Type type) {
@@ -325,6 +350,7 @@ public final class Config implements Settings {
     /** The absolute path of the file the server started with (INFO's config_file); empty for none. */
     private volatile String configFile = "";
     private final List<BiConsumer<String, String>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<Map.Entry<Predicate<String>, Runnable>> appliers = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public Config() {
         this(TABLE);
@@ -340,6 +366,11 @@ public final class Config implements Settings {
             }
             values.put(setting.name(), setting.defaultValue());
         }
+    }
+
+    /** Every setting, in the table's order. */
+    List<Setting> table() {
+        return table;
     }
 
     /** The setting a name or alias denotes. */
@@ -425,6 +456,50 @@ public final class Config implements Settings {
     public List<String> withoutEffect(List<String> names) {
         return names.stream().map(this::setting).flatMap(Optional::stream).filter(setting -> !setting.effective())
             .map(Setting::name).distinct().toList();
+    }
+
+    /**
+     * A step that puts a group of settings into effect once CONFIG SET has set every value it was
+     * given (Redis's apply functions, such as applyTlsCfg): run once per CONFIG SET, however many of
+     * the group's settings it changed, so that a certificate and its key can change together. It
+     * throws IllegalArgumentException, with Redis's reason, to undo the CONFIG SET.
+     */
+    public void onApply(Predicate<String> names, Runnable apply) {
+        appliers.add(Map.entry(names, apply));
+    }
+
+    /**
+     * Runs the apply steps of the settings named (canonical names, in the order CONFIG SET gave
+     * them), each step once; a step that fails stops the rest.
+     *
+     * @throws ApplyFailure naming the first setting of the failed step's group
+     */
+    public void apply(List<String> names) {
+        for (Map.Entry<Predicate<String>, Runnable> applier : appliers) {
+            Optional<String> first = names.stream().filter(applier.getKey()).findFirst();
+            if (first.isEmpty()) {
+                continue;
+            }
+            try {
+                applier.getValue().run();
+            } catch (IllegalArgumentException e) {
+                throw new ApplyFailure(first.get(), e.getMessage());
+            }
+        }
+    }
+
+    /** An apply step's refusal: the setting CONFIG SET's error names, and Redis's reason. */
+    public static final class ApplyFailure extends IllegalArgumentException {
+        private final String setting;
+
+        ApplyFailure(String setting, String reason) {
+            super(reason);
+            this.setting = setting;
+        }
+
+        public String setting() {
+            return setting;
+        }
     }
 
     /** Hears every CONFIG SET (name, normalized value). */

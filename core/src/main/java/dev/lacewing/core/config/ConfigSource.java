@@ -75,7 +75,7 @@ public final class ConfigSource {
     }
 
     /** Splits on blanks, honouring "double" and 'single' quotes as redis.conf does. */
-    private static List<String> splitWords(String line, Path file, int lineNumber) {
+    static List<String> splitWords(String line, Path file, int lineNumber) {
         List<String> words = new ArrayList<>();
         StringBuilder word = new StringBuilder();
         char quote = 0;

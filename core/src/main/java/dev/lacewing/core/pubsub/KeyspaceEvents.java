@@ -2,6 +2,7 @@ package dev.lacewing.core.pubsub;
 
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.CommandContext;
+import dev.lacewing.api.Keyspace;
 import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.keyspace.KeyspaceListener;
 import dev.lacewing.core.server.ServerState;
@@ -174,12 +175,33 @@ public final class KeyspaceEvents implements KeyspaceListener {
         }
     }
 
+    /**
+     * keymiss for the key in argument {@code index}, which a write command looked up for reading
+     * and did not find: Redis's lookupKeyRead in SORT, the *STORE commands' sources, COPY's
+     * source, GETDEL... (a read-only command's misses are reported by its keyspace view).
+     */
+    public static void missed(CommandContext ctx, Arguments args, int index) {
+        notify(ctx, KEY_MISS, "keymiss", args, index);
+    }
+
     private static KeyspaceEvents of(CommandContext ctx) {
         return ctx.server() instanceof ServerState state ? state.keyspaceEvents() : null;
     }
 
     private static int databaseOf(CommandContext ctx) {
         return ctx.keyspace() instanceof Database database ? database.index() : 0;
+    }
+
+    /**
+     * Redis's keymiss (class m): a read lookup found no key, as lookupKey notifies unless the
+     * lookup is a write's or asked for no notification (OBJECT, SCAN's TYPE filter). While m is
+     * off a miss costs one volatile read and a branch.
+     */
+    public void missed(Keyspace keyspace, byte[] key, int offset, int length) {
+        if ((flags & KEY_MISS) != 0) {
+            publish(KEY_MISS, "keymiss", keyspace instanceof Database database ? database.index() : 0, key, offset,
+                length);
+        }
     }
 
     // ---- events from the keyspace -----------------------------------------------------------

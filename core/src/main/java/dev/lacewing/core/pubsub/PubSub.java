@@ -2,9 +2,11 @@ package dev.lacewing.core.pubsub;
 
 import dev.lacewing.core.command.Glob;
 import dev.lacewing.core.server.ClientConnection;
-import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.FastThreadLocal;
+import io.netty.util.internal.ThreadExecutorMap;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,8 +26,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * worker with receivers, and one buffer write per receiver. A publisher's tasks reach a worker in
  * the order they were posted, so one publisher's messages arrive in publish order everywhere.
  *
- * <p>Thread rule: the maps are concurrent; an entry is replaced only by its subscriber's home
- * thread, which also keeps that connection's {@link Subscriptions} in step.
+ * <p>Thread rule: the maps are concurrent; an entry is replaced by its subscriber's home thread,
+ * which also keeps that connection's {@link Subscriptions} in step, or by a CLIENT KILL of it on
+ * the killer's thread ({@link #withdraw}), after which its home thread only removes.
  */
 public final class PubSub {
 
@@ -46,7 +49,10 @@ public final class PubSub {
         if (!connection.subscriptions().add(kind, name)) {
             return false;
         }
-        registry(kind).compute(name, (key, current) -> current == null
+        // A killed connection is withdrawn from the registry by its killer; one whose subscribe
+        // was already running then stays out (the check is under the entry's lock, after the kill
+        // mark, so either the killer's withdrawal or this check sees the other).
+        registry(kind).compute(name, (key, current) -> connection.killed() ? current : current == null
             ? new ClientConnection[] {connection} : inserted(current, connection));
         return true;
     }
@@ -65,6 +71,22 @@ public final class PubSub {
         for (SubscriptionKind kind : SubscriptionKind.values()) {
             for (ChannelName name : connection.subscriptions().names(kind)) {
                 unsubscribe(connection, kind, name);
+            }
+        }
+    }
+
+    /**
+     * Takes a killed connection out of every channel, pattern and shard channel at once, from the
+     * killing thread, so that a PUBLISH that follows CLIENT KILL's reply no longer counts it, as in
+     * Redis, whose freeClient unsubscribes before the reply. Its {@link Subscriptions} stay as they
+     * are until its home thread closes it ({@link #unsubscribeAll}). The connection's names are its
+     * home thread's, so every entry is looked at: O(channels + patterns), for a rare command.
+     */
+    public void withdraw(ClientConnection connection) {
+        for (SubscriptionKind kind : SubscriptionKind.values()) {
+            Map<ChannelName, ClientConnection[]> registry = registry(kind);
+            for (ChannelName name : registry.keySet()) {
+                registry.computeIfPresent(name, (key, current) -> removed(current, connection));
             }
         }
     }
@@ -113,7 +135,7 @@ public final class PubSub {
         long receivers = 0;
         ClientConnection[] subscribers = registry(kind).get(name);
         if (subscribers != null) {
-            deliver(kind, name, encode(kind, null, channel, message), subscribers);
+            deliver(registry(kind), name, kind, encode(kind, null, channel, message), subscribers);
             receivers += subscribers.length;
         }
         if (kind == SubscriptionKind.CHANNEL && !patterns.isEmpty()) {
@@ -121,8 +143,8 @@ public final class PubSub {
                 byte[] pattern = entry.getKey().bytes();
                 if (Glob.matches(pattern, channel, false)) {
                     ClientConnection[] matched = entry.getValue();
-                    deliver(SubscriptionKind.PATTERN, entry.getKey(), encode(SubscriptionKind.PATTERN, pattern,
-                        channel, message), matched);
+                    deliver(patterns, entry.getKey(), SubscriptionKind.PATTERN, encode(SubscriptionKind.PATTERN,
+                        pattern, channel, message), matched);
                     receivers += matched.length;
                 }
             }
@@ -134,8 +156,8 @@ public final class PubSub {
      * Hands the message to each run of subscribers of one worker: written at once on the current
      * thread's own, in one task for each other worker.
      */
-    private static void deliver(SubscriptionKind kind, ChannelName name, byte[] message,
-                                ClientConnection[] subscribers) {
+    private static void deliver(Map<ChannelName, ClientConnection[]> registry, ChannelName name,
+                                SubscriptionKind kind, byte[] message, ClientConnection[] subscribers) {
         int from = 0;
         while (from < subscribers.length) {
             int worker = subscribers[from].homeWorker();
@@ -148,9 +170,76 @@ public final class PubSub {
                     subscribers[i].push(message);
                 }
             } else {
-                subscribers[from].onHomeThread(new Delivery(kind, name, message, subscribers, from, to));
+                Delivery delivery = new Delivery(registry, name, kind, message, subscribers, from, to);
+                Wakeups wakeups = Wakeups.ofCurrentLoop();
+                if (wakeups == null) {
+                    subscribers[from].onHomeThread(delivery);
+                } else {
+                    subscribers[from].onHomeThreadLazily(delivery);
+                    wakeups.add(worker, subscribers[from].homeThread());
+                }
             }
             from = to;
+        }
+    }
+
+    /**
+     * The other workers an event loop has queued deliveries on without waking them, woken once
+     * when the loop has run what it is running (a batch of pipelined PUBLISH, say). A worker
+     * woken for each message would run each alone and flush each subscriber's socket once per
+     * message; woken once, it writes the batch and flushes once. The deliveries sit in the
+     * worker's ordinary task queue, so they keep their order among the other tasks this loop
+     * posts there (command replies, other deliveries).
+     *
+     * <p>Thread rule: one per event loop thread, touched only by it.
+     */
+    private static final class Wakeups implements Runnable {
+
+        private static final FastThreadLocal<Wakeups> OF_LOOP = new FastThreadLocal<>();
+        private static final Runnable WAKE = () -> { };
+
+        private final EventExecutor loop;
+        private EventExecutor[] pending = new EventExecutor[8];
+        private boolean scheduled;
+
+        private Wakeups(EventExecutor loop) {
+            this.loop = loop;
+        }
+
+        /** The current thread's, or null when it is not an event loop's (the deliveries then wake at once). */
+        static Wakeups ofCurrentLoop() {
+            Wakeups wakeups = OF_LOOP.getIfExists();
+            if (wakeups == null) {
+                EventExecutor loop = ThreadExecutorMap.currentExecutor();
+                if (loop == null || !loop.inEventLoop()) {
+                    return null;
+                }
+                wakeups = new Wakeups(loop);
+                OF_LOOP.set(wakeups);
+            }
+            return wakeups;
+        }
+
+        void add(int worker, EventExecutor target) {
+            if (worker >= pending.length) {
+                pending = Arrays.copyOf(pending, Math.max(worker + 1, pending.length * 2));
+            }
+            pending[worker] = target;
+            if (!scheduled) {
+                scheduled = true;
+                loop.execute(this);
+            }
+        }
+
+        @Override
+        public void run() {
+            scheduled = false;
+            for (int i = 0; i < pending.length; i++) {
+                if (pending[i] != null) {
+                    pending[i].execute(WAKE);
+                    pending[i] = null;
+                }
+            }
         }
     }
 
@@ -158,15 +247,18 @@ public final class PubSub {
      * One message for the subscribers of one worker, run on that worker. A subscriber that left
      * the channel since the message was published does not get it: to it the message came after
      * its unsubscribe, and a RESP2 connection that left every channel reads only replies again.
+     * Leaving replaces the channel's array, so while the registry still holds the array the
+     * message was published to, nobody left and one map lookup stands for a check per subscriber.
      */
-    private record Delivery(SubscriptionKind kind, ChannelName name, byte[] message, ClientConnection[] subscribers,
-                            int from, int to) implements Runnable {
+    private record Delivery(Map<ChannelName, ClientConnection[]> registry, ChannelName name, SubscriptionKind kind,
+                            byte[] message, ClientConnection[] subscribers, int from, int to) implements Runnable {
 
         @Override
         public void run() {
+            boolean unchanged = registry.get(name) == subscribers;
             for (int i = from; i < to; i++) {
                 ClientConnection subscriber = subscribers[i];
-                if (subscriber.subscriptions().contains(kind, name)) {
+                if (unchanged || subscriber.subscriptions().contains(kind, name)) {
                     subscriber.push(message);
                 }
             }
@@ -176,32 +268,53 @@ public final class PubSub {
     /**
      * The message as a RESP2 array: {@code message channel payload}, or {@code pmessage pattern
      * channel payload}. A RESP3 connection sends it as a push, the same bytes but the first.
+     * Written straight into an array of its exact size: this runs once per PUBLISH.
      */
-    private static byte[] encode(SubscriptionKind kind, byte[] pattern, byte[] channel, byte[] message) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(48 + channel.length + message.length
-            + (pattern == null ? 0 : pattern.length));
-        header(out, '*', pattern == null ? 3 : 4);
-        bulk(out, kind.messageType());
+    static byte[] encode(SubscriptionKind kind, byte[] pattern, byte[] channel, byte[] message) {
+        byte[] type = kind.messageType();
+        int size = 4 + bulkSize(type) + bulkSize(channel) + bulkSize(message)
+            + (pattern == null ? 0 : bulkSize(pattern));
+        byte[] out = new byte[size];
+        out[0] = '*';
+        out[1] = (byte) (pattern == null ? '3' : '4');
+        out[2] = '\r';
+        out[3] = '\n';
+        int at = bulk(out, 4, type);
         if (pattern != null) {
-            bulk(out, pattern);
+            at = bulk(out, at, pattern);
         }
-        bulk(out, channel);
-        bulk(out, message);
-        return out.toByteArray();
+        at = bulk(out, at, channel);
+        bulk(out, at, message);
+        return out;
     }
 
-    private static void header(ByteArrayOutputStream out, char type, long length) {
-        out.write(type);
-        out.writeBytes(Long.toString(length).getBytes(StandardCharsets.US_ASCII));
-        out.write('\r');
-        out.write('\n');
+    private static int bulkSize(byte[] value) {
+        return 1 + digits(value.length) + 2 + value.length + 2;
     }
 
-    private static void bulk(ByteArrayOutputStream out, byte[] value) {
-        header(out, '$', value.length);
-        out.writeBytes(value);
-        out.write('\r');
-        out.write('\n');
+    private static int digits(int value) {
+        int digits = 1;
+        for (int rest = value / 10; rest > 0; rest /= 10) {
+            digits++;
+        }
+        return digits;
+    }
+
+    /** Writes {@code $<length>\r\n<value>\r\n} at {@code at}; returns where it ends. */
+    private static int bulk(byte[] out, int at, byte[] value) {
+        out[at] = '$';
+        int digits = digits(value.length);
+        for (int i = digits, rest = value.length; i > 0; i--, rest /= 10) {
+            out[at + i] = (byte) ('0' + rest % 10);
+        }
+        at += 1 + digits;
+        out[at++] = '\r';
+        out[at++] = '\n';
+        System.arraycopy(value, 0, out, at, value.length);
+        at += value.length;
+        out[at++] = '\r';
+        out[at++] = '\n';
+        return at;
     }
 
     // ---- PUBSUB introspection -------------------------------------------------------------

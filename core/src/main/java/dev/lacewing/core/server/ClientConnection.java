@@ -31,6 +31,8 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.SingleThreadEventExecutor;
 import java.io.ByteArrayOutputStream;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -101,6 +103,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private boolean executed;
     private boolean closing;
     private volatile boolean closed;
+    /** Set by {@link #killByClient} on the killing thread, before the close it posts here. */
+    private volatile boolean killed;
     /** Whether the pipeline stopped because the socket is full; it goes on when it drains. */
     private boolean outputPaused;
     /** When the output buffer went over the soft limit and stayed over it; 0 while it is not. */
@@ -120,6 +124,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private volatile Subscriptions subscriptions;
     /** Whether a flush of pushed messages is queued on the event loop. */
     private boolean pushFlushQueued;
+    private final Runnable flushPushesTask = this::flushPushes;
     /** Whether a message was pushed straight to the channel (while a command was away), not yet flushed. */
     private boolean pushedAside;
 
@@ -945,6 +950,25 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         channel.eventLoop().execute(task);
     }
 
+    /**
+     * Queues a task on the home thread behind those already queued, in the same order as
+     * {@link #onHomeThread}, without waking that thread: it runs at its next pass, which the
+     * caller must bring about ({@link #homeThread()}'s {@code execute}) unless something else does.
+     * Falls back to {@link #onHomeThread} where the loop cannot queue lazily.
+     */
+    public void onHomeThreadLazily(Runnable task) {
+        if (channel.eventLoop() instanceof SingleThreadEventExecutor loop) {
+            loop.lazyExecute(task);
+        } else {
+            channel.eventLoop().execute(task);
+        }
+    }
+
+    /** The event loop this connection lives on. */
+    public EventExecutor homeThread() {
+        return channel.eventLoop();
+    }
+
     public boolean inHomeThread() {
         return channel.eventLoop().inEventLoop();
     }
@@ -959,6 +983,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             subscriptions = current;
         }
         return current;
+    }
+
+    /** Whether {@link #killByClient} was called: it may no longer join a channel. From any thread. */
+    public boolean killed() {
+        return killed;
     }
 
     /** Whether it is subscribed to anything (Redis's CLIENT_PUBSUB flag). */
@@ -1007,7 +1036,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         if (!pushFlushQueued) {
             // Queued behind the deliveries already waiting on this loop: one flush sends them all.
             pushFlushQueued = true;
-            channel.eventLoop().execute(this::flushPushes);
+            channel.eventLoop().execute(flushPushesTask);
         }
     }
 
@@ -1448,7 +1477,22 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         return waiting;
     }
 
-    /** Closes the connection from another client (CLIENT KILL). */
+    /**
+     * CLIENT KILL: as {@link #kill}, and it leaves its channels at once, on the killer's thread, so
+     * that a PUBLISH the killer sends next no longer counts it, as Redis's freeClient unsubscribes
+     * before the reply. Each killed subscriber costs a pass over every channel and pattern
+     * ({@link dev.lacewing.core.pubsub.PubSub#withdraw}); the timeout and the server's close do
+     * without it.
+     */
+    public void killByClient() {
+        killed = true;
+        if (subscribed()) {
+            server.pubSub().withdraw(this);
+        }
+        kill();
+    }
+
+    /** Closes the connection from another thread (the timeout, the server's close); it runs on its home thread. */
     public void kill() {
         channel.eventLoop().execute(() -> {
             closing = true;
@@ -1473,27 +1517,33 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             && (address instanceof Inet6Address || address.getHostAddress().equals("127.0.0.1"));
     }
 
+    private boolean overInternet() {
+        return channel == null || channel.localAddress() instanceof InetSocketAddress;
+    }
+
     public String localAddress() {
         return channel == null ? "?" : addressText(channel.localAddress());
     }
 
-    private static String addressText(java.net.SocketAddress address) {
+    /** Redis's genClientAddrString: host:port, or for a Unix socket client the socket's path and :0. */
+    private String addressText(java.net.SocketAddress address) {
         if (address instanceof InetSocketAddress inet) {
             String host = inet.getAddress().getHostAddress();
             return (host.contains(":") ? "[" + host + "]" : host) + ":" + inet.getPort();
         }
-        return String.valueOf(address);
+        return server.settings().value("unixsocket") + ":0";
     }
 
     /**
      * Redis's flags in its order: P (subscribed), x (inside MULTI), b (blocked), t (tracking), R (its
-     * redirect client gone), B (tracking in BCAST mode), e (CLIENT NO-EVICT); N for none.
+     * redirect client gone), B (tracking in BCAST mode), U (over the Unix socket), e (CLIENT NO-EVICT); N for
+     * none.
      */
     private String flags() {
         TrackingMode mode = tracking;
         String flags = (subscribed() ? "P" : "") + (multi.active() ? "x" : "") + (blockedClient != null ? "b" : "")
             + (mode != null ? "t" : "") + (mode != null && trackingRedirectBroken ? "R" : "")
-            + (mode != null && mode.broadcast() ? "B" : "") + (noEvict ? "e" : "");
+            + (mode != null && mode.broadcast() ? "B" : "") + (overInternet() ? "" : "U") + (noEvict ? "e" : "");
         return flags.isEmpty() ? "N" : flags;
     }
 

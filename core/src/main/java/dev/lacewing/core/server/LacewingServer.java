@@ -21,6 +21,7 @@ import dev.lacewing.core.threading.PerCoreStrategy;
 import dev.lacewing.core.threading.SingleStrategy;
 import dev.lacewing.core.transport.NettyTransport;
 import dev.lacewing.core.transport.NioTransport;
+import dev.lacewing.core.transport.TlsContext;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -28,12 +29,17 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -60,6 +66,8 @@ public final class LacewingServer implements AutoCloseable {
     private final List<Channel> listeners;
     private final StorageEngine engine;
     private final Workers workers;
+    /** The unixsocket file this server made, removed on close; null for none. */
+    private volatile Path unixSocket;
     private volatile boolean closed;
 
     private LacewingServer(ServerState state, MultiThreadIoEventLoopGroup group, List<Channel> listeners,
@@ -75,9 +83,22 @@ public final class LacewingServer implements AutoCloseable {
         return new Builder();
     }
 
-    /** The TCP port the server listens on (the chosen one when started with port 0). */
+    /**
+     * The TCP port the server listens on (the chosen one when started with port 0); 0 when
+     * tls-port is set and port is 0, which turns plain TCP off.
+     */
     public int port() {
         return state.port();
+    }
+
+    /** The Unix domain socket's path (unixsocket); null for none. */
+    public Path unixSocket() {
+        return unixSocket;
+    }
+
+    /** The TLS port (tls-port); 0 for none. */
+    public int tlsPort() {
+        return state.tlsPort();
     }
 
     /** The shared state; for server tools and tests in core. */
@@ -122,6 +143,7 @@ public final class LacewingServer implements AutoCloseable {
         for (Channel listener : listeners) {
             listener.close().syncUninterruptibly();
         }
+        removeUnixSocket();
         for (ClientConnection client : List.copyOf(state.clients().values())) {
             client.kill();
         }
@@ -129,6 +151,18 @@ public final class LacewingServer implements AutoCloseable {
         engine.close();
         state.requestShutdown();
         LOG.log(System.Logger.Level.INFO, "Lacewing is now ready to exit, bye bye...");
+    }
+
+    /** As Redis at exit: the socket file goes with the server. */
+    private void removeUnixSocket() {
+        Path socket = unixSocket;
+        if (socket != null) {
+            try {
+                Files.deleteIfExists(socket);
+            } catch (IOException e) {
+                LOG.log(System.Logger.Level.WARNING, "Error removing the unix socket " + socket + ": " + e.getMessage());
+            }
+        }
     }
 
     /** Configures and starts a server. */
@@ -221,11 +255,12 @@ public final class LacewingServer implements AutoCloseable {
                 "engine");
             TransportChoice transport = chooseTransport(withBuiltInTransports(found.transports()),
                 config.value("transport"));
+            TlsContext tls = config.longValue("tls-port") == 0 ? null : TlsContext.start(config);
 
             MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(plan.workers(),
                 new DefaultThreadFactory("lacewing-worker"), transport.transport().ioHandlerFactory());
             try {
-                return start(config, found, plan, engineName, engineProvider, transport, group);
+                return start(config, found, plan, engineName, engineProvider, transport, tls, group);
             } catch (RuntimeException e) {
                 group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
                 throw e;
@@ -234,7 +269,7 @@ public final class LacewingServer implements AutoCloseable {
 
         private LacewingServer start(Config config, Plugins found, ThreadingPlan plan, String engineName,
                                      StorageEngineProvider engineProvider, TransportChoice transport,
-                                     MultiThreadIoEventLoopGroup group) {
+                                     TlsContext tls, MultiThreadIoEventLoopGroup group) {
             NettyWorkers workers = new NettyWorkers(group);
             ServerState state = new ServerState(config, new CommandTable.Builder("core").build(), plan, engineName,
                 transport.transport().name(), transport.notes(), found.mode());
@@ -312,6 +347,12 @@ public final class LacewingServer implements AutoCloseable {
             String jvm = "JVM " + System.getProperty("java.vm.version") + " flags " + ServerState.jvmFlags()
                 + ", collector " + ServerState.collectors();
             int keepAliveSeconds = (int) config.longValue("tcp-keepalive");
+            ChannelInitializer<Channel> plain = new ChannelInitializer<>() {
+                @Override
+                protected void initChannel(Channel channel) {
+                    channel.pipeline().addLast(new ClientConnection(state, workers.indexOf(channel.eventLoop())));
+                }
+            };
             ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(group, group)
                 .channel(transport.transport().serverChannelClass())
@@ -319,12 +360,7 @@ public final class LacewingServer implements AutoCloseable {
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.SO_KEEPALIVE, keepAliveSeconds > 0)
-                .childHandler(new ChannelInitializer<Channel>() {
-                    @Override
-                    protected void initChannel(Channel channel) {
-                        channel.pipeline().addLast(new ClientConnection(state, workers.indexOf(channel.eventLoop())));
-                    }
-                });
+                .childHandler(plain);
             transport.transport().configureConnections(bootstrap);
             if (keepAliveSeconds > 0) {
                 transport.transport().configureKeepAlive(bootstrap, keepAliveSeconds);
@@ -333,31 +369,40 @@ public final class LacewingServer implements AutoCloseable {
             LacewingServer server = new LacewingServer(state, group, listeners, engine, workers);
             onServing.accept(server);
             int port = (int) config.longValue("port");
+            int tlsPort = (int) config.longValue("tls-port");
             try {
-                for (String address : config.value("bind").split("\\s+")) {
-                    boolean optional = address.startsWith("-");
-                    String host = optional ? address.substring(1) : address;
-                    try {
-                        Channel listener = bootstrap.bind(new InetSocketAddress(host, port)).syncUninterruptibly().channel();
-                        listeners.add(listener);
-                        port = ((InetSocketAddress) listener.localAddress()).getPort();
-                    } catch (Exception e) { // Netty rethrows BindException unchecked
-                        if (!optional) {
-                            throw new IllegalStateException("Could not create server TCP listening socket " + host + ":"
-                                + port + ": " + e.getMessage(), e);
-                        }
-                        LOG.log(System.Logger.Level.DEBUG, "skipping optional bind address " + host + ": " + e.getMessage());
-                    }
+                String unixSocket = config.value("unixsocket");
+                if (port != 0 || (tls == null && unixSocket.isEmpty())) {
+                    port = listen(bootstrap, config.value("bind"), port, "TCP", listeners);
                 }
-                if (listeners.isEmpty()) {
-                    throw new IllegalStateException("Failed listening on any address of '" + config.value("bind") + "'");
+                if (!unixSocket.isEmpty()) {
+                    ServerBootstrap domain = new ServerBootstrap()
+                        .group(group, group)
+                        .channel(transport.transport().serverDomainSocketChannelClass())
+                        .option(ChannelOption.SO_BACKLOG, (int) config.longValue("tcp-backlog"))
+                        .childHandler(plain);
+                    listeners.add(listenOnUnixSocket(domain, transport.transport(), unixSocket,
+                        config.value("unixsocketperm")));
+                    server.unixSocket = Path.of(unixSocket);
+                }
+                if (tls != null) {
+                    ServerBootstrap tlsBootstrap = bootstrap.clone().childHandler(new ChannelInitializer<Channel>() {
+                        @Override
+                        protected void initChannel(Channel channel) {
+                            channel.pipeline().addLast(tls.newHandler(channel.alloc()),
+                                new ClientConnection(state, workers.indexOf(channel.eventLoop())));
+                        }
+                    });
+                    tlsPort = listen(tlsBootstrap, config.value("bind"), tlsPort, "TLS", listeners);
                 }
             } catch (RuntimeException e) {
                 listeners.forEach(Channel::close);
+                server.removeUnixSocket();
                 engine.close();
                 throw e;
             }
             state.port(port);
+            state.tlsPort(tlsPort);
             applyLogLevel(config.value("loglevel"));
             config.onChange((name, value) -> {
                 if (name.equals("loglevel")) {
@@ -366,11 +411,79 @@ public final class LacewingServer implements AutoCloseable {
             });
             workers.scheduleRepeating(0, () -> closeIdleClients(state), () -> 1000);
             workers.scheduleRepeating(0, state::sampleRates, () -> 100);
-            LOG.log(System.Logger.Level.INFO, "Lacewing " + ServerState.VERSION + " ready: port " + port + ", engine "
+            LOG.log(System.Logger.Level.INFO, "Lacewing " + ServerState.VERSION + " ready: port " + port
+                + (tls == null ? "" : ", tls-port " + tlsPort + " (" + TlsContext.provider() + ")") + ", engine "
                 + engineName + ", transport " + transport.transport().name() + ", threading " + plan.strategy()
                 + " (" + plan.workers() + " threads), plugins " + found.mode()
                 + (transport.notes().isEmpty() ? "" : "; " + transport.notes()) + "; " + jvm);
             return server;
+        }
+
+        /**
+         * Binds every address of {@code bind} on one port (the first bound fixes it when 0), as
+         * Redis's listenToPort; a leading - marks an address skipped when it cannot be bound.
+         * Adds the listeners; returns the port.
+         */
+        private static int listen(ServerBootstrap bootstrap, String bind, int port, String kind, List<Channel> listeners) {
+            int bound = 0;
+            for (String address : bind.split("\\s+")) {
+                boolean optional = address.startsWith("-");
+                String host = optional ? address.substring(1) : address;
+                try {
+                    Channel listener = bootstrap.bind(new InetSocketAddress(host, port)).syncUninterruptibly().channel();
+                    listeners.add(listener);
+                    bound++;
+                    port = ((InetSocketAddress) listener.localAddress()).getPort();
+                } catch (Exception e) { // Netty rethrows BindException unchecked
+                    if (!optional) {
+                        throw new IllegalStateException("Could not create server " + kind + " listening socket " + host
+                            + ":" + port + ": " + e.getMessage(), e);
+                    }
+                    LOG.log(System.Logger.Level.DEBUG, "skipping optional bind address " + host + ": " + e.getMessage());
+                }
+            }
+            if (bound == 0) {
+                throw new IllegalStateException("Failed listening on any address of '" + bind + "'");
+            }
+            return port;
+        }
+
+        /**
+         * Listens on a Unix domain socket as Redis's anetUnixServer: a file already at the path is
+         * removed first, and a non-zero {@code unixsocketperm} (octal) is set on the new one.
+         */
+        private static Channel listenOnUnixSocket(ServerBootstrap bootstrap, NettyTransport transport, String path,
+                                                  String permissions) {
+            int mode;
+            try {
+                mode = Integer.parseInt(permissions, 8);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("'unixsocketperm " + permissions + "': Invalid socket file permissions");
+            }
+            try {
+                Files.deleteIfExists(Path.of(path));
+                Channel listener = bootstrap.bind(transport.domainSocketAddress(path)).syncUninterruptibly().channel();
+                if (mode != 0) {
+                    Files.setPosixFilePermissions(Path.of(path), posixPermissions(mode));
+                }
+                return listener;
+            } catch (Exception e) { // Netty rethrows BindException unchecked
+                throw new IllegalStateException("Failed opening Unix socket: " + e.getMessage(), e);
+            }
+        }
+
+        private static Set<PosixFilePermission> posixPermissions(int mode) {
+            Set<PosixFilePermission> permissions = EnumSet.noneOf(PosixFilePermission.class);
+            PosixFilePermission[] byBit = {
+                PosixFilePermission.OTHERS_EXECUTE, PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_READ,
+                PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_READ,
+                PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_READ};
+            for (int bit = 0; bit < byBit.length; bit++) {
+                if ((mode & (1 << bit)) != 0) {
+                    permissions.add(byBit[bit]);
+                }
+            }
+            return permissions;
         }
 
         /** The {@code timeout} setting: closes clients idle for longer, as Redis's clientsCron does. */

@@ -43,8 +43,12 @@ final class Monitors {
         if (current.length == 0) {
             return;
         }
-        byte[] line = line(Instant.now(), db, origin, args, redacted);
-        for (ClientConnection monitor : current) {
+        feed(line(Instant.now(), db, origin, args, redacted));
+    }
+
+    /** Feeds a line made by {@link #line}. */
+    void feed(byte[] line) {
+        for (ClientConnection monitor : monitors) {
             if (monitor.inHomeThread()) {
                 monitor.pushLine(line);
             } else {

@@ -3,14 +3,15 @@ package dev.lacewing.core.server;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.StringEncoding;
 import dev.lacewing.api.ValueView;
+import dev.lacewing.core.pubsub.KeyspaceEvents;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 /**
  * The keyspace as a read-only command sees it: each lookup of a key (get, peek, getValue) counts
- * as a keyspace hit or miss for INFO, as Redis's lookupKeyRead counts them; write commands look
- * keys up for writing and count nothing, as Redis's lookupKeyWrite. Everything else goes straight
- * to the database.
+ * as a keyspace hit or miss for INFO, as Redis's lookupKeyRead counts them, and a miss publishes
+ * {@code keymiss} while notifications of class m are on; write commands look keys up for writing
+ * and count nothing, as Redis's lookupKeyWrite. Everything else goes straight to the database.
  *
  * <p>Thread rule: one per connection, used by the thread running the connection's current command
  * (one at a time); the counters are the server's adders, summed when INFO reads them.
@@ -19,11 +20,13 @@ final class ReadLookups implements Keyspace {
 
     private final LongAdder hits;
     private final LongAdder misses;
+    private final KeyspaceEvents events;
     private Keyspace target;
 
-    ReadLookups(LongAdder hits, LongAdder misses) {
+    ReadLookups(LongAdder hits, LongAdder misses, KeyspaceEvents events) {
         this.hits = hits;
         this.misses = misses;
+        this.events = events;
     }
 
     ReadLookups of(Keyspace database) {
@@ -36,26 +39,33 @@ final class ReadLookups implements Keyspace {
         return target;
     }
 
-    private <T> T counted(T value) {
-        (value != null ? hits : misses).increment();
-        return value;
+    private boolean counted(boolean found, byte[] key, int offset, int length) {
+        if (found) {
+            hits.increment();
+        } else {
+            misses.increment();
+            events.missed(target, key, offset, length);
+        }
+        return found;
     }
 
     @Override
     public Object get(byte[] key, int offset, int length) {
-        return counted(target.get(key, offset, length));
+        Object value = target.get(key, offset, length);
+        counted(value != null, key, offset, length);
+        return value;
     }
 
     @Override
     public Object peek(byte[] key, int offset, int length) {
-        return counted(target.peek(key, offset, length));
+        Object value = target.peek(key, offset, length);
+        counted(value != null, key, offset, length);
+        return value;
     }
 
     @Override
     public boolean getValue(byte[] key, int offset, int length, ValueView view) {
-        boolean found = target.getValue(key, offset, length, view);
-        (found ? hits : misses).increment();
-        return found;
+        return counted(target.getValue(key, offset, length, view), key, offset, length);
     }
 
     @Override

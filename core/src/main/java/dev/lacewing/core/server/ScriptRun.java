@@ -13,12 +13,16 @@ import dev.lacewing.api.ScriptHost;
 import dev.lacewing.api.ValueView;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.Errors;
+import dev.lacewing.core.diagnostics.Redaction;
 import dev.lacewing.core.resp.RespWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -56,6 +60,8 @@ public final class ScriptRun implements ScriptHost {
 
     private final CommandContext ctx;
     private final ServerState server;
+    /** The view a read-only call sees, made on the first such call. */
+    private ReadLookups readLookups;
     private final Scripts.Program script;
     private final int firstKey;
     private final int keyCount;
@@ -76,9 +82,13 @@ public final class ScriptRun implements ScriptHost {
     private boolean busy;
     private Scripts scripts;
     private boolean leftItsKeys;
+    /** MONITOR's lines of this run, or null: see {@link #monitorLines(CommandContext)}. */
+    private final List<byte[]> monitorLines;
 
-    private ScriptRun(CommandContext ctx, Scripts.Program script, int keyCount, boolean readOnly) {
+    private ScriptRun(CommandContext ctx, Scripts.Program script, int keyCount, boolean readOnly,
+                      List<byte[]> monitorLines) {
         this.ctx = ctx;
+        this.monitorLines = monitorLines;
         this.server = (ServerState) ctx.server();
         this.script = script;
         this.firstKey = 3;
@@ -102,9 +112,20 @@ public final class ScriptRun implements ScriptHost {
 
     /** EVAL, EVALSHA, EVAL_RO, EVALSHA_RO. */
     public static void eval(CommandContext ctx, boolean bySha, boolean readOnlyCommand) {
+        List<byte[]> monitorLines = monitorLines(ctx);
+        eval(ctx, bySha, readOnlyCommand, monitorLines);
+        feed(ctx, monitorLines);
+    }
+
+    private static void eval(CommandContext ctx, boolean bySha, boolean readOnlyCommand, List<byte[]> monitorLines) {
         ReplyWriter reply = ctx.reply();
         Scripts scripts = ((ServerState) ctx.server()).scripts();
         Arguments args = ctx.arguments();
+        if (bySha && args.length(1) != 40 && scripts.available()) {
+            // evalShaCommand: a SHA of the wrong length cannot match, so NOSCRIPT comes before numkeys's checks.
+            reply.error(Scripts.NOSCRIPT);
+            return;
+        }
         long numKeys;
         try {
             numKeys = Long.parseLong(args.string(2));
@@ -131,7 +152,7 @@ public final class ScriptRun implements ScriptHost {
             }
             return;
         }
-        start(ctx, scripts, script, (int) numKeys, readOnlyCommand);
+        start(ctx, scripts, script, (int) numKeys, readOnlyCommand, monitorLines);
     }
 
     /**
@@ -139,6 +160,12 @@ public final class ScriptRun implements ScriptHost {
      * runs as a script with a shebang does: its flags decide FCALL_RO and the memory check.
      */
     public static void fcall(CommandContext ctx, boolean readOnlyCommand) {
+        List<byte[]> monitorLines = monitorLines(ctx);
+        fcall(ctx, readOnlyCommand, monitorLines);
+        feed(ctx, monitorLines);
+    }
+
+    private static void fcall(CommandContext ctx, boolean readOnlyCommand, List<byte[]> monitorLines) {
         ReplyWriter reply = ctx.reply();
         Scripts scripts = ((ServerState) ctx.server()).scripts();
         Arguments args = ctx.arguments();
@@ -162,12 +189,41 @@ public final class ScriptRun implements ScriptHost {
             reply.error("ERR Number of keys can't be negative");
             return;
         }
-        start(ctx, scripts, function, (int) numKeys, readOnlyCommand);
+        start(ctx, scripts, function, (int) numKeys, readOnlyCommand, monitorLines);
+    }
+
+    /**
+     * What MONITOR shows of a script run, as Redis 7.0 shows it: the request's own line first
+     * (evalCommand and fcallCommand feed it themselves, since these commands skip the usual feed,
+     * so that it comes before the script's commands), then a {@code [db lua]} line for each command
+     * the script ran. The lines wait for the run's end, so that a run abandoned to be run again
+     * over the whole keyspace shows nothing. Null when no client monitors.
+     */
+    private static List<byte[]> monitorLines(CommandContext ctx) {
+        ServerState server = server(ctx);
+        if (!server.monitors().active()) {
+            return null;
+        }
+        Client client = ctx.client();
+        String origin = client instanceof ClientConnection connection ? connection.remoteAddress() : "?";
+        Arguments args = ctx.arguments();
+        List<byte[]> lines = new ArrayList<>();
+        lines.add(Monitors.line(Instant.now(), client == null ? 0 : client.database(), origin, args, null));
+        return lines;
+    }
+
+    private static void feed(CommandContext ctx, List<byte[]> monitorLines) {
+        if (monitorLines != null) {
+            Monitors monitors = server(ctx).monitors();
+            for (byte[] line : monitorLines) {
+                monitors.feed(line);
+            }
+        }
     }
 
     /** The checks a script's or function's flags ask for (scriptPrepareForRun), then its run. */
     private static void start(CommandContext ctx, Scripts scripts, Scripts.Program program, int numKeys,
-                              boolean readOnlyCommand) {
+                              boolean readOnlyCommand, List<byte[]> monitorLines) {
         ReplyWriter reply = ctx.reply();
         int flags = program.flags();
         if (readOnlyCommand && (flags & Scripts.SHEBANG) != 0 && (flags & Scripts.NO_WRITES) == 0) {
@@ -179,7 +235,7 @@ public final class ScriptRun implements ScriptHost {
             reply.error(Errors.OOM);
             return;
         }
-        new ScriptRun(ctx, program, numKeys, readOnlyCommand).run(scripts);
+        new ScriptRun(ctx, program, numKeys, readOnlyCommand, monitorLines).run(scripts);
     }
 
     /** EVAL's script: known by its SHA, or compiled and stored now; null after replying an error. */
@@ -221,6 +277,9 @@ public final class ScriptRun implements ScriptHost {
             }
         } catch (Abandoned e) {
             writer.truncate(mark);
+            if (monitorLines != null) {
+                monitorLines.clear();
+            }
             rerunnable.rerunOverWholeKeyspace();
         } catch (NotAtomic e) {
             writer.truncate(mark);
@@ -344,7 +403,7 @@ public final class ScriptRun implements ScriptHost {
         callWriter.protocol(protocol);
         long start = System.nanoTime();
         long errorsBefore = callWriter.errorCount();
-        CallContext call = new CallContext(args);
+        CallContext call = new CallContext(args, command.readOnly());
         try {
             command.handler().execute(call);
             Watch.written(spec, args, call);
@@ -355,7 +414,19 @@ public final class ScriptRun implements ScriptHost {
             wrote = true;
         }
         command.recordCall((System.nanoTime() - start) / 1000, callWriter.errorCount() != errorsBefore);
+        if (monitorLines != null) {
+            Client client = ctx.client();
+            monitorLines.add(Monitors.line(Instant.now(), client == null ? 0 : client.database(), "lua", args,
+                Redaction.of(spec.name(), args)));
+        }
         return ByteBufUtil.getBytes(scratch);
+    }
+
+    private ReadLookups readLookups() {
+        if (readLookups == null) {
+            readLookups = server.readLookups();
+        }
+        return readLookups;
     }
 
     private static byte[] error(String message) {
@@ -413,12 +484,17 @@ public final class ScriptRun implements ScriptHost {
         return false;
     }
 
-    /** A script's command: its own arguments and a reply of its own; the rest is the script's caller's. */
+    /**
+     * A script's command: its own arguments and a reply of its own; the rest is the script's caller's.
+     * A read-only command's lookups count as keyspace hits and misses, as they do outside a script.
+     */
     private final class CallContext implements CommandContext {
         private final Arguments arguments;
+        private final boolean countsReads;
 
-        CallContext(Arguments arguments) {
+        CallContext(Arguments arguments, boolean countsReads) {
             this.arguments = arguments;
+            this.countsReads = countsReads;
         }
 
         @Override
@@ -433,7 +509,9 @@ public final class ScriptRun implements ScriptHost {
 
         @Override
         public Keyspace keyspace() {
-            return ctx.keyspace();
+            Keyspace keyspace = ctx.keyspace();
+            // EVAL_RO's own keyspace counts already.
+            return countsReads && !(keyspace instanceof ReadLookups) ? readLookups().of(keyspace) : keyspace;
         }
 
         @Override

@@ -79,6 +79,7 @@ public final class ServerState implements Server, ModuleRegistry {
     private final long startNanos = System.nanoTime();
     private final CountDownLatch shutdown = new CountDownLatch(1);
     private volatile int port;
+    private volatile int tlsPort;
 
     final LongAdder connectionsReceived = new LongAdder();
     final LongAdder rejectedConnections = new LongAdder();
@@ -187,6 +188,10 @@ public final class ServerState implements Server, ModuleRegistry {
 
     void port(int port) {
         this.port = port;
+    }
+
+    void tlsPort(int tlsPort) {
+        this.tlsPort = tlsPort;
     }
 
     @Override
@@ -305,7 +310,7 @@ public final class ServerState implements Server, ModuleRegistry {
 
     /** A new read-only view of a database that counts its lookups as keyspace hits and misses. */
     ReadLookups readLookups() {
-        return new ReadLookups(keyspaceHits, keyspaceMisses);
+        return new ReadLookups(keyspaceHits, keyspaceMisses, keyspaceEvents);
     }
 
     public long readsProcessed() {
@@ -397,8 +402,14 @@ public final class ServerState implements Server, ModuleRegistry {
         return (System.nanoTime() - startNanos) / 1_000_000_000L;
     }
 
+    /** The plain TCP port; 0 when only tls-port listens. */
     public int port() {
         return port;
+    }
+
+    /** The TLS port; 0 for none. */
+    public int tlsPort() {
+        return tlsPort;
     }
 
     public long blockedClients() {

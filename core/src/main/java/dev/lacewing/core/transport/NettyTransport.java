@@ -4,6 +4,7 @@ import dev.lacewing.api.TransportProvider;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.ServerChannel;
+import java.net.SocketAddress;
 
 /**
  * A transport the server can run: Netty's IoHandler for one I/O mechanism (NIO, epoll,
@@ -15,6 +16,12 @@ public interface NettyTransport extends TransportProvider {
     IoHandlerFactory ioHandlerFactory();
 
     Class<? extends ServerChannel> serverChannelClass();
+
+    /** The server channel of a Unix domain socket (unixsocket) on this mechanism. */
+    Class<? extends ServerChannel> serverDomainSocketChannelClass();
+
+    /** A Unix domain socket's address at {@code path}, in the type this mechanism binds. */
+    SocketAddress domainSocketAddress(String path);
 
     /**
      * Sets what this mechanism needs on every accepted connection, beyond the server's own

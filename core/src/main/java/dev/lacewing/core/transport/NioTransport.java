@@ -3,7 +3,10 @@ package dev.lacewing.core.transport;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerDomainSocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import java.net.SocketAddress;
+import java.net.UnixDomainSocketAddress;
 import java.util.Optional;
 
 /** The JDK NIO transport: available everywhere, the fallback when no native transport loads. */
@@ -32,5 +35,16 @@ public final class NioTransport implements NettyTransport {
     @Override
     public Class<? extends ServerChannel> serverChannelClass() {
         return NioServerSocketChannel.class;
+    }
+
+    /** JDK 16's Unix domain socket channels (JEP 380), through Netty's NIO domain socket channel. */
+    @Override
+    public Class<? extends ServerChannel> serverDomainSocketChannelClass() {
+        return NioServerDomainSocketChannel.class;
+    }
+
+    @Override
+    public SocketAddress domainSocketAddress(String path) {
+        return UnixDomainSocketAddress.of(path);
     }
 }

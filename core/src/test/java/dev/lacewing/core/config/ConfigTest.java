@@ -79,4 +79,29 @@ class ConfigTest {
         assertTrue(config.allowsProtectedCommand("debug", REMOTE));
         assertFalse(config.allowsProtectedCommand("nosuch", LOCAL), "no enable-nosuch-command: never");
     }
+
+    @Test
+    void anApplyStepRunsOncePerConfigSetAndItsRefusalNamesTheFirstSettingOfItsGroup() {
+        Config config = new Config();
+        List<String> applied = new ArrayList<>();
+        config.onApply(name -> name.startsWith("tls-"), () -> {
+            applied.add(config.value("tls-cert-file") + "+" + config.value("tls-key-file"));
+            if (config.value("tls-key-file").isEmpty()) {
+                throw new IllegalArgumentException("no key");
+            }
+        });
+        config.set("tls-cert-file", "a.crt");
+        config.set("tls-key-file", "a.key");
+        config.apply(List.of("maxmemory", "tls-cert-file", "tls-key-file"));
+        assertEquals(List.of("a.crt+a.key"), applied, "the pair is applied together, once");
+
+        config.apply(List.of("maxmemory"));
+        assertEquals(1, applied.size(), "no step for settings outside its group");
+
+        config.set("tls-key-file", "");
+        Config.ApplyFailure failure = assertThrows(Config.ApplyFailure.class,
+            () -> config.apply(List.of("tls-key-file", "tls-cert-file")));
+        assertEquals("tls-key-file", failure.setting());
+        assertEquals("no key", failure.getMessage());
+    }
 }

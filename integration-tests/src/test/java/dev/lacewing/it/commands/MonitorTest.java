@@ -110,6 +110,50 @@ class MonitorTest {
         }
     }
 
+    /**
+     * A script's request first, then each command it ran as {@code [db lua]}, the database being
+     * the one after that command; commands the script was refused are not shown. Lines as
+     * redis-server 7.0.15 writes them.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void scriptsShowTheirRequestThenTheCommandsTheyRanAsLua(Target target) {
+        try (LacewingServer server = Servers.builder(target).start(); RespClient monitor = monitor(server);
+             RespClient client = RespClient.connect(server.port())) {
+            String body = "redis.call('set',KEYS[1],ARGV[1]) redis.pcall('nosuch') return redis.call('get',KEYS[1])";
+            client.call("EVAL", body, "1", "k", "v v");
+            client.call("EVALSHA", client.call("SCRIPT", "LOAD", "return redis.call('incr',KEYS[1])").split("\r\n")[1],
+                "1", "n");
+            client.call("EVAL", "return 1", "-1");
+            client.call("FUNCTION", "LOAD", "#!lua name=lib\nredis.register_function('f', function() return redis.call('ping') end)");
+            client.call("FCALL", "f", "0");
+            client.call("SELECT", "3");
+            client.call("EVAL", "redis.call('select', 5) return redis.call('set','a','b')", "0");
+            List<String> lines = new ArrayList<>();
+            for (int i = 0; i < 14; i++) {
+                lines.add(monitor.readReplyText().replaceFirst("^\\+\\d{10}\\.\\d{6} ", "+T ")
+                    .replaceFirst("127\\.0\\.0\\.1:\\d+] ", "C] ").replace("\r\n", ""));
+            }
+            assertEquals(List.of(
+                "+T [0 C] \"EVAL\" \"" + body + "\" \"1\" \"k\" \"v v\"",
+                "+T [0 lua] \"set\" \"k\" \"v v\"",
+                "+T [0 lua] \"get\" \"k\"",
+                "+T [0 C] \"SCRIPT\" \"LOAD\" \"return redis.call('incr',KEYS[1])\"",
+                lines.get(4),
+                "+T [0 lua] \"incr\" \"n\"",
+                "+T [0 C] \"EVAL\" \"return 1\" \"-1\"",
+                "+T [0 C] \"FUNCTION\" \"LOAD\" \"#!lua name=lib\\nredis.register_function('f', function() return "
+                    + "redis.call('ping') end)\"",
+                "+T [0 C] \"FCALL\" \"f\" \"0\"",
+                "+T [0 lua] \"ping\"",
+                "+T [3 C] \"SELECT\" \"3\"",
+                "+T [3 C] \"EVAL\" \"redis.call('select', 5) return redis.call('set','a','b')\" \"0\"",
+                "+T [5 lua] \"select\" \"5\"",
+                "+T [5 lua] \"set\" \"a\" \"b\""), lines);
+            assertTrue(lines.get(4).matches("\\+T \\[0 C] \"EVALSHA\" \"[0-9a-f]{40}\" \"1\" \"n\""), lines.get(4));
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.lacewing.it.server.Servers#all")
     void theMonitoringClientMayNotTouchKeysAndLeavesOnReset(Target target) {

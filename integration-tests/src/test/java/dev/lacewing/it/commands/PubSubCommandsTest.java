@@ -109,6 +109,39 @@ class PubSubCommandsTest {
         }
     }
 
+    /**
+     * Redis's CLIENT KILL frees the client before it replies, so a PUBLISH right behind it, even in
+     * the same pipeline, no longer counts the killed subscriber. Subscribers on several connections
+     * land on different workers, the killer's own included.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void aKilledSubscriberNoLongerCountsForAPublishBehindTheKill(Target target) {
+        List<RespClient> subscribers = new ArrayList<>();
+        try (RespClient killer = RespClient.connect(port(target))) {
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                RespClient subscriber = RespClient.connect(port(target));
+                subscribers.add(subscriber);
+                ids.add(subscriber.call("CLIENT", "ID").trim().substring(1));
+                assertEquals(confirmation("subscribe", "killed-sub", 1), subscriber.call("SUBSCRIBE", "killed-sub"));
+                assertEquals(confirmation("psubscribe", "killed-*", 2), subscriber.call("PSUBSCRIBE", "killed-*"));
+            }
+            for (int i = 0; i < ids.size(); i++) {
+                int left = ids.size() - i - 1;
+                killer.send("*4\r\n$6\r\nCLIENT\r\n$4\r\nKILL\r\n$2\r\nID\r\n$" + ids.get(i).length() + "\r\n"
+                    + ids.get(i) + "\r\n*3\r\n$7\r\nPUBLISH\r\n$10\r\nkilled-sub\r\n$1\r\nm\r\n"
+                    + "*3\r\n$6\r\nPUBSUB\r\n$6\r\nNUMSUB\r\n$10\r\nkilled-sub\r\n");
+                assertEquals(":1\r\n", killer.readReplyText());
+                assertEquals(":" + 2 * left + "\r\n", killer.readReplyText(), "PUBLISH after killing " + ids.get(i));
+                assertEquals("*2\r\n$10\r\nkilled-sub\r\n:" + left + "\r\n", killer.readReplyText());
+            }
+            assertEquals(":0\r\n", killer.call("PUBSUB", "NUMPAT"));
+        } finally {
+            subscribers.forEach(RespClient::close);
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.lacewing.it.server.Servers#all")
     void publishCountsEveryDeliveryOfChannelsAndMatchingPatterns(Target target) {

@@ -260,6 +260,27 @@ class ScriptingCommandsTest {
         return client.available(10_000);
     }
 
+    /**
+     * Redis 7.0 draws math.random from one sequence per server, starting at rand.c's initial state
+     * and never reset between scripts or by SCRIPT FLUSH; the numbers are redis-server 7.0.15's on a
+     * fresh server. math.randomseed restarts it (its seed truncated to an int).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void mathRandomGivesRedisSequence(Target target) {
+        try (LacewingServer server = Servers.builder(target).start();
+             RespClient client = RespClient.connect(server.port())) {
+            String draws = "return {tostring(math.random()), math.random(1000), math.random(5,10), tostring(math.random())}";
+            assertEquals("*4\r\n$16\r\n0.39646477363839\r\n:841\r\n:7\r\n$16\r\n0.44658343468168\r\n",
+                client.call("EVAL", draws, "0"));
+            assertEquals("+OK\r\n", client.call("SCRIPT", "FLUSH"));
+            assertEquals("$16\r\n0.31869277233197\r\n", client.call("EVAL", "return tostring(math.random())", "0"));
+            assertEquals("*2\r\n$16\r\n0.78323496216127\r\n$16\r\n0.78323496216127\r\n", client.call("EVAL",
+                "math.randomseed(3.7) local a = tostring(math.random()) math.randomseed(3) return {a, tostring(math.random())}",
+                "0"));
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.lacewing.it.server.Servers#all")
     void compileErrorsNameTheLine(Target target) {

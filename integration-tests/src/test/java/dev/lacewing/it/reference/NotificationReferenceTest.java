@@ -295,26 +295,184 @@ class NotificationReferenceTest {
         DEL d1
         """;
 
+    /**
+     * Reads of keys that do not exist, or have just expired, with class m on: {@code keymiss} for
+     * each read lookup that misses, in read-only commands and in the writes that read with
+     * lookupKeyRead (SORT and its BY and GET keys, the STORE forms' sources, COPY, GETDEL, SET GET,
+     * XREAD's two lookups...), in MULTI and in scripts; none for OBJECT, MEMORY USAGE, SCAN's TYPE
+     * filter or a write's own lookups (LPOP, SMOVE, LPUSHX...), as Redis 7.0's lookupKey.
+     */
+    private static final String KEY_MISS_CORPUS = """
+        GET nokey
+        MGET nokey k1 nokey2
+        SET k1 v
+        MGET k1 nokey
+        EXISTS nokey k1
+        TYPE nokey
+        TTL nokey
+        PTTL nokey
+        EXPIRETIME nokey
+        PEXPIRETIME nokey
+        OBJECT ENCODING nokey
+        OBJECT FREQ nokey
+        TOUCH nokey
+        DUMP nokey
+        STRLEN nokey
+        GETRANGE nokey 0 1
+        SUBSTR nokey 0 1
+        GETEX nokey
+        GETDEL nokey
+        GETSET nokey v
+        DEL nokey
+        LCS nokey k1
+        GETBIT nokey 1
+        BITCOUNT nokey
+        BITPOS nokey 1
+        BITFIELD_RO nokey GET u8 0
+        BITFIELD nokey GET u8 0
+        BITOP OR dest nokey k1
+        PFCOUNT nokey
+        PFMERGE hdest nokey
+        HGET nokey f
+        HMGET nokey f g
+        HGETALL nokey
+        HKEYS nokey
+        HLEN nokey
+        HEXISTS nokey f
+        HSTRLEN nokey f
+        HRANDFIELD nokey
+        HSCAN nokey 0
+        LRANGE nokey 0 -1
+        LINDEX nokey 0
+        LLEN nokey
+        LPOS nokey a
+        SMEMBERS nokey
+        SISMEMBER nokey a
+        SMISMEMBER nokey a
+        SCARD nokey
+        SRANDMEMBER nokey
+        SSCAN nokey 0
+        SINTER nokey k2
+        SUNION nokey nokey2
+        SDIFF nokey nokey2
+        SINTERCARD 2 nokey nokey2
+        SUNIONSTORE sd nokey nokey2
+        SINTERSTORE sd nokey
+        SDIFFSTORE sd nokey
+        SMOVE nokey sd a
+        ZSCORE nokey a
+        ZMSCORE nokey a
+        ZRANK nokey a
+        ZCARD nokey
+        ZCOUNT nokey 0 1
+        ZRANGE nokey 0 -1
+        ZRANGEBYSCORE nokey 0 1
+        ZRANDMEMBER nokey
+        ZSCAN nokey 0
+        ZUNION 2 nokey nokey2
+        ZINTERCARD 1 nokey
+        ZUNIONSTORE zd 2 nokey nokey2
+        ZRANGESTORE zd nokey 0 -1
+        ZPOPMIN nokey
+        LPOP nokey
+        RPOPLPUSH nokey l2
+        LMOVE nokey l2 LEFT RIGHT
+        SPOP nokey
+        SORT nokey
+        SORT_RO nokey
+        SORT nokey STORE sd2
+        GEOPOS nokey a
+        GEODIST nokey a b
+        GEOHASH nokey a
+        GEOSEARCH nokey FROMLONLAT 0 0 BYRADIUS 1 km
+        GEOSEARCHSTORE gd nokey FROMLONLAT 0 0 BYRADIUS 1 km
+        XRANGE nokey - +
+        XLEN nokey
+        XREAD STREAMS nokey 0
+        XINFO STREAM nokey
+        COPY nokey c1
+        RENAME nokey r1
+        MOVE nokey 3
+        EXPIRE nokey 10
+        PERSIST nokey
+        MEMORY USAGE nokey
+        SCAN 0 TYPE string
+        RANDOMKEY
+        APPEND nokey x
+        INCR nokey2
+        HINCRBY nokey3 f 1
+        SET x1 v PX 1
+        @sleep 20
+        GET x1
+        SET x2 v PX 1
+        @sleep 20
+        EXISTS x2
+        MULTI
+        GET inmulti
+        EXEC
+        EVAL return(redis.call('GET','inscript')) 0
+        SET sg v GET
+        SET sg2 v NX
+        SET sg3 v XX
+        BITFIELD absentb SET u8 0 1
+        BITFIELD absent5 INCRBY u8 0 1
+        ZINTERSTORE zd 2 absent k1
+        ZDIFFSTORE zd 1 absent
+        ZINTER 1 absent
+        ZDIFF 1 absent
+        GEORADIUS absent 0 0 1 km STORE gd
+        GEORADIUS absent 0 0 1 km
+        GEORADIUSBYMEMBER absent a 1 km
+        XREVRANGE absent + -
+        XINFO GROUPS absent
+        XPENDING absent g
+        XREADGROUP GROUP g c STREAMS absent >
+        XADD absent6 NOMKSTREAM * f v
+        HSETNX absent7 f v
+        LPUSHX absent l
+        LINSERT absent BEFORE a b
+        LSET absent 0 a
+        SMOVE k1 sd a
+        OBJECT IDLETIME absent
+        RPUSH sl 1 2
+        SORT sl BY w_* GET o_*
+        SORT_RO sl BY w_* GET o_* GET #
+        EVAL_RO return(redis.call('GET','inscript3')) 0
+        XADD xs 1-1 f v
+        XREAD STREAMS xs absent8 0 0
+        """;
+
     @ParameterizedTest
     @MethodSource("dev.lacewing.it.server.Servers#all")
     void everyFamilyPublishesWhatRedisDoes(Target target) {
-        List<String> expected = record(redis.port());
+        List<String> expected = record(redis.port(), CLASSES, CORPUS);
         try (LacewingServer server = Servers.builder(target).start()) {
-            List<String> actual = record(server.port());
+            List<String> actual = record(server.port(), CLASSES, CORPUS);
             assertEquals(String.join("\n", expected), String.join("\n", actual));
         }
     }
 
-    /** Runs the corpus against a server and returns what a subscriber read, as "channel message" lines. */
-    private static List<String> record(int port) {
+    @ParameterizedTest
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void readLookupsThatMissPublishKeymissAsRedisDoes(Target target) {
+        List<String> expected = record(redis.port(), CLASSES + "m", KEY_MISS_CORPUS);
+        assertTrue(expected.contains("__keyevent@0__:keymiss nokey"), "the reference publishes keymiss");
+        try (LacewingServer server = Servers.builder(target).start()) {
+            List<String> actual = record(server.port(), CLASSES + "m", KEY_MISS_CORPUS);
+            assertEquals(String.join("\n", expected), String.join("\n", actual));
+        }
+    }
+
+    /** Runs a corpus against a server and returns what a subscriber read, as "channel message" lines. */
+    private static List<String> record(int port, String classes, String corpus) {
         try (RespClient subscriber = RespClient.connect(port);
              RespClient client = RespClient.connect(port);
              RespClient blocker = RespClient.connect(port)) {
-            assertEquals("+OK\r\n", client.call("CONFIG", "SET", "notify-keyspace-events", CLASSES));
+            assertEquals("+OK\r\n", client.call("CONFIG", "SET", "notify-keyspace-events", classes));
             client.call("FLUSHALL");
             subscriber.call("PSUBSCRIBE", "__key*__:*");
             boolean blocked = false;
-            for (String line : CORPUS.lines().map(String::strip).filter(l -> !l.isEmpty()).toList()) {
+            for (String line : corpus.lines().map(String::strip).filter(l -> !l.isEmpty()).toList()) {
                 String[] words = line.split(" ");
                 String[] command = Arrays.stream(words).map(w -> w.equals("''") ? "" : w).toArray(String[]::new);
                 if (words[0].equals("@sleep")) {

@@ -120,6 +120,13 @@ class ScriptingReferenceTest {
         EVAL "return tostring(1e20)" 0
         EVAL "local ok, e = pcall(function() return redis.call('nosuch') end) return e['err']" 0
         EVAL "return _VERSION" 0
+        EVAL "math.randomseed(7) return {math.random(100), math.random(5,10), math.random(-3,-3), tostring(math.random())}" 0
+        EVAL "math.randomseed('12') return math.random(2147483647)" 0
+        EVAL "return math.random(1,2,3)" 0
+        EVAL "return math.random(5,1)" 0
+        EVAL "return math.random(0)" 0
+        EVAL "return math.random('x')" 0
+        EVAL "return math.randomseed()" 0
         EVAL "return {type(loadstring),type(unpack),type(coroutine),type(rawset),type(setmetatable)}" 0
         EVAL "return redis.REDIS_VERSION" 0
         EVAL "#!lua\\nerror('x')" 0
@@ -142,6 +149,10 @@ class ScriptingReferenceTest {
         EVAL
         EVALSHA ffffffffffffffffffffffffffffffffffffffff 0
         EVALSHA abc 0
+        EVALSHA abc -1
+        EVALSHA abc 5
+        EVALSHA_RO abc x
+        EVALSHA ffffffffffffffffffffffffffffffffffffffff 5
         SCRIPT LOAD "return 'loaded'"
         EVALSHA 1c6b3f8b9e0a6dd0c0b5c4f3f0b5a0a3c4c5b2a1 0
         SCRIPT LOAD "return 'sha'..ARGV[1]"

@@ -11,6 +11,9 @@ import org.luaj.vm2.LuaValue;
  */
 final class ErrorValue extends LuaError {
 
+    /** The key of an error table. */
+    static final LuaValue ERR = LuaValue.valueOf("err");
+
     private final LuaTable value;
 
     ErrorValue(LuaTable value) {

@@ -4,6 +4,7 @@ import dev.lacewing.api.Arguments;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.api.ScriptHost;
 import dev.lacewing.api.ScriptRuntime;
+import dev.lacewing.script.lua.lib.RedisRandom;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -74,6 +75,10 @@ final class LuaRuntime implements ScriptRuntime {
     /** Lua instructions between two {@link ScriptHost#checkpoint()} calls. */
     private static final int CHECKPOINT_INSTRUCTIONS = 100_000;
     static final String KILLED = "ERR Script killed by user with SCRIPT KILL...";
+    private static final LuaValue KEYS = LuaValue.valueOf("KEYS");
+    private static final LuaValue ARGV = LuaValue.valueOf("ARGV");
+    private static final LuaValue NO_HOOK_EVENTS = LuaValue.valueOf("");
+    private static final LuaValue CHECKPOINT_COUNT = LuaValue.valueOf(CHECKPOINT_INSTRUCTIONS);
 
     /** Ends a killed script from luaj's count hook, where a LuaError would be swallowed; pcall does not catch it. */
     private static final class Killed extends Error {
@@ -86,6 +91,8 @@ final class LuaRuntime implements ScriptRuntime {
     }
 
     private final ReadonlyTable globals;
+    /** The server's math.random sequence, shared by every runtime as Redis shares its one Lua state's. */
+    private final RedisRandom random;
 
     /** Ends a load past its time limit from luaj's count hook, where a LuaError would be swallowed. */
     private static final class LoadTimeout extends Error {
@@ -138,7 +145,8 @@ final class LuaRuntime implements ScriptRuntime {
     private String chunk = "user_script";
     private int resp = 2;
 
-    LuaRuntime() {
+    LuaRuntime(RedisRandom random) {
+        this.random = random;
         LUAJ.lock();
         try {
             globals = sandbox(true);
@@ -163,6 +171,9 @@ final class LuaRuntime implements ScriptRuntime {
         }
         for (String name : LIBRARIES) {
             ReadonlyTable library = ReadonlyTable.copyOf(standard.get(name).checktable());
+            if (name.equals("math")) {
+                random.install(library);
+            }
             library.lock();
             g.rawset(LuaValue.valueOf(name), library);
         }
@@ -208,8 +219,8 @@ final class LuaRuntime implements ScriptRuntime {
         g.rawset(LuaValue.valueOf("redis"), redisLibrary());
         Libraries.install(g);
         if (keysAndArgv) {
-            g.setUnlocked("KEYS", new LuaTable());
-            g.setUnlocked("ARGV", new LuaTable());
+            g.rawset(KEYS, new LuaTable());
+            g.rawset(ARGV, new LuaTable());
         }
         g.setmetatable(nonexistentGlobalError());
         g.lock();
@@ -339,8 +350,8 @@ final class LuaRuntime implements ScriptRuntime {
                 }
                 function = compiled.get(sha);
             }
-            globals.setUnlocked("KEYS", strings(host.arguments(), host.firstKey(), host.firstKey() + host.keyCount()));
-            globals.setUnlocked("ARGV", strings(host.arguments(), host.firstKey() + host.keyCount(),
+            globals.setUnlocked(KEYS, strings(host.arguments(), host.firstKey(), host.firstKey() + host.keyCount()));
+            globals.setUnlocked(ARGV, strings(host.arguments(), host.firstKey() + host.keyCount(),
                 host.arguments().count()));
             execute(function, LuaValue.NONE, sha, "user_script", host, reply);
         } finally {
@@ -357,7 +368,7 @@ final class LuaRuntime implements ScriptRuntime {
         this.resp = 2;
         try {
             LuaValue result;
-            sethook.call(checkpoint, LuaValue.valueOf(""), LuaValue.valueOf(CHECKPOINT_INSTRUCTIONS));
+            sethook.call(checkpoint, NO_HOOK_EVENTS, CHECKPOINT_COUNT);
             try {
                 result = function.invoke(arguments).arg1();
             } catch (Killed e) {
@@ -775,7 +786,7 @@ final class LuaRuntime implements ScriptRuntime {
             }
         }
         LuaValue reply = RespToLua.parse(host.call(argv, resp, raise));
-        if (raise && reply.istable() && !reply.get("err").isnil()) {
+        if (raise && reply.istable() && !reply.get(ErrorValue.ERR).isnil()) {
             throw new ErrorValue((LuaTable) reply);
         }
         return reply;

@@ -1,5 +1,7 @@
 package dev.lacewing.script.lua;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.luaj.vm2.LuaTable;
 import org.luaj.vm2.LuaValue;
 
@@ -15,13 +17,34 @@ final class ReadonlyTable extends LuaTable {
 
     private boolean locked;
 
+    /**
+     * Locks the table, first rebuilding its hash part a quarter full. luaj probes linearly and grows
+     * a table only when it is 7/8 full, so a full globals table made every {@code redis.call} walk
+     * a run of slots, comparing strings byte by byte; sparse, a lookup mostly ends at its first slot.
+     */
     void lock() {
+        List<LuaValue> keys = new ArrayList<>();
+        List<LuaValue> values = new ArrayList<>();
+        LuaValue key = LuaValue.NIL;
+        while (true) {
+            org.luaj.vm2.Varargs next = next(key);
+            key = next.arg1();
+            if (key.isnil()) {
+                break;
+            }
+            keys.add(key);
+            values.add(next.arg(2));
+        }
+        presize(0, 4 * keys.size() + 1);
+        for (int i = 0; i < keys.size(); i++) {
+            super.rawset(keys.get(i), values.get(i));
+        }
         locked = true;
     }
 
-    /** Sets a value past the lock (the runtime's KEYS and ARGV before each run). */
-    void setUnlocked(String name, LuaValue value) {
-        super.rawset(LuaValue.valueOf(name), value);
+    /** Sets a value past the lock (the runtime's KEYS and ARGV before each run); {@code name} is already there. */
+    void setUnlocked(LuaValue name, LuaValue value) {
+        super.rawset(name, value);
     }
 
     @Override

@@ -15,6 +15,8 @@ import org.luaj.vm2.LuaValue;
  */
 final class RespToLua {
 
+    private static final LuaValue OK = LuaValue.valueOf("ok");
+
     private final byte[] bytes;
     private int position;
 
@@ -30,13 +32,13 @@ final class RespToLua {
         byte type = bytes[position++];
         switch (type) {
             case '+':
-                return field("ok", line());
+                return field(OK, line());
             case '-':
-                return field("err", line());
+                return field(ErrorValue.ERR, line());
             case ':':
-                return LuaValue.valueOf((double) Long.parseLong(text()));
+                return LuaValue.valueOf((double) number());
             case '$': {
-                int length = Integer.parseInt(text());
+                int length = (int) number();
                 if (length < 0) {
                     return LuaValue.FALSE;
                 }
@@ -46,7 +48,7 @@ final class RespToLua {
             }
             case '*':
             case '>': {
-                int count = Integer.parseInt(text());
+                int count = (int) number();
                 if (count < 0) {
                     return LuaValue.FALSE;
                 }
@@ -117,9 +119,27 @@ final class RespToLua {
     }
 
     private static LuaTable field(String name, LuaValue value) {
-        LuaTable table = new LuaTable();
-        table.set(name, value);
+        return field(LuaValue.valueOf(name), value);
+    }
+
+    private static LuaTable field(LuaValue name, LuaValue value) {
+        LuaTable table = new LuaTable(0, 1);
+        table.rawset(name, value);
         return table;
+    }
+
+    /** The line's signed decimal integer (a length, a count or an integer reply), read in place. */
+    private long number() {
+        boolean negative = bytes[position] == '-';
+        if (negative) {
+            position++;
+        }
+        long value = 0;
+        while (bytes[position] != '\r') {
+            value = value * 10 + (bytes[position++] - '0');
+        }
+        position += 2;
+        return negative ? -value : value;
     }
 
     /** The rest of the line as a Lua string of its bytes. */

@@ -3,11 +3,14 @@ package dev.lacewing.transport.epoll;
 import dev.lacewing.core.transport.NettyTransport;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.IoHandlerFactory;
-import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerDomainSocketChannel;
 import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.unix.DomainSocketAddress;
+import java.net.SocketAddress;
 import java.util.Optional;
 
 /**
@@ -55,6 +58,16 @@ public final class EpollTransport implements NettyTransport {
     @Override
     public Class<? extends ServerChannel> serverChannelClass() {
         return EpollServerSocketChannel.class;
+    }
+
+    @Override
+    public Class<? extends ServerChannel> serverDomainSocketChannelClass() {
+        return EpollServerDomainSocketChannel.class;
+    }
+
+    @Override
+    public SocketAddress domainSocketAddress(String path) {
+        return new DomainSocketAddress(path);
     }
 
     private static String describe(Throwable cause) {

@@ -4,13 +4,16 @@ import dev.lacewing.core.transport.NettyTransport;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.ServerChannel;
+import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.channel.uring.IoUring;
 import io.netty.channel.uring.IoUringBufferRingConfig;
 import io.netty.channel.uring.IoUringChannelOption;
 import io.netty.channel.uring.IoUringFixedBufferRingAllocator;
 import io.netty.channel.uring.IoUringIoHandler;
 import io.netty.channel.uring.IoUringIoHandlerConfig;
+import io.netty.channel.uring.IoUringServerDomainSocketChannel;
 import io.netty.channel.uring.IoUringServerSocketChannel;
+import java.net.SocketAddress;
 import java.util.Optional;
 
 /**
@@ -103,6 +106,16 @@ public final class IoUringTransport implements NettyTransport {
     @Override
     public Class<? extends ServerChannel> serverChannelClass() {
         return IoUringServerSocketChannel.class;
+    }
+
+    @Override
+    public Class<? extends ServerChannel> serverDomainSocketChannelClass() {
+        return IoUringServerDomainSocketChannel.class;
+    }
+
+    @Override
+    public SocketAddress domainSocketAddress(String path) {
+        return new DomainSocketAddress(path);
     }
 
     private static String describe(Throwable cause) {

@@ -155,7 +155,13 @@ final class ExpireCommands {
      */
     private static void ttlGeneric(CommandContext ctx, boolean milliseconds, boolean absolute) {
         Arguments args = ctx.arguments();
-        long expireAt = ctx.keyspace().expireAt(args.array(), args.offset(1), args.length(1));
+        Keyspace keyspace = ctx.keyspace();
+        // Looked up first, as Redis's lookupKeyRead: a hit or a miss (and keymiss) counted.
+        if (keyspace.peek(args.array(), args.offset(1), args.length(1)) == null) {
+            ctx.reply().integer(KeyCommands.NO_KEY);
+            return;
+        }
+        long expireAt = keyspace.expireAt(args.array(), args.offset(1), args.length(1));
         if (expireAt == KeyCommands.NO_KEY || expireAt == Keyspace.NO_EXPIRY) {
             ctx.reply().integer(expireAt);
             return;

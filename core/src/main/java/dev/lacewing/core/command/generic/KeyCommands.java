@@ -246,6 +246,7 @@ public final class KeyCommands {
         long expireAt = from.expireAt(array, source, sourceLength);
         Object value = expireAt == NO_KEY ? null : from.get(array, source, sourceLength);
         if (value == null) {
+            KeyspaceEvents.missed(ctx, args, 1);
             ctx.reply().integer(0);
             return;
         }

@@ -203,6 +203,12 @@ public final class SortCommands {
         }
         Keyspace keyspace = ctx.keyspace();
         Object value = keyspace.get(args.array(), args.offset(1), args.length(1));
+        // SORT is a write that reads with lookupKeyRead, its key and each BY and GET key; SORT_RO's
+        // view reports its own misses.
+        CommandContext missesTo = readonly ? null : ctx;
+        if (value == null && missesTo != null) {
+            KeyspaceEvents.missed(ctx, args, 1);
+        }
         if (value != null && !(value instanceof Quicklist) && !(value instanceof SetValue)
             && !(value instanceof SortedSet)) {
             reply.error(Errors.WRONG_TYPE);
@@ -241,7 +247,7 @@ public final class SortCommands {
         if (!dontSort) {
             boolean invalid = false;
             for (Element element : elements) {
-                byte[] weight = by >= 0 ? lookupByPattern(keyspace, args, by, element.value) : element.value;
+                byte[] weight = by >= 0 ? lookupByPattern(keyspace, missesTo, args, by, element.value) : element.value;
                 if (weight == null) {
                     continue;
                 }
@@ -283,7 +289,7 @@ public final class SortCommands {
                     reply.bulk(element);
                 }
                 for (int get : options.gets) {
-                    byte[] found = lookupByPattern(keyspace, args, get, element);
+                    byte[] found = lookupByPattern(keyspace, missesTo, args, get, element);
                     if (found == null) {
                         reply.nullBulk();
                     } else {
@@ -300,7 +306,7 @@ public final class SortCommands {
                 stored.pushTail(element);
             }
             for (int get : options.gets) {
-                byte[] found = lookupByPattern(keyspace, args, get, element);
+                byte[] found = lookupByPattern(keyspace, missesTo, args, get, element);
                 // A string value may be the stored array itself: the list gets its own copy.
                 stored.pushTail(found == null ? new byte[0] : found == element ? element : found.clone());
             }
@@ -415,7 +421,8 @@ public final class SortCommands {
      * value, or, when "->field" follows the '*', that field of its hash. Null when the pattern has
      * no '*', the key is missing or of another type, or the field is missing.
      */
-    private static byte[] lookupByPattern(Keyspace keyspace, Arguments args, int pattern, byte[] element) {
+    private static byte[] lookupByPattern(Keyspace keyspace, CommandContext missesTo, Arguments args, int pattern,
+                                          byte[] element) {
         byte[] array = args.array();
         int offset = args.offset(pattern);
         int length = args.length(pattern);
@@ -447,6 +454,9 @@ public final class SortCommands {
         System.arraycopy(array, offset + star + 1, key, star + element.length, postfixLength);
         Object value = keyspace.get(key, 0, key.length);
         if (value == null) {
+            if (missesTo != null) {
+                KeyspaceEvents.notify(missesTo, KeyspaceEvents.KEY_MISS, "keymiss", key);
+            }
             return null;
         }
         if (fieldLength > 0) {

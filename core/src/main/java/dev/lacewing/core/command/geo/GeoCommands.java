@@ -514,6 +514,11 @@ public final class GeoCommands {
         if (set == WRONG_TYPE) {
             return;
         }
+        boolean write = (flags & SEARCH_STORE) != 0 || (flags & (SEARCH | NO_STORE)) == 0;
+        if (set == null && write) {
+            // GEORADIUS[BYMEMBER] and GEOSEARCHSTORE are writes that read with lookupKeyRead.
+            KeyspaceEvents.missed(ctx, args, sourceIndex);
+        }
         int storeKey = -1;
         boolean storeDistances = false;
         Shape shape = new Shape();

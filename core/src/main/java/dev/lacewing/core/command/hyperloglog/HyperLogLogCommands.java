@@ -145,7 +145,7 @@ public final class HyperLogLogCommands {
         ValueView view = ctx.valueView();
         if (args.count() > 2) {
             byte[] max = new byte[HyperLogLog.REGISTERS];
-            if (mergeArguments(ctx, 1, max, view) < 0) {
+            if (mergeArguments(ctx, 1, max, view, false) < 0) {
                 return;
             }
             ctx.reply().integer(HyperLogLog.countRegisters(max));
@@ -187,9 +187,10 @@ public final class HyperLogLogCommands {
     /**
      * Raises {@code max} to the registers of every key from argument {@code first} on (missing keys
      * count as empty). Replies the error and returns -1 on a key that is not a HyperLogLog or is
-     * corrupt; otherwise returns 1 if any of them was dense, else 0.
+     * corrupt; otherwise returns 1 if any of them was dense, else 0. PFMERGE, a write, reports its
+     * misses itself ({@code writing}); PFCOUNT's view reports its own.
      */
-    private static int mergeArguments(CommandContext ctx, int first, byte[] max, ValueView view) {
+    private static int mergeArguments(CommandContext ctx, int first, byte[] max, ValueView view, boolean writing) {
         int anyDense = 0;
         int count = ctx.arguments().count();
         for (int i = first; i < count; i++) {
@@ -197,6 +198,9 @@ public final class HyperLogLogCommands {
                 return -1;
             }
             if (!view.isString()) {
+                if (writing) {
+                    KeyspaceEvents.missed(ctx, ctx.arguments(), i);
+                }
                 continue;
             }
             if (view.array()[view.offset() + 4] == HyperLogLog.DENSE) {
@@ -221,7 +225,7 @@ public final class HyperLogLogCommands {
         Arguments args = ctx.arguments();
         ValueView view = ctx.valueView();
         byte[] max = new byte[HyperLogLog.REGISTERS];
-        int anyDense = mergeArguments(ctx, 1, max, view);
+        int anyDense = mergeArguments(ctx, 1, max, view, true);
         if (anyDense < 0) {
             return;
         }

@@ -543,7 +543,7 @@ public final class ConnectionCommands {
         if (client.id() == ctx.client().id()) {
             ctx.client().closeAfterReply();
         } else {
-            client.kill();
+            client.killByClient();
         }
         return true;
     }

@@ -20,6 +20,7 @@ import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Glob;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.config.Config;
+import dev.lacewing.core.config.ConfigRewrite;
 import dev.lacewing.core.config.Setting;
 import dev.lacewing.core.server.ClientConnection;
 import dev.lacewing.core.server.ClientText;
@@ -110,12 +111,22 @@ public final class ServerCommands {
             ctx.reply().ok();
         }, ADMIN, NOSCRIPT, LOADING, STALE)
         .add("rewrite", 2, "Rewrite the configuration file with the in memory configuration",
-            ctx -> ctx.reply().error("ERR The server is running without a config file"), ADMIN, NOSCRIPT, LOADING, STALE)
+            ServerCommands::configRewrite, ADMIN, NOSCRIPT, LOADING, STALE)
         .help(ctx -> ConnectionCommands.help(ctx.reply(), "CONFIG",
             "GET <pattern>", "    Return parameters matching the glob-like <pattern> and their values.",
             "SET <directive> <value>", "    Set the configuration <directive> to <value>.",
             "RESETSTAT", "    Reset statistics reported by the INFO command.",
             "REWRITE", "    Rewrite the configuration file."));
+
+    /** CONFIG REWRITE: the file the server started with, rewritten as Redis does ({@link ConfigRewrite}). */
+    private static void configRewrite(CommandContext ctx) {
+        try {
+            ConfigRewrite.rewrite(state(ctx).settings());
+            ctx.reply().ok();
+        } catch (IllegalStateException e) {
+            ctx.reply().error("ERR " + e.getMessage());
+        }
+    }
 
     private static void config(CommandContext ctx) {
         CONFIG.dispatch(ctx);
@@ -191,6 +202,18 @@ public final class ServerCommands {
                 ctx.reply().error(configSetFailed(entry.getKey(), e.getMessage()));
                 return;
             }
+        }
+        try {
+            config.apply(List.copyOf(previous.keySet()));
+        } catch (Config.ApplyFailure e) {
+            previous.forEach(config::restore);
+            try {
+                config.apply(List.copyOf(previous.keySet()));
+            } catch (Config.ApplyFailure ignored) {
+                // As Redis's restoreBackupConfig: the values are back; what failed to apply is logged.
+            }
+            ctx.reply().error(configSetFailed(e.setting(), e.getMessage()));
+            return;
         }
         ctx.reply().ok();
     }

@@ -84,6 +84,16 @@ public final class SetCommands {
             summary), handler);
     }
 
+    /**
+     * keymiss for a source of a STORE form, a write whose sources Redis reads with lookupKeyRead;
+     * the read-only forms' view reports theirs.
+     */
+    private static void missedByStore(CommandContext ctx, int destination, int index) {
+        if (destination != 0) {
+            KeyspaceEvents.missed(ctx, ctx.arguments(), index);
+        }
+    }
+
     /** The value of the key at an argument: null, a set, or {@link #WRONG_TYPE} once WRONGTYPE is replied. */
     private static Object lookup(CommandContext ctx, int index) {
         Arguments args = ctx.arguments();
@@ -465,6 +475,7 @@ public final class SetCommands {
                 return;
             }
             if (value == null) {
+                missedByStore(ctx, destination, i);
                 empty = true;
             } else {
                 sets.add((SetValue) value);
@@ -548,6 +559,9 @@ public final class SetCommands {
             Object value = lookup(ctx, i);
             if (value == WRONG_TYPE) {
                 return;
+            }
+            if (value == null) {
+                missedByStore(ctx, destination, i);
             }
             sets.add((SetValue) value);
         }

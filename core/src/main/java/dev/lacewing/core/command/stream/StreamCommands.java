@@ -99,6 +99,7 @@ public final class StreamCommands {
             return;
         }
         if (value == null) {
+            KeyspaceEvents.missed(ctx, ctx.arguments(), 2);
             ctx.reply().error(Errors.NO_SUCH_KEY);
             return;
         }
@@ -662,6 +663,9 @@ public final class StreamCommands {
         @SuppressWarnings("unchecked")
         List<Entry>[] found = new List[streams];
         for (int i = 0; i < streams; i++) {
+            // Looked up again, as xreadCommand serves each stream: hits, misses and keymiss count twice.
+            int key = streamsAt + i;
+            ctx.keyspace().get(args.array(), args.offset(key), args.length(key));
             found[i] = newEntries(values[i], after[i], count);
             served += found[i] == null ? 0 : 1;
         }

@@ -30,6 +30,7 @@ import dev.lacewing.core.datatype.StreamGroup.Pending;
 import dev.lacewing.core.datatype.StreamId;
 import dev.lacewing.core.datatype.StreamValue;
 import dev.lacewing.core.datatype.StreamValue.Entry;
+import dev.lacewing.core.pubsub.KeyspaceEvents;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -381,6 +382,9 @@ final class StreamGroupCommands {
             Object value = lookup(ctx, streamsAt + i);
             if (value == WRONG_TYPE) {
                 return;
+            }
+            if (value == null) {
+                KeyspaceEvents.missed(ctx, args, streamsAt + i);
             }
             if (value == null || ((StreamValue) value).group(groupName) == null) {
                 reply.error("NOGROUP No such key '" + text(args, streamsAt + i) + "' or consumer group '"

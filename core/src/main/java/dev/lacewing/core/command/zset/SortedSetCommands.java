@@ -199,13 +199,16 @@ public final class SortedSetCommands {
             }
             return scored;
         }
-        return lookup(ctx, index);
+        return sortedSetOrWrongType(ctx, value);
     }
 
     /** The sorted set at argument {@code index}; null when absent; {@link #WRONG_TYPE} after replying the error. */
     private static SortedSet lookup(CommandContext ctx, int index) {
         Arguments args = ctx.arguments();
-        Object value = ctx.keyspace().get(args.array(), args.offset(index), args.length(index));
+        return sortedSetOrWrongType(ctx, ctx.keyspace().get(args.array(), args.offset(index), args.length(index)));
+    }
+
+    private static SortedSet sortedSetOrWrongType(CommandContext ctx, Object value) {
         if (value == null || value instanceof SortedSet) {
             return (SortedSet) value;
         }
@@ -824,6 +827,9 @@ public final class SortedSetCommands {
         if (set == WRONG_TYPE) {
             return;
         }
+        if (set == null && store) {
+            KeyspaceEvents.missed(ctx, args, keyIndex);
+        }
         int from;
         int to;
         if (set == null) {
@@ -1240,6 +1246,10 @@ public final class SortedSetCommands {
             SortedSet set = lookupInput(ctx, j);
             if (set == WRONG_TYPE) {
                 return;
+            }
+            if (set == null && storeIndex != 0) {
+                // A store form is a write; Redis reads its sources with lookupKeyRead.
+                KeyspaceEvents.missed(ctx, args, j);
             }
             sets[i] = set;
             weights[i] = 1;

@@ -122,7 +122,7 @@ class DifferentialTest {
             .append("\nshortest reproducing sequence (").append(shrunk.calls().size()).append(" calls, ")
             .append(shrunk.minimal() ? "1-minimal" : "shrinking stopped at its replay limit").append(", ")
             .append(shrunk.replays()).append(" replays), for redis-cli:\n");
-        text.append("FLUSHALL\n");
+        text.append("FLUSHALL\nSCRIPT FLUSH\n");
         for (Call call : shrunk.calls()) {
             call.redisCliLines().forEach(line -> text.append(line).append('\n'));
         }

@@ -36,7 +36,8 @@ final class Families {
         run(new GeoCommandsGenerator()),
         run(new BitmapCommandsGenerator()),
         run(new HyperLogLogCommandsGenerator()),
-        run(new TransactionCommandsGenerator()));
+        run(new TransactionCommandsGenerator()),
+        run(new ScriptingCommandsGenerator()));
 
     private Families() {
     }

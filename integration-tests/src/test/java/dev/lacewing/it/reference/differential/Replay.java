@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /**
  * Sends calls to redis-server and to Lacewing on one fresh connection each (RESP2, database 0)
- * after FLUSHALL on both, and finds the first call whose replies disagree. Calls are pipelined
+ * after FLUSHALL and SCRIPT FLUSH on both, and finds the first call whose replies disagree. Calls are pipelined
  * in batches, which no command here can tell from one call at a time, and which keeps a replay
  * of thousands of calls well under a second.
  *
@@ -56,6 +56,8 @@ final class Replay {
         try (RespClient redis = RespClient.connect(redisPort); RespClient lacewing = RespClient.connect(lacewingPort)) {
             redis.call("FLUSHALL");
             lacewing.call("FLUSHALL");
+            redis.call("SCRIPT", "FLUSH");
+            lacewing.call("SCRIPT", "FLUSH");
             for (int from = 0; from < calls.size(); from += BATCH) {
                 List<Call> batch = calls.subList(from, Math.min(calls.size(), from + BATCH));
                 ByteArrayOutputStream toRedis = new ByteArrayOutputStream();
