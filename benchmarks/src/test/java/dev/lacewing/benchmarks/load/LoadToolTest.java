@@ -25,7 +25,7 @@ class LoadToolTest {
     void aOneSecondMixedRunReportsSaneNumbersAndNoErrors(@TempDir Path directory) throws Exception {
         Path json = directory.resolve("result.json");
         try (LacewingServer server = LacewingServer.builder().port(0).engine("multithread").transport("nio")
-            .threads(1).start()) {
+            .set("save", "").threads(1).start()) {
             LoadOptions options = LoadOptions.parse("-s", "127.0.0.1", "-p", Integer.toString(server.port()),
                 "-t", "2", "-c", "4", "--pipeline=8", "--test-time=1", "--ratio=1:1", "-d", "64",
                 "--data-size-pattern=S", "--random-data", "--key-minimum=200", "--key-maximum=1000",
@@ -63,7 +63,7 @@ class LoadToolTest {
     @Test
     void authenticatesAndSelectsTheDatabaseOnEveryConnectionBeforeTheRun() throws Exception {
         try (LacewingServer server = LacewingServer.builder().port(0).engine("multithread").transport("nio")
-            .threads(2).set("requirepass", "secret").start()) {
+            .set("save", "").threads(2).set("requirepass", "secret").start()) {
             LoadOptions options = LoadOptions.parse("-s", "127.0.0.1", "-p", Integer.toString(server.port()),
                 "-t", "1", "-c", "3", "-a", "secret", "--select-db", "3", "--ratio=1:0", "--key-pattern=P:P",
                 "--key-minimum=1", "--key-maximum=300", "--requests=allkeys", "--hide-histogram");

@@ -36,14 +36,52 @@ public final class Database implements Keyspace {
         return partitions[Slots.partitionOf(key, offset, length, partitions.length)].table(index);
     }
 
+    /**
+     * The key's partition, once a running BGSAVE has written the key's epoch value if it was about
+     * to (see {@link PartitionSnapshot}): every access that may lead to a change comes through here,
+     * reads by a command included, since an aggregate is changed in place after being read.
+     */
+    private Partition changing(byte[] key, int offset, int length) {
+        Partition partition = partitions[Slots.partitionOf(key, offset, length, partitions.length)];
+        PartitionSnapshot snapshot = partition.snapshot();
+        if (snapshot != null) {
+            snapshot.preserve(index, key, offset, length);
+        }
+        return partition;
+    }
+
+    /** A store: the key changed, one more for the dirty counter. */
+    private DatabaseTable stored(byte[] key, int offset, int length) {
+        Partition partition = changing(key, offset, length);
+        partition.dirty(1);
+        return partition.table(index);
+    }
+
+    Partition[] partitions() {
+        return partitions;
+    }
+
+    public int partitionCount() {
+        return partitions.length;
+    }
+
+    /** Changes to this keyspace's keys (every database) since start-up, as Redis's server.dirty; read racily. */
+    public long dirty() {
+        long total = 0;
+        for (Partition partition : partitions) {
+            total += partition.dirty();
+        }
+        return total;
+    }
+
     @Override
     public Object get(byte[] key, int offset, int length) {
-        return table(key, offset, length).get(key, offset, length, clock.getAsLong());
+        return changing(key, offset, length).table(index).get(key, offset, length, clock.getAsLong());
     }
 
     @Override
     public Object peek(byte[] key, int offset, int length) {
-        return table(key, offset, length).peek(key, offset, length, clock.getAsLong());
+        return changing(key, offset, length).table(index).peek(key, offset, length, clock.getAsLong());
     }
 
     @Override
@@ -58,13 +96,13 @@ public final class Database implements Keyspace {
 
     @Override
     public boolean getValue(byte[] key, int offset, int length, ValueView view) {
-        return table(key, offset, length).getValue(key, offset, length, clock.getAsLong(), view);
+        return changing(key, offset, length).table(index).getValue(key, offset, length, clock.getAsLong(), view);
     }
 
     @Override
     public void putString(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength,
                           long expireAt) {
-        table(key, offset, length).putString(key, offset, length, value, valueOffset, valueLength, expireAt);
+        stored(key, offset, length).putString(key, offset, length, value, valueOffset, valueLength, expireAt);
     }
 
     /**
@@ -76,7 +114,8 @@ public final class Database implements Keyspace {
      */
     @Override
     public void modified(byte[] key, int offset, int length) {
-        Partition partition = partitions[Slots.partitionOf(key, offset, length, partitions.length)];
+        Partition partition = changing(key, offset, length);
+        partition.dirty(1);
         partition.table(index).modified(key, offset, length, clock.getAsLong());
         partition.blockedKeys().signal(index, key, offset, length);
     }
@@ -92,7 +131,8 @@ public final class Database implements Keyspace {
      */
     @Override
     public void put(byte[] key, int offset, int length, Object value, long expireAt) {
-        Partition partition = partitions[Slots.partitionOf(key, offset, length, partitions.length)];
+        Partition partition = changing(key, offset, length);
+        partition.dirty(1);
         partition.table(index).put(key, offset, length, value, expireAt);
         if (value instanceof TypedValue) {
             partition.blockedKeys().signal(index, key, offset, length);
@@ -101,7 +141,8 @@ public final class Database implements Keyspace {
 
     @Override
     public void putKeepExpiry(byte[] key, int offset, int length, Object value) {
-        Partition partition = partitions[Slots.partitionOf(key, offset, length, partitions.length)];
+        Partition partition = changing(key, offset, length);
+        partition.dirty(1);
         partition.table(index).putKeepExpiry(key, offset, length, value, clock.getAsLong());
         if (value instanceof TypedValue) {
             partition.blockedKeys().signal(index, key, offset, length);
@@ -111,12 +152,12 @@ public final class Database implements Keyspace {
     @Override
     public void putEncoded(byte[] key, int offset, int length, byte[] value, long expireAt,
                            StringEncoding encoding) {
-        table(key, offset, length).putEncoded(key, offset, length, value, expireAt, encoding);
+        stored(key, offset, length).putEncoded(key, offset, length, value, expireAt, encoding);
     }
 
     @Override
     public void putEncodedKeepExpiry(byte[] key, int offset, int length, byte[] value, StringEncoding encoding) {
-        table(key, offset, length).putEncodedKeepExpiry(key, offset, length, value, clock.getAsLong(), encoding);
+        stored(key, offset, length).putEncodedKeepExpiry(key, offset, length, value, clock.getAsLong(), encoding);
     }
 
     @Override
@@ -126,7 +167,12 @@ public final class Database implements Keyspace {
 
     @Override
     public boolean editString(byte[] key, int offset, int length, int minLength, ValueView view) {
-        return table(key, offset, length).editString(key, offset, length, minLength, clock.getAsLong(), view);
+        Partition partition = changing(key, offset, length);
+        boolean edited = partition.table(index).editString(key, offset, length, minLength, clock.getAsLong(), view);
+        if (edited) {
+            partition.dirty(1);
+        }
+        return edited;
     }
 
     @Override
@@ -174,12 +220,22 @@ public final class Database implements Keyspace {
 
     @Override
     public boolean setExpireAt(byte[] key, int offset, int length, long expireAt) {
-        return table(key, offset, length).setExpireAt(key, offset, length, expireAt, clock.getAsLong());
+        Partition partition = changing(key, offset, length);
+        boolean set = partition.table(index).setExpireAt(key, offset, length, expireAt, clock.getAsLong());
+        if (set) {
+            partition.dirty(1);
+        }
+        return set;
     }
 
     @Override
     public boolean remove(byte[] key, int offset, int length) {
-        return table(key, offset, length).remove(key, offset, length, clock.getAsLong());
+        Partition partition = changing(key, offset, length);
+        boolean removed = partition.table(index).remove(key, offset, length, clock.getAsLong());
+        if (removed) {
+            partition.dirty(1);
+        }
+        return removed;
     }
 
     @Override
@@ -233,7 +289,12 @@ public final class Database implements Keyspace {
     public void clear() {
         long now = clock.getAsLong();
         for (Partition partition : partitions) {
+            PartitionSnapshot snapshot = partition.snapshot();
+            if (snapshot != null) {
+                snapshot.finish(index);
+            }
             DatabaseTable table = partition.table(index);
+            partition.dirty(table.size());
             partition.watchedKeys().touchWhere(index, key -> table.peek(key, 0, key.length, now) != null);
             partition.trackedKeys().clear();
             partition.table(index).clear();

@@ -35,6 +35,10 @@ public final class Partition {
     /** The database random eviction starts from next, as Redis's next_db. */
     private int nextRandomDatabase;
     private long evictedCount;
+    /** The BGSAVE walking this partition, or null: set and cleared by the partition's holder. */
+    private PartitionSnapshot snapshot;
+    /** Changes to keys since start-up, as Redis's server.dirty counts them ({@link Database}). */
+    private long dirty;
     /** Set once, before clients connect; NONE for a keyspace without a server. */
     private volatile KeyspaceListener listener = KeyspaceListener.NONE;
 
@@ -52,6 +56,27 @@ public final class Partition {
             table.events(new TableEvents(table));
             this.databases[i] = table;
         }
+    }
+
+    PartitionSnapshot snapshot() {
+        return snapshot;
+    }
+
+    void snapshot(PartitionSnapshot snapshot) {
+        this.snapshot = snapshot;
+    }
+
+    long now() {
+        return clock.getAsLong();
+    }
+
+    void dirty(long changes) {
+        dirty += changes;
+    }
+
+    /** Changes to this partition's keys since start-up; read racily. */
+    public long dirty() {
+        return dirty;
     }
 
     /** Sets who hears the keys created, expired and evicted here. */
@@ -126,6 +151,10 @@ public final class Partition {
      * is signalled, and served once the command is done if the value is of the kind it waits for.
      */
     public void swap(int first, int second) {
+        if (snapshot != null) {
+            snapshot.finish(first);
+            snapshot.finish(second);
+        }
         // Redis's touchAllWatchedKeysInDb: a watched key that exists on either side changes.
         long before = clock.getAsLong();
         DatabaseTable one = databases[first];
@@ -145,8 +174,12 @@ public final class Partition {
     }
 
     public void clearAll() {
-        for (DatabaseTable table : databases) {
-            table.clear();
+        for (int i = 0; i < databases.length; i++) {
+            if (snapshot != null) {
+                snapshot.finish(i);
+            }
+            dirty += databases[i].size();
+            databases[i].clear();
         }
     }
 
@@ -272,6 +305,9 @@ public final class Partition {
 
     /** Deletes a key as an eviction; false when it is gone already (deleted, or expired meanwhile). */
     private boolean evict(DatabaseTable table, int database, byte[] key, long now) {
+        if (snapshot != null) {
+            snapshot.preserve(database, key, 0, key.length);
+        }
         if (!table.remove(key, 0, key.length, now)) {
             return false;
         }

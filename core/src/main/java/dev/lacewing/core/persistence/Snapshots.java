@@ -273,8 +273,14 @@ public final class Snapshots {
         return false;
     }
 
+    /** A background save succeeded ({@link BackgroundSave}): LASTSAVE and rdb_saves count it. */
+    void recordSave() {
+        lastSaveSeconds = System.currentTimeMillis() / 1000;
+        saves++;
+    }
+
     /** strerror's words where the JDK's exception has them. */
-    private static String reason(Exception e) {
+    static String reason(Exception e) {
         Throwable cause = e instanceof UncheckedIOException unchecked ? unchecked.getCause() : e;
         if (cause instanceof NoSuchFileException) {
             return "No such file or directory";
@@ -285,7 +291,7 @@ public final class Snapshots {
         return String.valueOf(cause.getMessage());
     }
 
-    private static void deleteQuietly(Path path) {
+    static void deleteQuietly(Path path) {
         try {
             Files.deleteIfExists(path);
         } catch (IOException e) {

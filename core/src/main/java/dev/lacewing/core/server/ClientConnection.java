@@ -23,6 +23,7 @@ import dev.lacewing.core.diagnostics.Redaction;
 import dev.lacewing.core.diagnostics.SlowLog;
 import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.pubsub.ChannelName;
+import dev.lacewing.core.persistence.BackgroundSave;
 import dev.lacewing.core.pubsub.SubscriptionKind;
 import dev.lacewing.core.pubsub.Subscriptions;
 import dev.lacewing.core.resp.RequestDecoder;
@@ -691,6 +692,13 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     public void run() {
         if (!server.engine().reclaimMemory(this) && current.spec().has(CommandFlag.DENYOOM)) {
             reject(counted, Errors.OOM);
+            executed = true;
+            return;
+        }
+        // processCommand's writeCommandsDeniedByDiskError: writes, and PING, after a failed BGSAVE.
+        if (server.backgroundSave().refusesWrites()
+            && (current.spec().has(CommandFlag.WRITE) || current.spec().name().equals("ping"))) {
+            reject(counted, BackgroundSave.MISCONF);
             executed = true;
             return;
         }

@@ -1,8 +1,8 @@
 package dev.lacewing.core.server;
 
 import dev.lacewing.api.CommandProvider;
-import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.EngineContext;
+import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.Settings;
 import dev.lacewing.api.StorageEngine;
 import dev.lacewing.api.StorageEngineProvider;
@@ -16,6 +16,7 @@ import dev.lacewing.core.config.Config;
 import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.keyspace.KeyspaceListener;
 import dev.lacewing.core.persistence.aof.AppendOnlyFile;
+import dev.lacewing.core.persistence.BackgroundSave;
 import dev.lacewing.core.threading.IoPoolStrategy;
 import dev.lacewing.core.threading.PerCoreStrategy;
 import dev.lacewing.core.threading.SingleStrategy;
@@ -40,6 +41,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -116,8 +118,10 @@ public final class LacewingServer implements AutoCloseable {
      * server goes on running and false is returned. True once {@link #awaitShutdown()} returns.
      */
     public boolean shutdownOnSignal() {
-        boolean ready = KeyspaceTask.run(engine, workers, databases(state),
-            databases -> state.snapshots().saveBeforeShutdown(databases, false, false, false));
+        boolean ready = KeyspaceTask.run(engine, workers, databases(state), databases -> {
+            state.backgroundSave().cancel();
+            return state.snapshots().saveBeforeShutdown(databases, false, false, false);
+        });
         if (ready) {
             state.requestShutdown();
         }
@@ -135,6 +139,7 @@ public final class LacewingServer implements AutoCloseable {
             return;
         }
         closed = true;
+        state.backgroundSave().close();
         state.scripts().stopAll();
         for (Channel listener : listeners) {
             listener.close().syncUninterruptibly();
@@ -333,6 +338,21 @@ public final class LacewingServer implements AutoCloseable {
             // Every database shares the partitions: one view installs the listener in all of them.
             // After loading, so that the keys a dump brings publish no events.
             if (engine.keyspace(0) instanceof Database database) {
+                int partitions = database.partitionCount();
+                state.backgroundSave().open(new BackgroundSave.Door() {
+                    @Override
+                    public void keyspace(Consumer<List<Keyspace>> body) {
+                        KeyspaceTask.run(engine, workers, databases(state), databases -> {
+                            body.accept(databases);
+                            return null;
+                        });
+                    }
+
+                    @Override
+                    public CompletableFuture<Void> partition(int partition, Runnable body) {
+                        return PartitionTask.submit(engine, workers, partitions, partition, body);
+                    }
+                }, database);
                 state.tracking().keyspace(database);
                 database.listen(KeyspaceListener.both(state.keyspaceEvents(), state.tracking()));
             }

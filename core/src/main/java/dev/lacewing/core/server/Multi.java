@@ -14,6 +14,7 @@ import dev.lacewing.api.ValueView;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.keyspace.Database;
+import dev.lacewing.core.persistence.BackgroundSave;
 import dev.lacewing.core.resp.RespWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -118,6 +119,12 @@ public final class Multi {
      * False for the commands that run at once even inside MULTI (DISCARD, MULTI, WATCH, QUIT,
      * RESET), as Redis's processCommand lets them through.
      */
+    /** processCommand's MISCONF check, as for a command outside MULTI: writes and PING after a failed BGSAVE. */
+    private boolean refusedAfterFailedSave(Command command) {
+        return connection.server().backgroundSave().refusesWrites()
+            && (command.spec().has(CommandFlag.WRITE) || command.spec().name().equals("ping"));
+    }
+
     boolean dispatch(Command command, Arguments args, RespWriter writer) {
         String name = command.spec().name();
         switch (name) {
@@ -135,6 +142,10 @@ public final class Multi {
             // Redis's processCommand: queueing could grow without bound, so over maxmemory every
             // command but EXEC, DISCARD, QUIT and RESET is refused inside MULTI, and flags it.
             connection.rejectQueued(command, Errors.OOM);
+            return true;
+        }
+        if (refusedAfterFailedSave(command)) {
+            connection.rejectQueued(command, BackgroundSave.MISCONF);
             return true;
         }
         if (name.equals("multi") || name.equals("watch")) {
@@ -306,6 +317,8 @@ public final class Multi {
                 writer.nullArray();
             } else if (!connection.server().engine().reclaimMemory(this) && anyDenyOom()) {
                 writer.error(EXECABORT_BECAUSE + Errors.OOM);
+            } else if (connection.server().backgroundSave().refusesWrites() && anyWrite()) {
+                writer.error(EXECABORT_BECAUSE + BackgroundSave.MISCONF);
             } else {
                 writer.array(queued.size());
                 running = this;
@@ -319,6 +332,15 @@ public final class Multi {
             }
             reset();
             connection.execRan(command, (System.nanoTime() - start) / 1000, writer.errorCount() != errorsBefore);
+        }
+
+        private boolean anyWrite() {
+            for (Queued q : queued) {
+                if (q.command.spec().has(CommandFlag.WRITE)) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         private boolean anyDenyOom() {

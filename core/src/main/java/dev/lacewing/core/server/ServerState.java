@@ -16,6 +16,7 @@ import dev.lacewing.core.diagnostics.ErrorStats;
 import dev.lacewing.core.diagnostics.InstantaneousMetric;
 import dev.lacewing.core.diagnostics.LatencyMonitor;
 import dev.lacewing.core.diagnostics.SlowLog;
+import dev.lacewing.core.persistence.BackgroundSave;
 import dev.lacewing.core.persistence.Snapshots;
 import dev.lacewing.core.persistence.aof.AppendOnlyFile;
 import dev.lacewing.core.pubsub.KeyspaceEvents;
@@ -62,6 +63,7 @@ public final class ServerState implements Server, ModuleRegistry {
     private final KeyspaceEvents keyspaceEvents = new KeyspaceEvents(pubSub);
     private final Snapshots snapshots;
     private final AppendOnlyFile aof;
+    private final BackgroundSave backgroundSave;
     private final SlowLog slowLog;
     private final LatencyMonitor latencyMonitor;
     private final Monitors monitors = new Monitors();
@@ -126,6 +128,7 @@ public final class ServerState implements Server, ModuleRegistry {
         acl.defaultPassword(config.value("requirepass"));
         this.snapshots = new Snapshots(config, REDIS_VERSION, this::usedMemory, this::scripts);
         this.aof = new AppendOnlyFile(config, snapshots);
+        this.backgroundSave = new BackgroundSave(config, snapshots, REDIS_VERSION, this::usedMemory, this::scripts);
         this.slowLog = new SlowLog(config.longValue("slowlog-log-slower-than"), config.longValue("slowlog-max-len"));
         this.latencyMonitor = new LatencyMonitor(config.longValue("latency-monitor-threshold"));
         readInputLimits();
@@ -250,6 +253,11 @@ public final class ServerState implements Server, ModuleRegistry {
     /** The append-only file: propagation, BGREWRITEAOF and INFO persistence. */
     public AppendOnlyFile aof() {
         return aof;
+    }
+
+    /** BGSAVE, the save schedule and stop-writes-on-bgsave-error. */
+    public BackgroundSave backgroundSave() {
+        return backgroundSave;
     }
 
     /**

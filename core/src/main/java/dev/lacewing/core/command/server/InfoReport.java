@@ -3,6 +3,7 @@ package dev.lacewing.core.command.server;
 import dev.lacewing.api.StorageEngine;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.keyspace.Database;
+import dev.lacewing.core.persistence.BackgroundSave;
 import dev.lacewing.core.persistence.Snapshots;
 import dev.lacewing.core.persistence.aof.AppendOnlyFile;
 import dev.lacewing.core.pubsub.SubscriptionKind;
@@ -181,21 +182,24 @@ final class InfoReport {
     }
 
     /**
-     * The fields of Redis 7.0 that are true here: the RDB file's saves and last load. No fork, no
-     * BGSAVE and no AOF yet, so those report idle. rdb_changes_since_last_save is left out: it
-     * needs Redis's per-command dirty counter, which Lacewing does not keep yet.
+     * The fields of Redis 7.0 that are true here: the RDB file's saves and last load, BGSAVE's
+     * progress (rdb_last_cow_size: the bytes of entries written early because they were about to
+     * change, the copy a save without fork makes). No AOF yet, so it reports idle.
      */
     private static void persistence(ServerState state, StringBuilder text) {
         Snapshots snapshots = state.snapshots();
+        BackgroundSave background = state.backgroundSave();
         text.append("# Persistence\r\n");
         line(text, "loading", 0);
         line(text, "async_loading", 0);
-        line(text, "rdb_bgsave_in_progress", 0);
+        line(text, "rdb_changes_since_last_save", background.changesSinceLastSave());
+        line(text, "rdb_bgsave_in_progress", background.inProgress() ? 1 : 0);
         line(text, "rdb_last_save_time", snapshots.lastSaveSeconds());
-        line(text, "rdb_last_bgsave_status", "ok");
-        line(text, "rdb_last_bgsave_time_sec", -1);
-        line(text, "rdb_current_bgsave_time_sec", -1);
+        line(text, "rdb_last_bgsave_status", background.lastFailed() ? "err" : "ok");
+        line(text, "rdb_last_bgsave_time_sec", background.lastSeconds());
+        line(text, "rdb_current_bgsave_time_sec", background.currentSeconds());
         line(text, "rdb_saves", snapshots.saves());
+        line(text, "rdb_last_cow_size", background.lastCopiedBytes());
         line(text, "rdb_last_load_keys_expired", snapshots.lastLoadKeysExpired());
         line(text, "rdb_last_load_keys_loaded", snapshots.lastLoadKeysLoaded());
         AppendOnlyFile aof = state.aof();

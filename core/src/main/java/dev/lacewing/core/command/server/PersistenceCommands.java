@@ -15,6 +15,7 @@ import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.core.command.Errors;
+import dev.lacewing.core.persistence.BackgroundSave;
 import dev.lacewing.core.persistence.Snapshots;
 import dev.lacewing.core.persistence.aof.AppendOnlyFile;
 import dev.lacewing.core.server.ServerState;
@@ -23,11 +24,12 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * SAVE and LASTSAVE (Redis's rdb.c), over the RDB file {@link Snapshots} writes. SAVE holds the
- * whole keyspace through the engine's door, as FLUSHALL does, so its file is one instant across
- * every shard; like Redis's SAVE it blocks every other command meanwhile. BGSAVE is not built.
+ * SAVE, BGSAVE and LASTSAVE (Redis's rdb.c), over the RDB file {@link Snapshots} writes. SAVE holds
+ * the whole keyspace through the engine's door, as FLUSHALL does, so its file is one instant across
+ * every shard; like Redis's SAVE it blocks every other command meanwhile. BGSAVE holds it only for
+ * its epoch, then {@link BackgroundSave} writes the file while the server serves.
  *
- * <p>Stateless; SAVE runs on the thread granted the whole keyspace, LASTSAVE on the client's.
+ * <p>Stateless; SAVE and BGSAVE run on the thread granted the whole keyspace, LASTSAVE on the client's.
  */
 public final class PersistenceCommands {
 
@@ -39,6 +41,8 @@ public final class PersistenceCommands {
             NO_ASYNC_LOADING, NO_MULTI), PersistenceCommands::save);
         registry.register(spec("bgrewriteaof", 1, KeyScope.NONE, "Asynchronously rewrite the append-only file to "
             + "disk", NOSCRIPT, ADMIN, NO_ASYNC_LOADING), PersistenceCommands::bgrewriteaof);
+        registry.register(spec("bgsave", -1, KeyScope.ALL, "Asynchronously save the dataset to disk", NOSCRIPT,
+            ADMIN, NO_ASYNC_LOADING), PersistenceCommands::bgsave);
         registry.register(spec("lastsave", 1, KeyScope.NONE, "Get the UNIX time stamp of the last successful save "
             + "to disk", LOADING, STALE, FAST), PersistenceCommands::lastsave);
     }
@@ -58,7 +62,14 @@ public final class PersistenceCommands {
 
     /** SAVE: OK, or a bare ERR when the file could not be written (the log says why). */
     private static void save(CommandContext ctx) {
-        if (((ServerState) ctx.server()).snapshots().save(databases(ctx))) {
+        ServerState state = (ServerState) ctx.server();
+        if (state.backgroundSave().running()) {
+            ctx.reply().error(BackgroundSave.IN_PROGRESS);
+            return;
+        }
+        List<Keyspace> databases = databases(ctx);
+        if (state.snapshots().save(databases)) {
+            state.backgroundSave().saved(databases);
             ctx.reply().ok();
         } else {
             ctx.reply().error(Errors.SAVE_FAILED);
@@ -78,6 +89,21 @@ public final class PersistenceCommands {
         } else {
             ctx.reply().error("ERR Can't execute an AOF background rewriting. Please check the server logs for more "
                 + "information.");
+        }
+    }
+
+    /** BGSAVE [SCHEDULE]: "Background saving started" once the epoch is taken. */
+    private static void bgsave(CommandContext ctx) {
+        int count = ctx.arguments().count();
+        if (count > 2 || count == 2 && !ctx.arguments().is(1, "schedule")) {
+            ctx.reply().error(Errors.SYNTAX);
+            return;
+        }
+        String reply = ((ServerState) ctx.server()).backgroundSave().request(databases(ctx));
+        if (reply.startsWith("ERR ")) {
+            ctx.reply().error(reply);
+        } else {
+            ctx.reply().simple(reply);
         }
     }
 

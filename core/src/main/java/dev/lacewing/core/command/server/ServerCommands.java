@@ -489,6 +489,7 @@ public final class ServerCommands {
             return;
         }
         LOG.log(System.Logger.Level.WARNING, "User requested shutdown...");
+        state(ctx).backgroundSave().cancel();
         if (!state(ctx).snapshots().saveBeforeShutdown(PersistenceCommands.databases(ctx), noSave, save, force)) {
             ctx.reply().error(Errors.SHUTDOWN_FAILED);
             return;

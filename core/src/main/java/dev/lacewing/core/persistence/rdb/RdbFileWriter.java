@@ -108,6 +108,14 @@ public final class RdbFileWriter {
         }
     }
 
+    /** Entries encoded elsewhere ({@link RdbEntryBuffer}), copied into the file as they are. */
+    public void entries(byte[] bytes, int offset, int length) throws IOException {
+        out.write(bytes, offset, length);
+        if (out.size() >= FLUSH_BYTES) {
+            flush();
+        }
+    }
+
     /** EOF and the checksum trailer; everything is then in the channel (not yet forced to disk). */
     public void finish() throws IOException {
         out.writeByte(OPCODE_EOF);

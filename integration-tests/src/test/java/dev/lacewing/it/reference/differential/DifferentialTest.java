@@ -64,7 +64,8 @@ class DifferentialTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("engines")
     void randomSequencesReplyAsRedisDoes(String engine) {
-        LacewingServer server = LacewingServer.builder().port(0).engine(engine).threads(SHARDS).start();
+        LacewingServer server = LacewingServer.builder().port(0).engine(engine).threads(SHARDS)
+            .set("dir", Servers.freshDirectory().toString()).set("save", "").start();
         try {
             server.state().addCommands(new TypedValueFixture());
             assertEnabledCommandsExist(server.port());

@@ -1,0 +1,474 @@
+package dev.lacewing.core.persistence;
+
+import dev.lacewing.api.Keyspace;
+import dev.lacewing.core.config.Config;
+import dev.lacewing.core.keyspace.Database;
+import dev.lacewing.core.keyspace.EvictionPolicy;
+import dev.lacewing.core.keyspace.MemoryPolicy;
+import dev.lacewing.core.keyspace.PartitionSnapshot;
+import dev.lacewing.core.persistence.rdb.RdbEntryBuffer;
+import dev.lacewing.core.persistence.rdb.RdbFileWriter;
+import dev.lacewing.core.server.Functions;
+import dev.lacewing.core.server.Scripts;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * BGSAVE without fork (Redis's rdbSaveBackground), the {@code save} schedule (serverCron's save
+ * points) and {@code stop-writes-on-bgsave-error}.
+ *
+ * <p>The epoch ({@link #start}) runs holding the whole keyspace, briefly: it installs a
+ * {@link PartitionSnapshot} on every partition and reads the dirty counter. A saving thread then
+ * writes the file: each partition, in turn, walks its tables for about 2 ms through the engine's
+ * door ({@link Door#partition}), holding only that partition, and the entries it encoded (those
+ * of the walk, and those written early because a command was about to change them) go into the
+ * file. The file is the keyspace as it was at the epoch; it is written as
+ * {@code temp-<pid>-bg.rdb}, forced, renamed over {@code dbfilename}, and the directory forced,
+ * as SAVE writes it.
+ *
+ * <p>Another writer that wants a point-in-time image (an AOF rewrite's RDB preamble) takes one with
+ * {@link #image}, holding the whole keyspace, and writes it into its own channel with
+ * {@link Image#writeTo} from its own thread.
+ *
+ * <p>Thread rule: {@link #start} runs on the thread holding the whole keyspace; the saving thread
+ * touches partitions only inside {@link Door#partition}; the figures INFO reads are volatile, and
+ * the state that decides whether a save may start is guarded by this object.
+ */
+public final class BackgroundSave implements AutoCloseable {
+
+    /** How the saving thread and the schedule reach the keyspace: the engine's one door. */
+    public interface Door {
+
+        /** Runs {@code body} holding the whole keyspace; returns once it ran. */
+        void keyspace(Consumer<List<Keyspace>> body);
+
+        /** Runs {@code body} holding partition {@code partition}; completes once it ran. */
+        CompletableFuture<Void> partition(int partition, Runnable body);
+    }
+
+    public static final String STARTED = "Background saving started";
+    public static final String IN_PROGRESS = "ERR Background save already in progress";
+    public static final String MISCONF = "MISCONF Redis is configured to save RDB snapshots, but it's currently "
+        + "unable to persist to disk. Commands that may modify the data set are disabled, because this instance is "
+        + "configured to report errors during writes if RDB snapshotting fails (stop-writes-on-bgsave-error option). "
+        + "Please check the Redis logs for details about the RDB error.";
+
+    private static final System.Logger LOG = System.getLogger(BackgroundSave.class.getName());
+    /**
+     * One turn in a partition walks steps of this many home buckets (about 750 entries) until
+     * {@link #TURN_NANOS} passed: each turn costs a trip through the door, which under load waits
+     * behind the partition's queue, so a turn does as much as a short pause allows.
+     */
+    private static final int BUCKETS_PER_STEP = 1024;
+    private static final long TURN_NANOS = 2_000_000;
+    /** Redis's CONFIG_BGSAVE_RETRY_DELAY: after a failed save the schedule waits this long. */
+    private static final long RETRY_DELAY_MILLIS = 5000;
+
+    private final Config config;
+    private final Snapshots snapshots;
+    private final String redisVersion;
+    private final LongSupplier usedMemory;
+    private final Supplier<Scripts> scripts;
+    private final ScheduledExecutorService cron = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "lacewing-save-cron");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private volatile Door door;
+    private volatile Database keyspace;
+
+    private boolean running;
+    private boolean cancelled;
+    private volatile long startedMillis;
+    private volatile boolean inProgress;
+    private volatile boolean lastFailed;
+    private volatile long lastTryMillis;
+    private volatile long lastSeconds = -1;
+    private volatile long lastCopiedBytes;
+    private volatile long dirtyAtLastSave;
+    private long dirtyAtEpoch;
+
+    public BackgroundSave(Config config, Snapshots snapshots, String redisVersion, LongSupplier usedMemory,
+                          Supplier<Scripts> scripts) {
+        this.config = config;
+        this.snapshots = snapshots;
+        this.redisVersion = redisVersion;
+        this.usedMemory = usedMemory;
+        this.scripts = scripts;
+    }
+
+    /**
+     * Connects the engine's door, once the keyspace is loaded, and starts the schedule's check
+     * (once a second, as serverCron's save points are checked).
+     */
+    public void open(Door door, Database keyspace) {
+        this.door = door;
+        this.keyspace = keyspace;
+        dirtyAtLastSave = keyspace.dirty();
+        cron.scheduleWithFixedDelay(this::checkSchedule, 1, 1, TimeUnit.SECONDS);
+    }
+
+    /** rdb_bgsave_in_progress. */
+    public boolean inProgress() {
+        return inProgress;
+    }
+
+    /** rdb_last_bgsave_status: false after a failed BGSAVE until one succeeds. */
+    public boolean lastFailed() {
+        return lastFailed;
+    }
+
+    /** rdb_last_bgsave_time_sec, -1 before the first. */
+    public long lastSeconds() {
+        return lastSeconds;
+    }
+
+    /** rdb_current_bgsave_time_sec, -1 when none runs. */
+    public long currentSeconds() {
+        return inProgress ? (System.currentTimeMillis() - startedMillis) / 1000 : -1;
+    }
+
+    /** rdb_last_cow_size: bytes of entries written early because they were about to change. */
+    public long lastCopiedBytes() {
+        return lastCopiedBytes;
+    }
+
+    /** rdb_changes_since_last_save. */
+    public long changesSinceLastSave() {
+        Database database = keyspace;
+        return database == null ? 0 : Math.max(0, database.dirty() - dirtyAtLastSave);
+    }
+
+    /** A SAVE (holding the whole keyspace) succeeded: the changes so far are on disk. */
+    public void saved(List<Keyspace> databases) {
+        dirtyAtLastSave = ((Database) databases.get(0)).dirty();
+        lastFailed = false;
+    }
+
+    /**
+     * Redis's writeCommandsDeniedByDiskError for RDB: the last BGSAVE failed, a save point is set
+     * and {@code stop-writes-on-bgsave-error} is on. One volatile read while saves succeed.
+     */
+    public boolean refusesWrites() {
+        return lastFailed && config.flag("stop-writes-on-bgsave-error") && !config.value("save").isEmpty();
+    }
+
+    /**
+     * BGSAVE [SCHEDULE], holding the whole keyspace: the reply's text, {@link #STARTED} or
+     * {@link #IN_PROGRESS}; a failure to write shows later, in INFO and the log. Redis's
+     * SCHEDULE waits only for another kind of child (an AOF rewrite), which Lacewing does not
+     * have, so it starts at once here as in Redis without one.
+     */
+    public synchronized String request(List<Keyspace> databases) {
+        if (running) {
+            return IN_PROGRESS;
+        }
+        start(databases);
+        return STARTED;
+    }
+
+    /** SAVE's check: Redis refuses it while a background save runs. */
+    public synchronized boolean running() {
+        return running;
+    }
+
+    /**
+     * Stops the save in progress before a shutdown's own save: its file, of an older epoch, must
+     * not replace the newer one. Called holding the whole keyspace.
+     */
+    public synchronized void cancel() {
+        if (running) {
+            cancelled = true;
+            LOG.log(System.Logger.Level.WARNING, "There is a child saving an .rdb. Killing it!");
+        }
+    }
+
+    @Override
+    public void close() {
+        cancel();
+        cron.shutdownNow();
+    }
+
+    /** The epoch, holding the whole keyspace; the saving thread opens the file, as Redis's child does. */
+    private void start(List<Keyspace> databases) {
+        lastTryMillis = System.currentTimeMillis();
+        Image image = image(databases);
+        running = true;
+        cancelled = false;
+        inProgress = true;
+        startedMillis = System.currentTimeMillis();
+        dirtyAtEpoch = ((Database) databases.get(0)).dirty();
+        LOG.log(System.Logger.Level.INFO, "Background saving started");
+        Thread thread = new Thread(() -> finish(image), "lacewing-bgsave");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /**
+     * A point-in-time image of the keyspace taken now, holding the whole keyspace; {@link Image#writeTo}
+     * then writes it as an RDB file into any channel, from any thread, while the server serves.
+     */
+    public Image image(List<Keyspace> databases) {
+        List<byte[]> libraries = new ArrayList<>();
+        for (Functions.Library library : scripts.get().functions().libraries()) {
+            libraries.add(library.code());
+        }
+        boolean compress = config.flag("rdbcompression");
+        MemoryPolicy memory = MemoryPolicy.snapshot(config);
+        EvictionPolicy.Victim victim = memory.policy().victim();
+        List<RdbEntryBuffer> buffers = new ArrayList<>();
+        PartitionSnapshot[] partitions = PartitionSnapshot.begin(databases, partition -> {
+            RdbEntryBuffer buffer = new RdbEntryBuffer(compress);
+            buffers.add(buffer);
+            return (database, key, value, expireAt, access) -> {
+                long now = System.currentTimeMillis();
+                long idleSeconds = victim == EvictionPolicy.Victim.LRU ? memory.idleMillis(access, now) / 1000 : -1;
+                int frequency = victim == EvictionPolicy.Victim.LFU ? memory.frequency(access, now) : -1;
+                return buffer.entry(database, key, value, expireAt, idleSeconds, frequency);
+            };
+        });
+        return new Image(partitions, buffers, libraries, System.currentTimeMillis() / 1000);
+    }
+
+    /** A point-in-time image being written out ({@link #image}). */
+    public final class Image {
+
+        private final PartitionSnapshot[] partitions;
+        private final List<RdbEntryBuffer> buffers;
+        private final List<byte[]> libraries;
+        private final long createdSeconds;
+        private long copiedBytes;
+
+        private Image(PartitionSnapshot[] partitions, List<RdbEntryBuffer> buffers, List<byte[]> libraries,
+                      long createdSeconds) {
+            this.partitions = partitions;
+            this.buffers = buffers;
+            this.libraries = libraries;
+            this.createdSeconds = createdSeconds;
+        }
+
+        /**
+         * Writes the whole RDB file (without forcing it) into {@code channel}, partition after
+         * partition in turns through the door. Whatever happens, every partition's snapshot is
+         * removed before it returns.
+         */
+        public void writeTo(WritableByteChannel channel) throws IOException {
+            boolean[] done = new boolean[partitions.length];
+            try {
+                RdbFileWriter writer = new RdbFileWriter(channel, config.flag("rdbcompression"),
+                    config.flag("rdbchecksum"));
+                writer.header();
+                writer.aux("redis-ver", redisVersion);
+                writer.aux("redis-bits", "64");
+                writer.aux("ctime", Long.toString(createdSeconds));
+                writer.aux("used-mem", Long.toString(usedMemory.getAsLong()));
+                writer.aux("aof-base", "0");
+                for (byte[] code : libraries) {
+                    writer.function(code);
+                }
+                int remaining = partitions.length;
+                while (remaining > 0) {
+                    for (int p = 0; p < partitions.length; p++) {
+                        if (done[p]) {
+                            continue;
+                        }
+                        int partition = p;
+                        byte[][] taken = new byte[1][];
+                        await(door.partition(partition, () -> {
+                            long deadline = System.nanoTime() + TURN_NANOS;
+                            do {
+                                done[partition] = partitions[partition].step(BUCKETS_PER_STEP);
+                            } while (!done[partition] && System.nanoTime() < deadline);
+                            taken[0] = buffers.get(partition).take();
+                        }));
+                        writer.entries(taken[0], 0, taken[0].length);
+                        if (done[partition]) {
+                            remaining--;
+                        }
+                    }
+                }
+                writer.finish();
+            } finally {
+                for (int p = 0; p < partitions.length; p++) {
+                    if (!done[p]) {
+                        try {
+                            door.partition(p, partitions[p]::abandon);
+                        } catch (RuntimeException e) {
+                            LOG.log(System.Logger.Level.DEBUG, "snapshot left on a closed engine: " + e);
+                        }
+                    }
+                }
+                for (int p = 0; p < partitions.length; p++) {
+                    copiedBytes += partitions[p].preservedBytes();
+                }
+            }
+        }
+
+        /** Removes every partition's snapshot without writing: the file could not be opened. */
+        public void abandon() {
+            for (int p = 0; p < partitions.length; p++) {
+                try {
+                    door.partition(p, partitions[p]::abandon);
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.DEBUG, "snapshot left on a closed engine: " + e);
+                }
+            }
+        }
+
+        /** Bytes of entries written early, because they were about to change. */
+        public long copiedBytes() {
+            return copiedBytes;
+        }
+    }
+
+    private void await(CompletableFuture<Void> step) throws IOException {
+        while (true) {
+            synchronized (this) {
+                if (cancelled) {
+                    throw new IOException("cancelled");
+                }
+            }
+            try {
+                step.get(100, TimeUnit.MILLISECONDS);
+                return;
+            } catch (TimeoutException e) {
+                // Look at the cancel flag again.
+            } catch (ExecutionException e) {
+                throw new IOException(e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException(e);
+            }
+        }
+    }
+
+    /** The saving thread: the file, then the parent's bookkeeping (backgroundSaveDoneHandler). */
+    private void finish(Image image) {
+        Path directory = Path.of(config.value("dir"));
+        String tempName = "temp-" + ProcessHandle.current().pid() + "-bg.rdb";
+        Path temp = directory.resolve(tempName);
+        Path target = directory.resolve(config.value("dbfilename"));
+        boolean ok = false;
+        try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+            StandardOpenOption.TRUNCATE_EXISTING)) {
+            try {
+                image.writeTo(channel);
+                channel.force(true);
+                ok = true;
+            } catch (IOException | RuntimeException e) {
+                if (!isCancelled()) {
+                    LOG.log(System.Logger.Level.WARNING, "Write error saving DB on disk: " + Snapshots.reason(e));
+                }
+            }
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "Failed opening the temp RDB file " + tempName + " (in server root dir "
+                + directory + ") for saving: " + Snapshots.reason(e));
+            image.abandon();
+        }
+        synchronized (this) {
+            if (ok && !cancelled) {
+                ok = rename(temp, target);
+            } else {
+                ok = false;
+            }
+            if (!ok) {
+                Snapshots.deleteQuietly(temp);
+            }
+            lastSeconds = (System.currentTimeMillis() - startedMillis) / 1000;
+            lastCopiedBytes = image.copiedBytes();
+            if (ok) {
+                LOG.log(System.Logger.Level.INFO, "DB saved on disk");
+                LOG.log(System.Logger.Level.INFO, "Background saving terminated with success");
+                dirtyAtLastSave = dirtyAtEpoch;
+                snapshots.recordSave();
+                lastFailed = false;
+            } else if (cancelled) {
+                LOG.log(System.Logger.Level.WARNING, "Background saving terminated by signal");
+            } else {
+                LOG.log(System.Logger.Level.WARNING, "Background saving error");
+                lastFailed = true;
+            }
+            running = false;
+            cancelled = false;
+            inProgress = false;
+        }
+    }
+
+    private synchronized boolean isCancelled() {
+        return cancelled;
+    }
+
+    private boolean rename(Path temp, Path target) {
+        try {
+            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            try (FileChannel directory = FileChannel.open(temp.getParent(), StandardOpenOption.READ)) {
+                directory.force(true);
+            }
+            return true;
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "Error moving temp DB file " + temp.getFileName()
+                + " on the final destination " + target.getFileName() + ": " + Snapshots.reason(e));
+            return false;
+        }
+    }
+
+    /**
+     * serverCron's save points: a BGSAVE when {@code changes} keys changed and {@code seconds}
+     * passed since the last save, for any pair; after a failure only once the retry delay passed.
+     */
+    private void checkSchedule() {
+        try {
+            boolean due;
+            synchronized (this) {
+                if (running || door == null) {
+                    return;
+                }
+                due = savePointReached();
+            }
+            if (due) {
+                door.keyspace(databases -> {
+                    synchronized (this) {
+                        if (!running && savePointReached()) {
+                            start(databases);
+                        }
+                    }
+                });
+            }
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "save schedule: " + e);
+        }
+    }
+
+    private boolean savePointReached() {
+        String[] points = config.value("save").trim().split("\\s+");
+        long now = System.currentTimeMillis();
+        long changes = changesSinceLastSave();
+        long sinceSave = now / 1000 - snapshots.lastSaveSeconds();
+        boolean mayTry = !lastFailed || now - lastTryMillis > RETRY_DELAY_MILLIS;
+        for (int i = 0; i + 1 < points.length; i += 2) {
+            long seconds = Long.parseLong(points[i]);
+            long wanted = Long.parseLong(points[i + 1]);
+            if (changes >= wanted && sinceSave > seconds && mayTry) {
+                LOG.log(System.Logger.Level.INFO, wanted + " changes in " + seconds + " seconds. Saving...");
+                return true;
+            }
+        }
+        return false;
+    }
+}
