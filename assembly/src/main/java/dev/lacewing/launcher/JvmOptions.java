@@ -5,11 +5,15 @@ import com.sun.management.OperatingSystemMXBean;
 import dev.lacewing.core.config.ConfigSource;
 import dev.lacewing.core.config.Setting;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -94,6 +98,9 @@ public final class JvmOptions {
     static final int ZGC_UNCOMMIT_SECONDS = 5;
     static final int TRIM_SECONDS = 10;
     static final String LEAK_DETECTION_OFF = "-Dio.netty.leakDetection.level=disabled";
+    static final String UNSAFE_ALLOWED = "--sun-misc-unsafe-memory-access=allow";
+    /** Starts an output line that names a config file read rather than an option. */
+    static final String CONFIG_FILE_LINE = "config-file ";
 
     private static final long MIB = 1024 * 1024;
 
@@ -216,12 +223,13 @@ public final class JvmOptions {
     /**
      * The last {@code maxmemory} of the server's arguments (a conf file, then --name value), in
      * bytes; 0 when there is none or the arguments do not parse: the server itself then reports
-     * the error, with its own wording, when it starts.
+     * the error, with its own wording, when it starts. {@code fileRead} is told each config file
+     * opened (the file and its includes).
      */
-    static long maxmemory(String[] serverArgs) {
+    static long maxmemory(String[] serverArgs, Consumer<Path> fileRead) {
         long maxmemory = 0;
         try {
-            for (ConfigSource.Entry entry : ConfigSource.fromCommandLine(serverArgs)) {
+            for (ConfigSource.Entry entry : ConfigSource.fromCommandLine(serverArgs, fileRead)) {
                 if (entry.name().equals("maxmemory")) {
                     maxmemory = Setting.parseMemory(entry.value());
                 }
@@ -232,15 +240,42 @@ public final class JvmOptions {
         return maxmemory;
     }
 
-    /** Prints the options for a server started with {@code args}, one a line. */
+    static long maxmemory(String[] serverArgs) {
+        return maxmemory(serverArgs, file -> { });
+    }
+
+    /**
+     * Launcher options for this JVM: {@code --sun-misc-unsafe-memory-access=allow} (Felix uses
+     * sun.misc.Unsafe, which JDK 23+ warns about) only where the launcher has the option, JDK 23
+     * (JEP 471) and later: an option the launcher does not know stops it.
+     */
+    static List<String> launcherOptions(int featureVersion) {
+        return featureVersion >= 23 ? List.of(UNSAFE_ALLOWED) : List.of();
+    }
+
+    /**
+     * Prints the options for a server started with {@code args}, one a line, then
+     * {@value #CONFIG_FILE_LINE} and each config file read, named as the arguments and the include
+     * directives name it (relative to the working directory or absolute): bin/lacewing-server
+     * keeps the options in a cache that stays valid while those files, the java binary, the
+     * environment and the arguments do not change, so that a later start runs one JVM.
+     */
     public static void main(String[] args) {
         String user = System.getenv().getOrDefault("LACEWING_JAVA_OPTS", "").strip();
         List<String> userOptions = user.isEmpty() ? List.of() : Arrays.asList(user.split("\\s+"));
-        for (String option : choose(Jvm.current(), maxmemory(args), userOptions)) {
+        Set<Path> configFiles = new LinkedHashSet<>();
+        long maxmemory = maxmemory(args, configFiles::add);
+        for (String option : choose(Jvm.current(), maxmemory, userOptions)) {
             System.out.println(option);
         }
         for (String property : nettyProperties(userOptions)) {
             System.out.println(property);
+        }
+        for (String option : launcherOptions(Runtime.version().feature())) {
+            System.out.println(option);
+        }
+        for (Path file : configFiles) {
+            System.out.println(CONFIG_FILE_LINE + file);
         }
     }
 }

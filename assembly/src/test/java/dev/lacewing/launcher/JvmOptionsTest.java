@@ -120,4 +120,25 @@ class JvmOptionsTest {
         assertEquals(0, JvmOptions.maxmemory(new String[] {"/no/such/lacewing.conf"}));
         assertEquals(0, JvmOptions.maxmemory(new String[] {"--maxmemory", "lots"}));
     }
+
+    @Test
+    void everyConfigFileReadIsReportedIncludesAndMissingOnesToo(@TempDir Path directory) throws IOException {
+        Path inner = Files.writeString(directory.resolve("inner.conf"), "maxmemory 10mb\n");
+        Path outer = Files.writeString(directory.resolve("outer.conf"), "include " + inner + "\nport 7000\n");
+        List<Path> read = new ArrayList<>();
+        assertEquals(10L << 20, JvmOptions.maxmemory(new String[] {outer.toString(), "--port", "7001"}, read::add));
+        assertEquals(List.of(outer, inner), read);
+        read.clear();
+        Path missing = directory.resolve("missing.conf");
+        assertEquals(0, JvmOptions.maxmemory(new String[] {missing.toString()}, read::add));
+        assertEquals(List.of(missing), read);
+    }
+
+    @Test
+    void theUnsafeMemoryAccessOptionOnlyForALauncherThatHasIt() {
+        assertEquals(List.of(), JvmOptions.launcherOptions(17));
+        assertEquals(List.of(), JvmOptions.launcherOptions(22));
+        assertEquals(List.of("--sun-misc-unsafe-memory-access=allow"), JvmOptions.launcherOptions(23));
+        assertEquals(List.of("--sun-misc-unsafe-memory-access=allow"), JvmOptions.launcherOptions(25));
+    }
 }

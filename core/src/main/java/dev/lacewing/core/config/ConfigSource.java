@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Consumer;
 
 /**
  * Reads settings the way redis-server does: {@code [config-file] [--name value ...]}, where the
@@ -25,10 +26,19 @@ public final class ConfigSource {
 
     /** Parses redis-server style arguments; a first argument not starting with {@code --} is the file. */
     public static List<Entry> fromCommandLine(String[] args) throws IOException {
+        return fromCommandLine(args, file -> { });
+    }
+
+    /**
+     * As {@link #fromCommandLine(String[])}, telling {@code fileRead} each file it opens (the
+     * config file, then its includes, as they were named), so that a caller can tell when what it
+     * derived from them is out of date.
+     */
+    public static List<Entry> fromCommandLine(String[] args, Consumer<Path> fileRead) throws IOException {
         List<Entry> entries = new ArrayList<>();
         int i = 0;
         if (args.length > 0 && !args[0].startsWith("--")) {
-            entries.addAll(fromFile(Path.of(args[0])));
+            entries.addAll(fromFile(Path.of(args[0]), fileRead));
             i = 1;
         }
         while (i < args.length) {
@@ -53,6 +63,11 @@ public final class ConfigSource {
 
     /** Parses a redis.conf-style file. */
     public static List<Entry> fromFile(Path file) throws IOException {
+        return fromFile(file, read -> { });
+    }
+
+    private static List<Entry> fromFile(Path file, Consumer<Path> fileRead) throws IOException {
+        fileRead.accept(file);
         List<Entry> entries = new ArrayList<>();
         int lineNumber = 0;
         for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
@@ -66,7 +81,7 @@ public final class ConfigSource {
             String value = String.join(" ", words.subList(1, words.size()));
             if (name.equals("include")) {
                 // As Redis: a relative path starts at the working directory, not the including file's.
-                entries.addAll(fromFile(Path.of(value)));
+                entries.addAll(fromFile(Path.of(value), fileRead));
             } else {
                 entries.add(new Entry(name, value));
             }

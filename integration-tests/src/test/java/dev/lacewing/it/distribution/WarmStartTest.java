@@ -1,0 +1,93 @@
+package dev.lacewing.it.distribution;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * bin/lacewing-server runs one JVM when it has started with the same java, environment, arguments
+ * and config files before: the options JvmOptions chose are cached. The JVMs are counted through a
+ * JAVA_HOME whose bin/java logs each invocation and then becomes the real java.
+ */
+@Tag("distribution")
+class WarmStartTest {
+
+    private static final String SERVER_MAIN = "dev.lacewing.launcher.Main";
+
+    @Test
+    void aSecondStartWithTheSameInputsRunsOneJvm(@TempDir Path directory) throws IOException {
+        Path invocations = directory.resolve("invocations.log");
+        Map<String, String> environment = Map.of("JAVA_HOME", countingJavaHome(directory, invocations).toString());
+        int port = LacewingProcess.freePort();
+
+        List<String> cold = javaStarts(invocations, () -> startAndStop(environment, port, "--threads", "1"));
+        assertEquals(2, cold.size(), cold.toString());
+        List<String> warm = javaStarts(invocations, () -> startAndStop(environment, port, "--threads", "1"));
+        assertEquals(1, warm.size(), warm.toString());
+        assertTrue(warm.get(0).contains(SERVER_MAIN), warm.toString());
+        List<String> otherArguments = javaStarts(invocations, () -> startAndStop(environment, port, "--threads", "2"));
+        assertEquals(2, otherArguments.size(), otherArguments.toString());
+    }
+
+    @Test
+    void aChangedConfigFileOrIncludeIsReadAgain(@TempDir Path directory) throws IOException {
+        Path invocations = directory.resolve("invocations.log");
+        Map<String, String> environment = Map.of("JAVA_HOME", countingJavaHome(directory, invocations).toString());
+        int port = LacewingProcess.freePort();
+        Path memory = Files.writeString(directory.resolve("memory.conf"), "maxmemory 100mb\n");
+        Path conf = Files.writeString(directory.resolve("lacewing.conf"), "threads 1\ninclude " + memory + "\n");
+
+        assertEquals(2, javaStarts(invocations, () -> assertHeap(environment, port, conf, "-Xmx157m", "-Xmx182m")).size());
+        assertEquals(1, javaStarts(invocations, () -> assertHeap(environment, port, conf, "-Xmx157m", "-Xmx182m")).size());
+        Files.writeString(memory, "maxmemory 200mb\n");
+        // 200 MiB of keyspace: 250 MiB (G1) or 300 MiB (ZGC) plus 32 MiB
+        assertEquals(2, javaStarts(invocations, () -> assertHeap(environment, port, conf, "-Xmx282m", "-Xmx332m")).size());
+        assertEquals(1, javaStarts(invocations, () -> assertHeap(environment, port, conf, "-Xmx282m", "-Xmx332m")).size());
+    }
+
+    private static void startAndStop(Map<String, String> environment, int port, String... args) {
+        start(environment, port, args).close();
+    }
+
+    private static void assertHeap(Map<String, String> environment, int port, Path conf, String g1, String zgc) {
+        try (LacewingProcess server = start(environment, port, conf.toString())) {
+            String flags = server.info("server").get("lacewing_jvm_flags");
+            assertTrue(flags.endsWith(" " + g1) || flags.endsWith(" " + zgc), flags);
+        }
+    }
+
+    private static LacewingProcess start(Map<String, String> environment, int port, String... args) {
+        List<String> command = new ArrayList<>(List.of(LacewingProcess.SERVER_SCRIPT.toString()));
+        command.addAll(List.of(args));
+        command.addAll(List.of("--port", Integer.toString(port), "--save", ""));
+        return LacewingProcess.startCommand(command, environment, port);
+    }
+
+    /** The java command lines {@code start} ran, one an entry. */
+    private static List<String> javaStarts(Path invocations, Runnable start) throws IOException {
+        long before = Files.exists(invocations) ? Files.readAllLines(invocations).size() : 0;
+        start.run();
+        List<String> lines = Files.readAllLines(invocations);
+        return lines.subList((int) before, lines.size());
+    }
+
+    /** A JAVA_HOME whose bin/java appends its arguments to {@code invocations}, then execs this test's java. */
+    private static Path countingJavaHome(Path directory, Path invocations) throws IOException {
+        Path home = directory.resolve("jdk");
+        Path java = Files.createDirectories(home.resolve("bin")).resolve("java");
+        Path realJava = Path.of(System.getProperty("java.home"), "bin", "java");
+        Files.writeString(java, "#!/bin/sh\necho \"$*\" >> '" + invocations + "'\nexec '" + realJava + "' \"$@\"\n");
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return home;
+    }
+}
