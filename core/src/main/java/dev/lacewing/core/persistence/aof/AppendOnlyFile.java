@@ -464,10 +464,18 @@ public final class AppendOnlyFile {
     }
 
     private void rewriteNow() {
-        rewriteScheduled = false;
         WholeKeyspace holder = wholeKeyspace;
-        if (holder != null) {
-            holder.run(databases -> rewrite(databases, enabled));
+        try {
+            if (holder != null) {
+                holder.run(databases -> {
+                    // In progress before no longer scheduled: INFO never shows both at 0 while it is pending.
+                    rewriteInProgress = true;
+                    rewriteScheduled = false;
+                    return rewrite(databases, enabled);
+                });
+            }
+        } finally {
+            rewriteScheduled = false;
         }
     }
 
