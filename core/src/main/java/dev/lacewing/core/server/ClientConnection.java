@@ -866,13 +866,14 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
      */
     void propagate(Command command, Arguments args, ByteBuf reply, int replyFrom) {
         String name = command.spec().name();
-        AofPropagation.add(aofBatch, database, name, args, System.currentTimeMillis(),
+        // The command's own clock, so a relative expiry becomes the absolute time the keyspace stored.
+        AofPropagation.add(aofBatch, database, name, args, commandMillis,
             () -> reply == null ? new byte[0] : ByteBufUtil.getBytes(reply, replyFrom, reply.writerIndex() - replyFrom));
     }
 
     /** A script's write: its reply is its own. */
     void propagate(Command command, Arguments args, byte[] reply) {
-        AofPropagation.add(aofBatch, database, command.spec().name(), args, System.currentTimeMillis(), () -> reply);
+        AofPropagation.add(aofBatch, database, command.spec().name(), args, commandMillis, () -> reply);
     }
 
     /** The client's command is done: what it propagated goes into the AOF, under the keys it holds. */

@@ -495,14 +495,15 @@ public final class Multi {
     }
 
     /**
-     * What a queued command sees inside EXEC: its own arguments and clock, everything else the
-     * connection's. A blocking command does not block: it answers as its timeout would, at once,
+     * What a queued command sees inside EXEC: its own arguments, everything else (the clock
+     * included) the connection's. A blocking command does not block: it answers as its timeout would, at once,
      * as Redis answers for a client that may not block.
      */
     private final class QueuedContext implements CommandContext {
         private final Command command;
         private final Arguments arguments;
-        private final long now = System.currentTimeMillis();
+        /** EXEC's clock: one instant for the whole transaction, which the AOF's absolute times also use. */
+        private final long now = connection.now();
         /** The command would have blocked: it answered as timed out and wrote nothing. */
         private boolean refusedToBlock;
 
