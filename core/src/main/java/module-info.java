@@ -8,6 +8,7 @@ module dev.lacewing.core {
     requires io.netty.buffer;
     requires io.netty.transport;
     requires io.netty.handler;
+    requires HdrHistogram;
     requires java.management;
     requires java.logging;
 

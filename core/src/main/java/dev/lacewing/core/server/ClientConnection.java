@@ -747,6 +747,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
      */
     private void commandRan(Command command, Arguments args, long micros, boolean failed) {
         command.recordCall(micros, failed);
+        server.latencyTracking().record(command.latency(), micros);
         SlowLog slowLog = server.slowLog();
         if (slowLog.isSlow(micros) && blockedClient == null && !command.spec().has(CommandFlag.SKIP_SLOWLOG)) {
             slowLog.add(args, redacted(args), micros, remoteAddress(), name);

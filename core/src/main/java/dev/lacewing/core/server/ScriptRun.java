@@ -356,7 +356,9 @@ public final class ScriptRun implements ScriptHost {
         if (write) {
             wrote = true;
         }
-        command.recordCall((System.nanoTime() - start) / 1000, callWriter.errorCount() != errorsBefore);
+        long micros = (System.nanoTime() - start) / 1000;
+        command.recordCall(micros, callWriter.errorCount() != errorsBefore);
+        server.latencyTracking().record(command.latency(), micros);
         return ByteBufUtil.getBytes(scratch);
     }
 

@@ -13,6 +13,7 @@ import dev.lacewing.core.config.OutputBufferLimits;
 import dev.lacewing.core.diagnostics.ErrorStats;
 import dev.lacewing.core.diagnostics.InstantaneousMetric;
 import dev.lacewing.core.diagnostics.LatencyMonitor;
+import dev.lacewing.core.diagnostics.LatencyTracking;
 import dev.lacewing.core.diagnostics.SlowLog;
 import dev.lacewing.core.persistence.Snapshots;
 import dev.lacewing.core.pubsub.KeyspaceEvents;
@@ -60,6 +61,7 @@ public final class ServerState implements Server, ModuleRegistry {
     private final Snapshots snapshots;
     private final SlowLog slowLog;
     private final LatencyMonitor latencyMonitor;
+    private final LatencyTracking latencyTracking;
     private final Monitors monitors = new Monitors();
     private final ErrorStats errorStats = new ErrorStats();
     private final InstantaneousMetric commandRate = new InstantaneousMetric();
@@ -120,6 +122,8 @@ public final class ServerState implements Server, ModuleRegistry {
         this.snapshots = new Snapshots(config, REDIS_VERSION, this::usedMemory, this::scripts);
         this.slowLog = new SlowLog(config.longValue("slowlog-log-slower-than"), config.longValue("slowlog-max-len"));
         this.latencyMonitor = new LatencyMonitor(config.longValue("latency-monitor-threshold"));
+        this.latencyTracking = new LatencyTracking(config.value("latency-tracking").equals("yes"),
+            config.value("latency-tracking-info-percentiles"));
         readInputLimits();
         keyspaceEvents.configure(config.value("notify-keyspace-events"));
         config.onChange((name, value) -> {
@@ -137,6 +141,8 @@ public final class ServerState implements Server, ModuleRegistry {
         passwordRequired = !config.value("requirepass").isEmpty();
         slowLog.configure(config.longValue("slowlog-log-slower-than"), config.longValue("slowlog-max-len"));
         latencyMonitor.threshold(config.longValue("latency-monitor-threshold"));
+        latencyTracking.configure(config.value("latency-tracking").equals("yes"),
+            config.value("latency-tracking-info-percentiles"));
     }
 
     /** {@code proto-max-bulk-len}, as of the last CONFIG SET. */
@@ -255,6 +261,11 @@ public final class ServerState implements Server, ModuleRegistry {
     /** LATENCY's events, added to from every thread. */
     public LatencyMonitor latencyMonitor() {
         return latencyMonitor;
+    }
+
+    /** latency-tracking: per-command histograms for LATENCY HISTOGRAM and INFO latencystats. */
+    public LatencyTracking latencyTracking() {
+        return latencyTracking;
     }
 
     /** SLOWLOG's entries, added to from every thread. */

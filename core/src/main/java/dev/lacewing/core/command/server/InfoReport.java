@@ -2,6 +2,7 @@ package dev.lacewing.core.command.server;
 
 import dev.lacewing.api.StorageEngine;
 import dev.lacewing.core.command.Command;
+import dev.lacewing.core.diagnostics.LatencyTracking;
 import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.persistence.Snapshots;
 import dev.lacewing.core.pubsub.SubscriptionKind;
@@ -12,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Set;
+import org.HdrHistogram.Histogram;
 
 /** The text of INFO, section by section, with Redis's field names. */
 final class InfoReport {
@@ -33,6 +35,7 @@ final class InfoReport {
                 case "cpu" -> cpu(text);
                 case "commandstats" -> commandstats(state, text);
                 case "errorstats" -> errorstats(state, text);
+                case "latencystats" -> latencystats(state, text);
                 case "keyspace" -> keyspace(state, text);
                 default -> {
                 }
@@ -278,6 +281,26 @@ final class InfoReport {
     private static void errorstats(ServerState state, StringBuilder text) {
         text.append("# Errorstats\r\n");
         state.errorStats().counts().forEach((prefix, count) -> line(text, "errorstat_" + prefix, "count=" + count));
+    }
+
+    /** Each tracked command's percentiles, {@code latency_percentiles_usec_get:p50=...}; none while tracking is off. */
+    private static void latencystats(ServerState state, StringBuilder text) {
+        text.append("# Latencystats\r\n");
+        LatencyTracking tracking = state.latencyTracking();
+        if (!tracking.enabled()) {
+            return;
+        }
+        for (Command command : state.commands().commands()) {
+            latencystat(tracking, command, text);
+            command.subcommands().forEach(subcommand -> latencystat(tracking, subcommand, text));
+        }
+    }
+
+    private static void latencystat(LatencyTracking tracking, Command command, StringBuilder text) {
+        Histogram histogram = command.latency().snapshot();
+        if (histogram.getTotalCount() > 0) {
+            text.append(tracking.percentilesLine(command.spec().name(), histogram)).append("\r\n");
+        }
     }
 
     private static void keyspace(ServerState state, StringBuilder text) {

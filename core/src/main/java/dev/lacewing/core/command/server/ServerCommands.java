@@ -78,9 +78,9 @@ public final class ServerCommands {
 
     private static final List<String> DEFAULT_SECTIONS = List.of("server", "clients", "memory", "persistence", "stats",
         "replication", "cpu", "errorstats", "keyspace");
-    /** INFO ALL: the default sections with commandstats, in Redis's order. */
+    /** INFO ALL and EVERYTHING: the default sections with commandstats and latencystats, in Redis's order. */
     private static final List<String> ALL_SECTIONS = List.of("server", "clients", "memory", "persistence", "stats",
-        "replication", "cpu", "commandstats", "errorstats", "keyspace");
+        "replication", "cpu", "commandstats", "errorstats", "latencystats", "keyspace");
 
     private static void info(CommandContext ctx) {
         Arguments args = ctx.arguments();
