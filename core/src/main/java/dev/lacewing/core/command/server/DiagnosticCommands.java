@@ -14,6 +14,7 @@ import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.diagnostics.LatencyMonitor;
+import dev.lacewing.core.diagnostics.LatencyReport;
 import dev.lacewing.core.diagnostics.LatencyTracking;
 import dev.lacewing.core.diagnostics.SlowLog;
 import dev.lacewing.core.server.ClientConnection;
@@ -26,8 +27,9 @@ import org.HdrHistogram.Histogram;
 
 /**
  * The server's diagnostics, as Redis 7.0 has them: SLOWLOG GET, LEN, RESET and HELP over the
- * server's {@link SlowLog} (slowlog.c), LATENCY LATEST, HISTORY, RESET and HELP over its
- * {@link LatencyMonitor} (latency.c), and MONITOR.
+ * server's {@link SlowLog} (slowlog.c), LATENCY LATEST, HISTORY, RESET, DOCTOR, GRAPH and HELP over
+ * its {@link LatencyMonitor} (latency.c), LATENCY HISTOGRAM over the commands' latency-tracking
+ * histograms, and MONITOR.
  */
 public final class DiagnosticCommands {
 
@@ -62,6 +64,11 @@ public final class DiagnosticCommands {
         .add("history", 3, "Return timestamp-latency samples for the event.", DiagnosticCommands::latencyHistory,
             ADMIN, NOSCRIPT, LOADING, STALE)
         .add("reset", -2, "Reset latency data for one or more events.", DiagnosticCommands::latencyReset,
+            ADMIN, NOSCRIPT, LOADING, STALE)
+        .add("doctor", 2, "Return a human readable latency analysis report.", ctx -> ctx.reply().verbatim(
+            LatencyReport.doctor(latency(ctx), ((ServerState) ctx.server()).settings().longValue(
+                "slowlog-log-slower-than"), System.currentTimeMillis() / 1000)), ADMIN, NOSCRIPT, LOADING, STALE)
+        .add("graph", 3, "Return a latency graph for the event.", DiagnosticCommands::latencyGraph,
             ADMIN, NOSCRIPT, LOADING, STALE)
         .add("histogram", -2, "Return the cumulative distribution of latencies of a subset of commands or all.",
             DiagnosticCommands::latencyHistogram, ADMIN, NOSCRIPT, LOADING, STALE)
@@ -118,6 +125,17 @@ public final class DiagnosticCommands {
             reply.array(2);
             reply.integer(sample.unixSeconds());
             reply.integer(sample.millis());
+        }
+    }
+
+    /** LATENCY GRAPH event: the event's samples as an ASCII sparkline; an error for an event without samples. */
+    private static void latencyGraph(CommandContext ctx) {
+        String event = ctx.arguments().string(2);
+        String graph = LatencyReport.graph(latency(ctx), event, System.currentTimeMillis() / 1000);
+        if (graph == null) {
+            ctx.reply().error("ERR No samples available for event '" + event + "'");
+        } else {
+            ctx.reply().verbatim(graph);
         }
     }
 
