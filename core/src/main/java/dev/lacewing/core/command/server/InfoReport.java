@@ -104,15 +104,6 @@ final class InfoReport {
      * to fragmentation; lacewing_used_memory_allocated includes it. used_memory_rss is the whole
      * process, as Redis's, and mem_fragmentation_ratio their quotient.
      */
-    /** used_memory: the keyspace's estimate (the heap in use where the engine has none) and the client buffers. */
-    static long usedMemory(ServerState state) {
-        long keyspace = state.engine().usedMemory();
-        if (keyspace < 0) {
-            keyspace = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-        }
-        return keyspace + state.clientBufferBytes();
-    }
-
     /** used_memory_peak: the heap committed, or what is used when more. */
     static long peakMemory(long used) {
         return Math.max(used, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted());

@@ -411,7 +411,7 @@ public final class ServerCommands {
                 keys.put(db, count);
             }
         }
-        long used = InfoReport.usedMemory(state);
+        long used = state.usedMemory();
         return new MemoryStats.Server(used, InfoReport.peakMemory(used), state.clientBufferBytes(),
             state.clients().size(), keys, state.scripts().size());
     }
