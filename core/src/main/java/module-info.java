@@ -8,6 +8,11 @@ module dev.lacewing.core {
     requires io.netty.buffer;
     requires io.netty.transport;
     requires io.netty.handler;
+    requires HdrHistogram;
+    requires io.netty.codec.http;
+    requires io.prometheus.writer.text;
+    requires io.prometheus.metrics.model;
+    requires io.prometheus.metrics.config;
     requires java.management;
     requires java.logging;
 

@@ -45,7 +45,7 @@ public final class LoadTool {
             return;
         }
         try {
-            LoadReport report = run(options, System.out, System.console() != null ? System.err : null);
+            LoadReport report = run(options, System.out, System.err, System.console() != null);
             System.exit(report.connectionError() == null ? 0 : 1);
         } catch (IOException e) {
             System.err.println("error: " + e.getMessage());
@@ -55,11 +55,13 @@ public final class LoadTool {
 
     /**
      * Runs the load, prints the report to {@code out} (and the JSON file when asked), and returns
-     * it. {@code progress}, when not null, receives the live progress line.
+     * it. {@code progress}, when not null, receives memtier's progress line once a second: redrawn
+     * in place on a terminal, else one line each second, so a log or a pipe sees the run advance.
      *
      * @throws IOException when a connection cannot be made, or the JSON file cannot be written
      */
-    public static LoadReport run(LoadOptions options, PrintStream out, PrintStream progress) throws IOException {
+    public static LoadReport run(LoadOptions options, PrintStream out, PrintStream progress, boolean terminal)
+        throws IOException {
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory ioHandlerFactory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         Class<? extends SocketChannel> channelClass = epoll ? EpollSocketChannel.class : NioSocketChannel.class;
@@ -81,7 +83,7 @@ public final class LoadTool {
             }
             long startMillis = System.currentTimeMillis();
             threads.forEach(LoadThread::start);
-            awaitWithProgress(run, threads, progress);
+            awaitWithProgress(run, threads, progress, terminal);
             long finishMillis = System.currentTimeMillis();
             threads.forEach(LoadThread::stop);
             long finishNanos = run.startNanos;
@@ -132,8 +134,9 @@ public final class LoadTool {
         }
     }
 
-    /** Waits for every thread to finish, redrawing memtier's progress line once a second. */
-    private static void awaitWithProgress(LoadRun run, List<LoadThread> threads, PrintStream progress) {
+    /** Waits for every thread to finish, printing memtier's progress line once a second. */
+    private static void awaitWithProgress(LoadRun run, List<LoadThread> threads, PrintStream progress,
+                                          boolean terminal) {
         LoadOptions options = run.options;
         long lastNanos = run.startNanos;
         long lastOps = 0;
@@ -166,8 +169,8 @@ public final class LoadTool {
             double percent = options.testTimeSeconds > 0 ? 100 * elapsed / options.testTimeSeconds
                 : 100.0 * ops / ((double) options.requests * options.totalClients());
             progress.printf(Locale.ROOT,
-                "\r[RUN #1 %3.0f%%, %3d secs] %2d threads: %11d ops, %7.0f (avg: %7.0f) ops/sec, "
-                    + "%.2fMB/sec (avg: %.2fMB/sec), %5.2f (avg: %5.2f) msec latency",
+                (terminal ? "\r" : "") + "[RUN #1 %3.0f%%, %3d secs] %2d threads: %11d ops, %7.0f (avg: %7.0f) ops/sec, "
+                    + "%.2fMB/sec (avg: %.2fMB/sec), %5.2f (avg: %5.2f) msec latency" + (terminal ? "" : "%n"),
                 Math.min(100, percent), (long) elapsed, options.threads, ops,
                 (ops - lastOps) / interval, ops / elapsed,
                 (bytes - lastBytes) / interval / (1 << 20), bytes / elapsed / (1 << 20),
@@ -181,7 +184,9 @@ public final class LoadTool {
             lastBytes = bytes;
         }
         if (drawn) {
-            progress.println();
+            if (terminal) {
+                progress.println();
+            }
             progress.println();
         }
     }

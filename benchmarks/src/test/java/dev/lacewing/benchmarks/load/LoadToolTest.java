@@ -31,7 +31,7 @@ class LoadToolTest {
                 "--data-size-pattern=S", "--random-data", "--key-minimum=200", "--key-maximum=1000",
                 "--key-pattern=G:G", "--json-out-file=" + json);
             ByteArrayOutputStream text = new ByteArrayOutputStream();
-            LoadReport report = LoadTool.run(options, new PrintStream(text, true, StandardCharsets.UTF_8), null);
+            LoadReport report = LoadTool.run(options, new PrintStream(text, true, StandardCharsets.UTF_8), null, false);
 
             assertNull(report.connectionError());
             assertEquals(0, report.totalErrors(), report.firstError());
@@ -61,6 +61,29 @@ class LoadToolTest {
     }
 
     @Test
+    void withoutATerminalPrintsOneProgressLinePerSecond() throws Exception {
+        try (LacewingServer server = LacewingServer.builder().port(0).engine("multithread").transport("nio")
+            .threads(1).start()) {
+            LoadOptions options = LoadOptions.parse("-s", "127.0.0.1", "-p", Integer.toString(server.port()),
+                "-t", "1", "-c", "2", "--test-time=3", "--ratio=1:1", "-d", "16");
+            ByteArrayOutputStream progress = new ByteArrayOutputStream();
+            LoadTool.run(options, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(progress, true, StandardCharsets.UTF_8), false);
+            String text = progress.toString(StandardCharsets.UTF_8);
+            assertTrue(text.indexOf('\r') < 0, text);
+            String[] lines = text.strip().split(System.lineSeparator());
+            assertTrue(lines.length >= 2 && lines.length <= 3, text);
+            Pattern line = Pattern.compile("\\[RUN #1 +\\d+%, +(\\d+) secs\\]  1 threads: +\\d+ ops, +\\d+ \\(avg: +\\d+\\) "
+                + "ops/sec, [0-9.]+MB/sec \\(avg: [0-9.]+MB/sec\\), +[0-9.]+ \\(avg: +[0-9.]+\\) msec latency");
+            for (int i = 0; i < lines.length; i++) {
+                Matcher matcher = line.matcher(lines[i]);
+                assertTrue(matcher.matches(), lines[i]);
+                assertEquals(i + 1, Integer.parseInt(matcher.group(1)), text);
+            }
+        }
+    }
+
+    @Test
     void authenticatesAndSelectsTheDatabaseOnEveryConnectionBeforeTheRun() throws Exception {
         try (LacewingServer server = LacewingServer.builder().port(0).engine("multithread").transport("nio")
             .set("save", "").threads(2).set("requirepass", "secret").start()) {
@@ -68,7 +91,7 @@ class LoadToolTest {
                 "-t", "1", "-c", "3", "-a", "secret", "--select-db", "3", "--ratio=1:0", "--key-pattern=P:P",
                 "--key-minimum=1", "--key-maximum=300", "--requests=allkeys", "--hide-histogram");
             LoadReport report = LoadTool.run(options, new PrintStream(new ByteArrayOutputStream(), true,
-                StandardCharsets.UTF_8), null);
+                StandardCharsets.UTF_8), null, false);
             assertNull(report.connectionError());
             assertEquals(0, report.totalErrors(), report.firstError());
             try (RawConnection connection = new RawConnection("127.0.0.1", server.port())) {
@@ -82,7 +105,7 @@ class LoadToolTest {
             LoadOptions wrong = LoadOptions.parse("-s", "127.0.0.1", "-p", Integer.toString(server.port()),
                 "-t", "1", "-c", "1", "-a", "nope", "-n", "10");
             IOException refused = assertThrows(IOException.class, () -> LoadTool.run(wrong,
-                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), null));
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), null, false));
             assertTrue(refused.getMessage().contains("AUTH or SELECT refused: WRONGPASS"), refused.getMessage());
         }
     }
@@ -100,7 +123,7 @@ class LoadToolTest {
                 "--cluster-mode", "-t", "2", "-c", "2", "--pipeline=4", "--ratio=1:0", "--key-pattern=P:P",
                 "--key-minimum=1", "--key-maximum=2000", "--requests=allkeys", "--hide-histogram");
             LoadReport report = LoadTool.run(options, new PrintStream(new ByteArrayOutputStream(), true,
-                StandardCharsets.UTF_8), null);
+                StandardCharsets.UTF_8), null, false);
             assertNull(report.connectionError());
             assertEquals(0, report.totalErrors(), report.firstError());
             long first = cluster.dbsize(0);

@@ -4,6 +4,7 @@ import dev.lacewing.api.Arguments;
 import dev.lacewing.api.CommandFlag;
 import dev.lacewing.api.CommandHandler;
 import dev.lacewing.api.CommandSpec;
+import dev.lacewing.core.diagnostics.LatencyHistogram;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.Collections;
@@ -41,6 +42,7 @@ public final class Command {
     private final LongAdder microseconds = new LongAdder();
     private final LongAdder failedCalls = new LongAdder();
     private final LongAdder rejectedCalls = new LongAdder();
+    private final LatencyHistogram latency = new LatencyHistogram();
     /** By the subcommand's own name ({@code info} of {@code client|info}); empty when not a container. */
     private final Map<String, Command> subcommands;
     /** Whether the command or one of its subcommands is {@link CommandFlag#PROTECTED}. */
@@ -145,6 +147,11 @@ public final class Command {
         }
     }
 
+    /** Its latency distribution (latency-tracking), which the callers of {@link #recordCall} fill. */
+    public LatencyHistogram latency() {
+        return latency;
+    }
+
     public void recordRejected() {
         rejectedCalls.increment();
     }
@@ -168,6 +175,7 @@ public final class Command {
     public void resetStats() {
         calls.reset();
         microseconds.reset();
+        latency.reset();
         failedCalls.reset();
         rejectedCalls.reset();
     }

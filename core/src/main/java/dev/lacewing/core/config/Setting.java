@@ -1,5 +1,6 @@
 package dev.lacewing.core.config;
 
+import dev.lacewing.core.diagnostics.LatencyTracking;
 import dev.lacewing.core.keyspace.EvictionPolicy;
 import dev.lacewing.core.pubsub.KeyspaceEvents;
 import java.io.IOException;
@@ -76,7 +77,9 @@ public record Setting(String name, List<String> aliases, String defaultValue, Mu
         /** dir: an existing directory, replied as its absolute path, as Redis's getcwd after chdir. */
         DIRECTORY,
         /** dbfilename: a file name, not a path (isValidDBfilename). */
-        FILE_NAME;
+        FILE_NAME,
+        /** latency-tracking-info-percentiles: numbers from 0 to 100 ({@link LatencyTracking#normalize}). */
+        PERCENTILES;
 
         /** The value in the form CONFIG GET replies; IllegalArgumentException with Redis's wording if invalid. */
         String normalize(String value) {
@@ -102,6 +105,7 @@ public record Setting(String name, List<String> aliases, String defaultValue, Mu
                 case PROTECTED_ACCESS -> ProtectedAccess.named(value).redisName();
                 case KEYSPACE_EVENTS -> KeyspaceEvents.canonical(value);
                 case SAVE_POINTS -> savePoints(value);
+                case PERCENTILES -> LatencyTracking.normalize(value);
                 case DIRECTORY -> directory(value);
                 case FILE_NAME -> {
                     if (value.indexOf('/') >= 0) {

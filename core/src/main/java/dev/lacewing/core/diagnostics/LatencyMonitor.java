@@ -45,6 +45,12 @@ public final class LatencyMonitor {
         thresholdMillis = millis <= 0 ? Long.MAX_VALUE : millis;
     }
 
+    /** {@code latency-monitor-threshold}; 0 while the monitor is off. */
+    public long thresholdMillis() {
+        long threshold = thresholdMillis;
+        return threshold == Long.MAX_VALUE ? 0 : threshold;
+    }
+
     /** Whether a latency is recorded: the one comparison every command pays. */
     public boolean exceeds(long millis) {
         return millis >= thresholdMillis;

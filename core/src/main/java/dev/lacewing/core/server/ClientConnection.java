@@ -836,6 +836,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
      */
     private void commandRan(Command command, Arguments args, long micros, boolean failed) {
         command.recordCall(micros, failed);
+        server.latencyTracking().record(command.latency(), micros);
         if (!failed && command.spec().has(CommandFlag.WRITE) && server.aof().enabled()) {
             propagate(command, args, out == null ? null : out, replyStart);
         }

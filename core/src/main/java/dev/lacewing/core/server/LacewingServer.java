@@ -413,6 +413,11 @@ public final class LacewingServer implements AutoCloseable {
                     });
                     tlsPort = listen(tlsBootstrap, config.value("bind"), tlsPort, "TLS", listeners);
                 }
+                int metricsPort = (int) config.longValue("metrics-port");
+                if (metricsPort != 0) {
+                    listen(bootstrap.clone().childHandler(MetricsEndpoint.initializer(state)), config.value("metrics-bind"),
+                        metricsPort, "metrics", listeners);
+                }
             } catch (RuntimeException e) {
                 listeners.forEach(Channel::close);
                 server.removeUnixSocket();

@@ -452,7 +452,9 @@ public final class ScriptRun implements ScriptHost {
             wrote = true;
         }
         boolean failed = callWriter.errorCount() != errorsBefore;
-        command.recordCall((System.nanoTime() - start) / 1000, failed);
+        long micros = (System.nanoTime() - start) / 1000;
+        command.recordCall(micros, failed);
+        server.latencyTracking().record(command.latency(), micros);
         if (monitorLines != null) {
             Client client = ctx.client();
             monitorLines.add(Monitors.line(Instant.now(), client == null ? 0 : client.database(), "lua", args,

@@ -15,6 +15,7 @@ import dev.lacewing.core.config.OutputBufferLimits;
 import dev.lacewing.core.diagnostics.ErrorStats;
 import dev.lacewing.core.diagnostics.InstantaneousMetric;
 import dev.lacewing.core.diagnostics.LatencyMonitor;
+import dev.lacewing.core.diagnostics.LatencyTracking;
 import dev.lacewing.core.diagnostics.SlowLog;
 import dev.lacewing.core.persistence.BackgroundSave;
 import dev.lacewing.core.persistence.Snapshots;
@@ -66,6 +67,7 @@ public final class ServerState implements Server, ModuleRegistry {
     private final BackgroundSave backgroundSave;
     private final SlowLog slowLog;
     private final LatencyMonitor latencyMonitor;
+    private final LatencyTracking latencyTracking;
     private final Monitors monitors = new Monitors();
     private final ErrorStats errorStats = new ErrorStats();
     private final InstantaneousMetric commandRate = new InstantaneousMetric();
@@ -131,6 +133,8 @@ public final class ServerState implements Server, ModuleRegistry {
         this.backgroundSave = new BackgroundSave(config, snapshots, REDIS_VERSION, this::usedMemory, this::scripts);
         this.slowLog = new SlowLog(config.longValue("slowlog-log-slower-than"), config.longValue("slowlog-max-len"));
         this.latencyMonitor = new LatencyMonitor(config.longValue("latency-monitor-threshold"));
+        this.latencyTracking = new LatencyTracking(config.value("latency-tracking").equals("yes"),
+            config.value("latency-tracking-info-percentiles"));
         readInputLimits();
         keyspaceEvents.configure(config.value("notify-keyspace-events"));
         config.onChange((name, value) -> {
@@ -154,6 +158,8 @@ public final class ServerState implements Server, ModuleRegistry {
         outputBufferLimits = OutputBufferLimits.parse(config.value("client-output-buffer-limit"));
         slowLog.configure(config.longValue("slowlog-log-slower-than"), config.longValue("slowlog-max-len"));
         latencyMonitor.threshold(config.longValue("latency-monitor-threshold"));
+        latencyTracking.configure(config.value("latency-tracking").equals("yes"),
+            config.value("latency-tracking-info-percentiles"));
     }
 
     /** {@code proto-max-bulk-len}, as of the last CONFIG SET. */
@@ -301,6 +307,11 @@ public final class ServerState implements Server, ModuleRegistry {
     /** LATENCY's events, added to from every thread. */
     public LatencyMonitor latencyMonitor() {
         return latencyMonitor;
+    }
+
+    /** latency-tracking: per-command histograms for LATENCY HISTOGRAM and INFO latencystats. */
+    public LatencyTracking latencyTracking() {
+        return latencyTracking;
     }
 
     /** SLOWLOG's entries, added to from every thread. */

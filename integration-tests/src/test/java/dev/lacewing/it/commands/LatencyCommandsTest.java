@@ -12,7 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * LATENCY LATEST, HISTORY, RESET and HELP with latency-monitor-threshold, in Redis 7.0's reply
+ * LATENCY LATEST, HISTORY, RESET, DOCTOR, GRAPH and HELP with latency-monitor-threshold, in Redis 7.0's reply
  * shapes: nothing recorded while the threshold is 0; a command at or over it is sampled under
  * "command" (FAST commands under "fast-command"), one sample per second.
  */
@@ -44,6 +44,28 @@ class LatencyCommandsTest {
             client.call("DEBUG", "SLEEP", "0.025");
             assertEquals(":1\r\n", client.call("LATENCY", "RESET"));
             assertEquals(":0\r\n", client.call("LATENCY", "RESET"));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void doctorAndGraphDescribeTheSpikes(Target target) {
+        try (LacewingServer server = Servers.builder(target).set("enable-debug-command", "yes").start();
+             RespClient client = RespClient.connect(server.port())) {
+            assertTrue(((String) RespClient.parse(client.call("LATENCY", "DOCTOR")))
+                .startsWith("I'm sorry, Dave, I can't do that. Latency monitoring is disabled"));
+            assertEquals("-ERR No samples available for event 'command'\r\n", client.call("LATENCY", "GRAPH", "command"));
+            client.call("CONFIG", "SET", "latency-monitor-threshold", "20");
+            client.call("DEBUG", "SLEEP", "0.03");
+            String doctor = (String) RespClient.parse(client.call("LATENCY", "DOCTOR"));
+            assertTrue(doctor.startsWith("Dave, I have observed latency spikes in this Redis instance. You don't mind "
+                + "talking about it, do you Dave?\n\n1. command: 1 latency spikes (average "), doctor);
+            assertTrue(doctor.contains("\nI have a few advices for you:\n\n"), doctor);
+            String graph = (String) RespClient.parse(client.call("LATENCY", "GRAPH", "command"));
+            assertTrue(graph.matches("(?s)command - high \\d+ ms, low \\d+ ms \\(all time high \\d+ ms\\)\n-{80}\n"
+                + " \n \n \n_\n \n\\d\n(\\d\n)?s\n"), graph);
+            client.call("HELLO", "3");
+            assertTrue(client.call("LATENCY", "GRAPH", "command").startsWith("="));
         }
     }
 

@@ -12,17 +12,24 @@ import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Numbers;
+import dev.lacewing.core.command.Command;
 import dev.lacewing.core.diagnostics.LatencyMonitor;
+import dev.lacewing.core.diagnostics.LatencyReport;
+import dev.lacewing.core.diagnostics.LatencyTracking;
 import dev.lacewing.core.diagnostics.SlowLog;
 import dev.lacewing.core.server.ClientConnection;
 import dev.lacewing.core.server.ServerState;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import org.HdrHistogram.Histogram;
 
 /**
  * The server's diagnostics, as Redis 7.0 has them: SLOWLOG GET, LEN, RESET and HELP over the
- * server's {@link SlowLog} (slowlog.c), LATENCY LATEST, HISTORY, RESET and HELP over its
- * {@link LatencyMonitor} (latency.c), and MONITOR.
+ * server's {@link SlowLog} (slowlog.c), LATENCY LATEST, HISTORY, RESET, DOCTOR, GRAPH and HELP over
+ * its {@link LatencyMonitor} (latency.c), LATENCY HISTOGRAM over the commands' latency-tracking
+ * histograms, and MONITOR.
  */
 public final class DiagnosticCommands {
 
@@ -58,6 +65,13 @@ public final class DiagnosticCommands {
             ADMIN, NOSCRIPT, LOADING, STALE)
         .add("reset", -2, "Reset latency data for one or more events.", DiagnosticCommands::latencyReset,
             ADMIN, NOSCRIPT, LOADING, STALE)
+        .add("doctor", 2, "Return a human readable latency analysis report.", ctx -> ctx.reply().verbatim(
+            LatencyReport.doctor(latency(ctx), ((ServerState) ctx.server()).settings().longValue(
+                "slowlog-log-slower-than"), System.currentTimeMillis() / 1000)), ADMIN, NOSCRIPT, LOADING, STALE)
+        .add("graph", 3, "Return a latency graph for the event.", DiagnosticCommands::latencyGraph,
+            ADMIN, NOSCRIPT, LOADING, STALE)
+        .add("histogram", -2, "Return the cumulative distribution of latencies of a subset of commands or all.",
+            DiagnosticCommands::latencyHistogram, ADMIN, NOSCRIPT, LOADING, STALE)
         .help(ctx -> ConnectionCommands.help(ctx.reply(), "LATENCY",
             "DOCTOR",
             "    Return a human readable latency analysis report.",
@@ -114,6 +128,17 @@ public final class DiagnosticCommands {
         }
     }
 
+    /** LATENCY GRAPH event: the event's samples as an ASCII sparkline; an error for an event without samples. */
+    private static void latencyGraph(CommandContext ctx) {
+        String event = ctx.arguments().string(2);
+        String graph = LatencyReport.graph(latency(ctx), event, System.currentTimeMillis() / 1000);
+        if (graph == null) {
+            ctx.reply().error("ERR No samples available for event '" + event + "'");
+        } else {
+            ctx.reply().verbatim(graph);
+        }
+    }
+
     /** LATENCY RESET [event ...]: how many events it forgot. */
     private static void latencyReset(CommandContext ctx) {
         Arguments args = ctx.arguments();
@@ -122,6 +147,53 @@ public final class DiagnosticCommands {
             named.add(args.string(i));
         }
         ctx.reply().integer(latency(ctx).reset(named));
+    }
+
+    /**
+     * LATENCY HISTOGRAM [command ...]: per command with recorded calls, by its full name, a map of
+     * {@code calls} and {@code histogram_usec} (bucket's microseconds to calls up to it). A named
+     * container brings its subcommands; unknown names are skipped, as Redis does.
+     */
+    private static void latencyHistogram(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        ServerState state = (ServerState) ctx.server();
+        Map<String, Histogram> histograms = new LinkedHashMap<>();
+        if (args.count() == 2) {
+            state.commands().commands().forEach(command -> addHistograms(command, histograms));
+        } else {
+            for (int i = 2; i < args.count(); i++) {
+                Command command = state.commands().lookup(args.string(i));
+                if (command != null) {
+                    addHistograms(command, histograms);
+                }
+            }
+        }
+        ReplyWriter reply = ctx.reply();
+        reply.map(histograms.size());
+        histograms.forEach((name, histogram) -> {
+            reply.bulk(name);
+            reply.map(2);
+            reply.bulk("calls");
+            reply.integer(histogram.getTotalCount());
+            reply.bulk("histogram_usec");
+            List<LatencyTracking.Bucket> buckets = LatencyTracking.buckets(histogram);
+            reply.map(buckets.size());
+            for (LatencyTracking.Bucket bucket : buckets) {
+                reply.integer(bucket.micros());
+                reply.integer(bucket.calls());
+            }
+        });
+    }
+
+    /** The command's histogram and its subcommands', those with calls recorded. */
+    private static void addHistograms(Command command, Map<String, Histogram> histograms) {
+        Histogram histogram = command.latency().snapshot();
+        if (histogram.getTotalCount() > 0) {
+            histograms.put(command.spec().name(), histogram);
+        }
+        for (Command subcommand : command.subcommands()) {
+            addHistograms(subcommand, histograms);
+        }
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.lacewing.core.command.server;
 
 import dev.lacewing.api.StorageEngine;
 import dev.lacewing.core.command.Command;
+import dev.lacewing.core.diagnostics.LatencyTracking;
 import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.persistence.BackgroundSave;
 import dev.lacewing.core.persistence.Snapshots;
@@ -14,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Set;
+import org.HdrHistogram.Histogram;
 
 /** The text of INFO, section by section, with Redis's field names. */
 final class InfoReport {
@@ -35,6 +37,7 @@ final class InfoReport {
                 case "cpu" -> cpu(text);
                 case "commandstats" -> commandstats(state, text);
                 case "errorstats" -> errorstats(state, text);
+                case "latencystats" -> latencystats(state, text);
                 case "keyspace" -> keyspace(state, text);
                 default -> {
                 }
@@ -103,6 +106,11 @@ final class InfoReport {
      * to fragmentation; lacewing_used_memory_allocated includes it. used_memory_rss is the whole
      * process, as Redis's, and mem_fragmentation_ratio their quotient.
      */
+    /** used_memory_peak: the heap committed, or what is used when more. */
+    static long peakMemory(long used) {
+        return Math.max(used, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted());
+    }
+
     private static void memory(ServerState state, StringBuilder text) {
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         long heapUsed = memory.getHeapMemoryUsage().getUsed();
@@ -119,7 +127,7 @@ final class InfoReport {
         line(text, "used_memory_human", human(used));
         line(text, "used_memory_rss", rss);
         line(text, "used_memory_rss_human", human(rss));
-        long peak = Math.max(used, memory.getHeapMemoryUsage().getCommitted());
+        long peak = peakMemory(used);
         line(text, "used_memory_peak", peak);
         line(text, "used_memory_peak_human", human(peak));
         line(text, "used_memory_heap", heapUsed);
@@ -298,6 +306,26 @@ final class InfoReport {
     private static void errorstats(ServerState state, StringBuilder text) {
         text.append("# Errorstats\r\n");
         state.errorStats().counts().forEach((prefix, count) -> line(text, "errorstat_" + prefix, "count=" + count));
+    }
+
+    /** Each tracked command's percentiles, {@code latency_percentiles_usec_get:p50=...}; none while tracking is off. */
+    private static void latencystats(ServerState state, StringBuilder text) {
+        text.append("# Latencystats\r\n");
+        LatencyTracking tracking = state.latencyTracking();
+        if (!tracking.enabled()) {
+            return;
+        }
+        for (Command command : state.commands().commands()) {
+            latencystat(tracking, command, text);
+            command.subcommands().forEach(subcommand -> latencystat(tracking, subcommand, text));
+        }
+    }
+
+    private static void latencystat(LatencyTracking tracking, Command command, StringBuilder text) {
+        Histogram histogram = command.latency().snapshot();
+        if (histogram.getTotalCount() > 0) {
+            text.append(tracking.percentilesLine(command.spec().name(), histogram)).append("\r\n");
+        }
     }
 
     private static void keyspace(ServerState state, StringBuilder text) {

@@ -22,6 +22,7 @@ import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.config.ConfigRewrite;
 import dev.lacewing.core.config.Setting;
+import dev.lacewing.core.diagnostics.MemoryStats;
 import dev.lacewing.core.server.ClientConnection;
 import dev.lacewing.core.server.ClientText;
 import dev.lacewing.core.server.ModuleLoader;
@@ -78,9 +79,9 @@ public final class ServerCommands {
 
     private static final List<String> DEFAULT_SECTIONS = List.of("server", "clients", "memory", "persistence", "stats",
         "replication", "cpu", "errorstats", "keyspace");
-    /** INFO ALL: the default sections with commandstats, in Redis's order. */
+    /** INFO ALL and EVERYTHING: the default sections with commandstats and latencystats, in Redis's order. */
     private static final List<String> ALL_SECTIONS = List.of("server", "clients", "memory", "persistence", "stats",
-        "replication", "cpu", "commandstats", "errorstats", "keyspace");
+        "replication", "cpu", "commandstats", "errorstats", "latencystats", "keyspace");
 
     private static void info(CommandContext ctx) {
         Arguments args = ctx.arguments();
@@ -389,8 +390,52 @@ public final class ServerCommands {
     private static final Subcommands MEMORY = new Subcommands("memory", "server")
         .add("usage", -3, 2, 2, 1, KeyScope.KEYS, "Estimate the memory usage of a key", ServerCommands::memoryUsage,
             READONLY)
+        .add("stats", 2, "Show memory usage details", ServerCommands::memoryStats)
+        .add("doctor", 2, "Outputs memory problems report", ctx -> ctx.reply().verbatim(
+            MemoryStats.doctor(memoryFigures(state(ctx)), MemoryStats.Jvm.now())))
+        .add("malloc-stats", 2, "Show allocator internal stats", ctx -> ctx.reply().verbatim(
+            MemoryStats.mallocStats()))
         .help(ctx -> ConnectionCommands.help(ctx.reply(), "MEMORY",
+            "DOCTOR", "    Return memory problems reports.",
+            "MALLOC-STATS", "    Return internal statistics report from the memory allocator.",
+            "STATS", "    Return information about the memory usage of the server.",
             "USAGE <key> [SAMPLES <count>]", "    Return memory in bytes used by <key> and its value."));
+
+    /** What MEMORY STATS and DOCTOR know of the server: INFO memory's used and peak, clients, keys, scripts. */
+    private static MemoryStats.Server memoryFigures(ServerState state) {
+        Map<Integer, Long> keys = new LinkedHashMap<>();
+        int databases = (int) state.settings().longValue("databases");
+        for (int db = 0; db < databases; db++) {
+            long count = state.engine().approximateSize(db);
+            if (count > 0) {
+                keys.put(db, count);
+            }
+        }
+        long used = state.usedMemory();
+        return new MemoryStats.Server(used, InfoReport.peakMemory(used), state.clientBufferBytes(),
+            state.clients().size(), keys, state.scripts().size());
+    }
+
+    /** MEMORY STATS: Redis 7.0's fields, in its order; ratios as doubles, each database's overheads as a map. */
+    private static void memoryStats(CommandContext ctx) {
+        Map<String, Object> stats = MemoryStats.stats(memoryFigures(state(ctx)), MemoryStats.Jvm.now());
+        ReplyWriter reply = ctx.reply();
+        reply.map(stats.size());
+        stats.forEach((name, value) -> {
+            reply.bulk(name);
+            if (value instanceof Map<?, ?> map) {
+                reply.map(map.size());
+                map.forEach((field, figure) -> {
+                    reply.bulk((String) field);
+                    reply.integer((Long) figure);
+                });
+            } else if (value instanceof Double ratio) {
+                reply.doubleValue(ratio);
+            } else {
+                reply.integer((Long) value);
+            }
+        });
+    }
 
     private static void memory(CommandContext ctx) {
         MEMORY.dispatch(ctx);
