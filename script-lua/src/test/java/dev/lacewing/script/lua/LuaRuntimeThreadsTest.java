@@ -47,9 +47,11 @@ class LuaRuntimeThreadsTest {
     @Test
     void scriptOnOneThreadRunsWhileAnotherThreadsScriptIsInsideRedisCall() throws Exception {
         RedisRandom random = new RedisRandom();
+        CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch released = new CountDownLatch(1);
         Future<String> waiting = threads.submit(() -> run(new LuaRuntime(random),
             "local before = 'a'\nlocal reply = redis.call('wait')\nerror(before .. reply.ok)", argv -> {
+                entered.countDown();
                 try {
                     return released.await(BOUND_SECONDS, TimeUnit.SECONDS) ? "+released\r\n" : "+timed out\r\n";
                 } catch (InterruptedException e) {
@@ -57,6 +59,7 @@ class LuaRuntimeThreadsTest {
                     return "+interrupted\r\n";
                 }
             }));
+        assertTrue(entered.await(BOUND_SECONDS, TimeUnit.SECONDS), "the first script reached redis.call");
         Future<String> releasing = threads.submit(() -> run(new LuaRuntime(random),
             "local n = 0\nfor i = 1, 10 do n = n + i end\nredis.call('release')\nreturn n", argv -> {
                 released.countDown();
