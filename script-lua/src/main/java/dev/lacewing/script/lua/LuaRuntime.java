@@ -62,6 +62,25 @@ final class LuaRuntime implements ScriptRuntime {
         LuaC.install();
     }
 
+    /**
+     * luaj's string library, loaded once: loading it sets statics every thread's scripts read (the
+     * string metatable, StringLib.instance), so it is published here, by class initialisation,
+     * rather than again by each thread's sandbox while other threads run scripts.
+     */
+    private static final LuaTable STRING = stringLibrary();
+    /**
+     * Held while a sandbox is built: luaj's libraries, as they load, find each other through statics
+     * (PackageLib.instance), so two threads must not load them at once. Once per thread.
+     */
+    private static final Object SANDBOX_BUILD = new Object();
+
+    private static LuaTable stringLibrary() {
+        LuaTable standard = new LuaTable();
+        standard.load(new PackageLib());
+        standard.load(new StringLib());
+        return standard.get("string").checktable();
+    }
+
     /** Base functions Redis 7.0 leaves in a script's globals. */
     private static final String[] BASE = {"assert", "collectgarbage", "gcinfo", "getmetatable", "ipairs", "load",
         "loadstring", "next", "pairs", "rawequal", "rawget", "rawset", "select", "setmetatable", "tonumber",
@@ -148,13 +167,15 @@ final class LuaRuntime implements ScriptRuntime {
 
     private ReadonlyTable sandbox(boolean keysAndArgv) {
         LuaTable standard = new LuaTable();
-        standard.load(new BaseLib());
-        standard.load(new PackageLib());
-        standard.load(new TableLib());
-        standard.load(new StringLib());
-        standard.load(new CoroutineLib());
-        standard.load(new MathLib());
-        standard.load(new DebugLib());
+        synchronized (SANDBOX_BUILD) {
+            standard.load(new BaseLib());
+            standard.load(new PackageLib());
+            standard.load(new TableLib());
+            standard.set("string", STRING);
+            standard.load(new CoroutineLib());
+            standard.load(new MathLib());
+            standard.load(new DebugLib());
+        }
         sethook = standard.get("debug").get("sethook");
         ReadonlyTable g = new ReadonlyTable();
         for (String name : BASE) {
