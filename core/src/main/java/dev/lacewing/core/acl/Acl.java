@@ -528,11 +528,20 @@ public final class Acl {
         return null;
     }
 
+    /** Every user as a "user NAME RULES" line, in name order: the ACL file's and CONFIG REWRITE's form. */
+    public List<String> userLines() {
+        List<String> lines = new ArrayList<>();
+        for (AclUser user : users()) {
+            lines.add("user " + user.name() + " " + describe(user));
+        }
+        return lines;
+    }
+
     /** ACL SAVE: every user in the file format, written to a temporary file renamed over the file. */
     public boolean save() {
         StringBuilder out = new StringBuilder();
-        for (AclUser user : users()) {
-            out.append("user ").append(user.name()).append(' ').append(describe(user)).append('\n');
+        for (String line : userLines()) {
+            out.append(line).append('\n');
         }
         Path target = Path.of(file);
         Path temporary = Path.of(file + ".tmp-" + ProcessHandle.current().pid() + "-" + System.currentTimeMillis());
