@@ -423,6 +423,12 @@ public final class Acl {
             }
             synchronized (this) {
                 AclUser.Draft draft = new AclUser.Draft(allChannelsByDefault);
+                if (name.equals("default")) {
+                    // Redis's ACLLoadConfiguredUsers resets the existing default user first: it
+                    // gets reset's sanitize-payload, where a new user starts without it.
+                    ops = new ArrayList<>(ops);
+                    ops.add(0, "reset");
+                }
                 for (String op : ops) {
                     try {
                         draft.apply(op, index());

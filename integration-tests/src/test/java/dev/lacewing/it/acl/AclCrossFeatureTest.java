@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lacewing.core.config.ConfigSource;
 import dev.lacewing.core.server.LacewingServer;
+import dev.lacewing.it.reference.ReferenceRedis;
 import dev.lacewing.it.resp.RespClient;
 import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
@@ -132,5 +133,23 @@ class AclCrossFeatureTest {
         }
         assertTrue(text.toString().contains("after"), text.toString());
         assertTrue(!text.toString().toLowerCase(java.util.Locale.ROOT).contains("setuser"), text.toString());
+    }
+
+    /**
+     * A config file's "user default" line resets the default user first (Redis's
+     * ACLLoadConfiguredUsers), which sets sanitize-payload; another user's line starts from a new user.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void aConfiguredDefaultUserIsResetFirstAsInRedis(Target target) throws Exception {
+        String expected;
+        try (ReferenceRedis redis = ReferenceRedis.start("--user", "default", "on", "nopass", "~*", "&*", "+@all",
+            "--user", "alice", "on", "nopass", "~a*", "+get"); RespClient client = RespClient.connect(redis.port())) {
+            expected = client.call("ACL", "LIST");
+        }
+        try (LacewingServer server = Servers.builder(target).set("user", "default on nopass ~* &* +@all")
+            .set("user", "alice on nopass ~a* +get").start(); RespClient client = RespClient.connect(server.port())) {
+            assertEquals(expected, client.call("ACL", "LIST"));
+        }
     }
 }
