@@ -137,4 +137,72 @@ class CrossFeatureTest {
             assertTrue(client.call("DBSIZE").equals(":2\r\n"));
         }
     }
+
+    /**
+     * BGSAVE while RENAME and SMOVE move keys between shards: the file passes redis-check-rdb and
+     * redis-server loading it finds each moved key (and set member) exactly once; a chunked string
+     * APPENDed right after BGSAVE began is saved at its value then.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("targets")
+    void aBackgroundSaveDuringCrossShardMovesHoldsEachKeyOnce(Target target) throws Exception {
+        int keys = 20_000;
+        int batch = 500;
+        Path dir = Servers.freshDirectory();
+        try (LacewingServer server = Servers.builder(target).set("dir", dir.toString()).start();
+             RespClient mover = RespClient.connect(server.port()); RespClient saver = RespClient.connect(server.port())) {
+            String chunk = "c".repeat(256 * 1024);
+            for (int i = 0; i < 6; i++) {
+                mover.call("APPEND", "big", chunk);
+            }
+            for (int from = 0; from < keys; from += batch) {
+                pipeline(mover, from, batch, i -> List.of(RespClient.toBytes("SET", "k" + i, "v" + i),
+                    RespClient.toBytes("SADD", "s" + i, "m", "n")));
+            }
+            for (int from = 0; from < keys; from += batch) {
+                if (from == 4 * batch) {
+                    assertEquals("+Background saving started\r\n", saver.call("BGSAVE"));
+                    assertEquals(":" + (6 * chunk.length() + 4) + "\r\n", saver.call("APPEND", "big", "tail"));
+                }
+                pipeline(mover, from, batch, i -> List.of(RespClient.toBytes("RENAME", "k" + i, "r" + i),
+                    RespClient.toBytes("SMOVE", "s" + i, "t" + i, "m")));
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!saver.call("INFO", "persistence").contains("rdb_bgsave_in_progress:0")
+                && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertTrue(saver.call("INFO", "persistence").contains("rdb_last_bgsave_status:ok"));
+        }
+        Process check = new ProcessBuilder("/usr/bin/redis-check-rdb", dir.resolve("dump.rdb").toString())
+            .redirectErrorStream(true).start();
+        String checked = new String(check.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(0, check.waitFor(), checked);
+        try (ReferenceRedis redis = ReferenceRedis.start("--dir", dir.toString(), "--dbfilename", "dump.rdb");
+             RespClient client = RespClient.connect(redis.port())) {
+            assertEquals(":0\r\n", client.call("EVAL", "local wrong = 0 for i = 0, " + (keys - 1) + " do "
+                + "if redis.call('exists', 'k' .. i) + redis.call('exists', 'r' .. i) ~= 1 then wrong = wrong + 1 end "
+                + "if redis.call('scard', 's' .. i) + redis.call('scard', 't' .. i) ~= 2 then wrong = wrong + 1 end "
+                + "end return wrong", "0"));
+            assertEquals(":" + (6 * 256 * 1024) + "\r\n", client.call("STRLEN", "big"));
+        }
+    }
+
+    /** Sends the commands of {@code count} indexes from {@code from} at once, then reads their replies. */
+    private static void pipeline(RespClient client, int from, int count,
+                                 java.util.function.IntFunction<List<List<byte[]>>> commands) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        int sent = 0;
+        for (int i = from; i < from + count; i++) {
+            for (List<byte[]> command : commands.apply(i)) {
+                out.writeBytes(RespClient.encode(command));
+                sent++;
+            }
+        }
+        client.send(out.toByteArray());
+        for (int i = 0; i < sent; i++) {
+            String reply = client.readReplyText();
+            assertTrue(!reply.startsWith("-"), reply);
+        }
+    }
 }
