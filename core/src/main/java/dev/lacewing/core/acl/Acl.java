@@ -423,6 +423,12 @@ public final class Acl {
             }
             synchronized (this) {
                 AclUser.Draft draft = new AclUser.Draft(allChannelsByDefault);
+                if (name.equals("default")) {
+                    // Redis's ACLLoadConfiguredUsers resets the existing default user first: it
+                    // gets reset's sanitize-payload, where a new user starts without it.
+                    ops = new ArrayList<>(ops);
+                    ops.add(0, "reset");
+                }
                 for (String op : ops) {
                     try {
                         draft.apply(op, index());
@@ -528,11 +534,20 @@ public final class Acl {
         return null;
     }
 
+    /** Every user as a "user NAME RULES" line, in name order: the ACL file's and CONFIG REWRITE's form. */
+    public List<String> userLines() {
+        List<String> lines = new ArrayList<>();
+        for (AclUser user : users()) {
+            lines.add("user " + user.name() + " " + describe(user));
+        }
+        return lines;
+    }
+
     /** ACL SAVE: every user in the file format, written to a temporary file renamed over the file. */
     public boolean save() {
         StringBuilder out = new StringBuilder();
-        for (AclUser user : users()) {
-            out.append("user ").append(user.name()).append(' ').append(describe(user)).append('\n');
+        for (String line : userLines()) {
+            out.append(line).append('\n');
         }
         Path target = Path.of(file);
         Path temporary = Path.of(file + ".tmp-" + ProcessHandle.current().pid() + "-" + System.currentTimeMillis());

@@ -15,6 +15,7 @@ import dev.lacewing.api.CommandRegistry;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.core.acl.Acl;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Glob;
@@ -122,7 +123,8 @@ public final class ServerCommands {
     /** CONFIG REWRITE: the file the server started with, rewritten as Redis does ({@link ConfigRewrite}). */
     private static void configRewrite(CommandContext ctx) {
         try {
-            ConfigRewrite.rewrite(state(ctx).settings());
+            Acl acl = state(ctx).acl();
+            ConfigRewrite.rewrite(state(ctx).settings(), acl.hasFile() ? null : acl.userLines());
             ctx.reply().ok();
         } catch (IllegalStateException e) {
             ctx.reply().error("ERR " + e.getMessage());
