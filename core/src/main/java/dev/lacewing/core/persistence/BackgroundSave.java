@@ -25,6 +25,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -64,6 +65,9 @@ public final class BackgroundSave implements AutoCloseable {
 
     public static final String STARTED = "Background saving started";
     public static final String IN_PROGRESS = "ERR Background save already in progress";
+    public static final String SCHEDULED = "Background saving scheduled";
+    public static final String REWRITE_ACTIVE = "ERR Another child process is active (AOF?): can't BGSAVE right now. "
+        + "Use BGSAVE SCHEDULE in order to schedule a BGSAVE whenever possible.";
     public static final String MISCONF = "MISCONF Redis is configured to save RDB snapshots, but it's currently "
         + "unable to persist to disk. Commands that may modify the data set are disabled, because this instance is "
         + "configured to report errors during writes if RDB snapshotting fails (stop-writes-on-bgsave-error option). "
@@ -92,9 +96,12 @@ public final class BackgroundSave implements AutoCloseable {
     });
     private volatile Door door;
     private volatile Database keyspace;
+    private volatile BooleanSupplier rewriting = () -> false;
 
     private boolean running;
     private boolean cancelled;
+    private Image current;
+    private volatile boolean scheduled;
     private volatile long startedMillis;
     private volatile boolean inProgress;
     private volatile boolean lastFailed;
@@ -122,6 +129,14 @@ public final class BackgroundSave implements AutoCloseable {
         this.keyspace = keyspace;
         dirtyAtLastSave = keyspace.dirty();
         cron.scheduleWithFixedDelay(this::checkSchedule, 1, 1, TimeUnit.SECONDS);
+    }
+
+    /**
+     * The AOF rewrite's state: while it writes its image, a BGSAVE is refused or scheduled and the
+     * save points wait, as Redis waits for its other child. Read holding the whole keyspace.
+     */
+    public void rewriting(BooleanSupplier rewriting) {
+        this.rewriting = rewriting;
     }
 
     /** rdb_bgsave_in_progress. */
@@ -170,14 +185,21 @@ public final class BackgroundSave implements AutoCloseable {
     }
 
     /**
-     * BGSAVE [SCHEDULE], holding the whole keyspace: the reply's text, {@link #STARTED} or
-     * {@link #IN_PROGRESS}; a failure to write shows later, in INFO and the log. Redis's
-     * SCHEDULE waits only for another kind of child (an AOF rewrite), which Lacewing does not
-     * have, so it starts at once here as in Redis without one.
+     * BGSAVE [SCHEDULE], holding the whole keyspace: the reply's text, {@link #STARTED},
+     * {@link #IN_PROGRESS}, or, while an AOF rewrite writes its image, {@link #SCHEDULED} with
+     * SCHEDULE (the save starts once the rewrite ended) and {@link #REWRITE_ACTIVE} without. A
+     * failure to write shows later, in INFO and the log.
      */
-    public synchronized String request(List<Keyspace> databases) {
+    public synchronized String request(List<Keyspace> databases, boolean schedule) {
         if (running) {
             return IN_PROGRESS;
+        }
+        if (rewriting.getAsBoolean()) {
+            if (!schedule) {
+                return REWRITE_ACTIVE;
+            }
+            scheduled = true;
+            return SCHEDULED;
         }
         start(databases);
         return STARTED;
@@ -193,8 +215,10 @@ public final class BackgroundSave implements AutoCloseable {
      * not replace the newer one. Called holding the whole keyspace.
      */
     public synchronized void cancel() {
+        scheduled = false;
         if (running) {
             cancelled = true;
+            current.stop();
             LOG.log(System.Logger.Level.WARNING, "There is a child saving an .rdb. Killing it!");
         }
     }
@@ -209,6 +233,8 @@ public final class BackgroundSave implements AutoCloseable {
     private void start(List<Keyspace> databases) {
         lastTryMillis = System.currentTimeMillis();
         Image image = image(databases);
+        current = image;
+        scheduled = false;
         running = true;
         cancelled = false;
         inProgress = true;
@@ -254,6 +280,7 @@ public final class BackgroundSave implements AutoCloseable {
         private final List<byte[]> libraries;
         private final long createdSeconds;
         private long copiedBytes;
+        private volatile boolean stopped;
 
         private Image(PartitionSnapshot[] partitions, List<RdbEntryBuffer> buffers, List<byte[]> libraries,
                       long createdSeconds) {
@@ -265,10 +292,11 @@ public final class BackgroundSave implements AutoCloseable {
 
         /**
          * Writes the whole RDB file (without forcing it) into {@code channel}, partition after
-         * partition in turns through the door. Whatever happens, every partition's snapshot is
-         * removed before it returns.
+         * partition in turns through the door; {@code aofBase}: the AUX field aof-base is 1, as in
+         * an AOF's base file. Whatever happens, every partition's snapshot is removed before it
+         * returns; IOException("cancelled") once {@link #stop} was called.
          */
-        public void writeTo(WritableByteChannel channel) throws IOException {
+        public void writeTo(WritableByteChannel channel, boolean aofBase) throws IOException {
             boolean[] done = new boolean[partitions.length];
             try {
                 RdbFileWriter writer = new RdbFileWriter(channel, config.flag("rdbcompression"),
@@ -278,7 +306,7 @@ public final class BackgroundSave implements AutoCloseable {
                 writer.aux("redis-bits", "64");
                 writer.aux("ctime", Long.toString(createdSeconds));
                 writer.aux("used-mem", Long.toString(usedMemory.getAsLong()));
-                writer.aux("aof-base", "0");
+                writer.aux("aof-base", aofBase ? "1" : "0");
                 for (byte[] code : libraries) {
                     writer.function(code);
                 }
@@ -331,30 +359,33 @@ public final class BackgroundSave implements AutoCloseable {
             }
         }
 
+        /** Stops {@link #writeTo} at its next turn, from any thread: its writer gives up. */
+        public void stop() {
+            stopped = true;
+        }
+
+        private void await(CompletableFuture<Void> step) throws IOException {
+            while (true) {
+                if (stopped) {
+                    throw new IOException("cancelled");
+                }
+                try {
+                    step.get(100, TimeUnit.MILLISECONDS);
+                    return;
+                } catch (TimeoutException e) {
+                    // Look at the stop flag again.
+                } catch (ExecutionException e) {
+                    throw new IOException(e.getCause());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException(e);
+                }
+            }
+        }
+
         /** Bytes of entries written early, because they were about to change. */
         public long copiedBytes() {
             return copiedBytes;
-        }
-    }
-
-    private void await(CompletableFuture<Void> step) throws IOException {
-        while (true) {
-            synchronized (this) {
-                if (cancelled) {
-                    throw new IOException("cancelled");
-                }
-            }
-            try {
-                step.get(100, TimeUnit.MILLISECONDS);
-                return;
-            } catch (TimeoutException e) {
-                // Look at the cancel flag again.
-            } catch (ExecutionException e) {
-                throw new IOException(e.getCause());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException(e);
-            }
         }
     }
 
@@ -368,7 +399,7 @@ public final class BackgroundSave implements AutoCloseable {
         try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
             StandardOpenOption.TRUNCATE_EXISTING)) {
             try {
-                image.writeTo(channel);
+                image.writeTo(channel, false);
                 channel.force(true);
                 ok = true;
             } catch (IOException | RuntimeException e) {
@@ -405,6 +436,7 @@ public final class BackgroundSave implements AutoCloseable {
                 lastFailed = true;
             }
             running = false;
+            current = null;
             cancelled = false;
             inProgress = false;
         }
@@ -439,12 +471,12 @@ public final class BackgroundSave implements AutoCloseable {
                 if (running || door == null) {
                     return;
                 }
-                due = savePointReached();
+                due = scheduled || savePointReached();
             }
             if (due) {
                 door.keyspace(databases -> {
                     synchronized (this) {
-                        if (!running && savePointReached()) {
+                        if (!running && !rewriting.getAsBoolean() && (scheduled || savePointReached())) {
                             start(databases);
                         }
                     }

@@ -291,7 +291,7 @@ public final class Snapshots {
         return String.valueOf(cause.getMessage());
     }
 
-    static void deleteQuietly(Path path) {
+    public static void deleteQuietly(Path path) {
         try {
             Files.deleteIfExists(path);
         } catch (IOException e) {

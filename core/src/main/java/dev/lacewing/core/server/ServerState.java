@@ -129,8 +129,9 @@ public final class ServerState implements Server, ModuleRegistry {
             config.longValue("acllog-max-len"), config.value("aclfile"));
         acl.defaultPassword(config.value("requirepass"));
         this.snapshots = new Snapshots(config, REDIS_VERSION, this::usedMemory, this::scripts);
-        this.aof = new AppendOnlyFile(config, snapshots);
         this.backgroundSave = new BackgroundSave(config, snapshots, REDIS_VERSION, this::usedMemory, this::scripts);
+        this.aof = new AppendOnlyFile(config, snapshots, backgroundSave);
+        backgroundSave.rewriting(aof::rewriteInProgress);
         this.slowLog = new SlowLog(config.longValue("slowlog-log-slower-than"), config.longValue("slowlog-max-len"));
         this.latencyMonitor = new LatencyMonitor(config.longValue("latency-monitor-threshold"));
         this.latencyTracking = new LatencyTracking(config.value("latency-tracking").equals("yes"),

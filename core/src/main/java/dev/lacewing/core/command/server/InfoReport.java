@@ -214,8 +214,8 @@ final class InfoReport {
         line(text, "aof_enabled", aof.enabled() ? 1 : 0);
         line(text, "aof_rewrite_in_progress", aof.rewriteInProgress() ? 1 : 0);
         line(text, "aof_rewrite_scheduled", aof.rewriteScheduled() ? 1 : 0);
-        line(text, "aof_last_rewrite_time_sec", -1);
-        line(text, "aof_current_rewrite_time_sec", -1);
+        line(text, "aof_last_rewrite_time_sec", aof.lastRewriteSeconds());
+        line(text, "aof_current_rewrite_time_sec", aof.currentRewriteSeconds());
         line(text, "aof_last_bgrewrite_status", aof.lastRewriteOk() ? "ok" : "err");
         line(text, "aof_rewrites", aof.rewrites());
         line(text, "aof_last_write_status", aof.lastWriteOk() ? "ok" : "err");

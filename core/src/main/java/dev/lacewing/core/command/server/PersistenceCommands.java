@@ -39,7 +39,7 @@ public final class PersistenceCommands {
     public static void register(CommandRegistry registry) {
         registry.register(spec("save", 1, KeyScope.ALL, "Synchronously save the dataset to disk", NOSCRIPT, ADMIN,
             NO_ASYNC_LOADING, NO_MULTI), PersistenceCommands::save);
-        registry.register(spec("bgrewriteaof", 1, KeyScope.NONE, "Asynchronously rewrite the append-only file to "
+        registry.register(spec("bgrewriteaof", 1, KeyScope.ALL, "Asynchronously rewrite the append-only file to "
             + "disk", NOSCRIPT, ADMIN, NO_ASYNC_LOADING), PersistenceCommands::bgrewriteaof);
         registry.register(spec("bgsave", -1, KeyScope.ALL, "Asynchronously save the dataset to disk", NOSCRIPT,
             ADMIN, NO_ASYNC_LOADING), PersistenceCommands::bgsave);
@@ -77,14 +77,19 @@ public final class PersistenceCommands {
     }
 
     /**
-     * BGREWRITEAOF (aof.c's bgrewriteaofCommand): the rewrite runs on the AOF's background thread,
-     * holding the whole keyspace while it takes the image ({@link AppendOnlyFile#rewrite}).
+     * BGREWRITEAOF (aof.c's bgrewriteaofCommand), holding the whole keyspace for the rewrite's epoch
+     * only ({@link AppendOnlyFile#rewriteInBackground}); its own thread then writes the base while
+     * the server serves. During a BGSAVE it is scheduled, and starts once the save ended.
      */
     private static void bgrewriteaof(CommandContext ctx) {
-        AppendOnlyFile aof = ((ServerState) ctx.server()).aof();
-        if (aof.rewriteInProgress() || aof.rewriteScheduled()) {
+        ServerState state = (ServerState) ctx.server();
+        AppendOnlyFile aof = state.aof();
+        if (aof.rewriteInProgress()) {
             ctx.reply().error("ERR Background append only file rewriting already in progress");
-        } else if (aof.rewriteInBackground()) {
+        } else if (aof.rewriteScheduled() || state.backgroundSave().running()) {
+            aof.scheduleRewrite();
+            ctx.reply().simple("Background append only file rewriting scheduled");
+        } else if (aof.rewriteInBackground(databases(ctx))) {
             ctx.reply().simple("Background append only file rewriting started");
         } else {
             ctx.reply().error("ERR Can't execute an AOF background rewriting. Please check the server logs for more "
@@ -99,7 +104,7 @@ public final class PersistenceCommands {
             ctx.reply().error(Errors.SYNTAX);
             return;
         }
-        String reply = ((ServerState) ctx.server()).backgroundSave().request(databases(ctx));
+        String reply = ((ServerState) ctx.server()).backgroundSave().request(databases(ctx), count == 2);
         if (reply.startsWith("ERR ")) {
             ctx.reply().error(reply);
         } else {

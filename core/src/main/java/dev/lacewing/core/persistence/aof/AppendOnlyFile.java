@@ -2,6 +2,7 @@ package dev.lacewing.core.persistence.aof;
 
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.core.config.Config;
+import dev.lacewing.core.persistence.BackgroundSave;
 import dev.lacewing.core.persistence.Snapshots;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -37,15 +38,21 @@ import java.util.function.LongConsumer;
  * forces it, once for the whole batch (group commit), before any of those replies leaves. Under
  * {@code everysec} a background thread forces the file once a second; under {@code no} the OS does.
  *
- * <p>Rewrite. {@link #rewrite} runs holding every database (the engine's whole-keyspace door), so
- * no command changes anything meanwhile: it writes the new base image, ends the old incr file,
- * starts a new one at that same instant, swaps the manifest atomically and deletes the old files.
- * The image is taken as SAVE takes it ({@link Snapshots#write}); {@link WholeKeyspace} is the one
- * place that decides how.
+ * <p>Rewrite (BGREWRITEAOF, the auto-rewrite), Redis 7.0's flow without the fork. The epoch runs
+ * holding every database (the engine's whole-keyspace door, {@link WholeKeyspace}), briefly: it
+ * takes a point-in-time image ({@link BackgroundSave#image}), ends the current incr file, opens the
+ * next one and names it in the manifest after the old ones, so commands after the epoch go to the
+ * new incr file and the directory stays loadable (old base, old incr files, new incr file). The
+ * hold is then released and the rewrite's own thread writes the base from the image while the
+ * server serves, forces it, renames it into place, replaces the manifest atomically (new base and
+ * the new incr file only) and deletes the history files. A failure leaves the manifest as the epoch
+ * wrote it. At start-up and on CONFIG SET appendonly yes, the first base is written holding every
+ * database ({@link #rewrite}), as SAVE writes a file.
  *
  * <p>Thread rule: {@link #append} from any command thread (under {@code this}); the file is written
  * under {@code writeLock} and forced under {@code syncLock}, taken in that order; the group of
- * waiting flushes is per event-loop thread; the rest is volatile.
+ * waiting flushes is per event-loop thread; whether a rewrite runs is decided under
+ * {@code rewriteLock}; the rest is volatile.
  */
 public final class AppendOnlyFile {
 
@@ -63,6 +70,7 @@ public final class AppendOnlyFile {
 
     private final Config config;
     private final Snapshots snapshots;
+    private final BackgroundSave backgroundSave;
     private volatile WholeKeyspace wholeKeyspace;
     private volatile boolean enabled;
     private volatile Fsync fsync;
@@ -87,13 +95,18 @@ public final class AppendOnlyFile {
     private volatile boolean rewriteScheduled;
     private volatile boolean lastRewriteOk = true;
     private volatile long rewrites;
+    private volatile long rewriteStartedMillis;
+    private volatile long lastRewriteSeconds = -1;
+    private volatile BackgroundSave.Image rewriting;
+    private final Object rewriteLock = new Object();
     private ScheduledExecutorService cron;
 
     private final ThreadLocal<Group> groups = ThreadLocal.withInitial(Group::new);
 
-    public AppendOnlyFile(Config config, Snapshots snapshots) {
+    public AppendOnlyFile(Config config, Snapshots snapshots, BackgroundSave backgroundSave) {
         this.config = config;
         this.snapshots = snapshots;
+        this.backgroundSave = backgroundSave;
         this.fsync = fsyncOf(config.value("appendfsync"));
         config.onChange((name, value) -> {
             switch (name) {
@@ -131,6 +144,16 @@ public final class AppendOnlyFile {
 
     public long rewrites() {
         return rewrites;
+    }
+
+    /** aof_last_rewrite_time_sec, -1 before the first. */
+    public long lastRewriteSeconds() {
+        return lastRewriteSeconds;
+    }
+
+    /** aof_current_rewrite_time_sec, -1 when none runs. */
+    public long currentRewriteSeconds() {
+        return rewriteInProgress ? (System.currentTimeMillis() - rewriteStartedMillis) / 1000 : -1;
     }
 
     /** aof_current_size: the base file and every incr file. */
@@ -284,6 +307,7 @@ public final class AppendOnlyFile {
         if (cron != null) {
             cron.shutdownNow();
         }
+        stopRewrite();
         synchronized (writeLock) {
             if (incr == null) {
                 return;
@@ -433,14 +457,19 @@ public final class AppendOnlyFile {
                 return;
             }
             commit(appended(), fsync == Fsync.EVERYSEC);
+            if (rewriteScheduled && !rewriteInProgress && !backgroundSave.running()) {
+                rewriteFromCron();
+                return;
+            }
             long percentage = config.longValue("auto-aof-rewrite-percentage");
             long size = currentSize();
-            if (percentage > 0 && size > config.longValue("auto-aof-rewrite-min-size") && !rewriteInProgress) {
+            if (percentage > 0 && size > config.longValue("auto-aof-rewrite-min-size") && !rewriteInProgress
+                && !rewriteScheduled && !backgroundSave.running()) {
                 long base = Math.max(1, sizeAfterRewrite);
                 long growth = size * 100 / base - 100;
                 if (growth >= percentage) {
                     LOG.log(System.Logger.Level.INFO, "Starting automatic rewriting of AOF on " + growth + "% growth");
-                    rewriteNow();
+                    rewriteFromCron();
                 }
             }
         } catch (RuntimeException e) {
@@ -451,31 +480,170 @@ public final class AppendOnlyFile {
     // ---- rewriting ----------------------------------------------------------------------
 
     /**
-     * BGREWRITEAOF: on the background thread, through {@link WholeKeyspace}. False when one is
-     * already in progress or scheduled.
+     * BGREWRITEAOF (rewriteAppendOnlyFileBackground), holding every database: the epoch now, then
+     * the rewrite's own thread writes the base; aof_rewrite_in_progress is 1 until it ended. False
+     * when one is already in progress, before start-up ended, or when the epoch failed. The caller
+     * made sure no BGSAVE runs.
      */
-    public boolean rewriteInBackground() {
-        if (rewriteInProgress || rewriteScheduled || cron == null) {
+    public boolean rewriteInBackground(List<Keyspace> databases) {
+        synchronized (rewriteLock) {
+            if (rewriteInProgress || wholeKeyspace == null) {
+                return false;
+            }
+            rewriteInProgress = true;
+            rewriteScheduled = false;
+            rewriteStartedMillis = System.currentTimeMillis();
+        }
+        Epoch epoch;
+        try {
+            epoch = epoch(databases);
+        } catch (RuntimeException e) {
+            lastRewriteOk = false;
+            LOG.log(System.Logger.Level.WARNING, "Can't rewrite append only file in background: " + e.getMessage());
+            synchronized (rewriteLock) {
+                rewriteInProgress = false;
+            }
             return false;
         }
-        rewriteScheduled = true;
-        cron.execute(this::rewriteNow);
+        LOG.log(System.Logger.Level.INFO, "Background append only file rewriting started");
+        Thread thread = new Thread(() -> rewriteNow(epoch), "aof-rewrite");
+        thread.setDaemon(true);
+        thread.start();
         return true;
     }
 
-    private void rewriteNow() {
-        WholeKeyspace holder = wholeKeyspace;
-        try {
-            if (holder != null) {
-                holder.run(databases -> {
-                    // In progress before no longer scheduled: INFO never shows both at 0 while it is pending.
-                    rewriteInProgress = true;
-                    rewriteScheduled = false;
-                    return rewrite(databases, enabled);
-                });
+    /** The background thread's rewrites (auto-rewrite, a scheduled one): the epoch through the door. */
+    private void rewriteFromCron() {
+        wholeKeyspace.run(databases -> {
+            if (backgroundSave.running()) {
+                rewriteScheduled = true;
+                return false;
             }
-        } finally {
-            rewriteScheduled = false;
+            return rewriteInBackground(databases);
+        });
+    }
+
+    /** BGREWRITEAOF during a BGSAVE: the background thread starts the rewrite once the save ended. */
+    public void scheduleRewrite() {
+        rewriteScheduled = true;
+    }
+
+    /** The files of one rewrite, fixed at its epoch. {@code incrOpened}: the AOF appends to {@code next}. */
+    private record Epoch(AofManifest old, AofManifest.AofFile base, AofManifest.AofFile next,
+                         BackgroundSave.Image image, boolean incrOpened) {
+    }
+
+    /** The rewrite's thread: the base written outside the hold, then the bookkeeping. */
+    private void rewriteNow(Epoch epoch) {
+        boolean ok = writeBase(epoch);
+        lastRewriteSeconds = (System.currentTimeMillis() - rewriteStartedMillis) / 1000;
+        lastRewriteOk = ok;
+        synchronized (rewriteLock) {
+            rewriting = null;
+            rewriteInProgress = false;
+        }
+    }
+
+    /**
+     * The epoch, holding every database: the image, and (with the AOF on) the next incr file opened
+     * and named in the manifest after the old ones (openNewIncrAofForAppend).
+     */
+    private Epoch epoch(List<Keyspace> databases) {
+        Path directory = directory();
+        String name = config.value("appendfilename");
+        AofManifest old = manifest;
+        long baseSeq = (old == null ? 0 : old.baseSeq()) + 1;
+        long incrSeq = (old == null ? 0 : old.lastIncrSeq()) + 1;
+        AofManifest.AofFile base = new AofManifest.AofFile(name + "." + baseSeq + ".base.rdb", baseSeq, 'b');
+        AofManifest.AofFile next = new AofManifest.AofFile(name + "." + incrSeq + ".incr.aof", incrSeq, 'i');
+        BackgroundSave.Image image = backgroundSave.image(databases);
+        boolean incrOpened = false;
+        synchronized (writeLock) {
+            if (enabled && incr != null && old != null) {
+                commit(appended(), true);
+                synchronized (syncLock) {
+                    FileChannel started = null;
+                    try {
+                        started = FileChannel.open(directory.resolve(next.name()), StandardOpenOption.CREATE,
+                            StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+                        List<AofManifest.AofFile> incrs = new ArrayList<>(old.incrs());
+                        incrs.add(next);
+                        AofManifest during = new AofManifest(old.base(), List.copyOf(incrs));
+                        during.write(directory, manifestName());
+                        closeQuietly(incr);
+                        incr = started;
+                        manifest = during;
+                        synchronized (this) {
+                            selected = -1;
+                        }
+                        synced = written;
+                        incrOpened = true;
+                    } catch (IOException e) {
+                        closeQuietly(started);
+                        image.abandon();
+                        throw new IllegalStateException(e.getMessage(), e);
+                    }
+                }
+            }
+        }
+        rewriting = image;
+        return new Epoch(manifest, base, next, image, incrOpened);
+    }
+
+    /**
+     * The rewrite's thread, outside the hold (backgroundRewriteDoneHandler): the base from the
+     * image into a temp file, forced and renamed; then the manifest names the new base and the new
+     * incr file only, and the files it no longer names are deleted. False, with the epoch's
+     * manifest left in place, when it failed.
+     */
+    private boolean writeBase(Epoch epoch) {
+        Path directory = directory();
+        Path temp = directory.resolve("temp-rewriteaof-bg-" + ProcessHandle.current().pid() + ".aof");
+        try {
+            FileChannel channel;
+            try {
+                Files.createDirectories(directory);
+                channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING);
+            } catch (IOException e) {
+                epoch.image().abandon();
+                throw e;
+            }
+            try (channel) {
+                epoch.image().writeTo(channel, true);
+                channel.force(true);
+            }
+            Files.move(temp, directory.resolve(epoch.base().name()), StandardCopyOption.ATOMIC_MOVE,
+                StandardCopyOption.REPLACE_EXISTING);
+            synchronized (writeLock) {
+                if (!epoch.incrOpened()) {
+                    Files.newByteChannel(directory.resolve(epoch.next().name()), StandardOpenOption.CREATE,
+                        StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING).close();
+                }
+                AofManifest replacing = new AofManifest(epoch.base(), List.of(epoch.next()));
+                replacing.write(directory, manifestName());
+                manifest = replacing;
+                baseSize = Files.size(directory.resolve(epoch.base().name()));
+                incrSize = epoch.incrOpened() ? Files.size(directory.resolve(epoch.next().name())) : 0;
+                sizeAfterRewrite = baseSize + incrSize;
+            }
+            deleteHistory(directory, epoch.old(), epoch.base(), epoch.next());
+            rewrites++;
+            LOG.log(System.Logger.Level.INFO, "Background AOF rewrite finished successfully");
+            return true;
+        } catch (IOException | RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "Background AOF rewrite terminated with error: " + e.getMessage());
+            Snapshots.deleteQuietly(temp);
+            return false;
+        }
+    }
+
+    /** Stops the rewrite writing its base (killAppendOnlyChild): its files stay as the epoch left them. */
+    private void stopRewrite() {
+        BackgroundSave.Image image = rewriting;
+        if (image != null) {
+            image.stop();
+            LOG.log(System.Logger.Level.INFO, "Killing running AOF rewrite child");
         }
     }
 
@@ -492,6 +660,7 @@ public final class AppendOnlyFile {
                 }
             });
         } else if (!on && enabled) {
+            stopRewrite();
             cron.execute(() -> {
                 synchronized (writeLock) {
                     commit(appended(), true);
