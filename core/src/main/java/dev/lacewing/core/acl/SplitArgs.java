@@ -1,5 +1,6 @@
 package dev.lacewing.core.acl;
 
+import dev.lacewing.core.config.ConfigSource;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -9,38 +10,10 @@ final class SplitArgs {
     private SplitArgs() {
     }
 
+    /** The words of {@code line}; an open quote ends the last word, as the ACL code has always read it. */
     static List<String> split(String line) {
         List<String> words = new ArrayList<>();
-        StringBuilder word = new StringBuilder();
-        char quote = 0;
-        boolean inWord = false;
-        for (int i = 0; i < line.length(); i++) {
-            char c = line.charAt(i);
-            if (quote != 0) {
-                if (c == quote) {
-                    quote = 0;
-                } else if (c == '\\' && quote == '"' && i + 1 < line.length()) {
-                    word.append(line.charAt(++i));
-                } else {
-                    word.append(c);
-                }
-            } else if (c == '"' || c == '\'') {
-                quote = c;
-                inWord = true;
-            } else if (Character.isWhitespace(c)) {
-                if (inWord) {
-                    words.add(word.toString());
-                    word.setLength(0);
-                    inWord = false;
-                }
-            } else {
-                word.append(c);
-                inWord = true;
-            }
-        }
-        if (inWord) {
-            words.add(word.toString());
-        }
+        ConfigSource.splitArgs(line, words);
         return words;
     }
 

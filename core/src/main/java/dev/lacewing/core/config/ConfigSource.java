@@ -92,6 +92,18 @@ public final class ConfigSource {
     /** Splits on blanks, honouring "double" and 'single' quotes as redis.conf does. */
     static List<String> splitWords(String line, Path file, int lineNumber) {
         List<String> words = new ArrayList<>();
+        if (!splitArgs(line, words)) {
+            throw new IllegalArgumentException(file + ":" + lineNumber + ": unbalanced quotes");
+        }
+        return words;
+    }
+
+    /**
+     * Redis's sdssplitargs: adds the blank-separated words of {@code line} to {@code words},
+     * "double" and 'single' quotes grouping, a backslash escaping inside double quotes. False
+     * when a quote is left open (the words so far, the open one included, are added).
+     */
+    public static boolean splitArgs(String line, List<String> words) {
         StringBuilder word = new StringBuilder();
         char quote = 0;
         boolean inWord = false;
@@ -119,12 +131,9 @@ public final class ConfigSource {
                 inWord = true;
             }
         }
-        if (quote != 0) {
-            throw new IllegalArgumentException(file + ":" + lineNumber + ": unbalanced quotes");
-        }
         if (inWord) {
             words.add(word.toString());
         }
-        return words;
+        return quote == 0;
     }
 }
