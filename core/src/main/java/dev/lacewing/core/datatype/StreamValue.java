@@ -207,7 +207,10 @@ public final class StreamValue implements TypedValue {
         return entriesAdded != 0 ? estimateEntriesRead(id) : group.entriesRead();
     }
 
-    /** A group's lag (streamReplyWithCGLag), or -1 when it cannot be known. */
+    /** {@link #lag}'s answer when the lag cannot be known; -1 is a lag (a group's ENTRIESREAD past the entries added). */
+    public static final long LAG_UNKNOWN = Long.MIN_VALUE;
+
+    /** A group's lag (streamReplyWithCGLag), or {@link #LAG_UNKNOWN}. */
     public long lag(StreamGroup group) {
         if (entriesAdded == 0) {
             return 0;
@@ -216,7 +219,7 @@ public final class StreamValue implements TypedValue {
             return entriesAdded - group.entriesRead();
         }
         long read = estimateEntriesRead(group.lastId());
-        return read == -1 ? -1 : entriesAdded - read;
+        return read == -1 ? LAG_UNKNOWN : entriesAdded - read;
     }
 
     /** XGROUP DESTROY: false when there is no such group. */

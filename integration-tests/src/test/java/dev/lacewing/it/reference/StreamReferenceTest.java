@@ -299,6 +299,19 @@ class StreamReferenceTest {
         XREADGROUP GROUP g alice STREAMS {p}g $
         XREADGROUP GROUP g alice STREAMS {p}g
         XREADGROUP GROUP g alice STREAMS {p}g {p}none > >
+        XREADGROUP GROUP g alice STREAMS {p}g {p}g >
+        XREADGROUP GROUP g alice STREAMS "{p}bin\\x00ary\\r\\n" >
+        XREADGROUP GROUP "g\\xff\\r\\n" alice STREAMS {p}g >
+        XPENDING {p}none "g\\xff\\x00y"
+        XCLAIM "{p}\\xfe\\x00x" g alice 0 1-1
+        XCLAIM {p}g g alice 0 1-1 "FOO\\xff\\x00BAR"
+        XGROUP CREATECONSUMER {p}g "g\\x00\\xff" c
+        XGROUP FOO\\xff {p}g g
+        XGROUP SETID {p}none g 0 ENTRIESREAD x
+        XGROUP SETID {p}none g 0 ENTRIESREAD -5
+        XGROUP SETID {p}none g 0 FOO 1
+        XGROUP SETID {p}none g 0 ENTRIESREAD
+        XGROUP SETID {p}g g 0 ENTRIESREAD 1 ENTRIESREAD 2
         XREADGROUP GROUP nogroup alice STREAMS {p}g >
         XREADGROUP STREAMS {p}g >
         XREADGROUP GROUP g alice FOO STREAMS {p}g >
@@ -412,7 +425,13 @@ class StreamReferenceTest {
         XINFO STREAM {p}i FULL COUNT x
         XINFO STREAM {p}i FOO
         XINFO STREAM {p}i FULL FOO 1
+        XADD {p}lag 1-1 f v
+        XADD {p}lag 2-1 f v
+        XGROUP CREATE {p}lag g 0 ENTRIESREAD 3
+        XGROUP CREATE {p}lag h 0 ENTRIESREAD 9
+        XINFO GROUPS {p}lag
         SET {p}str v
+        XGROUP SETID {p}str g 0 ENTRIESREAD x
         XINFO GROUPS {p}str
         XINFO STREAM {p}str
         """;
