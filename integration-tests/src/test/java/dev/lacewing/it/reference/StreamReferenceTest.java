@@ -1,5 +1,9 @@
 package dev.lacewing.it.reference;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.lacewing.it.resp.RespClient;
+import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -458,5 +462,49 @@ class StreamReferenceTest {
     void repliesAsRedisDoes(Target target, String name, String text) {
         Script script = Script.parse(name, text, "xs" + RUNS.incrementAndGet() + ":");
         ScriptComparison.assertSameReplies(script, redis.port(), target);
+    }
+
+    static Stream<Arguments> targets() {
+        return Servers.all().map(Arguments::of);
+    }
+
+    /**
+     * XCLAIM FORCE of an entry no one was given creates its pending record delivered once
+     * (streamCreateNACK), and XREADGROUP given the largest ID reads new entries as {@code >} does,
+     * since xreadCommand stands for {@code >} by that ID. XPENDING's idle times are left out.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("targets")
+    void forcedClaimsAndTheLargestIdAsRedis(Target target) {
+        String key = "xs" + RUNS.incrementAndGet() + ":force";
+        List<String[]> commands = List.of(
+            new String[] {"XADD", key, "1-1", "f", "v"},
+            new String[] {"XADD", key, "2-1", "f", "v"},
+            new String[] {"XADD", key, "3-1", "f", "v"},
+            new String[] {"XGROUP", "CREATE", key, "g", "0"},
+            new String[] {"XCLAIM", key, "g", "carol", "0", "1-1", "FORCE", "JUSTID"},
+            new String[] {"XCLAIM", key, "g", "bob", "0", "2-1", "FORCE"},
+            new String[] {"XPENDING", key, "g", "-", "+", "10"},
+            new String[] {"XREADGROUP", "GROUP", "g", "alice", "COUNT", "1", "STREAMS", key,
+                "18446744073709551615-18446744073709551615"},
+            new String[] {"XREADGROUP", "GROUP", "g", "alice", "STREAMS", key, "18446744073709551615-18446744073709551615"},
+            new String[] {"XINFO", "GROUPS", key});
+        try (RespClient reference = RespClient.connect(redis.port());
+             RespClient lacewing = RespClient.connect(Servers.server(target).port())) {
+            for (String[] command : commands) {
+                String expected = reference.call(command);
+                String actual = lacewing.call(command);
+                if (command[0].equals("XPENDING")) {
+                    expected = withoutIdleTimes(expected);
+                    actual = withoutIdleTimes(actual);
+                }
+                assertEquals(expected, actual, String.join(" ", command));
+            }
+        }
+    }
+
+    /** An extended XPENDING reply with each entry's idle time (its third element) as 0. */
+    private static String withoutIdleTimes(String reply) {
+        return reply.replaceAll("(\\*4\r\n\\$\\d+\r\n[^\r]*\r\n\\$\\d+\r\n[^\r]*\r\n):\\d+", "$1:0");
     }
 }

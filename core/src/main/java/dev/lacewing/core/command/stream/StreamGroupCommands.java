@@ -424,6 +424,10 @@ final class StreamGroupCommands {
                 reply.error(INVALID_ID);
                 return;
             }
+            // xreadCommand stands for ">" by the largest ID, so that ID given explicitly reads new entries too.
+            if (after[i].equals(StreamId.MAX)) {
+                after[i] = null;
+            }
         }
         byte[] consumerName = argument(args, groupAt + 1);
         long now = System.currentTimeMillis();
