@@ -383,7 +383,7 @@ public final class Listpack {
     private static final byte[] LONG_MIN_TEXT = {'-', '9', '2', '2', '3', '3', '7', '2', '0', '3', '6', '8', '5',
         '4', '7', '7', '5', '8', '0', '8'};
 
-    private static boolean isLongMinText(byte[] bytes, int offset, int length) {
+    static boolean isLongMinText(byte[] bytes, int offset, int length) {
         return length == 20 && Arrays.equals(bytes, offset, offset + length, LONG_MIN_TEXT, 0, 20);
     }
 
@@ -391,7 +391,7 @@ public final class Listpack {
      * The canonical integer the bytes spell, or Long.MIN_VALUE when they spell none (or that
      * value itself, which {@link #isLongMinText} tells apart).
      */
-    private static long canonicalValue(byte[] bytes, int offset, int length) {
+    static long canonicalValue(byte[] bytes, int offset, int length) {
         if (length == 0 || length > 20) {
             return Long.MIN_VALUE;
         }

@@ -188,11 +188,15 @@ public final class StreamGroup {
         return true;
     }
 
-    /** XCLAIM's FORCE: the entry's pending record, created without a consumer when absent. */
+    /**
+     * XCLAIM's FORCE: the entry's pending record, created without a consumer and delivered once
+     * (streamCreateNACK) when absent.
+     */
     public Pending pendingOrCreate(StreamId id) {
         Pending entry = pending.get(id);
         if (entry == null) {
             entry = new Pending();
+            entry.deliveryCount = 1;
             pending.put(id, entry);
             bytes += PENDING_BYTES;
         }

@@ -9,8 +9,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * A stream (Redis's t_stream.c), stored as Redis stores it: entries in nodes of at most
- * {@code stream-node-max-bytes} bytes and {@code stream-node-max-entries} entries, each node one
+ * A stream (Redis's t_stream.c), stored as Redis stores it: entries in nodes that split where
+ * Redis's listpacks split under {@code stream-node-max-bytes} and {@code stream-node-max-entries}
+ * (each node tracks the bytes Redis's listpack would take, {@link RedisListpackSize}), each node one
  * packed {@code byte[]}, the nodes indexed by their first ID. Where Redis indexes nodes in a radix
  * tree this uses a {@link TreeMap} keyed by {@link StreamId}: about 110 bytes a node of up to 100
  * entries, and O(log n) seeks.
@@ -39,8 +40,8 @@ public final class StreamValue implements TypedValue {
 
     /** Object header, fields, and the TreeMap object. */
     private static final long FIXED_BYTES = 88 + 48;
-    /** A node's TreeMap entry (40), its StreamId key (32), the Node object (32), its array header (16). */
-    private static final long NODE_BYTES = 120;
+    /** A node's TreeMap entry (40), its StreamId key (32), the Node object (40), its array header (16). */
+    private static final long NODE_BYTES = 128;
     /** Redis's STREAM_LISTPACK_MAX_SIZE: the bound when stream-node-max-bytes is 0. */
     private static final long NODE_MAX_SIZE = 1L << 30;
     /** The groups' TreeMap, and each group's entry in it. */
@@ -72,6 +73,13 @@ public final class StreamValue implements TypedValue {
         int deleted;
         int masterFieldCount;
         int entriesStart;
+        /** The node's size as a Redis listpack, less its live and deleted counts: see {@link #listpackBytes}. */
+        long listpackBase;
+
+        /** lpBytes of the listpack Redis would hold for this node, which streamAppendItem bounds. */
+        long listpackBytes() {
+            return listpackBase + RedisListpackSize.integer(live) + RedisListpackSize.integer(deleted);
+        }
 
         Node copy() {
             Node copy = new Node();
@@ -81,6 +89,7 @@ public final class StreamValue implements TypedValue {
             copy.deleted = deleted;
             copy.masterFieldCount = masterFieldCount;
             copy.entriesStart = entriesStart;
+            copy.listpackBase = listpackBase;
             return copy;
         }
     }
@@ -198,7 +207,10 @@ public final class StreamValue implements TypedValue {
         return entriesAdded != 0 ? estimateEntriesRead(id) : group.entriesRead();
     }
 
-    /** A group's lag (streamReplyWithCGLag), or -1 when it cannot be known. */
+    /** {@link #lag}'s answer when the lag cannot be known; -1 is a lag (a group's ENTRIESREAD past the entries added). */
+    public static final long LAG_UNKNOWN = Long.MIN_VALUE;
+
+    /** A group's lag (streamReplyWithCGLag), or {@link #LAG_UNKNOWN}. */
     public long lag(StreamGroup group) {
         if (entriesAdded == 0) {
             return 0;
@@ -207,7 +219,7 @@ public final class StreamValue implements TypedValue {
             return entriesAdded - group.entriesRead();
         }
         long read = estimateEntriesRead(group.lastId());
-        return read == -1 ? -1 : entriesAdded - read;
+        return read == -1 ? LAG_UNKNOWN : entriesAdded - read;
     }
 
     /** XGROUP DESTROY: false when there is no such group. */
@@ -265,9 +277,9 @@ public final class StreamValue implements TypedValue {
     /**
      * Appends an entry whose ID the caller has checked is above {@link #lastId()}. Its fields and
      * values alternate in {@code array} at {@code offsets}/{@code lengths} from index {@code from}.
-     * A new node starts when the last one would pass {@code maxBytes} (0: no bound but Redis's 1 GB)
-     * or holds {@code maxEntries} entries, deleted ones included (0: no bound), as streamAppendItem
-     * decides.
+     * A new node starts where streamAppendItem starts one: when the size of the last node as a Redis
+     * listpack plus the entry's fields and values reaches {@code maxBytes} (0: no bound but Redis's
+     * 1 GB), or when it holds {@code maxEntries} entries, deleted ones included (0: no bound).
      */
     public void add(StreamId id, byte[] array, int[] offsets, int[] lengths, int from, int to, long maxBytes,
                     long maxEntries) {
@@ -279,7 +291,7 @@ public final class StreamValue implements TypedValue {
         Map.Entry<StreamId, Node> last = nodes.lastEntry();
         long byteBound = maxBytes <= 0 || maxBytes > NODE_MAX_SIZE ? NODE_MAX_SIZE : maxBytes;
         boolean newNode = last == null
-            || last.getValue().used + rawBytes >= byteBound
+            || last.getValue().listpackBytes() + rawBytes >= byteBound
             || maxEntries > 0 && last.getValue().live + last.getValue().deleted >= maxEntries;
         StreamId master;
         Node node;
@@ -303,6 +315,7 @@ public final class StreamValue implements TypedValue {
             }
             node.used = at;
             node.entriesStart = at;
+            node.listpackBase = masterListpackBytes(array, offsets, lengths, from, to);
             nodes.put(master, node);
             nodeBytes += node.data.length;
         } else {
@@ -354,7 +367,40 @@ public final class StreamValue implements TypedValue {
         }
         int start = node.used;
         node.used = at;
+        node.listpackBase += entryListpackBytes(id.ms() - master.ms(), id.seq() - master.seq(), same, array,
+            offsets, lengths, from, to);
         return start;
+    }
+
+    /**
+     * A node's master entry as Redis's listpack holds it, with the header and end byte, less the
+     * live and deleted counts: the field count, the fields, and the 0 terminator.
+     */
+    private static long masterListpackBytes(byte[] array, int[] offsets, int[] lengths, int from, int to) {
+        long bytes = RedisListpackSize.EMPTY + RedisListpackSize.integer((to - from) / 2L)
+            + RedisListpackSize.integer(0);
+        for (int i = from; i < to; i += 2) {
+            bytes += RedisListpackSize.string(array, offsets[i], lengths[i]);
+        }
+        return bytes;
+    }
+
+    /**
+     * One entry as streamAppendItem appends it: flags, ms and seq deltas (int64, as Redis subtracts),
+     * the field count unless SAMEFIELDS, the fields unless SAMEFIELDS, the values, and lp-count.
+     */
+    private static long entryListpackBytes(long msDelta, long seqDelta, boolean same, byte[] array, int[] offsets,
+                                           int[] lengths, int from, int to) {
+        long fieldCount = (to - from) / 2;
+        long bytes = RedisListpackSize.integer(DELETED | SAME_FIELDS) + RedisListpackSize.integer(msDelta)
+            + RedisListpackSize.integer(seqDelta);
+        if (!same) {
+            bytes += RedisListpackSize.integer(fieldCount);
+        }
+        for (int i = same ? from + 1 : from; i < to; i += same ? 2 : 1) {
+            bytes += RedisListpackSize.string(array, offsets[i], lengths[i]);
+        }
+        return bytes + RedisListpackSize.integer(same ? fieldCount + 3 : 2 * fieldCount + 4);
     }
 
     private static boolean sameFields(Node node, byte[] array, int[] offsets, int[] lengths, int from, int to) {
@@ -681,6 +727,11 @@ public final class StreamValue implements TypedValue {
         }
         node.used = at;
         node.entriesStart = at;
+        node.listpackBase = RedisListpackSize.EMPTY + RedisListpackSize.integer(node.masterFieldCount)
+            + RedisListpackSize.integer(0);
+        for (byte[] field : masterFields) {
+            node.listpackBase += RedisListpackSize.string(field, 0, field.length);
+        }
         nodes.put(master, node);
         nodeBytes += node.data.length;
         return true;

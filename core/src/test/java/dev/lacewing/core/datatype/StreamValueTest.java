@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class StreamValueTest {
 
     private static final long EMPTY = 136;
-    private static final long NODE = 120;
+    private static final long NODE = 128;
 
     private static void add(StreamValue stream, long ms, long maxBytes, long maxEntries, String... pairs) {
         StringBuilder joined = new StringBuilder();
@@ -61,6 +61,29 @@ class StreamValueTest {
         }
         assertTrue(stream.nodeCount() >= 5, "nodes: " + stream.nodeCount());
         assertEquals(List.of(10L, 9L, 8L), ids(stream.range(StreamId.MIN, StreamId.MAX, 3, true)));
+    }
+
+    /**
+     * Redis's listpack after XADD 1-0 f v: header and end (7), live count, deleted count, field
+     * count, "f", master terminator (2 + 2 + 2 + 3 + 2), then the entry: flags, ms delta, seq delta,
+     * "v", lp-count (2 + 2 + 2 + 3 + 2), 29 bytes; a value spelling an integer takes 2 bytes, not 3.
+     */
+    @Test
+    void aNodeClosesWhereRedissListpackBytesPlusTheEntryReachTheBound() {
+        StreamValue closes = new StreamValue();
+        add(closes, 1, 31, 0, "f", "v");
+        add(closes, 2, 31, 0, "f", "v");
+        assertEquals(2, closes.nodeCount());
+
+        StreamValue stays = new StreamValue();
+        add(stays, 1, 32, 0, "f", "v");
+        add(stays, 2, 32, 0, "f", "v");
+        assertEquals(1, stays.nodeCount());
+
+        StreamValue integers = new StreamValue();
+        add(integers, 1, 31, 0, "f", "7");
+        add(integers, 2, 31, 0, "f", "v");
+        assertEquals(1, integers.nodeCount());
     }
 
     @Test

@@ -1,5 +1,9 @@
 package dev.lacewing.it.reference;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.lacewing.it.resp.RespClient;
+import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -299,6 +303,19 @@ class StreamReferenceTest {
         XREADGROUP GROUP g alice STREAMS {p}g $
         XREADGROUP GROUP g alice STREAMS {p}g
         XREADGROUP GROUP g alice STREAMS {p}g {p}none > >
+        XREADGROUP GROUP g alice STREAMS {p}g {p}g >
+        XREADGROUP GROUP g alice STREAMS "{p}bin\\x00ary\\r\\n" >
+        XREADGROUP GROUP "g\\xff\\r\\n" alice STREAMS {p}g >
+        XPENDING {p}none "g\\xff\\x00y"
+        XCLAIM "{p}\\xfe\\x00x" g alice 0 1-1
+        XCLAIM {p}g g alice 0 1-1 "FOO\\xff\\x00BAR"
+        XGROUP CREATECONSUMER {p}g "g\\x00\\xff" c
+        XGROUP FOO\\xff {p}g g
+        XGROUP SETID {p}none g 0 ENTRIESREAD x
+        XGROUP SETID {p}none g 0 ENTRIESREAD -5
+        XGROUP SETID {p}none g 0 FOO 1
+        XGROUP SETID {p}none g 0 ENTRIESREAD
+        XGROUP SETID {p}g g 0 ENTRIESREAD 1 ENTRIESREAD 2
         XREADGROUP GROUP nogroup alice STREAMS {p}g >
         XREADGROUP STREAMS {p}g >
         XREADGROUP GROUP g alice FOO STREAMS {p}g >
@@ -412,7 +429,13 @@ class StreamReferenceTest {
         XINFO STREAM {p}i FULL COUNT x
         XINFO STREAM {p}i FOO
         XINFO STREAM {p}i FULL FOO 1
+        XADD {p}lag 1-1 f v
+        XADD {p}lag 2-1 f v
+        XGROUP CREATE {p}lag g 0 ENTRIESREAD 3
+        XGROUP CREATE {p}lag h 0 ENTRIESREAD 9
+        XINFO GROUPS {p}lag
         SET {p}str v
+        XGROUP SETID {p}str g 0 ENTRIESREAD x
         XINFO GROUPS {p}str
         XINFO STREAM {p}str
         """;
@@ -439,5 +462,49 @@ class StreamReferenceTest {
     void repliesAsRedisDoes(Target target, String name, String text) {
         Script script = Script.parse(name, text, "xs" + RUNS.incrementAndGet() + ":");
         ScriptComparison.assertSameReplies(script, redis.port(), target);
+    }
+
+    static Stream<Arguments> targets() {
+        return Servers.all().map(Arguments::of);
+    }
+
+    /**
+     * XCLAIM FORCE of an entry no one was given creates its pending record delivered once
+     * (streamCreateNACK), and XREADGROUP given the largest ID reads new entries as {@code >} does,
+     * since xreadCommand stands for {@code >} by that ID. XPENDING's idle times are left out.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("targets")
+    void forcedClaimsAndTheLargestIdAsRedis(Target target) {
+        String key = "xs" + RUNS.incrementAndGet() + ":force";
+        List<String[]> commands = List.of(
+            new String[] {"XADD", key, "1-1", "f", "v"},
+            new String[] {"XADD", key, "2-1", "f", "v"},
+            new String[] {"XADD", key, "3-1", "f", "v"},
+            new String[] {"XGROUP", "CREATE", key, "g", "0"},
+            new String[] {"XCLAIM", key, "g", "carol", "0", "1-1", "FORCE", "JUSTID"},
+            new String[] {"XCLAIM", key, "g", "bob", "0", "2-1", "FORCE"},
+            new String[] {"XPENDING", key, "g", "-", "+", "10"},
+            new String[] {"XREADGROUP", "GROUP", "g", "alice", "COUNT", "1", "STREAMS", key,
+                "18446744073709551615-18446744073709551615"},
+            new String[] {"XREADGROUP", "GROUP", "g", "alice", "STREAMS", key, "18446744073709551615-18446744073709551615"},
+            new String[] {"XINFO", "GROUPS", key});
+        try (RespClient reference = RespClient.connect(redis.port());
+             RespClient lacewing = RespClient.connect(Servers.server(target).port())) {
+            for (String[] command : commands) {
+                String expected = reference.call(command);
+                String actual = lacewing.call(command);
+                if (command[0].equals("XPENDING")) {
+                    expected = withoutIdleTimes(expected);
+                    actual = withoutIdleTimes(actual);
+                }
+                assertEquals(expected, actual, String.join(" ", command));
+            }
+        }
+    }
+
+    /** An extended XPENDING reply with each entry's idle time (its third element) as 0. */
+    private static String withoutIdleTimes(String reply) {
+        return reply.replaceAll("(\\*4\r\n\\$\\d+\r\n[^\r]*\r\n\\$\\d+\r\n[^\r]*\r\n):\\d+", "$1:0");
     }
 }

@@ -55,8 +55,6 @@ final class StreamGroupCommands {
     static final String DOLLAR_IN_XREADGROUP = "ERR The $ ID is meaningless in the context of XREADGROUP: you want "
         + "to read the history of this consumer by specifying a proper ID, or use the > ID to get new messages. The $ "
         + "ID would just return an empty result set.";
-    static final String UNBALANCED_XREADGROUP = "ERR Unbalanced XREADGROUP list of streams: for each stream key an ID "
-        + "or '$' must be specified.";
     static final String GROUP_GONE = "NOGROUP the consumer group this client was blocked on no longer exists";
 
     private StreamGroupCommands() {
@@ -117,16 +115,31 @@ final class StreamGroupCommands {
         return args.copy(index);
     }
 
+    /**
+     * An argument as Redis's {@code %s} prints it in an error: up to its first NUL byte, each byte one
+     * char, for {@link #cError}.
+     */
     private static String text(Arguments args, int index) {
-        return new String(args.array(), args.offset(index), args.length(index), StandardCharsets.UTF_8);
+        int end = args.offset(index);
+        int limit = end + args.length(index);
+        byte[] array = args.array();
+        while (end < limit && array[end] != 0) {
+            end++;
+        }
+        return new String(array, args.offset(index), end - args.offset(index), StandardCharsets.ISO_8859_1);
+    }
+
+    /** An error that holds {@link #text} arguments, written back byte for byte. */
+    private static byte[] cError(String message) {
+        return message.getBytes(StandardCharsets.ISO_8859_1);
     }
 
     private static boolean isWord(Arguments args, int index, char c) {
         return args.length(index) == 1 && args.array()[args.offset(index)] == c;
     }
 
-    private static String noGroup(Arguments args, int group, int key) {
-        return "NOGROUP No such consumer group '" + text(args, group) + "' for key name '" + text(args, key) + "'";
+    private static byte[] noGroup(Arguments args, int group, int key) {
+        return cError("NOGROUP No such consumer group '" + text(args, group) + "' for key name '" + text(args, key) + "'");
     }
 
     // ---- XGROUP ----------------------------------------------------------------------------
@@ -221,13 +234,28 @@ final class StreamGroupCommands {
         ctx.reply().ok();
     }
 
-    private static String subcommandSyntax(Arguments args) {
-        return "ERR unknown subcommand or wrong number of arguments for '" + text(args, 1) + "'. Try XGROUP HELP.";
+    private static byte[] subcommandSyntax(Arguments args) {
+        return cError("ERR unknown subcommand or wrong number of arguments for '" + text(args, 1)
+            + "'. Try XGROUP HELP.");
     }
 
-    /** XGROUP SETID key group id|$ [ENTRIESREAD entries-read] */
+    /**
+     * XGROUP SETID key group id|$ [ENTRIESREAD entries-read]. As xgroupCommand, the options are
+     * parsed before the key is looked up, and the argument count is checked after.
+     */
     private static void setId(CommandContext ctx) {
         Arguments args = ctx.arguments();
+        long entriesRead = -1;
+        for (int i = 5; i < args.count(); i += 2) {
+            if (!args.is(i, "ENTRIESREAD") || i + 1 >= args.count()) {
+                ctx.reply().error(subcommandSyntax(args));
+                return;
+            }
+            entriesRead = parseEntriesRead(ctx, i + 1);
+            if (entriesRead == Long.MIN_VALUE) {
+                return;
+            }
+        }
         Object value = streamFor(ctx, false, true);
         if (value == null) {
             return;
@@ -245,17 +273,6 @@ final class StreamGroupCommands {
                 id = StreamCommands.parseId(args, 4, 0, false, null);
             } catch (InvalidId e) {
                 ctx.reply().error(INVALID_ID);
-                return;
-            }
-        }
-        long entriesRead = -1;
-        if (args.count() == 7) {
-            if (!args.is(5, "ENTRIESREAD")) {
-                ctx.reply().error(subcommandSyntax(args));
-                return;
-            }
-            entriesRead = parseEntriesRead(ctx, 6);
-            if (entriesRead == Long.MIN_VALUE) {
                 return;
             }
         }
@@ -348,7 +365,7 @@ final class StreamGroupCommands {
                     streamsAt = i + 1;
                     int rest = args.count() - streamsAt;
                     if (rest % 2 != 0) {
-                        reply.error(UNBALANCED_XREADGROUP);
+                        reply.error(StreamCommands.UNBALANCED_XREAD);
                         return;
                     }
                     streams = rest / 2;
@@ -387,8 +404,8 @@ final class StreamGroupCommands {
                 KeyspaceEvents.missed(ctx, args, streamsAt + i);
             }
             if (value == null || ((StreamValue) value).group(groupName) == null) {
-                reply.error("NOGROUP No such key '" + text(args, streamsAt + i) + "' or consumer group '"
-                    + text(args, groupAt) + "' in XREADGROUP with GROUP option");
+                reply.error(cError("NOGROUP No such key '" + text(args, streamsAt + i) + "' or consumer group '"
+                    + text(args, groupAt) + "' in XREADGROUP with GROUP option"));
                 return;
             }
             values[i] = (StreamValue) value;
@@ -406,6 +423,10 @@ final class StreamGroupCommands {
             } catch (InvalidId e) {
                 reply.error(INVALID_ID);
                 return;
+            }
+            // xreadCommand stands for ">" by the largest ID, so that ID given explicitly reads new entries too.
+            if (after[i].equals(StreamId.MAX)) {
+                after[i] = null;
             }
         }
         byte[] consumerName = argument(args, groupAt + 1);
@@ -568,7 +589,7 @@ final class StreamGroupCommands {
         }
         StreamGroup group = value == null ? null : ((StreamValue) value).group(argument(args, 2));
         if (group == null) {
-            ctx.reply().error("NOGROUP No such key '" + text(args, 1) + "' or consumer group '" + text(args, 2) + "'");
+            ctx.reply().error(cError("NOGROUP No such key '" + text(args, 1) + "' or consumer group '" + text(args, 2) + "'"));
         }
         return group;
     }
@@ -636,7 +657,7 @@ final class StreamGroupCommands {
                 } else if (args.is(j, "LASTID") && more) {
                     lastId = StreamCommands.parseId(args, ++j, 0, true, null);
                 } else {
-                    reply.error("ERR Unrecognized XCLAIM option '" + text(args, j) + "'");
+                    reply.error(cError("ERR Unrecognized XCLAIM option '" + text(args, j) + "'"));
                     return;
                 }
             } catch (InvalidOption e) {
@@ -900,7 +921,7 @@ final class StreamGroupCommands {
         }
         StreamGroup group = value == null ? null : ((StreamValue) value).group(argument(args, 2));
         if (group == null) {
-            reply.error("NOGROUP No such key '" + text(args, 1) + "' or consumer group '" + text(args, 2) + "'");
+            reply.error(cError("NOGROUP No such key '" + text(args, 1) + "' or consumer group '" + text(args, 2) + "'"));
             return;
         }
         if (argc == 3) {
@@ -994,7 +1015,7 @@ final class StreamGroupCommands {
         }
         reply.bulk("lag");
         long lag = stream.lag(group);
-        if (lag == -1) {
+        if (lag == StreamValue.LAG_UNKNOWN) {
             reply.nullBulk();
         } else {
             reply.integer(lag);

@@ -20,8 +20,8 @@ import java.util.Map;
  * (live count, deleted count, field count, the fields, a 0 terminator), then each entry as its
  * flags, ms and seq deltas from the master ID, the field count and field,value pairs or, with
  * SAMEFIELDS, the values alone, and the lp-count back pointer. Core's nodes hold the same entries
- * in their own layout and split where Redis does by entry count; by bytes they may split at other
- * entries, so a payload equals Redis's byte for byte when stream-node-max-entries splits first.
+ * in their own layout and split where Redis's do, by entry count and by Redis's listpack bytes, so
+ * a stream built by the same commands DUMPs to Redis's bytes.
  *
  * <p>Stateless; runs on the thread that holds the value's key.
  */
