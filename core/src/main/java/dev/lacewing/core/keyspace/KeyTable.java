@@ -239,7 +239,7 @@ public final class KeyTable implements DatabaseTable {
         if (values[index] instanceof byte[] bytes) {
             view.setString(bytes, 0, bytes.length);
         } else if (values[index] instanceof EditedString edited) {
-            edited.view(view);
+            view.setString(edited.array(), 0, edited.length());
         } else {
             view.setObject(values[index]);
         }
@@ -354,7 +354,7 @@ public final class KeyTable implements DatabaseTable {
         } else {
             return false;
         }
-        edited.view(view);
+        view.setString(edited.array(), 0, edited.length());
         return true;
     }
 
