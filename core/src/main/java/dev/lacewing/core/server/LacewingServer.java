@@ -448,6 +448,28 @@ public final class LacewingServer implements AutoCloseable {
          * Adds the listeners; returns the port.
          */
         private static int listen(ServerBootstrap bootstrap, String bind, int port, String kind, List<Channel> listeners) {
+            if (port != 0) {
+                return listenOnce(bootstrap, bind, port, kind, listeners);
+            }
+            // Port 0: the first address picks a free port, which a later address may find taken on its
+            // interface (another socket's ephemeral port); then everything is let go and tried afresh.
+            for (int attempt = 1; ; attempt++) {
+                List<Channel> tried = new ArrayList<>();
+                try {
+                    int chosen = listenOnce(bootstrap, bind, 0, kind, tried);
+                    listeners.addAll(tried);
+                    return chosen;
+                } catch (IllegalStateException e) {
+                    tried.forEach(channel -> channel.close().syncUninterruptibly());
+                    if (attempt == 8 || tried.isEmpty()) {
+                        throw e;
+                    }
+                }
+            }
+        }
+
+        private static int listenOnce(ServerBootstrap bootstrap, String bind, int port, String kind,
+                                      List<Channel> listeners) {
             int bound = 0;
             for (String address : bind.split("\\s+")) {
                 boolean optional = address.startsWith("-");
