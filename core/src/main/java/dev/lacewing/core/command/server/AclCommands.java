@@ -364,7 +364,7 @@ public final class AclCommands {
             ctx.reply().error("ERR User '" + args.string(2) + "' not found");
             return;
         }
-        Arguments request = new Shifted(args, 3);
+        Arguments request = new ServerCommands.ShiftedArguments(args, 3);
         Command command = server(ctx).commands().lookup(request.string(0));
         if (command != null && !command.subcommands().isEmpty() && request.count() >= 2) {
             command = command.subcommand(request.string(1).toLowerCase(Locale.ROOT));
@@ -388,28 +388,5 @@ public final class AclCommands {
             default -> "This user has no permissions to access the '" + request.string(denial.position())
                 + "' channel";
         });
-    }
-
-    /** The arguments of a request from index {@code shift} on: the command DRYRUN asks about. */
-    private record Shifted(Arguments arguments, int shift) implements Arguments {
-        @Override
-        public int count() {
-            return arguments.count() - shift;
-        }
-
-        @Override
-        public byte[] array() {
-            return arguments.array();
-        }
-
-        @Override
-        public int offset(int index) {
-            return arguments.offset(index + shift);
-        }
-
-        @Override
-        public int length(int index) {
-            return arguments.length(index + shift);
-        }
     }
 }

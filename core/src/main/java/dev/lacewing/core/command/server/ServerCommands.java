@@ -364,8 +364,8 @@ public final class ServerCommands {
         }
     }
 
-    /** The arguments of a request from index {@code shift} on: the command GETKEYS asks about. */
-    private record ShiftedArguments(Arguments arguments, int shift) implements Arguments {
+    /** The arguments of a request from index {@code shift} on: the command GETKEYS or ACL DRYRUN asks about. */
+    record ShiftedArguments(Arguments arguments, int shift) implements Arguments {
         @Override
         public int count() {
             return arguments.count() - shift;
