@@ -12,7 +12,7 @@ import dev.lacewing.api.ValueView;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.KeySplit;
 import dev.lacewing.core.keyspace.Database;
-import dev.lacewing.core.keyspace.TypedValue;
+import dev.lacewing.core.datatype.TypedValue;
 import dev.lacewing.core.keyspace.WatchedKeys;
 import dev.lacewing.core.resp.RespWriter;
 import io.netty.buffer.ByteBuf;

@@ -19,7 +19,7 @@ import dev.lacewing.core.command.ScanOptions;
 import dev.lacewing.core.command.Glob;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
-import dev.lacewing.core.keyspace.TypedValue;
+import dev.lacewing.core.datatype.TypedValue;
 import dev.lacewing.core.pubsub.KeyspaceEvents;
 import java.util.ArrayList;
 import java.util.Arrays;
