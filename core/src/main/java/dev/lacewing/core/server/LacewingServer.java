@@ -11,7 +11,6 @@ import dev.lacewing.api.ThreadingStrategy;
 import dev.lacewing.api.TransportProvider;
 import dev.lacewing.api.Workers;
 import dev.lacewing.core.command.CommandTable;
-import dev.lacewing.core.command.CoreCommands;
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.keyspace.KeyspaceListener;
