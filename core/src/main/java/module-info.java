@@ -49,6 +49,5 @@ module dev.lacewing.core {
     provides dev.lacewing.api.TransportProvider with dev.lacewing.core.transport.NioTransport;
     provides dev.lacewing.api.ThreadingStrategy with
         dev.lacewing.core.threading.PerCoreStrategy,
-        dev.lacewing.core.threading.SingleStrategy,
-        dev.lacewing.core.threading.IoPoolStrategy;
+        dev.lacewing.core.threading.SingleStrategy;
 }

@@ -16,7 +16,6 @@ import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.keyspace.KeyspaceListener;
 import dev.lacewing.core.persistence.aof.AppendOnlyFile;
 import dev.lacewing.core.persistence.BackgroundSave;
-import dev.lacewing.core.threading.IoPoolStrategy;
 import dev.lacewing.core.threading.PerCoreStrategy;
 import dev.lacewing.core.threading.SingleStrategy;
 import dev.lacewing.core.transport.NettyTransport;
@@ -561,8 +560,7 @@ public final class LacewingServer implements AutoCloseable {
         }
 
         private static List<ThreadingStrategy> withBuiltInStrategies(List<ThreadingStrategy> found) {
-            List<ThreadingStrategy> all = new ArrayList<>(List.of(new PerCoreStrategy(), new SingleStrategy(),
-                new IoPoolStrategy()));
+            List<ThreadingStrategy> all = new ArrayList<>(List.of(new PerCoreStrategy(), new SingleStrategy()));
             all.addAll(found);
             return all;
         }
