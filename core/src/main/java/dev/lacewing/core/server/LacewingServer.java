@@ -11,13 +11,11 @@ import dev.lacewing.api.ThreadingStrategy;
 import dev.lacewing.api.TransportProvider;
 import dev.lacewing.api.Workers;
 import dev.lacewing.core.command.CommandTable;
-import dev.lacewing.core.command.CoreCommands;
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.keyspace.KeyspaceListener;
 import dev.lacewing.core.persistence.aof.AppendOnlyFile;
 import dev.lacewing.core.persistence.BackgroundSave;
-import dev.lacewing.core.threading.IoPoolStrategy;
 import dev.lacewing.core.threading.PerCoreStrategy;
 import dev.lacewing.core.threading.SingleStrategy;
 import dev.lacewing.core.transport.NettyTransport;
@@ -562,8 +560,7 @@ public final class LacewingServer implements AutoCloseable {
         }
 
         private static List<ThreadingStrategy> withBuiltInStrategies(List<ThreadingStrategy> found) {
-            List<ThreadingStrategy> all = new ArrayList<>(List.of(new PerCoreStrategy(), new SingleStrategy(),
-                new IoPoolStrategy()));
+            List<ThreadingStrategy> all = new ArrayList<>(List.of(new PerCoreStrategy(), new SingleStrategy()));
             all.addAll(found);
             return all;
         }

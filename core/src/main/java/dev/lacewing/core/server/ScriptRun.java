@@ -10,7 +10,6 @@ import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.api.ScriptHost;
-import dev.lacewing.api.ValueView;
 import dev.lacewing.core.acl.Acl;
 import dev.lacewing.core.acl.AclUser;
 import dev.lacewing.core.command.Command;
@@ -534,11 +533,12 @@ public final class ScriptRun implements ScriptHost {
      * A script's command: its own arguments and a reply of its own; the rest is the script's caller's.
      * A read-only command's lookups count as keyspace hits and misses, as they do outside a script.
      */
-    private final class CallContext implements CommandContext {
+    private final class CallContext extends DelegatingContext {
         private final Arguments arguments;
         private final boolean countsReads;
 
         CallContext(Arguments arguments, boolean countsReads) {
+            super(ctx, server);
             this.arguments = arguments;
             this.countsReads = countsReads;
         }
@@ -558,41 +558,6 @@ public final class ScriptRun implements ScriptHost {
             Keyspace keyspace = ctx.keyspace();
             // EVAL_RO's own keyspace counts already.
             return countsReads && !(keyspace instanceof ReadLookups) ? readLookups().of(keyspace) : keyspace;
-        }
-
-        @Override
-        public Keyspace keyspace(int index) {
-            return ctx.keyspace(index);
-        }
-
-        @Override
-        public int databases() {
-            return ctx.databases();
-        }
-
-        @Override
-        public void swapDatabases(int first, int second) {
-            ctx.swapDatabases(first, second);
-        }
-
-        @Override
-        public long now() {
-            return ctx.now();
-        }
-
-        @Override
-        public ValueView valueView() {
-            return ctx.valueView();
-        }
-
-        @Override
-        public Client client() {
-            return ctx.client();
-        }
-
-        @Override
-        public ServerState server() {
-            return server;
         }
 
         /** A blocking command called from a script answers at once, as Redis's do for a client that may not block. */
