@@ -1,6 +1,7 @@
 package dev.lacewing.it.commands;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lacewing.core.keyspace.Slots;
@@ -244,8 +245,50 @@ class ScriptingCommandsTest {
         }
     }
 
+    /**
+     * Scripts on two shards run at the same time: while a script on one shard loops, a script on a
+     * key of the other shard, sent on both clients, is answered on the thread the loop leaves free,
+     * before the loop ends (SCRIPT KILL ends it once past busy-reply-threshold). Both scripts run
+     * once first, so that they take only their KEYS and not the whole keyspace.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void scriptsOnTwoShardsRunAtTheSameTime(Target target) throws Exception {
+        String looping = "local i = 0 while i < tonumber(ARGV[1]) do i = i + 1 end return i";
+        String counting = "return redis.call('incr', KEYS[1])";
+        String a = keyOnShard(target, "parallel:a", 0);
+        String b = keyOnShard(target, "parallel:b", 1);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (LacewingServer server = Servers.builder(target).set("busy-reply-threshold", "3000").start();
+             RespClient script = RespClient.connect(server.port());
+             RespClient first = RespClient.connect(server.port());
+             RespClient second = RespClient.connect(server.port())) {
+            assertEquals(":1\r\n", script.call("EVAL", looping, "1", a, "1"));
+            assertEquals(":1\r\n", script.call("EVAL", counting, "1", b));
+            script.send(RespClient.encode(RespClient.toBytes("EVAL", looping, "1", a, "200000000")));
+            Thread.sleep(400);
+            RespClient other = answering(pool, first, second, "EVAL", counting, "1", b);
+            String answer = other.readReplyText();
+            assertTrue(answer.equals(":2\r\n") || answer.equals(":3\r\n"), answer);
+            assertFalse(script.available(0), "the looping script still runs");
+            String killed = other.call("SCRIPT", "KILL");
+            for (int attempt = 0; attempt < 200 && !killed.equals("+OK\r\n"); attempt++) {
+                assertEquals("-NOTBUSY No scripts in execution right now.\r\n", killed);
+                Thread.sleep(100);
+                killed = other.call("SCRIPT", "KILL");
+            }
+            assertEquals("+OK\r\n", killed);
+            assertTrue(script.readReplyText().startsWith("-ERR Script killed by user with SCRIPT KILL..."));
+            RespClient stuck = other == first ? second : first;
+            String late = stuck.readReplyText();
+            assertTrue(late.equals(":2\r\n") || late.equals(":3\r\n"), late);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     /** Sends {@code command} on both clients and returns the one whose thread answers first (the other's is busy). */
-    private static RespClient answering(ExecutorService pool, RespClient first, RespClient second, String command)
+    private static RespClient answering(ExecutorService pool, RespClient first, RespClient second, String... command)
         throws Exception {
         first.send(RespClient.encode(RespClient.toBytes(command)));
         second.send(RespClient.encode(RespClient.toBytes(command)));
