@@ -64,6 +64,13 @@ public final class LacewingServer implements AutoCloseable {
 
     private final ServerState state;
     private final MultiThreadIoEventLoopGroup group;
+    /**
+     * The one thread that accepts connections on every listener (TCP, TLS, Unix, metrics) and hands
+     * each to a worker. Not a worker itself: a worker may run a script for as long as it is busy,
+     * and a listener on it would accept nobody meanwhile, not even the client that comes to send
+     * SCRIPT KILL (Redis accepts clients during a busy script and answers them BUSY).
+     */
+    private final MultiThreadIoEventLoopGroup acceptor;
     private final List<Channel> listeners;
     private final StorageEngine engine;
     private final Workers workers;
@@ -71,10 +78,11 @@ public final class LacewingServer implements AutoCloseable {
     private volatile Path unixSocket;
     private volatile boolean closed;
 
-    private LacewingServer(ServerState state, MultiThreadIoEventLoopGroup group, List<Channel> listeners,
-                           StorageEngine engine, Workers workers) {
+    private LacewingServer(ServerState state, MultiThreadIoEventLoopGroup group, MultiThreadIoEventLoopGroup acceptor,
+                           List<Channel> listeners, StorageEngine engine, Workers workers) {
         this.state = state;
         this.group = group;
+        this.acceptor = acceptor;
         this.workers = workers;
         this.listeners = listeners;
         this.engine = engine;
@@ -148,6 +156,7 @@ public final class LacewingServer implements AutoCloseable {
         for (ClientConnection client : List.copyOf(state.clients().values())) {
             client.kill();
         }
+        acceptor.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         engine.close();
         state.aof().close();
@@ -266,9 +275,12 @@ public final class LacewingServer implements AutoCloseable {
 
             MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(plan.workers(),
                 new DefaultThreadFactory("lacewing-worker"), transport.transport().ioHandlerFactory());
+            MultiThreadIoEventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1,
+                new DefaultThreadFactory("lacewing-accept"), transport.transport().ioHandlerFactory());
             try {
-                return start(config, users, found, plan, engineName, engineProvider, transport, tls, group);
+                return start(config, users, found, plan, engineName, engineProvider, transport, tls, group, acceptor);
             } catch (RuntimeException e) {
+                acceptor.shutdownGracefully(0, 1, TimeUnit.SECONDS);
                 group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
                 throw e;
             }
@@ -276,7 +288,8 @@ public final class LacewingServer implements AutoCloseable {
 
         private LacewingServer start(Config config, List<String> users, Plugins found, ThreadingPlan plan, String engineName,
                                      StorageEngineProvider engineProvider, TransportChoice transport,
-                                     TlsContext tls, MultiThreadIoEventLoopGroup group) {
+                                     TlsContext tls, MultiThreadIoEventLoopGroup group,
+                                     MultiThreadIoEventLoopGroup acceptor) {
             NettyWorkers workers = new NettyWorkers(group);
             ServerState state = new ServerState(config, new CommandTable.Builder("core").build(), plan, engineName,
                 transport.transport().name(), transport.notes(), found.mode());
@@ -372,7 +385,7 @@ public final class LacewingServer implements AutoCloseable {
                 }
             };
             ServerBootstrap bootstrap = new ServerBootstrap()
-                .group(group, group)
+                .group(acceptor, group)
                 .channel(transport.transport().serverChannelClass())
                 .option(ChannelOption.SO_BACKLOG, (int) config.longValue("tcp-backlog"))
                 .option(ChannelOption.SO_REUSEADDR, true)
@@ -384,7 +397,7 @@ public final class LacewingServer implements AutoCloseable {
                 transport.transport().configureKeepAlive(bootstrap, keepAliveSeconds);
             }
             List<Channel> listeners = new ArrayList<>();
-            LacewingServer server = new LacewingServer(state, group, listeners, engine, workers);
+            LacewingServer server = new LacewingServer(state, group, acceptor, listeners, engine, workers);
             onServing.accept(server);
             int port = (int) config.longValue("port");
             int tlsPort = (int) config.longValue("tls-port");
@@ -395,7 +408,7 @@ public final class LacewingServer implements AutoCloseable {
                 }
                 if (!unixSocket.isEmpty()) {
                     ServerBootstrap domain = new ServerBootstrap()
-                        .group(group, group)
+                        .group(acceptor, group)
                         .channel(transport.transport().serverDomainSocketChannelClass())
                         .option(ChannelOption.SO_BACKLOG, (int) config.longValue("tcp-backlog"))
                         .childHandler(plain);

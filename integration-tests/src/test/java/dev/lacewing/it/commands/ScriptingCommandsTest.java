@@ -21,7 +21,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -214,12 +213,7 @@ class ScriptingCommandsTest {
                 Thread.sleep(100);
                 reply = other.call("PING");
             }
-            // Known flake (issue 16's note of 2026-12-05): twice in the full suite, on multithread/io_uring only,
-            // the script had not started 10 s after EVAL while the other thread answered. Until it is found,
-            // that case is reported as skipped with this reason rather than failing the run; any other
-            // reply than PONG or BUSY still fails.
-            Assumptions.assumeTrue(reply.equals(busy),
-                "the busy script had not started 30 s after EVAL (known flake, multithread/io_uring)");
+            assertEquals(busy, reply, () -> "no BUSY 30 s after EVAL; threads:\n" + threads());
             assertEquals("+OK\r\n", other.call("SCRIPT", "KILL"));
             assertEquals("-ERR Script killed by user with SCRIPT KILL... script: "
                 + Scripts.sha1Hex(LOOP.getBytes(StandardCharsets.UTF_8)) + ", on @user_script:1.\r\n",
@@ -240,6 +234,44 @@ class ScriptingCommandsTest {
             // A loaded machine may take longer than a read's timeout to count to three million.
             assertTrue(script.available(60_000), "the script's reply within 60 s");
             assertEquals(":3000000\r\n", script.readReplyText());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
+     * A client that connects while a script is busy is answered, as Redis answers it (BUSY), so that
+     * it can send SCRIPT KILL: whichever worker thread runs the script, a new connection is
+     * accepted. Two connections, one per worker thread, each run the busy script in turn; two new
+     * clients connect during each run, and the one on the free thread answers.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void aClientConnectingDuringABusyScriptIsAnswered(Target target) throws Exception {
+        String busy = "-BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.\r\n";
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (LacewingServer server = Servers.builder(target).set("busy-reply-threshold", "100").start();
+             RespClient one = RespClient.connect(server.port());
+             RespClient two = RespClient.connect(server.port())) {
+            assertEquals("+PONG\r\n", one.call("PING"));
+            assertEquals("+PONG\r\n", two.call("PING"));
+            for (RespClient script : List.of(one, two)) {
+                script.send(RespClient.encode(RespClient.toBytes("EVAL", LOOP, "0")));
+                Thread.sleep(400);
+                try (RespClient first = RespClient.connect(server.port());
+                     RespClient second = RespClient.connect(server.port())) {
+                    RespClient other = answering(pool, first, second, "PING");
+                    String reply = other.readReplyText();
+                    for (int attempt = 0; attempt < 300 && !reply.equals(busy); attempt++) {
+                        assertEquals("+PONG\r\n", reply);
+                        Thread.sleep(100);
+                        reply = other.call("PING");
+                    }
+                    assertEquals(busy, reply);
+                    assertEquals("+OK\r\n", other.call("SCRIPT", "KILL"));
+                    assertTrue(script.readReplyText().startsWith("-ERR Script killed by user with SCRIPT KILL..."));
+                }
+            }
         } finally {
             pool.shutdownNow();
         }
@@ -304,7 +336,24 @@ class ScriptingCommandsTest {
             }
             Thread.sleep(10);
         }
-        throw new AssertionError("neither client was answered");
+        throw new AssertionError("neither client was answered; threads:\n" + threads());
+    }
+
+    /** Every thread's stack (the server runs in this JVM), for a test that found the server stalled. */
+    private static String threads() {
+        StringBuilder text = new StringBuilder();
+        for (java.lang.management.ThreadInfo info
+            : java.lang.management.ManagementFactory.getThreadMXBean().dumpAllThreads(true, true)) {
+            text.append('"').append(info.getThreadName()).append("\" ").append(info.getThreadState());
+            if (info.getLockName() != null) {
+                text.append(" on ").append(info.getLockName()).append(" owned by ").append(info.getLockOwnerName());
+            }
+            text.append('\n');
+            for (StackTraceElement frame : info.getStackTrace()) {
+                text.append("    at ").append(frame).append('\n');
+            }
+        }
+        return text.toString();
     }
 
     private static boolean waitReadable(RespClient client) {
