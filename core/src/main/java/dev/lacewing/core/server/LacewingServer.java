@@ -29,6 +29,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.ThreadPerTaskExecutor;
 import java.net.InetSocketAddress;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -273,12 +274,15 @@ public final class LacewingServer implements AutoCloseable {
                 config.value("transport"));
             TlsContext tls = config.longValue("tls-port") == 0 ? null : TlsContext.start(config);
 
+            ConnectionPlacement placement = new ConnectionPlacement();
             MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(plan.workers(),
-                new DefaultThreadFactory("lacewing-worker"), transport.transport().ioHandlerFactory());
+                new ThreadPerTaskExecutor(new DefaultThreadFactory("lacewing-worker")), placement,
+                transport.transport().ioHandlerFactory());
             MultiThreadIoEventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1,
                 new DefaultThreadFactory("lacewing-accept"), transport.transport().ioHandlerFactory());
             try {
-                return start(config, users, found, plan, engineName, engineProvider, transport, tls, group, acceptor);
+                return start(config, users, found, plan, engineName, engineProvider, transport, tls, group, acceptor,
+                    placement);
             } catch (RuntimeException e) {
                 acceptor.shutdownGracefully(0, 1, TimeUnit.SECONDS);
                 group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
@@ -289,12 +293,13 @@ public final class LacewingServer implements AutoCloseable {
         private LacewingServer start(Config config, List<String> users, Plugins found, ThreadingPlan plan, String engineName,
                                      StorageEngineProvider engineProvider, TransportChoice transport,
                                      TlsContext tls, MultiThreadIoEventLoopGroup group,
-                                     MultiThreadIoEventLoopGroup acceptor) {
+                                     MultiThreadIoEventLoopGroup acceptor, ConnectionPlacement placement) {
             NettyWorkers workers = new NettyWorkers(group);
             ServerState state = new ServerState(config, new CommandTable.Builder("core").build(), plan, engineName,
                 transport.transport().name(), transport.notes(), found.mode());
             Scripts scripts = new Scripts(found.scripting().isEmpty() ? null : found.scripting().get(0));
             state.scripts(scripts);
+            placement.scripts(scripts);
             scripts.busyThreshold(config.longValue("busy-reply-threshold"));
             config.onChange((name, value) -> scripts.busyThreshold(config.longValue("busy-reply-threshold")));
             state.commands(CoreCommands.table(scripts));

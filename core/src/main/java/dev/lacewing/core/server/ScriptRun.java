@@ -87,6 +87,8 @@ public final class ScriptRun implements ScriptHost {
     private volatile boolean killed;
     private final long startNanos = System.nanoTime();
     private boolean busy;
+    /** The thread running this run, set before it is made busy (so seen by any thread that sees it busy). */
+    private volatile Thread thread;
     private Scripts scripts;
     private boolean leftItsKeys;
     /** MONITOR's lines of this run, or null: see {@link #monitorLines(CommandContext)}. */
@@ -330,6 +332,11 @@ public final class ScriptRun implements ScriptHost {
         slowCallsDropped = 0;
     }
 
+    /** The thread running this run, once it is busy. */
+    Thread thread() {
+        return thread;
+    }
+
     // ---- ScriptHost ---------------------------------------------------------------------------
 
     @Override
@@ -352,6 +359,7 @@ public final class ScriptRun implements ScriptHost {
     public boolean checkpoint() {
         if (!busy && System.nanoTime() - startNanos > scripts.busyThresholdNanos()) {
             busy = true;
+            thread = Thread.currentThread();
             scripts.busy(this);
         }
         return killed || scripts.stopping();

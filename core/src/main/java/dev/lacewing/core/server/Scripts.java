@@ -183,6 +183,16 @@ public final class Scripts {
         return !busy.isEmpty();
     }
 
+    /** Whether a run past busy-reply-threshold runs on a thread that {@code worker} accepts. */
+    boolean busyOn(java.util.function.Predicate<Thread> worker) {
+        for (ScriptRun run : busy) {
+            if (worker.test(run.thread())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The run past busy-reply-threshold, for SCRIPT KILL, or null. */
     public ScriptRun busyRun() {
         return busy.peek();

@@ -241,39 +241,40 @@ class ScriptingCommandsTest {
 
     /**
      * A client that connects while a script is busy is answered, as Redis answers it (BUSY), so that
-     * it can send SCRIPT KILL: whichever worker thread runs the script, a new connection is
-     * accepted. Two connections, one per worker thread, each run the busy script in turn; two new
-     * clients connect during each run, and the one on the free thread answers.
+     * it can send SCRIPT KILL: whichever worker thread runs the script, the new connection is
+     * accepted and placed on a worker that is free. Two clients, one per worker thread, each run
+     * the busy script in turn (probed first, so that it runs on its client's own thread); once the
+     * other client sees BUSY, a new client connects and kills the script.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.lacewing.it.server.Servers#all")
     void aClientConnectingDuringABusyScriptIsAnswered(Target target) throws Exception {
         String busy = "-BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.\r\n";
-        ExecutorService pool = Executors.newFixedThreadPool(2);
+        String looping = "local i = 0 while i < tonumber(ARGV[1]) do i = i + 1 end return i";
         try (LacewingServer server = Servers.builder(target).set("busy-reply-threshold", "100").start();
              RespClient one = RespClient.connect(server.port());
              RespClient two = RespClient.connect(server.port())) {
-            assertEquals("+PONG\r\n", one.call("PING"));
+            assertEquals(":1\r\n", one.call("EVAL", looping, "0", "1"));
             assertEquals("+PONG\r\n", two.call("PING"));
             for (RespClient script : List.of(one, two)) {
-                script.send(RespClient.encode(RespClient.toBytes("EVAL", LOOP, "0")));
-                Thread.sleep(400);
-                try (RespClient first = RespClient.connect(server.port());
-                     RespClient second = RespClient.connect(server.port())) {
-                    RespClient other = answering(pool, first, second, "PING");
-                    String reply = other.readReplyText();
-                    for (int attempt = 0; attempt < 300 && !reply.equals(busy); attempt++) {
-                        assertEquals("+PONG\r\n", reply);
-                        Thread.sleep(100);
-                        reply = other.call("PING");
-                    }
-                    assertEquals(busy, reply);
-                    assertEquals("+OK\r\n", other.call("SCRIPT", "KILL"));
-                    assertTrue(script.readReplyText().startsWith("-ERR Script killed by user with SCRIPT KILL..."));
+                RespClient other = script == one ? two : one;
+                script.send(RespClient.encode(RespClient.toBytes("EVAL", looping, "0", "200000000")));
+                String reply = other.call("PING");
+                for (int attempt = 0; attempt < 300 && !reply.equals(busy); attempt++) {
+                    assertEquals("+PONG\r\n", reply);
+                    Thread.sleep(100);
+                    reply = other.call("PING");
                 }
+                assertEquals(busy, reply);
+                try (RespClient late = RespClient.connect(server.port())) {
+                    late.send(RespClient.encode(RespClient.toBytes("PING")));
+                    assertTrue(late.available(10_000), () -> "a client connecting during a busy script was not "
+                        + "answered within 10 s; threads:\n" + threads());
+                    assertEquals(busy, late.readReplyText());
+                    assertEquals("+OK\r\n", late.call("SCRIPT", "KILL"));
+                }
+                assertTrue(script.readReplyText().startsWith("-ERR Script killed by user with SCRIPT KILL..."));
             }
-        } finally {
-            pool.shutdownNow();
         }
     }
 
