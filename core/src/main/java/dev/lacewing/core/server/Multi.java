@@ -254,29 +254,64 @@ public final class Multi {
     final class Exec extends OnConnection {
         private final KeyList keys;
         private final KeyScope scope;
+        /** Per key (index below {@link #keyCount()}): {@link GatheredExec#WATCHED}, {@code READ} or {@code WRITTEN}. */
+        private final byte[] roles;
+        /** Every queued command may run over a gathered view of its keys ({@link GatheredExec#eligible}). */
+        private final boolean gatherable;
+        /** While the queue runs over gathered keys: the gather, else null. */
+        private GatheredExec gathered;
 
         Exec(Command command) {
             super(command);
             KeyScope widest = KeyScope.NONE;
             KeyList list = new KeyList();
+            java.io.ByteArrayOutputStream roleList = new java.io.ByteArrayOutputStream();
             if (watch != null) {
                 for (Watch.Watched watched : watch.keys) {
                     list.add(watched.key(), 0, watched.key().length);
+                    roleList.write(GatheredExec.WATCHED);
                 }
             }
+            boolean eligible = true;
             for (Queued q : queued) {
                 CommandSpec spec = q.command.spec();
                 KeyScope scope = spec.scope(q.arguments);
                 if (scope == KeyScope.ALL) {
                     widest = KeyScope.ALL;
                 }
+                eligible &= GatheredExec.eligible(q.command, q.arguments);
                 int count = scope == KeyScope.KEYS ? spec.keyCount(q.arguments) : 0;
                 for (int i = 0; i < count; i++) {
-                    list.add(q.arguments, spec.keyArgument(q.arguments, i));
+                    int argument = spec.keyArgument(q.arguments, i);
+                    list.add(q.arguments, argument);
+                    roleList.write(spec.has(CommandFlag.WRITE) && !Watch.onlyRead(spec, q.arguments, argument)
+                        ? GatheredExec.WRITTEN : GatheredExec.READ);
                 }
             }
             this.keys = list.finish();
+            this.roles = GatheredExec.widenWritten(keys, roleList.toByteArray());
+            this.gatherable = eligible;
             this.scope = widest == KeyScope.ALL ? KeyScope.ALL : keys.count() > 1 ? KeyScope.KEYS : KeyScope.NONE;
+        }
+
+        /**
+         * The queue over keys of several shards as a gather ({@link GatheredExec}): its keys claimed,
+         * the queue run on one shard over copies or taken-out values of the others; null (every involved
+         * shard claimed whole) when a queued command may not run so.
+         */
+        @Override
+        public Split split() {
+            return gatherable && !failed ? GatheredExec.of(connection, this, roles) : null;
+        }
+
+        /** Runs the queue, on the destination's thread, over the gathered view. */
+        void runGathered(GatheredExec gather) {
+            gathered = gather;
+            try {
+                run();
+            } finally {
+                gathered = null;
+            }
         }
 
 
@@ -365,7 +400,9 @@ public final class Multi {
                 QueuedContext context = new QueuedContext(q.command, q.arguments);
                 connection.markReply();
                 q.command.handler().execute(context);
-                if (!context.refusedToBlock) {
+                if (!context.refusedToBlock && gathered != null) {
+                    gathered.written(q.command.spec(), q.arguments);
+                } else if (!context.refusedToBlock) {
                     Watch.written(q.command.spec(), q.arguments, context);
                 }
             } catch (RuntimeException e) {
@@ -524,12 +561,14 @@ public final class Multi {
 
         @Override
         public Keyspace keyspace() {
-            return connection.keyspaceFor(command);
+            GatheredExec gather = running == null ? null : running.gathered;
+            return gather == null ? connection.keyspaceFor(command) : gather.view(command);
         }
 
         @Override
         public Keyspace keyspace(int index) {
-            return connection.keyspace(index);
+            GatheredExec gather = running == null ? null : running.gathered;
+            return gather != null && index == gather.database() ? gather.view(command) : connection.keyspace(index);
         }
 
         @Override
