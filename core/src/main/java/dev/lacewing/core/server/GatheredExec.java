@@ -9,7 +9,6 @@ import dev.lacewing.api.StringEncoding;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.keyspace.TypedValue;
-import dev.lacewing.core.keyspace.WatchedKeys;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -28,11 +27,10 @@ import java.util.Set;
  *       not moved;</li>
  *   <li>run: on the destination's thread (the first key a queued command may write), the watch
  *       check and every queued command, each by its own handler, over a {@link GatheredKeyspace}:
- *       that shard's keys are its database, the others what was gathered; keys of that shard
- *       written by a write command signal their watchers at once;</li>
+ *       that shard's keys are its database, the others what was gathered;</li>
  *   <li>put back: each shard that gave up keys stores them as the queue left them (or leaves them
- *       deleted), flags the watchers of those a write command named, and serves clients blocked
- *       on them.</li>
+ *       deleted), flags the watchers of those the queue changed, and serves clients blocked on
+ *       them.</li>
  * </ol>
  * Other keys of every involved shard stay free throughout, so single-key traffic on them never
  * waits for the transaction; a command on one of its keys waits for its claim and sees all of it
@@ -74,7 +72,6 @@ final class GatheredExec implements Invocation.Split {
     /** The key index whose part runs the queue. */
     private final int destination;
     private final GatheredKeyspace gathered = new GatheredKeyspace();
-    private Database local;
     private int round = GATHER;
     private boolean whole;
     private boolean taken;
@@ -173,7 +170,7 @@ final class GatheredExec implements Invocation.Split {
                 : StringEncoding.FROM_BYTES;
             if (value != null) {
                 if (take) {
-                    db.remove(array, offset, length);
+                    db.takeOut(array, offset, length);
                 } else if (value instanceof TypedValue typed) {
                     value = typed.copy();
                 }
@@ -195,36 +192,12 @@ final class GatheredExec implements Invocation.Split {
 
     /** Round two, on the destination's thread: EXEC itself (watch check, queue, reply) over the gathered view. */
     private Object run(Database db) {
-        local = db;
         gathered.over(db);
         exec.runGathered(this);
         return null;
     }
 
-    /**
-     * A queued command ran in round two: as {@link Watch#written}, the watchers of each key it may
-     * write are flagged, at once for the destination shard's keys, when put back for the others.
-     * Notifications and tracking are off whenever an EXEC gathers.
-     */
-    void written(CommandSpec spec, Arguments args) {
-        if (!WatchedKeys.anyWatched() || !spec.has(CommandFlag.WRITE)) {
-            return;
-        }
-        for (int i = 0, count = spec.keyCount(args); i < count; i++) {
-            int argument = spec.keyArgument(args, i);
-            if (Watch.onlyRead(spec, args, argument)) {
-                continue;
-            }
-            GatheredKeyspace.Entry entry = gathered.entry(args.array(), args.offset(argument), args.length(argument));
-            if (entry != null) {
-                entry.written = true;
-            } else {
-                local.touchWatched(args.array(), args.offset(argument), args.length(argument));
-            }
-        }
-    }
-
-    /** Round three: this shard's taken keys stored again as the queue left them; watchers of written ones flagged. */
+    /** Round three: this shard's taken keys stored again as the queue left them; those it changed flag their watchers. */
     private Object putBack(Database db, int[] part) {
         byte[] array = keys.array();
         for (int key : part) {
@@ -232,16 +205,9 @@ final class GatheredExec implements Invocation.Split {
             if (entry == null || !entry.taken) {
                 continue;
             }
-            if (entry.value instanceof byte[] bytes) {
-                db.putEncoded(entry.key, 0, entry.key.length, bytes, entry.expireAt, entry.encoding);
-            } else if (entry.value != null) {
-                db.put(entry.key, 0, entry.key.length, entry.value, entry.expireAt);
-            }
+            db.putBack(entry.key, 0, entry.key.length, entry.value, entry.expireAt, entry.encoding, entry.changed);
             entry.value = null;
-            if (entry.written) {
-                entry.written = false;
-                db.touchWatched(entry.key, 0, entry.key.length);
-            }
+            entry.changed = false;
         }
         BlockedClient.serveReadyKeys(connection.server());
         return null;

@@ -32,8 +32,6 @@ final class GatheredKeyspace implements Keyspace {
         long expireAt;
         StringEncoding encoding;
         boolean changed;
-        /** A write command named it (Redis's signalModifiedKey): its watchers are flagged when it goes back. */
-        boolean written;
 
         Entry(byte[] key, boolean taken, Object value, long expireAt, StringEncoding encoding) {
             this.key = key;

@@ -400,9 +400,7 @@ public final class Multi {
                 QueuedContext context = new QueuedContext(q.command, q.arguments);
                 connection.markReply();
                 q.command.handler().execute(context);
-                if (!context.refusedToBlock && gathered != null) {
-                    gathered.written(q.command.spec(), q.arguments);
-                } else if (!context.refusedToBlock) {
+                if (!context.refusedToBlock) {
                     Watch.written(q.command.spec(), q.arguments, context);
                 }
             } catch (RuntimeException e) {
