@@ -26,9 +26,10 @@ import java.util.List;
  *
  * <p>EXEC hands the engine one {@link Invocation} ({@link Exec}) whose keys are every queued
  * command's keys and every watched key, or the whole keyspace when a queued command needs it:
- * the engine grants them all at once (the shared-nothing engine as one transaction over their
- * shards, the multithread engine holding their stripes), and the queued commands run one after
- * another under that grant, on one thread. No other command sees the keys between them, so the
+ * the engine grants them all at once (the shared-nothing engine as one transaction claiming those
+ * keys, the queue run on one shard over the others' keys gathered there, {@link GatheredExec}, or
+ * claiming their shards whole when a queued command needs more; the multithread engine holding their
+ * stripes), and the queued commands run one after another under that grant, on one thread. No other command sees the keys between them, so the
  * transaction is atomic and isolated whatever shards its keys live on. The watch check runs under
  * the same grant, so no write slips in between the check and the run.
  *
