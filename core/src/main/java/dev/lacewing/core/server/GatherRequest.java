@@ -11,7 +11,6 @@ import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.KeySplit;
 import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.datatype.TypedValue;
-import dev.lacewing.core.keyspace.WatchedKeys;
 import dev.lacewing.core.resp.RespWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -138,7 +137,7 @@ final class GatherRequest implements Invocation.Split {
                 : StringEncoding.FROM_BYTES;
             if (value != null) {
                 if (taken) {
-                    db.remove(array, offset, length);
+                    db.takeOut(array, offset, length);
                 } else if (value instanceof TypedValue typed) {
                     value = typed.copy();
                 }
@@ -167,14 +166,16 @@ final class GatherRequest implements Invocation.Split {
         } catch (RuntimeException e) {
             context.writer.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
         }
-        signalWritten(db, keys);
         context.nanos = System.nanoTime() - start;
         BlockedClient.serveReadyKeys(connection.server());
         ran = context;
         return context;
     }
 
-    /** Round three on a part's own thread: its taken keys stored again as the command left them. */
+    /**
+     * Round three on a part's own thread: its taken keys stored again as the command left them; those
+     * the command changed count as changed there (their watchers flagged).
+     */
     private Object putBack(Database db, int[] keys) {
         CommandSpec spec = command.spec();
         byte[] array = request.array();
@@ -184,32 +185,12 @@ final class GatherRequest implements Invocation.Split {
             if (entry == null || !entry.taken) {
                 continue;
             }
-            if (entry.value instanceof byte[] bytes) {
-                db.putEncoded(entry.key, 0, entry.key.length, bytes, entry.expireAt, entry.encoding);
-            } else if (entry.value != null) {
-                db.put(entry.key, 0, entry.key.length, entry.value, entry.expireAt);
-            }
+            db.putBack(entry.key, 0, entry.key.length, entry.value, entry.expireAt, entry.encoding, entry.changed);
             entry.value = null;
-        }
-        if (!whole) {
-            signalWritten(db, keys);
+            entry.changed = false;
         }
         BlockedClient.serveReadyKeys(connection.server());
         return null;
-    }
-
-    /** Flags the watchers of the part's keys the command may write, as {@link Watch#written} does. */
-    private void signalWritten(Database db, int[] keys) {
-        CommandSpec spec = command.spec();
-        if (!WatchedKeys.anyWatched() || !spec.has(CommandFlag.WRITE)) {
-            return;
-        }
-        for (int key : keys) {
-            int argument = spec.keyArgument(request, key);
-            if (!Watch.onlyRead(spec, request, argument)) {
-                db.touchWatched(request.array(), request.offset(argument), request.length(argument));
-            }
-        }
     }
 
     /**
