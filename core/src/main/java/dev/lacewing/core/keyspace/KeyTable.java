@@ -239,7 +239,7 @@ public final class KeyTable implements DatabaseTable {
         if (values[index] instanceof byte[] bytes) {
             view.setString(bytes, 0, bytes.length);
         } else if (values[index] instanceof EditedString edited) {
-            view.setString(edited.array(), 0, edited.length());
+            edited.view(view);
         } else {
             view.setObject(values[index]);
         }
@@ -354,7 +354,7 @@ public final class KeyTable implements DatabaseTable {
         } else {
             return false;
         }
-        view.setString(edited.array(), 0, edited.length());
+        edited.view(view);
         return true;
     }
 
