@@ -448,11 +448,16 @@ public final class CompactTable implements DatabaseTable {
 
     /** Marks the entry of a slot value dead; may compact its page (slots move, none is added or removed). */
     private void free(long slot) {
+        free(slot, false);
+    }
+
+    /** {@link #free(long)}; {@code objectMoved}: its side-table object is now another entry's, so it is kept whole. */
+    private void free(long slot, boolean objectMoved) {
         int page = pageOf(slot);
         int offset = offsetOf(slot);
         decode(pages[page], offset);
         if ((entryFlags & OBJECT) != 0) {
-            removeObject((int) INT.get(entryPage, entryValueOffset));
+            removeObject((int) INT.get(entryPage, entryValueOffset), objectMoved);
         }
         entryPage[offset] = (byte) (entryFlags | DEAD);
         int freed = ownPage(page) ? pageLive[page] : entrySize;
@@ -662,7 +667,10 @@ public final class CompactTable implements DatabaseTable {
         objectSizes[index] = size;
     }
 
-    private void removeObject(int index) {
+    private void removeObject(int index, boolean moved) {
+        if (!moved && objects[index] instanceof EditedString edited) {
+            edited.release();
+        }
         objectBytes -= objectSizes[index];
         objectSizes[index] = 0;
         objects[index] = null;
@@ -1093,7 +1101,7 @@ public final class CompactTable implements DatabaseTable {
         int hash = KeyTable.hash(entryPage, entryKeyOffset, entryKeyLength);
         keyIndex.set(index, writeEntry(hash, entryPage, entryKeyOffset, entryKeyLength, object, value, valueOffset,
             valueLength, expireAt, access, valueFlags));
-        free(old);
+        free(old, object != null);
     }
 
     /**
@@ -1197,6 +1205,11 @@ public final class CompactTable implements DatabaseTable {
 
     @Override
     public void clear() {
+        for (Object object : objects) {
+            if (object instanceof EditedString edited) {
+                edited.release();
+            }
+        }
         keyIndex = newIndex();
         expiring = 0;
         expiryCursor = 0;

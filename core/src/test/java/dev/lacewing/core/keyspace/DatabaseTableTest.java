@@ -563,6 +563,46 @@ class DatabaseTableTest {
         assertEquals(-1, table.valueMemory(bytes("missing"), 0, 7, 0));
     }
 
+    /**
+     * A chunked string the table lets go of (deleted, overwritten, expired, flushed) keeps no
+     * reference to its chunks, so a dead chunk list in the old generation cannot hold them from
+     * G1's eager reclaim ({@link EditedString#release}); one that only moves (a new expiry) keeps them.
+     */
+    @ParameterizedTest
+    @EnumSource(KeyspaceLayout.class)
+    void aChunkedStringTheTableLetsGoOfHoldsNoChunks(KeyspaceLayout layout) {
+        long[] now = {0};
+        DatabaseTable table = layout.newTable(new MemoryPolicy(), () -> now[0]);
+        ValueView view = new ValueView();
+        byte[] k = bytes("k");
+        int length = EditedString.MAX_PREALLOC + 2 * EditedString.CHUNK;
+        List<String> ways = List.of("remove", "overwrite", "expire", "clear");
+        for (String way : ways) {
+            table.put(bytes("other"), 0, 5, bytes("x"), Keyspace.NO_EXPIRY);
+            table.put(k, 0, k.length, bytes("start"), Keyspace.NO_EXPIRY);
+            assertTrue(table.editString(k, 0, k.length, length, now[0], view));
+            assertTrue(view.isChunked());
+            byte[][] chunks = view.chunks();
+            view.clear();
+            table.setExpireAt(k, 0, k.length, now[0] + 10, now[0]);
+            assertTrue(table.getValue(k, 0, k.length, now[0], view) && view.chunks() == chunks,
+                "a new expiry moves the string, chunks and all");
+            assertTrue(Arrays.stream(chunks).limit(3).allMatch(chunk -> chunk != null));
+            view.clear();
+            switch (way) {
+                case "remove" -> assertTrue(table.remove(k, 0, k.length, now[0]));
+                case "overwrite" -> table.put(k, 0, k.length, bytes("short"), Keyspace.NO_EXPIRY);
+                case "expire" -> {
+                    now[0] += 20;
+                    assertNull(table.get(k, 0, k.length, now[0]));
+                }
+                default -> table.clear();
+            }
+            assertTrue(Arrays.stream(chunks).allMatch(chunk -> chunk == null), way + " leaves chunks referenced");
+            table.remove(k, 0, k.length, now[0]);
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(KeyspaceLayout.class)
     void editingAMissingKeyCreatesZerosWithoutRoomAndAnotherTypeIsLeftAlone(KeyspaceLayout layout) {
