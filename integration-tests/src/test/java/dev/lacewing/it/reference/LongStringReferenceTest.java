@@ -26,8 +26,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class LongStringReferenceTest {
 
     private static final AtomicInteger RUNS = new AtomicInteger();
-    /** Lacewing's chunk size (256 KiB less an array header): offsets either side of chunk 1's start. */
-    private static final int CHUNK = 256 * 1024 - 16;
+    /** Lacewing's chunk size (1 MiB less an array header): offsets either side of chunk 1's start. */
+    private static final int CHUNK = 1024 * 1024 - 16;
     @RegisterExtension
     static final ReferenceRedisExtension redis = new ReferenceRedisExtension();
 
