@@ -74,7 +74,9 @@ import java.util.function.LongSupplier;
  * new size. The room is the entry's: live bytes and {@link #usedMemory} count it, and any new
  * value stored under the key (SET, a COPY or RENAME destination, an expiry rewrite) gets an
  * entry of its exact size. Bytes past an entry in its own page are always zero: the page starts
- * zeroed and the value only grows there.
+ * zeroed and the value only grows there. A string that must grow past 1 MiB goes to the side
+ * table as an {@link EditedString} in chunks, which grows without copying what it holds; readers
+ * that take a value ({@link #get}) get a copy of it, {@link #getValue} a chunked view.
  *
  * <p>Deleting, expiring or overwriting with another size marks the old entry dead and takes its
  * size off its page's live bytes; an overwrite of the same size writes in place. A page with no
@@ -405,7 +407,7 @@ public final class CompactTable implements DatabaseTable {
         long location = allocate(size);
         byte[] page = pages[pageOf(location)];
         int position = offsetOf(location);
-        int flags = (object != null ? OBJECT : valueFlags) | (expires ? EXPIRES : 0);
+        int flags = (object != null ? OBJECT | valueFlags & STRING_MARKS : valueFlags) | (expires ? EXPIRES : 0);
         INT.set(page, position, access << 8 | flags);
         position += HEADER;
         position = writeVarint(page, position, keyLength);
@@ -448,11 +450,16 @@ public final class CompactTable implements DatabaseTable {
 
     /** Marks the entry of a slot value dead; may compact its page (slots move, none is added or removed). */
     private void free(long slot) {
+        free(slot, false);
+    }
+
+    /** {@link #free(long)}; {@code objectMoved}: its side-table object is now another entry's, so it is kept whole. */
+    private void free(long slot, boolean objectMoved) {
         int page = pageOf(slot);
         int offset = offsetOf(slot);
         decode(pages[page], offset);
         if ((entryFlags & OBJECT) != 0) {
-            removeObject((int) INT.get(entryPage, entryValueOffset));
+            removeObject((int) INT.get(entryPage, entryValueOffset), objectMoved);
         }
         entryPage[offset] = (byte) (entryFlags | DEAD);
         int freed = ownPage(page) ? pageLive[page] : entrySize;
@@ -650,7 +657,22 @@ public final class CompactTable implements DatabaseTable {
         return index;
     }
 
-    private void removeObject(int index) {
+    /** A side-table object as commands take it: a long edited string as a copy, since the table goes on editing it. */
+    private static Object readerValue(Object object) {
+        return object instanceof EditedString edited ? edited.toBytes() : object;
+    }
+
+    /** Counts a side-table object again, after it changed in place. */
+    private void recountObject(int index) {
+        long size = KeyTable.valueBytes(objects[index]);
+        objectBytes += size - objectSizes[index];
+        objectSizes[index] = size;
+    }
+
+    private void removeObject(int index, boolean moved) {
+        if (!moved && objects[index] instanceof EditedString edited) {
+            edited.release();
+        }
         objectBytes -= objectSizes[index];
         objectSizes[index] = 0;
         objects[index] = null;
@@ -760,7 +782,7 @@ public final class CompactTable implements DatabaseTable {
      */
     private Object value() {
         if ((entryFlags & OBJECT) != 0) {
-            return objects[(int) INT.get(entryPage, entryValueOffset)];
+            return readerValue(objects[(int) INT.get(entryPage, entryValueOffset)]);
         }
         int form = (entryFlags & FORM_MASK) >>> FORM_SHIFT;
         int held = form == 0 ? -1 : heldIndex(entryHash, entryPage, entryKeyOffset, entryKeyLength);
@@ -787,10 +809,7 @@ public final class CompactTable implements DatabaseTable {
             return;
         }
         if ((entryFlags & OBJECT) != 0) {
-            int objectIndex = (int) INT.get(entryPage, entryValueOffset);
-            long size = KeyTable.valueBytes(objects[objectIndex]);
-            objectBytes += size - objectSizes[objectIndex];
-            objectSizes[objectIndex] = size;
+            recountObject((int) INT.get(entryPage, entryValueOffset));
         } else if ((entryFlags & FORM_MASK) != 0) {
             int held = heldIndex(entryHash, key, offset, length);
             if (held >= 0) {
@@ -810,7 +829,9 @@ public final class CompactTable implements DatabaseTable {
             return false;
         }
         touch(keyIndex.get(index), now);
-        if ((entryFlags & (OBJECT | FORM_MASK)) != 0) {
+        if ((entryFlags & OBJECT) != 0 && objects[(int) INT.get(entryPage, entryValueOffset)] instanceof EditedString edited) {
+            edited.view(view);
+        } else if ((entryFlags & (OBJECT | FORM_MASK)) != 0) {
             view.setObject(value());
         } else {
             view.setString(entryPage, entryValueOffset, entryValueLength);
@@ -957,8 +978,22 @@ public final class CompactTable implements DatabaseTable {
                 memory.created(now), RAW));
             events.created(key, offset, length);
             index = find(key, offset, length, hash);
-        } else if ((entryFlags & (OBJECT | FORM_MASK)) != 0) {
+        } else if ((entryFlags & OBJECT) != 0) {
+            int objectIndex = (int) INT.get(entryPage, entryValueOffset);
+            if (!(objects[objectIndex] instanceof EditedString edited)) {
+                return false;
+            }
+            edited.grow(minLength);
+            recountObject(objectIndex);
+            edited.view(view);
+            return true;
+        } else if ((entryFlags & FORM_MASK) != 0) {
             return false;
+        } else if (minLength > EditedString.MAX_PREALLOC) {
+            EditedString edited = EditedString.copyOf(entryPage, entryValueOffset, entryValueLength, minLength);
+            rewrite(index, entryExpireAt(keyIndex.get(index)), edited, null, 0, 0, RAW);
+            edited.view(view);
+            return true;
         } else if (minLength > entryValueLength) {
             grow(index, minLength);
         }
@@ -1021,7 +1056,10 @@ public final class CompactTable implements DatabaseTable {
         if (index < 0) {
             return -1;
         }
-        if ((entryFlags & (OBJECT | FORM_MASK)) != 0) {
+        if ((entryFlags & OBJECT) != 0) {
+            return KeyTable.valueBytes(objects[(int) INT.get(entryPage, entryValueOffset)]);
+        }
+        if ((entryFlags & FORM_MASK) != 0) {
             return KeyTable.valueBytes(value());
         }
         return 16L + entryValueLength + roomOf(keyIndex.get(index));
@@ -1043,7 +1081,8 @@ public final class CompactTable implements DatabaseTable {
         }
         // The entry changes size: rewrite it with or without its expiry field.
         if ((entryFlags & OBJECT) != 0) {
-            rewrite(index, expireAt, objects[(int) INT.get(entryPage, entryValueOffset)], null, 0, 0, 0);
+            rewrite(index, expireAt, objects[(int) INT.get(entryPage, entryValueOffset)], null, 0, 0,
+                entryFlags & STRING_MARKS);
         } else {
             rewrite(index, expireAt, null, entryPage, entryValueOffset, entryValueLength,
                 entryFlags & (STRING_MARKS | FORM_MASK));
@@ -1064,7 +1103,7 @@ public final class CompactTable implements DatabaseTable {
         int hash = TableHash.of(entryPage, entryKeyOffset, entryKeyLength);
         keyIndex.set(index, writeEntry(hash, entryPage, entryKeyOffset, entryKeyLength, object, value, valueOffset,
             valueLength, expireAt, access, valueFlags));
-        free(old);
+        free(old, object != null);
     }
 
     /**
@@ -1168,6 +1207,11 @@ public final class CompactTable implements DatabaseTable {
 
     @Override
     public void clear() {
+        for (Object object : objects) {
+            if (object instanceof EditedString edited) {
+                edited.release();
+            }
+        }
         keyIndex = newIndex();
         expiring = 0;
         expiryCursor = 0;
@@ -1257,7 +1301,7 @@ public final class CompactTable implements DatabaseTable {
      */
     private Object unheldValue(byte[] key) {
         if ((entryFlags & OBJECT) != 0) {
-            return objects[(int) INT.get(entryPage, entryValueOffset)];
+            return readerValue(objects[(int) INT.get(entryPage, entryValueOffset)]);
         }
         int form = (entryFlags & FORM_MASK) >>> FORM_SHIFT;
         int held = form == 0 ? -1 : heldIndex(TableHash.of(key, 0, key.length), key, 0, key.length);

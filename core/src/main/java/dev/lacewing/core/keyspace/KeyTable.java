@@ -176,6 +176,19 @@ public final class KeyTable implements DatabaseTable {
         return index < 0 ? null : value(index);
     }
 
+    /** Overwrites a slot's value; an edited string it held is released ({@link EditedString#release}). */
+    private void replaceValue(int index, Object value) {
+        released(values[index]);
+        values[index] = value;
+    }
+
+    /** Releases a value the table has let go of, when it is an edited string (commands only ever hold copies). */
+    private static void released(Object value) {
+        if (value instanceof EditedString edited) {
+            edited.release();
+        }
+    }
+
     /** The value in a slot as commands take it: an edited string as a copy, since the table goes on editing it. */
     private Object value(int index) {
         return values[index] instanceof EditedString edited ? edited.toBytes() : values[index];
@@ -228,7 +241,7 @@ public final class KeyTable implements DatabaseTable {
         if (values[index] instanceof byte[] bytes) {
             view.setString(bytes, 0, bytes.length);
         } else if (values[index] instanceof EditedString edited) {
-            view.setString(edited.array(), 0, edited.length());
+            edited.view(view);
         } else {
             view.setObject(values[index]);
         }
@@ -300,7 +313,7 @@ public final class KeyTable implements DatabaseTable {
             index = -1;
         }
         if (index >= 0) {
-            values[index] = value;
+            replaceValue(index, value);
             recount(index, memory.overwritten(accessOf(meta[index]), clock.getAsLong()), encoding);
             setExpiry(index, expireAt);
             return;
@@ -311,7 +324,7 @@ public final class KeyTable implements DatabaseTable {
     private void storeKeepExpiry(byte[] key, int offset, int length, Object value, long now, StringEncoding encoding) {
         int index = findLive(key, offset, length, now);
         if (index >= 0) {
-            values[index] = value;
+            replaceValue(index, value);
             recount(index, memory.overwritten(accessOf(meta[index]), now), encoding);
         } else {
             insert(Arrays.copyOfRange(key, offset, offset + length), TableHash.of(key, offset, length), value,
@@ -343,7 +356,7 @@ public final class KeyTable implements DatabaseTable {
         } else {
             return false;
         }
-        view.setString(edited.array(), 0, edited.length());
+        edited.view(view);
         return true;
     }
 
@@ -375,6 +388,9 @@ public final class KeyTable implements DatabaseTable {
 
     @Override
     public void clear() {
+        for (Object value : values) {
+            released(value);
+        }
         keys = new byte[MIN_CAPACITY][];
         values = new Object[MIN_CAPACITY];
         expires = new long[MIN_CAPACITY];
@@ -453,6 +469,7 @@ public final class KeyTable implements DatabaseTable {
         }
         size--;
         entryBytes -= keyBytes(keys[index].length) + (meta[index] & COUNTED_MASK);
+        released(values[index]);
         int mask = keys.length - 1;
         int hole = index;
         for (int i = (index + 1) & mask; keys[i] != null; i = (i + 1) & mask) {
