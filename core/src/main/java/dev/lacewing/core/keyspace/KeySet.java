@@ -4,10 +4,11 @@ import java.util.Arrays;
 
 /**
  * A set of keys that only grows until it is cleared: the keys a snapshot's walk must skip
- * ({@link PartitionSnapshot}). The keys are packed one after another in one byte array, each as a
- * varint length and its bytes, and found through an open-addressing index of longs,
- * {@code hash:32 | position + 1:32}, kept at most half full. A key so costs its bytes, a byte or
- * two of length and at most 16 bytes of index, and the collector sees two arrays: a
+ * ({@link PartitionSnapshot}). The keys are packed one after another in chunks of 64 KiB (a longer
+ * key in a chunk of its own), each as a varint length and its bytes, and found through an
+ * open-addressing index of longs, {@code hash:32 | position + 1:32}, kept at most half full; a
+ * position is {@code chunk:15 | offset:16}. A key so costs its bytes, a byte or two of length and
+ * at most 16 bytes of index, the collector sees a few arrays, and growing copies only the index: a
  * {@code HashSet} of wrapped copies cost over 100 bytes and three objects per key, copied by every
  * young collection while the save ran.
  *
@@ -16,10 +17,15 @@ import java.util.Arrays;
 final class KeySet {
 
     private static final int INITIAL_SLOTS = 16;
-    private static final int INITIAL_BYTES = 256;
+    private static final int OFFSET_BITS = 16;
+    private static final int CHUNK_BYTES = 1 << OFFSET_BITS;
+    /** Positions stay below 2^31, so that position + 1 fits the index's low 32 bits as a positive int. */
+    private static final int MAX_CHUNKS = 1 << (31 - OFFSET_BITS);
 
     private long[] slots = new long[INITIAL_SLOTS];
-    private byte[] bytes = new byte[INITIAL_BYTES];
+    private byte[][] chunks = new byte[0][];
+    private int chunkCount;
+    /** Bytes used in the last chunk. */
     private int used;
     private int size;
 
@@ -66,7 +72,8 @@ final class KeySet {
     /** Empties the set and lets its arrays go. */
     void clear() {
         slots = new long[INITIAL_SLOTS];
-        bytes = new byte[INITIAL_BYTES];
+        chunks = new byte[0][];
+        chunkCount = 0;
         used = 0;
         size = 0;
     }
@@ -76,36 +83,47 @@ final class KeySet {
             return false;
         }
         int position = (int) slot - 1;
+        byte[] chunk = chunks[position >>> OFFSET_BITS];
+        int at = position & CHUNK_BYTES - 1;
         int stored = 0;
         for (int shift = 0; ; shift += 7) {
-            byte b = bytes[position++];
+            byte b = chunk[at++];
             stored |= (b & 0x7f) << shift;
             if (b >= 0) {
                 break;
             }
         }
-        return stored == length && Arrays.equals(bytes, position, position + length, key, offset, offset + length);
+        return stored == length && Arrays.equals(chunk, at, at + length, key, offset, offset + length);
     }
 
-    /** Writes the key's length and bytes at the end of the byte array; returns where they start. */
+    /** Writes the key's length and bytes after the last key; returns their position. */
     private int append(byte[] key, int offset, int length) {
-        long needed = (long) used + 5 + length;
-        if (needed > bytes.length) {
-            if (needed > Integer.MAX_VALUE - 16) {
+        int needed = varintSize(length) + length;
+        if (chunkCount == 0 || used + needed > chunks[chunkCount - 1].length) {
+            if (chunkCount == MAX_CHUNKS) {
                 throw new IllegalStateException("key set over 2 GB");
             }
-            bytes = Arrays.copyOf(bytes, (int) Math.min(Integer.MAX_VALUE - 16, Math.max(needed, 2L * bytes.length)));
+            if (chunkCount == chunks.length) {
+                chunks = Arrays.copyOf(chunks, Math.max(4, chunkCount * 2));
+            }
+            chunks[chunkCount++] = new byte[Math.max(CHUNK_BYTES, needed)];
+            used = 0;
         }
+        byte[] chunk = chunks[chunkCount - 1];
         int start = used;
         int value = length;
         while (value >= 0x80) {
-            bytes[used++] = (byte) (value | 0x80);
+            chunk[used++] = (byte) (value | 0x80);
             value >>>= 7;
         }
-        bytes[used++] = (byte) value;
-        System.arraycopy(key, offset, bytes, used, length);
+        chunk[used++] = (byte) value;
+        System.arraycopy(key, offset, chunk, used, length);
         used += length;
-        return start;
+        return (chunkCount - 1) << OFFSET_BITS | start;
+    }
+
+    private static int varintSize(int value) {
+        return value < 1 << 7 ? 1 : value < 1 << 14 ? 2 : value < 1 << 21 ? 3 : value < 1 << 28 ? 4 : 5;
     }
 
     private void grow() {
