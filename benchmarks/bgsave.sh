@@ -16,7 +16,7 @@
 # rdb_last_cow_size (redis: bytes its child copied; Lacewing: bytes of entries written early
 # because they were about to change).
 #
-# Usage: benchmarks/bgsave.sh [KEYS]   (default 1000000)
+# Usage: [SETTLE=1] [JAVA_HOME=...] benchmarks/bgsave.sh [KEYS]   (default 1000000)
 # Each file must hold every key, as redis-check-rdb counts them.
 # Needs: redis-server, redis-cli, redis-benchmark, redis-check-rdb, and the distribution built by
 # `mvn -B -o -q package -DskipTests`.
@@ -29,7 +29,7 @@ dist="$root/assembly/target/lacewing"
 
 source "$root/benchmarks/servers.sh"
 require_tools redis-server redis-cli redis-benchmark redis-check-rdb
-port=17393
+port=
 pid=
 
 pss_kib() { # pid -> PSS of the process and its children, KiB
@@ -43,7 +43,7 @@ info_field() { redis-cli -p "$port" info "$1" | tr -d '\r' | awk -F: -v f="$2" '
 mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 
 start_server() { # name dir
-  require_free_port "$port"
+  port=$(free_port)
   if [ "$1" = redis ]; then
     redis-server --port "$port" --save '' --appendonly no --dir "$2" >"$2/server.log" 2>&1 &
   else
@@ -67,11 +67,22 @@ fill() {
   }' | redis-cli -p "$port" --pipe >/dev/null
 }
 
+# SETTLE=1: a full collection in Lacewing's JVM after the fill (jcmd GC.run, then 5 s for G1 to hand
+# the freed heap back), so that the baseline is the settled keyspace, not the heap the fill grew to,
+# which a save could reuse without growing. Redis frees as it goes and needs none.
+settle() { # pid of the launcher, which execs java
+  jcmd "$1" GC.run >/dev/null || jcmd "$1" GC.run >/dev/null || echo "warning: jcmd could not reach $1; not settled" >&2
+  sleep 5
+}
+
 run() { # label name
   local dir="$work/$2" before=0 peak=0 current started ended
   mkdir -p "$dir"
   start_server "$2" "$dir"
   fill
+  if [ -n "${SETTLE:-}" ] && [ "$2" != redis ]; then
+    settle "$pid"
+  fi
   redis-benchmark -p "$port" -t set -d 100 -r "$keys" -n $((keys * 20)) -c 20 -P 16 -q >"$dir/load.log" 2>&1 &
   local load=$!
   for _ in $(seq 1 30); do

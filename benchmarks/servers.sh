@@ -28,6 +28,12 @@ require_free_port() { # port
   fi
 }
 
+# A port the OS hands out as free now (bound to port 0 and let go): other servers on this machine
+# take theirs the same way, so none is hard-coded.
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
+
 wait_ready() { # port
   for _ in $(seq 1 200); do
     redis-cli -p "$1" ping >/dev/null 2>&1 && return 0

@@ -1291,27 +1291,61 @@ public final class CompactTable implements DatabaseTable {
             decode(slot);
             byte[] key = Arrays.copyOfRange(entryPage, entryKeyOffset, entryKeyOffset + entryKeyLength);
             int access = (int) INT.get(entryPage, offsetOf(slot)) >>> 8;
-            visitor.visit(key, unheldValue(key), expireAt, access);
+            Object value = (entryFlags & (OBJECT | FORM_MASK)) == 0
+                ? Arrays.copyOfRange(entryPage, entryValueOffset, entryValueOffset + entryValueLength)
+                : unheldAggregate(key, 0, key.length);
+            visitor.visit(key, value, expireAt, access);
         });
     }
 
+    @Override
+    public long scanEntries(long cursor, int count, long now, ValueView view, EntryReader reader) {
+        return keyIndex.scan(cursor, count, slot -> readSlot(slot, now, view, reader));
+    }
+
+    @Override
+    public boolean readEntry(byte[] key, int offset, int length, long now, ValueView view, EntryReader reader) {
+        int index = findLive(key, offset, length, now);
+        if (index < 0) {
+            return false;
+        }
+        readSlot(keyIndex.get(index), now, view, reader);
+        return true;
+    }
+
+    /** Hands a live entry to the reader where it lies: a string as a view of its page, no copy. */
+    private void readSlot(long slot, long now, ValueView view, EntryReader reader) {
+        long expireAt = entryExpireAt(slot);
+        if (expired(expireAt, now)) {
+            return;
+        }
+        decode(slot);
+        byte[] page = entryPage;
+        int keyOffset = entryKeyOffset;
+        int keyLength = entryKeyLength;
+        if ((entryFlags & (OBJECT | FORM_MASK)) == 0) {
+            view.setString(page, entryValueOffset, entryValueLength);
+        } else {
+            view.setObject(unheldAggregate(page, keyOffset, keyLength));
+        }
+        reader.read(page, keyOffset, keyLength, view, expireAt, (int) INT.get(page, offsetOf(slot)) >>> 8);
+    }
+
     /**
-     * The value of the entry {@link #decode} found, as {@link #value()} gives it but without
-     * holding an inline value it decodes: a walk over every key would churn the held places.
+     * The aggregate of the entry {@link #decode} found (not a string), as {@link #value()} gives it
+     * but without holding an inline value it decodes: a walk over every key would churn the held
+     * places.
      */
-    private Object unheldValue(byte[] key) {
+    private Object unheldAggregate(byte[] key, int offset, int length) {
         if ((entryFlags & OBJECT) != 0) {
             return readerValue(objects[(int) INT.get(entryPage, entryValueOffset)]);
         }
         int form = (entryFlags & FORM_MASK) >>> FORM_SHIFT;
-        int held = form == 0 ? -1 : heldIndex(TableHash.of(key, 0, key.length), key, 0, key.length);
+        int held = form == 0 ? -1 : heldIndex(TableHash.of(key, offset, length), key, offset, length);
         if (held >= 0) {
             return heldValues[held];
         }
         byte[] bytes = Arrays.copyOfRange(entryPage, entryValueOffset, entryValueOffset + entryValueLength);
-        if (form == 0) {
-            return bytes;
-        }
         return form == InlineValue.HASH_LISTPACK ? HashValue.fromListpack(bytes) : SetValue.fromIntset(bytes);
     }
 

@@ -115,6 +115,35 @@ public interface DatabaseTable {
     }
 
     /**
+     * What {@link #scanEntries} and {@link #readEntry} hand over: one live entry read where it
+     * lies, without a copy. The key's bytes and the view are valid only during the call, and the
+     * reader must not change the table.
+     */
+    @FunctionalInterface
+    interface EntryReader {
+        /**
+         * The key is {@code key[offset, offset + length)}; {@code value} views the string's bytes
+         * or holds the value of another type (as {@link #peek} gives it); the expiry is
+         * {@link dev.lacewing.api.Keyspace#NO_EXPIRY} for none; the access field as {@link #access}.
+         */
+        void read(byte[] key, int offset, int length, ValueView value, long expireAt, int access);
+    }
+
+    /**
+     * A {@link #scan} step that hands each live entry to {@code reader} in place, through
+     * {@code view}, instead of a copy of its key: a snapshot's walk, which encodes each entry
+     * straight from the table. Keys whose time has passed are skipped, not deleted; nothing counts
+     * as an access.
+     */
+    long scanEntries(long cursor, int count, long now, ValueView view, EntryReader reader);
+
+    /**
+     * Hands the live entry of the key to {@code reader} in place, through {@code view}; false when
+     * the key is absent (deleted first if its time has passed, as any lookup). Not an access.
+     */
+    boolean readEntry(byte[] key, int offset, int length, long now, ValueView view, EntryReader reader);
+
+    /**
      * Visits every key whose time has not passed at {@code now}, in table order, without counting
      * an access or deleting anything: the walk a snapshot makes. The visitor must not change the
      * table. O(capacity).

@@ -513,6 +513,39 @@ public final class KeyTable implements DatabaseTable {
         }
     }
 
+    @Override
+    public long scanEntries(long cursor, int count, long now, ValueView view, EntryReader reader) {
+        return HomeBucketScan.scan(keys.length, cursor, count, i -> keys[i] != null, (i, mask) -> hashes[i] & mask,
+            i -> readSlot(i, now, view, reader));
+    }
+
+    @Override
+    public boolean readEntry(byte[] key, int offset, int length, long now, ValueView view, EntryReader reader) {
+        int index = findLive(key, offset, length, now);
+        if (index < 0) {
+            return false;
+        }
+        readSlot(index, now, view, reader);
+        return true;
+    }
+
+    /** Hands a live slot to the reader: a string, edited or not, as a view of its array. */
+    private void readSlot(int index, long now, ValueView view, EntryReader reader) {
+        byte[] key = keys[index];
+        if (key == null || expires[index] != Keyspace.NO_EXPIRY && expires[index] <= now) {
+            return;
+        }
+        if (values[index] instanceof byte[] string) {
+            view.setString(string, 0, string.length);
+        } else if (values[index] instanceof EditedString edited) {
+            byte[] bytes = edited.toBytes();
+            view.setString(bytes, 0, bytes.length);
+        } else {
+            view.setObject(values[index]);
+        }
+        reader.read(key, 0, key.length, view, expires[index], accessOf(meta[index]));
+    }
+
     /** Table slots: a power of two, doubled when the load passes 3/4. */
     @Override
     public int capacity() {

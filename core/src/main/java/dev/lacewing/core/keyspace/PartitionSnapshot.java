@@ -1,11 +1,8 @@
 package dev.lacewing.core.keyspace;
 
 import dev.lacewing.api.Keyspace;
+import dev.lacewing.api.ValueView;
 import dev.lacewing.core.datatype.TableHash;
-import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
 import java.util.function.IntFunction;
 
@@ -20,51 +17,65 @@ import java.util.function.IntFunction;
  * order, which growth never makes revisit a bucket ({@link KeyTable}). A key's bucket is behind
  * the cursor or ahead of it, judged from its hash ({@link #walked}). Ahead of it, the first touch
  * writes the key's epoch value (or, for a key absent at the epoch, nothing) and remembers the key,
- * and the walk skips a remembered key when it gets there; behind it, the key was written already.
+ * and the walk skips a remembered key when it gets there (it gets there once); behind it, the key
+ * was written already.
  * A table only shrinks when it empties, which means every epoch key in it was written or touched
  * first, so an empty table ends its walk.
  *
- * <p>Memory: the keys touched ahead of the walk (their bytes) until the walk passes them, plus
- * what the sink keeps. Keys deleted by active expiry are not preserved: their time had passed, so
- * a load would drop them anyway; an eviction preserves its key first.
+ * <p>Memory: the keys touched ahead of the walk, packed in a {@link KeySet} (their bytes and about
+ * 16 more each) until their database's walk ends, plus what the sinks keep. Entries go to the sinks
+ * read in place ({@link DatabaseTable#scanEntries}, {@link DatabaseTable#readEntry}): a string is
+ * a view of the table's page, so the walk allocates nothing per entry. Keys deleted by active
+ * expiry are not preserved: their time had passed, so a load would drop them anyway; an eviction
+ * preserves its key first.
  *
  * <p>Thread rule: every method runs on the thread holding the partition.
  */
 public final class PartitionSnapshot {
 
-    /** Receives the image's entries, each key once; the value is valid only during the call. */
+    /** Receives the image's entries, each key once. */
     public interface Sink {
-        /** Returns the bytes the entry took ({@link #preservedBytes} sums them). */
-        int entry(int database, byte[] key, Object value, long expireAt, int access);
+        /**
+         * One entry, read in place: the key is {@code key[offset, offset + length)} and the value
+         * a view of it, both valid only during the call; the expiry {@link Keyspace#NO_EXPIRY} (-1)
+         * for none. Returns the bytes the entry took
+         * ({@link #preservedBytes} sums them for entries written early).
+         */
+        int entry(int database, byte[] key, int offset, int length, ValueView value, long expireAt, int access);
     }
 
     private static final long NOT_STARTED = -1;
     private static final long DONE = -2;
 
     private final Partition partition;
-    private final Sink sink;
+    /** Receives the entries written early, because they were about to change. */
+    private final Sink early;
     /** Per database: the walk's next cursor, {@link #NOT_STARTED} or {@link #DONE}. */
     private final long[] cursors;
     /** Per database: keys ahead of the walk that were touched since the epoch (and written if they existed). */
-    private final List<HashSet<ByteBuffer>> touched;
+    private final KeySet[] touched;
+    private final ValueView view = new ValueView();
     private long preservedBytes;
+    /** The database {@link #preserving} writes for: one reader for every preserve, no capture per call. */
+    private int preservingDatabase;
+    private final DatabaseTable.EntryReader preserving = this::preserved;
 
-    private PartitionSnapshot(Partition partition, Sink sink) {
+    private PartitionSnapshot(Partition partition, Sink early) {
         this.partition = partition;
-        this.sink = sink;
+        this.early = early;
         int databases = partition.databaseCount();
         cursors = new long[databases];
-        touched = new ArrayList<>(databases);
+        touched = new KeySet[databases];
         for (int i = 0; i < databases; i++) {
             cursors[i] = partition.table(i).size() == 0 ? DONE : NOT_STARTED;
-            touched.add(new HashSet<>());
+            touched[i] = new KeySet();
         }
     }
 
     /**
      * The epoch: a snapshot installed on every partition of the keyspace {@code databases} views,
-     * each feeding the sink {@code sinks} gives for its partition number. The caller holds the
-     * whole keyspace.
+     * each writing the entries it preserves early into the sink {@code sinks} gives for its
+     * partition number. The caller holds the whole keyspace.
      */
     public static PartitionSnapshot[] begin(List<Keyspace> databases, IntFunction<Sink> sinks) {
         Partition[] partitions = ((Database) databases.get(0)).partitions();
@@ -83,13 +94,13 @@ public final class PartitionSnapshot {
 
     /**
      * Walks up to {@code buckets} home buckets of the first database not yet done, handing each
-     * live entry not written yet to the sink. True once every database is done: the snapshot is
+     * live entry not written yet to {@code sink}. True once every database is done: the snapshot is
      * then removed from its partition.
      */
-    public boolean step(int buckets) {
+    public boolean step(int buckets, Sink sink) {
         for (int database = 0; database < cursors.length; database++) {
             if (cursors[database] != DONE) {
-                walk(database, buckets);
+                walk(database, buckets, sink);
                 return false;
             }
         }
@@ -97,23 +108,21 @@ public final class PartitionSnapshot {
         return true;
     }
 
-    private void walk(int database, int buckets) {
+    private void walk(int database, int buckets, Sink sink) {
         DatabaseTable table = partition.table(database);
         if (table.size() == 0) {
             done(database);
             return;
         }
-        long now = partition.now();
-        List<byte[]> keys = new ArrayList<>();
         long cursor = cursors[database] == NOT_STARTED ? 0 : cursors[database];
-        long next = table.scan(cursor, buckets, now, keys::add, key -> { });
-        cursors[database] = next == 0 ? DONE : next;
-        HashSet<ByteBuffer> skip = touched.get(database);
-        for (byte[] key : keys) {
-            if (skip.isEmpty() || !skip.remove(ByteBuffer.wrap(key))) {
-                write(database, table, key, 0, key.length, now);
+        KeySet skip = touched[database];
+        long next = table.scanEntries(cursor, buckets, partition.now(), view, (key, offset, length, value, expireAt, access) -> {
+            if (!skip.contains(key, offset, length)) {
+                sink.entry(database, key, offset, length, value, expireAt, access);
             }
-        }
+        });
+        view.clear();
+        cursors[database] = next == 0 ? DONE : next;
         if (next == 0) {
             done(database);
         }
@@ -122,7 +131,7 @@ public final class PartitionSnapshot {
     /** Writes every entry of {@code database} not written yet, at once: before the whole table changes. */
     void finish(int database) {
         if (cursors[database] != DONE) {
-            walk(database, Integer.MAX_VALUE);
+            walk(database, Integer.MAX_VALUE, early);
             done(database);
         }
     }
@@ -134,7 +143,7 @@ public final class PartitionSnapshot {
 
     private void done(int database) {
         cursors[database] = DONE;
-        touched.get(database).clear();
+        touched[database].clear();
     }
 
     /** Called before a key of {@code database} is read for a change or changed. */
@@ -147,24 +156,15 @@ public final class PartitionSnapshot {
             done(database);
             return;
         }
-        if (touched.get(database).add(ByteBuffer.wrap(Arrays.copyOfRange(key, offset, offset + length)))) {
-            preservedBytes += write(database, table, key, offset, length, partition.now());
+        if (touched[database].add(key, offset, length)) {
+            preservingDatabase = database;
+            table.readEntry(key, offset, length, partition.now(), view, preserving);
+            view.clear();
         }
     }
 
-    /** Hands the live entry to the sink: its bytes, 0 when the key is absent. The value is read last: it may be a view. */
-    private int write(int database, DatabaseTable table, byte[] key, int offset, int length, long now) {
-        int access = table.access(key, offset, length, now);
-        if (access < 0) {
-            return 0;
-        }
-        long expireAt = table.expireAt(key, offset, length, now);
-        Object value = table.peek(key, offset, length, now);
-        if (value == null) {
-            return 0;
-        }
-        byte[] copy = offset == 0 && length == key.length ? key : Arrays.copyOfRange(key, offset, offset + length);
-        return sink.entry(database, copy, value, expireAt == Keyspace.NO_EXPIRY ? -1 : expireAt, access);
+    private void preserved(byte[] key, int offset, int length, ValueView value, long expireAt, int access) {
+        preservedBytes += early.entry(preservingDatabase, key, offset, length, value, expireAt, access);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.lacewing.core.persistence;
 
 import dev.lacewing.api.Keyspace;
+import dev.lacewing.api.ValueView;
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.keyspace.EvictionPolicy;
@@ -257,35 +258,66 @@ public final class BackgroundSave implements AutoCloseable {
         }
         boolean compress = config.flag("rdbcompression");
         MemoryPolicy memory = MemoryPolicy.snapshot(config);
-        EvictionPolicy.Victim victim = memory.policy().victim();
-        List<RdbEntryBuffer> buffers = new ArrayList<>();
+        List<EntryEncoder> early = new ArrayList<>();
         PartitionSnapshot[] partitions = PartitionSnapshot.begin(databases, partition -> {
-            RdbEntryBuffer buffer = new RdbEntryBuffer(compress);
-            buffers.add(buffer);
-            return (database, key, value, expireAt, access) -> {
-                long now = System.currentTimeMillis();
-                long idleSeconds = victim == EvictionPolicy.Victim.LRU ? memory.idleMillis(access, now) / 1000 : -1;
-                int frequency = victim == EvictionPolicy.Victim.LFU ? memory.frequency(access, now) : -1;
-                return buffer.entry(database, key, value, expireAt, idleSeconds, frequency);
-            };
+            EntryEncoder encoder = new EntryEncoder(new RdbEntryBuffer(compress), memory);
+            early.add(encoder);
+            return encoder;
         });
-        return new Image(partitions, buffers, libraries, System.currentTimeMillis() / 1000);
+        return new Image(partitions, early, new EntryEncoder(new RdbEntryBuffer(compress), memory), libraries,
+            System.currentTimeMillis() / 1000);
+    }
+
+    /**
+     * Encodes a snapshot's entries into a buffer, with the idle time (LRU policies) or the counter
+     * (LFU policies) that Redis writes for the {@code maxmemory-policy} of the epoch.
+     */
+    private static final class EntryEncoder implements PartitionSnapshot.Sink {
+
+        private final RdbEntryBuffer buffer;
+        private final MemoryPolicy memory;
+        private final EvictionPolicy.Victim victim;
+
+        EntryEncoder(RdbEntryBuffer buffer, MemoryPolicy memory) {
+            this.buffer = buffer;
+            this.memory = memory;
+            this.victim = memory.policy().victim();
+        }
+
+        @Override
+        public int entry(int database, byte[] key, int offset, int length, ValueView value, long expireAt, int access) {
+            long idleSeconds = -1;
+            int frequency = -1;
+            if (victim == EvictionPolicy.Victim.LRU) {
+                idleSeconds = memory.idleMillis(access, System.currentTimeMillis()) / 1000;
+            } else if (victim == EvictionPolicy.Victim.LFU) {
+                frequency = memory.frequency(access, System.currentTimeMillis());
+            }
+            return buffer.entry(database, key, offset, length, value, expireAt, idleSeconds, frequency);
+        }
     }
 
     /** A point-in-time image being written out ({@link #image}). */
     public final class Image {
 
         private final PartitionSnapshot[] partitions;
-        private final List<RdbEntryBuffer> buffers;
+        /** Per partition: the entries it wrote early, taken into the file at its next turn. */
+        private final List<EntryEncoder> early;
+        /**
+         * One turn's entries: lent by the writing thread to the partition whose turn it is, then
+         * written into the file by the writing thread, and reused.
+         */
+        private final EntryEncoder turn;
         private final List<byte[]> libraries;
         private final long createdSeconds;
         private long copiedBytes;
         private volatile boolean stopped;
 
-        private Image(PartitionSnapshot[] partitions, List<RdbEntryBuffer> buffers, List<byte[]> libraries,
-                      long createdSeconds) {
+        private Image(PartitionSnapshot[] partitions, List<EntryEncoder> early, EntryEncoder turn,
+                      List<byte[]> libraries, long createdSeconds) {
             this.partitions = partitions;
-            this.buffers = buffers;
+            this.early = early;
+            this.turn = turn;
             this.libraries = libraries;
             this.createdSeconds = createdSeconds;
         }
@@ -293,8 +325,10 @@ public final class BackgroundSave implements AutoCloseable {
         /**
          * Writes the whole RDB file (without forcing it) into {@code channel}, partition after
          * partition in turns through the door; {@code aofBase}: the AUX field aof-base is 1, as in
-         * an AOF's base file. Whatever happens, every partition's snapshot is removed before it
-         * returns; IOException("cancelled") once {@link #stop} was called.
+         * an AOF's base file. Each turn moves the partition's early entries into the turn's buffer
+         * and walks on into it; the file gets the buffer once the turn ended, while the partition
+         * serves. Whatever happens, every partition's snapshot is removed before it returns;
+         * IOException("cancelled") once {@link #stop} was called.
          */
         public void writeTo(WritableByteChannel channel, boolean aofBase) throws IOException {
             boolean[] done = new boolean[partitions.length];
@@ -317,15 +351,14 @@ public final class BackgroundSave implements AutoCloseable {
                             continue;
                         }
                         int partition = p;
-                        byte[][] taken = new byte[1][];
                         await(door.partition(partition, () -> {
+                            early.get(partition).buffer.moveTo(turn.buffer);
                             long deadline = System.nanoTime() + TURN_NANOS;
                             do {
-                                done[partition] = partitions[partition].step(BUCKETS_PER_STEP);
+                                done[partition] = partitions[partition].step(BUCKETS_PER_STEP, turn);
                             } while (!done[partition] && System.nanoTime() < deadline);
-                            taken[0] = buffers.get(partition).take();
                         }));
-                        writer.entries(taken[0], 0, taken[0].length);
+                        writer.entries(turn.buffer);
                         if (done[partition]) {
                             remaining--;
                         }

@@ -7,47 +7,69 @@ import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.StorageEngine;
 import dev.lacewing.api.Workers;
+import dev.lacewing.core.keyspace.Slots;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
- * Work over the whole keyspace that no client asked for (loading the RDB file at start-up, the
- * save a signal's shutdown makes), run through the engine's one door as a command of scope
- * {@link KeyScope#ALL} would be: it waits for every earlier holder and holds every database
- * while it runs. Submitted from worker 0, so an engine that runs such work inline runs it on a
- * worker thread; the calling thread (outside the workers) waits for the result.
+ * Work that no client asked for, run through the engine's one door as a command would be, and
+ * submitted from worker 0, so an engine that runs such work inline runs it on a worker thread:
+ * <ul>
+ * <li>over the whole keyspace ({@link #run}: loading the RDB file at start-up, the save a signal's
+ *     shutdown makes, a BGSAVE's epoch), as a command of scope {@link KeyScope#ALL}: it waits for
+ *     every earlier holder and holds every database while it runs; the calling thread (outside
+ *     the workers) waits for the result;</li>
+ * <li>over one partition ({@link #submit}: a background save's turn in it), as a command over one
+ *     key of that partition ({@link #partitionKey}): it waits for the partition's earlier holders
+ *     and holds only it; the caller learns it ran through the returned future.</li>
+ * </ul>
  *
- * <p>Thread rule: {@link #run} runs on whatever thread the engine grants it; the result is
+ * <p>Thread rule: {@link #run()} runs on whatever thread the engine grants it; the result is
  * handed back through a future.
  */
-final class KeyspaceTask<T> implements Invocation {
+final class KeyspaceTask<T> implements Invocation, Arguments {
 
-    private static final CommandSpec SPEC = new CommandSpec("keyspace-task", 1, Set.of(), 0, 0, 0, KeyScope.ALL,
+    private static final CommandSpec WHOLE = new CommandSpec("keyspace-task", 1, Set.of(), 0, 0, 0, KeyScope.ALL,
         "server", "Internal: work over the whole keyspace");
-    private static final byte[] NAME = SPEC.name().getBytes(StandardCharsets.US_ASCII);
+    private static final CommandSpec PARTITION = new CommandSpec("partition-task", 2, Set.of(), 1, 1, 1,
+        KeyScope.KEYS, "server", "Internal: work over one partition");
 
-    private final StorageEngine engine;
-    private final int databases;
-    private final Function<List<Keyspace>, T> body;
+    private final CommandSpec spec;
+    private final int nameLength;
+    /** The name, then the partition's key for a partition's task. */
+    private final byte[] array;
+    private final Supplier<T> body;
     private final CompletableFuture<T> result = new CompletableFuture<>();
 
-    private KeyspaceTask(StorageEngine engine, int databases, Function<List<Keyspace>, T> body) {
-        this.engine = engine;
-        this.databases = databases;
+    private KeyspaceTask(CommandSpec spec, byte[] key, Supplier<T> body) {
+        byte[] name = spec.name().getBytes(StandardCharsets.US_ASCII);
+        this.spec = spec;
+        this.nameLength = name.length;
+        this.array = new byte[name.length + key.length];
+        System.arraycopy(name, 0, array, 0, name.length);
+        System.arraycopy(key, 0, array, name.length, key.length);
         this.body = body;
     }
 
     /** Runs {@code body} over every database, holding them all; rethrows what it throws. */
     static <T> T run(StorageEngine engine, Workers workers, int databases, Function<List<Keyspace>, T> body) {
-        KeyspaceTask<T> task = new KeyspaceTask<>(engine, databases, body);
+        KeyspaceTask<T> task = new KeyspaceTask<>(WHOLE, new byte[0], () -> {
+            List<Keyspace> all = new ArrayList<>(databases);
+            for (int i = 0; i < databases; i++) {
+                all.add(engine.keyspace(i));
+            }
+            return body.apply(all);
+        });
         workers.executor(0).execute(() -> engine.execute(task));
         try {
             return task.result.join();
-        } catch (java.util.concurrent.CompletionException e) {
+        } catch (CompletionException e) {
             if (e.getCause() instanceof RuntimeException runtime) {
                 throw runtime;
             }
@@ -55,14 +77,30 @@ final class KeyspaceTask<T> implements Invocation {
         }
     }
 
+    /** Submits {@code body} to run holding the partition {@code key} ({@link #partitionKey}) falls in. */
+    static CompletableFuture<Void> submit(StorageEngine engine, Workers workers, byte[] key, Runnable body) {
+        KeyspaceTask<Void> task = new KeyspaceTask<>(PARTITION, key, () -> {
+            body.run();
+            return null;
+        });
+        workers.executor(0).execute(() -> engine.execute(task));
+        return task.result;
+    }
+
+    /** A key of partition {@code partition} of {@code partitions}: the first {@code bgsave:<n>} that hashes there. */
+    static byte[] partitionKey(int partition, int partitions) {
+        for (int n = 0; ; n++) {
+            byte[] key = ("bgsave:" + n).getBytes(StandardCharsets.US_ASCII);
+            if (Slots.partitionOf(key, 0, key.length, partitions) == partition) {
+                return key;
+            }
+        }
+    }
+
     @Override
     public void run() {
         try {
-            List<Keyspace> all = new ArrayList<>(databases);
-            for (int i = 0; i < databases; i++) {
-                all.add(engine.keyspace(i));
-            }
-            result.complete(body.apply(all));
+            result.complete(body.get());
         } catch (RuntimeException | Error e) {
             result.completeExceptionally(e);
         }
@@ -75,12 +113,12 @@ final class KeyspaceTask<T> implements Invocation {
 
     @Override
     public CommandSpec spec() {
-        return SPEC;
+        return spec;
     }
 
     @Override
     public Arguments arguments() {
-        return NameOnly.INSTANCE;
+        return this;
     }
 
     @Override
@@ -95,36 +133,34 @@ final class KeyspaceTask<T> implements Invocation {
 
     @Override
     public int keyCount() {
-        return 0;
+        return count() - 1;
     }
 
     @Override
     public int keyArgument(int i) {
-        throw new IndexOutOfBoundsException(i);
+        if (i >= keyCount()) {
+            throw new IndexOutOfBoundsException(i);
+        }
+        return 1;
     }
 
-    /** The task's arguments: its name alone. */
-    private enum NameOnly implements Arguments {
-        INSTANCE;
+    @Override
+    public int count() {
+        return spec == PARTITION ? 2 : 1;
+    }
 
-        @Override
-        public int count() {
-            return 1;
-        }
+    @Override
+    public byte[] array() {
+        return array;
+    }
 
-        @Override
-        public byte[] array() {
-            return NAME;
-        }
+    @Override
+    public int offset(int index) {
+        return index == 0 ? 0 : nameLength;
+    }
 
-        @Override
-        public int offset(int index) {
-            return 0;
-        }
-
-        @Override
-        public int length(int index) {
-            return NAME.length;
-        }
+    @Override
+    public int length(int index) {
+        return index == 0 ? nameLength : array.length - nameLength;
     }
 }

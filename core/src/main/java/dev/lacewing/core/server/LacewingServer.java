@@ -355,6 +355,10 @@ public final class LacewingServer implements AutoCloseable {
             // After loading, so that the keys a dump brings publish no events.
             if (engine.keyspace(0) instanceof Database database) {
                 int partitions = database.partitionCount();
+                byte[][] partitionKeys = new byte[partitions][];
+                for (int p = 0; p < partitions; p++) {
+                    partitionKeys[p] = KeyspaceTask.partitionKey(p, partitions);
+                }
                 state.backgroundSave().open(new BackgroundSave.Door() {
                     @Override
                     public void keyspace(Consumer<List<Keyspace>> body) {
@@ -366,7 +370,7 @@ public final class LacewingServer implements AutoCloseable {
 
                     @Override
                     public CompletableFuture<Void> partition(int partition, Runnable body) {
-                        return PartitionTask.submit(engine, workers, partitions, partition, body);
+                        return KeyspaceTask.submit(engine, workers, partitionKeys[partition], body);
                     }
                 }, database);
                 state.tracking().keyspace(database);

@@ -42,23 +42,30 @@ class PartitionSnapshotTest {
         return contents;
     }
 
-    /** Begins a snapshot; the sink fails on a key handed twice. */
+    /** Puts each entry into {@code image} as "db/key" -> value; fails on a key handed twice. */
+    private static PartitionSnapshot.Sink into(Map<String, String> image) {
+        return (database, key, offset, length, value, expireAt, access) -> {
+            String name = database + "/" + new String(key, offset, length, StandardCharsets.UTF_8);
+            String previous = image.put(name,
+                new String(value.array(), value.offset(), value.length(), StandardCharsets.UTF_8));
+            assertEquals(null, previous, "handed twice: " + name);
+            return length;
+        };
+    }
+
+    /** Begins a snapshot whose entries, early or walked, go into {@code image}. */
     private static PartitionSnapshot[] begin(PartitionedKeyspace keyspace, Map<String, String> image) {
         List<Keyspace> databases = new ArrayList<>();
         for (int db = 0; db < DATABASES; db++) {
             databases.add(keyspace.database(db));
         }
-        return PartitionSnapshot.begin(databases, partition -> (database, key, value, expireAt, access) -> {
-            String previous = image.put(database + "/" + text(key), text(value));
-            assertEquals(null, previous, "handed twice: " + database + "/" + text(key));
-            return key.length;
-        });
+        return PartitionSnapshot.begin(databases, partition -> into(image));
     }
 
-    private static void finish(PartitionSnapshot[] snapshots) {
+    private static void finish(PartitionSnapshot[] snapshots, Map<String, String> image) {
         for (PartitionSnapshot snapshot : snapshots) {
             int steps = 0;
-            while (!snapshot.step(16)) {
+            while (!snapshot.step(16, into(image))) {
                 assertTrue(++steps < 1_000_000, "the walk ends");
             }
         }
@@ -84,7 +91,7 @@ class PartitionSnapshotTest {
         int next = 3000;
         for (int round = 0; round < 400; round++) {
             for (PartitionSnapshot snapshot : snapshots) {
-                snapshot.step(8);
+                snapshot.step(8, into(image));
             }
             for (int change = 0; change < 20; change++) {
                 String key = "k" + random.nextInt(next);
@@ -108,7 +115,7 @@ class PartitionSnapshotTest {
                 }
             }
         }
-        finish(snapshots);
+        finish(snapshots, image);
         assertEquals(epoch, image);
     }
 
@@ -126,14 +133,14 @@ class PartitionSnapshotTest {
         Map<String, String> image = new TreeMap<>();
         PartitionSnapshot[] snapshots = begin(keyspace, image);
         for (PartitionSnapshot snapshot : snapshots) {
-            snapshot.step(4);
+            snapshot.step(4, into(image));
         }
         keyspace.database(0).clear();
         for (int p = 0; p < keyspace.partitionCount(); p++) {
             keyspace.partition(p).swap(1, 2);
         }
         keyspace.database(1).put(bytes("after"), 0, 5, bytes("x"), Keyspace.NO_EXPIRY);
-        finish(snapshots);
+        finish(snapshots, image);
         assertEquals(epoch, image);
     }
 

@@ -1,13 +1,20 @@
 package dev.lacewing.core.persistence.rdb;
 
+import dev.lacewing.api.ValueView;
+import java.io.IOException;
+
 /**
  * Key-value records of an RDB file encoded ahead of the file ({@link RdbFileWriter#entries}): a
- * background save's partitions each fill one while they serve, and the saving thread copies them
- * into the file in turn. Every batch taken starts with SELECTDB, since batches of different
- * partitions interleave; Redis's loader reads a SELECTDB as a switch of database, so a database
- * may be selected many times, and RESIZEDB, only a sizing hint, is left out.
+ * background save's partitions each fill one with the entries they write early, and its saving
+ * thread fills one per turn, which it then copies into the file. Every batch moved or written
+ * starts with SELECTDB, since batches of different partitions interleave; Redis's loader reads a
+ * SELECTDB as a switch of database, so a database may be selected many times, and RESIZEDB, only a
+ * sizing hint, is left out.
  *
- * <p>Thread rule: not thread-safe; used by one partition's holder at a time.
+ * <p>Memory: the encoded bytes, in one array that is reused once emptied (kept up to 1 MiB).
+ *
+ * <p>Thread rule: not thread-safe; used by one thread at a time, handed over through the engine's
+ * door.
  */
 public final class RdbEntryBuffer {
 
@@ -18,8 +25,12 @@ public final class RdbEntryBuffer {
         this.out = new RdbOutput(compress);
     }
 
-    /** As {@link RdbFileWriter#entry}, in database {@code database}; returns the bytes it took. */
-    public int entry(int database, byte[] key, Object value, long expireAt, long idleSeconds, int frequency) {
+    /**
+     * As {@link RdbFileWriter#entry}, in database {@code database}, the key read from
+     * {@code key[offset, offset + length)} and the value from the view; returns the bytes it took.
+     */
+    public int entry(int database, byte[] key, int offset, int length, ValueView value, long expireAt,
+                     long idleSeconds, int frequency) {
         if (database != this.database) {
             out.writeByte(RdbFileWriter.OPCODE_SELECTDB);
             out.writeLength(database);
@@ -38,26 +49,33 @@ public final class RdbEntryBuffer {
             out.writeByte(RdbFileWriter.OPCODE_FREQ);
             out.writeByte(frequency);
         }
-        out.writeByte(RdbValueCodec.type(value));
-        out.writeString(key);
-        RdbValueCodec.writeObject(value, out);
+        if (value.isString()) {
+            out.writeByte(RdbValueCodec.TYPE_STRING);
+            out.writeString(key, offset, length);
+            out.writeString(value.array(), value.offset(), value.length());
+        } else {
+            out.writeByte(RdbValueCodec.type(value.object()));
+            out.writeString(key, offset, length);
+            RdbValueCodec.writeObject(value.object(), out);
+        }
         return out.size() - before;
     }
 
-    /** Bytes waiting to be taken. */
+    /** Bytes waiting. */
     public int size() {
         return out.size();
     }
 
-    /** What was encoded since the last take; the next entry starts with SELECTDB again. */
-    public byte[] take() {
-        byte[] bytes = out.toByteArray();
-        try {
-            out.drainTo((b, offset, length) -> { });
-        } catch (java.io.IOException e) {
-            throw new IllegalStateException(e);
-        }
+    /** Appends what waits here to {@code target} and empties this buffer; the next entry of either starts with SELECTDB. */
+    public void moveTo(RdbEntryBuffer target) {
+        out.moveTo(target.out);
         database = -1;
-        return bytes;
+        target.database = -1;
+    }
+
+    /** Hands what waits here to {@code sink} and empties this buffer; the next entry starts with SELECTDB. */
+    void drainTo(RdbOutput.Sink sink) throws IOException {
+        out.drainTo(sink);
+        database = -1;
     }
 }

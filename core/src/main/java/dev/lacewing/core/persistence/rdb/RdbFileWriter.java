@@ -108,12 +108,13 @@ public final class RdbFileWriter {
         }
     }
 
-    /** Entries encoded elsewhere ({@link RdbEntryBuffer}), copied into the file as they are. */
-    public void entries(byte[] bytes, int offset, int length) throws IOException {
-        out.write(bytes, offset, length);
-        if (out.size() >= FLUSH_BYTES) {
-            flush();
-        }
+    /**
+     * Entries encoded elsewhere, written into the file as they are, straight from their buffer,
+     * which is emptied.
+     */
+    public void entries(RdbEntryBuffer entries) throws IOException {
+        flush();
+        entries.drainTo(this::checksummed);
     }
 
     /** EOF and the checksum trailer; everything is then in the channel (not yet forced to disk). */
@@ -125,18 +126,28 @@ public final class RdbFileWriter {
     }
 
     private void flush() throws IOException {
-        out.drainTo((bytes, offset, length) -> {
-            if (checksum) {
-                crc = Crc64.update(crc, bytes, offset, length);
-            }
-            writeFully(bytes, offset, length);
-        });
+        out.drainTo(this::checksummed);
     }
 
+    private void checksummed(byte[] bytes, int offset, int length) throws IOException {
+        if (checksum) {
+            crc = Crc64.update(crc, bytes, offset, length);
+        }
+        writeFully(bytes, offset, length);
+    }
+
+    /**
+     * In writes of at most {@link #FLUSH_BYTES}: a file channel copies a heap buffer into a
+     * temporary direct buffer of the write's size, which the JDK then keeps for the thread, so a
+     * large write would leave as large a native buffer behind.
+     */
     private void writeFully(byte[] bytes, int offset, int length) throws IOException {
         ByteBuffer buffer = ByteBuffer.wrap(bytes, offset, length);
-        while (buffer.hasRemaining()) {
-            channel.write(buffer);
+        for (int end = offset + length, at = offset; at < end; at = buffer.position()) {
+            buffer.limit(Math.min(end, at + FLUSH_BYTES));
+            while (buffer.hasRemaining()) {
+                channel.write(buffer);
+            }
         }
     }
 }

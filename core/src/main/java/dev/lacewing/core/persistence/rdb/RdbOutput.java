@@ -25,6 +25,8 @@ public final class RdbOutput {
     private final boolean compress;
     private byte[] bytes = new byte[64];
     private int size;
+    /** Where {@link #writeCompressed} compresses. */
+    private byte[] scratch = new byte[0];
 
     /** {@code compress}: LZF-compress strings where it saves bytes, as {@code rdbcompression yes}. */
     public RdbOutput(boolean compress) {
@@ -47,6 +49,16 @@ public final class RdbOutput {
     /** Hands what was written to {@code sink} and empties the buffer (an RDB file written in pieces). */
     public void drainTo(Sink sink) throws IOException {
         sink.accept(bytes, 0, size);
+        empty();
+    }
+
+    /** Appends what was written to {@code target} and empties this buffer. */
+    void moveTo(RdbOutput target) {
+        target.write(bytes, 0, size);
+        empty();
+    }
+
+    private void empty() {
         size = 0;
         if (bytes.length > KEPT_CAPACITY) {
             bytes = new byte[KEPT_CAPACITY];
@@ -159,10 +171,18 @@ public final class RdbOutput {
         return true;
     }
 
-    /** rdbSaveLzfStringObject: kept only when it saves at least 4 bytes. */
+    /**
+     * rdbSaveLzfStringObject: kept only when it saves at least 4 bytes. Compressed into a scratch
+     * array this buffer keeps (up to {@link #KEPT_CAPACITY}), not a new one per string: a save
+     * compresses every string over 20 bytes.
+     */
     private boolean writeCompressed(byte[] value, int offset, int length) {
-        byte[] out = new byte[length - 4];
-        int compressed = Lzf.compress(value, offset, length, out, 0, out.length);
+        int limit = length - 4;
+        byte[] out = scratch.length >= limit ? scratch : new byte[limit];
+        if (out != scratch && limit <= KEPT_CAPACITY) {
+            scratch = out;
+        }
+        int compressed = Lzf.compress(value, offset, length, out, 0, limit);
         if (compressed == 0) {
             return false;
         }

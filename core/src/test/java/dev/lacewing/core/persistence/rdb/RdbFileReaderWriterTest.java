@@ -5,11 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lacewing.api.ValueView;
 import dev.lacewing.core.datatype.Quicklist;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -198,5 +201,57 @@ class RdbFileReaderWriterTest {
         read(out.toByteArray(), true, new ArrayList<>(), libraries, null);
         assertEquals(List.of("#!LUA name=lib\nredis.register_function('f', function() return 1 end)",
             "#!LUA name=other\nredis.register_function('f', function() return 1 end)"), libraries);
+    }
+
+    @Test
+    void entriesEncodedAheadReachTheChannelInWritesOfAtMost64KiB() throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        int[] largestWrite = {0};
+        WritableByteChannel channel = new WritableByteChannel() {
+            @Override
+            public int write(ByteBuffer source) {
+                int length = source.remaining();
+                largestWrite[0] = Math.max(largestWrite[0], length);
+                byte[] copy = new byte[length];
+                source.get(copy);
+                bytes.write(copy, 0, length);
+                return length;
+            }
+
+            @Override
+            public boolean isOpen() {
+                return true;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        RdbFileWriter writer = new RdbFileWriter(channel, true, true);
+        writer.header();
+        RdbEntryBuffer entries = new RdbEntryBuffer(true);
+        ValueView value = new ValueView();
+        // The keys and values are read from slices of larger arrays, as a walk reads them from a page.
+        byte[] page = bytes("..key:0123456789..");
+        for (int i = 0; i < 3000; i++) {
+            value.setString(page, 2, 10);
+            entries.entry(3, bytes("key:" + i), 0, ("key:" + i).length(), value, -1, -1, -1);
+        }
+        byte[] large = new byte[300_000];
+        new java.util.Random(5).nextBytes(large);
+        value.setString(large, 0, large.length);
+        entries.entry(3, page, 2, 6, value, -1, -1, -1);
+        writer.entries(entries);
+        writer.finish();
+        assertEquals(0, entries.size());
+        assertTrue(largestWrite[0] <= 64 * 1024, "largest write " + largestWrite[0]);
+
+        List<Entry> read = read(bytes.toByteArray(), true);
+        assertEquals(3001, read.size());
+        assertEquals(3, read.get(0).database());
+        assertEquals("key:0", new String(read.get(0).key(), StandardCharsets.UTF_8));
+        assertArrayEquals(bytes("key:012345"), (byte[]) read.get(2999).value());
+        assertArrayEquals(bytes("key:01"), read.get(3000).key());
+        assertArrayEquals(large, (byte[]) read.get(3000).value());
     }
 }
