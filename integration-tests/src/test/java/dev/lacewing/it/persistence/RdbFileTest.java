@@ -62,6 +62,9 @@ class RdbFileTest {
         commands.add(cmd("SET", "incompressible", randomText(300)));
         commands.add(cmd("SET", "appended", "12"));
         commands.add(cmd("APPEND", "appended", "34"));
+        // Grown past 1 MiB by edits: Lacewing keeps it in chunks, and writes it as one string.
+        commands.add(cmd("APPEND", "chunked", "c".repeat(700_000)));
+        commands.add(cmd("APPEND", "chunked", "d".repeat(700_000)));
         commands.add(cmd("PFADD", "hyperloglog", "a", "b", "c", "d"));
         commands.add(cmd("RPUSH", "list", "a", "1", "-5000", "70000", "-9000000", "3000000000", "x".repeat(100),
             "y".repeat(5000)));
