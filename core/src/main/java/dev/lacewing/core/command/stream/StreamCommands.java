@@ -446,12 +446,13 @@ public final class StreamCommands {
 
     /** XTRIM key MAXLEN|MINID [=|~] threshold [LIMIT count] */
     private static void xtrim(CommandContext ctx) {
-        Object value = lookup(ctx, 1);
-        if (value == WRONG_TYPE) {
-            return;
-        }
+        // As xtrimCommand: the arguments are parsed before the key's type is checked.
         TrimOptions options = parseTrimOptions(ctx, false);
         if (options == null) {
+            return;
+        }
+        Object value = lookup(ctx, 1);
+        if (value == WRONG_TYPE) {
             return;
         }
         if (value == null) {
