@@ -463,6 +463,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             reject(command, Errors.wrongArity(spec.name()));
             return;
         }
+        if (args.count() >= 2 && !command.subcommands().isEmpty() && !subcommandAccepted(command, args)) {
+            return;
+        }
         Command guarded = command.protectedEntry(args);
         if (guarded != null && !server.settings().allowsProtectedCommand(spec.name(), isLocal())) {
             reject(guarded, Errors.protectedCommandNotAllowed(spec.name()));
@@ -648,6 +651,27 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
         writer.error(command != null && command.spec().name().equals("exec") ? multi.abortedBy(error) : error);
         server.errorReplies.increment();
+    }
+
+    /**
+     * processCommand's commandCheckExistence and commandCheckArity for a container's request: an
+     * unknown subcommand or a wrong argument count is refused before anything else is checked, so
+     * inside MULTI it is not queued and makes EXEC abort, as in Redis. False after the refusal.
+     */
+    private boolean subcommandAccepted(Command container, Arguments args) {
+        Command subcommand = container.subcommand(args.string(1).toLowerCase(java.util.Locale.ROOT));
+        if (subcommand == null) {
+            writer.error(Errors.quoting("ERR unknown subcommand '", args.array(), args.offset(1), args.length(1), 128,
+                "'. Try " + args.string(0).toUpperCase(java.util.Locale.ROOT) + " HELP."));
+            server.errorReplies.increment();
+            multi.flagError();
+            return false;
+        }
+        if (!subcommand.spec().acceptsArgumentCount(args.count())) {
+            reject(subcommand, Errors.wrongArity(subcommand.spec().name()));
+            return false;
+        }
+        return true;
     }
 
     /**
