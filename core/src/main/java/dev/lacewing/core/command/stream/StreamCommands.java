@@ -878,9 +878,8 @@ public final class StreamCommands {
         reply.integer(stream.length());
         reply.bulk("radix-tree-keys");
         reply.integer(stream.nodeCount());
-        // Lacewing's index is not a radix tree: its nodes are the stream's nodes.
         reply.bulk("radix-tree-nodes");
-        reply.integer(stream.nodeCount());
+        reply.integer(stream.radixTreeNodes());
         reply.bulk("last-generated-id");
         writeId(reply, stream.lastId());
         reply.bulk("max-deleted-entry-id");
