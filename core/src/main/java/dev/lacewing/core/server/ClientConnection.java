@@ -88,6 +88,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private final RequestDecoder decoder = new RequestDecoder();
     private final RespWriter writer = new RespWriter();
     private final ArrayDeque<ByteBuf> deferredInput = new ArrayDeque<>();
+    /** Pub/sub deliveries queued on this connection's worker and not yet run. */
+    private final java.util.concurrent.atomic.AtomicInteger queuedDeliveries;
     /*
      * The AOF: what the running command propagates, where in the file this connection's last
      * write ends, how much of that is known written (and forced under appendfsync always), and
@@ -233,6 +235,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         this.authenticated = !server.acl().defaultNeedsAuth();
         writer.errorStats(server.errorStats());
         this.readLookups = server.readLookups();
+        this.queuedDeliveries = server.pubSub().queuedDeliveries(homeWorker);
     }
 
     // ---- channel events -------------------------------------------------------------------
@@ -299,6 +302,12 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             decoder.append(in);
         } finally {
             in.release();
+        }
+        if (queuedDeliveries.get() > 0) {
+            // Messages published before these requests arrived are queued on this thread: they
+            // go out first, as in Redis (PubSub#queuedDeliveries), so the requests wait behind them.
+            channel.eventLoop().execute(this::processInput);
+            return;
         }
         processInput();
     }
