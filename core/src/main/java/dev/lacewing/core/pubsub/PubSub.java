@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The server's pub/sub registry: for each channel, pattern and shard channel, the connections
@@ -35,6 +36,8 @@ public final class PubSub {
     private final Map<ChannelName, ClientConnection[]> channels = new ConcurrentHashMap<>();
     private final Map<ChannelName, ClientConnection[]> patterns = new ConcurrentHashMap<>();
     private final Map<ChannelName, ClientConnection[]> shardChannels = new ConcurrentHashMap<>();
+    /** Per worker, the deliveries queued on it and not yet run ({@link #queuedDeliveries}); grown, never shrunk. */
+    private volatile AtomicInteger[] queued = new AtomicInteger[0];
 
     private Map<ChannelName, ClientConnection[]> registry(SubscriptionKind kind) {
         return switch (kind) {
@@ -156,8 +159,8 @@ public final class PubSub {
      * Hands the message to each run of subscribers of one worker: written at once on the current
      * thread's own, in one task for each other worker.
      */
-    private static void deliver(Map<ChannelName, ClientConnection[]> registry, ChannelName name,
-                                SubscriptionKind kind, byte[] message, ClientConnection[] subscribers) {
+    private void deliver(Map<ChannelName, ClientConnection[]> registry, ChannelName name,
+                         SubscriptionKind kind, byte[] message, ClientConnection[] subscribers) {
         int from = 0;
         while (from < subscribers.length) {
             int worker = subscribers[from].homeWorker();
@@ -170,7 +173,9 @@ public final class PubSub {
                     subscribers[i].push(message);
                 }
             } else {
-                Delivery delivery = new Delivery(registry, name, kind, message, subscribers, from, to);
+                AtomicInteger queuedOnWorker = queuedDeliveries(worker);
+                queuedOnWorker.incrementAndGet();
+                Delivery delivery = new Delivery(registry, name, kind, message, subscribers, from, to, queuedOnWorker);
                 Wakeups wakeups = Wakeups.ofCurrentLoop();
                 if (wakeups == null) {
                     subscribers[from].onHomeThread(delivery);
@@ -180,6 +185,33 @@ public final class PubSub {
                 }
             }
             from = to;
+        }
+    }
+
+    /**
+     * The number of deliveries queued on a worker and not yet run. A connection reads it before it
+     * runs the requests it has just read, and while it is not zero runs them after the queued tasks
+     * instead ({@link ClientConnection}): Redis has written a message into every subscriber's
+     * output before PUBLISH replies, so a subscriber that sends a command after the publisher saw
+     * that reply gets the message before the command's reply, here as there. One read per read
+     * batch; one increment and one decrement per delivery to another worker.
+     */
+    public AtomicInteger queuedDeliveries(int worker) {
+        AtomicInteger[] current = queued;
+        if (worker < current.length) {
+            return current[worker];
+        }
+        synchronized (this) {
+            current = queued;
+            if (worker >= current.length) {
+                AtomicInteger[] grown = Arrays.copyOf(current, worker + 1);
+                for (int i = current.length; i < grown.length; i++) {
+                    grown[i] = new AtomicInteger();
+                }
+                queued = grown;
+                current = grown;
+            }
+            return current[worker];
         }
     }
 
@@ -251,7 +283,8 @@ public final class PubSub {
      * message was published to, nobody left and one map lookup stands for a check per subscriber.
      */
     private record Delivery(Map<ChannelName, ClientConnection[]> registry, ChannelName name, SubscriptionKind kind,
-                            byte[] message, ClientConnection[] subscribers, int from, int to) implements Runnable {
+                            byte[] message, ClientConnection[] subscribers, int from, int to,
+                            AtomicInteger queuedOnWorker) implements Runnable {
 
         @Override
         public void run() {
@@ -262,6 +295,7 @@ public final class PubSub {
                     subscriber.push(message);
                 }
             }
+            queuedOnWorker.decrementAndGet();
         }
     }
 

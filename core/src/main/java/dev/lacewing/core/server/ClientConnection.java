@@ -88,6 +88,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private final RequestDecoder decoder = new RequestDecoder();
     private final RespWriter writer = new RespWriter();
     private final ArrayDeque<ByteBuf> deferredInput = new ArrayDeque<>();
+    /** Pub/sub deliveries queued on this connection's worker and not yet run. */
+    private final java.util.concurrent.atomic.AtomicInteger queuedDeliveries;
     /*
      * The AOF: what the running command propagates, where in the file this connection's last
      * write ends, how much of that is known written (and forced under appendfsync always), and
@@ -233,6 +235,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         this.authenticated = !server.acl().defaultNeedsAuth();
         writer.errorStats(server.errorStats());
         this.readLookups = server.readLookups();
+        this.queuedDeliveries = server.pubSub().queuedDeliveries(homeWorker);
     }
 
     // ---- channel events -------------------------------------------------------------------
@@ -299,6 +302,12 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             decoder.append(in);
         } finally {
             in.release();
+        }
+        if (queuedDeliveries.get() > 0) {
+            // Messages published before these requests arrived are queued on this thread: they
+            // go out first, as in Redis (PubSub#queuedDeliveries), so the requests wait behind them.
+            channel.eventLoop().execute(this::processInput);
+            return;
         }
         processInput();
     }
@@ -461,6 +470,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         CommandSpec spec = command.spec();
         if (!spec.acceptsArgumentCount(args.count())) {
             reject(command, Errors.wrongArity(spec.name()));
+            return;
+        }
+        if (args.count() >= 2 && !command.subcommands().isEmpty() && !subcommandAccepted(command, args)) {
             return;
         }
         Command guarded = command.protectedEntry(args);
@@ -648,6 +660,27 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
         writer.error(command != null && command.spec().name().equals("exec") ? multi.abortedBy(error) : error);
         server.errorReplies.increment();
+    }
+
+    /**
+     * processCommand's commandCheckExistence and commandCheckArity for a container's request: an
+     * unknown subcommand or a wrong argument count is refused before anything else is checked, so
+     * inside MULTI it is not queued and makes EXEC abort, as in Redis. False after the refusal.
+     */
+    private boolean subcommandAccepted(Command container, Arguments args) {
+        Command subcommand = container.subcommand(args.string(1).toLowerCase(java.util.Locale.ROOT));
+        if (subcommand == null) {
+            writer.error(Errors.quoting("ERR unknown subcommand '", args.array(), args.offset(1), args.length(1), 128,
+                "'. Try " + args.string(0).toUpperCase(java.util.Locale.ROOT) + " HELP."));
+            server.errorReplies.increment();
+            multi.flagError();
+            return false;
+        }
+        if (!subcommand.spec().acceptsArgumentCount(args.count())) {
+            reject(subcommand, Errors.wrongArity(subcommand.spec().name()));
+            return false;
+        }
+        return true;
     }
 
     /**

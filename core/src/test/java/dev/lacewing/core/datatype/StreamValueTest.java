@@ -178,4 +178,20 @@ class StreamValueTest {
         assertNull(copy.edge(true));
         assertEquals(stream.memoryUsage() - NODE - 7, copy.memoryUsage());
     }
+
+    /** Counts checked against redis-server 7.0.15 with stream-node-max-entries 1 (one node per entry). */
+    @Test
+    void radixTreeNodesCountRedisRaxNodesForTheNodeIds() {
+        assertEquals(1, new StreamValue().radixTreeNodes());
+        long[][] cases = {{1}, {1, 2}, {1, 1L << 56}, {1, 2, 3}, {1, 2, 256, 257, 1L << 40}};
+        long[] expected = {2, 6, 5, 8, 16};
+        for (int c = 0; c < cases.length; c++) {
+            StreamValue stream = new StreamValue();
+            for (long ms : cases[c]) {
+                add(stream, ms, 4096, 1, "f", "v");
+            }
+            assertEquals(cases[c].length, stream.nodeCount());
+            assertEquals(expected[c], stream.radixTreeNodes(), "node IDs " + java.util.Arrays.toString(cases[c]));
+        }
+    }
 }

@@ -209,6 +209,36 @@ class PubSubCommandsTest {
         return Integer.parseInt(matcher.group(1));
     }
 
+    /**
+     * Redis writes a message into each subscriber's output before it replies to PUBLISH, so a
+     * subscriber that sends a command once the publisher has its reply gets the message first, on
+     * whatever worker each of them is (found by the differential test's pub/sub scenarios).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void aMessageWhosePublishHasRepliedComesBeforeTheSubscribersNextReply(Target target) {
+        try (RespClient publisher = RespClient.connect(port(target))) {
+            RespClient subscriber = RespClient.connect(port(target));
+            for (int i = 0; i < 12 && worker(subscriber) == worker(publisher); i++) {
+                subscriber.close();
+                subscriber = RespClient.connect(port(target));
+            }
+            try (RespClient other = subscriber) {
+                assertTrue(worker(other) != worker(publisher), "the subscriber on another worker");
+                assertEquals(confirmation("subscribe", "c", 1), other.call("SUBSCRIBE", "c"));
+                assertEquals(confirmation("ssubscribe", "s", 1), other.call("SSUBSCRIBE", "s"));
+                for (int i = 0; i < 300; i++) {
+                    String payload = Integer.toString(i);
+                    boolean shard = i % 2 == 1;
+                    assertEquals(":1\r\n", publisher.call(shard ? "SPUBLISH" : "PUBLISH", shard ? "s" : "c", payload));
+                    assertEquals(shard ? "*3\r\n$8\r\nsmessage\r\n$1\r\ns\r\n$" + payload.length() + "\r\n" + payload
+                        + "\r\n" : message('*', "c", payload), other.call("PING"), "message " + i);
+                    assertEquals("*2\r\n$4\r\npong\r\n$0\r\n\r\n", other.readReplyText());
+                }
+            }
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.lacewing.it.server.Servers#all")
     void onePublishersMessagesReachSubscribersOnEveryWorkerInOrder(Target target) {

@@ -87,6 +87,14 @@ class StreamReferenceTest {
         XREVRANGE {p}str + -
         XDEL {p}str 1-1
         XTRIM {p}str MAXLEN 1
+        XTRIM {p}str MAXLEN abc
+        XTRIM {p}str FOO 1
+        XTRIM {p}str MAXLEN 1 LIMIT 5
+        XTRIM {p}str MINID x
+        XTRIM {p}str LIMIT 5
+        XADD {p}str MAXLEN abc * a 1
+        XADD {p}str MAXLEN 1 LIMIT 5 * a 1
+        XADD {p}str 1-x a 1
         XSETID {p}str 5-5
         XREAD STREAMS {p}str 0
         TYPE {p}s

@@ -17,8 +17,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * MULTI, EXEC, DISCARD, WATCH and UNWATCH, byte for byte against redis-server 7.0, in RESP2 and
  * RESP3, on every target: queued and runtime errors, nesting, commands refused inside MULTI,
  * blocking commands that may not block, SELECT inside a transaction, EXEC refused by dispatch,
- * SUBSCRIBE inside a transaction, and WATCH broken by the client's own write (another client's is
- * in TransactionCommandsTest).
+ * SUBSCRIBE inside a transaction, subcommands unknown or of the wrong arity (refused at queue
+ * time), and WATCH broken by the client's own write (another client's is in
+ * TransactionCommandsTest).
  */
 class TransactionReferenceTest {
 
@@ -149,6 +150,19 @@ class TransactionReferenceTest {
         MULTI
         EXEC foo
         EXEC
+        MULTI
+        XGROUP CREATE {p}x g
+        EXEC
+        MULTI
+        XGROUP FOO
+        XGROUP
+        XINFO STREAM
+        CONFIG GET
+        OBJECT encoding
+        CLIENT "\\x00x"
+        XGROUP CREATE {p}x g $ MKSTREAM
+        EXEC
+        EXISTS {p}x
         MULTI
         SUBSCRIBE {p}c1
         PING

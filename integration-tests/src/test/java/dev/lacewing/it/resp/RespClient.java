@@ -104,6 +104,22 @@ public final class RespClient implements AutoCloseable {
         return reply.toByteArray();
     }
 
+    /**
+     * Reads one reply as {@link #readReply} does, except that a RESP3 push found inside an
+     * aggregate is taken out whole into {@code pushes} and not counted as one of its elements:
+     * Redis 7.0 writes a push caused by the client's own command where that command's code
+     * publishes, which can be between an aggregate's elements (inside EXEC's array too).
+     */
+    public byte[] readReplyLiftingPushes(List<byte[]> pushes) {
+        ByteArrayOutputStream reply = new ByteArrayOutputStream();
+        try {
+            readValue(reply, pushes);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("reading a reply, got so far: " + text(reply.toByteArray()), e);
+        }
+        return reply.toByteArray();
+    }
+
     /** Whether reply bytes arrive within {@code millis}; nothing is consumed. */
     public boolean available(int millis) {
         long deadline = System.nanoTime() + millis * 1_000_000L;
@@ -156,6 +172,11 @@ public final class RespClient implements AutoCloseable {
     }
 
     private void readValue(ByteArrayOutputStream reply) throws IOException {
+        readValue(reply, null);
+    }
+
+    /** One value; with {@code pushes}, pushes nested in aggregates go there instead (see {@link #readReplyLiftingPushes}). */
+    private void readValue(ByteArrayOutputStream reply, List<byte[]> pushes) throws IOException {
         int type = readByte(reply);
         String line = readLine(reply);
         switch (type) {
@@ -170,20 +191,36 @@ public final class RespClient implements AutoCloseable {
             case '*', '~', '>' -> {
                 long count = Long.parseLong(line);
                 for (long i = 0; i < count; i++) {
-                    readValue(reply);
+                    readElement(reply, pushes);
                 }
             }
             case '%', '|' -> {
                 long count = Long.parseLong(line);
                 for (long i = 0; i < 2 * count; i++) {
-                    readValue(reply);
+                    readElement(reply, pushes);
                 }
                 if (type == '|') {
-                    readValue(reply);
+                    readElement(reply, pushes);
                 }
             }
             default -> throw new IOException("not a RESP type byte: " + (char) type + " line: " + line);
         }
+    }
+
+    /** An aggregate's element, after any pushes in front of it when {@code pushes} collects them. */
+    private void readElement(ByteArrayOutputStream reply, List<byte[]> pushes) throws IOException {
+        while (pushes != null) {
+            in.mark(1);
+            int next = in.read();
+            in.reset();
+            if (next != '>') {
+                break;
+            }
+            ByteArrayOutputStream push = new ByteArrayOutputStream();
+            readValue(push, pushes);
+            pushes.add(push.toByteArray());
+        }
+        readValue(reply, pushes);
     }
 
     private int readByte(ByteArrayOutputStream reply) throws IOException {

@@ -452,12 +452,13 @@ public final class StreamCommands {
 
     /** XTRIM key MAXLEN|MINID [=|~] threshold [LIMIT count] */
     private static void xtrim(CommandContext ctx) {
-        Object value = lookup(ctx, 1);
-        if (value == WRONG_TYPE) {
-            return;
-        }
+        // As xtrimCommand: the arguments are parsed before the key's type is checked.
         TrimOptions options = parseTrimOptions(ctx, false);
         if (options == null) {
+            return;
+        }
+        Object value = lookup(ctx, 1);
+        if (value == WRONG_TYPE) {
             return;
         }
         if (value == null) {
@@ -883,9 +884,8 @@ public final class StreamCommands {
         reply.integer(stream.length());
         reply.bulk("radix-tree-keys");
         reply.integer(stream.nodeCount());
-        // Lacewing's index is not a radix tree: its nodes are the stream's nodes.
         reply.bulk("radix-tree-nodes");
-        reply.integer(stream.nodeCount());
+        reply.integer(stream.radixTreeNodes());
         reply.bulk("last-generated-id");
         writeId(reply, stream.lastId());
         reply.bulk("max-deleted-entry-id");

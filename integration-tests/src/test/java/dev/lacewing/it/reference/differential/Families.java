@@ -34,9 +34,7 @@ final class Families {
         run(new SetCommandsGenerator()),
         run(new SortedSetCommandsGenerator()),
         run(new GeoCommandsGenerator()),
-        skipped(new StreamCommandsGenerator(), "with the other families: XTRIM and XADD check the type before their"
-            + " arguments, and MULTI queues an XGROUP subcommand of the wrong arity; alone (-Ddifferential.families="
-            + "streams) it agrees"),
+        run(new StreamCommandsGenerator()),
         run(new BitmapCommandsGenerator()),
         run(new HyperLogLogCommandsGenerator()),
         run(new TransactionCommandsGenerator()),

@@ -1,0 +1,307 @@
+package dev.lacewing.it.reference.differential;
+
+import dev.lacewing.it.reference.DeliberateDifferences;
+import dev.lacewing.it.resp.RespClient;
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Replays a {@link PubSubScenario} on {@value PubSubScenario#CONNECTIONS} connections to
+ * redis-server and as many to Lacewing, and finds the first step after which some connection's
+ * frames (replies and pushed messages, in order) disagree.
+ *
+ * <p>How a step's frames are collected: its calls are sent on its connection followed by a
+ * marker, {@code PING sync:<step>}, and that connection is read up to the marker's reply; then
+ * every other connection gets a marker and is read up to its reply. Redis writes a published
+ * message (or a keyspace event) into each subscriber's output before it replies to the
+ * publisher, so by the time the publisher's marker is answered every push the step caused is
+ * queued ahead of the other connections' markers: the frames before a marker are exactly what
+ * the step produced there. A server that delivered later shows the message after the marker,
+ * in the next step's frames, and so disagrees. A step's first reply that is not a push is
+ * compared by its call's {@link ReplyCheck}; every other frame byte for byte.
+ *
+ * <p>Each replay starts from FLUSHALL, SCRIPT FLUSH and notifications off, with no subscription
+ * left by an earlier replay's connections (closing them is asynchronous on both servers, so it
+ * waits, bounded, until PUBSUB shows none).
+ *
+ * <p>Thread rule: one test thread.
+ */
+final class PubSubReplay {
+
+    /** The first disagreement: the step, the connection whose frames differ, and both sides' frames. */
+    record Mismatch(int index, PubSubScenario.Step step, int connection, List<String> redis, List<String> lacewing) {
+    }
+
+    private static final int REDIS = 0;
+    private static final int LACEWING = 1;
+    /** How long a replay waits for the previous one's subscriptions to be gone. */
+    private static final long SETTLE_MILLIS = 5_000;
+
+    private final int[] ports;
+    private int replays;
+    private long frames;
+    private long pushes;
+    private long steps;
+
+    PubSubReplay(int redisPort, int lacewingPort) {
+        this.ports = new int[] {redisPort, lacewingPort};
+    }
+
+    /** What the compared frames were, as evidence of what a run reached. */
+    String tally() {
+        return steps + " steps, " + frames + " frames compared, " + pushes + " of them pushed messages";
+    }
+
+    int replays() {
+        return replays;
+    }
+
+    Optional<Mismatch> firstMismatch(List<PubSubScenario.Step> scenario) {
+        replays++;
+        RespClient[][] connections = new RespClient[2][PubSubScenario.CONNECTIONS];
+        try {
+            for (int server = 0; server < 2; server++) {
+                reset(ports[server]);
+                for (int c = 0; c < PubSubScenario.CONNECTIONS; c++) {
+                    connections[server][c] = RespClient.connect(ports[server]);
+                }
+            }
+            for (int i = 0; i < scenario.size(); i++) {
+                Optional<Mismatch> mismatch = step(i, scenario.get(i), connections);
+                steps++;
+                if (mismatch.isPresent()) {
+                    return mismatch;
+                }
+            }
+            return Optional.empty();
+        } finally {
+            for (RespClient[] side : connections) {
+                for (RespClient client : side) {
+                    if (client != null) {
+                        client.close();
+                    }
+                }
+            }
+        }
+    }
+
+    private Optional<Mismatch> step(int index, PubSubScenario.Step step, RespClient[][] connections) {
+        String marker = "sync:" + index;
+        int stepping = step.connection();
+        boolean quits = step.calls().size() == 1 && step.calls().get(0).name().equals("QUIT");
+        ByteArrayOutputStream request = new ByteArrayOutputStream();
+        for (Call call : step.calls()) {
+            request.writeBytes(RespClient.encode(call.arguments()));
+        }
+        if (!quits) {
+            request.writeBytes(RespClient.encode(RespClient.toBytes("PING", marker)));
+        }
+        List<List<String>> read = new ArrayList<>();
+        for (int server = 0; server < 2; server++) {
+            connections[server][stepping].send(request.toByteArray());
+        }
+        for (int server = 0; server < 2; server++) {
+            read.add(quits ? untilClosed(connections[server][stepping]) : untilMarker(connections[server][stepping],
+                marker));
+            if (quits) {
+                connections[server][stepping].close();
+                connections[server][stepping] = RespClient.connect(ports[server]);
+            }
+        }
+        if (!agree(step, read.get(REDIS), read.get(LACEWING), true)) {
+            return Optional.of(new Mismatch(index, step, stepping, read.get(REDIS), read.get(LACEWING)));
+        }
+        byte[] ping = RespClient.encode(RespClient.toBytes("PING", marker));
+        for (int server = 0; server < 2; server++) {
+            for (int c = 0; c < PubSubScenario.CONNECTIONS; c++) {
+                if (c != stepping) {
+                    connections[server][c].send(ping);
+                }
+            }
+        }
+        for (int c = 0; c < PubSubScenario.CONNECTIONS; c++) {
+            if (c == stepping) {
+                continue;
+            }
+            List<String> fromRedis = untilMarker(connections[REDIS][c], marker);
+            List<String> fromLacewing = untilMarker(connections[LACEWING][c], marker);
+            if (!agree(step, fromRedis, fromLacewing, false)) {
+                return Optional.of(new Mismatch(index, step, c, fromRedis, fromLacewing));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Frame by frame; on the stepping connection of a one-call step, its first frame that is not a
+     * push is its reply, compared by the call's check after DeliberateDifferences.
+     */
+    private boolean agree(PubSubScenario.Step step, List<String> fromRedis, List<String> fromLacewing,
+                          boolean stepping) {
+        if (fromRedis.size() != fromLacewing.size()) {
+            return false;
+        }
+        boolean leavesAll = stepping && step.calls().size() == 1 && step.calls().get(0).arguments().size() == 1
+            && step.calls().get(0).name().endsWith("UNSUBSCRIBE");
+        List<String> redis = inDictOrder(stepping ? ownPushesLast(fromRedis) : fromRedis, leavesAll);
+        List<String> lacewing = inDictOrder(stepping ? ownPushesLast(fromLacewing) : fromLacewing, leavesAll);
+        boolean replySeen = !stepping || step.calls().size() != 1;
+        for (int i = 0; i < redis.size(); i++) {
+            String a = redis.get(i);
+            String b = lacewing.get(i);
+            frames++;
+            boolean push = a.startsWith(">") || a.startsWith("*3\r\n$7\r\nmessage\r\n")
+                || a.startsWith("*4\r\n$8\r\npmessage\r\n") || a.startsWith("*3\r\n$8\r\nsmessage\r\n");
+            pushes += push ? 1 : 0;
+            if (!replySeen && !a.startsWith(">")) {
+                replySeen = true;
+                Call call = step.calls().get(0);
+                String words = call.words();
+                if (!call.check().agree(DeliberateDifferences.normalize(words, a),
+                    DeliberateDifferences.normalize(words, b))) {
+                    return false;
+                }
+            } else if (!a.equals(b)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * A step's frames on its own connection with its RESP3 pushes moved after its replies, each
+     * kept in order. Where a push caused by a client's own command goes among the replies is a
+     * deliberate difference: Redis 7.0 writes it wherever the command's code publishes, before
+     * the reply of one command and after that of another, and inside an aggregate reply or EXEC's
+     * array now and then (a protocol error; Redis 7.2 sends such pushes after the reply, #12326);
+     * Lacewing never splits a reply. So a step's replies are compared in order, and its pushes.
+     */
+    private static List<String> ownPushesLast(List<String> frames) {
+        List<String> ordered = new ArrayList<>();
+        frames.stream().filter(frame -> !frame.startsWith(">")).forEach(ordered::add);
+        frames.stream().filter(frame -> frame.startsWith(">")).forEach(ordered::add);
+        return ordered;
+    }
+
+    /**
+     * The frames with the orders that are Redis's dict order made canonical, the same on both
+     * sides: Redis 7.0 iterates a dict, whose order its random hash seed changes from process to
+     * process, to send one publish's pattern messages (server.pubsub_patterns), and to leave every
+     * channel of an UNSUBSCRIBE, PUNSUBSCRIBE or SUNSUBSCRIBE without arguments (the client's
+     * channels). So a run of pattern messages for the same channel and message is sorted by
+     * pattern, and when {@code leavesAll} a run of unsubscribe confirmations has its names sorted,
+     * each count (which falls by one a frame) left where it is.
+     */
+    static List<String> inDictOrder(List<String> frames, boolean leavesAll) {
+        List<String> canonical = new ArrayList<>(frames);
+        for (int start = 0; start < canonical.size(); ) {
+            String kind = kind(canonical.get(start));
+            int end = start + 1;
+            boolean patternMessage = kind.equals("pmessage");
+            boolean leaving = leavesAll && kind.endsWith("unsubscribe");
+            while (end < canonical.size() && kind(canonical.get(end)).equals(kind) && (patternMessage || leaving)
+                && (!patternMessage || sameMessage(canonical.get(start), canonical.get(end)))) {
+                end++;
+            }
+            if (end - start > 1) {
+                List<String> run = canonical.subList(start, end);
+                if (patternMessage) {
+                    run.sort(null);
+                } else {
+                    List<String> names = new ArrayList<>();
+                    run.forEach(frame -> names.add(RespClient.elements(frame).get(1)));
+                    names.sort(null);
+                    for (int i = 0; i < run.size(); i++) {
+                        List<String> elements = new ArrayList<>(RespClient.elements(run.get(i)));
+                        elements.set(1, names.get(i));
+                        run.set(i, RespClient.aggregate(run.get(i).charAt(0), elements));
+                    }
+                }
+            }
+            start = end;
+        }
+        return canonical;
+    }
+
+    /** The first element of a pub/sub frame (message, pmessage, unsubscribe...), or "" for any other frame. */
+    private static String kind(String frame) {
+        if (!frame.startsWith("*") && !frame.startsWith(">") || frame.startsWith("*-1")) {
+            return "";
+        }
+        List<String> elements = RespClient.elements(frame);
+        if (elements.size() < 3 || !elements.get(0).startsWith("$") || elements.get(0).startsWith("$-1")) {
+            return "";
+        }
+        String first = elements.get(0);
+        return first.substring(first.indexOf("\r\n") + 2, first.length() - 2);
+    }
+
+    /** Two pattern messages of the same publish: the same channel and message. */
+    private static boolean sameMessage(String a, String b) {
+        List<String> first = RespClient.elements(a);
+        List<String> second = RespClient.elements(b);
+        return first.size() == 4 && second.size() == 4 && first.subList(2, 4).equals(second.subList(2, 4));
+    }
+
+    /**
+     * Every frame up to and including the marker PING's reply (in either form: subscribed RESP2 or
+     * not), a push that Redis 7.0 wrote inside a reply taken out after it ({@link #ownPushesLast}).
+     */
+    private static List<String> untilMarker(RespClient client, String marker) {
+        List<String> frames = new ArrayList<>();
+        String tail = "\r\n" + marker + "\r\n";
+        while (true) {
+            String frame;
+            List<byte[]> inside = new ArrayList<>();
+            try {
+                frame = RespClient.text(client.readReplyLiftingPushes(inside));
+            } catch (RuntimeException e) {
+                frames.add("<no reply: " + e.getMessage() + ">");
+                return frames;
+            }
+            frames.add(frame);
+            inside.forEach(push -> frames.add(RespClient.text(push)));
+            if (frame.endsWith(tail) && (frame.startsWith("$") || frame.startsWith("*2\r\n$4\r\npong\r\n"))) {
+                return frames;
+            }
+        }
+    }
+
+    /** Every frame until the server closes the connection (after QUIT), then a mark that it closed. */
+    private static List<String> untilClosed(RespClient client) {
+        List<String> frames = new ArrayList<>();
+        while (true) {
+            try {
+                frames.add(RespClient.text(client.readReply()));
+            } catch (RuntimeException e) {
+                frames.add("<closed>");
+                return frames;
+            }
+        }
+    }
+
+    /** FLUSHALL, SCRIPT FLUSH, notifications off, and no subscription left (bounded wait). */
+    private static void reset(int port) {
+        try (RespClient admin = RespClient.connect(port)) {
+            admin.call("FLUSHALL");
+            admin.call("SCRIPT", "FLUSH");
+            admin.call("CONFIG", "SET", "notify-keyspace-events", "");
+            long deadline = System.nanoTime() + SETTLE_MILLIS * 1_000_000L;
+            while (!admin.call("PUBSUB", "NUMPAT").equals(":0\r\n")
+                || !admin.call("PUBSUB", "CHANNELS").equals("*0\r\n")
+                || !admin.call("PUBSUB", "SHARDCHANNELS").equals("*0\r\n")) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("subscriptions of an earlier replay still there on port " + port);
+                }
+                try {
+                    Thread.sleep(2);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new AssertionError(e);
+                }
+            }
+        }
+    }
+}
