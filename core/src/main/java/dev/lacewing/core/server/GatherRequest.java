@@ -253,7 +253,9 @@ final class GatherRequest implements Invocation.Split {
         ByteBuf reply = ran.buffer;
         connection.writer().raw(reply, reply.readerIndex(), reply.readableBytes());
         reply.release();
-        connection.splitRan(ran.nanos / 1000, ran.writer.errorCount() != 0);
+        // The handler writes a gathered view, not the keyspace, so no change is measured here: every
+        // gathered write that succeeded is propagated (a RENAME or SMOVE that changed nothing too).
+        connection.splitRan(ran.nanos / 1000, ran.writer.errorCount() != 0, true);
     }
 
     /** What the handler sees on the destination's thread: the whole request, the gathered view, its own reply buffer. */

@@ -16,6 +16,7 @@ import dev.lacewing.core.acl.AclUser;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.diagnostics.Redaction;
+import dev.lacewing.core.keyspace.ThreadChanges;
 import dev.lacewing.core.resp.RespWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -442,6 +443,7 @@ public final class ScriptRun implements ScriptHost {
         long start = System.nanoTime();
         long errorsBefore = callWriter.errorCount();
         CallContext call = new CallContext(args, command.readOnly());
+        long changesBefore = ThreadChanges.count();
         try {
             command.handler().execute(call);
             Watch.written(spec, args, call);
@@ -461,8 +463,9 @@ public final class ScriptRun implements ScriptHost {
                 Redaction.of(spec.name(), args)));
         }
         byte[] reply = ByteBufUtil.getBytes(scratch);
-        // Redis 7 replicates a script's effects: each write it made, MULTI/EXEC around several.
-        if (write && !failed && server.aof().enabled() && ctx.client() instanceof ClientConnection connection) {
+        // Redis 7 replicates a script's effects: each write that changed something, MULTI/EXEC around several.
+        if (write && !failed && ThreadChanges.count() != changesBefore && server.aof().enabled()
+            && ctx.client() instanceof ClientConnection connection) {
             connection.propagate(command, args, reply);
         }
         return reply;

@@ -17,8 +17,9 @@ import java.util.function.Supplier;
  * HINCRBYFLOAT -> HSET, SPOP -> SREM, blocking and multi-key pops -> their one-key forms, XADD *
  * -> the ID it got). Everything else is written as the client sent it.
  *
- * <p>Unlike Redis, a write that changed nothing is written too (Lacewing keeps no dirty counter):
- * replaying it changes nothing either, so the data loaded is the same; only the file is longer.
+ * <p>Only a write that changed something comes here, as Redis's call() propagates only when
+ * server.dirty moved (the caller compares {@link dev.lacewing.core.keyspace.ThreadChanges}); keys
+ * deleted by expiry and eviction are written by {@link AofDeletions}.
  *
  * <p>Stateless.
  */
