@@ -108,6 +108,14 @@ final class GatheredKeyspace implements Keyspace {
         }
     }
 
+    /** Counted for a key of the destination's own shard; a gathered key counts when it is put back. */
+    @Override
+    public void changed(byte[] key, int offset, int length, long changes) {
+        if (entry(key, offset, length) == null) {
+            local.changed(key, offset, length, changes);
+        }
+    }
+
     @Override
     public long expireAt(byte[] key, int offset, int length) {
         Entry entry = entry(key, offset, length);
