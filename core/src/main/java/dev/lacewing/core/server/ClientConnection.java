@@ -845,7 +845,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private void commandRan(Command command, Arguments args, long micros, boolean failed, boolean changed) {
         command.recordCall(micros, failed);
         server.latencyTracking().record(command.latency(), micros);
-        if (changed && !failed && command.spec().has(CommandFlag.WRITE) && server.aof().enabled()) {
+        if ((changed || AofPropagation.always(command.spec().name())) && !failed && command.spec().has(CommandFlag.WRITE)
+            && server.aof().enabled()) {
             propagate(command, args, out == null ? null : out, replyStart);
         }
         SlowLog slowLog = server.slowLog();

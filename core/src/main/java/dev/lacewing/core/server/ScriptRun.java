@@ -17,6 +17,8 @@ import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.diagnostics.Redaction;
 import dev.lacewing.core.keyspace.ThreadChanges;
+import dev.lacewing.core.persistence.BackgroundSave;
+import dev.lacewing.core.persistence.aof.AofPropagation;
 import dev.lacewing.core.resp.RespWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -233,6 +235,12 @@ public final class ScriptRun implements ScriptHost {
             reply.error(WRONG_RO_SCRIPT);
             return;
         }
+        // scriptPrepareForRun: a script with a shebang and without no-writes is refused whole.
+        if ((flags & Scripts.SHEBANG) != 0 && (flags & Scripts.NO_WRITES) == 0
+            && server(ctx).backgroundSave().refusesWrites()) {
+            reply.error(BackgroundSave.MISCONF);
+            return;
+        }
         if ((flags & Scripts.SHEBANG) != 0 && (flags & (Scripts.NO_WRITES | Scripts.ALLOW_OOM)) == 0
             && ctx.client() instanceof ClientConnection connection && !server(ctx).engine().reclaimMemory(connection)) {
             reply.error(Errors.OOM);
@@ -428,6 +436,11 @@ public final class ScriptRun implements ScriptHost {
         if (write && readOnly) {
             return error("ERR Write commands are not allowed from read-only scripts.");
         }
+        // scriptVerifyWriteCommandAllow: after a failed BGSAVE a script's first write gets MISCONF;
+        // once it wrote, it may go on (failing it midway would leave half its effects).
+        if (write && !wrote && server.backgroundSave().refusesWrites()) {
+            return error(BackgroundSave.MISCONF);
+        }
         Arguments args = request;
         if (spec.has(CommandFlag.DENYOOM) && (script.flags() & Scripts.ALLOW_OOM) == 0 && !wrote
             && ctx.client() instanceof ClientConnection connection && !server.engine().reclaimMemory(connection)) {
@@ -464,7 +477,8 @@ public final class ScriptRun implements ScriptHost {
         }
         byte[] reply = ByteBufUtil.getBytes(scratch);
         // Redis 7 replicates a script's effects: each write that changed something, MULTI/EXEC around several.
-        if (write && !failed && ThreadChanges.count() != changesBefore && server.aof().enabled()
+        if (write && !failed && (ThreadChanges.count() != changesBefore || AofPropagation.always(spec.name()))
+            && server.aof().enabled()
             && ctx.client() instanceof ClientConnection connection) {
             connection.propagate(command, args, reply);
         }

@@ -113,9 +113,15 @@ class AofTest {
     /**
      * Writes that change nothing (Redis's call() propagates a command only when server.dirty moved),
      * among writes that do; MSETNX and DEL over keys of several shards run split, the script's DEL
-     * is a script's write.
+     * is a script's write. FLUSHALL and FLUSHDB of empty databases, SWAPDB and FUNCTION LOAD are
+     * written all the same.
      */
     private static final List<String[]> CHANGING_NOTHING = List.of(
+        new String[] {"FLUSHALL"},
+        new String[] {"FLUSHDB"},
+        new String[] {"SWAPDB", "0", "1"},
+        new String[] {"SWAPDB", "0", "1"},
+        new String[] {"FUNCTION", "LOAD", "#!lua name=lib\nredis.register_function('f', function() return 1 end)"},
         new String[] {"DEL", "missing"},
         new String[] {"DEL", "missing", "also-missing", "and-this-one"},
         new String[] {"UNLINK", "missing"},

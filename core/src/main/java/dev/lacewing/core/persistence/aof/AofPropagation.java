@@ -32,6 +32,19 @@ public final class AofPropagation {
     private AofPropagation() {
     }
 
+    /**
+     * Writes propagated even when they changed no key (Redis's forceCommandPropagation for FLUSHDB
+     * and FLUSHALL of empty databases; SWAPDB and the FUNCTION writes count in server.dirty but
+     * change state the keyspace's counter does not see).
+     */
+    private static final Set<String> ALWAYS = Set.of("flushall", "flushdb", "swapdb", "function|load",
+        "function|delete", "function|flush", "function|restore");
+
+    /** Whether {@code command} (its table name) is propagated whether or not it changed a key. */
+    public static boolean always(String command) {
+        return ALWAYS.contains(command);
+    }
+
     /** Whether {@link #add} needs the command's reply. */
     public static boolean readsReply(String command) {
         return READS_REPLY.contains(command);
