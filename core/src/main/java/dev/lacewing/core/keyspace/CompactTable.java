@@ -4,7 +4,9 @@ import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.StringEncoding;
 import dev.lacewing.api.ValueView;
 import dev.lacewing.core.datatype.HashValue;
+import dev.lacewing.core.datatype.InlineValue;
 import dev.lacewing.core.datatype.SetValue;
+import dev.lacewing.core.datatype.TableHash;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -222,7 +224,7 @@ public final class CompactTable implements DatabaseTable {
     /** The hash of the key in the entry a slot value points to. */
     private int keyHash(long slot) {
         decode(slot);
-        return KeyTable.hash(entryPage, entryKeyOffset, entryKeyLength);
+        return TableHash.of(entryPage, entryKeyOffset, entryKeyLength);
     }
 
     /* The entry decode() last read; entryHash is the key's hash when find() found it. */
@@ -611,7 +613,7 @@ public final class CompactTable implements DatabaseTable {
             }
             int size = entrySize;
             long old = location(page, offset);
-            int hash = KeyTable.hash(array, entryKeyOffset, entryKeyLength);
+            int hash = TableHash.of(array, entryKeyOffset, entryKeyLength);
             long[] slots = keyIndex.segment(keyIndex.segmentOf(hash));
             int mask = slots.length - 1;
             int at = hash & mask;
@@ -687,7 +689,7 @@ public final class CompactTable implements DatabaseTable {
 
     /** Index of the live key, deleting it first if its time has passed; -1 when absent. */
     private int findLive(byte[] key, int offset, int length, long now) {
-        int index = find(key, offset, length, KeyTable.hash(key, offset, length));
+        int index = find(key, offset, length, TableHash.of(key, offset, length));
         if (index >= 0 && expired(entryExpireAt(keyIndex.get(index)), now)) {
             removeExpired(index);
             return -1;
@@ -878,7 +880,7 @@ public final class CompactTable implements DatabaseTable {
         if (value instanceof InlineValue inline && inline.inlineForm() != 0) {
             store(key, offset, length, null, inline.inlineArray(), 0, inline.inlineLength(), expireAt, keepExpiry,
                 now, inline.inlineForm() << FORM_SHIFT);
-            hold(KeyTable.hash(key, offset, length), Arrays.copyOfRange(key, offset, offset + length), inline);
+            hold(TableHash.of(key, offset, length), Arrays.copyOfRange(key, offset, offset + length), inline);
         } else {
             store(key, offset, length, value, null, 0, 0, expireAt, keepExpiry, now, 0);
         }
@@ -906,7 +908,7 @@ public final class CompactTable implements DatabaseTable {
      */
     private void store(byte[] key, int offset, int length, Object object, byte[] value, int valueOffset,
                        int valueLength, long expireAt, boolean keepExpiry, long now, int valueFlags) {
-        int hash = KeyTable.hash(key, offset, length);
+        int hash = TableHash.of(key, offset, length);
         if (!keepExpiry) {
             now = clock.getAsLong();
         }
@@ -950,7 +952,7 @@ public final class CompactTable implements DatabaseTable {
     public boolean editString(byte[] key, int offset, int length, int minLength, long now, ValueView view) {
         int index = findLive(key, offset, length, now);
         if (index < 0) {
-            int hash = KeyTable.hash(key, offset, length);
+            int hash = TableHash.of(key, offset, length);
             insert(hash, writeEntry(hash, key, offset, length, null, null, 0, minLength, Keyspace.NO_EXPIRY,
                 memory.created(now), RAW));
             events.created(key, offset, length);
@@ -1059,7 +1061,7 @@ public final class CompactTable implements DatabaseTable {
                          int valueFlags) {
         long old = keyIndex.get(index);
         int access = (int) INT.get(entryPage, offsetOf(old)) >>> 8;
-        int hash = KeyTable.hash(entryPage, entryKeyOffset, entryKeyLength);
+        int hash = TableHash.of(entryPage, entryKeyOffset, entryKeyLength);
         keyIndex.set(index, writeEntry(hash, entryPage, entryKeyOffset, entryKeyLength, object, value, valueOffset,
             valueLength, expireAt, access, valueFlags));
         free(old);
@@ -1207,7 +1209,7 @@ public final class CompactTable implements DatabaseTable {
         long removed = keyIndex.get(reference);
         if (heldCount > 0) {
             decode(removed);
-            releaseKey(KeyTable.hash(entryPage, entryKeyOffset, entryKeyLength), entryPage, entryKeyOffset,
+            releaseKey(TableHash.of(entryPage, entryKeyOffset, entryKeyLength), entryPage, entryKeyOffset,
                 entryKeyLength);
         }
         if ((removed & EXPIRES_BIT) != 0) {
@@ -1258,7 +1260,7 @@ public final class CompactTable implements DatabaseTable {
             return objects[(int) INT.get(entryPage, entryValueOffset)];
         }
         int form = (entryFlags & FORM_MASK) >>> FORM_SHIFT;
-        int held = form == 0 ? -1 : heldIndex(KeyTable.hash(key, 0, key.length), key, 0, key.length);
+        int held = form == 0 ? -1 : heldIndex(TableHash.of(key, 0, key.length), key, 0, key.length);
         if (held >= 0) {
             return heldValues[held];
         }

@@ -3,6 +3,9 @@ package dev.lacewing.core.keyspace;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.StringEncoding;
 import dev.lacewing.api.ValueView;
+import dev.lacewing.core.datatype.HomeBucketScan;
+import dev.lacewing.core.datatype.TableHash;
+import dev.lacewing.core.datatype.TypedValue;
 import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
@@ -108,20 +111,6 @@ public final class KeyTable implements DatabaseTable {
         return expiring;
     }
 
-    public static int hash(byte[] key, int offset, int length) {
-        int h = 0x9747b28c ^ length;
-        int end = offset + length;
-        for (int i = offset; i < end; i++) {
-            h = (h ^ key[i]) * 0x01000193;
-        }
-        h ^= h >>> 16;
-        h *= 0x85ebca6b;
-        h ^= h >>> 13;
-        h *= 0xc2b2ae35;
-        h ^= h >>> 16;
-        return h;
-    }
-
     /** Slot index of the key, or -1. Does not look at expiry. */
     private int find(byte[] key, int offset, int length, int hash) {
         int mask = keys.length - 1;
@@ -139,7 +128,7 @@ public final class KeyTable implements DatabaseTable {
 
     /** Index of the live key, deleting it first if its time has passed; -1 when absent. */
     private int findLive(byte[] key, int offset, int length, long now) {
-        int hash = hash(key, offset, length);
+        int hash = TableHash.of(key, offset, length);
         int index = find(key, offset, length, hash);
         if (index >= 0 && expires[index] != Keyspace.NO_EXPIRY && expires[index] <= now) {
             removeExpired(index);
@@ -304,7 +293,7 @@ public final class KeyTable implements DatabaseTable {
     }
 
     private void store(byte[] key, int offset, int length, Object value, long expireAt, StringEncoding encoding) {
-        int hash = hash(key, offset, length);
+        int hash = TableHash.of(key, offset, length);
         int index = find(key, offset, length, hash);
         if (index >= 0 && expires[index] != Keyspace.NO_EXPIRY && expires[index] <= clock.getAsLong()) {
             removeExpired(index);
@@ -325,7 +314,7 @@ public final class KeyTable implements DatabaseTable {
             values[index] = value;
             recount(index, memory.overwritten(accessOf(meta[index]), now), encoding);
         } else {
-            insert(Arrays.copyOfRange(key, offset, offset + length), hash(key, offset, length), value,
+            insert(Arrays.copyOfRange(key, offset, offset + length), TableHash.of(key, offset, length), value,
                 Keyspace.NO_EXPIRY, encoding);
         }
     }
@@ -341,7 +330,7 @@ public final class KeyTable implements DatabaseTable {
         EditedString edited;
         if (index < 0) {
             edited = EditedString.zeros(minLength);
-            insert(Arrays.copyOfRange(key, offset, offset + length), hash(key, offset, length), edited,
+            insert(Arrays.copyOfRange(key, offset, offset + length), TableHash.of(key, offset, length), edited,
                 Keyspace.NO_EXPIRY, StringEncoding.RAW);
         } else if (values[index] instanceof EditedString stored) {
             edited = stored;

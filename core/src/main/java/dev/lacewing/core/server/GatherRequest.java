@@ -1,8 +1,6 @@
 package dev.lacewing.core.server;
 
 import dev.lacewing.api.Arguments;
-import dev.lacewing.api.Client;
-import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.CommandFlag;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.Invocation;
@@ -12,7 +10,7 @@ import dev.lacewing.api.ValueView;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.KeySplit;
 import dev.lacewing.core.keyspace.Database;
-import dev.lacewing.core.keyspace.TypedValue;
+import dev.lacewing.core.datatype.TypedValue;
 import dev.lacewing.core.keyspace.WatchedKeys;
 import dev.lacewing.core.resp.RespWriter;
 import io.netty.buffer.ByteBuf;
@@ -259,7 +257,7 @@ final class GatherRequest implements Invocation.Split {
     }
 
     /** What the handler sees on the destination's thread: the whole request, the gathered view, its own reply buffer. */
-    private final class RunContext implements CommandContext {
+    private final class RunContext extends DelegatingContext {
         private final ByteBuf buffer = Unpooled.buffer(64);
         private final RespWriter writer = new RespWriter();
         private final ValueView valueView = new ValueView();
@@ -267,6 +265,7 @@ final class GatherRequest implements Invocation.Split {
         private long nanos;
 
         RunContext(Database db) {
+            super(connection);
             writer.target(buffer);
             writer.protocol(connection.protocol());
             gathered.over(db);
@@ -294,11 +293,6 @@ final class GatherRequest implements Invocation.Split {
         }
 
         @Override
-        public int databases() {
-            return connection.databases();
-        }
-
-        @Override
         public void swapDatabases(int first, int second) {
             throw new UnsupportedOperationException("a gathered command does not swap databases");
         }
@@ -311,16 +305,6 @@ final class GatherRequest implements Invocation.Split {
         @Override
         public ValueView valueView() {
             return valueView;
-        }
-
-        @Override
-        public Client client() {
-            return connection;
-        }
-
-        @Override
-        public ServerState server() {
-            return connection.server();
         }
     }
 }

@@ -2,7 +2,6 @@ package dev.lacewing.core.server;
 
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.BlockedCommand;
-import dev.lacewing.api.Client;
 import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.CommandFlag;
 import dev.lacewing.api.CommandSpec;
@@ -10,7 +9,6 @@ import dev.lacewing.api.Invocation;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
-import dev.lacewing.api.ValueView;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.keyspace.Database;
@@ -510,7 +508,7 @@ public final class Multi {
      * included) the connection's. A blocking command does not block: it answers as its timeout would, at once,
      * as Redis answers for a client that may not block.
      */
-    private final class QueuedContext implements CommandContext {
+    private final class QueuedContext extends DelegatingContext {
         private final Command command;
         private final Arguments arguments;
         /** EXEC's clock: one instant for the whole transaction, which the AOF's absolute times also use. */
@@ -519,6 +517,7 @@ public final class Multi {
         private boolean refusedToBlock;
 
         QueuedContext(Command command, Arguments arguments) {
+            super(connection);
             this.command = command;
             this.arguments = arguments;
         }
@@ -529,48 +528,13 @@ public final class Multi {
         }
 
         @Override
-        public ReplyWriter reply() {
-            return connection.reply();
-        }
-
-        @Override
         public Keyspace keyspace() {
             return connection.keyspaceFor(command);
         }
 
         @Override
-        public Keyspace keyspace(int index) {
-            return connection.keyspace(index);
-        }
-
-        @Override
-        public int databases() {
-            return connection.databases();
-        }
-
-        @Override
-        public void swapDatabases(int first, int second) {
-            connection.swapDatabases(first, second);
-        }
-
-        @Override
         public long now() {
             return now;
-        }
-
-        @Override
-        public ValueView valueView() {
-            return connection.valueView();
-        }
-
-        @Override
-        public Client client() {
-            return connection;
-        }
-
-        @Override
-        public ServerState server() {
-            return connection.server();
         }
 
         /**

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.StringEncoding;
 import dev.lacewing.api.ValueView;
+import dev.lacewing.core.datatype.TableHash;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -257,7 +258,7 @@ class DatabaseTableTest {
         List<byte[]> found = new ArrayList<>();
         for (int i = 0; found.size() < howMany; i++) {
             byte[] key = bytes("h" + i);
-            if ((KeyTable.hash(key, 0, key.length) & (capacity - 1)) == home) {
+            if ((TableHash.of(key, 0, key.length) & (capacity - 1)) == home) {
                 found.add(key);
             }
         }
