@@ -86,11 +86,6 @@ public final class Multi {
         return active;
     }
 
-    /** Whether EXEC is running this transaction's queued commands now (Redis's server.in_exec). */
-    public boolean executing() {
-        return running != null;
-    }
-
     /** Bytes the queued commands hold, for CLIENT LIST's multi-mem= and the client's memory. */
     public long queuedBytes() {
         return queuedBytes;
@@ -520,6 +515,11 @@ public final class Multi {
             super(connection);
             this.command = command;
             this.arguments = arguments;
+        }
+
+        @Override
+        public boolean insideExec() {
+            return true;
         }
 
         @Override
