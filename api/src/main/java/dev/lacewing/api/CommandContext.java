@@ -58,4 +58,9 @@ public interface CommandContext {
     }
 
     Server server();
+
+    /** Whether the command runs as one of EXEC's queued commands (Redis's server.in_exec). */
+    default boolean insideExec() {
+        return false;
+    }
 }

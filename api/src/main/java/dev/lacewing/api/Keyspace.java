@@ -83,6 +83,14 @@ public interface Keyspace {
         modified(key, offset, length);
     }
 
+    /**
+     * Counts {@code changes} more in the dirty counter (Redis's server.dirty, what save points and
+     * the AOF go by), beyond the one each store, {@link #modified} or removal counts: a command that
+     * added, removed or set n elements of an aggregate counts n in all, as Redis counts them.
+     */
+    default void changed(byte[] key, int offset, int length, long changes) {
+    }
+
     /** The expiry of a live key, {@link #NO_EXPIRY}, or -2 when the key does not exist. */
     long expireAt(byte[] key, int offset, int length);
 

@@ -37,7 +37,7 @@ class ApiDowncastsTest {
         Map.entry("command/server/AclCommands.java", 2),
         Map.entry("command/server/ConnectionCommands.java", 16),
         Map.entry("command/server/DiagnosticCommands.java", 4),
-        Map.entry("command/server/PersistenceCommands.java", 4),
+        Map.entry("command/server/PersistenceCommands.java", 5),
         Map.entry("command/server/ServerCommands.java", 2),
         Map.entry("command/server/Subcommands.java", 1),
         Map.entry("command/server/TrackingCommands.java", 4),

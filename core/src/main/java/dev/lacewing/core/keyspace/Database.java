@@ -143,6 +143,13 @@ public final class Database implements Keyspace {
     }
 
     @Override
+    public void changed(byte[] key, int offset, int length, long changes) {
+        if (changes > 0) {
+            partitions[Slots.partitionOf(key, offset, length, partitions.length)].dirty(changes);
+        }
+    }
+
+    @Override
     public long expireAt(byte[] key, int offset, int length) {
         return table(key, offset, length).expireAt(key, offset, length, clock.getAsLong());
     }

@@ -72,6 +72,7 @@ public final class Partition {
 
     void dirty(long changes) {
         dirty += changes;
+        ThreadChanges.add(changes);
     }
 
     /** Changes to this partition's keys since start-up; read racily. */
@@ -178,7 +179,7 @@ public final class Partition {
             if (snapshot != null) {
                 snapshot.finish(i);
             }
-            dirty += databases[i].size();
+            dirty(databases[i].size());
             databases[i].clear();
         }
     }

@@ -188,12 +188,17 @@ public final class BackgroundSave implements AutoCloseable {
     /**
      * BGSAVE [SCHEDULE], holding the whole keyspace: the reply's text, {@link #STARTED},
      * {@link #IN_PROGRESS}, or, while an AOF rewrite writes its image, {@link #SCHEDULED} with
-     * SCHEDULE (the save starts once the rewrite ended) and {@link #REWRITE_ACTIVE} without. A
-     * failure to write shows later, in INFO and the log.
+     * SCHEDULE (the save starts once the rewrite ended) and {@link #REWRITE_ACTIVE} without. Inside
+     * EXEC it is always {@link #SCHEDULED}, started by the next second's check, as Redis's serverCron
+     * starts it. A failure to write shows later, in INFO and the log.
      */
-    public synchronized String request(List<Keyspace> databases, boolean schedule) {
+    public synchronized String request(List<Keyspace> databases, boolean schedule, boolean insideExec) {
         if (running) {
             return IN_PROGRESS;
+        }
+        if (insideExec) {
+            scheduled = true;
+            return SCHEDULED;
         }
         if (rewriting.getAsBoolean()) {
             if (!schedule) {

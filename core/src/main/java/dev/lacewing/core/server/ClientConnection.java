@@ -22,12 +22,14 @@ import dev.lacewing.core.diagnostics.LatencyMonitor;
 import dev.lacewing.core.diagnostics.Redaction;
 import dev.lacewing.core.diagnostics.SlowLog;
 import dev.lacewing.core.keyspace.Database;
+import dev.lacewing.core.keyspace.ThreadChanges;
 import dev.lacewing.core.pubsub.ChannelName;
 import dev.lacewing.core.persistence.BackgroundSave;
 import dev.lacewing.core.pubsub.SubscriptionKind;
 import dev.lacewing.core.pubsub.Subscriptions;
 import dev.lacewing.core.resp.RequestDecoder;
 import dev.lacewing.core.persistence.aof.AofBatch;
+import dev.lacewing.core.persistence.aof.AofDeletions;
 import dev.lacewing.core.persistence.aof.AofPropagation;
 import dev.lacewing.core.resp.RespWriter;
 import dev.lacewing.core.tracking.TrackingMode;
@@ -737,6 +739,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
         long start = System.nanoTime();
         long errorsBefore = writer.errorCount();
+        long changesBefore = ThreadChanges.count();
+        AofDeletions.running(aofBatch);
         try {
             current.handler().execute(this);
             if (blockedClient == null) {
@@ -745,7 +749,10 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "command " + current.spec().name() + " failed", e);
             writer.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
+        } finally {
+            AofDeletions.running(null);
         }
+        boolean changed = ThreadChanges.count() != changesBefore;
         if (rerunWhole) {
             executed = true;
             return;
@@ -755,7 +762,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         if (failed) {
             server.errorReplies.increment();
         }
-        commandRan(counted, decoder, (System.nanoTime() - start) / 1000, failed);
+        commandRan(counted, decoder, (System.nanoTime() - start) / 1000, failed, changed);
         appendPropagated();
         server.commandsProcessed.increment();
         executed = true;
@@ -808,11 +815,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     /** A split command's reply is written ({@link SplitRequest#join}): counts it as {@link #run()} would. */
-    void splitRan(long micros, boolean failed) {
+    void splitRan(long micros, boolean failed, boolean changed) {
         if (failed) {
             server.errorReplies.increment();
         }
-        commandRan(counted, decoder, micros, failed);
+        commandRan(counted, decoder, micros, failed, changed);
         appendPropagated();
         server.commandsProcessed.increment();
         executed = true;
@@ -843,8 +850,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     /** One queued command ran inside EXEC: counts it as {@link #run()} would. */
-    void queuedRan(Command command, Arguments args, long micros, boolean failed) {
-        commandRan(command, args, micros, failed);
+    void queuedRan(Command command, Arguments args, long micros, boolean failed, boolean changed) {
+        commandRan(command, args, micros, failed, changed);
         if (failed) {
             server.errorReplies.increment();
         }
@@ -854,7 +861,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     /** EXEC's reply is written: counts it, and serves the clients its commands made ready. */
     void execRan(Command command, long micros, boolean failed) {
         writeOwnInvalidations();
-        commandRan(command, decoder, micros, failed);
+        commandRan(command, decoder, micros, failed, false);
         appendPropagated();
         server.commandsProcessed.increment();
         executed = true;
@@ -865,12 +872,14 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
      * Every command that ran, on whichever thread ran it, as Redis's call() accounts it: its table
      * entry's counters, the slow log, the latency monitor and the monitors, each of the last three
      * costing one comparison unless the command was slow or a client monitors. A blocked command is logged only once it
-     * ran to its reply; admin commands are not shown to monitors, as in Redis.
+     * ran to its reply; admin commands are not shown to monitors, as in Redis. A write goes to the
+     * AOF only when it {@code changed} something, as call() propagates only when server.dirty moved.
      */
-    private void commandRan(Command command, Arguments args, long micros, boolean failed) {
+    private void commandRan(Command command, Arguments args, long micros, boolean failed, boolean changed) {
         command.recordCall(micros, failed);
         server.latencyTracking().record(command.latency(), micros);
-        if (!failed && command.spec().has(CommandFlag.WRITE) && server.aof().enabled()) {
+        if ((changed || AofPropagation.always(command.spec().name())) && !failed && command.spec().has(CommandFlag.WRITE)
+            && server.aof().enabled()) {
             propagate(command, args, out == null ? null : out, replyStart);
         }
         SlowLog slowLog = server.slowLog();
@@ -903,6 +912,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         // The command's own clock, so a relative expiry becomes the absolute time the keyspace stored.
         AofPropagation.add(aofBatch, database, name, args, commandMillis,
             () -> reply == null ? new byte[0] : ByteBufUtil.getBytes(reply, replyFrom, reply.writerIndex() - replyFrom));
+    }
+
+    /** What the running command propagates so far, for the keys it deletes on the way ({@link AofDeletions}). */
+    AofBatch aofBatch() {
+        return aofBatch;
     }
 
     /** A script's write: its reply is its own. */

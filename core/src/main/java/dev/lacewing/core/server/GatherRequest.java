@@ -10,6 +10,7 @@ import dev.lacewing.api.ValueView;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.KeySplit;
 import dev.lacewing.core.keyspace.Database;
+import dev.lacewing.core.keyspace.ThreadChanges;
 import dev.lacewing.core.datatype.TypedValue;
 import dev.lacewing.core.resp.RespWriter;
 import io.netty.buffer.ByteBuf;
@@ -161,12 +162,14 @@ final class GatherRequest implements Invocation.Split {
     private Object run(Database db, int[] keys) {
         RunContext context = new RunContext(db);
         long start = System.nanoTime();
+        long changesBefore = ThreadChanges.count();
         try {
             command.handler().execute(context);
         } catch (RuntimeException e) {
             context.writer.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
         }
         context.nanos = System.nanoTime() - start;
+        context.changed = ThreadChanges.count() != changesBefore;
         BlockedClient.serveReadyKeys(connection.server());
         ran = context;
         return context;
@@ -232,7 +235,9 @@ final class GatherRequest implements Invocation.Split {
         ByteBuf reply = ran.buffer;
         connection.writer().raw(reply, reply.readerIndex(), reply.readableBytes());
         reply.release();
-        connection.splitRan(ran.nanos / 1000, ran.writer.errorCount() != 0);
+        // The gathered view counts its changes to other shards' keys in this thread's changes too,
+        // so a RENAME or SMOVE that changed nothing is not propagated, as in Redis.
+        connection.splitRan(ran.nanos / 1000, ran.writer.errorCount() != 0, ran.changed);
     }
 
     /** What the handler sees on the destination's thread: the whole request, the gathered view, its own reply buffer. */
@@ -242,6 +247,8 @@ final class GatherRequest implements Invocation.Split {
         private final ValueView valueView = new ValueView();
         private final Keyspace keyspace;
         private long nanos;
+        /** Whether the handler changed a key, the destination's own or a gathered one. */
+        private boolean changed;
 
         RunContext(Database db) {
             super(connection);

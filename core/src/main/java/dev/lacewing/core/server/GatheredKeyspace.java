@@ -3,6 +3,7 @@ package dev.lacewing.core.server;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.StringEncoding;
 import dev.lacewing.api.ValueView;
+import dev.lacewing.core.keyspace.ThreadChanges;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -105,6 +106,15 @@ final class GatheredKeyspace implements Keyspace {
             local.modified(key, offset, length);
         } else {
             entry.changed = true;
+            ThreadChanges.add(1);
+        }
+    }
+
+    /** Counted for a key of the destination's own shard; a gathered key counts when it is put back. */
+    @Override
+    public void changed(byte[] key, int offset, int length, long changes) {
+        if (entry(key, offset, length) == null) {
+            local.changed(key, offset, length, changes);
         }
     }
 
@@ -174,6 +184,7 @@ final class GatheredKeyspace implements Keyspace {
         entry.expireAt = expireAt;
         entry.encoding = value instanceof byte[] ? encoding : StringEncoding.FROM_BYTES;
         entry.changed = true;
+        ThreadChanges.add(1);
     }
 
     @Override
@@ -221,6 +232,7 @@ final class GatheredKeyspace implements Keyspace {
         }
         entry.expireAt = expireAt;
         entry.changed = true;
+        ThreadChanges.add(1);
         return true;
     }
 
@@ -235,6 +247,7 @@ final class GatheredKeyspace implements Keyspace {
         }
         entry.value = null;
         entry.changed = true;
+        ThreadChanges.add(1);
         return true;
     }
 

@@ -14,6 +14,7 @@ import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.keyspace.KeyspaceListener;
+import dev.lacewing.core.persistence.aof.AofDeletions;
 import dev.lacewing.core.persistence.aof.AppendOnlyFile;
 import dev.lacewing.core.persistence.BackgroundSave;
 import dev.lacewing.core.threading.PerCoreStrategy;
@@ -374,7 +375,8 @@ public final class LacewingServer implements AutoCloseable {
                     }
                 }, database);
                 state.tracking().keyspace(database);
-                database.listen(KeyspaceListener.both(state.keyspaceEvents(), state.tracking()));
+                database.listen(KeyspaceListener.both(state.keyspaceEvents(),
+                    KeyspaceListener.both(state.tracking(), new AofDeletions(state.aof(), state.settings()))));
             }
             if (moduleLoader != null) {
                 state.moduleLoader(moduleLoader.apply(state));

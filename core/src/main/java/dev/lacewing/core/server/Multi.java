@@ -12,7 +12,9 @@ import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.keyspace.Database;
+import dev.lacewing.core.keyspace.ThreadChanges;
 import dev.lacewing.core.persistence.BackgroundSave;
+import dev.lacewing.core.persistence.aof.AofDeletions;
 import dev.lacewing.core.resp.RespWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -356,11 +358,13 @@ public final class Multi {
             } else {
                 writer.array(queued.size());
                 running = this;
+                AofDeletions.running(connection.aofBatch());
                 try {
                     for (Queued q : queued) {
                         runQueued(q, writer);
                     }
                 } finally {
+                    AofDeletions.running(null);
                     running = null;
                 }
             }
@@ -392,9 +396,10 @@ public final class Multi {
             String denied = connection.deniedAtExec(q.command, q.arguments);
             if (denied != null) {
                 writer.error(denied);
-                connection.queuedRan(q.command, q.arguments, 0, true);
+                connection.queuedRan(q.command, q.arguments, 0, true, false);
                 return;
             }
+            long changesBefore = ThreadChanges.count();
             try {
                 QueuedContext context = new QueuedContext(q.command, q.arguments);
                 connection.markReply();
@@ -406,7 +411,8 @@ public final class Multi {
                 writer.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
             }
             boolean failedHere = writer.errorCount() != errorsBefore;
-            connection.queuedRan(q.command, q.arguments, (System.nanoTime() - start) / 1000, failedHere);
+            connection.queuedRan(q.command, q.arguments, (System.nanoTime() - start) / 1000, failedHere,
+                ThreadChanges.count() != changesBefore);
         }
 
         @Override
@@ -545,6 +551,11 @@ public final class Multi {
             super(connection);
             this.command = command;
             this.arguments = arguments;
+        }
+
+        @Override
+        public boolean insideExec() {
+            return true;
         }
 
         @Override

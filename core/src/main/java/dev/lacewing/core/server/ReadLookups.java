@@ -89,6 +89,11 @@ final class ReadLookups implements Keyspace {
     }
 
     @Override
+    public void changed(byte[] key, int offset, int length, long changes) {
+        target.changed(key, offset, length, changes);
+    }
+
+    @Override
     public long expireAt(byte[] key, int offset, int length) {
         return target.expireAt(key, offset, length);
     }

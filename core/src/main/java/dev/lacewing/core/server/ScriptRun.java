@@ -16,6 +16,9 @@ import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.diagnostics.Redaction;
 import dev.lacewing.core.diagnostics.SlowLog;
+import dev.lacewing.core.keyspace.ThreadChanges;
+import dev.lacewing.core.persistence.BackgroundSave;
+import dev.lacewing.core.persistence.aof.AofPropagation;
 import dev.lacewing.core.resp.RespWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -248,6 +251,12 @@ public final class ScriptRun implements ScriptHost {
             reply.error(WRONG_RO_SCRIPT);
             return;
         }
+        // scriptPrepareForRun: a script with a shebang and without no-writes is refused whole.
+        if ((flags & Scripts.SHEBANG) != 0 && (flags & Scripts.NO_WRITES) == 0
+            && server(ctx).backgroundSave().refusesWrites()) {
+            reply.error(BackgroundSave.MISCONF);
+            return;
+        }
         if ((flags & Scripts.SHEBANG) != 0 && (flags & (Scripts.NO_WRITES | Scripts.ALLOW_OOM)) == 0
             && ctx.client() instanceof ClientConnection connection && !server(ctx).engine().reclaimMemory(connection)) {
             reply.error(Errors.OOM);
@@ -470,6 +479,11 @@ public final class ScriptRun implements ScriptHost {
         if (write && readOnly) {
             return error("ERR Write commands are not allowed from read-only scripts.");
         }
+        // scriptVerifyWriteCommandAllow: after a failed BGSAVE a script's first write gets MISCONF;
+        // once it wrote, it may go on (failing it midway would leave half its effects).
+        if (write && !wrote && server.backgroundSave().refusesWrites()) {
+            return error(BackgroundSave.MISCONF);
+        }
         Arguments args = request;
         if (spec.has(CommandFlag.DENYOOM) && (script.flags() & Scripts.ALLOW_OOM) == 0 && !wrote
             && ctx.client() instanceof ClientConnection connection && !server.engine().reclaimMemory(connection)) {
@@ -485,6 +499,7 @@ public final class ScriptRun implements ScriptHost {
         long start = System.nanoTime();
         long errorsBefore = callWriter.errorCount();
         CallContext call = new CallContext(args, command.readOnly());
+        long changesBefore = ThreadChanges.count();
         try {
             command.handler().execute(call);
             Watch.written(spec, args, call);
@@ -515,8 +530,10 @@ public final class ScriptRun implements ScriptHost {
             }
         }
         byte[] reply = ByteBufUtil.getBytes(scratch);
-        // Redis 7 replicates a script's effects: each write it made, MULTI/EXEC around several.
-        if (write && !failed && server.aof().enabled() && ctx.client() instanceof ClientConnection connection) {
+        // Redis 7 replicates a script's effects: each write that changed something, MULTI/EXEC around several.
+        if (write && !failed && (ThreadChanges.count() != changesBefore || AofPropagation.always(spec.name()))
+            && server.aof().enabled()
+            && ctx.client() instanceof ClientConnection connection) {
             connection.propagate(command, args, reply);
         }
         return reply;

@@ -7,6 +7,7 @@ import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ValueView;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.KeySplit;
+import dev.lacewing.core.keyspace.ThreadChanges;
 import dev.lacewing.core.resp.RespWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -62,6 +63,7 @@ final class SplitRequest implements Invocation.Split {
     public Object runPart(int[] keys) {
         PartContext part = new PartContext(keys);
         long start = System.nanoTime();
+        long changesBefore = ThreadChanges.count();
         try {
             if (command.keySplit() == KeySplit.NONE_EXISTED && round == 0) {
                 part.writer.integer(part.existing());
@@ -73,6 +75,7 @@ final class SplitRequest implements Invocation.Split {
             part.writer.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
         }
         part.nanos = System.nanoTime() - start;
+        part.changed |= ThreadChanges.count() != changesBefore;
         return part;
     }
 
@@ -100,8 +103,10 @@ final class SplitRequest implements Invocation.Split {
         RespWriter writer = connection.writer();
         long errorsBefore = writer.errorCount();
         long nanos = earlierNanos;
+        boolean changed = false;
         for (Object reply : replies) {
             nanos += ((PartContext) reply).nanos;
+            changed |= ((PartContext) reply).changed;
         }
         PartContext failed = failed(replies);
         if (failed != null) {
@@ -122,7 +127,7 @@ final class SplitRequest implements Invocation.Split {
         for (Object reply : replies) {
             ((PartContext) reply).buffer.release();
         }
-        connection.splitRan(nanos / 1000, writer.errorCount() != errorsBefore);
+        connection.splitRan(nanos / 1000, writer.errorCount() != errorsBefore, changed);
     }
 
     /** The first part that replied an error, or null. */
@@ -216,6 +221,8 @@ final class SplitRequest implements Invocation.Split {
         private final ValueView valueView = new ValueView();
         private final ReadLookups reads = connection.server().readLookups();
         private long nanos;
+        /** Whether the part changed anything on its thread ({@link ThreadChanges}). */
+        private boolean changed;
 
         PartContext(int[] keys) {
             super(connection);

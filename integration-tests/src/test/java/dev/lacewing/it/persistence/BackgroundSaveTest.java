@@ -260,6 +260,76 @@ class BackgroundSaveTest {
         }
     }
 
+    /**
+     * Scripts after a failed BGSAVE, as Redis 7.0.15 answers: a script without a shebang runs, and
+     * its first write raises MISCONF (pcall gets it as a value); a shebang script that may write is
+     * refused whole; a no-writes script reads.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void aScriptsWriteGetsMisconfAfterAFailedSave(Target target) throws Exception {
+        Path dir = Servers.freshDirectory();
+        Path gone = Files.createDirectory(dir.resolve("gone"));
+        try (LacewingServer server = start(target, gone, "3600 1");
+             RespClient client = RespClient.connect(server.port())) {
+            assertEquals("+OK\r\n", client.call("SET", "k", "v"));
+            Files.delete(gone);
+            assertEquals("+Background saving started\r\n", client.call("BGSAVE"));
+            waitForSave(client);
+            String misconf = MISCONF.substring(0, MISCONF.length() - 2);
+            assertEquals(misconf + " script: 7822ea6ad7bd20a3f95a07458fc7088142fcfc19, on @user_script:1.\r\n",
+                client.call("EVAL", "return redis.call('set','k','w')", "0"));
+            assertEquals(MISCONF, client.call("EVAL", "return redis.pcall('set','k','w')", "0"));
+            assertEquals("$1\r\nv\r\n", client.call("EVAL", "return redis.call('get','k')", "0"));
+            assertEquals(MISCONF, client.call("EVAL", "#!lua\nreturn redis.call('get','k')", "0"));
+            assertEquals("$1\r\nv\r\n", client.call("EVAL", "#!lua flags=no-writes\nreturn redis.call('get','k')", "0"));
+            assertEquals("$1\r\nv\r\n", client.call("GET", "k"));
+        }
+    }
+
+    /**
+     * FLUSHALL under save points saves the empty dataset at once (flushAllDataAndResetRDB), so the
+     * dump no longer holds the flushed keys, and nothing counts as changed since.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void flushallUnderSavePointsSavesTheEmptyDataset(Target target) throws Exception {
+        Path dir = Servers.freshDirectory();
+        Path copy = Servers.freshDirectory();
+        try (LacewingServer server = start(target, dir, "3600 1");
+             RespClient client = RespClient.connect(server.port())) {
+            assertEquals("+OK\r\n", client.call("SET", "saved", "v"));
+            assertEquals("+OK\r\n", client.call("SAVE"));
+            assertEquals("+OK\r\n", client.call("SET", "unsaved", "v"));
+            assertEquals("+OK\r\n", client.call("FLUSHALL"));
+            assertTrue(client.call("INFO", "persistence").contains("rdb_changes_since_last_save:0\r\n"));
+            Files.copy(dir.resolve("dump.rdb"), copy.resolve("dump.rdb"));
+        }
+        try (LacewingServer server = start(target, copy, "");
+             RespClient client = RespClient.connect(server.port())) {
+            assertEquals(":0\r\n", client.call("DBSIZE"));
+        }
+    }
+
+    /** BGSAVE inside EXEC is scheduled, as Redis's in_exec makes it, and starts within the next second's check. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void bgsaveInsideExecIsScheduledAndStartsAfter(Target target) throws Exception {
+        Path dir = Servers.freshDirectory();
+        try (LacewingServer server = start(target, dir, "");
+             RespClient client = RespClient.connect(server.port())) {
+            assertEquals("+OK\r\n", client.call("SET", "k", "v"));
+            assertEquals("+OK\r\n", client.call("MULTI"));
+            assertEquals("+QUEUED\r\n", client.call("BGSAVE"));
+            assertEquals("*1\r\n+Background saving scheduled\r\n", client.call("EXEC"));
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (!Files.exists(dir.resolve("dump.rdb")) && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertTrue(Files.exists(dir.resolve("dump.rdb")), "the scheduled save ran within 10 s");
+        }
+    }
+
     private static void waitForSave(RespClient client) throws InterruptedException {
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (client.call("INFO", "persistence").contains("rdb_bgsave_in_progress:1")) {

@@ -164,6 +164,8 @@ public final class HashCommands {
             }
         }
         store(ctx, hash, created, "hset");
+        // hsetCommand counts every pair, new or not.
+        ctx.keyspace().changed(array, args.offset(1), args.length(1), (args.count() - 2) / 2 - 1);
         return added;
     }
 
@@ -208,6 +210,7 @@ public final class HashCommands {
             ctx.keyspace().modified(args.array(), args.offset(1), args.length(1));
         }
         if (deleted > 0) {
+            ctx.keyspace().changed(args.array(), args.offset(1), args.length(1), deleted - 1);
             KeyspaceEvents.notify(ctx, KeyspaceEvents.HASH, "hdel", args, 1);
         }
         if (hash.size() == 0) {

@@ -111,6 +111,8 @@ public final class HyperLogLogCommands {
         if (updated > 0) {
             hll.invalidateCache();
             store(ctx, hll);
+            // pfaddCommand counts the creation and each register raised.
+            ctx.keyspace().changed(args.array(), args.offset(1), args.length(1), updated - 1);
             KeyspaceEvents.notify(ctx, KeyspaceEvents.STRING, "pfadd", args, 1);
         } else if (!isRaw(ctx)) {
             store(ctx, hll);

@@ -166,6 +166,12 @@ public final class ListCommands {
         }
     }
 
+    /** The list at key argument {@code index} gained or lost {@code elements}: the dirty counter counts each. */
+    private static void changedElements(CommandContext ctx, int index, long elements) {
+        Arguments args = ctx.arguments();
+        ctx.keyspace().changed(args.array(), args.offset(index), args.length(index), elements - 1);
+    }
+
     private static String pushEvent(boolean where) {
         return where == HEAD ? "lpush" : "rpush";
     }
@@ -229,6 +235,7 @@ public final class ListCommands {
                 }
                 changed(ctx, 1, list, pushEvent(where));
             }
+            changedElements(ctx, 1, args.count() - 2);
             ctx.reply().integer(list.size());
         } catch (WrongType replied) {
             // WRONGTYPE was replied.
@@ -271,6 +278,7 @@ public final class ListCommands {
                 for (long i = 0; i < popping; i++) {
                     ctx.reply().bulk(popFrom(list, where));
                 }
+                changedElements(ctx, 1, popping);
             }
             if (count != 0) {
                 changed(ctx, 1, list, popEvent(where));
@@ -710,6 +718,7 @@ public final class ListCommands {
         for (long i = 0; i < popping; i++) {
             reply.bulk(popFrom(list, where));
         }
+        changedElements(ctx, keyIndex, popping);
         changed(ctx, keyIndex, list, popEvent(where));
     }
 

@@ -125,6 +125,12 @@ public final class SetCommands {
     }
 
     /** Stores a new set under the key at an argument. */
+    /** The key at an argument changed {@code changes} members: the dirty counter counts each. */
+    private static void changedMembers(CommandContext ctx, int index, long changes) {
+        Arguments args = ctx.arguments();
+        ctx.keyspace().changed(args.array(), args.offset(index), args.length(index), changes - 1);
+    }
+
     private static void put(CommandContext ctx, int index, SetValue set) {
         Arguments args = ctx.arguments();
         ctx.keyspace().put(args.array(), args.offset(index), args.length(index), set, Keyspace.NO_EXPIRY);
@@ -154,6 +160,7 @@ public final class SetCommands {
             modified(ctx, 1);
         }
         if (added > 0) {
+            changedMembers(ctx, 1, added);
             notify(ctx, KeyspaceEvents.SET, "sadd", 1);
         }
         ctx.reply().integer(added);
@@ -182,6 +189,7 @@ public final class SetCommands {
             modified(ctx, 1);
         }
         if (removed > 0) {
+            changedMembers(ctx, 1, removed);
             notify(ctx, KeyspaceEvents.SET, "srem", 1);
         }
         if (set.size() == 0) {
@@ -274,6 +282,7 @@ public final class SetCommands {
         }
         if (count >= set.size()) {
             replySet(reply, union(ctx, List.of(set)));
+            changedMembers(ctx, 1, set.size());
             removeKey(ctx, 1);
             notify(ctx, KeyspaceEvents.SET, "spop", 1);
             notify(ctx, KeyspaceEvents.GENERIC, "del", 1);
@@ -286,6 +295,7 @@ public final class SetCommands {
             reply.bulk(set.member(at));
             set.removeAt(at);
         }
+        changedMembers(ctx, 1, count);
         afterRemoval(ctx, set, "spop");
     }
 

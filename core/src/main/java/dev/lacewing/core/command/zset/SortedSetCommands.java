@@ -610,6 +610,7 @@ public final class SortedSetCommands {
             ctx.keyspace().modified(args.array(), args.offset(1), args.length(1));
         }
         if (added + updated > 0) {
+            changedMembers(ctx, 1, added + updated);
             KeyspaceEvents.notify(ctx, KeyspaceEvents.ZSET, incr ? "zincr" : "zadd", args, 1);
         }
         if (error != null) {
@@ -630,6 +631,12 @@ public final class SortedSetCommands {
         }
     }
 
+    /** The set at key argument {@code index} had {@code members} added, updated or removed: the dirty counter counts each. */
+    private static void changedMembers(CommandContext ctx, int index, long members) {
+        Arguments args = ctx.arguments();
+        ctx.keyspace().changed(args.array(), args.offset(index), args.length(index), members - 1);
+    }
+
     private static void zrem(CommandContext ctx) {
         Arguments args = ctx.arguments();
         SortedSet set = lookup(ctx, 1);
@@ -647,6 +654,7 @@ public final class SortedSetCommands {
             }
         }
         if (deleted > 0) {
+            changedMembers(ctx, 1, deleted);
             changed(ctx, 1, set, "zrem");
         }
         ctx.reply().integer(deleted);
@@ -937,6 +945,7 @@ public final class SortedSetCommands {
         int removed = Math.max(0, to - from + 1);
         if (removed > 0) {
             set.removeRange(from, to);
+            changedMembers(ctx, 1, removed);
             changed(ctx, 1, set, switch (type) {
                 case RANK -> "zremrangebyrank";
                 case SCORE -> "zremrangebyscore";
@@ -995,6 +1004,7 @@ public final class SortedSetCommands {
         boolean nested = hasCount && reply.protocol() > 2;
         reply.array(nested ? popped : popped * 2);
         popMembers(set, max, popped, nested, reply);
+        changedMembers(ctx, 1, popped);
         changed(ctx, 1, set, popEvent(max));
     }
 
@@ -1097,6 +1107,7 @@ public final class SortedSetCommands {
             reply.bulk(args.array(), args.offset(key), args.length(key));
         }
         popMembers(set, max, popped, many, reply);
+        changedMembers(ctx, key, popped);
         changed(ctx, key, set, popEvent(max));
     }
 

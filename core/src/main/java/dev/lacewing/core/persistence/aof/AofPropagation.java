@@ -17,8 +17,9 @@ import java.util.function.Supplier;
  * HINCRBYFLOAT -> HSET, SPOP -> SREM, blocking and multi-key pops -> their one-key forms, XADD *
  * -> the ID it got). Everything else is written as the client sent it.
  *
- * <p>Unlike Redis, a write that changed nothing is written too (Lacewing keeps no dirty counter):
- * replaying it changes nothing either, so the data loaded is the same; only the file is longer.
+ * <p>Only a write that changed something comes here, as Redis's call() propagates only when
+ * server.dirty moved (the caller compares {@link dev.lacewing.core.keyspace.ThreadChanges}); keys
+ * deleted by expiry and eviction are written by {@link AofDeletions}.
  *
  * <p>Stateless.
  */
@@ -29,6 +30,19 @@ public final class AofPropagation {
         "brpoplpush", "blmove", "blmpop", "lmpop", "bzpopmin", "bzpopmax", "bzmpop", "zmpop", "xadd");
 
     private AofPropagation() {
+    }
+
+    /**
+     * Writes propagated even when they changed no key (Redis's forceCommandPropagation for FLUSHDB
+     * and FLUSHALL of empty databases; SWAPDB and the FUNCTION writes count in server.dirty but
+     * change state the keyspace's counter does not see).
+     */
+    private static final Set<String> ALWAYS = Set.of("flushall", "flushdb", "swapdb", "function|load",
+        "function|delete", "function|flush", "function|restore");
+
+    /** Whether {@code command} (its table name) is propagated whether or not it changed a key. */
+    public static boolean always(String command) {
+        return ALWAYS.contains(command);
     }
 
     /** Whether {@link #add} needs the command's reply. */

@@ -1,0 +1,82 @@
+package dev.lacewing.core.persistence.aof;
+
+import dev.lacewing.core.config.Config;
+import dev.lacewing.core.keyspace.KeyspaceListener;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * Keys deleted outside a command's own writes, written to the AOF as Redis's propagateDeletion
+ * writes them: an expired key as DEL, or UNLINK under {@code lazyfree-lazy-expire}; an evicted key
+ * as DEL, or UNLINK under {@code lazyfree-lazy-eviction}. Without them a restart from the file
+ * would bring back every key evicted over maxmemory.
+ *
+ * <p>A deletion inside a running command (a lazy expiry) joins that command's batch, ahead of what
+ * the command itself propagates, so the two become one MULTI/EXEC as Redis 7.0's
+ * propagatePendingCommands wraps them. Any other (active expiry, eviction before a command, a key
+ * expiring in a split command's part) is appended at once, by the thread holding the key's
+ * partition, so it lands in the file before any later change to that key.
+ *
+ * <p>Thread rule: called on the thread holding the key's partition; the running command's batch
+ * is per thread, set and cleared by that thread.
+ */
+public final class AofDeletions implements KeyspaceListener {
+
+    private static final ThreadLocal<AofBatch> RUNNING = new ThreadLocal<>();
+    private static final byte[] DEL = "DEL".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] UNLINK = "UNLINK".getBytes(StandardCharsets.US_ASCII);
+
+    private final AppendOnlyFile aof;
+    private final ThreadLocal<AofBatch> alone = ThreadLocal.withInitial(AofBatch::new);
+    private volatile boolean lazyExpire;
+    private volatile boolean lazyEviction;
+
+    public AofDeletions(AppendOnlyFile aof, Config config) {
+        this.aof = aof;
+        lazyExpire = config.flag("lazyfree-lazy-expire");
+        lazyEviction = config.flag("lazyfree-lazy-eviction");
+        config.onChange((name, value) -> {
+            switch (name) {
+                case "lazyfree-lazy-expire" -> lazyExpire = config.flag(name);
+                case "lazyfree-lazy-eviction" -> lazyEviction = config.flag(name);
+                default -> {
+                }
+            }
+        });
+    }
+
+    /** The batch of the command this thread runs from now on, or null once it is done. */
+    public static void running(AofBatch batch) {
+        RUNNING.set(batch);
+    }
+
+    @Override
+    public void created(int database, byte[] key, int offset, int length) {
+    }
+
+    @Override
+    public void expired(int database, byte[] key, int offset, int length) {
+        deleted(database, lazyExpire ? UNLINK : DEL, key, offset, length);
+    }
+
+    @Override
+    public void evicted(int database, byte[] key, int offset, int length) {
+        deleted(database, lazyEviction ? UNLINK : DEL, key, offset, length);
+    }
+
+    private void deleted(int database, byte[] command, byte[] key, int offset, int length) {
+        if (!aof.enabled()) {
+            return;
+        }
+        byte[][] argv = {command, Arrays.copyOfRange(key, offset, offset + length)};
+        AofBatch running = RUNNING.get();
+        if (running != null) {
+            running.add(database, argv);
+            return;
+        }
+        AofBatch batch = alone.get();
+        batch.add(database, argv);
+        aof.append(batch);
+        batch.clear();
+    }
+}

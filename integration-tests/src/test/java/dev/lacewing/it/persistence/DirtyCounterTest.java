@@ -1,0 +1,86 @@
+package dev.lacewing.it.persistence;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.lacewing.core.server.LacewingServer;
+import dev.lacewing.it.reference.ReferenceRedis;
+import dev.lacewing.it.resp.RespClient;
+import dev.lacewing.it.server.Servers;
+import dev.lacewing.it.server.Target;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The dirty counter (INFO persistence's rdb_changes_since_last_save, what the save points count)
+ * moves by what each command changed, as Redis 7.0.15's does for the same commands: per element
+ * added, removed or set, not per key.
+ */
+class DirtyCounterTest {
+
+    private static final List<String[]> COMMANDS = List.of(
+        new String[] {"SET", "s", "v"},
+        new String[] {"MSET", "a", "1", "b", "2", "c", "3"},
+        new String[] {"DEL", "a", "b", "missing"},
+        new String[] {"APPEND", "s", "more"},
+        new String[] {"INCR", "n"},
+        new String[] {"SETRANGE", "s", "0", "x"},
+        new String[] {"SADD", "set", "a", "b", "c"},
+        new String[] {"SADD", "set", "a", "d"},
+        new String[] {"SREM", "set", "a", "b", "missing"},
+        new String[] {"SPOP", "set", "2"},
+        new String[] {"HSET", "hash", "f1", "v", "f2", "v"},
+        new String[] {"HSET", "hash", "f1", "w", "f3", "v"},
+        new String[] {"HDEL", "hash", "f1", "f2", "missing"},
+        new String[] {"HINCRBY", "hash", "n", "5"},
+        new String[] {"LPUSH", "list", "a", "b", "c", "d"},
+        new String[] {"RPUSH", "list", "e", "f"},
+        new String[] {"LPOP", "list", "2"},
+        new String[] {"RPOP", "list"},
+        new String[] {"LSET", "list", "0", "z"},
+        new String[] {"LREM", "list", "0", "z"},
+        new String[] {"LTRIM", "list", "0", "0"},
+        new String[] {"ZADD", "zset", "1", "a", "2", "b", "3", "c"},
+        new String[] {"ZADD", "zset", "5", "a", "4", "d"},
+        new String[] {"ZINCRBY", "zset", "1", "a"},
+        new String[] {"ZREM", "zset", "a", "b", "missing"},
+        new String[] {"ZPOPMIN", "zset", "2"},
+        new String[] {"PFADD", "hll", "a", "b", "c"},
+        new String[] {"EXPIRE", "s", "100"},
+        new String[] {"PERSIST", "s"},
+        new String[] {"XADD", "stream", "1-1", "f", "v"},
+        new String[] {"FLUSHALL"});
+
+    /** rdb_changes_since_last_save after each command. */
+    private static List<String> changes(RespClient client) {
+        Pattern field = Pattern.compile("rdb_changes_since_last_save:(\\d+)");
+        List<String> steps = new ArrayList<>();
+        long before = 0;
+        for (String[] command : COMMANDS) {
+            client.call(command);
+            Matcher matcher = field.matcher(client.call("INFO", "persistence"));
+            matcher.find();
+            long now = Long.parseLong(matcher.group(1));
+            steps.add(String.join(" ", command) + " -> " + (now - before));
+            before = now;
+        }
+        return steps;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void eachCommandCountsWhatRedisCounts(Target target) throws Exception {
+        List<String> expected;
+        try (ReferenceRedis redis = ReferenceRedis.start("--save", "");
+             RespClient client = RespClient.connect(redis.port())) {
+            expected = changes(client);
+        }
+        try (LacewingServer server = Servers.builder(target).set("save", "").start();
+             RespClient client = RespClient.connect(server.port())) {
+            assertEquals(String.join("\n", expected), String.join("\n", changes(client)));
+        }
+    }
+}
