@@ -29,7 +29,6 @@ dist="$root/assembly/target/lacewing"
 
 source "$root/benchmarks/servers.sh"
 require_tools redis-server redis-cli redis-benchmark redis-check-rdb
-port=17393
 pid=
 
 pss_kib() { # pid -> PSS of the process and its children, KiB
@@ -43,7 +42,7 @@ info_field() { redis-cli -p "$port" info "$1" | tr -d '\r' | awk -F: -v f="$2" '
 mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 
 start_server() { # name dir
-  require_free_port "$port"
+  port=$(free_port)
   if [ "$1" = redis ]; then
     redis-server --port "$port" --save '' --appendonly no --dir "$2" >"$2/server.log" 2>&1 &
   else
