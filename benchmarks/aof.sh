@@ -17,9 +17,6 @@ dist="$root/assembly/target/lacewing"
 source "$root/benchmarks/servers.sh"
 require_tools redis-server redis-benchmark redis-cli
 
-redis_port=6690
-lacewing_port=6691
-
 # ops/s of SET on a port at a pipeline depth, after a warm-up run of the same load (the JVM's JIT).
 set_rate() { # port pipeline
   redis-benchmark -p "$1" -t set -n "$requests" -c 50 -r 100000 -d 3 -P "$2" -q >/dev/null 2>&1
@@ -29,7 +26,7 @@ set_rate() { # port pipeline
 
 start_redis() { # fsync
   rm -rf "$work/redis-$1"; mkdir -p "$work/redis-$1"
-  require_free_port "$redis_port"
+  redis_port=$(free_port)
   redis-server --port "$redis_port" --save '' --appendonly yes --appendfsync "$1" --dir "$work/redis-$1" \
     --daemonize no >"$work/redis-$1.log" 2>&1 &
   pid=$!; pids+=("$pid")
@@ -38,7 +35,7 @@ start_redis() { # fsync
 
 start_lacewing() { # fsync
   rm -rf "$work/lacewing-$1"; mkdir -p "$work/lacewing-$1"
-  require_free_port "$lacewing_port"
+  lacewing_port=$(free_port)
   "$dist/bin/lacewing-server" --port "$lacewing_port" --save '' --appendonly yes --appendfsync "$1" \
     --dir "$work/lacewing-$1" >"$work/lacewing-$1.log" 2>&1 &
   pid=$!; pids+=("$pid")

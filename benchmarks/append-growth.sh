@@ -82,20 +82,20 @@ stop() {
 }
 
 echo "== $appends APPENDs of $chunk bytes: a string of $((appends * chunk)) bytes"
-require_free_port 17390
-redis-server --port 17390 --save '' --appendonly no --daemonize no >"$work/redis.log" 2>&1 &
+port=$(free_port)
+redis-server --port "$port" --save '' --appendonly no --daemonize no >"$work/redis.log" 2>&1 &
 pid=$!; pids+=("$pid")
-wait_ready 17390
-run redis 17390
+wait_ready "$port"
+run redis "$port"
 redis_rss=$(peak_rss "$pid")
 stop
 for layout in compact objects; do
-  require_free_port 17391
-  LACEWING_JAVA_OPTS="$java_opts" "$dist/bin/lacewing-server" --save "" --dir "$work" --port 17391 --keyspace-layout "$layout" \
+  port=$(free_port)
+  LACEWING_JAVA_OPTS="$java_opts" "$dist/bin/lacewing-server" --save "" --dir "$work" --port "$port" --keyspace-layout "$layout" \
     >"$work/lacewing.log" 2>&1 &
   pid=$!; pids+=("$pid")
-  wait_ready 17391
-  run "lacewing $layout" 17391
+  wait_ready "$port"
+  run "lacewing $layout" "$port"
   awk -v ours="$(peak_rss "$pid")" -v redis="$redis_rss" -v smoke="$smoke" 'BEGIN {
     verdict = smoke == "yes" ? "smoke run, no verdict" : ours / redis <= 1.5 ? "met" : "not met"
     printf "  peak RSS %.2fx redis-server'"'"'s (target <= 1.5x: %s)\n", ours / redis, verdict

@@ -46,16 +46,14 @@ require_tools redis-server redis-benchmark redis-cli
 script="redis.call('set',KEYS[1],ARGV[1]) return redis.call('get',KEYS[1])"
 
 declare -A port pid
-port[redis]=6590
-require_free_port "${port[redis]}"
+port[redis]=$(free_port)
 redis-server --port "${port[redis]}" --save '' --appendonly no --daemonize no >"$work/redis.log" 2>&1 &
 pid[redis]=$!; pids+=("${pid[redis]}")
 wait_ready "${port[redis]}"
 servers=(redis)
 for engine in shared-nothing multithread; do
   name="lacewing-$engine"
-  port[$name]=$((6590 + ${#servers[@]}))
-  require_free_port "${port[$name]}"
+  port[$name]=$(free_port)
   "$dist/bin/lacewing-server" --save "" --dir "$work" --port "${port[$name]}" --engine "$engine" --threads "$threads" \
     >"$work/$name.log" 2>&1 &
   pid[$name]=$!; pids+=("${pid[$name]}")

@@ -20,13 +20,12 @@ dist="$root/assembly/target/lacewing"
 source "$root/benchmarks/servers.sh"
 require_tools redis-cli redis-benchmark python3
 [ $# -gt 0 ] && export JAVA_HOME=$1
-port=17393
 
 rss_mb() { awk '/^VmRSS/ {printf "%.1f", $2 / 1024}' "/proc/$1/status"; }
 
 printf '%-15s %9s %9s %9s %9s %8s %s\n' engine before peak after70s ratio target "rss every 5 s (MB)"
 for engine in shared-nothing multithread; do
-  require_free_port $port
+  port=$(free_port)
   "$dist/bin/lacewing-server" --save "" --dir "$work" --port $port --engine "$engine" >"$work/$engine.log" 2>&1 &
   pid=$!; pids+=("$pid")
   wait_ready $port

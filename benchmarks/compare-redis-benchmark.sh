@@ -18,7 +18,7 @@ source "$root/benchmarks/servers.sh"
 require_tools redis-server redis-benchmark redis-cli
 
 declare -A port pid
-port[redis]=6490
+port[redis]=$(free_port)
 redis-server --port "${port[redis]}" --save '' --appendonly no --daemonize no >"$work/redis.log" 2>&1 &
 pid[redis]=$!; pids+=("${pid[redis]}")
 wait_ready "${port[redis]}"
@@ -26,7 +26,7 @@ wait_ready "${port[redis]}"
 servers=(redis)
 for engine in shared-nothing multithread; do
   name="lacewing-$engine"
-  port[$name]=$((6491 + ${#servers[@]}))
+  port[$name]=$(free_port)
   "$dist/bin/lacewing-server" --save "" --dir "$work" --port "${port[$name]}" --engine "$engine" --threads "$threads" \
     >"$work/$name.log" 2>&1 &
   pid[$name]=$!; pids+=("${pid[$name]}")

@@ -37,7 +37,6 @@ dist="$root/assembly/target/lacewing"
 
 source "$root/benchmarks/servers.sh"
 require_tools redis-server redis-cli redis-benchmark
-port=17392
 pid=
 
 limit_bytes=$(awk -v m="$maxmemory" 'BEGIN {
@@ -52,7 +51,7 @@ info_field() { redis-cli -p "$port" info "$1" | tr -d '\r' | awk -F: -v f="$2" '
 mib() { awk -v b="${1:-}" 'BEGIN { if (b == "") print "-"; else printf "%.1f", b / 1048576 }'; }
 
 start_server() { # name java-home policy
-  require_free_port "$port"
+  port=$(free_port)
   if [ "$1" = redis ]; then
     redis-server --port "$port" --save '' --appendonly no --maxmemory "$maxmemory" \
       --maxmemory-policy "$3" >"$work/server.log" 2>&1 &

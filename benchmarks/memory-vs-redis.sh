@@ -144,18 +144,18 @@ measure() { # name port full-gc(yes|no) load-file units data-set unit-name
 }
 
 start_redis() {
-  require_free_port 17390
-  redis-server --port 17390 --save '' --appendonly no --daemonize no >"$work/redis.log" 2>&1 &
+  port=$(free_port)
+  redis-server --port "$port" --save '' --appendonly no --daemonize no >"$work/redis.log" 2>&1 &
   pid=$!; pids+=("$pid")
-  wait_ready 17390
+  wait_ready "$port"
 }
 
 start_lacewing() { # layout
-  require_free_port 17391
-  LACEWING_JAVA_OPTS="$java_opts" "$dist/bin/lacewing-server" --save "" --dir "$work" --port 17391 --threads 1 --keyspace-layout "$1" \
+  port=$(free_port)
+  LACEWING_JAVA_OPTS="$java_opts" "$dist/bin/lacewing-server" --save "" --dir "$work" --port "$port" --threads 1 --keyspace-layout "$1" \
     >"$work/lacewing.log" 2>&1 &
   pid=$!; pids+=("$pid")
-  wait_ready 17391
+  wait_ready "$port"
 }
 
 stop() {
@@ -168,11 +168,11 @@ if [ "$only" = all ] || [ "$only" = strings ]; then
     make_strings "$size" "$ttl" "$work/load"
     echo "== $keys keys, 16-byte keys, ${size}-byte values, ttl=$ttl"
     start_redis
-    measure redis 17390 no "$work/load" "$keys" strings key
+    measure redis "$port" no "$work/load" "$keys" strings key
     stop
     for layout in compact objects; do
       start_lacewing "$layout"
-      measure "lacewing $layout" 17391 yes "$work/load" "$keys" strings key
+      measure "lacewing $layout" "$port" yes "$work/load" "$keys" strings key
       stop
     done
   done
@@ -186,11 +186,11 @@ if [ "$only" != strings ]; then
     make_aggregate "$name" "$work/load"
     echo "== $name, $elements elements"
     start_redis
-    measure redis 17390 no "$work/load" "$elements" "$name" element
+    measure redis "$port" no "$work/load" "$elements" "$name" element
     redis_used=$growth_used
     stop
     start_lacewing compact
-    measure "lacewing compact" 17391 yes "$work/load" "$elements" "$name" element
+    measure "lacewing compact" "$port" yes "$work/load" "$elements" "$name" element
     stop
     awk -v smoke=$((scale > 1)) -v target="$target" -v redis="$redis_used" -v rss="$growth_rss" -v used="$growth_used" 'BEGIN {
       verdict = smoke ? "smoke run, no verdict" : rss / redis <= target ? "met" : "not met"

@@ -19,7 +19,6 @@
 #   PAUSES_RATE       total requests per second (default 10000: 10 connections x 1000)
 #   PAUSES_KEYS       keys filled (default 1000000)
 #   PAUSES_THREADS    Lacewing threads (default: nproc)
-#   PAUSES_PORT       first of the three ports (default 6590)
 #   PAUSES_KEEP_LOGS  a folder to copy Lacewing's GC logs to
 # Needs: redis-server, redis-cli, and the distribution built by `mvn -B package`.
 set -euo pipefail
@@ -59,7 +58,7 @@ load() { # port json-file tool-options...
 }
 
 declare -A port pid gclog
-port[redis]=${PAUSES_PORT:-6590}
+port[redis]=$(free_port)
 redis-server --port "${port[redis]}" --save '' --appendonly no --daemonize no >"$work/redis.log" 2>&1 &
 pid[redis]=$!; pids+=("${pid[redis]}")
 wait_ready "${port[redis]}"
@@ -67,7 +66,7 @@ wait_ready "${port[redis]}"
 servers=(redis)
 for engine in shared-nothing multithread; do
   name="lacewing-$engine"
-  port[$name]=$((port[redis] + ${#servers[@]}))
+  port[$name]=$(free_port)
   gclog[$name]="$work/$name.gc.log"
   # gc* for the collector's own pause lines, safepoint for every stop of the Java threads.
   JAVA_HOME="$server_java_home" LACEWING_JAVA_OPTS="${PAUSES_JAVA_OPTS:-} -Xlog:gc*,safepoint:file=${gclog[$name]}:uptime,level,tags" \

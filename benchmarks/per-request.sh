@@ -12,7 +12,7 @@
 #
 # Usage: benchmarks/per-request.sh [engine/transport ...]   (default: every engine x io_uring, epoll)
 #   PER_REQUEST_KEYS (100000), PER_REQUEST_COUNT (200000), PER_REQUEST_TRACED (50000; 0: no strace),
-#   PER_REQUEST_THREADS (Lacewing --threads, default nproc), PER_REQUEST_PORT (first port, 18400),
+#   PER_REQUEST_THREADS (Lacewing --threads, default nproc),
 #   PER_REQUEST_DIST (the distribution to run, default assembly/target/lacewing: to compare builds)
 # Needs: redis-server, redis-cli, strace, and the distribution built by `mvn -B package`.
 set -euo pipefail
@@ -21,7 +21,6 @@ keys=${PER_REQUEST_KEYS:-100000}
 counted=${PER_REQUEST_COUNT:-200000}
 traced=${PER_REQUEST_TRACED:-50000}
 threads=${PER_REQUEST_THREADS:-$(nproc)}
-next_port=${PER_REQUEST_PORT:-18400}
 root=$(cd "$(dirname "$0")/.." && pwd)
 dist=${PER_REQUEST_DIST:-$root/assembly/target/lacewing}
 tool="$dist/bin/lacewing-benchmark"
@@ -121,20 +120,21 @@ run_server() { # name pid port
 }
 
 mkdir -p "$work/redis"
-redis-server --port "$next_port" --dir "$work/redis" --save '' --appendonly no --daemonize no \
+port=$(free_port)
+redis-server --port "$port" --dir "$work/redis" --save '' --appendonly no --daemonize no \
   >"$work/redis.log" 2>&1 &
 redis=$!; pids+=("$redis")
-wait_ready "$next_port"
-run_server redis "$redis" "$next_port"
+wait_ready "$port"
+run_server redis "$redis" "$port"
 kill "$redis"; wait "$redis" 2>/dev/null || true
 
 for variant in "${variants[@]}"; do
   engine=${variant%/*} transport=${variant#*/}
-  next_port=$((next_port + 1))
-  "$dist/bin/lacewing-server" --save "" --dir "$work" --port "$next_port" --engine "$engine" --transport "$transport" \
+  port=$(free_port)
+  "$dist/bin/lacewing-server" --save "" --dir "$work" --port "$port" --engine "$engine" --transport "$transport" \
     --threads "$threads" >"$work/lacewing.log" 2>&1 &
   server=$!; pids+=("$server")
-  wait_ready "$next_port"
-  run_server "lacewing-$engine/$transport" "$server" "$next_port"
+  wait_ready "$port"
+  run_server "lacewing-$engine/$transport" "$server" "$port"
   kill "$server"; wait "$server" 2>/dev/null || true
 done

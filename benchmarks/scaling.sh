@@ -40,7 +40,6 @@ mkdir -p "$out_dir"
 results="$out_dir/scaling.tsv"
 printf 'threads\tworkload\tserver\tops_per_s\tp99_ms\tcpu_s_per_M_ops\n' >"$results"
 hz=$(getconf CLK_TCK)
-next_port=6600
 
 stop_all() {
   local started
@@ -50,20 +49,24 @@ stop_all() {
 }
 
 # start_redis_cluster T PIN: T masters with cluster-enabled, slots split with ADDSLOTSRANGE, joined
-# with MEET; sets cluster_ports and cluster_pids.
+# with MEET; sets cluster_ports and cluster_pids. Each node's cluster bus takes a free port of its
+# own too (by default it is the port + 10000, which need not be free, nor even a port), so MEET names
+# node 0's.
 start_redis_cluster() {
   local t=$1 pin=$2 i port dir
+  local -a free
   cluster_ports=(); cluster_pids=()
+  mapfile -t free < <(free_port $((2 * t)))
   for ((i = 0; i < t; i++)); do
-    port=$((next_port++)); dir="$work/cluster-$port"; mkdir -p "$dir"
-    $pin redis-server --port "$port" --bind 127.0.0.1 --cluster-enabled yes --cluster-config-file nodes.conf \
-      --dir "$dir" --save '' --appendonly no >"$dir/log" 2>&1 &
+    port=${free[$((2 * i))]}; dir="$work/cluster-$port"; mkdir -p "$dir"
+    $pin redis-server --port "$port" --cluster-port "${free[$((2 * i + 1))]}" --bind 127.0.0.1 --cluster-enabled yes \
+      --cluster-config-file nodes.conf --dir "$dir" --save '' --appendonly no >"$dir/log" 2>&1 &
     cluster_pids+=($!); pids+=($!); cluster_ports+=("$port")
   done
   for ((i = 0; i < t; i++)); do
     wait_ready "${cluster_ports[$i]}"
     redis-cli -p "${cluster_ports[$i]}" cluster addslotsrange $((16384 * i / t)) $((16384 * (i + 1) / t - 1)) >/dev/null
-    [ "$i" = 0 ] || redis-cli -p "${cluster_ports[$i]}" cluster meet 127.0.0.1 "${cluster_ports[0]}" >/dev/null
+    [ "$i" = 0 ] || redis-cli -p "${cluster_ports[$i]}" cluster meet 127.0.0.1 "${cluster_ports[0]}" "${free[1]}" >/dev/null
   done
   for ((i = 0; i < t; i++)); do
     for _ in $(seq 1 200); do
@@ -85,7 +88,7 @@ for t in "${thread_counts[@]}"; do
   declare -A port pid_list cluster_flag
   servers=()
 
-  port[redis]=$((next_port++))
+  port[redis]=$(free_port)
   $server_pin redis-server --port "${port[redis]}" --save '' --appendonly no >"$work/redis-$t.log" 2>&1 &
   pids+=($!); pid_list[redis]=$!
   wait_ready "${port[redis]}"
@@ -100,7 +103,7 @@ for t in "${thread_counts[@]}"; do
 
   for engine in shared-nothing multithread; do
     name="lacewing-$engine"
-    port[$name]=$((next_port++))
+    port[$name]=$(free_port)
     $server_pin "$dist/bin/lacewing-server" --save "" --dir "$work" --port "${port[$name]}" --engine "$engine" --threads "$t" \
       >"$work/$name-$t.log" 2>&1 &
     pids+=($!); pid_list[$name]=$!

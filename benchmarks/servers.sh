@@ -5,9 +5,10 @@
 require_tools() { # tool...
   local tool
   for tool in "$@"; do
-    command -v "$tool" >/dev/null || { echo "missing $tool (apt-get install redis-server redis-tools)" >&2; exit 1; }
+    command -v "$tool" >/dev/null || { echo "missing $tool (apt-get install redis-server redis-tools python3)" >&2; exit 1; }
   done
 }
+require_tools python3 # free_port
 
 work=$(mktemp -d)
 pids=()   # every server started; add each one's pid
@@ -19,19 +20,17 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Stops the script when something already answers on the port: a server left over from another
-# run would otherwise be measured in place of the one about to start.
-require_free_port() { # port
-  if redis-cli -p "$1" ping >/dev/null 2>&1; then
-    echo "port $1 is in use by another server; stop it first" >&2
-    exit 1
-  fi
-}
-
-# A port the OS hands out as free now (bound to port 0 and let go): other servers on this machine
-# take theirs the same way, so none is hard-coded.
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+# Ports the OS has just found free (default one, one a line, distinct), for servers about to bind
+# them: never fixed numbers, since other runs and other people's servers share the machine. Take
+# them right before starting the servers, so that the window in which something else may take a
+# port stays short.
+free_port() { # [count]
+  python3 -c '
+import socket, sys
+held = [socket.socket() for _ in range(int(sys.argv[1]))]
+for s in held:
+    s.bind(("", 0))
+print("\n".join(str(s.getsockname()[1]) for s in held))' "${1:-1}"
 }
 
 wait_ready() { # port

@@ -1,5 +1,7 @@
 package dev.lacewing.core.diagnostics;
 
+import dev.lacewing.api.CommandFlag;
+import dev.lacewing.api.CommandSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,6 +56,17 @@ public final class LatencyMonitor {
     /** Whether a latency is recorded: the one comparison every command pays. */
     public boolean exceeds(long millis) {
         return millis >= thresholdMillis;
+    }
+
+    /**
+     * call()'s sample of a command that ran for {@code micros}: under "fast-command" for a FAST
+     * command, else "command", when it reached the threshold; one comparison when it did not.
+     */
+    public void commandRan(CommandSpec spec, long micros) {
+        long millis = micros / 1000;
+        if (exceeds(millis)) {
+            add(spec.has(CommandFlag.FAST) ? "fast-command" : "command", millis);
+        }
     }
 
     /** latencyAddSample: within the same second as the latest sample, the higher of the two is kept. */

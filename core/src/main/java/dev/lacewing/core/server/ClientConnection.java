@@ -18,7 +18,6 @@ import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.KeySplit;
 import dev.lacewing.core.config.OutputBufferLimits;
-import dev.lacewing.core.diagnostics.LatencyMonitor;
 import dev.lacewing.core.diagnostics.Redaction;
 import dev.lacewing.core.diagnostics.SlowLog;
 import dev.lacewing.core.keyspace.Database;
@@ -886,9 +885,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         if (slowLog.isSlow(micros) && blockedClient == null && !command.spec().has(CommandFlag.SKIP_SLOWLOG)) {
             slowLog.add(args, redacted(args), micros, remoteAddress(), name);
         }
-        LatencyMonitor latency = server.latencyMonitor();
-        if (latency.exceeds(micros / 1000) && blockedClient == null) {
-            latency.add(command.spec().has(CommandFlag.FAST) ? "fast-command" : "command", micros / 1000);
+        if (blockedClient == null) {
+            server.latencyMonitor().commandRan(command.spec(), micros);
         }
         Monitors monitors = server.monitors();
         if (monitors.active() && !command.spec().has(CommandFlag.ADMIN)

@@ -278,7 +278,7 @@ public final class LacewingServer implements AutoCloseable {
                 new ThreadPerTaskExecutor(new DefaultThreadFactory("lacewing-worker")), placement,
                 transport.transport().ioHandlerFactory());
             MultiThreadIoEventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1,
-                new DefaultThreadFactory("lacewing-accept"), transport.transport().ioHandlerFactory());
+                new DefaultThreadFactory("lacewing-accept"), transport.transport().acceptorIoHandlerFactory());
             try {
                 return start(config, users, found, plan, engineName, engineProvider, transport, tls, group, acceptor,
                     placement);

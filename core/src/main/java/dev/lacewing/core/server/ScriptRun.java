@@ -518,6 +518,8 @@ public final class ScriptRun implements ScriptHost {
             monitorLines.add(Monitors.line(Instant.now(), client == null ? 0 : client.database(), "lua", args,
                 Redaction.of(spec.name(), args)));
         }
+        // scriptCall runs each command through call(), which samples it as it samples a client's.
+        server.latencyMonitor().commandRan(spec, micros);
         SlowLog slowLog = server.slowLog();
         if (slowLog.isSlow(micros) && !spec.has(CommandFlag.SKIP_SLOWLOG)) {
             if (slowCalls == null) {

@@ -13,7 +13,17 @@ import java.net.SocketAddress;
  */
 public interface NettyTransport extends TransportProvider {
 
+    /** The IoHandler of each worker's event loop, which serves connections. */
     IoHandlerFactory ioHandlerFactory();
+
+    /**
+     * The IoHandler of the listeners' event loop, which only accepts connections and hands them
+     * to the workers: the workers' own by default. A mechanism whose worker handler holds what
+     * only connections use (io_uring's receive-buffer ring) gives one without it.
+     */
+    default IoHandlerFactory acceptorIoHandlerFactory() {
+        return ioHandlerFactory();
+    }
 
     Class<? extends ServerChannel> serverChannelClass();
 

@@ -84,6 +84,12 @@ public final class IoUringTransport implements NettyTransport {
         return IoUringIoHandler.newFactory(new IoUringIoHandlerConfig().setBufferRingConfig(receiveBuffers));
     }
 
+    /** The listeners' loop receives nothing: no buffer ring, whose buffers would sit unused. */
+    @Override
+    public IoHandlerFactory acceptorIoHandlerFactory() {
+        return IoUringIoHandler.newFactory();
+    }
+
     @Override
     public void configureConnections(ServerBootstrap bootstrap) {
         if (receivesThroughRing()) {
