@@ -31,7 +31,8 @@ public final class Config implements Settings {
 
     /** Every setting Lacewing has, under Redis's names where Redis has one. */
     public static final List<Setting> TABLE = List.of(
-        new Setting("port", List.of(), "6379", FIXED, Setting.Type.INTEGER, "TCP port; 0 picks a free one", 0, 65535),
+        new Setting("port", List.of(), "6379", MUTABLE, Setting.Type.INTEGER, "TCP port; 0 picks a free one at "
+            + "start-up, and closes the TCP listener when set at runtime", 0, 65535),
         new Setting("bind", List.of(), "127.0.0.1 -::1", FIXED, Setting.Type.WORDS,
             "addresses to listen on; a leading - means: skip it if the address is not available"),
         new Setting("protected-mode", List.of(), "yes", MUTABLE, Setting.Type.BOOLEAN,
@@ -314,7 +315,7 @@ public final class Config implements Settings {
         new Setting("tls-key-file-pass", List.of(), "", MUTABLE, Setting.Type.STRING,
             "the passphrase of an encrypted tls-key-file; empty for none", Long.MIN_VALUE, Long.MAX_VALUE, List.of(),
             true),
-        new Setting("tls-port", List.of(), "0", FIXED, Setting.Type.INTEGER,
+        new Setting("tls-port", List.of(), "0", MUTABLE, Setting.Type.INTEGER,
             "TLS port, beside port (on the same bind addresses); 0 for none. With tls-port set, port 0 turns plain "
             + "TCP off", 0, 65535),
         tlsFlag("tls-prefer-server-ciphers", "no", "on tls-port, choose the cipher by the server's order, not the "

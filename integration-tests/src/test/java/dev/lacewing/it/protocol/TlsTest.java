@@ -247,6 +247,48 @@ class TlsTest {
         }
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void configSetTlsPortOpensMovesAndClosesTheTlsListener(Target target) throws Exception {
+        try (LacewingServer server = Servers.builder(target)
+                .set("tls-cert-file", file("server.crt"))
+                .set("tls-key-file", file("server.key"))
+                .set("tls-auth-clients", "no")
+                .start();
+             RespClient plain = RespClient.connect(server.port())) {
+            assertEquals(0, server.tlsPort());
+            int first = freePort();
+            assertEquals("+OK\r\n", plain.call("CONFIG", "SET", "tls-port", Integer.toString(first)));
+            assertEquals(first, server.tlsPort());
+            assertEquals("PONG", redisCli(first, false, "PING").text());
+
+            int second = freePort();
+            assertEquals("+OK\r\n", plain.call("CONFIG", "SET", "tls-port", Integer.toString(second)));
+            assertEquals("PONG", redisCli(second, false, "PING").text());
+            assertTrue(ListenPortTest.stopsAccepting(first), "the old TLS port closes");
+
+            assertEquals("+OK\r\n", plain.call("CONFIG", "SET", "tls-port", "0"));
+            assertTrue(ListenPortTest.stopsAccepting(second), "tls-port 0 closes TLS");
+            assertEquals(0, server.tlsPort());
+            assertEquals("+PONG\r\n", plain.call("PING"), "the plain port is untouched");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void configSetTlsPortWithoutACertificateIsRefusedAndListensOnNothing(Target target) {
+        try (LacewingServer server = Servers.builder(target).start();
+             RespClient plain = RespClient.connect(server.port())) {
+            int port = freePort();
+            assertEquals("-ERR CONFIG SET failed (possibly related to argument 'tls-port') - Unable to update TLS "
+                + "configuration. Check server logs.\r\n", plain.call("CONFIG", "SET", "tls-port", Integer.toString(port)));
+            assertEquals("*2\r\n$8\r\ntls-port\r\n$1\r\n0\r\n", plain.call("CONFIG", "GET", "tls-port"));
+            assertTrue(!ListenPortTest.accepts(port));
+            assertEquals("+OK\r\n", plain.call("CONFIG", "SET", "tls-cert-file", file("nothing.crt")),
+                "with tls-port 0 the tls-* settings are only values, as in Redis");
+        }
+    }
+
     @Test
     void tlsProtocolsAndCiphersLimitWhatAClientMayNegotiate() {
         Target target = new Target("shared-nothing", "nio");
