@@ -201,10 +201,14 @@ public final class TlsContext {
             .orElseThrow()).toArray(String[]::new);
     }
 
-    /** tls-ciphers (TLS 1.2) then tls-ciphersuites (TLS 1.3), colon-separated names. */
+    /**
+     * tls-ciphers (TLS 1.2, OpenSSL's cipher-list syntax: see {@link OpenSslCipherList}) then
+     * tls-ciphersuites (TLS 1.3, colon-separated names).
+     */
     private static List<String> ciphers(String tls12, String tls13) {
-        return Stream.of(tls12, tls13).flatMap(list -> Arrays.stream(list.split(":")))
-            .map(String::strip).filter(name -> !name.isEmpty()).toList();
+        List<String> all = new ArrayList<>(OpenSslCipherList.expand(tls12, provider() == SslProvider.OPENSSL));
+        Arrays.stream(tls13.split(":")).map(String::strip).filter(name -> !name.isEmpty()).forEach(all::add);
+        return all;
     }
 
     /** Every certificate in the CA file and in the files of the CA directory. */
