@@ -12,6 +12,9 @@
 #                   first; a source already renamed away answers "no such key", which runs the
 #                   same multi-shard path)
 #   GET +SUNIONSTORE the same beside SUNIONSTORE u:__rand_int__ over four 10-member sets
+#   EXEC2           MULTI / SET x:__key__ / SET y:__key__ / EXEC (two keys, on different shards for
+#                   about half the transactions), the load tool, 2 threads x 25 connections
+#   GET +EXEC       GET p99 beside that transaction load (the load tool, 1 thread x 20 connections)
 # Prints ops/s, p99 ms (load-tool rows), server CPU seconds per million operations (from
 # /proc/PID/stat: for "GET +MSET" it includes the MSET load) and each Lacewing/Redis ratio.
 #
@@ -145,7 +148,9 @@ for workload in EVAL EVALSHA MSET10 MGET10; do
 done
 
 # load-tool rows: MULTI/SET/GET/EXEC, then GET p99 alone and beside an MSET10 load
-for workload in MULTI "GET alone" "GET +MSET" "GET +RENAME" "GET +SUNIONSTORE"; do
+exec2=(--command=MULTI --command="SET x:__key__ __data__" --command="SET y:__key__ __data__" --command=EXEC
+  --key-maximum=100000)
+for workload in MULTI "GET alone" "GET +MSET" "GET +RENAME" "GET +SUNIONSTORE" EXEC2 "GET +EXEC"; do
   wanted "$workload" || continue
   declare -A ops cpu p99
   for server in "${servers[@]}"; do
@@ -154,6 +159,7 @@ for workload in MULTI "GET alone" "GET +MSET" "GET +RENAME" "GET +SUNIONSTORE"; 
     case $workload in
       MULTI) options=(-t 2 -c 25 --command=MULTI --command="SET __key__ __data__" --command="GET __key__"
         --command=EXEC --key-maximum=100000) ;;
+      EXEC2) options=(-t 2 -c 25 "${exec2[@]}") ;;
       GET*) options=(-t 2 -c 10 --ratio=0:1 --key-pattern=R:R --key-maximum=100000) ;;
     esac
     case $workload in
@@ -170,6 +176,11 @@ for workload in MULTI "GET alone" "GET +MSET" "GET +RENAME" "GET +SUNIONSTORE"; 
     esac
     if [ ${#margs[@]} -gt 0 ]; then
       redis-benchmark -p "$p" -n 100000000 -c 20 -r "$range" -q "${margs[@]}" >/dev/null 2>&1 &
+      beside=$!
+      sleep 1
+    elif [ "$workload" = "GET +EXEC" ]; then
+      "$tool" -s 127.0.0.1 -p "$p" -d 256 --hide-histogram -t 1 -c 20 --test-time=$((seconds + 5)) "${exec2[@]}" \
+        >/dev/null 2>&1 &
       beside=$!
       sleep 1
     fi

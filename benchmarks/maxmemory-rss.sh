@@ -12,7 +12,8 @@
 # used_memory and maxmemory, and Lacewing's lacewing_used_memory_allocated (the keyspace's pages
 # with the space awaiting compaction) and heap committed.
 #
-# Usage: benchmarks/maxmemory-rss.sh [--smoke] [maxmemory] [java-home ...]
+# Usage: [MAXMEMORY_LOADS="evict"] benchmarks/maxmemory-rss.sh [--smoke] [maxmemory] [java-home ...]
+#   MAXMEMORY_LOADS  the loads to run, default "evict fill"; LACEWING_JAVA_OPTS reaches the launcher
 #   --smoke    10mb and a tenth of the requests: a check that the script works
 #   maxmemory  default 100mb (Redis's memory syntax: 100mb, 1gb)
 #   java-home  one Lacewing run per JDK (default: JAVA_HOME, or java on the PATH), e.g.
@@ -86,16 +87,17 @@ run_load() { # label load
   allocated=$(info_field memory lacewing_used_memory_allocated)
   heap=$(info_field memory used_memory_heap_committed)
   keys=$(redis-cli -p "$port" dbsize)
-  printf "%-34s %-6s %9.1f %9.1f %9s %9s %9s %9s %9s %8s\n" "$1" "$2" "$(mib $((idle * 1024)))" \
+  rate=$(tr '\r' '\n' <"$work/load.log" | awk '/requests per second/ {v = $2} END {printf "%.0f", v}')
+  printf "%-34s %-6s %9.1f %9.1f %9s %9s %9s %9s %9s %8s %8s\n" "$1" "$2" "$(mib $((idle * 1024)))" \
     "$(mib $((peak * 1024)))" "$(mib $((final * 1024)))" "$(mib "$used")" "$(mib "$limit_bytes")" \
-    "$(mib "$allocated")" "$(mib "$heap")" "$keys"
+    "$(mib "$allocated")" "$(mib "$heap")" "$keys" "$rate"
   grep -q "OOM" "$work/load.log" || [ "$2" != fill ] || echo "warning: $1's fill ended without an OOM error" >&2
 }
 
 echo "maxmemory $maxmemory ($limit_bytes bytes); SETs of 256-byte values over $key_range keys, -n $requests -c 50 -P 16"
-echo "MiB: idle RSS, peak and final RSS under the load, used_memory, maxmemory, lacewing's allocated keyspace, heap committed"
-printf "%-34s %-6s %9s %9s %9s %9s %9s %9s %9s %8s\n" server load idle peak final used max allocated heap keys
-for load in evict fill; do
+echo "MiB: idle RSS, peak and final RSS under the load, used_memory, maxmemory, lacewing's allocated keyspace, heap committed; SETs a second"
+printf "%-34s %-6s %9s %9s %9s %9s %9s %9s %9s %8s %8s\n" server load idle peak final used max allocated heap keys SET/s
+for load in ${MAXMEMORY_LOADS:-evict fill}; do
   policy=allkeys-lru; [ "$load" = fill ] && policy=noeviction
   start_server redis "" "$policy"
   sleep 5; idle=$(rss_kib "$pid")

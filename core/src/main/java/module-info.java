@@ -17,29 +17,20 @@ module dev.lacewing.core {
     requires java.management;
     requires java.logging;
 
-    exports dev.lacewing.core.command;
-    exports dev.lacewing.core.command.bitmap;
-    exports dev.lacewing.core.command.generic;
-    exports dev.lacewing.core.command.geo;
-    exports dev.lacewing.core.command.hash;
-    exports dev.lacewing.core.command.set;
-    exports dev.lacewing.core.command.hyperloglog;
-    exports dev.lacewing.core.command.list;
-    exports dev.lacewing.core.command.pubsub;
-    exports dev.lacewing.core.command.string;
-    exports dev.lacewing.core.command.zset;
-    exports dev.lacewing.core.command.transaction;
-    exports dev.lacewing.core.command.scripting;
-    exports dev.lacewing.core.command.server;
+    // What the project's other modules use, and no more: the embedding API and the settings
+    // table (the launcher, embedders), the keyspace the engines are built over, the Netty
+    // transport base the native transports extend. Those exports cannot be qualified: plugins are
+    // loaded in a child module layer (JPMS mode), where a parent's qualified export does not
+    // reach, or as bundles in unnamed modules (OSGi mode). Command, storage and scripting plugins
+    // need only dev.lacewing.api. The benchmarks, on the boot layer with core, measure internals.
     exports dev.lacewing.core.config;
-    exports dev.lacewing.core.datatype;
-    exports dev.lacewing.core.diagnostics;
-    exports dev.lacewing.core.keyspace;
-    exports dev.lacewing.core.pubsub;
-    exports dev.lacewing.core.resp;
     exports dev.lacewing.core.server;
-    exports dev.lacewing.core.threading;
+    exports dev.lacewing.core.keyspace;
     exports dev.lacewing.core.transport;
+    exports dev.lacewing.core.command to dev.lacewing.benchmarks;
+    exports dev.lacewing.core.datatype to dev.lacewing.benchmarks;
+    exports dev.lacewing.core.diagnostics to dev.lacewing.benchmarks;
+    exports dev.lacewing.core.resp to dev.lacewing.benchmarks;
 
     uses dev.lacewing.api.StorageEngineProvider;
     uses dev.lacewing.api.TransportProvider;
@@ -50,6 +41,5 @@ module dev.lacewing.core {
     provides dev.lacewing.api.TransportProvider with dev.lacewing.core.transport.NioTransport;
     provides dev.lacewing.api.ThreadingStrategy with
         dev.lacewing.core.threading.PerCoreStrategy,
-        dev.lacewing.core.threading.SingleStrategy,
-        dev.lacewing.core.threading.IoPoolStrategy;
+        dev.lacewing.core.threading.SingleStrategy;
 }

@@ -74,6 +74,15 @@ public interface Keyspace {
      */
     void modified(byte[] key, int offset, int length);
 
+    /**
+     * As {@link #modified}, for a change Redis 7.0 makes without signalModifiedKey, so that it leaves
+     * a WATCH of the key alone: a stream's consumer groups and their pending entries (XGROUP, XACK,
+     * XCLAIM, XAUTOCLAIM, XREADGROUP) and XSETID. A keyspace without watchers need not tell them apart.
+     */
+    default void modifiedUnwatched(byte[] key, int offset, int length) {
+        modified(key, offset, length);
+    }
+
     /** The expiry of a live key, {@link #NO_EXPIRY}, or -2 when the key does not exist. */
     long expireAt(byte[] key, int offset, int length);
 

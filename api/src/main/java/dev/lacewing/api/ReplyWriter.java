@@ -31,6 +31,20 @@ public interface ReplyWriter {
 
     void bulk(byte[] array, int offset, int length);
 
+    /**
+     * A bulk string of {@code length} bytes of a string view from byte {@code from}; a chunked
+     * string is written chunk by chunk, never joined first.
+     */
+    default void bulk(ValueView string, int from, int length) {
+        if (string.isChunked()) {
+            byte[] copy = new byte[length];
+            string.copyTo(from, copy, 0, length);
+            bulk(copy, 0, length);
+        } else {
+            bulk(string.array(), string.offset() + from, length);
+        }
+    }
+
     /** A bulk string of ASCII or UTF-8 text. */
     void bulk(String text);
 

@@ -1,11 +1,13 @@
 package dev.lacewing.api;
 
 /**
- * How many worker threads the server runs and how many shards (partitions) the keyspace has.
+ * How many worker threads the server runs. What a worker does beyond its connections' I/O is the
+ * engine's choice: under shared-nothing it owns one shard of the keyspace (so there are as many
+ * shards as workers), under multithread it runs its own clients' commands under the keyspace's
+ * stripe locks.
  *
  * @param strategy the strategy's name
  * @param workers I/O threads, each an event loop
- * @param partitions keyspace partitions; one per worker for shared-nothing
  */
-public record ThreadingPlan(String strategy, int workers, int partitions) {
+public record ThreadingPlan(String strategy, int workers) {
 }

@@ -3,7 +3,6 @@ package dev.lacewing.core.command;
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.ReplyWriter;
-import dev.lacewing.core.command.generic.KeyCommands;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
 
 /**
@@ -18,6 +17,8 @@ import dev.lacewing.core.command.Numbers.InvalidNumber;
 public record ScanOptions(long count, int pattern, int type) {
 
     public static final long DEFAULT_COUNT = 10;
+    /** ULONG_MAX / 10, for strtoul's overflow check. */
+    private static final long CURSOR_LIMIT = Long.divideUnsigned(-1L, 10);
 
     /**
      * The cursor at argument {@code argument}, as parseScanCursorOrReply reads it (an unsigned
@@ -26,7 +27,7 @@ public record ScanOptions(long count, int pattern, int type) {
     public static Long cursor(CommandContext ctx, int argument) {
         Arguments args = ctx.arguments();
         try {
-            return KeyCommands.parseCursor(args.array(), args.offset(argument), args.length(argument));
+            return parseCursor(args.array(), args.offset(argument), args.length(argument));
         } catch (InvalidNumber e) {
             ctx.reply().error(Errors.INVALID_CURSOR);
             return null;
@@ -96,5 +97,44 @@ public record ScanOptions(long count, int pattern, int type) {
     /** Buckets one HSCAN, SSCAN or ZSCAN call may walk: ten per element asked for, as Redis's maxiterations. */
     public long maxSteps() {
         return count > Long.MAX_VALUE / 10 ? Long.MAX_VALUE : count * 10;
+    }
+
+    /**
+     * A SCAN cursor as parseScanCursorOrReply reads it with strtoul: an unsigned 64-bit decimal,
+     * an optional sign (a '-' negates modulo 2^64), no leading space, nothing after the digits.
+     * strtoul's quirks are kept: the empty string is cursor 0, and a NUL byte ends the text.
+     *
+     * @throws InvalidNumber for anything else, or a value past 2^64 - 1
+     */
+    public static long parseCursor(byte[] array, int offset, int length) {
+        int end = offset + length;
+        if (length > 0 && isSpace(array[offset])) {
+            throw Numbers.INVALID;
+        }
+        int i = offset;
+        boolean negative = false;
+        if (i < end && (array[i] == '+' || array[i] == '-')) {
+            negative = array[i] == '-';
+            i++;
+        }
+        int digits = i;
+        long value = 0;
+        for (; i < end && array[i] >= '0' && array[i] <= '9'; i++) {
+            int digit = array[i] - '0';
+            if (Long.compareUnsigned(value, CURSOR_LIMIT) > 0 || (value == CURSOR_LIMIT && digit > 5)) {
+                throw Numbers.INVALID;
+            }
+            value = value * 10 + digit;
+        }
+        int stop = i == digits ? offset : i;
+        if (stop < end && array[stop] != 0) {
+            throw Numbers.INVALID;
+        }
+        return negative ? -value : value;
+    }
+
+    /** C's isspace in the C locale. */
+    private static boolean isSpace(byte b) {
+        return b == ' ' || (b >= '\t' && b <= '\r');
     }
 }

@@ -149,7 +149,7 @@ public final class Config implements Settings {
         new Setting("transport", List.of(), "auto", FIXED, Setting.Type.STRING,
             "network transport plugin: auto (io_uring, then epoll, then nio), io_uring, epoll or nio"),
         new Setting("threading", List.of(), "per-core", FIXED, Setting.Type.STRING,
-            "threading strategy: per-core, single or io-pool"),
+            "threading strategy: per-core or single"),
         THREADS,
         new Setting("plugin-mode", List.of(), "jpms", FIXED, Setting.Type.STRING,
             "how the launcher loads plugins/: jpms (module layer), osgi (embedded Felix) or classpath (jars "

@@ -197,14 +197,14 @@ final class MemberStore {
         byte[] page = pages.pageAt(position);
         int at = EntryPages.offsetOf(position);
         int length = Varint.read(page, at);
-        return KeyTable.hash(page, at + Varint.size(length), length);
+        return TableHash.of(page, at + Varint.size(length), length);
     }
 
     // ---- adding and removing -------------------------------------------------------------------
 
     /** The id of a member, or -1. */
     int find(byte[] array, int offset, int length) {
-        for (int i = slotOf(KeyTable.hash(array, offset, length) & mask); slots[i] != 0; i = next(i)) {
+        for (int i = slotOf(TableHash.of(array, offset, length) & mask); slots[i] != 0; i = next(i)) {
             int id = slots[i] - 1;
             if (equalsMember(id, array, offset, length)) {
                 return id;
@@ -226,7 +226,7 @@ final class MemberStore {
         if ((size + 1) * 3L > (mask + 1L) * 2) {
             resizeIndex((mask + 1) * 2);
         }
-        insertSlot(id, KeyTable.hash(array, offset, length));
+        insertSlot(id, TableHash.of(array, offset, length));
         size++;
         return id;
     }
@@ -312,7 +312,7 @@ final class MemberStore {
         for (int at = 0; at < used; ) {
             int length = Varint.read(page, at);
             int memberAt = at + Varint.size(length);
-            int id = idAt(EntryPages.position(pageNumber, at), KeyTable.hash(page, memberAt, length));
+            int id = idAt(EntryPages.position(pageNumber, at), TableHash.of(page, memberAt, length));
             if (id >= 0) {
                 setPosition(id, write(page, memberAt, length));
             }
@@ -402,7 +402,7 @@ final class MemberStore {
         for (int j = 0; j < count; j++) {
             byte[] page = pages.pageAt(batchPositions[j]);
             int at = EntryPages.offsetOf(batchPositions[j]);
-            insertSlot(ids[j], KeyTable.hash(page, at + Varint.size(lengths[j]), lengths[j]));
+            insertSlot(ids[j], TableHash.of(page, at + Varint.size(lengths[j]), lengths[j]));
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.lacewing.core.datatype;
 
-import dev.lacewing.core.keyspace.HomeBucketScan;
 import dev.lacewing.core.keyspace.KeyTable;
 import java.util.Arrays;
 import java.util.random.RandomGenerator;
@@ -133,7 +132,7 @@ public final class PackedTable {
 
     /** The position of a field, or -1. */
     public int find(byte[] field, int offset, int length) {
-        return find(field, offset, length, KeyTable.hash(field, offset, length));
+        return find(field, offset, length, TableHash.of(field, offset, length));
     }
 
     private int find(byte[] field, int offset, int length, int hash) {
@@ -245,7 +244,7 @@ public final class PackedTable {
      */
     public boolean put(byte[] field, int fieldOffset, int fieldLength, byte[] value, int valueOffset,
                        int valueLength) {
-        int hash = KeyTable.hash(field, fieldOffset, fieldLength);
+        int hash = TableHash.of(field, fieldOffset, fieldLength);
         int index = find(field, fieldOffset, fieldLength, hash);
         if (index >= 0) {
             if (withValues) {
@@ -429,7 +428,7 @@ public final class PackedTable {
     private int hashOf(long word) {
         byte[] page = pageOf(word);
         int at = offsetOf(word);
-        return KeyTable.hash(page, fieldStart(page, at), Varint.read(page, at));
+        return TableHash.of(page, fieldStart(page, at), Varint.read(page, at));
     }
 
     private void insert(int hash, long word) {
@@ -496,7 +495,7 @@ public final class PackedTable {
     private void insertRehashed(long[] words, int[] fieldLengths, int count) {
         for (int j = 0; j < count; j++) {
             byte[] page = pageOf(words[j]);
-            insert(KeyTable.hash(page, fieldStart(page, offsetOf(words[j])), fieldLengths[j]), words[j]);
+            insert(TableHash.of(page, fieldStart(page, offsetOf(words[j])), fieldLengths[j]), words[j]);
         }
     }
 
@@ -623,7 +622,7 @@ public final class PackedTable {
             int fieldLength = Varint.read(bytes, at);
             int fieldAt = fieldStart(bytes, at);
             int valueLength = withValues ? Varint.read(bytes, at + Varint.size(fieldLength)) : 0;
-            int hash = KeyTable.hash(bytes, fieldAt, fieldLength);
+            int hash = TableHash.of(bytes, fieldAt, fieldLength);
             int index = find(bytes, fieldAt, fieldLength, hash);
             if (index >= 0 && pageNumberOf(word(index)) == page && offsetOf(word(index)) == at) {
                 // Arguments first: the write may widen the page field and re-encode every word.

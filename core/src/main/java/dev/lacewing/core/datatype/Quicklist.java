@@ -1,7 +1,6 @@
 package dev.lacewing.core.datatype;
 
 import dev.lacewing.api.ReplyWriter;
-import dev.lacewing.core.keyspace.TypedValue;
 
 /**
  * A Redis list: Redis 7.0's quicklist, a doubly linked list of nodes that each hold a bounded run

@@ -2,7 +2,6 @@ package dev.lacewing.core.datatype;
 
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
-import dev.lacewing.core.keyspace.InlineValue;
 import java.util.Arrays;
 import java.util.random.RandomGenerator;
 import java.util.function.IntConsumer;

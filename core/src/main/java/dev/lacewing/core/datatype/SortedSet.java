@@ -1,7 +1,5 @@
 package dev.lacewing.core.datatype;
 
-import dev.lacewing.core.keyspace.HomeBucketScan;
-import dev.lacewing.core.keyspace.TypedValue;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 

@@ -1,6 +1,5 @@
 package dev.lacewing.core.datatype;
 
-import dev.lacewing.core.keyspace.TypedValue;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;

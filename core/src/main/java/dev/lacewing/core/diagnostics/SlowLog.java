@@ -64,6 +64,19 @@ public final class SlowLog {
         trim();
     }
 
+    /** Entries the log keeps at most: {@code slowlog-max-len}. */
+    public long maxLength() {
+        return maxLength;
+    }
+
+    /**
+     * Counts {@code count} entries that were logged and at once trimmed away: their ids are used, as
+     * in Redis, where each of them was pushed and then removed.
+     */
+    public void skip(long count) {
+        nextId.addAndGet(count);
+    }
+
     private void trim() {
         long limit = maxLength;
         for (long current = size.get(); current > limit; current = size.get()) {

@@ -4,7 +4,9 @@ import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.StringEncoding;
 import dev.lacewing.api.ValueView;
 import dev.lacewing.core.datatype.HashValue;
+import dev.lacewing.core.datatype.InlineValue;
 import dev.lacewing.core.datatype.SetValue;
+import dev.lacewing.core.datatype.TableHash;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -72,7 +74,9 @@ import java.util.function.LongSupplier;
  * new size. The room is the entry's: live bytes and {@link #usedMemory} count it, and any new
  * value stored under the key (SET, a COPY or RENAME destination, an expiry rewrite) gets an
  * entry of its exact size. Bytes past an entry in its own page are always zero: the page starts
- * zeroed and the value only grows there.
+ * zeroed and the value only grows there. A string that must grow past 1 MiB goes to the side
+ * table as an {@link EditedString} in chunks, which grows without copying what it holds; readers
+ * that take a value ({@link #get}) get a copy of it, {@link #getValue} a chunked view.
  *
  * <p>Deleting, expiring or overwriting with another size marks the old entry dead and takes its
  * size off its page's live bytes; an overwrite of the same size writes in place. A page with no
@@ -222,7 +226,7 @@ public final class CompactTable implements DatabaseTable {
     /** The hash of the key in the entry a slot value points to. */
     private int keyHash(long slot) {
         decode(slot);
-        return KeyTable.hash(entryPage, entryKeyOffset, entryKeyLength);
+        return TableHash.of(entryPage, entryKeyOffset, entryKeyLength);
     }
 
     /* The entry decode() last read; entryHash is the key's hash when find() found it. */
@@ -403,7 +407,7 @@ public final class CompactTable implements DatabaseTable {
         long location = allocate(size);
         byte[] page = pages[pageOf(location)];
         int position = offsetOf(location);
-        int flags = (object != null ? OBJECT : valueFlags) | (expires ? EXPIRES : 0);
+        int flags = (object != null ? OBJECT | valueFlags & STRING_MARKS : valueFlags) | (expires ? EXPIRES : 0);
         INT.set(page, position, access << 8 | flags);
         position += HEADER;
         position = writeVarint(page, position, keyLength);
@@ -446,11 +450,16 @@ public final class CompactTable implements DatabaseTable {
 
     /** Marks the entry of a slot value dead; may compact its page (slots move, none is added or removed). */
     private void free(long slot) {
+        free(slot, false);
+    }
+
+    /** {@link #free(long)}; {@code objectMoved}: its side-table object is now another entry's, so it is kept whole. */
+    private void free(long slot, boolean objectMoved) {
         int page = pageOf(slot);
         int offset = offsetOf(slot);
         decode(pages[page], offset);
         if ((entryFlags & OBJECT) != 0) {
-            removeObject((int) INT.get(entryPage, entryValueOffset));
+            removeObject((int) INT.get(entryPage, entryValueOffset), objectMoved);
         }
         entryPage[offset] = (byte) (entryFlags | DEAD);
         int freed = ownPage(page) ? pageLive[page] : entrySize;
@@ -611,7 +620,7 @@ public final class CompactTable implements DatabaseTable {
             }
             int size = entrySize;
             long old = location(page, offset);
-            int hash = KeyTable.hash(array, entryKeyOffset, entryKeyLength);
+            int hash = TableHash.of(array, entryKeyOffset, entryKeyLength);
             long[] slots = keyIndex.segment(keyIndex.segmentOf(hash));
             int mask = slots.length - 1;
             int at = hash & mask;
@@ -648,7 +657,22 @@ public final class CompactTable implements DatabaseTable {
         return index;
     }
 
-    private void removeObject(int index) {
+    /** A side-table object as commands take it: a long edited string as a copy, since the table goes on editing it. */
+    private static Object readerValue(Object object) {
+        return object instanceof EditedString edited ? edited.toBytes() : object;
+    }
+
+    /** Counts a side-table object again, after it changed in place. */
+    private void recountObject(int index) {
+        long size = KeyTable.valueBytes(objects[index]);
+        objectBytes += size - objectSizes[index];
+        objectSizes[index] = size;
+    }
+
+    private void removeObject(int index, boolean moved) {
+        if (!moved && objects[index] instanceof EditedString edited) {
+            edited.release();
+        }
         objectBytes -= objectSizes[index];
         objectSizes[index] = 0;
         objects[index] = null;
@@ -687,7 +711,7 @@ public final class CompactTable implements DatabaseTable {
 
     /** Index of the live key, deleting it first if its time has passed; -1 when absent. */
     private int findLive(byte[] key, int offset, int length, long now) {
-        int index = find(key, offset, length, KeyTable.hash(key, offset, length));
+        int index = find(key, offset, length, TableHash.of(key, offset, length));
         if (index >= 0 && expired(entryExpireAt(keyIndex.get(index)), now)) {
             removeExpired(index);
             return -1;
@@ -758,7 +782,7 @@ public final class CompactTable implements DatabaseTable {
      */
     private Object value() {
         if ((entryFlags & OBJECT) != 0) {
-            return objects[(int) INT.get(entryPage, entryValueOffset)];
+            return readerValue(objects[(int) INT.get(entryPage, entryValueOffset)]);
         }
         int form = (entryFlags & FORM_MASK) >>> FORM_SHIFT;
         int held = form == 0 ? -1 : heldIndex(entryHash, entryPage, entryKeyOffset, entryKeyLength);
@@ -785,10 +809,7 @@ public final class CompactTable implements DatabaseTable {
             return;
         }
         if ((entryFlags & OBJECT) != 0) {
-            int objectIndex = (int) INT.get(entryPage, entryValueOffset);
-            long size = KeyTable.valueBytes(objects[objectIndex]);
-            objectBytes += size - objectSizes[objectIndex];
-            objectSizes[objectIndex] = size;
+            recountObject((int) INT.get(entryPage, entryValueOffset));
         } else if ((entryFlags & FORM_MASK) != 0) {
             int held = heldIndex(entryHash, key, offset, length);
             if (held >= 0) {
@@ -808,7 +829,9 @@ public final class CompactTable implements DatabaseTable {
             return false;
         }
         touch(keyIndex.get(index), now);
-        if ((entryFlags & (OBJECT | FORM_MASK)) != 0) {
+        if ((entryFlags & OBJECT) != 0 && objects[(int) INT.get(entryPage, entryValueOffset)] instanceof EditedString edited) {
+            edited.view(view);
+        } else if ((entryFlags & (OBJECT | FORM_MASK)) != 0) {
             view.setObject(value());
         } else {
             view.setString(entryPage, entryValueOffset, entryValueLength);
@@ -878,7 +901,7 @@ public final class CompactTable implements DatabaseTable {
         if (value instanceof InlineValue inline && inline.inlineForm() != 0) {
             store(key, offset, length, null, inline.inlineArray(), 0, inline.inlineLength(), expireAt, keepExpiry,
                 now, inline.inlineForm() << FORM_SHIFT);
-            hold(KeyTable.hash(key, offset, length), Arrays.copyOfRange(key, offset, offset + length), inline);
+            hold(TableHash.of(key, offset, length), Arrays.copyOfRange(key, offset, offset + length), inline);
         } else {
             store(key, offset, length, value, null, 0, 0, expireAt, keepExpiry, now, 0);
         }
@@ -906,7 +929,7 @@ public final class CompactTable implements DatabaseTable {
      */
     private void store(byte[] key, int offset, int length, Object object, byte[] value, int valueOffset,
                        int valueLength, long expireAt, boolean keepExpiry, long now, int valueFlags) {
-        int hash = KeyTable.hash(key, offset, length);
+        int hash = TableHash.of(key, offset, length);
         if (!keepExpiry) {
             now = clock.getAsLong();
         }
@@ -950,13 +973,27 @@ public final class CompactTable implements DatabaseTable {
     public boolean editString(byte[] key, int offset, int length, int minLength, long now, ValueView view) {
         int index = findLive(key, offset, length, now);
         if (index < 0) {
-            int hash = KeyTable.hash(key, offset, length);
+            int hash = TableHash.of(key, offset, length);
             insert(hash, writeEntry(hash, key, offset, length, null, null, 0, minLength, Keyspace.NO_EXPIRY,
                 memory.created(now), RAW));
             events.created(key, offset, length);
             index = find(key, offset, length, hash);
-        } else if ((entryFlags & (OBJECT | FORM_MASK)) != 0) {
+        } else if ((entryFlags & OBJECT) != 0) {
+            int objectIndex = (int) INT.get(entryPage, entryValueOffset);
+            if (!(objects[objectIndex] instanceof EditedString edited)) {
+                return false;
+            }
+            edited.grow(minLength);
+            recountObject(objectIndex);
+            edited.view(view);
+            return true;
+        } else if ((entryFlags & FORM_MASK) != 0) {
             return false;
+        } else if (minLength > EditedString.MAX_PREALLOC) {
+            EditedString edited = EditedString.copyOf(entryPage, entryValueOffset, entryValueLength, minLength);
+            rewrite(index, entryExpireAt(keyIndex.get(index)), edited, null, 0, 0, RAW);
+            edited.view(view);
+            return true;
         } else if (minLength > entryValueLength) {
             grow(index, minLength);
         }
@@ -1019,7 +1056,10 @@ public final class CompactTable implements DatabaseTable {
         if (index < 0) {
             return -1;
         }
-        if ((entryFlags & (OBJECT | FORM_MASK)) != 0) {
+        if ((entryFlags & OBJECT) != 0) {
+            return KeyTable.valueBytes(objects[(int) INT.get(entryPage, entryValueOffset)]);
+        }
+        if ((entryFlags & FORM_MASK) != 0) {
             return KeyTable.valueBytes(value());
         }
         return 16L + entryValueLength + roomOf(keyIndex.get(index));
@@ -1041,7 +1081,8 @@ public final class CompactTable implements DatabaseTable {
         }
         // The entry changes size: rewrite it with or without its expiry field.
         if ((entryFlags & OBJECT) != 0) {
-            rewrite(index, expireAt, objects[(int) INT.get(entryPage, entryValueOffset)], null, 0, 0, 0);
+            rewrite(index, expireAt, objects[(int) INT.get(entryPage, entryValueOffset)], null, 0, 0,
+                entryFlags & STRING_MARKS);
         } else {
             rewrite(index, expireAt, null, entryPage, entryValueOffset, entryValueLength,
                 entryFlags & (STRING_MARKS | FORM_MASK));
@@ -1059,10 +1100,10 @@ public final class CompactTable implements DatabaseTable {
                          int valueFlags) {
         long old = keyIndex.get(index);
         int access = (int) INT.get(entryPage, offsetOf(old)) >>> 8;
-        int hash = KeyTable.hash(entryPage, entryKeyOffset, entryKeyLength);
+        int hash = TableHash.of(entryPage, entryKeyOffset, entryKeyLength);
         keyIndex.set(index, writeEntry(hash, entryPage, entryKeyOffset, entryKeyLength, object, value, valueOffset,
             valueLength, expireAt, access, valueFlags));
-        free(old);
+        free(old, object != null);
     }
 
     /**
@@ -1166,6 +1207,11 @@ public final class CompactTable implements DatabaseTable {
 
     @Override
     public void clear() {
+        for (Object object : objects) {
+            if (object instanceof EditedString edited) {
+                edited.release();
+            }
+        }
         keyIndex = newIndex();
         expiring = 0;
         expiryCursor = 0;
@@ -1207,7 +1253,7 @@ public final class CompactTable implements DatabaseTable {
         long removed = keyIndex.get(reference);
         if (heldCount > 0) {
             decode(removed);
-            releaseKey(KeyTable.hash(entryPage, entryKeyOffset, entryKeyLength), entryPage, entryKeyOffset,
+            releaseKey(TableHash.of(entryPage, entryKeyOffset, entryKeyLength), entryPage, entryKeyOffset,
                 entryKeyLength);
         }
         if ((removed & EXPIRES_BIT) != 0) {
@@ -1255,10 +1301,10 @@ public final class CompactTable implements DatabaseTable {
      */
     private Object unheldValue(byte[] key) {
         if ((entryFlags & OBJECT) != 0) {
-            return objects[(int) INT.get(entryPage, entryValueOffset)];
+            return readerValue(objects[(int) INT.get(entryPage, entryValueOffset)]);
         }
         int form = (entryFlags & FORM_MASK) >>> FORM_SHIFT;
-        int held = form == 0 ? -1 : heldIndex(KeyTable.hash(key, 0, key.length), key, 0, key.length);
+        int held = form == 0 ? -1 : heldIndex(TableHash.of(key, 0, key.length), key, 0, key.length);
         if (held >= 0) {
             return heldValues[held];
         }

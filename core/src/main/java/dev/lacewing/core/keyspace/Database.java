@@ -3,6 +3,7 @@ package dev.lacewing.core.keyspace;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.StringEncoding;
 import dev.lacewing.api.ValueView;
+import dev.lacewing.core.datatype.TypedValue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 import java.util.function.IntPredicate;
@@ -50,11 +51,24 @@ public final class Database implements Keyspace {
         return partition;
     }
 
-    /** A store: the key changed, one more for the dirty counter. */
+    /** A store: the key changed, one more for the dirty counter, its watchers flagged. */
     private DatabaseTable stored(byte[] key, int offset, int length) {
         Partition partition = changing(key, offset, length);
-        partition.dirty(1);
+        changed(partition, key, offset, length);
         return partition.table(index);
+    }
+
+    /**
+     * A command changed the key: one more for the dirty counter (Redis's server.dirty) and its
+     * watchers' EXEC fails (signalModifiedKey). Signalling here, where a change happens, rather than
+     * for every key a write command names, leaves a WATCH alone when the write changed nothing (DEL of
+     * a missing key, SREM of a missing member, ZADD XX of a missing one), as Redis does.
+     */
+    private void changed(Partition partition, byte[] key, int offset, int length) {
+        partition.dirty(1);
+        if (WatchedKeys.anyWatched()) {
+            partition.watchedKeys().touch(index, key, offset, length);
+        }
     }
 
     Partition[] partitions() {
@@ -115,6 +129,14 @@ public final class Database implements Keyspace {
     @Override
     public void modified(byte[] key, int offset, int length) {
         Partition partition = changing(key, offset, length);
+        changed(partition, key, offset, length);
+        partition.table(index).modified(key, offset, length, clock.getAsLong());
+        partition.blockedKeys().signal(index, key, offset, length);
+    }
+
+    @Override
+    public void modifiedUnwatched(byte[] key, int offset, int length) {
+        Partition partition = changing(key, offset, length);
         partition.dirty(1);
         partition.table(index).modified(key, offset, length, clock.getAsLong());
         partition.blockedKeys().signal(index, key, offset, length);
@@ -132,7 +154,7 @@ public final class Database implements Keyspace {
     @Override
     public void put(byte[] key, int offset, int length, Object value, long expireAt) {
         Partition partition = changing(key, offset, length);
-        partition.dirty(1);
+        changed(partition, key, offset, length);
         partition.table(index).put(key, offset, length, value, expireAt);
         if (value instanceof TypedValue) {
             partition.blockedKeys().signal(index, key, offset, length);
@@ -142,7 +164,7 @@ public final class Database implements Keyspace {
     @Override
     public void putKeepExpiry(byte[] key, int offset, int length, Object value) {
         Partition partition = changing(key, offset, length);
-        partition.dirty(1);
+        changed(partition, key, offset, length);
         partition.table(index).putKeepExpiry(key, offset, length, value, clock.getAsLong());
         if (value instanceof TypedValue) {
             partition.blockedKeys().signal(index, key, offset, length);
@@ -170,7 +192,7 @@ public final class Database implements Keyspace {
         Partition partition = changing(key, offset, length);
         boolean edited = partition.table(index).editString(key, offset, length, minLength, clock.getAsLong(), view);
         if (edited) {
-            partition.dirty(1);
+            changed(partition, key, offset, length);
         }
         return edited;
     }
@@ -223,7 +245,7 @@ public final class Database implements Keyspace {
         Partition partition = changing(key, offset, length);
         boolean set = partition.table(index).setExpireAt(key, offset, length, expireAt, clock.getAsLong());
         if (set) {
-            partition.dirty(1);
+            changed(partition, key, offset, length);
         }
         return set;
     }
@@ -233,9 +255,49 @@ public final class Database implements Keyspace {
         Partition partition = changing(key, offset, length);
         boolean removed = partition.table(index).remove(key, offset, length, clock.getAsLong());
         if (removed) {
-            partition.dirty(1);
+            changed(partition, key, offset, length);
         }
         return removed;
+    }
+
+    /**
+     * Takes a key out of its shard for a gathered command ({@code GatherRequest}), which puts it back
+     * with {@link #putBack} once the command ran elsewhere: a move, not a change, so its watchers
+     * are left alone (the gather flags them when the command changed the value). Its value, or null.
+     */
+    public Object takeOut(byte[] key, int offset, int length) {
+        Partition partition = changing(key, offset, length);
+        DatabaseTable table = partition.table(index);
+        long now = clock.getAsLong();
+        Object value = table.get(key, offset, length, now);
+        if (value != null) {
+            table.remove(key, offset, length, now);
+        }
+        return value;
+    }
+
+    /**
+     * Stores a key taken out by {@link #takeOut} again, as the command left it (a string's bytes with
+     * their encoding, or an aggregate, or nothing when it deleted the key): clients blocked on it are
+     * signalled as a store signals them; when the command {@code changed} it, it counts as a change
+     * (dirty counter, watchers) as a store in place would have.
+     */
+    public void putBack(byte[] key, int offset, int length, Object value, long expireAt, StringEncoding encoding,
+                        boolean changed) {
+        Partition partition = changing(key, offset, length);
+        if (changed) {
+            changed(partition, key, offset, length);
+        }
+        if (value == null) {
+            return;
+        }
+        DatabaseTable table = partition.table(index);
+        if (value instanceof byte[] bytes) {
+            table.putEncoded(key, offset, length, bytes, expireAt, encoding);
+        } else {
+            table.put(key, offset, length, value, expireAt);
+            partition.blockedKeys().signal(index, key, offset, length);
+        }
     }
 
     @Override

@@ -3,6 +3,9 @@ package dev.lacewing.core.keyspace;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.StringEncoding;
 import dev.lacewing.api.ValueView;
+import dev.lacewing.core.datatype.HomeBucketScan;
+import dev.lacewing.core.datatype.TableHash;
+import dev.lacewing.core.datatype.TypedValue;
 import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
@@ -108,20 +111,6 @@ public final class KeyTable implements DatabaseTable {
         return expiring;
     }
 
-    public static int hash(byte[] key, int offset, int length) {
-        int h = 0x9747b28c ^ length;
-        int end = offset + length;
-        for (int i = offset; i < end; i++) {
-            h = (h ^ key[i]) * 0x01000193;
-        }
-        h ^= h >>> 16;
-        h *= 0x85ebca6b;
-        h ^= h >>> 13;
-        h *= 0xc2b2ae35;
-        h ^= h >>> 16;
-        return h;
-    }
-
     /** Slot index of the key, or -1. Does not look at expiry. */
     private int find(byte[] key, int offset, int length, int hash) {
         int mask = keys.length - 1;
@@ -139,7 +128,7 @@ public final class KeyTable implements DatabaseTable {
 
     /** Index of the live key, deleting it first if its time has passed; -1 when absent. */
     private int findLive(byte[] key, int offset, int length, long now) {
-        int hash = hash(key, offset, length);
+        int hash = TableHash.of(key, offset, length);
         int index = find(key, offset, length, hash);
         if (index >= 0 && expires[index] != Keyspace.NO_EXPIRY && expires[index] <= now) {
             removeExpired(index);
@@ -185,6 +174,19 @@ public final class KeyTable implements DatabaseTable {
     public Object peek(byte[] key, int offset, int length, long now) {
         int index = findLive(key, offset, length, now);
         return index < 0 ? null : value(index);
+    }
+
+    /** Overwrites a slot's value; an edited string it held is released ({@link EditedString#release}). */
+    private void replaceValue(int index, Object value) {
+        released(values[index]);
+        values[index] = value;
+    }
+
+    /** Releases a value the table has let go of, when it is an edited string (commands only ever hold copies). */
+    private static void released(Object value) {
+        if (value instanceof EditedString edited) {
+            edited.release();
+        }
     }
 
     /** The value in a slot as commands take it: an edited string as a copy, since the table goes on editing it. */
@@ -239,7 +241,7 @@ public final class KeyTable implements DatabaseTable {
         if (values[index] instanceof byte[] bytes) {
             view.setString(bytes, 0, bytes.length);
         } else if (values[index] instanceof EditedString edited) {
-            view.setString(edited.array(), 0, edited.length());
+            edited.view(view);
         } else {
             view.setObject(values[index]);
         }
@@ -304,14 +306,14 @@ public final class KeyTable implements DatabaseTable {
     }
 
     private void store(byte[] key, int offset, int length, Object value, long expireAt, StringEncoding encoding) {
-        int hash = hash(key, offset, length);
+        int hash = TableHash.of(key, offset, length);
         int index = find(key, offset, length, hash);
         if (index >= 0 && expires[index] != Keyspace.NO_EXPIRY && expires[index] <= clock.getAsLong()) {
             removeExpired(index);
             index = -1;
         }
         if (index >= 0) {
-            values[index] = value;
+            replaceValue(index, value);
             recount(index, memory.overwritten(accessOf(meta[index]), clock.getAsLong()), encoding);
             setExpiry(index, expireAt);
             return;
@@ -322,10 +324,10 @@ public final class KeyTable implements DatabaseTable {
     private void storeKeepExpiry(byte[] key, int offset, int length, Object value, long now, StringEncoding encoding) {
         int index = findLive(key, offset, length, now);
         if (index >= 0) {
-            values[index] = value;
+            replaceValue(index, value);
             recount(index, memory.overwritten(accessOf(meta[index]), now), encoding);
         } else {
-            insert(Arrays.copyOfRange(key, offset, offset + length), hash(key, offset, length), value,
+            insert(Arrays.copyOfRange(key, offset, offset + length), TableHash.of(key, offset, length), value,
                 Keyspace.NO_EXPIRY, encoding);
         }
     }
@@ -341,7 +343,7 @@ public final class KeyTable implements DatabaseTable {
         EditedString edited;
         if (index < 0) {
             edited = EditedString.zeros(minLength);
-            insert(Arrays.copyOfRange(key, offset, offset + length), hash(key, offset, length), edited,
+            insert(Arrays.copyOfRange(key, offset, offset + length), TableHash.of(key, offset, length), edited,
                 Keyspace.NO_EXPIRY, StringEncoding.RAW);
         } else if (values[index] instanceof EditedString stored) {
             edited = stored;
@@ -354,7 +356,7 @@ public final class KeyTable implements DatabaseTable {
         } else {
             return false;
         }
-        view.setString(edited.array(), 0, edited.length());
+        edited.view(view);
         return true;
     }
 
@@ -386,6 +388,9 @@ public final class KeyTable implements DatabaseTable {
 
     @Override
     public void clear() {
+        for (Object value : values) {
+            released(value);
+        }
         keys = new byte[MIN_CAPACITY][];
         values = new Object[MIN_CAPACITY];
         expires = new long[MIN_CAPACITY];
@@ -464,6 +469,7 @@ public final class KeyTable implements DatabaseTable {
         }
         size--;
         entryBytes -= keyBytes(keys[index].length) + (meta[index] & COUNTED_MASK);
+        released(values[index]);
         int mask = keys.length - 1;
         int hole = index;
         for (int i = (index + 1) & mask; keys[i] != null; i = (i + 1) & mask) {

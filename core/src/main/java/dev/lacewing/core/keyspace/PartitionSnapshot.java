@@ -1,6 +1,7 @@
 package dev.lacewing.core.keyspace;
 
 import dev.lacewing.api.Keyspace;
+import dev.lacewing.core.datatype.TableHash;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -178,7 +179,7 @@ public final class PartitionSnapshot {
         }
         int log2 = (int) (cursor >>> 32);
         int mask = log2 >= 32 ? -1 : (1 << log2) - 1;
-        int bucket = KeyTable.hash(key, offset, length) & mask;
+        int bucket = TableHash.of(key, offset, length) & mask;
         return Integer.compareUnsigned(Integer.reverse(bucket), Integer.reverse((int) cursor)) < 0;
     }
 }

@@ -1,5 +1,6 @@
 package dev.lacewing.core.keyspace;
 
+import dev.lacewing.core.datatype.HomeBucketScan;
 import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongConsumer;

@@ -1,6 +1,7 @@
 package dev.lacewing.core.resp;
 
 import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.api.ValueView;
 import dev.lacewing.core.diagnostics.ErrorStats;
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
@@ -119,6 +120,26 @@ public final class RespWriter implements ReplyWriter {
         out.ensureWritable(length + HEADER_MAX + 2);
         header('$', length);
         out.writeBytes(array, offset, length);
+        out.writeBytes(CRLF);
+    }
+
+    @Override
+    public void bulk(ValueView string, int from, int length) {
+        if (!string.isChunked()) {
+            bulk(string.array(), string.offset() + from, length);
+            return;
+        }
+        out.ensureWritable(length + HEADER_MAX + 2);
+        header('$', length);
+        byte[][] chunks = string.chunks();
+        int chunkSize = string.chunkSize();
+        while (length > 0) {
+            int inChunk = from % chunkSize;
+            int n = Math.min(length, chunkSize - inChunk);
+            out.writeBytes(chunks[from / chunkSize], inChunk, n);
+            from += n;
+            length -= n;
+        }
         out.writeBytes(CRLF);
     }
 

@@ -2,10 +2,10 @@ package dev.lacewing.core.server;
 
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.BlockedCommand;
-import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.Invocation;
 import dev.lacewing.api.Keyspace;
+import dev.lacewing.api.ValueView;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.keyspace.BlockedKeys;
 import dev.lacewing.core.keyspace.Database;
@@ -229,7 +229,7 @@ final class BlockedClient implements BlockedKeys.Entry {
     // ---- the context serving runs in ------------------------------------------------------
 
     /** The blocked client's context for serving: its request, a fresh reply buffer. */
-    static final class ServeContext implements CommandContext {
+    static final class ServeContext extends DelegatingContext {
         private final BlockedClient client;
         private final RespWriter writer = new RespWriter();
         /** Allocated on the first reply: a context that only asks {@code ready} holds no buffer. */
@@ -237,6 +237,7 @@ final class BlockedClient implements BlockedKeys.Entry {
         private final long now = System.currentTimeMillis();
 
         ServeContext(BlockedClient client) {
+            super(client.connection);
             this.client = client;
         }
 
@@ -266,16 +267,6 @@ final class BlockedClient implements BlockedKeys.Entry {
         }
 
         @Override
-        public Keyspace keyspace(int index) {
-            return client.connection.server().engine().keyspace(index);
-        }
-
-        @Override
-        public int databases() {
-            return (int) client.connection.server().settings().longValue("databases");
-        }
-
-        @Override
         public void swapDatabases(int first, int second) {
             throw new UnsupportedOperationException("a blocked command does not swap databases");
         }
@@ -285,14 +276,10 @@ final class BlockedClient implements BlockedKeys.Entry {
             return now;
         }
 
+        /** A fresh one: serving runs on the thread that readied the key, which need not be the connection's. */
         @Override
-        public ClientConnection client() {
-            return client.connection;
-        }
-
-        @Override
-        public ServerState server() {
-            return client.connection.server();
+        public ValueView valueView() {
+            return new ValueView();
         }
 
         @Override

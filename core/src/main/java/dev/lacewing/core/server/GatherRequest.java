@@ -1,8 +1,6 @@
 package dev.lacewing.core.server;
 
 import dev.lacewing.api.Arguments;
-import dev.lacewing.api.Client;
-import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.CommandFlag;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.Invocation;
@@ -12,8 +10,7 @@ import dev.lacewing.api.ValueView;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.KeySplit;
 import dev.lacewing.core.keyspace.Database;
-import dev.lacewing.core.keyspace.TypedValue;
-import dev.lacewing.core.keyspace.WatchedKeys;
+import dev.lacewing.core.datatype.TypedValue;
 import dev.lacewing.core.resp.RespWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -140,7 +137,7 @@ final class GatherRequest implements Invocation.Split {
                 : StringEncoding.FROM_BYTES;
             if (value != null) {
                 if (taken) {
-                    db.remove(array, offset, length);
+                    db.takeOut(array, offset, length);
                 } else if (value instanceof TypedValue typed) {
                     value = typed.copy();
                 }
@@ -169,14 +166,16 @@ final class GatherRequest implements Invocation.Split {
         } catch (RuntimeException e) {
             context.writer.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
         }
-        signalWritten(db, keys);
         context.nanos = System.nanoTime() - start;
         BlockedClient.serveReadyKeys(connection.server());
         ran = context;
         return context;
     }
 
-    /** Round three on a part's own thread: its taken keys stored again as the command left them. */
+    /**
+     * Round three on a part's own thread: its taken keys stored again as the command left them; those
+     * the command changed count as changed there (their watchers flagged).
+     */
     private Object putBack(Database db, int[] keys) {
         CommandSpec spec = command.spec();
         byte[] array = request.array();
@@ -186,32 +185,12 @@ final class GatherRequest implements Invocation.Split {
             if (entry == null || !entry.taken) {
                 continue;
             }
-            if (entry.value instanceof byte[] bytes) {
-                db.putEncoded(entry.key, 0, entry.key.length, bytes, entry.expireAt, entry.encoding);
-            } else if (entry.value != null) {
-                db.put(entry.key, 0, entry.key.length, entry.value, entry.expireAt);
-            }
+            db.putBack(entry.key, 0, entry.key.length, entry.value, entry.expireAt, entry.encoding, entry.changed);
             entry.value = null;
-        }
-        if (!whole) {
-            signalWritten(db, keys);
+            entry.changed = false;
         }
         BlockedClient.serveReadyKeys(connection.server());
         return null;
-    }
-
-    /** Flags the watchers of the part's keys the command may write, as {@link Watch#written} does. */
-    private void signalWritten(Database db, int[] keys) {
-        CommandSpec spec = command.spec();
-        if (!WatchedKeys.anyWatched() || !spec.has(CommandFlag.WRITE)) {
-            return;
-        }
-        for (int key : keys) {
-            int argument = spec.keyArgument(request, key);
-            if (!Watch.onlyRead(spec, request, argument)) {
-                db.touchWatched(request.array(), request.offset(argument), request.length(argument));
-            }
-        }
     }
 
     /**
@@ -257,7 +236,7 @@ final class GatherRequest implements Invocation.Split {
     }
 
     /** What the handler sees on the destination's thread: the whole request, the gathered view, its own reply buffer. */
-    private final class RunContext implements CommandContext {
+    private final class RunContext extends DelegatingContext {
         private final ByteBuf buffer = Unpooled.buffer(64);
         private final RespWriter writer = new RespWriter();
         private final ValueView valueView = new ValueView();
@@ -265,6 +244,7 @@ final class GatherRequest implements Invocation.Split {
         private long nanos;
 
         RunContext(Database db) {
+            super(connection);
             writer.target(buffer);
             writer.protocol(connection.protocol());
             gathered.over(db);
@@ -292,11 +272,6 @@ final class GatherRequest implements Invocation.Split {
         }
 
         @Override
-        public int databases() {
-            return connection.databases();
-        }
-
-        @Override
         public void swapDatabases(int first, int second) {
             throw new UnsupportedOperationException("a gathered command does not swap databases");
         }
@@ -309,16 +284,6 @@ final class GatherRequest implements Invocation.Split {
         @Override
         public ValueView valueView() {
             return valueView;
-        }
-
-        @Override
-        public Client client() {
-            return connection;
-        }
-
-        @Override
-        public ServerState server() {
-            return connection.server();
         }
     }
 }

@@ -11,13 +11,11 @@ import dev.lacewing.api.ThreadingStrategy;
 import dev.lacewing.api.TransportProvider;
 import dev.lacewing.api.Workers;
 import dev.lacewing.core.command.CommandTable;
-import dev.lacewing.core.command.CoreCommands;
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.keyspace.KeyspaceListener;
 import dev.lacewing.core.persistence.aof.AppendOnlyFile;
 import dev.lacewing.core.persistence.BackgroundSave;
-import dev.lacewing.core.threading.IoPoolStrategy;
 import dev.lacewing.core.threading.PerCoreStrategy;
 import dev.lacewing.core.threading.SingleStrategy;
 import dev.lacewing.core.transport.NettyTransport;
@@ -29,6 +27,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.ThreadPerTaskExecutor;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -57,15 +56,23 @@ public final class LacewingServer implements AutoCloseable {
 
     private final ServerState state;
     private final MultiThreadIoEventLoopGroup group;
+    /**
+     * The one thread that accepts connections on every listener (TCP, TLS, Unix, metrics) and hands
+     * each to a worker. Not a worker itself: a worker may run a script for as long as it is busy,
+     * and a listener on it would accept nobody meanwhile, not even the client that comes to send
+     * SCRIPT KILL (Redis accepts clients during a busy script and answers them BUSY).
+     */
+    private final MultiThreadIoEventLoopGroup acceptor;
     private final Listeners listeners;
     private final StorageEngine engine;
     private final Workers workers;
     private volatile boolean closed;
 
-    private LacewingServer(ServerState state, MultiThreadIoEventLoopGroup group, Listeners listeners,
-                           StorageEngine engine, Workers workers) {
+    private LacewingServer(ServerState state, MultiThreadIoEventLoopGroup group, MultiThreadIoEventLoopGroup acceptor,
+                           Listeners listeners, StorageEngine engine, Workers workers) {
         this.state = state;
         this.group = group;
+        this.acceptor = acceptor;
         this.workers = workers;
         this.listeners = listeners;
         this.engine = engine;
@@ -136,6 +143,7 @@ public final class LacewingServer implements AutoCloseable {
         for (ClientConnection client : List.copyOf(state.clients().values())) {
             client.kill();
         }
+        acceptor.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         engine.close();
         state.aof().close();
@@ -240,11 +248,17 @@ public final class LacewingServer implements AutoCloseable {
                 config.value("transport"));
             TlsContext tls = TlsContext.start(config);
 
+            ConnectionPlacement placement = new ConnectionPlacement();
             MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(plan.workers(),
-                new DefaultThreadFactory("lacewing-worker"), transport.transport().ioHandlerFactory());
+                new ThreadPerTaskExecutor(new DefaultThreadFactory("lacewing-worker")), placement,
+                transport.transport().ioHandlerFactory());
+            MultiThreadIoEventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1,
+                new DefaultThreadFactory("lacewing-accept"), transport.transport().ioHandlerFactory());
             try {
-                return start(config, users, found, plan, engineName, engineProvider, transport, tls, group);
+                return start(config, users, found, plan, engineName, engineProvider, transport, tls, group, acceptor,
+                    placement);
             } catch (RuntimeException e) {
+                acceptor.shutdownGracefully(0, 1, TimeUnit.SECONDS);
                 group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
                 throw e;
             }
@@ -252,12 +266,14 @@ public final class LacewingServer implements AutoCloseable {
 
         private LacewingServer start(Config config, List<String> users, Plugins found, ThreadingPlan plan, String engineName,
                                      StorageEngineProvider engineProvider, TransportChoice transport,
-                                     TlsContext tls, MultiThreadIoEventLoopGroup group) {
+                                     TlsContext tls, MultiThreadIoEventLoopGroup group,
+                                     MultiThreadIoEventLoopGroup acceptor, ConnectionPlacement placement) {
             NettyWorkers workers = new NettyWorkers(group);
             ServerState state = new ServerState(config, new CommandTable.Builder("core").build(), plan, engineName,
                 transport.transport().name(), transport.notes(), found.mode());
             Scripts scripts = new Scripts(found.scripting().isEmpty() ? null : found.scripting().get(0));
             state.scripts(scripts);
+            placement.scripts(scripts);
             scripts.busyThreshold(config.longValue("busy-reply-threshold"));
             config.onChange((name, value) -> scripts.busyThreshold(config.longValue("busy-reply-threshold")));
             state.commands(CoreCommands.table(scripts));
@@ -369,8 +385,8 @@ public final class LacewingServer implements AutoCloseable {
                 .channel(transport.transport().serverDomainSocketChannelClass())
                 .option(ChannelOption.SO_BACKLOG, (int) config.longValue("tcp-backlog"))
                 .childHandler(plain);
-            Listeners listeners = new Listeners(group, config.value("bind"), bootstrap, tlsBootstrap, tls, state);
-            LacewingServer server = new LacewingServer(state, group, listeners, engine, workers);
+            Listeners listeners = new Listeners(acceptor, group, config.value("bind"), bootstrap, tlsBootstrap, tls, state);
+            LacewingServer server = new LacewingServer(state, group, acceptor, listeners, engine, workers);
             onServing.accept(server);
             try {
                 listeners.open(config, transport.transport(), domain,
@@ -429,8 +445,7 @@ public final class LacewingServer implements AutoCloseable {
         }
 
         private static List<ThreadingStrategy> withBuiltInStrategies(List<ThreadingStrategy> found) {
-            List<ThreadingStrategy> all = new ArrayList<>(List.of(new PerCoreStrategy(), new SingleStrategy(),
-                new IoPoolStrategy()));
+            List<ThreadingStrategy> all = new ArrayList<>(List.of(new PerCoreStrategy(), new SingleStrategy()));
             all.addAll(found);
             return all;
         }

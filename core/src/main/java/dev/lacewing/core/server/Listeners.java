@@ -5,10 +5,7 @@ import dev.lacewing.core.transport.NettyTransport;
 import dev.lacewing.core.transport.TlsContext;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.EventLoop;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.util.concurrent.EventExecutor;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -28,9 +25,9 @@ import java.util.Set;
  * {@link LacewingServer}.)
  *
  * <p>Thread rule: {@link #open} and {@link #close} on the thread starting or closing the server;
- * the apply steps on the thread of the CONFIG SET, which is an event loop of the group. A listener
- * opened from an event loop is registered on that very loop, where Netty registers and binds it
- * inline: waiting on another loop from a loop could wait on itself. Every method holds this.
+ * the apply steps on the thread of the CONFIG SET, a worker. Every listener is registered on the
+ * acceptor's one thread, which only accepts and never waits on a worker, so a worker may wait for
+ * its bind. Every method holds this.
  */
 final class Listeners {
 
@@ -39,7 +36,8 @@ final class Listeners {
     /** Redis's reason when changeListenPort fails. */
     static final String CANNOT_LISTEN = "Unable to listen on this port. Check server logs.";
 
-    private final MultiThreadIoEventLoopGroup group;
+    private final MultiThreadIoEventLoopGroup acceptor;
+    private final MultiThreadIoEventLoopGroup workers;
     private final String bind;
     /** Templates without an event loop group: each bind picks the parent loop. */
     private final ServerBootstrap plain;
@@ -54,9 +52,10 @@ final class Listeners {
     private int appliedTlsPort;
     private Path unixSocket;
 
-    Listeners(MultiThreadIoEventLoopGroup group, String bind, ServerBootstrap plain, ServerBootstrap secure,
-              TlsContext tls, ServerState state) {
-        this.group = group;
+    Listeners(MultiThreadIoEventLoopGroup acceptor, MultiThreadIoEventLoopGroup workers, String bind,
+              ServerBootstrap plain, ServerBootstrap secure, TlsContext tls, ServerState state) {
+        this.acceptor = acceptor;
+        this.workers = workers;
         this.bind = bind;
         this.plain = plain;
         this.secure = secure;
@@ -78,7 +77,7 @@ final class Listeners {
             port = listen(plain, bind, appliedPort, "TCP", tcpListeners);
         }
         if (!unixSocketPath.isEmpty()) {
-            otherListeners.add(listenOnUnixSocket(domain.group(group, group), transport, unixSocketPath,
+            otherListeners.add(listenOnUnixSocket(domain.group(acceptor, workers), transport, unixSocketPath,
                 config.value("unixsocketperm")));
             unixSocket = Path.of(unixSocketPath);
         }
@@ -208,36 +207,9 @@ final class Listeners {
         return port;
     }
 
-    /**
-     * One listener: from outside the group, on any loop, waiting for the bind; from an event loop,
-     * on that loop, where registering and binding complete before the calls return.
-     */
+    /** One listener on the acceptor's thread, its connections on the workers; waits for the bind. */
     private Channel bind(ServerBootstrap template, InetSocketAddress address) {
-        EventLoop here = currentLoop();
-        if (here == null) {
-            return template.clone().group(group, group).bind(address).syncUninterruptibly().channel();
-        }
-        ChannelFuture registered = template.clone().group(here, group).register();
-        Channel channel = registered.channel();
-        ChannelFuture bound = registered.isSuccess() ? channel.bind(address) : registered;
-        if (!bound.isDone()) {
-            channel.close();
-            throw new IllegalStateException("the transport did not bind inline on its event loop");
-        }
-        if (!bound.isSuccess()) {
-            channel.close();
-            throw new IllegalStateException(String.valueOf(bound.cause().getMessage()), bound.cause());
-        }
-        return channel;
-    }
-
-    private EventLoop currentLoop() {
-        for (EventExecutor executor : group) {
-            if (executor.inEventLoop()) {
-                return (EventLoop) executor;
-            }
-        }
-        return null;
+        return template.clone().group(acceptor, workers).bind(address).syncUninterruptibly().channel();
     }
 
     /**

@@ -2,7 +2,6 @@ package dev.lacewing.core.server;
 
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.BlockedCommand;
-import dev.lacewing.api.Client;
 import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.CommandFlag;
 import dev.lacewing.api.CommandSpec;
@@ -10,7 +9,6 @@ import dev.lacewing.api.Invocation;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
-import dev.lacewing.api.ValueView;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.keyspace.Database;
@@ -26,9 +24,10 @@ import java.util.List;
  *
  * <p>EXEC hands the engine one {@link Invocation} ({@link Exec}) whose keys are every queued
  * command's keys and every watched key, or the whole keyspace when a queued command needs it:
- * the engine grants them all at once (the shared-nothing engine as one transaction over their
- * shards, the multithread engine holding their stripes), and the queued commands run one after
- * another under that grant, on one thread. No other command sees the keys between them, so the
+ * the engine grants them all at once (the shared-nothing engine as one transaction claiming those
+ * keys, the queue run on one shard over the others' keys gathered there, {@link GatheredExec}, or
+ * claiming their shards whole when a queued command needs more; the multithread engine holding their
+ * stripes), and the queued commands run one after another under that grant, on one thread. No other command sees the keys between them, so the
  * transaction is atomic and isolated whatever shards its keys live on. The watch check runs under
  * the same grant, so no write slips in between the check and the run.
  *
@@ -254,29 +253,64 @@ public final class Multi {
     final class Exec extends OnConnection {
         private final KeyList keys;
         private final KeyScope scope;
+        /** Per key (index below {@link #keyCount()}): {@link GatheredExec#WATCHED}, {@code READ} or {@code WRITTEN}. */
+        private final byte[] roles;
+        /** Every queued command may run over a gathered view of its keys ({@link GatheredExec#eligible}). */
+        private final boolean gatherable;
+        /** While the queue runs over gathered keys: the gather, else null. */
+        private GatheredExec gathered;
 
         Exec(Command command) {
             super(command);
             KeyScope widest = KeyScope.NONE;
             KeyList list = new KeyList();
+            java.io.ByteArrayOutputStream roleList = new java.io.ByteArrayOutputStream();
             if (watch != null) {
                 for (Watch.Watched watched : watch.keys) {
                     list.add(watched.key(), 0, watched.key().length);
+                    roleList.write(GatheredExec.WATCHED);
                 }
             }
+            boolean eligible = true;
             for (Queued q : queued) {
                 CommandSpec spec = q.command.spec();
                 KeyScope scope = spec.scope(q.arguments);
                 if (scope == KeyScope.ALL) {
                     widest = KeyScope.ALL;
                 }
+                eligible &= GatheredExec.eligible(q.command, q.arguments);
                 int count = scope == KeyScope.KEYS ? spec.keyCount(q.arguments) : 0;
                 for (int i = 0; i < count; i++) {
-                    list.add(q.arguments, spec.keyArgument(q.arguments, i));
+                    int argument = spec.keyArgument(q.arguments, i);
+                    list.add(q.arguments, argument);
+                    roleList.write(spec.has(CommandFlag.WRITE) && !Watch.onlyRead(spec, q.arguments, argument)
+                        ? GatheredExec.WRITTEN : GatheredExec.READ);
                 }
             }
             this.keys = list.finish();
+            this.roles = GatheredExec.widenWritten(keys, roleList.toByteArray());
+            this.gatherable = eligible;
             this.scope = widest == KeyScope.ALL ? KeyScope.ALL : keys.count() > 1 ? KeyScope.KEYS : KeyScope.NONE;
+        }
+
+        /**
+         * The queue over keys of several shards as a gather ({@link GatheredExec}): its keys claimed,
+         * the queue run on one shard over copies or taken-out values of the others; null (every involved
+         * shard claimed whole) when a queued command may not run so.
+         */
+        @Override
+        public Split split() {
+            return gatherable && !failed ? GatheredExec.of(connection, this, roles) : null;
+        }
+
+        /** Runs the queue, on the destination's thread, over the gathered view. */
+        void runGathered(GatheredExec gather) {
+            gathered = gather;
+            try {
+                run();
+            } finally {
+                gathered = null;
+            }
         }
 
 
@@ -499,7 +533,7 @@ public final class Multi {
      * included) the connection's. A blocking command does not block: it answers as its timeout would, at once,
      * as Redis answers for a client that may not block.
      */
-    private final class QueuedContext implements CommandContext {
+    private final class QueuedContext extends DelegatingContext {
         private final Command command;
         private final Arguments arguments;
         /** EXEC's clock: one instant for the whole transaction, which the AOF's absolute times also use. */
@@ -508,6 +542,7 @@ public final class Multi {
         private boolean refusedToBlock;
 
         QueuedContext(Command command, Arguments arguments) {
+            super(connection);
             this.command = command;
             this.arguments = arguments;
         }
@@ -518,48 +553,20 @@ public final class Multi {
         }
 
         @Override
-        public ReplyWriter reply() {
-            return connection.reply();
-        }
-
-        @Override
         public Keyspace keyspace() {
-            return connection.keyspaceFor(command);
+            GatheredExec gather = running == null ? null : running.gathered;
+            return gather == null ? connection.keyspaceFor(command) : gather.view(command);
         }
 
         @Override
         public Keyspace keyspace(int index) {
-            return connection.keyspace(index);
-        }
-
-        @Override
-        public int databases() {
-            return connection.databases();
-        }
-
-        @Override
-        public void swapDatabases(int first, int second) {
-            connection.swapDatabases(first, second);
+            GatheredExec gather = running == null ? null : running.gathered;
+            return gather != null && index == gather.database() ? gather.view(command) : connection.keyspace(index);
         }
 
         @Override
         public long now() {
             return now;
-        }
-
-        @Override
-        public ValueView valueView() {
-            return connection.valueView();
-        }
-
-        @Override
-        public Client client() {
-            return connection;
-        }
-
-        @Override
-        public ServerState server() {
-            return connection.server();
         }
 
         /**

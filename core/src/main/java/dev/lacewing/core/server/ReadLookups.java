@@ -84,6 +84,11 @@ final class ReadLookups implements Keyspace {
     }
 
     @Override
+    public void modifiedUnwatched(byte[] key, int offset, int length) {
+        target.modifiedUnwatched(key, offset, length);
+    }
+
+    @Override
     public long expireAt(byte[] key, int offset, int length) {
         return target.expireAt(key, offset, length);
     }

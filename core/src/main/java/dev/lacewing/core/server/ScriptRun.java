@@ -10,18 +10,19 @@ import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.api.ScriptHost;
-import dev.lacewing.api.ValueView;
 import dev.lacewing.core.acl.Acl;
 import dev.lacewing.core.acl.AclUser;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.diagnostics.Redaction;
+import dev.lacewing.core.diagnostics.SlowLog;
 import dev.lacewing.core.resp.RespWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -45,6 +46,9 @@ public final class ScriptRun implements ScriptHost {
     public static final String NOT_ATOMIC = "ERR the script accessed a key outside its KEYS after writing, so it could "
         + "not run atomically; it runs over the whole keyspace from now on";
     static final String WRONG_RO_SCRIPT = "ERR Can not execute a script with write flag using *_ro command.";
+
+    /** The peer Redis names for its script client (getClientPeerId of a client without a connection). */
+    private static final String SCRIPT_CLIENT_PEER = "?:0";
 
     /** Ends a run that must be run again over the whole keyspace; nothing of it is seen. */
     private static final class Abandoned extends Error {
@@ -82,10 +86,22 @@ public final class ScriptRun implements ScriptHost {
     private volatile boolean killed;
     private final long startNanos = System.nanoTime();
     private boolean busy;
+    /** The thread running this run, set before it is made busy (so seen by any thread that sees it busy). */
+    private volatile Thread thread;
     private Scripts scripts;
     private boolean leftItsKeys;
     /** MONITOR's lines of this run, or null: see {@link #monitorLines(CommandContext)}. */
     private final List<byte[]> monitorLines;
+    /**
+     * The commands this run ran that the slow log takes, held as MONITOR's lines are, the newest
+     * slowlog-max-len of them (the older ones only counted, in {@link #slowCallsDropped}); null while none.
+     */
+    private ArrayDeque<SlowCall> slowCalls;
+    private long slowCallsDropped;
+
+    /** A command a script ran, for the slow log. */
+    private record SlowCall(Arguments args, boolean[] redacted, long micros) {
+    }
 
     private ScriptRun(CommandContext ctx, Scripts.Program script, int keyCount, boolean readOnly,
                       List<byte[]> monitorLines) {
@@ -282,16 +298,42 @@ public final class ScriptRun implements ScriptHost {
             if (monitorLines != null) {
                 monitorLines.clear();
             }
+            slowCalls = null;
+            slowCallsDropped = 0;
             rerunnable.rerunOverWholeKeyspace();
         } catch (NotAtomic e) {
             writer.truncate(mark);
             writer.error(NOT_ATOMIC);
         } finally {
             scripts.notBusy(this);
+            logSlowCalls();
             if (scratch != null) {
                 scratch.release();
             }
         }
+    }
+
+    /**
+     * Redis's scriptCall runs each command through call() with CMD_CALL_SLOWLOG, so each slow one is
+     * an entry of its own, from the script's client ("?:0", no name), before the EVAL's own entry.
+     * They are logged when the run ends, so that a run abandoned for a rerun logs only the rerun's.
+     */
+    private void logSlowCalls() {
+        if (slowCalls == null) {
+            return;
+        }
+        SlowLog slowLog = server.slowLog();
+        slowLog.skip(slowCallsDropped);
+        for (SlowCall call : slowCalls) {
+            slowLog.add(call.args(), call.redacted(), call.micros(), SCRIPT_CLIENT_PEER, "");
+        }
+        slowCalls = null;
+        slowCallsDropped = 0;
+    }
+
+    /** The thread running this run, once it is busy. */
+    Thread thread() {
+        return thread;
     }
 
     // ---- ScriptHost ---------------------------------------------------------------------------
@@ -316,6 +358,7 @@ public final class ScriptRun implements ScriptHost {
     public boolean checkpoint() {
         if (!busy && System.nanoTime() - startNanos > scripts.busyThresholdNanos()) {
             busy = true;
+            thread = Thread.currentThread();
             scripts.busy(this);
         }
         return killed || scripts.stopping();
@@ -460,6 +503,17 @@ public final class ScriptRun implements ScriptHost {
             monitorLines.add(Monitors.line(Instant.now(), client == null ? 0 : client.database(), "lua", args,
                 Redaction.of(spec.name(), args)));
         }
+        SlowLog slowLog = server.slowLog();
+        if (slowLog.isSlow(micros) && !spec.has(CommandFlag.SKIP_SLOWLOG)) {
+            if (slowCalls == null) {
+                slowCalls = new ArrayDeque<>();
+            }
+            slowCalls.add(new SlowCall(args, Redaction.of(spec.name(), args), micros));
+            if (slowCalls.size() > slowLog.maxLength()) {
+                slowCalls.poll();
+                slowCallsDropped++;
+            }
+        }
         byte[] reply = ByteBufUtil.getBytes(scratch);
         // Redis 7 replicates a script's effects: each write it made, MULTI/EXEC around several.
         if (write && !failed && server.aof().enabled() && ctx.client() instanceof ClientConnection connection) {
@@ -534,11 +588,12 @@ public final class ScriptRun implements ScriptHost {
      * A script's command: its own arguments and a reply of its own; the rest is the script's caller's.
      * A read-only command's lookups count as keyspace hits and misses, as they do outside a script.
      */
-    private final class CallContext implements CommandContext {
+    private final class CallContext extends DelegatingContext {
         private final Arguments arguments;
         private final boolean countsReads;
 
         CallContext(Arguments arguments, boolean countsReads) {
+            super(ctx, server);
             this.arguments = arguments;
             this.countsReads = countsReads;
         }
@@ -558,41 +613,6 @@ public final class ScriptRun implements ScriptHost {
             Keyspace keyspace = ctx.keyspace();
             // EVAL_RO's own keyspace counts already.
             return countsReads && !(keyspace instanceof ReadLookups) ? readLookups().of(keyspace) : keyspace;
-        }
-
-        @Override
-        public Keyspace keyspace(int index) {
-            return ctx.keyspace(index);
-        }
-
-        @Override
-        public int databases() {
-            return ctx.databases();
-        }
-
-        @Override
-        public void swapDatabases(int first, int second) {
-            ctx.swapDatabases(first, second);
-        }
-
-        @Override
-        public long now() {
-            return ctx.now();
-        }
-
-        @Override
-        public ValueView valueView() {
-            return ctx.valueView();
-        }
-
-        @Override
-        public Client client() {
-            return ctx.client();
-        }
-
-        @Override
-        public ServerState server() {
-            return server;
         }
 
         /** A blocking command called from a script answers at once, as Redis's do for a client that may not block. */

@@ -129,8 +129,13 @@ public final class Scripts {
     private volatile int generation;
     /** busy-reply-threshold, in nanoseconds, as of the last CONFIG SET. */
     private volatile long busyThresholdNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(5000);
-    /** The run past busy-reply-threshold, or null: while there is one, dispatch answers BUSY. */
-    private volatile ScriptRun busy;
+    /**
+     * The runs past busy-reply-threshold, oldest first: while there is one, dispatch answers BUSY.
+     * Scripts on different threads run at once, so more than one may be past it; SCRIPT KILL stops
+     * the oldest.
+     */
+    private final java.util.concurrent.ConcurrentLinkedQueue<ScriptRun> busy =
+        new java.util.concurrent.ConcurrentLinkedQueue<>();
     /** Set when the server closes: every running script stops at its next checkpoint, written or not. */
     private volatile boolean stopping;
 
@@ -149,7 +154,7 @@ public final class Scripts {
 
     /** What dispatch answers while a run is busy: the error names the KILL that stops it. */
     public String busyError() {
-        ScriptRun run = busy;
+        ScriptRun run = busy.peek();
         return run != null && run.function() ? BUSY_FUNCTION : BUSY;
     }
 
@@ -175,22 +180,30 @@ public final class Scripts {
 
     /** Whether a script has run past busy-reply-threshold: every command but the ALLOW_BUSY ones is answered BUSY. */
     public boolean busy() {
-        return busy != null;
+        return !busy.isEmpty();
+    }
+
+    /** Whether a run past busy-reply-threshold runs on a thread that {@code worker} accepts. */
+    boolean busyOn(java.util.function.Predicate<Thread> worker) {
+        for (ScriptRun run : busy) {
+            if (worker.test(run.thread())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The run past busy-reply-threshold, for SCRIPT KILL, or null. */
     public ScriptRun busyRun() {
-        return busy;
+        return busy.peek();
     }
 
     void busy(ScriptRun run) {
-        busy = run;
+        busy.add(run);
     }
 
     void notBusy(ScriptRun run) {
-        if (busy == run) {
-            busy = null;
-        }
+        busy.remove(run);
     }
 
     public boolean available() {

@@ -1,8 +1,6 @@
 package dev.lacewing.core.server;
 
 import dev.lacewing.api.Arguments;
-import dev.lacewing.api.Client;
-import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.Invocation;
 import dev.lacewing.api.Keyspace;
@@ -211,7 +209,7 @@ final class SplitRequest implements Invocation.Split {
      * What one part's run of the handler sees: a request of its keys only, its own reply buffer
      * and value view, the connection's database and clock.
      */
-    private final class PartContext implements CommandContext, Arguments {
+    private final class PartContext extends DelegatingContext implements Arguments {
         private final int[] arguments;
         private final ByteBuf buffer = Unpooled.buffer(64);
         private final RespWriter writer = new RespWriter();
@@ -220,6 +218,7 @@ final class SplitRequest implements Invocation.Split {
         private long nanos;
 
         PartContext(int[] keys) {
+            super(connection);
             int step = command.spec().step();
             arguments = new int[1 + keys.length * step];
             int next = 1;
@@ -287,16 +286,6 @@ final class SplitRequest implements Invocation.Split {
         }
 
         @Override
-        public Keyspace keyspace(int index) {
-            return connection.server().engine().keyspace(index);
-        }
-
-        @Override
-        public int databases() {
-            return connection.databases();
-        }
-
-        @Override
         public void swapDatabases(int first, int second) {
             throw new UnsupportedOperationException("a split command does not swap databases");
         }
@@ -309,16 +298,6 @@ final class SplitRequest implements Invocation.Split {
         @Override
         public ValueView valueView() {
             return valueView;
-        }
-
-        @Override
-        public Client client() {
-            return connection;
-        }
-
-        @Override
-        public ServerState server() {
-            return connection.server();
         }
     }
 }

@@ -14,12 +14,14 @@ import java.util.List;
 
 /**
  * One client's WATCH (Redis's watched_keys of a client): its keys, registered in their partitions'
- * {@link WatchedKeys}, and the flag any writer of one of them sets. Also the write paths' signal to
- * watchers: after a write command ({@link #written}) and after serving a blocked client
- * ({@link #served}); FLUSHDB/FLUSHALL, SWAPDB and eviction signal from the keyspace itself, and a
- * key whose time passed since WATCH counts as changed at EXEC ({@link #changed}). The same hook
- * serves client-side caching ({@link Tracking}): the keys a tracking client's read-only command read
- * are remembered, and written keys invalidated, with no cost but a check while nobody tracks.
+ * {@link WatchedKeys}, and the flag any writer of one of them sets. The keyspace flags a key's
+ * watchers where a command changes it ({@code Database}'s stores, removals, in-place changes and
+ * expiry changes), so a write that changed nothing leaves them alone, as Redis's signalModifiedKey
+ * does; so do serving a blocked client ({@link #served}), FLUSHDB/FLUSHALL, SWAPDB and eviction, and
+ * a key whose time passed since WATCH counts as changed at EXEC ({@link #changed}). The write
+ * command hook ({@link #written}) serves client-side caching ({@link Tracking}): the keys a tracking
+ * client's read-only command read are remembered, and written keys invalidated, with no cost but a
+ * check while nobody tracks.
  *
  * <p>Thread rule: {@link #keys} belongs to the owning connection's running command; {@code dirty}
  * is set by whichever thread writes a watched key, {@code released} by the owner.
@@ -70,44 +72,41 @@ final class Watch implements WatchedKeys.Watcher {
     }
 
     /**
-     * A command ran: when it writes, its keys' watchers are flagged and their tracking clients
-     * invalidated (Redis's signalModifiedKey), FLUSHDB and FLUSHALL invalidating every tracking client;
-     * when it only reads, a tracking client's keys are remembered (Redis's trackingRememberKeys). Called
-     * by the thread that ran it, still holding its keys. Conservative: a write command that changed
-     * nothing (SET NX on an existing key) signals its keys too, as Redis signals most.
+     * A command ran: when it writes, its keys' tracking clients are invalidated (Redis's
+     * signalModifiedKey), FLUSHDB and FLUSHALL invalidating every tracking client; when it only reads,
+     * a tracking client's keys are remembered (Redis's trackingRememberKeys). Called by the thread
+     * that ran it, still holding its keys. Conservative for tracking: a write command that changed
+     * nothing (SET NX on an existing key) invalidates its keys too. Watchers are flagged by the
+     * keyspace itself, only where the command changed a key.
      */
     static void written(CommandSpec spec, Arguments args, CommandContext ctx) {
         Tracking tracking = ((ServerState) ctx.server()).tracking();
-        boolean tracked = tracking.active();
-        if ((!tracked && !WatchedKeys.anyWatched()) || !(database(ctx) instanceof Database database)) {
+        if (!tracking.active() || !(database(ctx) instanceof Database database)) {
             return;
         }
         if (!spec.has(CommandFlag.WRITE)) {
-            if (tracked && spec.has(CommandFlag.READONLY)) {
+            if (spec.has(CommandFlag.READONLY)) {
                 tracking.read(spec, args, ctx, database);
             }
             return;
         }
-        Tracking.Writes writes = tracked
-            ? tracking.writes(ctx.client() instanceof ClientConnection client ? client : null) : null;
+        Tracking.Writes writes = tracking.writes(ctx.client() instanceof ClientConnection client ? client : null);
         int copyDatabase = spec.name().equals("copy") ? copyDatabaseArgument(args) : -1;
         for (int i = 0, keys = spec.keyCount(args); i < keys; i++) {
             int argument = spec.keyArgument(args, i);
             if ((copyDatabase < 0 || argument != 2) && !onlyRead(spec, args, argument)) {
-                modified(database, writes, args.array(), args.offset(argument), args.length(argument));
+                writes.written(database, args.array(), args.offset(argument), args.length(argument));
             }
         }
         if (copyDatabase >= 0) {
-            touchIn(ctx, writes, args, copyDatabase, 2);
+            invalidateIn(ctx, writes, args, copyDatabase, 2);
         } else if (spec.name().equals("move")) {
-            touchIn(ctx, writes, args, 2, 1);
+            invalidateIn(ctx, writes, args, 2, 1);
         }
-        if (writes != null) {
-            if (spec.name().equals("flushall") || spec.name().equals("flushdb")) {
-                tracking.flushed(ctx);
-            }
-            writes.done();
+        if (spec.name().equals("flushall") || spec.name().equals("flushdb")) {
+            tracking.flushed(ctx);
         }
+        writes.done();
     }
 
     /** A key written: its watchers are flagged and, with {@code writes}, its tracking clients invalidated. */
@@ -206,9 +205,9 @@ final class Watch implements WatchedKeys.Watcher {
         return found;
     }
 
-    /** MOVE's and COPY's key in the database another argument names, when it names one. */
-    private static void touchIn(CommandContext ctx, Tracking.Writes writes, Arguments args, int databaseArgument,
-                                int keyArgument) {
+    /** MOVE's and COPY's key in the database another argument names, when it names one: its tracking clients invalidated. */
+    private static void invalidateIn(CommandContext ctx, Tracking.Writes writes, Arguments args, int databaseArgument,
+                                     int keyArgument) {
         int index;
         try {
             index = Integer.parseInt(args.string(databaseArgument));
@@ -216,7 +215,7 @@ final class Watch implements WatchedKeys.Watcher {
             return;
         }
         if (index >= 0 && index < ctx.databases() && ctx.keyspace(index) instanceof Database database) {
-            modified(database, writes, args.array(), args.offset(keyArgument), args.length(keyArgument));
+            writes.written(database, args.array(), args.offset(keyArgument), args.length(keyArgument));
         }
     }
 

@@ -5,7 +5,9 @@ import dev.lacewing.api.ThreadingStrategy;
 
 /**
  * Thread per core (the default): every worker does its connections' I/O and, under the
- * shared-nothing engine, owns one shard of the keyspace, as Dragonfly does.
+ * shared-nothing engine, owns one shard of the keyspace, as Dragonfly does; under the multithread
+ * engine it runs its own clients' commands under the keyspace's stripe locks (KeyDB's and Garnet's
+ * I/O-thread model).
  */
 public final class PerCoreStrategy implements ThreadingStrategy {
 
@@ -19,6 +21,6 @@ public final class PerCoreStrategy implements ThreadingStrategy {
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be at least 1");
         }
-        return new ThreadingPlan(name(), threads, threads);
+        return new ThreadingPlan(name(), threads);
     }
 }

@@ -13,6 +13,6 @@ public final class SingleStrategy implements ThreadingStrategy {
 
     @Override
     public ThreadingPlan plan(int threads, String engine) {
-        return new ThreadingPlan(name(), 1, 1);
+        return new ThreadingPlan(name(), 1);
     }
 }

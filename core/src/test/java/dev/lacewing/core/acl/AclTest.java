@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.lacewing.api.Arguments;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.CommandTable;
-import dev.lacewing.core.command.CoreCommands;
+import dev.lacewing.core.server.CoreCommands;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;

@@ -2,6 +2,7 @@ package dev.lacewing.core.command;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.lacewing.core.server.CoreCommands;
 import org.junit.jupiter.api.Test;
 
 /** Which commands split into per-shard parts, and how their parts' replies join, from Redis's command tips. */

@@ -11,6 +11,7 @@ import dev.lacewing.api.CommandDetails.KeySpec;
 import dev.lacewing.api.CommandFlag;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
+import dev.lacewing.core.server.CoreCommands;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.StringEncoding;
 import dev.lacewing.api.ValueView;
+import dev.lacewing.core.datatype.TableHash;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -257,7 +258,7 @@ class DatabaseTableTest {
         List<byte[]> found = new ArrayList<>();
         for (int i = 0; found.size() < howMany; i++) {
             byte[] key = bytes("h" + i);
-            if ((KeyTable.hash(key, 0, key.length) & (capacity - 1)) == home) {
+            if ((TableHash.of(key, 0, key.length) & (capacity - 1)) == home) {
                 found.add(key);
             }
         }
@@ -500,9 +501,9 @@ class DatabaseTableTest {
     }
 
     /**
-     * APPEND's pattern through editString: the string moves only when its room runs out (doubling,
-     * then a megabyte or an eighth at a time), keeps its expiry and is raw; the room is counted in
-     * usedMemory and valueMemory alike, and a value stored under the key has none.
+     * APPEND's pattern through editString: the string moves only when its room runs out (doubling
+     * up to 1 MiB), then goes to chunks that are never copied again; it keeps its expiry and is raw;
+     * the room is counted in usedMemory and valueMemory alike, and a value stored under the key has none.
      */
     @ParameterizedTest
     @EnumSource(KeyspaceLayout.class)
@@ -518,21 +519,24 @@ class DatabaseTableTest {
         System.arraycopy(bytes("start"), 0, expected, 0, 5);
         int length = 5;
         int moves = 0;
-        byte[] array = null;
+        Object storage = null;
         int chunk = 10_000;
         while (length + chunk <= expected.length) {
             assertTrue(table.editString(k, 0, k.length, length + chunk, 0, view));
             for (int i = 0; i < chunk; i++) {
-                view.array()[view.offset() + length + i] = expected[length + i] = (byte) (length + i);
+                expected[length + i] = (byte) (length + i);
             }
+            view.write(length, expected, length, chunk);
             length += chunk;
-            if (view.array() != array && length > 256 * 1024) {
+            Object now = view.isChunked() ? view.chunks()[0] : view.array();
+            if (now != storage && length > 256 * 1024) {
                 moves++;
             }
-            array = view.array();
+            storage = now;
         }
-        // Past 256 KiB: 512 KiB, 1 MiB, 2, 3 ... 8 MiB, then an eighth more (9, 10.1, 11.4 MiB).
-        assertTrue(moves <= 12, moves + " moves");
+        // Past 256 KiB: 512 KiB, 1 MiB, 2 MiB of one array, then into chunks once.
+        assertTrue(moves <= 4, moves + " moves");
+        assertTrue(view.isChunked(), "past 1 MiB the string is in chunks");
         assertArrayEquals(Arrays.copyOf(expected, length), (byte[]) table.get(k, 0, k.length, 0));
         assertEquals(Long.MAX_VALUE - 1, table.expireAt(k, 0, k.length, 0));
         assertEquals(StringEncoding.RAW, table.stringEncoding(k, 0, k.length, 0));
@@ -541,19 +545,63 @@ class DatabaseTableTest {
         stored.put(other, 0, other.length, bytes("x"), Keyspace.NO_EXPIRY);
         stored.put(k, 0, k.length, Arrays.copyOf(expected, length), Long.MAX_VALUE - 1);
         long room = table.valueMemory(k, 0, k.length, 0) - stored.valueMemory(k, 0, k.length, 0);
-        assertTrue(room > 0 && room <= length / 8 + EditedString.OBJECT_BYTES, "room " + room);
+        long chunkHeaders = 24L * (length / EditedString.CHUNK + 8);
+        assertTrue(room >= EditedString.MAX_PREALLOC - EditedString.CHUNK
+            && room <= EditedString.MAX_PREALLOC + EditedString.CHUNK + chunkHeaders, "room " + room);
         long uncounted = table.usedMemory() - stored.usedMemory() - room;
-        assertTrue(uncounted >= 0 && uncounted <= 4, uncounted + " bytes held beyond the value's count (a padded varint)");
+        // Compact: the entry that points into the side table, and that table's first slot arrays.
+        assertTrue(uncounted >= 0 && uncounted <= 256, uncounted + " bytes held beyond the value's count");
 
         byte[] copy = (byte[]) table.get(k, 0, k.length, 0);
         assertTrue(table.editString(k, 0, k.length, 1, 0, view));
-        view.array()[view.offset()] = 'S';
+        view.setByteAt(0, (byte) 'S');
         assertEquals('s', copy[0], "what get returned is not edited");
+        assertEquals('S', ((byte[]) table.get(k, 0, k.length, 0))[0], "the edit is in the string");
         assertEquals(length, view.length(), "an edit within the string leaves its length");
 
         table.put(k, 0, k.length, Arrays.copyOf(expected, length), Keyspace.NO_EXPIRY);
         assertEquals(stored.valueMemory(k, 0, k.length, 0), table.valueMemory(k, 0, k.length, 0));
         assertEquals(-1, table.valueMemory(bytes("missing"), 0, 7, 0));
+    }
+
+    /**
+     * A chunked string the table lets go of (deleted, overwritten, expired, flushed) keeps no
+     * reference to its chunks, so a dead chunk list in the old generation cannot hold them from
+     * G1's eager reclaim ({@link EditedString#release}); one that only moves (a new expiry) keeps them.
+     */
+    @ParameterizedTest
+    @EnumSource(KeyspaceLayout.class)
+    void aChunkedStringTheTableLetsGoOfHoldsNoChunks(KeyspaceLayout layout) {
+        long[] now = {0};
+        DatabaseTable table = layout.newTable(new MemoryPolicy(), () -> now[0]);
+        ValueView view = new ValueView();
+        byte[] k = bytes("k");
+        int length = EditedString.MAX_PREALLOC + 2 * EditedString.CHUNK;
+        List<String> ways = List.of("remove", "overwrite", "expire", "clear");
+        for (String way : ways) {
+            table.put(bytes("other"), 0, 5, bytes("x"), Keyspace.NO_EXPIRY);
+            table.put(k, 0, k.length, bytes("start"), Keyspace.NO_EXPIRY);
+            assertTrue(table.editString(k, 0, k.length, length, now[0], view));
+            assertTrue(view.isChunked());
+            byte[][] chunks = view.chunks();
+            view.clear();
+            table.setExpireAt(k, 0, k.length, now[0] + 10, now[0]);
+            assertTrue(table.getValue(k, 0, k.length, now[0], view) && view.chunks() == chunks,
+                "a new expiry moves the string, chunks and all");
+            assertTrue(Arrays.stream(chunks).limit(3).allMatch(chunk -> chunk != null));
+            view.clear();
+            switch (way) {
+                case "remove" -> assertTrue(table.remove(k, 0, k.length, now[0]));
+                case "overwrite" -> table.put(k, 0, k.length, bytes("short"), Keyspace.NO_EXPIRY);
+                case "expire" -> {
+                    now[0] += 20;
+                    assertNull(table.get(k, 0, k.length, now[0]));
+                }
+                default -> table.clear();
+            }
+            assertTrue(Arrays.stream(chunks).allMatch(chunk -> chunk == null), way + " leaves chunks referenced");
+            table.remove(k, 0, k.length, now[0]);
+        }
     }
 
     @ParameterizedTest
@@ -569,7 +617,10 @@ class DatabaseTableTest {
             stored.put(k, 0, k.length, new byte[length], Keyspace.NO_EXPIRY);
             assertArrayEquals(new byte[length], (byte[]) table.get(k, 0, k.length, 0));
             long extra = table.valueMemory(k, 0, k.length, 0) - stored.valueMemory(k, 0, k.length, 0);
-            assertTrue(extra >= 0 && extra <= EditedString.OBJECT_BYTES, "no room: " + extra);
+            // In chunks (past 1 MiB) the last chunk's unused end and each chunk's header.
+            long chunked = length > EditedString.MAX_PREALLOC
+                ? EditedString.CHUNK + 24L * (length / EditedString.CHUNK + 1) + 32 : 0;
+            assertTrue(extra >= 0 && extra <= EditedString.OBJECT_BYTES + chunked, "no room: " + extra);
             assertEquals(Keyspace.NO_EXPIRY, table.expireAt(k, 0, k.length, 0));
             assertEquals(StringEncoding.RAW, table.stringEncoding(k, 0, k.length, 0));
         }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.core.datatype.HashValue;
 import dev.lacewing.core.datatype.SetValue;
+import dev.lacewing.core.datatype.TypedValue;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -100,6 +100,165 @@ class CrossShardTransactionsTest {
     }
 
     /**
+     * EXEC over a key of shard 0 and one of shard 1 claims those keys only: while it waits for
+     * shard 1 (busy in DEBUG SLEEP), holding its shard-0 key, a GET and a SET of another shard-0 key
+     * are answered, and a GET of its shard-0 key waits and sees the transaction's value. (Claimed
+     * whole, shard 0 would answer neither until shard 1 woke.)
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void aCommandOnAnotherKeyRunsWhileAnExecWaitsHoldingItsShard(Target target) throws Exception {
+        assumeTrue(target.engine().equals("shared-nothing"), "transactions queue per shard in the shared-nothing engine");
+        List<RespClient> opened = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (LacewingServer server = Servers.builder(target).set("enable-debug-command", "yes").start()) {
+            RespClient sleeper = connectedTo(server, 1, opened);
+            RespClient writer = connectedTo(server, 0, opened);
+            RespClient waiter = connectedTo(server, 0, opened);
+            RespClient reader = connectedTo(server, 0, opened);
+            String held = keyOnShard("held", 0);
+            String other = keyOnShard("other", 0);
+            String far = keyOnShard("far", 1);
+            assertEquals("+OK\r\n", reader.call("SET", other, "unrelated"));
+            String sleeperId = idOf(sleeper);
+            String writerId = idOf(writer);
+            assertEquals("+OK\r\n", writer.call("MULTI"));
+            assertEquals("+QUEUED\r\n", writer.call("SET", held, "new"));
+            assertEquals("+QUEUED\r\n", writer.call("GET", other.replace("other", "absent")));
+            assertEquals("+QUEUED\r\n", writer.call("SET", far, "new"));
+
+            sleeper.send(RespClient.encode(RespClient.toBytes("DEBUG", "SLEEP", "3")));
+            awaitCommand(reader, sleeperId, "debug");
+            writer.send(RespClient.encode(RespClient.toBytes("EXEC")));
+            Future<String> exec = pool.submit(writer::readReplyText);
+            awaitCommand(reader, writerId, "exec");
+            waiter.send(RespClient.encode(RespClient.toBytes("GET", held)));
+            Future<String> heldGet = pool.submit(waiter::readReplyText);
+
+            assertEquals("$9\r\nunrelated\r\n", reader.call("GET", other));
+            assertEquals("+OK\r\n", reader.call("SET", other, "changed"));
+            assertFalse(exec.isDone(), "the commands on another key waited for the transaction");
+            assertFalse(heldGet.isDone(), "the GET of a held key waits for the transaction");
+            assertEquals("$3\r\nnew\r\n", heldGet.get(10, TimeUnit.SECONDS), "a held key is read after the transaction");
+            assertEquals("*3\r\n+OK\r\n$-1\r\n+OK\r\n", exec.get(10, TimeUnit.SECONDS));
+            assertEquals("*3\r\n$3\r\nnew\r\n$3\r\nnew\r\n$7\r\nchanged\r\n", reader.call("MGET", held, far, other));
+            assertEquals("+OK\r\n", sleeper.readReplyText());
+        } finally {
+            pool.shutdownNow();
+            opened.forEach(RespClient::close);
+        }
+    }
+
+    /**
+     * Transactions over keys of both shards, writing them all (SET each, INCR each, MSET, a read-only
+     * copy via GET) race MSETs and other transactions over the same keys; readers' MGETs and read-only
+     * transactions (MULTI GET... EXEC) always find every key equal: no one sees part of an EXEC.
+     * A watching transaction that another writes under is aborted; one left alone runs.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void crossShardExecsAreAtomicAgainstWritersAndReadersOfTheirKeys(Target target) throws Exception {
+        LacewingServer server = Servers.server(target);
+        String[] keys = new String[4];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = keyOnShard("exec:" + target + ":" + i, i % 2);
+        }
+        String[] reversed = {keys[3], keys[2], keys[1], keys[0]};
+        AtomicBoolean writing = new AtomicBoolean(true);
+        ExecutorService pool = Executors.newFixedThreadPool(6);
+        List<RespClient> opened = new ArrayList<>();
+        try {
+            RespClient setup = RespClient.connect(server.port());
+            opened.add(setup);
+            assertEquals("+OK\r\n", setup.call(withCommand("MSET", keys, "0")));
+            long deadline = System.nanoTime() + TIME_LIMIT_NANOS;
+            List<Future<Integer>> writers = new ArrayList<>();
+            for (int w = 0; w < 3; w++) {
+                RespClient client = RespClient.connect(server.port());
+                opened.add(client);
+                int writerId = w;
+                writers.add(pool.submit(() -> {
+                    int round = 0;
+                    for (; round < 1000 && System.nanoTime() < deadline; round++) {
+                        String value = String.valueOf(writerId * 100_000 + round);
+                        String[] order = (writerId + round) % 2 == 0 ? keys : reversed;
+                        switch ((writerId + round) % 4) {
+                            case 0 -> assertEquals("+OK\r\n", client.call(withCommand("MSET", order, value)));
+                            case 1 -> execEach(client, "SET", order, value);
+                            case 2 -> execEach(client, "INCR", order, null);
+                            default -> {
+                                client.call("MULTI");
+                                client.call("GET", order[0]);
+                                client.call(withCommand("MSET", order, value));
+                                assertTrue(client.call("EXEC").startsWith("*2\r\n"));
+                            }
+                        }
+                    }
+                    return round;
+                }));
+            }
+            List<Future<Integer>> readers = new ArrayList<>();
+            for (int r = 0; r < 2; r++) {
+                RespClient client = RespClient.connect(server.port());
+                opened.add(client);
+                int readerId = r;
+                readers.add(pool.submit(() -> {
+                    int checked = 0;
+                    for (; writing.get() && checked < 4000 && System.nanoTime() < deadline; checked++) {
+                        if (readerId == 0) {
+                            assertAllEqual(client.call(withCommand("MGET", keys, null)));
+                        } else {
+                            client.call("MULTI");
+                            for (String key : keys) {
+                                client.call("GET", key);
+                            }
+                            assertAllEqual(client.call("EXEC"));
+                        }
+                    }
+                    return checked;
+                }));
+            }
+            for (Future<Integer> written : writers) {
+                assertTrue(written.get(30, TimeUnit.SECONDS) > 0, "every writer finished its rounds");
+            }
+            writing.set(false);
+            for (Future<Integer> read : readers) {
+                read.get(30, TimeUnit.SECONDS);
+            }
+            assertAllEqual(setup.call(withCommand("MGET", keys, null)));
+
+            RespClient other = RespClient.connect(server.port());
+            opened.add(other);
+            setup.call(withCommand("WATCH", keys, null));
+            assertEquals("+OK\r\n", other.call("SET", keys[3], "elsewhere"));
+            setup.call("MULTI");
+            setup.call(withCommand("MSET", keys, "late"));
+            assertEquals("*-1\r\n", setup.call("EXEC"), "a watched key written meanwhile aborts");
+            setup.call(withCommand("WATCH", keys, null));
+            setup.call("MULTI");
+            setup.call(withCommand("MSET", keys, "late"));
+            assertEquals("*1\r\n+OK\r\n", setup.call("EXEC"));
+            assertEquals("*4\r\n$4\r\nlate\r\n$4\r\nlate\r\n$4\r\nlate\r\n$4\r\nlate\r\n",
+                setup.call(withCommand("MGET", keys, null)));
+            setup.call(withCommand("DEL", keys, null));
+        } finally {
+            pool.shutdownNow();
+            opened.forEach(RespClient::close);
+        }
+    }
+
+    /** MULTI, then {@code command key [value]} for each key, then EXEC: every reply an OK or an integer. */
+    private static void execEach(RespClient client, String command, String[] keys, String value) {
+        assertEquals("+OK\r\n", client.call("MULTI"));
+        for (String key : keys) {
+            assertEquals("+QUEUED\r\n", value == null ? client.call(command, key) : client.call(command, key, value));
+        }
+        String reply = client.call("EXEC");
+        assertTrue(reply.startsWith("*" + keys.length + "\r\n"), reply);
+        assertFalse(reply.contains("-"), "no command failed: " + reply);
+    }
+
+    /**
      * Commands split over shards reply as one: MGET's values in key order (RESP2 and RESP3 nulls
      * kept in place), DEL/EXISTS/TOUCH/UNLINK's counts summed (a key named twice counts twice, as
      * in Redis), MSET's OK; a malformed MSET still gets Redis's arity error.

@@ -1,6 +1,7 @@
 package dev.lacewing.it.commands;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lacewing.core.keyspace.Slots;
@@ -20,7 +21,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -213,12 +213,7 @@ class ScriptingCommandsTest {
                 Thread.sleep(100);
                 reply = other.call("PING");
             }
-            // Known flake (issue 16's note of 2026-12-05): twice in the full suite, on multithread/io_uring only,
-            // the script had not started 10 s after EVAL while the other thread answered. Until it is found,
-            // that case is reported as skipped with this reason rather than failing the run; any other
-            // reply than PONG or BUSY still fails.
-            Assumptions.assumeTrue(reply.equals(busy),
-                "the busy script had not started 30 s after EVAL (known flake, multithread/io_uring)");
+            assertEquals(busy, reply, () -> "no BUSY 30 s after EVAL; threads:\n" + threads());
             assertEquals("+OK\r\n", other.call("SCRIPT", "KILL"));
             assertEquals("-ERR Script killed by user with SCRIPT KILL... script: "
                 + Scripts.sha1Hex(LOOP.getBytes(StandardCharsets.UTF_8)) + ", on @user_script:1.\r\n",
@@ -244,8 +239,89 @@ class ScriptingCommandsTest {
         }
     }
 
+    /**
+     * A client that connects while a script is busy is answered, as Redis answers it (BUSY), so that
+     * it can send SCRIPT KILL: whichever worker thread runs the script, the new connection is
+     * accepted and placed on a worker that is free. Two clients, one per worker thread, each run
+     * the busy script in turn (probed first, so that it runs on its client's own thread); once the
+     * other client sees BUSY, a new client connects and kills the script.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void aClientConnectingDuringABusyScriptIsAnswered(Target target) throws Exception {
+        String busy = "-BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.\r\n";
+        String looping = "local i = 0 while i < tonumber(ARGV[1]) do i = i + 1 end return i";
+        try (LacewingServer server = Servers.builder(target).set("busy-reply-threshold", "100").start();
+             RespClient one = RespClient.connect(server.port());
+             RespClient two = RespClient.connect(server.port())) {
+            assertEquals(":1\r\n", one.call("EVAL", looping, "0", "1"));
+            assertEquals("+PONG\r\n", two.call("PING"));
+            for (RespClient script : List.of(one, two)) {
+                RespClient other = script == one ? two : one;
+                script.send(RespClient.encode(RespClient.toBytes("EVAL", looping, "0", "200000000")));
+                String reply = other.call("PING");
+                for (int attempt = 0; attempt < 300 && !reply.equals(busy); attempt++) {
+                    assertEquals("+PONG\r\n", reply);
+                    Thread.sleep(100);
+                    reply = other.call("PING");
+                }
+                assertEquals(busy, reply);
+                try (RespClient late = RespClient.connect(server.port())) {
+                    late.send(RespClient.encode(RespClient.toBytes("PING")));
+                    assertTrue(late.available(10_000), () -> "a client connecting during a busy script was not "
+                        + "answered within 10 s; threads:\n" + threads());
+                    assertEquals(busy, late.readReplyText());
+                    assertEquals("+OK\r\n", late.call("SCRIPT", "KILL"));
+                }
+                assertTrue(script.readReplyText().startsWith("-ERR Script killed by user with SCRIPT KILL..."));
+            }
+        }
+    }
+
+    /**
+     * Scripts on two shards run at the same time: while a script on one shard loops, a script on a
+     * key of the other shard, sent on both clients, is answered on the thread the loop leaves free,
+     * before the loop ends (SCRIPT KILL ends it once past busy-reply-threshold). Both scripts run
+     * once first, so that they take only their KEYS and not the whole keyspace.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void scriptsOnTwoShardsRunAtTheSameTime(Target target) throws Exception {
+        String looping = "local i = 0 while i < tonumber(ARGV[1]) do i = i + 1 end return i";
+        String counting = "return redis.call('incr', KEYS[1])";
+        String a = keyOnShard(target, "parallel:a", 0);
+        String b = keyOnShard(target, "parallel:b", 1);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (LacewingServer server = Servers.builder(target).set("busy-reply-threshold", "3000").start();
+             RespClient script = RespClient.connect(server.port());
+             RespClient first = RespClient.connect(server.port());
+             RespClient second = RespClient.connect(server.port())) {
+            assertEquals(":1\r\n", script.call("EVAL", looping, "1", a, "1"));
+            assertEquals(":1\r\n", script.call("EVAL", counting, "1", b));
+            script.send(RespClient.encode(RespClient.toBytes("EVAL", looping, "1", a, "200000000")));
+            Thread.sleep(400);
+            RespClient other = answering(pool, first, second, "EVAL", counting, "1", b);
+            String answer = other.readReplyText();
+            assertTrue(answer.equals(":2\r\n") || answer.equals(":3\r\n"), answer);
+            assertFalse(script.available(0), "the looping script still runs");
+            String killed = other.call("SCRIPT", "KILL");
+            for (int attempt = 0; attempt < 200 && !killed.equals("+OK\r\n"); attempt++) {
+                assertEquals("-NOTBUSY No scripts in execution right now.\r\n", killed);
+                Thread.sleep(100);
+                killed = other.call("SCRIPT", "KILL");
+            }
+            assertEquals("+OK\r\n", killed);
+            assertTrue(script.readReplyText().startsWith("-ERR Script killed by user with SCRIPT KILL..."));
+            RespClient stuck = other == first ? second : first;
+            String late = stuck.readReplyText();
+            assertTrue(late.equals(":2\r\n") || late.equals(":3\r\n"), late);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     /** Sends {@code command} on both clients and returns the one whose thread answers first (the other's is busy). */
-    private static RespClient answering(ExecutorService pool, RespClient first, RespClient second, String command)
+    private static RespClient answering(ExecutorService pool, RespClient first, RespClient second, String... command)
         throws Exception {
         first.send(RespClient.encode(RespClient.toBytes(command)));
         second.send(RespClient.encode(RespClient.toBytes(command)));
@@ -261,7 +337,24 @@ class ScriptingCommandsTest {
             }
             Thread.sleep(10);
         }
-        throw new AssertionError("neither client was answered");
+        throw new AssertionError("neither client was answered; threads:\n" + threads());
+    }
+
+    /** Every thread's stack (the server runs in this JVM), for a test that found the server stalled. */
+    private static String threads() {
+        StringBuilder text = new StringBuilder();
+        for (java.lang.management.ThreadInfo info
+            : java.lang.management.ManagementFactory.getThreadMXBean().dumpAllThreads(true, true)) {
+            text.append('"').append(info.getThreadName()).append("\" ").append(info.getThreadState());
+            if (info.getLockName() != null) {
+                text.append(" on ").append(info.getLockName()).append(" owned by ").append(info.getLockOwnerName());
+            }
+            text.append('\n');
+            for (StackTraceElement frame : info.getStackTrace()) {
+                text.append("    at ").append(frame).append('\n');
+            }
+        }
+        return text.toString();
     }
 
     private static boolean waitReadable(RespClient client) {

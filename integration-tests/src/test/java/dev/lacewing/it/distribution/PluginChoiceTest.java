@@ -20,7 +20,7 @@ class PluginChoiceTest {
         "shared-nothing, per-core",
         "shared-nothing, single",
         "multithread, per-core",
-        "multithread, io-pool",
+        "multithread, single",
     })
     void eachEngineRunsUnderEachThreadingItSupports(String engine, String threading) {
         try (LacewingProcess server = LacewingProcess.start("--engine", engine, "--threading", threading,

@@ -37,17 +37,17 @@ class StartAndStopTest {
             "port 1",
             "requirepass \"s3cret word\"",
             "engine multithread",
-            "threading per-core",
+            "threading single",
             "loglevel warning",
             ""));
-        try (LacewingProcess server = LacewingProcess.start(conf.toString(), "--threading", "io-pool",
+        try (LacewingProcess server = LacewingProcess.start(conf.toString(), "--threading", "per-core",
             "--threads", "2")) {
             assertEquals("NOAUTH Authentication required.", server.cli("PING"));
             String[] auth = {"-a", "s3cret word", "--no-auth-warning"};
             assertEquals("PONG", server.cli(concat(auth, "PING")));
             Map<String, String> info = server.info("server", auth);
             assertEquals("multithread", info.get("lacewing_engine"));
-            assertEquals("io-pool", info.get("lacewing_threading"));
+            assertEquals("per-core", info.get("lacewing_threading"));
             assertEquals("2", info.get("lacewing_threads"));
             assertEquals(Integer.toString(server.port()), info.get("tcp_port"));
             assertEquals("loglevel\nwarning", server.cli(concat(auth, "CONFIG", "GET", "loglevel")));
@@ -63,7 +63,7 @@ class StartAndStopTest {
         "--plugin-mode felix         | argument must be one of the following: jpms, osgi, classpath",
         "--enable-module-command on  | Fatal config error: 'enable-module-command on': argument(s) must be one of the following: no, yes, local",
         "--daemonize yes             | Fatal config error: 'daemonize yes': a JVM cannot fork",
-        "--engine shared-nothing --threading io-pool | io-pool",
+        "--threading io-pool         | no threading strategy named 'io-pool'",
     })
     void aStartUpErrorIsOneRedisStyleLineAndExitStatusOne(String arguments, String message) {
         LacewingProcess.Exited exited = LacewingProcess.run(arguments.strip().split(" +"));

@@ -125,12 +125,7 @@ public final class DeliberateDifferences {
                 + " or already past"),
         new Avoided("SPOP without a count, RANDOMKEY's, SRANDMEMBER's, HRANDFIELD's, ZRANDMEMBER's picks",
             "random by definition: SPOP is sent only with a count that takes every member, the others are"
-                + " compared by the shape of their reply"),
-        new Avoided("between WATCH and EXEC, a write command to a watched key that changes nothing (LMOVE or"
-            + " ZMPOP from a missing key, SETBIT refused for its offset, SET NX on an existing key)",
-            "not timing: Lacewing flags the watchers of every key a write command names (Watch.written, by"
-                + " design conservative), Redis only of keys it modified (signalModifiedKey), so Lacewing's EXEC"
-                + " answers nil where Redis's runs; the transaction family writes watched keys only with SET"));
+                + " compared by the shape of their reply"));
 
     private DeliberateDifferences() {
     }

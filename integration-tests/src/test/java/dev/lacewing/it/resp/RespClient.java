@@ -22,7 +22,7 @@ import java.util.List;
  */
 public final class RespClient implements AutoCloseable {
 
-    private static final int READ_TIMEOUT_MILLIS = 10_000;
+    private static final int READ_TIMEOUT_MILLIS = 30_000;
 
     private final Socket socket;
     private final InputStream in;

@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
-import java.util.concurrent.locks.ReentrantLock;
 import org.luaj.vm2.Lua;
 import org.luaj.vm2.LuaClosure;
 import org.luaj.vm2.Prototype;
@@ -49,21 +48,37 @@ import org.luaj.vm2.lib.ZeroArgFunction;
  * getfenv, setfenv, debug); the global table and every library table are read-only; reading a global
  * that does not exist is an error, as Redis makes it.
  *
- * <p>luaj 2.0.3 keeps the Lua call stack and the debug state in static fields (LuaThread's main
- * thread), so two threads must never run Lua at once: every entry takes {@link #LUAJ}. Scripts are
- * therefore serialized across the server, as they are in Redis; a runtime per thread still keeps
- * each thread's compiled scripts and globals apart. Line numbers in errors need luaj's debug mode
- * (DebugLib), which is on.
+ * <p>luaj 2.0.3 keeps the Lua call stack and the debug state on the running Lua thread, which its
+ * own LuaThread holds in a static field; the plugin carries its own org.luaj.vm2.LuaThread, which
+ * keeps one per Java thread, so runtimes on different threads run Lua at the same time. A script's
+ * atomicity comes from the engine's key claims (ScriptRun), not from Lua. Line numbers in errors
+ * need luaj's debug mode (DebugLib), which is on.
  *
- * <p>Thread rule: used by the thread it was made for, under {@link #LUAJ}.
+ * <p>Thread rule: used only by the thread it was made for.
  */
 final class LuaRuntime implements ScriptRuntime {
 
-    /** luaj's static state allows one thread in Lua at a time. */
-    static final ReentrantLock LUAJ = new ReentrantLock();
-
     static {
         LuaC.install();
+    }
+
+    /**
+     * luaj's string library, loaded once: loading it sets statics every thread's scripts read (the
+     * string metatable, StringLib.instance), so it is published here, by class initialisation,
+     * rather than again by each thread's sandbox while other threads run scripts.
+     */
+    private static final LuaTable STRING = stringLibrary();
+    /**
+     * Held while a sandbox is built: luaj's libraries, as they load, find each other through statics
+     * (PackageLib.instance), so two threads must not load them at once. Once per thread.
+     */
+    private static final Object SANDBOX_BUILD = new Object();
+
+    private static LuaTable stringLibrary() {
+        LuaTable standard = new LuaTable();
+        standard.load(new PackageLib());
+        standard.load(new StringLib());
+        return standard.get("string").checktable();
     }
 
     /** Base functions Redis 7.0 leaves in a script's globals. */
@@ -147,23 +162,20 @@ final class LuaRuntime implements ScriptRuntime {
 
     LuaRuntime(RedisRandom random) {
         this.random = random;
-        LUAJ.lock();
-        try {
-            globals = sandbox(true);
-        } finally {
-            LUAJ.unlock();
-        }
+        globals = sandbox(true);
     }
 
     private ReadonlyTable sandbox(boolean keysAndArgv) {
         LuaTable standard = new LuaTable();
-        standard.load(new BaseLib());
-        standard.load(new PackageLib());
-        standard.load(new TableLib());
-        standard.load(new StringLib());
-        standard.load(new CoroutineLib());
-        standard.load(new MathLib());
-        standard.load(new DebugLib());
+        synchronized (SANDBOX_BUILD) {
+            standard.load(new BaseLib());
+            standard.load(new PackageLib());
+            standard.load(new TableLib());
+            standard.set("string", STRING);
+            standard.load(new CoroutineLib());
+            standard.load(new MathLib());
+            standard.load(new DebugLib());
+        }
         sethook = standard.get("debug").get("sethook");
         ReadonlyTable g = new ReadonlyTable();
         for (String name : BASE) {
@@ -280,15 +292,10 @@ final class LuaRuntime implements ScriptRuntime {
 
     @Override
     public String compile(String sha, byte[] body) {
-        LUAJ.lock();
-        try {
-            return compiled.containsKey(sha) ? null : load(sha, body);
-        } finally {
-            LUAJ.unlock();
-        }
+        return compiled.containsKey(sha) ? null : load(sha, body);
     }
 
-    /** Compiles under {@link #LUAJ}; null, or Redis's compile error. */
+    /** Compiles; null, or Redis's compile error. */
     private String load(String sha, byte[] body) {
         try {
             LuaThread.setGlobals(globals);
@@ -338,28 +345,23 @@ final class LuaRuntime implements ScriptRuntime {
 
     @Override
     public void run(String sha, byte[] body, ScriptHost host, ReplyWriter reply) {
-        LUAJ.lock();
-        try {
-            LuaThread.setGlobals(globals);
-            LuaFunction function = compiled.get(sha);
-            if (function == null) {
-                String error = load(sha, body);
-                if (error != null) {
-                    reply.error("ERR " + error);
-                    return;
-                }
-                function = compiled.get(sha);
+        LuaThread.setGlobals(globals);
+        LuaFunction function = compiled.get(sha);
+        if (function == null) {
+            String error = load(sha, body);
+            if (error != null) {
+                reply.error("ERR " + error);
+                return;
             }
-            globals.setUnlocked(KEYS, strings(host.arguments(), host.firstKey(), host.firstKey() + host.keyCount()));
-            globals.setUnlocked(ARGV, strings(host.arguments(), host.firstKey() + host.keyCount(),
-                host.arguments().count()));
-            execute(function, LuaValue.NONE, sha, "user_script", host, reply);
-        } finally {
-            LUAJ.unlock();
+            function = compiled.get(sha);
         }
+        globals.setUnlocked(KEYS, strings(host.arguments(), host.firstKey(), host.firstKey() + host.keyCount()));
+        globals.setUnlocked(ARGV, strings(host.arguments(), host.firstKey() + host.keyCount(),
+            host.arguments().count()));
+        execute(function, LuaValue.NONE, sha, "user_script", host, reply);
     }
 
-    /** Runs a script or a function under {@link #LUAJ} and writes its one reply; errors name {@code name} and {@code chunk}. */
+    /** Runs a script or a function and writes its one reply; errors name {@code name} and {@code chunk}. */
     private void execute(LuaFunction function, Varargs arguments, String name, String chunk, ScriptHost host,
                          ReplyWriter reply) {
         this.host = host;
@@ -394,7 +396,6 @@ final class LuaRuntime implements ScriptRuntime {
 
     @Override
     public List<ScriptFunction> loadLibrary(byte[] code, long timeoutMillis, Function<ScriptFunction, String> register) {
-        LUAJ.lock();
         try {
             loadDeadlineNanos = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
             load(code, register);
@@ -403,12 +404,11 @@ final class LuaRuntime implements ScriptRuntime {
             loadDeadlineNanos = 0;
             definitions = null;
             registered = null;
-            LUAJ.unlock();
         }
     }
 
     /**
-     * A library's load run (luaEngineCreate) under {@link #LUAJ}: compiles the code as
+     * A library's load run (luaEngineCreate): compiles the code as
      * {@code @user_function} and runs it with the load API; the registered functions are left in
      * {@link #registered} and {@link #definitions}.
      */
@@ -556,55 +556,40 @@ final class LuaRuntime implements ScriptRuntime {
 
     @Override
     public void callFunction(String library, byte[] code, String function, ScriptHost host, ReplyWriter reply) {
-        LUAJ.lock();
-        try {
-            Map<String, LuaFunction> functions = libraries.get(library);
-            if (functions == null) {
-                try {
-                    load(code, definition -> null);
-                } catch (IllegalArgumentException e) {
-                    reply.error("ERR " + e.getMessage());
-                    return;
-                } finally {
-                    definitions = null;
-                }
-                functions = registered;
-                registered = null;
-                libraries.put(library, functions);
-            }
-            LuaFunction callback = functions.get(function);
-            if (callback == null) {
-                reply.error("ERR Function not found");
+        Map<String, LuaFunction> functions = libraries.get(library);
+        if (functions == null) {
+            try {
+                load(code, definition -> null);
+            } catch (IllegalArgumentException e) {
+                reply.error("ERR " + e.getMessage());
                 return;
+            } finally {
+                definitions = null;
             }
-            LuaThread.setGlobals(functionGlobals);
-            Arguments args = host.arguments();
-            int keysEnd = host.firstKey() + host.keyCount();
-            execute(callback, LuaValue.varargsOf(strings(args, host.firstKey(), keysEnd), strings(args, keysEnd, args.count())),
-                function, "user_function", host, reply);
-        } finally {
-            LUAJ.unlock();
+            functions = registered;
+            registered = null;
+            libraries.put(library, functions);
         }
+        LuaFunction callback = functions.get(function);
+        if (callback == null) {
+            reply.error("ERR Function not found");
+            return;
+        }
+        LuaThread.setGlobals(functionGlobals);
+        Arguments args = host.arguments();
+        int keysEnd = host.firstKey() + host.keyCount();
+        execute(callback, LuaValue.varargsOf(strings(args, host.firstKey(), keysEnd), strings(args, keysEnd, args.count())),
+            function, "user_function", host, reply);
     }
 
     @Override
     public void flushFunctions() {
-        LUAJ.lock();
-        try {
-            libraries.clear();
-        } finally {
-            LUAJ.unlock();
-        }
+        libraries.clear();
     }
 
     @Override
     public void flush() {
-        LUAJ.lock();
-        try {
-            compiled.clear();
-        } finally {
-            LUAJ.unlock();
-        }
+        compiled.clear();
     }
 
     private String where(int line) {

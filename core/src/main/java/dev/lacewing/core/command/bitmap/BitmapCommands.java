@@ -168,6 +168,15 @@ public final class BitmapCommands {
         return FOUND;
     }
 
+    /** Bit {@code bit} of a string view, either form; 0 past its end. */
+    private static int bitAt(ValueView string, long bit) {
+        long at = bit >>> 3;
+        if (at >= string.length()) {
+            return 0;
+        }
+        return (string.byteAt((int) at) >> (7 - (int) (bit & 7))) & 1;
+    }
+
     private static int bitAt(byte[] array, int offset, int length, long bit) {
         long at = bit >>> 3;
         if (at >= length) {
@@ -198,16 +207,15 @@ public final class BitmapCommands {
             return;
         }
         int byteIndex = (int) (bit >>> 3);
-        int previous = found == FOUND ? bitAt(view.array(), view.offset(), view.length(), bit) : 0;
+        int previous = found == FOUND ? bitAt(view, bit) : 0;
         // Created, grown or a bit flipped: only then does Redis 7.0 tell of a change ("setbit").
         boolean changed = found == MISSING || byteIndex >= view.length() || previous != on;
         // Redis unshares the value first (dbUnshareStringValue): even an unchanged bit leaves it raw.
         if (changed || !isRaw(ctx)) {
             openForWriting(ctx, view, byteIndex);
-            byte[] value = view.array();
-            int at = view.offset() + byteIndex;
+            byte old = view.byteAt(byteIndex);
             int mask = 1 << (7 - (int) (bit & 7));
-            value[at] = (byte) (on == 1 ? value[at] | mask : value[at] & ~mask);
+            view.setByteAt(byteIndex, (byte) (on == 1 ? old | mask : old & ~mask));
         }
         view.clear();
         if (changed) {
@@ -229,7 +237,7 @@ public final class BitmapCommands {
             }
             return;
         }
-        int value = bitAt(view.array(), view.offset(), view.length(), bit);
+        int value = bitAt(view, bit);
         view.clear();
         ctx.reply().integer(value);
     }
@@ -618,8 +626,9 @@ public final class BitmapCommands {
                 // BITFIELD's GET-only form reads as Redis's lookupKeyRead (BITFIELD_RO's view reports its own).
                 KeyspaceEvents.missed(ctx, args, 1);
             }
-            byte[] array = found == FOUND ? view.array() : EMPTY;
-            int offset = found == FOUND ? view.offset() : 0;
+            Window window = found == FOUND ? Window.of(view, operations, operationCount) : Window.EMPTY;
+            byte[] array = window.array;
+            int offset = window.offset;
             int length = found == FOUND ? view.length() : 0;
             reply.array(operationCount);
             for (int i = 0; i < operationCount; i++) {
@@ -643,10 +652,10 @@ public final class BitmapCommands {
         boolean grown = found == MISSING || (highestWrite >>> 3) >= view.length();
         boolean changed = false;
         openForWriting(ctx, view, highestWrite >>> 3);
-        byte[] value = view.array();
-        int start = view.offset();
+        Window window = Window.of(view, operations, operationCount);
+        byte[] value = window.array;
+        int start = window.offset;
         int length = view.length();
-        view.clear();
         reply.array(operationCount);
         for (int i = 0; i < operationCount; i++) {
             Operation operation = operations[i];
@@ -672,8 +681,44 @@ public final class BitmapCommands {
             changed |= grown
                 || read(value, start, length, operation.offset, operation.bits, operation.signed) != previous;
         }
+        window.writeBack(view);
+        view.clear();
         if (changed) {
             KeyspaceEvents.notify(ctx, KeyspaceEvents.STRING, "setbit", ctx.arguments(), 1);
+        }
+    }
+
+    /**
+     * The bytes BITFIELD's operations reach, as an array and the offset of byte 0 of the string in
+     * it: the view's own slice, or for a chunked string a copy of just the bytes from the lowest to
+     * the highest the operations touch (the offset then negative), written back after the writes.
+     */
+    private record Window(byte[] array, int offset, int first, int count) {
+
+        static final Window EMPTY = new Window(BitmapCommands.EMPTY, 0, 0, 0);
+
+        static Window of(ValueView view, Operation[] operations, int operationCount) {
+            if (!view.isChunked()) {
+                return new Window(view.array(), view.offset(), 0, 0);
+            }
+            long lowest = Long.MAX_VALUE;
+            long highest = 0;
+            for (int i = 0; i < operationCount; i++) {
+                lowest = Math.min(lowest, operations[i].offset >>> 3);
+                highest = Math.max(highest, (operations[i].offset + operations[i].bits - 1) >>> 3);
+            }
+            int first = (int) Math.min(lowest, view.length());
+            int count = (int) (Math.min(highest + 1, view.length()) - first);
+            byte[] copy = new byte[(int) (highest + 1 - first)];
+            view.copyTo(first, copy, 0, Math.max(count, 0));
+            return new Window(copy, -first, first, Math.max(count, 0));
+        }
+
+        /** Writes a chunked string's copied bytes back; nothing for a slice, written in place. */
+        void writeBack(ValueView view) {
+            if (view.isChunked()) {
+                view.write(first, array, 0, count);
+            }
         }
     }
 

@@ -19,7 +19,7 @@ import dev.lacewing.core.command.ScanOptions;
 import dev.lacewing.core.command.Glob;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
-import dev.lacewing.core.keyspace.TypedValue;
+import dev.lacewing.core.datatype.TypedValue;
 import dev.lacewing.core.pubsub.KeyspaceEvents;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -50,9 +50,6 @@ public final class KeyCommands {
      * COUNT * 10 buckets while it has fewer than COUNT keys.
      */
     private static final int SCAN_STEPS = 10;
-
-    /** ULONG_MAX / 10, for strtoul's overflow check. */
-    private static final long CURSOR_LIMIT = Long.divideUnsigned(-1L, 10);
 
     private KeyCommands() {
     }
@@ -397,49 +394,10 @@ public final class KeyCommands {
     /** SCAN's cursor for the engine to route by; 0 when it is invalid (the command replies the error wherever it runs). */
     private static long scanCursor(Arguments args) {
         try {
-            return parseCursor(args.array(), args.offset(1), args.length(1));
+            return ScanOptions.parseCursor(args.array(), args.offset(1), args.length(1));
         } catch (InvalidNumber e) {
             return 0;
         }
-    }
-
-    /**
-     * A SCAN cursor as parseScanCursorOrReply reads it with strtoul: an unsigned 64-bit decimal,
-     * an optional sign (a '-' negates modulo 2^64), no leading space, nothing after the digits.
-     * strtoul's quirks are kept: the empty string is cursor 0, and a NUL byte ends the text.
-     *
-     * @throws InvalidNumber for anything else, or a value past 2^64 - 1
-     */
-    public static long parseCursor(byte[] array, int offset, int length) {
-        int end = offset + length;
-        if (length > 0 && isSpace(array[offset])) {
-            throw Numbers.INVALID;
-        }
-        int i = offset;
-        boolean negative = false;
-        if (i < end && (array[i] == '+' || array[i] == '-')) {
-            negative = array[i] == '-';
-            i++;
-        }
-        int digits = i;
-        long value = 0;
-        for (; i < end && array[i] >= '0' && array[i] <= '9'; i++) {
-            int digit = array[i] - '0';
-            if (Long.compareUnsigned(value, CURSOR_LIMIT) > 0 || (value == CURSOR_LIMIT && digit > 5)) {
-                throw Numbers.INVALID;
-            }
-            value = value * 10 + digit;
-        }
-        int stop = i == digits ? offset : i;
-        if (stop < end && array[stop] != 0) {
-            throw Numbers.INVALID;
-        }
-        return negative ? -value : value;
-    }
-
-    /** C's isspace in the C locale. */
-    private static boolean isSpace(byte b) {
-        return b == ' ' || (b >= '\t' && b <= '\r');
     }
 
     private static void randomkey(CommandContext ctx) {

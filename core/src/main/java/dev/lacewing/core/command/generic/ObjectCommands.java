@@ -13,7 +13,7 @@ import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.server.ConnectionCommands;
 import dev.lacewing.core.command.server.Subcommands;
 import dev.lacewing.core.keyspace.MemoryPolicy;
-import dev.lacewing.core.keyspace.TypedValue;
+import dev.lacewing.core.datatype.TypedValue;
 import java.util.Set;
 
 /**

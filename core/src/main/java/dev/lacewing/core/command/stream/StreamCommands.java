@@ -158,6 +158,12 @@ public final class StreamCommands {
         ctx.keyspace().modified(args.array(), args.offset(1), args.length(1));
     }
 
+    /** The stream at argument 1 changed where Redis 7.0 leaves its watchers alone (groups, XSETID). */
+    static void modifiedUnwatched(CommandContext ctx) {
+        Arguments args = ctx.arguments();
+        ctx.keyspace().modifiedUnwatched(args.array(), args.offset(1), args.length(1));
+    }
+
     // ---- IDs -------------------------------------------------------------------------------
 
     /** Thrown by the ID parsers; the command replies {@link #INVALID_ID}. */
@@ -840,7 +846,7 @@ public final class StreamCommands {
             }
         }
         stream.setIds(id, entriesAdded, maxDeleted == null || maxDeleted.isZero() ? null : maxDeleted);
-        modified(ctx);
+        modifiedUnwatched(ctx);
         notify(ctx, "xsetid", 1);
         reply.ok();
     }

@@ -229,7 +229,7 @@ final class StreamGroupCommands {
             ctx.reply().error(BUSYGROUP);
             return;
         }
-        ctx.keyspace().modified(args.array(), args.offset(2), args.length(2));
+        ctx.keyspace().modifiedUnwatched(args.array(), args.offset(2), args.length(2));
         StreamCommands.notify(ctx, "xgroup-create", 2);
         ctx.reply().ok();
     }
@@ -277,7 +277,7 @@ final class StreamGroupCommands {
             }
         }
         stream.group(argument(args, 3)).setLastId(id, entriesRead);
-        ctx.keyspace().modified(args.array(), args.offset(2), args.length(2));
+        ctx.keyspace().modifiedUnwatched(args.array(), args.offset(2), args.length(2));
         StreamCommands.notify(ctx, "xgroup-setid", 2);
         ctx.reply().ok();
     }
@@ -291,7 +291,7 @@ final class StreamGroupCommands {
         Arguments args = ctx.arguments();
         boolean destroyed = ((StreamValue) value).destroyGroup(argument(args, 3));
         if (destroyed) {
-            ctx.keyspace().modified(args.array(), args.offset(2), args.length(2));
+            ctx.keyspace().modifiedUnwatched(args.array(), args.offset(2), args.length(2));
             StreamCommands.notify(ctx, "xgroup-destroy", 2);
         }
         ctx.reply().integer(destroyed ? 1 : 0);
@@ -307,7 +307,7 @@ final class StreamGroupCommands {
         StreamGroup group = ((StreamValue) value).group(argument(args, 3));
         boolean created = group.createConsumer(argument(args, 4), System.currentTimeMillis()) != null;
         if (created) {
-            ctx.keyspace().modified(args.array(), args.offset(2), args.length(2));
+            ctx.keyspace().modifiedUnwatched(args.array(), args.offset(2), args.length(2));
             StreamCommands.notify(ctx, "xgroup-createconsumer", 2);
         }
         ctx.reply().integer(created ? 1 : 0);
@@ -322,7 +322,7 @@ final class StreamGroupCommands {
         Arguments args = ctx.arguments();
         long pending = ((StreamValue) value).group(argument(args, 3)).deleteConsumer(argument(args, 4));
         if (pending >= 0) {
-            ctx.keyspace().modified(args.array(), args.offset(2), args.length(2));
+            ctx.keyspace().modifiedUnwatched(args.array(), args.offset(2), args.length(2));
             StreamCommands.notify(ctx, "xgroup-delconsumer", 2);
         }
         ctx.reply().integer(Math.max(pending, 0));
@@ -452,7 +452,7 @@ final class StreamGroupCommands {
                 } else {
                     writeHistory(ctx.reply(), values[i], consumer, after[i], count, now);
                 }
-                ctx.keyspace().modified(args.array(), args.offset(streamsAt + i), args.length(streamsAt + i));
+                ctx.keyspace().modifiedUnwatched(args.array(), args.offset(streamsAt + i), args.length(streamsAt + i));
             }
             return;
         }
@@ -569,7 +569,7 @@ final class StreamGroupCommands {
             writeHeader(context, 1);
             writeKey(context, keyArgument);
             deliverNew(context.reply(), stream, group, consumer, count, noAck, now);
-            context.keyspace().modified(args.array(), args.offset(keyArgument), args.length(keyArgument));
+            context.keyspace().modifiedUnwatched(args.array(), args.offset(keyArgument), args.length(keyArgument));
         }
 
         private static StreamValue stream(CommandContext context, int keyArgument) {
@@ -703,7 +703,7 @@ final class StreamGroupCommands {
         for (StreamId id : claimed) {
             writeClaimed(reply, stream, id, justId);
         }
-        StreamCommands.modified(ctx);
+        StreamCommands.modifiedUnwatched(ctx);
     }
 
     /** An XCLAIM option's value that is not an integer: the error names the option. */
@@ -821,7 +821,7 @@ final class StreamGroupCommands {
         for (StreamId id : deleted) {
             StreamCommands.writeId(reply, id);
         }
-        StreamCommands.modified(ctx);
+        StreamCommands.modifiedUnwatched(ctx);
     }
 
     // ---- XACK, XPENDING --------------------------------------------------------------------
@@ -854,7 +854,7 @@ final class StreamGroupCommands {
             }
         }
         if (acknowledged > 0) {
-            StreamCommands.modified(ctx);
+            StreamCommands.modifiedUnwatched(ctx);
         }
         ctx.reply().integer(acknowledged);
     }

@@ -121,7 +121,7 @@ public final class StringCommands {
         if (!ctx.keyspace().getValue(args.array(), args.offset(1), args.length(1), view)) {
             ctx.reply().nullBulk();
         } else if (view.isString()) {
-            ctx.reply().bulk(view.array(), view.offset(), view.length());
+            ctx.reply().bulk(view, 0, view.length());
         } else {
             ctx.reply().error(Errors.WRONG_TYPE);
         }
@@ -310,7 +310,7 @@ public final class StringCommands {
         reply.array(count - 1);
         for (int i = 1; i < count; i++) {
             if (keyspace.getValue(args.array(), args.offset(i), args.length(i), view) && view.isString()) {
-                reply.bulk(view.array(), view.offset(), view.length());
+                reply.bulk(view, 0, view.length());
             } else {
                 reply.nullBulk();
             }
@@ -564,7 +564,7 @@ public final class StringCommands {
             return;
         }
         keyspace.editString(array, keyOffset, keyLength, length + suffix, view);
-        System.arraycopy(array, args.offset(2), view.array(), view.offset() + length, suffix);
+        view.write(length, array, args.offset(2), suffix);
         view.clear();
         KeyspaceEvents.notify(ctx, KeyspaceEvents.STRING, "append", args, 1);
         ctx.reply().integer(length + suffix);
@@ -608,11 +608,12 @@ public final class StringCommands {
             ctx.reply().error(Errors.WRONG_TYPE);
             return;
         }
-        replyRange(ctx, view.array(), view.offset(), view.length(), start, end);
+        replyRange(ctx, view, start, end);
         view.clear();
     }
 
-    private static void replyRange(CommandContext ctx, byte[] array, int offset, long length, long start, long end) {
+    private static void replyRange(CommandContext ctx, ValueView string, long start, long end) {
+        long length = string.length();
         if (start < 0 && end < 0 && start > end) {
             ctx.reply().bulk(EMPTY);
             return;
@@ -629,7 +630,7 @@ public final class StringCommands {
         if (start > end || length == 0) {
             ctx.reply().bulk(EMPTY);
         } else {
-            ctx.reply().bulk(array, offset + (int) start, (int) (end - start + 1));
+            ctx.reply().bulk(string, (int) start, (int) (end - start + 1));
         }
     }
 
@@ -675,7 +676,7 @@ public final class StringCommands {
             return;
         }
         keyspace.editString(array, keyOffset, keyLength, (int) Math.max(length, offset + patchLength), view);
-        System.arraycopy(array, args.offset(3), view.array(), view.offset() + (int) offset, patchLength);
+        view.write((int) offset, array, args.offset(3), patchLength);
         int edited = view.length();
         view.clear();
         KeyspaceEvents.notify(ctx, KeyspaceEvents.STRING, "setrange", args, 1);

@@ -7,7 +7,7 @@ import dev.lacewing.core.command.FakeCommandContext;
 import dev.lacewing.core.command.FakeCommandContext.Error;
 import dev.lacewing.core.command.generic.KeyCommands;
 import dev.lacewing.core.command.string.StringCommands;
-import dev.lacewing.core.keyspace.TypedValue;
+import dev.lacewing.core.datatype.TypedValue;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Nested;

@@ -16,7 +16,7 @@ import dev.lacewing.core.command.hash.HashCommands;
 import dev.lacewing.core.command.FakeCommandContext.Error;
 import dev.lacewing.core.command.FakeCommandContext.Simple;
 import dev.lacewing.core.command.string.StringCommands;
-import dev.lacewing.core.keyspace.TypedValue;
+import dev.lacewing.core.datatype.TypedValue;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -8,7 +8,7 @@ import dev.lacewing.core.command.FakeCommandContext;
 import dev.lacewing.core.command.generic.KeyCommands;
 import dev.lacewing.core.command.server.ServerCommands;
 import dev.lacewing.core.command.string.StringCommands;
-import dev.lacewing.core.keyspace.TypedValue;
+import dev.lacewing.core.datatype.TypedValue;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;

@@ -3,9 +3,7 @@ package dev.lacewing.it.reference.differential;
 import static dev.lacewing.it.reference.differential.CommandGenerator.words;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -55,10 +53,8 @@ final class TransactionCommandsGenerator implements CommandGenerator {
 
     /**
      * A block of calls, its wrapped calls drawn from {@code other} (the other families, mutated as
-     * the sequence mutates). Between WATCH and MULTI the block writes a watched key only with SET,
-     * which always modifies it; other calls there name no watched key, since Lacewing flags a
-     * watcher on any write command to its key, even one that changed nothing (see
-     * {@code DeliberateDifferences.AVOIDED}).
+     * the sequence mutates). Between WATCH and MULTI the block writes a watched key with SET, which
+     * always modifies it, or runs any other call, which may write a watched key or change nothing.
      */
     List<Call> block(Draw draw, Supplier<Call> other) {
         List<Call> calls = new ArrayList<>();
@@ -74,7 +70,7 @@ final class TransactionCommandsGenerator implements CommandGenerator {
                 if (draw.chance(0.3)) {
                     calls.add(Call.exact("SET", draw.pick(watched), draw.value()));
                 } else {
-                    namingNone(other, watched).ifPresent(calls::add);
+                    calls.add(other.get());
                 }
             }
             if (draw.chance(0.1)) {
@@ -92,19 +88,6 @@ final class TransactionCommandsGenerator implements CommandGenerator {
         }
         calls.add(end(draw));
         return calls;
-    }
-
-    /** A call of {@code other} with no argument equal to a watched key, if one comes within a few draws. */
-    private static Optional<Call> namingNone(Supplier<Call> other, List<Object> watched) {
-        for (int attempt = 0; attempt < 10; attempt++) {
-            Call call = other.get();
-            boolean names = call.arguments().stream()
-                .anyMatch(argument -> watched.stream().anyMatch(key -> Arrays.equals((byte[]) key, argument)));
-            if (!names) {
-                return Optional.of(call);
-            }
-        }
-        return Optional.empty();
     }
 
     /** An edge case inside MULTI. */

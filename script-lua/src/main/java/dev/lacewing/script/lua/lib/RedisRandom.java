@@ -1,5 +1,6 @@
 package dev.lacewing.script.lua.lib;
 
+import java.util.concurrent.atomic.AtomicLong;
 import org.luaj.vm2.LuaError;
 import org.luaj.vm2.LuaTable;
 import org.luaj.vm2.LuaValue;
@@ -13,8 +14,9 @@ import org.luaj.vm2.Varargs;
  * and function draws from it in turn, SCRIPT FLUSH does not reset it, and only math.randomseed
  * (seed truncated to an int, as luaL_checkint does) restarts it.
  *
- * <p>Thread rule: one instance per server, touched only by the thread running Lua, which holds
- * the Lua lock.
+ * <p>Thread rule: one instance per server, shared by every thread that runs Lua (scripts on
+ * different threads run at once): the state is one atomic word, so each draw takes exactly one
+ * step of the one sequence, as Redis's draws do, in whatever order the threads make them.
  */
 public final class RedisRandom {
 
@@ -24,17 +26,17 @@ public final class RedisRandom {
     /** REDIS_LRAND48_MAX. */
     private static final double MAX = Integer.MAX_VALUE;
 
-    private long state = 0x1234ABCD330EL;
+    private final AtomicLong state = new AtomicLong(0x1234ABCD330EL);
 
     /** redisSrand48. */
     void seed(int seed) {
-        state = ((seed & 0xFFFFFFFFL) << 16) | 0x330E;
+        state.set(((seed & 0xFFFFFFFFL) << 16) | 0x330E);
     }
 
     /** redisLrand48: the next 31-bit draw. */
     int next() {
-        state = (state * MULTIPLIER + INCREMENT) & MASK;
-        return (int) (state >>> 17);
+        long next = state.updateAndGet(x -> (x * MULTIPLIER + INCREMENT) & MASK);
+        return (int) (next >>> 17);
     }
 
     /** Replaces {@code math}'s random and randomseed (not yet locked) with Redis's, drawing from this generator. */

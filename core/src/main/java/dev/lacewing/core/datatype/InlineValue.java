@@ -1,11 +1,11 @@
-package dev.lacewing.core.keyspace;
+package dev.lacewing.core.datatype;
 
 /**
- * An aggregate whose small encoding {@link CompactTable} keeps as bytes inside the key's entry,
+ * An aggregate whose small encoding {@code CompactTable} keeps as bytes inside the key's entry,
  * with no Java object at rest: the listpack form of a hash, the intset form of a set. The table
  * materializes a value from those bytes when a command looks the key up, and writes the bytes back
  * when the command reports the change ({@link dev.lacewing.api.Keyspace#modified}); see
- * {@link CompactTable} for the rules that keep the two in step.
+ * {@code CompactTable} for the rules that keep the two in step.
  *
  * <p>Thread rule: as {@link TypedValue}.
  */

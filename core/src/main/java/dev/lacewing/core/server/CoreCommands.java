@@ -1,5 +1,6 @@
-package dev.lacewing.core.command;
+package dev.lacewing.core.server;
 
+import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.command.bitmap.BitmapCommands;
 import dev.lacewing.core.command.generic.KeyCommands;
 import dev.lacewing.core.command.geo.GeoCommands;
@@ -19,7 +20,6 @@ import dev.lacewing.core.command.stream.StreamCommands;
 import dev.lacewing.core.command.string.StringCommands;
 import dev.lacewing.core.command.transaction.TransactionCommands;
 import dev.lacewing.core.command.zset.SortedSetCommands;
-import dev.lacewing.core.server.Scripts;
 
 /**
  * Every command family core ships, in one place: the server's table, COMMAND metadata checks and

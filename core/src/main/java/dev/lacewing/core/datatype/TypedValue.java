@@ -1,4 +1,4 @@
-package dev.lacewing.core.keyspace;
+package dev.lacewing.core.datatype;
 
 /**
  * A stored value of an aggregate type (hash, list, set, zset...). Strings are stored as plain

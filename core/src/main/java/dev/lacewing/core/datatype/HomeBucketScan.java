@@ -1,4 +1,4 @@
-package dev.lacewing.core.keyspace;
+package dev.lacewing.core.datatype;
 
 import java.util.function.IntBinaryOperator;
 import java.util.function.IntConsumer;
@@ -7,9 +7,9 @@ import java.util.function.IntPredicate;
 /**
  * The SCAN walk of a single-array linear-probing table: home buckets visited in bit-reversed
  * cursor order, as Redis's dictScan does, with the table's log2 capacity carried in the cursor's
- * high bits. {@link KeyTable}'s class comment says why this keeps SCAN's guarantee through
+ * high bits. {@code KeyTable}'s class comment says why this keeps SCAN's guarantee through
  * backward-shift deletion and growth. The sorted set's member index uses it for ZSCAN;
- * {@link SegmentedIndex} walks its segments with the same cursor format.
+ * {@code SegmentedIndex} walks its segments with the same cursor format.
  */
 public final class HomeBucketScan {
 
