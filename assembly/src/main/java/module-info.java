@@ -6,6 +6,11 @@ module dev.lacewing.launcher {
     requires dev.lacewing.api;
     requires dev.lacewing.core;
     requires org.apache.felix.framework;
+    requires io.netty.common;
+    requires io.netty.buffer;
+    requires io.netty.transport;
+    requires static io.netty.transport.classes.epoll;
+    requires static io.netty.transport.unix.common;
     requires java.logging;
     requires java.management;
     requires jdk.management;

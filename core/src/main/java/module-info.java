@@ -8,6 +8,7 @@ module dev.lacewing.core {
     requires io.netty.buffer;
     requires io.netty.transport;
     requires io.netty.handler;
+    requires static io.netty.tcnative.classes.openssl;
     requires HdrHistogram;
     requires io.netty.codec.http;
     requires io.prometheus.writer.text;

@@ -29,6 +29,25 @@ public interface StorageEngine extends AutoCloseable {
     long approximateExpiringSize(int index);
 
     /**
+     * The parts the engine splits the keyspace into (a shared-nothing engine's shards, a locking
+     * engine's lock stripes), for the per-shard figures of the metrics endpoint; 0 when it does
+     * not split it.
+     */
+    default int shardCount() {
+        return 0;
+    }
+
+    /** Approximate key count of shard {@code shard}, every database; may be read from any thread. */
+    default long approximateShardSize(int shard) {
+        throw new IndexOutOfBoundsException(shard);
+    }
+
+    /** Live bytes of shard {@code shard} as {@link #usedMemory} counts them; -1 when the storage cannot say. */
+    default long shardMemory(int shard) {
+        return -1;
+    }
+
+    /**
      * Bytes of the keyspace as Redis's used_memory counts its data: live entries and the
      * structures that index them, not space freed inside storage pages and awaiting reuse or
      * compaction (for Redis that is allocator fragmentation, seen only in RSS). The server adds

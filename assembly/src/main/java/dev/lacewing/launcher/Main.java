@@ -172,6 +172,9 @@ public final class Main {
                 throw new StartupError("Can't open the log file: " + e.getMessage(), e);
             }
         }
+        if (config.flag("syslog-enabled")) {
+            openSyslog(config);
+        }
         List<String> withoutEffect = config.withoutEffect(entries.stream().map(ConfigSource.Entry::name).toList());
         if (!withoutEffect.isEmpty()) {
             LOG.log(System.Logger.Level.WARNING, "Configuration directives accepted, no effect (not implemented in "
@@ -216,5 +219,28 @@ public final class Main {
     private static Path home() {
         String home = System.getProperty("lacewing.home");
         return Path.of(home != null ? home : "").toAbsolutePath();
+    }
+
+    /**
+     * syslog-enabled: adds the syslog handler beside the log file or standard output, as Redis
+     * logs to both; where it cannot run, one warning says why and the server goes on without it.
+     */
+    private static void openSyslog(Config config) {
+        String path = System.getProperty(SyslogHandler.PATH_PROPERTY, "/dev/log");
+        String ident = config.value("syslog-ident");
+        String facility = config.value("syslog-facility");
+        try {
+            java.util.logging.Logger.getLogger("").addHandler(SyslogHandler.open(path, facility, ident));
+        } catch (IllegalStateException e) {
+            LOG.log(System.Logger.Level.WARNING, "syslog-enabled yes, but syslog cannot be sent from here: "
+                + e.getMessage() + "; logging to " + (config.value("logfile").isEmpty() ? "standard output"
+                : config.value("logfile")) + " only");
+            return;
+        }
+        if (!java.nio.file.Files.exists(Path.of(path))) {
+            LOG.log(System.Logger.Level.WARNING, "syslog-enabled yes, but there is no syslog socket at " + path
+                + " (no syslog daemon running?): lines sent there are lost until one listens");
+        }
+        LOG.log(System.Logger.Level.INFO, "Logging to syslog at " + path + " as " + ident + ", facility " + facility);
     }
 }

@@ -141,4 +141,14 @@ class JvmOptionsTest {
         assertEquals(List.of("--sun-misc-unsafe-memory-access=allow"), JvmOptions.launcherOptions(23));
         assertEquals(List.of("--sun-misc-unsafe-memory-access=allow"), JvmOptions.launcherOptions(25));
     }
+
+    @Test
+    void aClassDataSharingArchiveIsAskedForOnJdk17And18UnlessTheUserChoseSharing() {
+        assertEquals(java.util.Optional.of("class-data-sharing dynamic"), JvmOptions.classDataSharing(17, List.of()));
+        assertEquals(java.util.Optional.of("class-data-sharing dynamic"), JvmOptions.classDataSharing(18, List.of("-Xmx1g")));
+        assertEquals(java.util.Optional.empty(), JvmOptions.classDataSharing(21, List.of()));
+        assertEquals(java.util.Optional.empty(), JvmOptions.classDataSharing(25, List.of()));
+        assertEquals(java.util.Optional.empty(), JvmOptions.classDataSharing(17, List.of("-Xshare:off")));
+        assertEquals(java.util.Optional.empty(), JvmOptions.classDataSharing(17, List.of("-XX:SharedArchiveFile=a.jsa")));
+    }
 }

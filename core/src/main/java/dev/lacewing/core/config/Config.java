@@ -31,7 +31,8 @@ public final class Config implements Settings {
 
     /** Every setting Lacewing has, under Redis's names where Redis has one. */
     public static final List<Setting> TABLE = List.of(
-        new Setting("port", List.of(), "6379", FIXED, Setting.Type.INTEGER, "TCP port; 0 picks a free one", 0, 65535),
+        new Setting("port", List.of(), "6379", MUTABLE, Setting.Type.INTEGER, "TCP port; 0 picks a free one at "
+            + "start-up, and closes the TCP listener when set at runtime", 0, 65535),
         new Setting("bind", List.of(), "127.0.0.1 -::1", FIXED, Setting.Type.WORDS,
             "addresses to listen on; a leading - means: skip it if the address is not available"),
         new Setting("protected-mode", List.of(), "yes", MUTABLE, Setting.Type.BOOLEAN,
@@ -288,9 +289,14 @@ public final class Config implements Settings {
         inert("shutdown-timeout", List.of(), "10", MUTABLE, Setting.Type.INTEGER, 0, Integer.MAX_VALUE),
         inert("socket-mark-id", List.of(), "0", FIXED, Setting.Type.INTEGER, 0, 4294967295L),
         inert("supervised", List.of(), "no", FIXED, "upstart", "systemd", "auto", "no"),
-        inert("syslog-enabled", List.of(), "no", FIXED, Setting.Type.BOOLEAN),
-        inert("syslog-facility", List.of(), "local0", FIXED, "user", "local0", "local1", "local2", "local3", "local4", "local5", "local6", "local7"),
-        inert("syslog-ident", List.of(), "redis", FIXED, Setting.Type.STRING),
+        new Setting("syslog-enabled", List.of(), "no", FIXED, Setting.Type.BOOLEAN,
+            "also send every log line to the local syslog (/dev/log, RFC 3164); needs Netty's epoll transport, "
+            + "and the start-up log says when it cannot run"),
+        new Setting("syslog-facility", List.of(), "local0", FIXED, Setting.Type.ENUM, "the syslog facility",
+            Long.MIN_VALUE, Long.MAX_VALUE, List.of("user", "local0", "local1", "local2", "local3", "local4", "local5",
+            "local6", "local7"), true),
+        new Setting("syslog-ident", List.of(), "redis", FIXED, Setting.Type.STRING,
+            "the program name syslog lines carry"),
         new Setting("tcp-backlog", List.of(), "511", FIXED, Setting.Type.INTEGER,
             "the listen queue length passed to listen(); the kernel caps it at net.core.somaxconn", 0, Integer.MAX_VALUE),
         new Setting("tcp-keepalive", List.of(), "300", MUTABLE, Setting.Type.INTEGER,
@@ -314,7 +320,7 @@ public final class Config implements Settings {
         new Setting("tls-key-file-pass", List.of(), "", MUTABLE, Setting.Type.STRING,
             "the passphrase of an encrypted tls-key-file; empty for none", Long.MIN_VALUE, Long.MAX_VALUE, List.of(),
             true),
-        new Setting("tls-port", List.of(), "0", FIXED, Setting.Type.INTEGER,
+        new Setting("tls-port", List.of(), "0", MUTABLE, Setting.Type.INTEGER,
             "TLS port, beside port (on the same bind addresses); 0 for none. With tls-port set, port 0 turns plain "
             + "TCP off", 0, 65535),
         tlsFlag("tls-prefer-server-ciphers", "no", "on tls-port, choose the cipher by the server's order, not the "

@@ -40,6 +40,11 @@ public final class LatencyTracking {
         return enabled;
     }
 
+    /** latency-tracking-info-percentiles, each from 0 to 100. */
+    public double[] percentiles() {
+        return percentiles.clone();
+    }
+
     /** One call, in the microseconds Redis's call() measures (it records them times 1000, in nanoseconds). */
     public void record(LatencyHistogram histogram, long micros) {
         if (enabled) {

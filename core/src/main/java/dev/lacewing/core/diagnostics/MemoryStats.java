@@ -10,9 +10,13 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import javax.management.JMException;
+import javax.management.MBeanOperationInfo;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 
 /**
- * MEMORY STATS, DOCTOR and MALLOC-STATS over the JVM's figures, under Redis 7.0's names (object.c's
+ * MEMORY STATS, DOCTOR, MALLOC-STATS and PURGE over the JVM's figures, under Redis 7.0's names (object.c's
  * getMemoryOverheadData) so that tools reading them parse them. Redis's allocator is the JVM's heap
  * here: {@code allocator.allocated} is the heap in use, {@code allocator.active} the heap committed,
  * {@code allocator.resident} that plus the non-heap and direct buffers; {@code fragmentation} is RSS
@@ -160,6 +164,57 @@ public final class MemoryStats {
         }
         return "Sam, I detected a few issues in this Redis instance memory implants:\n\n" + issues
             + "I'm here to keep you safe, Sam. I want to help you.\n";
+    }
+
+    /**
+     * What MEMORY PURGE gave back: the JVM's figures before and after, and whether the C heap was
+     * trimmed (JDK 17.0.9+ and 21+ have the System.trim_native_heap diagnostic command).
+     */
+    public record Purge(Jvm before, Jvm after, long collectionMillis, boolean nativeHeapTrimmed) {
+
+        /** For the log: {@code heap committed 512.0M -> 48.0M, rss 640.2M -> 170.4M (full GC 85 ms, C heap trimmed)}. */
+        public String describe() {
+            return "heap used " + mebibytes(before.heapUsed) + " -> " + mebibytes(after.heapUsed) + ", heap committed "
+                + mebibytes(before.heapCommitted) + " -> " + mebibytes(after.heapCommitted) + ", rss "
+                + mebibytes(before.rss) + " -> " + mebibytes(after.rss) + " (collection " + collectionMillis + " ms"
+                + (nativeHeapTrimmed ? ", C heap trimmed)" : ", C heap not trimmed: this JVM cannot)");
+        }
+
+        private static String mebibytes(long bytes) {
+            return String.format(Locale.ROOT, "%.1fM", bytes / 1048576.0);
+        }
+    }
+
+    /**
+     * MEMORY PURGE, the JVM's counterpart of Redis's jemalloc purge: a full collection, after which
+     * the collector gives the heap above its free-ratio bounds back to the system (G1 at a full GC,
+     * as the launcher's MinHeapFreeRatio/MaxHeapFreeRatio bound it; ZGC after ZUncommitDelay), then
+     * glibc's malloc_trim through the System.trim_native_heap diagnostic command where the JVM has
+     * it. Blocks the calling thread for the collection, as Redis's purge blocks its one thread.
+     */
+    public static Purge purge() {
+        Jvm before = Jvm.now();
+        long started = System.nanoTime();
+        System.gc();
+        long millis = (System.nanoTime() - started) / 1_000_000;
+        boolean trimmed = trimNativeHeap();
+        return new Purge(before, Jvm.now(), millis, trimmed);
+    }
+
+    private static boolean trimNativeHeap() {
+        try {
+            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            ObjectName commands = new ObjectName("com.sun.management:type=DiagnosticCommand");
+            for (MBeanOperationInfo operation : server.getMBeanInfo(commands).getOperations()) {
+                if (operation.getName().equals("systemTrimNativeHeap") && operation.getSignature().length == 0) {
+                    server.invoke(commands, "systemTrimNativeHeap", null, null);
+                    return true;
+                }
+            }
+            return false;
+        } catch (JMException | RuntimeException e) {
+            return false;
+        }
     }
 
     /** MEMORY MALLOC-STATS: the JVM's heap and its pools, non-heap, direct and mapped buffers, and each collector. */

@@ -223,6 +223,15 @@ public final class Partition {
         return total;
     }
 
+    /** Keys in every database of this partition: one size read per database; racy. */
+    public long keyCount() {
+        long total = 0;
+        for (DatabaseTable table : databases) {
+            total += table.size();
+        }
+        return total;
+    }
+
     /** Live bytes of the tables ({@link DatabaseTable#liveMemory}); racy. */
     public long liveMemory() {
         long total = 0;

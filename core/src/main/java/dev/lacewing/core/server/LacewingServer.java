@@ -29,18 +29,11 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.ThreadPerTaskExecutor;
-import java.net.InetSocketAddress;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -71,15 +64,13 @@ public final class LacewingServer implements AutoCloseable {
      * SCRIPT KILL (Redis accepts clients during a busy script and answers them BUSY).
      */
     private final MultiThreadIoEventLoopGroup acceptor;
-    private final List<Channel> listeners;
+    private final Listeners listeners;
     private final StorageEngine engine;
     private final Workers workers;
-    /** The unixsocket file this server made, removed on close; null for none. */
-    private volatile Path unixSocket;
     private volatile boolean closed;
 
     private LacewingServer(ServerState state, MultiThreadIoEventLoopGroup group, MultiThreadIoEventLoopGroup acceptor,
-                           List<Channel> listeners, StorageEngine engine, Workers workers) {
+                           Listeners listeners, StorageEngine engine, Workers workers) {
         this.state = state;
         this.group = group;
         this.acceptor = acceptor;
@@ -102,7 +93,7 @@ public final class LacewingServer implements AutoCloseable {
 
     /** The Unix domain socket's path (unixsocket); null for none. */
     public Path unixSocket() {
-        return unixSocket;
+        return listeners.unixSocket();
     }
 
     /** The TLS port (tls-port); 0 for none. */
@@ -149,10 +140,7 @@ public final class LacewingServer implements AutoCloseable {
         closed = true;
         state.backgroundSave().close();
         state.scripts().stopAll();
-        for (Channel listener : listeners) {
-            listener.close().syncUninterruptibly();
-        }
-        removeUnixSocket();
+        listeners.close();
         for (ClientConnection client : List.copyOf(state.clients().values())) {
             client.kill();
         }
@@ -162,18 +150,6 @@ public final class LacewingServer implements AutoCloseable {
         state.aof().close();
         state.requestShutdown();
         LOG.log(System.Logger.Level.INFO, "Lacewing is now ready to exit, bye bye...");
-    }
-
-    /** As Redis at exit: the socket file goes with the server. */
-    private void removeUnixSocket() {
-        Path socket = unixSocket;
-        if (socket != null) {
-            try {
-                Files.deleteIfExists(socket);
-            } catch (IOException e) {
-                LOG.log(System.Logger.Level.WARNING, "Error removing the unix socket " + socket + ": " + e.getMessage());
-            }
-        }
     }
 
     /** Configures and starts a server. */
@@ -271,7 +247,7 @@ public final class LacewingServer implements AutoCloseable {
                 "engine");
             TransportChoice transport = chooseTransport(withBuiltInTransports(found.transports()),
                 config.value("transport"));
-            TlsContext tls = config.longValue("tls-port") == 0 ? null : TlsContext.start(config);
+            TlsContext tls = TlsContext.start(config);
 
             ConnectionPlacement placement = new ConnectionPlacement();
             MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(plan.workers(),
@@ -394,7 +370,6 @@ public final class LacewingServer implements AutoCloseable {
                 }
             };
             ServerBootstrap bootstrap = new ServerBootstrap()
-                .group(acceptor, group)
                 .channel(transport.transport().serverChannelClass())
                 .option(ChannelOption.SO_BACKLOG, (int) config.longValue("tcp-backlog"))
                 .option(ChannelOption.SO_REUSEADDR, true)
@@ -405,49 +380,30 @@ public final class LacewingServer implements AutoCloseable {
             if (keepAliveSeconds > 0) {
                 transport.transport().configureKeepAlive(bootstrap, keepAliveSeconds);
             }
-            List<Channel> listeners = new ArrayList<>();
+            ServerBootstrap tlsBootstrap = bootstrap.clone().childHandler(new ChannelInitializer<Channel>() {
+                @Override
+                protected void initChannel(Channel channel) {
+                    channel.pipeline().addLast(tls.newHandler(channel.alloc()),
+                        new ClientConnection(state, workers.indexOf(channel.eventLoop())));
+                }
+            });
+            ServerBootstrap domain = new ServerBootstrap()
+                .channel(transport.transport().serverDomainSocketChannelClass())
+                .option(ChannelOption.SO_BACKLOG, (int) config.longValue("tcp-backlog"))
+                .childHandler(plain);
+            Listeners listeners = new Listeners(acceptor, group, config.value("bind"), bootstrap, tlsBootstrap, tls, state);
             LacewingServer server = new LacewingServer(state, group, acceptor, listeners, engine, workers);
             onServing.accept(server);
-            int port = (int) config.longValue("port");
-            int tlsPort = (int) config.longValue("tls-port");
             try {
-                String unixSocket = config.value("unixsocket");
-                if (port != 0 || (tls == null && unixSocket.isEmpty())) {
-                    port = listen(bootstrap, config.value("bind"), port, "TCP", listeners);
-                }
-                if (!unixSocket.isEmpty()) {
-                    ServerBootstrap domain = new ServerBootstrap()
-                        .group(acceptor, group)
-                        .channel(transport.transport().serverDomainSocketChannelClass())
-                        .option(ChannelOption.SO_BACKLOG, (int) config.longValue("tcp-backlog"))
-                        .childHandler(plain);
-                    listeners.add(listenOnUnixSocket(domain, transport.transport(), unixSocket,
-                        config.value("unixsocketperm")));
-                    server.unixSocket = Path.of(unixSocket);
-                }
-                if (tls != null) {
-                    ServerBootstrap tlsBootstrap = bootstrap.clone().childHandler(new ChannelInitializer<Channel>() {
-                        @Override
-                        protected void initChannel(Channel channel) {
-                            channel.pipeline().addLast(tls.newHandler(channel.alloc()),
-                                new ClientConnection(state, workers.indexOf(channel.eventLoop())));
-                        }
-                    });
-                    tlsPort = listen(tlsBootstrap, config.value("bind"), tlsPort, "TLS", listeners);
-                }
-                int metricsPort = (int) config.longValue("metrics-port");
-                if (metricsPort != 0) {
-                    listen(bootstrap.clone().childHandler(MetricsEndpoint.initializer(state)), config.value("metrics-bind"),
-                        metricsPort, "metrics", listeners);
-                }
+                listeners.open(config, transport.transport(), domain,
+                    bootstrap.clone().childHandler(MetricsEndpoint.initializer(state)));
             } catch (RuntimeException e) {
-                listeners.forEach(Channel::close);
-                server.removeUnixSocket();
+                listeners.close();
                 engine.close();
                 throw e;
             }
-            state.port(port);
-            state.tlsPort(tlsPort);
+            int port = state.port();
+            int tlsPort = state.tlsPort();
             applyLogLevel(config.value("loglevel"));
             config.onChange((name, value) -> {
                 if (name.equals("loglevel")) {
@@ -457,100 +413,11 @@ public final class LacewingServer implements AutoCloseable {
             workers.scheduleRepeating(0, () -> closeIdleClients(state), () -> 1000);
             workers.scheduleRepeating(0, state::sampleRates, () -> 100);
             LOG.log(System.Logger.Level.INFO, "Lacewing " + ServerState.VERSION + " ready: port " + port
-                + (tls == null ? "" : ", tls-port " + tlsPort + " (" + TlsContext.provider() + ")") + ", engine "
+                + (tlsPort == 0 ? "" : ", tls-port " + tlsPort + " (" + TlsContext.provider() + ")") + ", engine "
                 + engineName + ", transport " + transport.transport().name() + ", threading " + plan.strategy()
                 + " (" + plan.workers() + " threads), plugins " + found.mode()
                 + (transport.notes().isEmpty() ? "" : "; " + transport.notes()) + "; " + jvm);
             return server;
-        }
-
-        /**
-         * Binds every address of {@code bind} on one port (the first bound fixes it when 0), as
-         * Redis's listenToPort; a leading - marks an address skipped when it cannot be bound.
-         * Adds the listeners; returns the port.
-         */
-        private static int listen(ServerBootstrap bootstrap, String bind, int port, String kind, List<Channel> listeners) {
-            if (port != 0) {
-                return listenOnce(bootstrap, bind, port, kind, listeners);
-            }
-            // Port 0: the first address picks a free port, which a later address may find taken on its
-            // interface (another socket's ephemeral port); then everything is let go and tried afresh.
-            for (int attempt = 1; ; attempt++) {
-                List<Channel> tried = new ArrayList<>();
-                try {
-                    int chosen = listenOnce(bootstrap, bind, 0, kind, tried);
-                    listeners.addAll(tried);
-                    return chosen;
-                } catch (IllegalStateException e) {
-                    tried.forEach(channel -> channel.close().syncUninterruptibly());
-                    if (attempt == 8 || tried.isEmpty()) {
-                        throw e;
-                    }
-                }
-            }
-        }
-
-        private static int listenOnce(ServerBootstrap bootstrap, String bind, int port, String kind,
-                                      List<Channel> listeners) {
-            int bound = 0;
-            for (String address : bind.split("\\s+")) {
-                boolean optional = address.startsWith("-");
-                String host = optional ? address.substring(1) : address;
-                try {
-                    Channel listener = bootstrap.bind(new InetSocketAddress(host, port)).syncUninterruptibly().channel();
-                    listeners.add(listener);
-                    bound++;
-                    port = ((InetSocketAddress) listener.localAddress()).getPort();
-                } catch (Exception e) { // Netty rethrows BindException unchecked
-                    if (!optional) {
-                        throw new IllegalStateException("Could not create server " + kind + " listening socket " + host
-                            + ":" + port + ": " + e.getMessage(), e);
-                    }
-                    LOG.log(System.Logger.Level.DEBUG, "skipping optional bind address " + host + ": " + e.getMessage());
-                }
-            }
-            if (bound == 0) {
-                throw new IllegalStateException("Failed listening on any address of '" + bind + "'");
-            }
-            return port;
-        }
-
-        /**
-         * Listens on a Unix domain socket as Redis's anetUnixServer: a file already at the path is
-         * removed first, and a non-zero {@code unixsocketperm} (octal) is set on the new one.
-         */
-        private static Channel listenOnUnixSocket(ServerBootstrap bootstrap, NettyTransport transport, String path,
-                                                  String permissions) {
-            int mode;
-            try {
-                mode = Integer.parseInt(permissions, 8);
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("'unixsocketperm " + permissions + "': Invalid socket file permissions");
-            }
-            try {
-                Files.deleteIfExists(Path.of(path));
-                Channel listener = bootstrap.bind(transport.domainSocketAddress(path)).syncUninterruptibly().channel();
-                if (mode != 0) {
-                    Files.setPosixFilePermissions(Path.of(path), posixPermissions(mode));
-                }
-                return listener;
-            } catch (Exception e) { // Netty rethrows BindException unchecked
-                throw new IllegalStateException("Failed opening Unix socket: " + e.getMessage(), e);
-            }
-        }
-
-        private static Set<PosixFilePermission> posixPermissions(int mode) {
-            Set<PosixFilePermission> permissions = EnumSet.noneOf(PosixFilePermission.class);
-            PosixFilePermission[] byBit = {
-                PosixFilePermission.OTHERS_EXECUTE, PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_READ,
-                PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_READ,
-                PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_READ};
-            for (int bit = 0; bit < byBit.length; bit++) {
-                if ((mode & (1 << bit)) != 0) {
-                    permissions.add(byBit[bit]);
-                }
-            }
-            return permissions;
         }
 
         /** The {@code timeout} setting: closes clients idle for longer, as Redis's clientsCron does. */

@@ -2,6 +2,7 @@ package dev.lacewing.core.server;
 
 import dev.lacewing.api.StorageEngine;
 import dev.lacewing.core.command.Command;
+import dev.lacewing.core.diagnostics.LatencyTracking;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufOutputStream;
 import io.netty.channel.Channel;
@@ -26,13 +27,18 @@ import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import io.prometheus.metrics.model.snapshots.Quantile;
+import io.prometheus.metrics.model.snapshots.Quantiles;
+import io.prometheus.metrics.model.snapshots.SummarySnapshot;
 import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.HdrHistogram.Histogram;
 
 /**
  * {@code metrics-port}: GET /metrics in Prometheus's text exposition format 0.0.4, written by the
@@ -124,7 +130,9 @@ final class MetricsEndpoint extends SimpleChannelInboundHandler<FullHttpRequest>
         metrics.add(counter("redis_net_input_bytes", "total_net_input_bytes metric", state.netInputBytes()));
         metrics.add(counter("redis_net_output_bytes", "total_net_output_bytes metric", state.netOutputBytes()));
         keyspace(state, metrics);
+        shards(engine, metrics);
         commands(state, metrics);
+        latencies(state, metrics);
         CounterSnapshot.Builder errors = CounterSnapshot.builder().name("redis_errors")
             .help("Total number of errors per error type");
         for (Map.Entry<String, Long> error : state.errorStats().counts().entrySet()) {
@@ -155,18 +163,73 @@ final class MetricsEndpoint extends SimpleChannelInboundHandler<FullHttpRequest>
         metrics.add(expiring.build());
     }
 
+    /**
+     * lacewing_shard_keys and lacewing_shard_memory_bytes by shard (the engine's shards or lock
+     * stripes): one size and one live-bytes read per shard and database, no lock.
+     */
+    private static void shards(StorageEngine engine, List<MetricSnapshot> metrics) {
+        GaugeSnapshot.Builder keys = GaugeSnapshot.builder().name("lacewing_shard_keys")
+            .help("Keys per shard of the engine, every database");
+        GaugeSnapshot.Builder memory = GaugeSnapshot.builder().name("lacewing_shard_memory_bytes")
+            .help("Live bytes of the keys per shard of the engine, as used_memory counts them");
+        for (int shard = 0; shard < engine.shardCount(); shard++) {
+            Labels labels = Labels.of("shard", Integer.toString(shard));
+            keys.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(labels)
+                .value(engine.approximateShardSize(shard)).build());
+            long bytes = engine.shardMemory(shard);
+            if (bytes >= 0) {
+                memory.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(labels).value(bytes).build());
+            }
+        }
+        metrics.add(keys.build());
+        metrics.add(memory.build());
+    }
+
+    /**
+     * redis_latency_percentiles_usec by command, as redis_exporter makes it from INFO latencystats:
+     * a summary whose quantiles are latency-tracking-info-percentiles (in microseconds), with the
+     * command's calls and microseconds as count and sum; empty while latency-tracking is off.
+     */
+    private static void latencies(ServerState state, List<MetricSnapshot> metrics) {
+        SummarySnapshot.Builder summary = SummarySnapshot.builder().name("redis_latency_percentiles_usec")
+            .help("A summary of latency percentile distribution per command");
+        LatencyTracking tracking = state.latencyTracking();
+        if (tracking.enabled()) {
+            double[] percentiles = tracking.percentiles();
+            for (Command command : allCommands(state)) {
+                Histogram histogram = command.latency().snapshot();
+                if (histogram.getTotalCount() == 0) {
+                    continue;
+                }
+                Quantile[] quantiles = new Quantile[percentiles.length];
+                for (int i = 0; i < percentiles.length; i++) {
+                    quantiles[i] = new Quantile(BigDecimal.valueOf(percentiles[i]).movePointLeft(2).doubleValue(),
+                        histogram.getValueAtPercentile(percentiles[i]) / 1000.0);
+                }
+                summary.dataPoint(SummarySnapshot.SummaryDataPointSnapshot.builder()
+                    .labels(Labels.of("cmd", command.spec().name())).quantiles(Quantiles.of(quantiles))
+                    .count(command.calls()).sum(command.microseconds()).build());
+            }
+        }
+        metrics.add(summary.build());
+    }
+
+    private static List<Command> allCommands(ServerState state) {
+        List<Command> all = new ArrayList<>();
+        for (Command command : state.commands().commands()) {
+            all.add(command);
+            all.addAll(command.subcommands());
+        }
+        return all;
+    }
+
     /** redis_commands_total and redis_commands_duration_seconds_total by command, those ever called. */
     private static void commands(ServerState state, List<MetricSnapshot> metrics) {
         CounterSnapshot.Builder calls = CounterSnapshot.builder().name("redis_commands")
             .help("Total number of calls per command");
         CounterSnapshot.Builder seconds = CounterSnapshot.builder().name("redis_commands_duration_seconds")
             .help("Total amount of time in seconds spent per command");
-        List<Command> all = new ArrayList<>();
-        for (Command command : state.commands().commands()) {
-            all.add(command);
-            all.addAll(command.subcommands());
-        }
-        for (Command command : all) {
+        for (Command command : allCommands(state)) {
             if (command.calls() > 0) {
                 Labels labels = Labels.of("cmd", command.spec().name());
                 calls.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().labels(labels)

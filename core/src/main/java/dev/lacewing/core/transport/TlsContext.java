@@ -32,7 +32,8 @@ import javax.net.ssl.SSLParameters;
  * OpenSSL (BoringSSL through netty-tcnative) where its native library loads and the JDK's
  * SSLEngine otherwise. A CONFIG SET of any tls-* setting builds a new context, as Redis's
  * applyTlsCfg does; connections already open keep the one they started with, new ones get the new
- * one. A context that cannot be built leaves the old one in place and fails the CONFIG SET.
+ * one. A context that cannot be built leaves the old one in place and fails the CONFIG SET. With
+ * tls-port 0 the tls-* settings are only values, as in Redis, until CONFIG SET tls-port builds one.
  *
  * <p>Thread rule: {@link #newHandler} runs on any event loop and reads the current context from a
  * volatile field; {@link #reload} runs on the thread of the CONFIG SET (or the one starting the
@@ -60,22 +61,35 @@ public final class TlsContext {
     }
 
     /**
-     * The context of the settings now, reloaded on every CONFIG SET of a tls-* setting.
+     * The TLS of the settings now: built at once when tls-port is set, else on the first
+     * {@link #enable} (CONFIG SET tls-port); rebuilt on every CONFIG SET of another tls-* setting
+     * while it is in use, as Redis's applyTlsCfg.
      *
      * @throws IllegalArgumentException {@link #START_FAILED}, the cause logged, when the settings do not make one
      */
     public static TlsContext start(Config config) {
-        Built first;
-        try {
-            first = build(config);
-        } catch (IllegalArgumentException e) {
-            LOG.log(System.Logger.Level.WARNING, e.getMessage());
-            throw new IllegalArgumentException(START_FAILED + " " + e.getMessage(), e);
+        Built first = null;
+        if (config.longValue("tls-port") != 0) {
+            try {
+                first = build(config);
+            } catch (IllegalArgumentException e) {
+                LOG.log(System.Logger.Level.WARNING, e.getMessage());
+                throw new IllegalArgumentException(START_FAILED + " " + e.getMessage(), e);
+            }
+            LOG.log(System.Logger.Level.INFO, "TLS on tls-port with " + provider());
         }
         TlsContext tls = new TlsContext(config, first);
-        config.onApply(name -> name.startsWith("tls-"), tls::reload);
-        LOG.log(System.Logger.Level.INFO, "TLS on tls-port with " + provider());
+        config.onApply(name -> name.startsWith("tls-") && !name.equals("tls-port"), tls::reloadInUse);
         return tls;
+    }
+
+    /**
+     * Builds the context from the settings now, for a tls-port set at runtime where there was none.
+     *
+     * @throws IllegalArgumentException {@link #RELOAD_FAILED} when the settings do not make one
+     */
+    public void enable() {
+        reload();
     }
 
     /** Which library runs TLS here: OpenSSL (BoringSSL) when netty-tcnative loads, else the JDK's. */
@@ -100,6 +114,13 @@ public final class TlsContext {
             engine.setSSLParameters(parameters);
         }
         return handler;
+    }
+
+    /** As applyTlsCfg: only while tls-port is set. */
+    private void reloadInUse() {
+        if (config.longValue("tls-port") != 0) {
+            reload();
+        }
     }
 
     /** Rebuilds from the settings now; IllegalArgumentException ({@link #RELOAD_FAILED}) keeps the old context. */
@@ -180,10 +201,14 @@ public final class TlsContext {
             .orElseThrow()).toArray(String[]::new);
     }
 
-    /** tls-ciphers (TLS 1.2) then tls-ciphersuites (TLS 1.3), colon-separated names. */
+    /**
+     * tls-ciphers (TLS 1.2, OpenSSL's cipher-list syntax: see {@link OpenSslCipherList}) then
+     * tls-ciphersuites (TLS 1.3, colon-separated names).
+     */
     private static List<String> ciphers(String tls12, String tls13) {
-        return Stream.of(tls12, tls13).flatMap(list -> Arrays.stream(list.split(":")))
-            .map(String::strip).filter(name -> !name.isEmpty()).toList();
+        List<String> all = new ArrayList<>(OpenSslCipherList.expand(tls12, provider() == SslProvider.OPENSSL));
+        Arrays.stream(tls13.split(":")).map(String::strip).filter(name -> !name.isEmpty()).forEach(all::add);
+        return all;
     }
 
     /** Every certificate in the CA file and in the files of the CA directory. */

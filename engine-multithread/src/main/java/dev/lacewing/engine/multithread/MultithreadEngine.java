@@ -238,6 +238,21 @@ final class MultithreadEngine implements StorageEngine {
     }
 
     @Override
+    public int shardCount() {
+        return keyspace.partitionCount();
+    }
+
+    @Override
+    public long approximateShardSize(int shard) {
+        return keyspace.partition(shard).keyCount();
+    }
+
+    @Override
+    public long shardMemory(int shard) {
+        return keyspace.partition(shard).liveMemory();
+    }
+
+    @Override
     public void close() {
         closed = true;
     }

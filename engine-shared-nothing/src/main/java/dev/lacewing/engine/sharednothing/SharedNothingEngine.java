@@ -458,6 +458,21 @@ final class SharedNothingEngine implements StorageEngine {
     }
 
     @Override
+    public int shardCount() {
+        return keyspace.partitionCount();
+    }
+
+    @Override
+    public long approximateShardSize(int shard) {
+        return keyspace.partition(shard).keyCount();
+    }
+
+    @Override
+    public long shardMemory(int shard) {
+        return keyspace.partition(shard).liveMemory();
+    }
+
+    @Override
     public void close() {
         // Nothing of its own to stop: transactions live in the workers' queues.
     }

@@ -7,6 +7,8 @@ import dev.lacewing.core.server.LacewingServer;
 import dev.lacewing.it.resp.RespClient;
 import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -14,7 +16,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * MEMORY STATS with Redis 7.0's field names in its order (as redis-server 7.0.15 replies them),
- * filled with the JVM's and the keyspace's figures, MEMORY DOCTOR and MEMORY MALLOC-STATS.
+ * filled with the JVM's and the keyspace's figures, MEMORY DOCTOR, MEMORY MALLOC-STATS and MEMORY PURGE.
  */
 class MemoryDiagnosticsTest {
 
@@ -53,6 +55,26 @@ class MemoryDiagnosticsTest {
             assertTrue(resp3.startsWith("%" + REDIS_FIELDS.size() + "\r\n$14\r\npeak.allocated\r\n:"), resp3);
             assertTrue(resp3.contains("$13\r\nfragmentation\r\n,"), resp3);
         }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void purgeRunsACollectionAndRepliesOk(Target target) {
+        try (LacewingServer server = Servers.builder(target).start();
+             RespClient client = RespClient.connect(server.port())) {
+            long collections = collections();
+            assertEquals("+OK\r\n", client.call("MEMORY", "PURGE"));
+            assertTrue(collections() > collections, "a collection ran");
+            assertTrue(client.call("MEMORY", "HELP").contains("PURGE"));
+            assertEquals("-ERR wrong number of arguments for 'memory|purge' command\r\n",
+                client.call("MEMORY", "PURGE", "now"));
+        }
+    }
+
+    /** Collections run by every collector of this JVM, which the in-process server shares. */
+    private static long collections() {
+        return ManagementFactory.getGarbageCollectorMXBeans().stream()
+            .mapToLong(GarbageCollectorMXBean::getCollectionCount).sum();
     }
 
     @ParameterizedTest(name = "{0}")

@@ -2,6 +2,7 @@ package dev.lacewing.it.distribution;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,6 +11,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,6 +56,25 @@ class WarmStartTest {
         // 200 MiB of keyspace: 250 MiB (G1) or 300 MiB (ZGC) plus 32 MiB
         assertEquals(2, javaStarts(invocations, () -> assertHeap(environment, port, conf, "-Xmx282m", "-Xmx332m")).size());
         assertEquals(1, javaStarts(invocations, () -> assertHeap(environment, port, conf, "-Xmx282m", "-Xmx332m")).size());
+    }
+
+    @Test
+    void onJdk17AFirstStartWritesAClassSharingArchiveThatLaterStartsMap(@TempDir Path directory) throws IOException {
+        assumeTrue(Runtime.version().feature() <= 18, "AppCDS is used on JDK 17 and 18 only");
+        Path invocations = directory.resolve("invocations.log");
+        Map<String, String> environment = Map.of("JAVA_HOME", countingJavaHome(directory, invocations).toString());
+        int port = LacewingProcess.freePort();
+
+        List<String> first = javaStarts(invocations, () -> startAndStop(environment, port, "--threads", "1"));
+        String server = first.get(first.size() - 1);
+        Matcher dump = Pattern.compile("-XX:ArchiveClassesAtExit=(\\S+\\.jsa)").matcher(server);
+        assertTrue(dump.find(), server);
+        Path archive = Path.of(dump.group(1));
+        assertTrue(Files.size(archive) > 0, "written at exit: " + archive);
+
+        List<String> second = javaStarts(invocations, () -> startAndStop(environment, port, "--threads", "1"));
+        assertEquals(1, second.size(), second.toString());
+        assertTrue(second.get(0).contains("-XX:SharedArchiveFile=" + archive), second.toString());
     }
 
     private static void startAndStop(Map<String, String> environment, int port, String... args) {

@@ -27,7 +27,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * metrics-port: GET /metrics in Prometheus's text format 0.0.4 with redis_exporter's names, scraped
  * with java.net.http over a real socket; every sample's family has HELP and TYPE lines, label values
- * are quoted and escaped, and the figures move with the commands run.
+ * are quoted and escaped, and the figures move with the commands run: keys per shard, and the
+ * latency percentiles of INFO latencystats as redis_exporter's summary.
  */
 class MetricsEndpointTest {
 
@@ -77,6 +78,24 @@ class MetricsEndpointTest {
             assertTrue(second.get("redis_commands_processed_total") > first.get("redis_commands_processed_total"));
             assertTrue(second.get("redis_net_input_bytes_total") > first.get("redis_net_input_bytes_total"));
 
+            Map<String, Double> shardKeys = new HashMap<>();
+            second.forEach((sample, value) -> {
+                if (sample.startsWith("lacewing_shard_keys{shard=")) {
+                    shardKeys.put(sample, value);
+                }
+            });
+            assertEquals(server.state().engine().shardCount(), shardKeys.size(), shardKeys::toString);
+            assertTrue(shardKeys.size() > 0);
+            assertEquals(3.0, shardKeys.values().stream().mapToDouble(Double::doubleValue).sum(), shardKeys::toString);
+            assertTrue(second.get("lacewing_shard_memory_bytes{shard=\"0\"}") >= 0);
+
+            assertEquals(3.0, second.get("redis_latency_percentiles_usec_count{cmd=\"get\"}"));
+            assertTrue(second.get("redis_latency_percentiles_usec_sum{cmd=\"get\"}") >= 0);
+            for (String quantile : new String[] {"0.5", "0.99", "0.999"}) {
+                Double value = second.get("redis_latency_percentiles_usec{cmd=\"get\",quantile=\"" + quantile + "\"}");
+                assertTrue(value != null && value > 0, () -> quantile + " in " + second.keySet());
+            }
+
             assertEquals(404, HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/other"))
                 .build(), HttpResponse.BodyHandlers.discarding()).statusCode());
             assertEquals(405, HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics"))
@@ -103,14 +122,14 @@ class MetricsEndpointTest {
                 helped.add(line.split(" ")[2]);
             } else if (line.startsWith("# TYPE ")) {
                 String[] words = line.split(" ");
-                assertTrue(Set.of("counter", "gauge").contains(words[3]), line);
+                assertTrue(Set.of("counter", "gauge", "summary").contains(words[3]), line);
                 assertTrue(helped.contains(words[2]), "TYPE without HELP: " + line);
                 types.put(words[2], words[3]);
             } else {
                 Matcher matcher = SAMPLE.matcher(line);
                 assertTrue(matcher.matches(), "not a sample line: " + line);
                 String name = matcher.group(1);
-                String family = types.containsKey(name) ? name : name.replaceAll("_total$", "");
+                String family = types.containsKey(name) ? name : name.replaceAll("_(total|sum|count)$", "");
                 assertTrue(types.containsKey(family), "sample before its TYPE: " + line);
                 assertEquals(types.get(family).equals("counter"), name.endsWith("_total"), line);
                 samples.put(name + (matcher.group(2) == null ? "" : matcher.group(2)),

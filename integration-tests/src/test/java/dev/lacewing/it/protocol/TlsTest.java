@@ -247,6 +247,48 @@ class TlsTest {
         }
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void configSetTlsPortOpensMovesAndClosesTheTlsListener(Target target) throws Exception {
+        try (LacewingServer server = Servers.builder(target)
+                .set("tls-cert-file", file("server.crt"))
+                .set("tls-key-file", file("server.key"))
+                .set("tls-auth-clients", "no")
+                .start();
+             RespClient plain = RespClient.connect(server.port())) {
+            assertEquals(0, server.tlsPort());
+            int first = freePort();
+            assertEquals("+OK\r\n", plain.call("CONFIG", "SET", "tls-port", Integer.toString(first)));
+            assertEquals(first, server.tlsPort());
+            assertEquals("PONG", redisCli(first, false, "PING").text());
+
+            int second = freePort();
+            assertEquals("+OK\r\n", plain.call("CONFIG", "SET", "tls-port", Integer.toString(second)));
+            assertEquals("PONG", redisCli(second, false, "PING").text());
+            assertTrue(ListenPortTest.stopsAccepting(first), "the old TLS port closes");
+
+            assertEquals("+OK\r\n", plain.call("CONFIG", "SET", "tls-port", "0"));
+            assertTrue(ListenPortTest.stopsAccepting(second), "tls-port 0 closes TLS");
+            assertEquals(0, server.tlsPort());
+            assertEquals("+PONG\r\n", plain.call("PING"), "the plain port is untouched");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void configSetTlsPortWithoutACertificateIsRefusedAndListensOnNothing(Target target) {
+        try (LacewingServer server = Servers.builder(target).start();
+             RespClient plain = RespClient.connect(server.port())) {
+            int port = freePort();
+            assertEquals("-ERR CONFIG SET failed (possibly related to argument 'tls-port') - Unable to update TLS "
+                + "configuration. Check server logs.\r\n", plain.call("CONFIG", "SET", "tls-port", Integer.toString(port)));
+            assertEquals("*2\r\n$8\r\ntls-port\r\n$1\r\n0\r\n", plain.call("CONFIG", "GET", "tls-port"));
+            assertTrue(!ListenPortTest.accepts(port));
+            assertEquals("+OK\r\n", plain.call("CONFIG", "SET", "tls-cert-file", file("nothing.crt")),
+                "with tls-port 0 the tls-* settings are only values, as in Redis");
+        }
+    }
+
     @Test
     void tlsProtocolsAndCiphersLimitWhatAClientMayNegotiate() {
         Target target = new Target("shared-nothing", "nio");
@@ -270,6 +312,52 @@ class TlsTest {
             assertTrue(tls13.exitCode() != 0, "TLSv1.3 is not in tls-protocols: " + tls13.text());
             assertEquals("PONG", redisCli(server.tlsPort(), false, "PING").text());
         }
+    }
+
+    @Test
+    void openSslCipherKeywordsChooseTheSuitesAndAListMatchingNoneIsRefused() {
+        Target target = new Target("shared-nothing", "nio");
+        try (LacewingServer server = Servers.builder(target)
+                .set("tls-port", Integer.toString(freePort()))
+                .set("tls-cert-file", file("server.crt"))
+                .set("tls-key-file", file("server.key"))
+                .set("tls-auth-clients", "no")
+                .set("tls-protocols", "TLSv1.2")
+                .set("tls-ciphers", "ECDHE+AESGCM:!AES256")
+                .set("tls-prefer-server-ciphers", "yes")
+                .start();
+             RespClient plain = RespClient.connect(server.port() == 0 ? server.tlsPort() : server.port())) {
+            assertEquals("ECDHE-ECDSA-AES128-GCM-SHA256", negotiated(server.tlsPort(), null));
+            assertEquals("", negotiated(server.tlsPort(), "ECDHE-ECDSA-AES256-GCM-SHA384"), "!AES256 took it out");
+            assertEquals("", negotiated(server.tlsPort(), "ECDHE-ECDSA-AES128-SHA"), "not AESGCM");
+
+            RedisClient client = lettuce(server.tlsPort(), "ca", false);
+            try (StatefulRedisConnection<String, String> open = client.connect()) {
+                assertEquals("OK", open.sync().configSet("tls-ciphers", "HIGH:!aNULL"));
+                assertEquals("ECDHE-ECDSA-AES256-GCM-SHA384", negotiated(server.tlsPort(), "ECDHE-ECDSA-AES256-GCM-SHA384"));
+                assertEquals("OK", open.sync().configSet("tls-ciphers", "DEFAULT"));
+                assertEquals("ECDHE-ECDSA-AES128-SHA", negotiated(server.tlsPort(), "ECDHE-ECDSA-AES128-SHA"));
+                assertEquals("ERR CONFIG SET failed (possibly related to argument 'tls-ciphers') - Unable to update "
+                    + "TLS configuration. Check server logs.",
+                    assertThrows(Exception.class, () -> open.sync().configSet("tls-ciphers", "NO-SUCH-CIPHER"))
+                        .getMessage());
+                assertEquals("DEFAULT", open.sync().configGet("tls-ciphers").get("tls-ciphers"));
+            } finally {
+                client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            }
+        }
+    }
+
+    /** The TLS 1.2 cipher openssl s_client agrees on, offering only {@code cipher} when given; "" when none. */
+    private static String negotiated(int port, String cipher) {
+        List<String> command = new ArrayList<>(List.of("openssl", "s_client", "-connect", "127.0.0.1:" + port,
+            "-CAfile", file("ca.crt"), "-tls1_2"));
+        if (cipher != null) {
+            command.addAll(List.of("-cipher", cipher));
+        }
+        Output output = run(command, certificates.toFile());
+        java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("Cipher is (\\S+)").matcher(output.text());
+        return output.exitCode() == 0 && matcher.find() && !matcher.group(1).equals("(NONE)") ? matcher.group(1) : "";
     }
 
     @Test

@@ -397,11 +397,19 @@ public final class ServerCommands {
             MemoryStats.doctor(memoryFigures(state(ctx)), MemoryStats.Jvm.now())))
         .add("malloc-stats", 2, "Show allocator internal stats", ctx -> ctx.reply().verbatim(
             MemoryStats.mallocStats()))
+        .add("purge", 2, "Ask the allocator to release memory", ServerCommands::memoryPurge)
         .help(ctx -> ConnectionCommands.help(ctx.reply(), "MEMORY",
             "DOCTOR", "    Return memory problems reports.",
             "MALLOC-STATS", "    Return internal statistics report from the memory allocator.",
+            "PURGE", "    Attempt to purge dirty pages for reclamation by the allocator.",
             "STATS", "    Return information about the memory usage of the server.",
             "USAGE <key> [SAMPLES <count>]", "    Return memory in bytes used by <key> and its value."));
+
+    /** MEMORY PURGE: OK as Redis's; what the JVM gave back goes to the log. */
+    private static void memoryPurge(CommandContext ctx) {
+        LOG.log(System.Logger.Level.INFO, "MEMORY PURGE: " + MemoryStats.purge().describe());
+        ctx.reply().ok();
+    }
 
     /** What MEMORY STATS and DOCTOR know of the server: INFO memory's used and peak, clients, keys, scripts. */
     private static MemoryStats.Server memoryFigures(ServerState state) {
