@@ -3,11 +3,11 @@
 # over redis-cli --pipe, one fresh server per data set, and the growth is divided by the elements.
 # Redis: growth of INFO used_memory (and of RSS). Lacewing: growth of the process RSS after a full
 # GC (jcmd GC.run) before and after filling, and of INFO used_memory (what the keyspace counts it
-# holds; the heap in use for the objects layout).
+# holds).
 #
-# Strings (bytes per key; Lacewing in both keyspace layouts): N keys of 16 bytes ("key:%012d")
+# Strings (bytes per key): N keys of 16 bytes ("key:%012d")
 # with 8-byte values, 256-byte values, 8-byte values with a TTL (EX 3600).
-# Aggregates (issue 5 item 11, bytes per element; Lacewing's compact layout, the default), each
+# Aggregates (issue 5 item 11, bytes per element), each
 # against its target for Lacewing's RSS growth over Redis's used_memory growth:
 #   large-hash    one hash of 1,000,000 fields field:N -> value:N (HSET per field)   <= 0.7x
 #   sorted-set    one sorted set of 1,000,000 members member:N, score N*1.5 (ZADD)   <= 0.7x
@@ -150,9 +150,9 @@ start_redis() {
   wait_ready "$port"
 }
 
-start_lacewing() { # layout
+start_lacewing() {
   port=$(free_port)
-  LACEWING_JAVA_OPTS="$java_opts" "$dist/bin/lacewing-server" --save "" --dir "$work" --port "$port" --threads 1 --keyspace-layout "$1" \
+  LACEWING_JAVA_OPTS="$java_opts" "$dist/bin/lacewing-server" --save "" --dir "$work" --port "$port" --threads 1 \
     >"$work/lacewing.log" 2>&1 &
   pid=$!; pids+=("$pid")
   wait_ready "$port"
@@ -170,11 +170,9 @@ if [ "$only" = all ] || [ "$only" = strings ]; then
     start_redis
     measure redis "$port" no "$work/load" "$keys" strings key
     stop
-    for layout in compact objects; do
-      start_lacewing "$layout"
-      measure "lacewing $layout" "$port" yes "$work/load" "$keys" strings key
-      stop
-    done
+    start_lacewing
+    measure lacewing "$port" yes "$work/load" "$keys" strings key
+    stop
   done
 fi
 
@@ -189,8 +187,8 @@ if [ "$only" != strings ]; then
     measure redis "$port" no "$work/load" "$elements" "$name" element
     redis_used=$growth_used
     stop
-    start_lacewing compact
-    measure "lacewing compact" "$port" yes "$work/load" "$elements" "$name" element
+    start_lacewing
+    measure lacewing "$port" yes "$work/load" "$elements" "$name" element
     stop
     awk -v smoke=$((scale > 1)) -v target="$target" -v redis="$redis_used" -v rss="$growth_rss" -v used="$growth_used" 'BEGIN {
       verdict = smoke ? "smoke run, no verdict" : rss / redis <= target ? "met" : "not met"

@@ -5,7 +5,6 @@ import dev.lacewing.core.datatype.HashValue;
 import dev.lacewing.core.datatype.Quicklist;
 import dev.lacewing.core.datatype.SetValue;
 import dev.lacewing.core.datatype.SortedSet;
-import dev.lacewing.core.keyspace.KeyspaceLayout;
 import dev.lacewing.core.keyspace.PartitionedKeyspace;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -40,7 +39,7 @@ public final class AggregateMemory {
         String shape = args.length > 0 ? args[0] : "large-hash";
         int count = args.length > 1 ? Integer.parseInt(args[1]) : 1_000_000;
         long before = heapAfterFullGc();
-        PartitionedKeyspace keyspace = new PartitionedKeyspace(1, 16, KeyspaceLayout.named("compact"));
+        PartitionedKeyspace keyspace = new PartitionedKeyspace(1, 16);
         Keyspace database = keyspace.database(0);
         long own = 0;
         switch (shape) {

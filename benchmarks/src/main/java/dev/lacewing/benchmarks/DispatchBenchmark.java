@@ -9,7 +9,6 @@ import dev.lacewing.api.Server;
 import dev.lacewing.api.ValueView;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.CommandTable;
-import dev.lacewing.core.keyspace.KeyspaceLayout;
 import dev.lacewing.core.keyspace.PartitionedKeyspace;
 import dev.lacewing.core.resp.RequestDecoder;
 import dev.lacewing.core.resp.RespWriter;
@@ -75,7 +74,7 @@ public class DispatchBenchmark {
     @Setup
     public void setUp() {
         table = CoreCommands.table();
-        Keyspace keyspace = new PartitionedKeyspace(1, 16, KeyspaceLayout.named("compact")).database(0);
+        Keyspace keyspace = new PartitionedKeyspace(1, 16).database(0);
         byte[] value = new byte[256];
         for (int i = 0; i < keys; i++) {
             byte[] key = key(i);

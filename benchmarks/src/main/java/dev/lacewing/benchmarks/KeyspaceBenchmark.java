@@ -2,7 +2,6 @@ package dev.lacewing.benchmarks;
 
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ValueView;
-import dev.lacewing.core.keyspace.KeyspaceLayout;
 import dev.lacewing.core.keyspace.PartitionedKeyspace;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
@@ -21,8 +20,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * GET (of a key there and of one not), SET of an existing key, and a new key's insert and delete
  * against the keyspace (one partition, as a shard sees it) holding {@code keys} keys of 256-byte
- * values, in each layout (at most 8,000,000 keys, so that every key has seven digits). Keys are looked up as slices of a request-like buffer, as the server
- * does.
+ * values (at most 8,000,000 keys, so that every key has seven digits). Keys are looked up as
+ * slices of a request-like buffer, as the server does.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -35,9 +34,6 @@ public class KeyspaceBenchmark {
     @Param({"1000000"})
     public int keys;
 
-    @Param({"objects", "compact"})
-    public String layout;
-
     private Keyspace database;
     private byte[] requestBuffer;
     private final byte[] value = new byte[256];
@@ -46,7 +42,7 @@ public class KeyspaceBenchmark {
 
     @Setup
     public void setUp() {
-        database = new PartitionedKeyspace(1, 16, KeyspaceLayout.named(layout)).database(0);
+        database = new PartitionedKeyspace(1, 16).database(0);
         for (int i = 0; i < keys; i++) {
             byte[] key = key(i);
             database.put(key, 0, key.length, value, Keyspace.NO_EXPIRY);

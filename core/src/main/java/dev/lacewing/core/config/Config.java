@@ -141,9 +141,8 @@ public final class Config implements Settings {
         new Setting("stream-node-max-entries", List.of(), "100", MUTABLE, Setting.Type.INTEGER,
             "most entries, deleted ones included, a stream node holds before a new node starts (0: no bound)", 0,
             Long.MAX_VALUE),
-        new Setting("keyspace-layout", List.of(), "compact", FIXED, Setting.Type.STRING,
-            "how entries are stored: compact (packed in byte pages, no Java object per key) or objects (a byte[] "
-            + "per key and value)"),
+        new Setting("keyspace-layout", List.of(), "compact", FIXED, Setting.Type.KEYSPACE_LAYOUT,
+            "how entries are stored: compact (packed in byte pages, no Java object per key), the only layout"),
         new Setting("engine", List.of(), "shared-nothing", FIXED, Setting.Type.STRING,
             "storage engine plugin: shared-nothing or multithread"),
         new Setting("transport", List.of(), "auto", FIXED, Setting.Type.STRING,

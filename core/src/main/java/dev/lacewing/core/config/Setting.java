@@ -79,7 +79,12 @@ public record Setting(String name, List<String> aliases, String defaultValue, Mu
         /** dbfilename: a file name, not a path (isValidDBfilename). */
         FILE_NAME,
         /** latency-tracking-info-percentiles: numbers from 0 to 100 ({@link LatencyTracking#normalize}). */
-        PERCENTILES;
+        PERCENTILES,
+        /**
+         * keyspace-layout: compact, case-insensitive, replied in lower case; objects, the layout
+         * removed, is refused with a pointer to why.
+         */
+        KEYSPACE_LAYOUT;
 
         /** The value in the form CONFIG GET replies; IllegalArgumentException with Redis's wording if invalid. */
         String normalize(String value) {
@@ -112,6 +117,14 @@ public record Setting(String name, List<String> aliases, String defaultValue, Mu
                         throw new IllegalArgumentException("dbfilename can't be a path, just a filename");
                     }
                     yield value;
+                }
+                case KEYSPACE_LAYOUT -> {
+                    String lower = value.toLowerCase(Locale.ROOT);
+                    if (!lower.equals("compact")) {
+                        throw new IllegalArgumentException("no keyspace layout named '" + value + "'"
+                            + (lower.equals("objects") ? " (removed: see docs/architecture.md)" : ""));
+                    }
+                    yield lower;
                 }
                 case LOG_LEVEL -> {
                     String lower = value.toLowerCase(Locale.ROOT);

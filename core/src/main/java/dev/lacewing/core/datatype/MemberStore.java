@@ -1,6 +1,5 @@
 package dev.lacewing.core.datatype;
 
-import dev.lacewing.core.keyspace.KeyTable;
 import java.util.Arrays;
 import java.util.function.IntBinaryOperator;
 

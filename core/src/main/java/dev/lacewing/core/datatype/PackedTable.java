@@ -1,6 +1,5 @@
 package dev.lacewing.core.datatype;
 
-import dev.lacewing.core.keyspace.KeyTable;
 import java.util.Arrays;
 import java.util.random.RandomGenerator;
 import java.util.function.IntConsumer;

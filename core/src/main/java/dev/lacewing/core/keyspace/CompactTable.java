@@ -7,6 +7,7 @@ import dev.lacewing.core.datatype.HashValue;
 import dev.lacewing.core.datatype.InlineValue;
 import dev.lacewing.core.datatype.SetValue;
 import dev.lacewing.core.datatype.TableHash;
+import dev.lacewing.core.datatype.TypedValue;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -651,7 +652,7 @@ public final class CompactTable implements DatabaseTable {
             index = objectCount++;
         }
         objects[index] = object;
-        long size = KeyTable.valueBytes(object);
+        long size = objectBytes(object);
         objectSizes[index] = size;
         objectBytes += size;
         return index;
@@ -664,7 +665,7 @@ public final class CompactTable implements DatabaseTable {
 
     /** Counts a side-table object again, after it changed in place. */
     private void recountObject(int index) {
-        long size = KeyTable.valueBytes(objects[index]);
+        long size = objectBytes(objects[index]);
         objectBytes += size - objectSizes[index];
         objectSizes[index] = size;
     }
@@ -1049,7 +1050,15 @@ public final class CompactTable implements DatabaseTable {
         free(old);
     }
 
-    /** A string's bytes as {@link KeyTable#valueBytes} counts them, its room included; an aggregate's own estimate. */
+    /** The bytes a side-table or materialized value counts: a chunked string's, or an aggregate's own estimate. */
+    private static long objectBytes(Object value) {
+        if (value instanceof EditedString edited) {
+            return edited.memoryUsage();
+        }
+        return value instanceof TypedValue typed ? typed.memoryUsage() : 0;
+    }
+
+    /** A string's bytes plus an array header's 16, its room included; a side-table value's {@link #objectBytes}. */
     @Override
     public long valueMemory(byte[] key, int offset, int length, long now) {
         int index = findLive(key, offset, length, now);
@@ -1057,10 +1066,10 @@ public final class CompactTable implements DatabaseTable {
             return -1;
         }
         if ((entryFlags & OBJECT) != 0) {
-            return KeyTable.valueBytes(objects[(int) INT.get(entryPage, entryValueOffset)]);
+            return objectBytes(objects[(int) INT.get(entryPage, entryValueOffset)]);
         }
         if ((entryFlags & FORM_MASK) != 0) {
-            return KeyTable.valueBytes(value());
+            return objectBytes(value());
         }
         return 16L + entryValueLength + roomOf(keyIndex.get(index));
     }

@@ -5,10 +5,9 @@ import dev.lacewing.api.ValueView;
 import java.util.function.Consumer;
 
 /**
- * One database of one partition: the storage behind {@link Database}. Two layouts implement it,
- * {@link KeyTable} (a Java object per key and value) and {@link CompactTable} (entries packed in
- * byte pages); the {@code keyspace-layout} setting picks one. Both keep the same semantics,
- * including SCAN's guarantee, described on {@link KeyTable}.
+ * One database of one partition: the storage behind {@link Database}, implemented by
+ * {@link CompactTable} (entries packed in byte pages, SCAN's guarantee described on
+ * {@link SegmentedIndex}).
  *
  * <p>Expiry is judged against {@code now}; a lookup that meets a key whose time has passed
  * deletes it. Thread rule: touched only by the thread the engine grants the partition to, except

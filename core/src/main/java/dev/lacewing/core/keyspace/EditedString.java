@@ -6,9 +6,8 @@ import java.util.Arrays;
 /**
  * A string a table edits in place (APPEND, SETRANGE, SETBIT, BITFIELD through
  * {@link DatabaseTable#editString}): its bytes and a length, the room past the length kept for
- * later growth as Redis's sds keeps {@code alloc - len}. The {@code objects} layout ({@link KeyTable})
- * holds every edited string as one; the {@code compact} layout ({@link CompactTable}) only those
- * grown past {@link #MAX_PREALLOC}, in its side table. The table owns it alone (its {@code get}
+ * later growth as Redis's sds keeps {@code alloc - len}. {@link CompactTable} holds those grown
+ * past {@link #MAX_PREALLOC} as one, in its side table. The table owns it alone (its {@code get}
  * hands out copies), so it may change it. Bytes past the length are always zero: the length only
  * grows, and new storage starts zeroed.
  *
@@ -55,22 +54,6 @@ final class EditedString {
     private EditedString(byte[] bytes, int length) {
         this.bytes = bytes;
         this.length = length;
-    }
-
-    /** {@code minLength} zero bytes and no room to spare, as sdsnewlen makes a new string. */
-    static EditedString zeros(int minLength) {
-        if (minLength > MAX_PREALLOC) {
-            EditedString string = new EditedString(new byte[0], 0);
-            string.addChunks(minLength, 0);
-            string.length = minLength;
-            return string;
-        }
-        return new EditedString(new byte[minLength], minLength);
-    }
-
-    /** A copy of a stored string to edit, grown to {@code minLength} with room to spare when shorter. */
-    static EditedString copyOf(byte[] value, int minLength) {
-        return copyOf(value, 0, value.length, minLength);
     }
 
     /** A copy of a slice to edit, grown to {@code minLength} with room to spare when shorter. */

@@ -43,16 +43,16 @@ public final class Partition {
     private volatile KeyspaceListener listener = KeyspaceListener.NONE;
 
     /** A partition under Redis's default memory settings on the system clock, for tests. */
-    public Partition(int databases, KeyspaceLayout layout) {
-        this(databases, layout, new MemoryPolicy(), System::currentTimeMillis);
+    public Partition(int databases) {
+        this(databases, new MemoryPolicy(), System::currentTimeMillis);
     }
 
-    public Partition(int databases, KeyspaceLayout layout, MemoryPolicy memory, LongSupplier clock) {
+    public Partition(int databases, MemoryPolicy memory, LongSupplier clock) {
         this.memory = memory;
         this.clock = clock;
         this.databases = new DatabaseTable[databases];
         for (int i = 0; i < databases; i++) {
-            DatabaseTable table = layout.newTable(memory, clock);
+            DatabaseTable table = new CompactTable(memory, clock);
             table.events(new TableEvents(table));
             this.databases[i] = table;
         }

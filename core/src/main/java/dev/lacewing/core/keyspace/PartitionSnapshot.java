@@ -14,7 +14,7 @@ import java.util.function.IntFunction;
  * what the sink receives is exactly the partition as it was at the epoch, each key once.
  *
  * <p>Why this is exact: the walk is Redis's dictScan over home buckets, in bit-reversed cursor
- * order, which growth never makes revisit a bucket ({@link KeyTable}). A key's bucket is behind
+ * order, which growth never makes revisit a bucket ({@link SegmentedIndex}). A key's bucket is behind
  * the cursor or ahead of it, judged from its hash ({@link #walked}). Ahead of it, the first touch
  * writes the key's epoch value (or, for a key absent at the epoch, nothing) and remembers the key,
  * and the walk skips a remembered key when it gets there (it gets there once); behind it, the key

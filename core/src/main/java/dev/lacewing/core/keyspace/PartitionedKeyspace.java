@@ -50,33 +50,33 @@ public final class PartitionedKeyspace {
     private volatile boolean estimated;
 
     /** A keyspace under Redis's default memory settings (no limit) on the system clock. */
-    public PartitionedKeyspace(int partitionCount, int databaseCount, KeyspaceLayout layout) {
-        this(partitionCount, databaseCount, layout, System::currentTimeMillis);
+    public PartitionedKeyspace(int partitionCount, int databaseCount) {
+        this(partitionCount, databaseCount, System::currentTimeMillis);
     }
 
     /** With the clock expiry is judged by; tests set their own. */
-    public PartitionedKeyspace(int partitionCount, int databaseCount, KeyspaceLayout layout, LongSupplier clock) {
-        this(partitionCount, databaseCount, layout, new MemoryPolicy(), clock);
+    public PartitionedKeyspace(int partitionCount, int databaseCount, LongSupplier clock) {
+        this(partitionCount, databaseCount, new MemoryPolicy(), clock);
     }
 
     /** With the memory settings the server keeps up to date (see {@link MemoryPolicy#of}), and no client buffers. */
-    public PartitionedKeyspace(int partitionCount, int databaseCount, KeyspaceLayout layout, MemoryPolicy memory,
+    public PartitionedKeyspace(int partitionCount, int databaseCount, MemoryPolicy memory,
                                LongSupplier clock) {
-        this(partitionCount, databaseCount, layout, memory, clock, () -> 0);
+        this(partitionCount, databaseCount, memory, clock, () -> 0);
     }
 
     /**
      * A server's keyspace: {@code clientBufferBytes} gives the bytes of its clients' buffers, which
      * count against {@code maxmemory} beside the keyspace's, as in Redis 7.0.
      */
-    public PartitionedKeyspace(int partitionCount, int databaseCount, KeyspaceLayout layout, MemoryPolicy memory,
+    public PartitionedKeyspace(int partitionCount, int databaseCount, MemoryPolicy memory,
                                LongSupplier clock, LongSupplier clientBufferBytes) {
         this.memory = memory;
         this.clock = clock;
         this.clientBufferBytes = clientBufferBytes;
         partitions = new Partition[partitionCount];
         for (int i = 0; i < partitionCount; i++) {
-            partitions[i] = new Partition(databaseCount, layout, memory, clock);
+            partitions[i] = new Partition(databaseCount, memory, clock);
         }
         databases = new Database[databaseCount];
         for (int i = 0; i < databaseCount; i++) {

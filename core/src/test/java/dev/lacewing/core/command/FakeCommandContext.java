@@ -9,8 +9,6 @@ import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.api.Server;
 import dev.lacewing.api.Settings;
-import dev.lacewing.core.config.Config;
-import dev.lacewing.core.keyspace.KeyspaceLayout;
 import dev.lacewing.core.keyspace.MemoryPolicy;
 import dev.lacewing.core.keyspace.PartitionedKeyspace;
 import dev.lacewing.core.resp.RespWriter;
@@ -66,8 +64,7 @@ public final class FakeCommandContext implements CommandContext, Client, Server,
         }
         this.table = builder.build();
         this.databases = databases;
-        this.keyspace = new PartitionedKeyspace(partitions, databases,
-            KeyspaceLayout.named(new Config().value("keyspace-layout")), memory, () -> now);
+        this.keyspace = new PartitionedKeyspace(partitions, databases, memory, () -> now);
         writer.target(out);
     }
 

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The protected actions of Redis 7.0: which clients CONFIG SET lets change a setting, and which
- * may run a protected command, by enable-protected-configs and enable-*-command.
+ * may run a protected command, by enable-protected-configs and enable-*-command; and the settings
+ * whose values Lacewing alone checks.
  */
 class ConfigTest {
 
@@ -52,6 +53,20 @@ class ConfigTest {
             assertEquals("can't set immutable config", config.refusal(config.setting(name).orElseThrow(), LOCAL));
         }
         assertNull(config.refusal(config.setting("maxmemory").orElseThrow(), REMOTE));
+    }
+
+    @Test
+    void theKeyspaceLayoutIsCompactAloneAndTheRemovedObjectsLayoutIsRefusedWithWhy() {
+        Config config = new Config();
+        assertEquals("compact", config.value("keyspace-layout"));
+        config.initialize("keyspace-layout", "COMPACT");
+        assertEquals("compact", config.value("keyspace-layout"));
+        IllegalArgumentException removed = assertThrows(IllegalArgumentException.class,
+            () -> config.initialize("keyspace-layout", "objects"));
+        assertEquals("no keyspace layout named 'objects' (removed: see docs/architecture.md)", removed.getMessage());
+        IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
+            () -> config.initialize("keyspace-layout", "tiered"));
+        assertEquals("no keyspace layout named 'tiered'", unknown.getMessage());
     }
 
     @Test

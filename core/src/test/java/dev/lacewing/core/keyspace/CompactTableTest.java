@@ -23,7 +23,7 @@ import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** What is particular to the packed layout; {@link DatabaseTableTest} runs the shared behaviour over both layouts. */
+/** What is particular to the packed layout: pages, compaction, the index; {@link DatabaseTableTest} runs the table contract. */
 class CompactTableTest {
 
     /** What the model holds for a key: a string or an object, and its expiry. */

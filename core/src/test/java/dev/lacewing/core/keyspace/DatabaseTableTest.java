@@ -21,8 +21,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 
 class DatabaseTableTest {
 
@@ -30,10 +28,9 @@ class DatabaseTableTest {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
-    @ParameterizedTest
-    @EnumSource(KeyspaceLayout.class)
-    void agreesWithAHashMapUnderRandomPutsAndRemoves(KeyspaceLayout layout) {
-        DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
+    @Test
+    void agreesWithAHashMapUnderRandomPutsAndRemoves() {
+        DatabaseTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
         Map<String, String> model = new HashMap<>();
         Random random = new Random(42);
         for (int i = 0; i < 200_000; i++) {
@@ -54,12 +51,11 @@ class DatabaseTableTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(KeyspaceLayout.class)
-    void aStringKeepsItsEncodingThroughTouchesAndExpiryChangesUntilANewValueIsStored(KeyspaceLayout layout) {
+    @Test
+    void aStringKeepsItsEncodingThroughTouchesAndExpiryChangesUntilANewValueIsStored() {
         for (StringEncoding marked : new StringEncoding[] {StringEncoding.RAW, StringEncoding.TEXT,
             StringEncoding.UNSHARED}) {
-            DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
+            DatabaseTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
             byte[] k = bytes("key");
             table.putEncoded(k, 0, 3, bytes("ab"), Keyspace.NO_EXPIRY, marked);
             assertEquals(marked, table.stringEncoding(k, 0, 3, 0));
@@ -87,10 +83,9 @@ class DatabaseTableTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(KeyspaceLayout.class)
-    void aSameSizeOverwriteReplacesOneEncodingMarkWithTheOther(KeyspaceLayout layout) {
-        DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
+    @Test
+    void aSameSizeOverwriteReplacesOneEncodingMarkWithTheOther() {
+        DatabaseTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
         byte[] k = bytes("key");
         table.putEncoded(k, 0, 3, bytes("1"), Keyspace.NO_EXPIRY, StringEncoding.RAW);
         table.putEncoded(k, 0, 3, bytes("2"), Keyspace.NO_EXPIRY, StringEncoding.TEXT);
@@ -103,11 +98,10 @@ class DatabaseTableTest {
         assertEquals(used, table.usedMemory(), "the mark costs no memory");
     }
 
-    @ParameterizedTest
-    @EnumSource(KeyspaceLayout.class)
-    void stringsStoredWhileThePolicyForbidsSharedIntegersStayUnsharedAfterItChanges(KeyspaceLayout layout) {
+    @Test
+    void stringsStoredWhileThePolicyForbidsSharedIntegersStayUnsharedAfterItChanges() {
         MemoryPolicy memory = new MemoryPolicy();
-        DatabaseTable table = layout.newTable(memory, System::currentTimeMillis);
+        DatabaseTable table = new CompactTable(memory, System::currentTimeMillis);
         byte[] k = bytes("key");
         table.put(k, 0, 3, bytes("1"), Keyspace.NO_EXPIRY);
         memory.set("maxmemory-policy", "allkeys-lru");
@@ -137,10 +131,9 @@ class DatabaseTableTest {
         assertEquals(StringEncoding.FROM_BYTES, table.stringEncoding(k, 0, 3, 0), "a new value may be shared");
     }
 
-    @ParameterizedTest
-    @EnumSource(KeyspaceLayout.class)
-    void aScanHandsExpiredKeysToTheirOwnReceiverAndDeletesNothing(KeyspaceLayout layout) {
-        DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
+    @Test
+    void aScanHandsExpiredKeysToTheirOwnReceiverAndDeletesNothing() {
+        DatabaseTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
         for (int i = 0; i < 50; i++) {
             byte[] k = bytes("k" + i);
             table.put(k, 0, k.length, bytes("v"), i % 2 == 0 ? 100 : Keyspace.NO_EXPIRY);
@@ -158,20 +151,18 @@ class DatabaseTableTest {
         assertEquals(50, table.size());
     }
 
-    @ParameterizedTest
-    @EnumSource(KeyspaceLayout.class)
-    void findsKeysGivenAsSlicesOfALargerArray(KeyspaceLayout layout) {
-        DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
+    @Test
+    void findsKeysGivenAsSlicesOfALargerArray() {
+        DatabaseTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
         byte[] k = bytes("key");
         table.put(k, 0, 3, bytes("v"), Keyspace.NO_EXPIRY);
         byte[] request = bytes("GETkeyEND");
         assertArrayEquals(bytes("v"), (byte[]) table.get(request, 3, 3, 0));
     }
 
-    @ParameterizedTest
-    @EnumSource(KeyspaceLayout.class)
-    void expiredKeysAreAbsentAndDeletedOnAccess(KeyspaceLayout layout) {
-        DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
+    @Test
+    void expiredKeysAreAbsentAndDeletedOnAccess() {
+        DatabaseTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
         byte[] k = bytes("k");
         table.put(k, 0, 1, bytes("v"), 1000);
         assertEquals(1, table.expiringSize());
@@ -182,10 +173,9 @@ class DatabaseTableTest {
         assertEquals(1, table.expiredCount());
     }
 
-    @ParameterizedTest
-    @EnumSource(KeyspaceLayout.class)
-    void activeExpiryDeletesOnlyKeysWhoseTimeHasPassed(KeyspaceLayout layout) {
-        DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
+    @Test
+    void activeExpiryDeletesOnlyKeysWhoseTimeHasPassed() {
+        DatabaseTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
         for (int i = 0; i < 1000; i++) {
             byte[] k = bytes("k" + i);
             table.put(k, 0, k.length, bytes("v"), i % 2 == 0 ? 10 : Keyspace.NO_EXPIRY);
@@ -199,10 +189,9 @@ class DatabaseTableTest {
         assertEquals(0, table.expiringSize());
     }
 
-    @ParameterizedTest
-    @EnumSource(KeyspaceLayout.class)
-    void scanVisitsEveryKeyOnce(KeyspaceLayout layout) {
-        DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
+    @Test
+    void scanVisitsEveryKeyOnce() {
+        DatabaseTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
         for (int i = 0; i < 1000; i++) {
             byte[] k = bytes("k" + i);
             table.put(k, 0, k.length, bytes("v"), Keyspace.NO_EXPIRY);
@@ -215,10 +204,9 @@ class DatabaseTableTest {
         assertEquals(1000, seen.size());
     }
 
-    @ParameterizedTest
-    @EnumSource(KeyspaceLayout.class)
-    void scanCursorsAreUnsignedAndThoseBeyondTheTableEndTheScan(KeyspaceLayout layout) {
-        DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
+    @Test
+    void scanCursorsAreUnsignedAndThoseBeyondTheTableEndTheScan() {
+        DatabaseTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
         byte[] k = bytes("k");
         table.put(k, 0, 1, bytes("v"), Keyspace.NO_EXPIRY);
         List<byte[]> visited = new ArrayList<>();
@@ -228,10 +216,9 @@ class DatabaseTableTest {
         assertTrue(visited.isEmpty());
     }
 
-    @ParameterizedTest
-    @EnumSource(KeyspaceLayout.class)
-    void databaseScanAcceptsEveryUnsignedCursorAndStillCoversLaterPartitions(KeyspaceLayout layout) {
-        PartitionedKeyspace keyspace = new PartitionedKeyspace(4, 1, layout, () -> 0L);
+    @Test
+    void databaseScanAcceptsEveryUnsignedCursorAndStillCoversLaterPartitions() {
+        PartitionedKeyspace keyspace = new PartitionedKeyspace(4, 1, () -> 0L);
         Keyspace database = keyspace.database(0);
         for (int i = 0; i < 100; i++) {
             byte[] key = bytes("k" + i);
@@ -274,10 +261,9 @@ class DatabaseTableTest {
         return new String(key, StandardCharsets.UTF_8);
     }
 
-    @ParameterizedTest
-    @EnumSource(KeyspaceLayout.class)
-    void aDeletionDuringAScanCannotShiftAnUnvisitedKeyBehindTheCursor(KeyspaceLayout layout) {
-        DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
+    @Test
+    void aDeletionDuringAScanCannotShiftAnUnvisitedKeyBehindTheCursor() {
+        DatabaseTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
         // Three keys homed at the last slot of 16: stored at slots 15, 0 and 1, a cluster wrapping round.
         List<byte[]> wrapping = keysHomedAt(15, 16, 3);
         for (byte[] key : wrapping) {
@@ -294,10 +280,9 @@ class DatabaseTableTest {
         assertEquals(Set.of(text(wrapping.get(1)), text(wrapping.get(2))), seen);
     }
 
-    @ParameterizedTest
-    @EnumSource(KeyspaceLayout.class)
-    void growthDuringAScanNeitherLosesNorRepeatsKeys(KeyspaceLayout layout) {
-        DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
+    @Test
+    void growthDuringAScanNeitherLosesNorRepeatsKeys() {
+        DatabaseTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
         Set<String> original = new HashSet<>();
         for (int i = 0; i < 12; i++) {
             put(table, "k" + i, Keyspace.NO_EXPIRY);
@@ -324,12 +309,11 @@ class DatabaseTableTest {
      * visited, only live keys are visited, and the scan ends. Small tables make wrapping clusters
      * common; many seeds make deletions just past the cursor common.
      */
-    @ParameterizedTest
-    @EnumSource(KeyspaceLayout.class)
-    void aFullScanVisitsEveryKeyPresentThroughoutWhileTheTableChanges(KeyspaceLayout layout) {
+    @Test
+    void aFullScanVisitsEveryKeyPresentThroughoutWhileTheTableChanges() {
         for (int seed = 0; seed < 400; seed++) {
             Random random = new Random(seed);
-            DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
+            DatabaseTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
             Set<String> stable = new HashSet<>();
             Map<String, Long> churn = new HashMap<>();
             List<String> churnKeys = new ArrayList<>();
@@ -416,10 +400,9 @@ class DatabaseTableTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(KeyspaceLayout.class)
-    void anyCursorEndsTheScanWithoutFailingWithinOneScanOfTheTable(KeyspaceLayout layout) {
-        DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
+    @Test
+    void anyCursorEndsTheScanWithoutFailingWithinOneScanOfTheTable() {
+        DatabaseTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
         for (int i = 0; i < 100; i++) {
             put(table, "k" + i, Keyspace.NO_EXPIRY);
         }
@@ -446,11 +429,10 @@ class DatabaseTableTest {
      * Across partitions: scans while keys come and go in every partition, some partitions grow
      * in bursts and active expiry runs; every stable key is visited in every round.
      */
-    @ParameterizedTest
-    @EnumSource(KeyspaceLayout.class)
-    void databaseScanVisitsEveryKeyPresentThroughoutWhilePartitionsChange(KeyspaceLayout layout) {
+    @Test
+    void databaseScanVisitsEveryKeyPresentThroughoutWhilePartitionsChange() {
         long[] now = {1};
-        PartitionedKeyspace keyspace = new PartitionedKeyspace(4, 1, layout, () -> now[0]);
+        PartitionedKeyspace keyspace = new PartitionedKeyspace(4, 1, () -> now[0]);
         Keyspace database = keyspace.database(0);
         Random random = new Random(5);
         Set<String> stable = new HashSet<>();
@@ -489,10 +471,9 @@ class DatabaseTableTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(KeyspaceLayout.class)
-    void removingTheLastKeyLeavesAnEmptyTable(KeyspaceLayout layout) {
-        DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
+    @Test
+    void removingTheLastKeyLeavesAnEmptyTable() {
+        DatabaseTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
         byte[] k = bytes("k");
         table.put(k, 0, 1, bytes("v"), Keyspace.NO_EXPIRY);
         assertTrue(table.remove(k, 0, 1, 0));
@@ -505,10 +486,9 @@ class DatabaseTableTest {
      * up to 1 MiB), then goes to chunks that are never copied again; it keeps its expiry and is raw;
      * the room is counted in usedMemory and valueMemory alike, and a value stored under the key has none.
      */
-    @ParameterizedTest
-    @EnumSource(KeyspaceLayout.class)
-    void aRunOfEditsPastTheEndGrowsIntoRoomThatIsCountedUntilANewValueIsStored(KeyspaceLayout layout) {
-        DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
+    @Test
+    void aRunOfEditsPastTheEndGrowsIntoRoomThatIsCountedUntilANewValueIsStored() {
+        DatabaseTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
         byte[] k = bytes("log");
         ValueView view = new ValueView();
         byte[] other = bytes("other");
@@ -541,7 +521,7 @@ class DatabaseTableTest {
         assertEquals(Long.MAX_VALUE - 1, table.expireAt(k, 0, k.length, 0));
         assertEquals(StringEncoding.RAW, table.stringEncoding(k, 0, k.length, 0));
 
-        DatabaseTable stored = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
+        DatabaseTable stored = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
         stored.put(other, 0, other.length, bytes("x"), Keyspace.NO_EXPIRY);
         stored.put(k, 0, k.length, Arrays.copyOf(expected, length), Long.MAX_VALUE - 1);
         long room = table.valueMemory(k, 0, k.length, 0) - stored.valueMemory(k, 0, k.length, 0);
@@ -569,11 +549,10 @@ class DatabaseTableTest {
      * reference to its chunks, so a dead chunk list in the old generation cannot hold them from
      * G1's eager reclaim ({@link EditedString#release}); one that only moves (a new expiry) keeps them.
      */
-    @ParameterizedTest
-    @EnumSource(KeyspaceLayout.class)
-    void aChunkedStringTheTableLetsGoOfHoldsNoChunks(KeyspaceLayout layout) {
+    @Test
+    void aChunkedStringTheTableLetsGoOfHoldsNoChunks() {
         long[] now = {0};
-        DatabaseTable table = layout.newTable(new MemoryPolicy(), () -> now[0]);
+        DatabaseTable table = new CompactTable(new MemoryPolicy(), () -> now[0]);
         ValueView view = new ValueView();
         byte[] k = bytes("k");
         int length = EditedString.MAX_PREALLOC + 2 * EditedString.CHUNK;
@@ -604,11 +583,10 @@ class DatabaseTableTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(KeyspaceLayout.class)
-    void editingAMissingKeyCreatesZerosWithoutRoomAndAnotherTypeIsLeftAlone(KeyspaceLayout layout) {
-        DatabaseTable table = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
-        DatabaseTable stored = layout.newTable(new MemoryPolicy(), System::currentTimeMillis);
+    @Test
+    void editingAMissingKeyCreatesZerosWithoutRoomAndAnotherTypeIsLeftAlone() {
+        DatabaseTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
+        DatabaseTable stored = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
         ValueView view = new ValueView();
         for (int length : new int[] {1, 100, 100_000, 3_000_000}) {
             byte[] k = bytes("new" + length);
@@ -657,10 +635,9 @@ class DatabaseTableTest {
     }
 
     /** RESTORE's IDLETIME and FREQ: the access field set on a live key stays, whatever the value's form. */
-    @ParameterizedTest
-    @EnumSource(KeyspaceLayout.class)
-    void setAccessReplacesTheFieldOfALiveKeyOnly(KeyspaceLayout layout) {
-        DatabaseTable table = layout.newTable(new MemoryPolicy(), () -> 1_000_000L);
+    @Test
+    void setAccessReplacesTheFieldOfALiveKeyOnly() {
+        DatabaseTable table = new CompactTable(new MemoryPolicy(), () -> 1_000_000L);
         byte[] string = bytes("string");
         byte[] hash = bytes("hash");
         table.put(string, 0, string.length, bytes("value"), -1);

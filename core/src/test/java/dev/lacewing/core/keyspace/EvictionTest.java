@@ -7,10 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lacewing.api.Keyspace;
 import java.nio.charset.StandardCharsets;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.Test;
 
-/** maxmemory and eviction over {@link PartitionedKeyspace#reclaim}, for both table layouts. */
+/** maxmemory and eviction over {@link PartitionedKeyspace#reclaim}. */
 class EvictionTest {
 
     private static final int KEYS = 2000;
@@ -18,8 +17,8 @@ class EvictionTest {
     private long now = 1_700_000_000_000L;
     private final MemoryPolicy memory = new MemoryPolicy();
 
-    private PartitionedKeyspace keyspace(KeyspaceLayout layout) {
-        return new PartitionedKeyspace(1, 16, layout, memory, () -> now);
+    private PartitionedKeyspace keyspace() {
+        return new PartitionedKeyspace(1, 16, memory, () -> now);
     }
 
     private static byte[] key(int i) {
@@ -39,10 +38,9 @@ class EvictionTest {
         now += 2;
     }
 
-    @ParameterizedTest
-    @EnumSource(KeyspaceLayout.class)
-    void noevictionRefusesOverTheLimitAndAdmitsUnderIt(KeyspaceLayout layout) {
-        PartitionedKeyspace keyspace = keyspace(layout);
+    @Test
+    void noevictionRefusesOverTheLimitAndAdmitsUnderIt() {
+        PartitionedKeyspace keyspace = keyspace();
         fill(keyspace.database(0), 0, KEYS, Keyspace.NO_EXPIRY);
         assertTrue(keyspace.reclaimAll(), "no limit");
         limitTo(keyspace, 0.5);
@@ -54,10 +52,9 @@ class EvictionTest {
         assertTrue(keyspace.reclaimAll());
     }
 
-    @ParameterizedTest
-    @EnumSource(KeyspaceLayout.class)
-    void allkeysLruEvictsDownToTheLimitSparingRecentlyReadKeys(KeyspaceLayout layout) {
-        PartitionedKeyspace keyspace = keyspace(layout);
+    @Test
+    void allkeysLruEvictsDownToTheLimitSparingRecentlyReadKeys() {
+        PartitionedKeyspace keyspace = keyspace();
         memory.set("maxmemory-policy", "allkeys-lru");
         Keyspace db = keyspace.database(0);
         fill(db, 0, KEYS, Keyspace.NO_EXPIRY);
@@ -81,10 +78,9 @@ class EvictionTest {
         assertTrue(recentLeft >= 95, "recently read keys kept: " + recentLeft);
     }
 
-    @ParameterizedTest
-    @EnumSource(KeyspaceLayout.class)
-    void allkeysLfuSparesFrequentlyReadKeys(KeyspaceLayout layout) {
-        PartitionedKeyspace keyspace = keyspace(layout);
+    @Test
+    void allkeysLfuSparesFrequentlyReadKeys() {
+        PartitionedKeyspace keyspace = keyspace();
         memory.set("maxmemory-policy", "allkeys-lfu");
         Keyspace db = keyspace.database(0);
         fill(db, 0, KEYS, Keyspace.NO_EXPIRY);
@@ -105,11 +101,10 @@ class EvictionTest {
         assertTrue(frequentLeft >= 95, "frequently read keys kept: " + frequentLeft);
     }
 
-    @ParameterizedTest
-    @EnumSource(KeyspaceLayout.class)
-    void volatilePoliciesEvictOnlyKeysWithAnExpiryAndRefuseWhenNoneIsLeft(KeyspaceLayout layout) {
+    @Test
+    void volatilePoliciesEvictOnlyKeysWithAnExpiryAndRefuseWhenNoneIsLeft() {
         for (String policy : new String[] {"volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl"}) {
-            PartitionedKeyspace keyspace = keyspace(layout);
+            PartitionedKeyspace keyspace = keyspace();
             memory.set("maxmemory", "0");
             memory.set("maxmemory-policy", policy);
             Keyspace db = keyspace.database(3);
@@ -124,10 +119,9 @@ class EvictionTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(KeyspaceLayout.class)
-    void volatileTtlEvictsTheKeysThatExpireSoonestFirst(KeyspaceLayout layout) {
-        PartitionedKeyspace keyspace = keyspace(layout);
+    @Test
+    void volatileTtlEvictsTheKeysThatExpireSoonestFirst() {
+        PartitionedKeyspace keyspace = keyspace();
         memory.set("maxmemory-policy", "volatile-ttl");
         Keyspace db = keyspace.database(0);
         for (int i = 0; i < KEYS; i++) {
@@ -145,10 +139,9 @@ class EvictionTest {
         assertTrue(lateLeft >= 190, "keys expiring last kept: " + lateLeft);
     }
 
-    @ParameterizedTest
-    @EnumSource(KeyspaceLayout.class)
-    void allkeysRandomEvictsFromEveryDatabase(KeyspaceLayout layout) {
-        PartitionedKeyspace keyspace = keyspace(layout);
+    @Test
+    void allkeysRandomEvictsFromEveryDatabase() {
+        PartitionedKeyspace keyspace = keyspace();
         memory.set("maxmemory-policy", "allkeys-random");
         fill(keyspace.database(0), 0, KEYS / 2, Keyspace.NO_EXPIRY);
         fill(keyspace.database(1), 0, KEYS / 2, Keyspace.NO_EXPIRY);
@@ -159,10 +152,9 @@ class EvictionTest {
         assertTrue(keyspace.database(0).size() < KEYS / 2 && keyspace.database(1).size() < KEYS / 2);
     }
 
-    @ParameterizedTest
-    @EnumSource(KeyspaceLayout.class)
-    void aPartitionEvictsOnlyDownToItsShareWhileOthersHoldTheExcess(KeyspaceLayout layout) {
-        PartitionedKeyspace keyspace = new PartitionedKeyspace(2, 1, layout, memory, () -> now);
+    @Test
+    void aPartitionEvictsOnlyDownToItsShareWhileOthersHoldTheExcess() {
+        PartitionedKeyspace keyspace = new PartitionedKeyspace(2, 1, memory, () -> now);
         memory.set("maxmemory-policy", "allkeys-lru");
         Keyspace db = keyspace.database(0);
         fill(db, 0, KEYS, Keyspace.NO_EXPIRY);

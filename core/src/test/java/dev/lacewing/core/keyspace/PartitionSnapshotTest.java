@@ -10,14 +10,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.Test;
 
 /**
  * A snapshot walked in steps while keys change between them hands the sink exactly the keyspace
  * at its epoch, each key once: overwrites, deletes and new keys ahead of and behind the walk, a
  * table growing through several doublings and segment splits mid-walk, one emptied and refilled,
- * FLUSHDB and SWAPDB; on both layouts.
+ * FLUSHDB and SWAPDB.
  */
 class PartitionSnapshotTest {
 
@@ -71,10 +70,9 @@ class PartitionSnapshotTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(KeyspaceLayout.class)
-    void theImageIsTheEpochWhateverChangesBetweenSteps(KeyspaceLayout layout) {
-        PartitionedKeyspace keyspace = new PartitionedKeyspace(2, DATABASES, layout);
+    @Test
+    void theImageIsTheEpochWhateverChangesBetweenSteps() {
+        PartitionedKeyspace keyspace = new PartitionedKeyspace(2, DATABASES);
         Random random = new Random(7);
         Keyspace zero = keyspace.database(0);
         Keyspace one = keyspace.database(1);
@@ -119,10 +117,9 @@ class PartitionSnapshotTest {
         assertEquals(epoch, image);
     }
 
-    @ParameterizedTest
-    @EnumSource(KeyspaceLayout.class)
-    void flushAndSwapWriteWhatTheyReplaceFirst(KeyspaceLayout layout) {
-        PartitionedKeyspace keyspace = new PartitionedKeyspace(2, DATABASES, layout);
+    @Test
+    void flushAndSwapWriteWhatTheyReplaceFirst() {
+        PartitionedKeyspace keyspace = new PartitionedKeyspace(2, DATABASES);
         for (int db = 0; db < DATABASES; db++) {
             for (int i = 0; i < 500; i++) {
                 String key = "d" + db + "k" + i;
@@ -144,10 +141,9 @@ class PartitionSnapshotTest {
         assertEquals(epoch, image);
     }
 
-    @ParameterizedTest
-    @EnumSource(KeyspaceLayout.class)
-    void theDirtyCounterCountsChangedKeys(KeyspaceLayout layout) {
-        PartitionedKeyspace keyspace = new PartitionedKeyspace(2, DATABASES, layout);
+    @Test
+    void theDirtyCounterCountsChangedKeys() {
+        PartitionedKeyspace keyspace = new PartitionedKeyspace(2, DATABASES);
         Database zero = (Database) keyspace.database(0);
         zero.put(bytes("a"), 0, 1, bytes("1"), Keyspace.NO_EXPIRY);
         zero.put(bytes("b"), 0, 1, bytes("1"), Keyspace.NO_EXPIRY);

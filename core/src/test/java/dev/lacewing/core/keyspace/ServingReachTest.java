@@ -25,7 +25,7 @@ class ServingReachTest {
 
     private static final int PARTITIONS = 4;
 
-    private final PartitionedKeyspace keyspace = new PartitionedKeyspace(PARTITIONS, 16, KeyspaceLayout.named("compact"));
+    private final PartitionedKeyspace keyspace = new PartitionedKeyspace(PARTITIONS, 16);
 
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);

@@ -6,7 +6,6 @@ import dev.lacewing.api.Invocation;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.StorageEngine;
-import dev.lacewing.core.keyspace.KeyspaceLayout;
 import dev.lacewing.core.keyspace.MemoryPolicy;
 import dev.lacewing.core.keyspace.Partition;
 import dev.lacewing.core.keyspace.PartitionedKeyspace;
@@ -34,9 +33,8 @@ final class MultithreadEngine implements StorageEngine {
 
     MultithreadEngine(EngineContext context) {
         int stripes = Integer.highestOneBit(Math.max(context.workers().count() * STRIPES_PER_WORKER, 16) * 2 - 1);
-        keyspace = new PartitionedKeyspace(stripes, context.databases(),
-            KeyspaceLayout.named(context.settings().get("keyspace-layout", "compact")),
-            MemoryPolicy.of(context.settings()), System::currentTimeMillis, context.clientBufferBytes());
+        keyspace = new PartitionedKeyspace(stripes, context.databases(), MemoryPolicy.of(context.settings()),
+            System::currentTimeMillis, context.clientBufferBytes());
         locks = new ReentrantLock[stripes];
         for (int i = 0; i < stripes; i++) {
             locks[i] = new ReentrantLock();

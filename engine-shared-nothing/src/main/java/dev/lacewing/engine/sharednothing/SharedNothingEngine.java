@@ -8,7 +8,6 @@ import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.StorageEngine;
 import dev.lacewing.api.Workers;
-import dev.lacewing.core.keyspace.KeyspaceLayout;
 import dev.lacewing.core.keyspace.MemoryPolicy;
 import dev.lacewing.core.keyspace.Partition;
 import dev.lacewing.core.keyspace.PartitionedKeyspace;
@@ -63,9 +62,8 @@ final class SharedNothingEngine implements StorageEngine {
 
     SharedNothingEngine(EngineContext context) {
         workers = context.workers();
-        keyspace = new PartitionedKeyspace(workers.count(), context.databases(),
-            KeyspaceLayout.named(context.settings().get("keyspace-layout", "compact")),
-            MemoryPolicy.of(context.settings()), System::currentTimeMillis, context.clientBufferBytes());
+        keyspace = new PartitionedKeyspace(workers.count(), context.databases(), MemoryPolicy.of(context.settings()),
+            System::currentTimeMillis, context.clientBufferBytes());
         keyspace.scanReach(partition -> {
             BitSet held = running.get();
             return held == null || held.get(partition);

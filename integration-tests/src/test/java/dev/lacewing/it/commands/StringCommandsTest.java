@@ -199,9 +199,10 @@ class StringCommandsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.lacewing.it.server.Servers#all")
     void appendAndSetrangeGrowWithRoomThatMemoryUsageCountsUntilAValueIsStored(Target target) {
-        Servers.inEachLayout(target, (layout, sync) -> {
-            byte[] k = key(target, "{grow:" + layout + "}");
-            byte[] copy = key(target, "{grow:" + layout + "}:copy");
+        try (StatefulRedisConnection<byte[], byte[]> connection = Servers.connect(target)) {
+            RedisCommands<byte[], byte[]> sync = connection.sync();
+            byte[] k = key(target, "{grow}");
+            byte[] copy = key(target, "{grow}:copy");
             sync.del(k, copy);
             byte[] expected = new byte[150_100];
             Arrays.fill(expected, 0, 100_000, (byte) 'a');
@@ -211,12 +212,12 @@ class StringCommandsTest {
             Arrays.fill(expected, 100_000, 100_100, (byte) 'b');
             assertEquals(100_100L, sync.append(k, Arrays.copyOfRange(expected, 100_000, 100_100)));
             long grown = sync.memoryUsage(k);
-            assertTrue(grown >= 2 * 100_100 && grown < 2 * 100_100 + 200, layout + ": room as sdsMakeRoomFor leaves: " + grown);
+            assertTrue(grown >= 2 * 100_100 && grown < 2 * 100_100 + 200, "room as sdsMakeRoomFor leaves: " + grown);
             for (int length = 100_100; length < expected.length; length += 1000) {
                 Arrays.fill(expected, length, length + 1000, (byte) ('c' + length / 1000 % 20));
                 assertEquals(length + 1000L, sync.append(k, Arrays.copyOfRange(expected, length, length + 1000)));
             }
-            assertEquals(grown, sync.memoryUsage(k), layout + ": appended into the room");
+            assertEquals(grown, sync.memoryUsage(k), "appended into the room");
             assertArrayEquals(expected, sync.get(k));
             assertTrue(sync.ttl(k) > 0, "the expiry is kept");
             assertEquals("raw", sync.objectEncoding(k));
@@ -235,7 +236,7 @@ class StringCommandsTest {
             patched[100_009] = 'y';
             assertArrayEquals(patched, sync.get(k));
             sync.del(k, copy);
-        });
+        }
     }
 
     @ParameterizedTest(name = "{0}")

@@ -8,7 +8,6 @@ import dev.lacewing.core.server.Plugins;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.BiConsumer;
 import java.util.stream.Stream;
 
 /**
@@ -153,29 +151,6 @@ public final class Servers {
     /** A new connection with the binary codec; close it after use. */
     public static StatefulRedisConnection<byte[], byte[]> connect(Target target) {
         return client(target).connect(ByteArrayCodec.INSTANCE);
-    }
-
-    /**
-     * Runs {@code body} with a connection (binary codec) to a server of each keyspace layout: the
-     * shared server of the target (compact, the default) and a dedicated one with
-     * {@code keyspace-layout objects}, closed afterwards.
-     */
-    public static void inEachLayout(Target target, BiConsumer<String, RedisCommands<byte[], byte[]>> body) {
-        try (StatefulRedisConnection<byte[], byte[]> connection = connect(target)) {
-            body.accept("compact", connection.sync());
-        }
-        RedisClient client = null;
-        try (LacewingServer server = builder(target).set("keyspace-layout", "objects").start()) {
-            client = RedisClient.create(RedisURI.builder().withHost("127.0.0.1").withPort(server.port())
-                .withTimeout(Duration.ofSeconds(10)).build());
-            try (StatefulRedisConnection<byte[], byte[]> connection = client.connect(ByteArrayCodec.INSTANCE)) {
-                body.accept("objects", connection.sync());
-            }
-        } finally {
-            if (client != null) {
-                client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-            }
-        }
     }
 
     private static void closeAll() {
