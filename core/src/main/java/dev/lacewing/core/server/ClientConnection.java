@@ -149,6 +149,18 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private final Runnable flushPushesTask = this::flushPushes;
     /** Whether a message was pushed straight to the channel (while a command was away), not yet flushed. */
     private boolean pushedAside;
+    /**
+     * Where in {@code out} the replies of the command handed to another thread begin: the bytes
+     * before it are earlier replies still waiting to be flushed (0: none). Set on the home thread at
+     * the hand-over, read there while the command is away.
+     */
+    private int handOverMark;
+    /**
+     * Messages pushed while a command was away and earlier replies waited in {@code out}: they must
+     * not overtake those replies, so they wait here and go into {@code out} at {@link #handOverMark}
+     * when the command returns. Home thread only; null when none.
+     */
+    private ByteBuf heldPushes;
 
     /** CLIENT TRACKING's options while tracking is on, else null; replaced on the home thread. */
     private volatile TrackingMode tracking;
@@ -351,6 +363,10 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         if (!waiting || blocked || postponed) {
             releaseOut();
         }
+        if (heldPushes != null) {
+            heldPushes.release();
+            heldPushes = null;
+        }
         releaseFlushed();
     }
 
@@ -541,12 +557,12 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         if (scope == KeyScope.NONE || (scope == KeyScope.KEYS && keyCount() == 0)) {
             run();
         } else {
-            waiting = !server.engine().execute(this);
+            waiting = !handOver(this);
         }
         while (!waiting && rerunWhole) {
             rerunWhole = false;
             granted = KeyScope.ALL;
-            waiting = !server.engine().execute(this);
+            waiting = !handOver(this);
         }
     }
 
@@ -839,8 +855,14 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         if (exec.scope() == KeyScope.NONE) {
             exec.run();
         } else {
-            waiting = !server.engine().execute(exec);
+            waiting = !handOver(exec);
         }
+    }
+
+    /** Gives the engine a command to run here or on the thread owning its keys; false when it went there. */
+    private boolean handOver(Invocation invocation) {
+        handOverMark = out == null ? 0 : out.writerIndex();
+        return server.engine().execute(invocation);
     }
 
     /** A command refused inside MULTI by the transaction's own rules (Redis's rejectCommand). */
@@ -973,6 +995,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     private void resume() {
         waiting = false;
+        placeHeldPushes();
         if (rerunWhole && !closed) {
             rerunWhole = false;
             execute(KeyScope.ALL);
@@ -1172,7 +1195,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
      * written, on the home thread. It pauses nothing and is never held back by a full socket: it
      * counts against the pubsub class of client-output-buffer-limit instead, checked when the queued
      * flush sends it. While a command is away its reply buffer is not this thread's, so the message
-     * goes to the channel on its own.
+     * goes to the channel on its own, or, when earlier replies still wait in that buffer, waits for
+     * the command to return and goes in behind them ({@link #placeHeldPushes}).
      */
     public void push(byte[] message) {
         pushBytes(message, true);
@@ -1192,14 +1216,25 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         if (closing || closed) {
             return;
         }
-        ByteBuf target = waiting ? channel.alloc().ioBuffer(message.length) : out();
+        // While a command is away, out is the thread running it's: the message goes to the channel
+        // on its own, unless earlier replies still wait in out, which it must not overtake. A
+        // blocked or postponed connection flushed its replies when it stopped.
+        boolean held = waiting && handOverMark > 0 && !blocked && !postponed;
+        ByteBuf target;
+        if (!waiting) {
+            target = out();
+        } else if (held) {
+            target = heldPushes == null ? heldPushes = channel.alloc().ioBuffer(message.length) : heldPushes;
+        } else {
+            target = channel.alloc().ioBuffer(message.length);
+        }
         if (aggregate) {
             target.writeByte(writer.protocol() == 3 ? '>' : '*');
             target.writeBytes(message, 1, message.length - 1);
         } else {
             target.writeBytes(message);
         }
-        if (waiting) {
+        if (waiting && !held) {
             server.netOutputBytes.add(message.length);
             channel.write(target, channel.voidPromise());
             pushedAside = true;
@@ -1209,6 +1244,30 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             pushFlushQueued = true;
             channel.eventLoop().execute(flushPushesTask);
         }
+    }
+
+    /**
+     * When the away command has returned: the messages held meanwhile go into {@code out} after the
+     * replies that waited before the hand-over and before those the command wrote, where they would
+     * be had the command run here. A copy, only when a message came while earlier replies waited.
+     */
+    private void placeHeldPushes() {
+        if (heldPushes == null) {
+            return;
+        }
+        ByteBuf pushes = heldPushes;
+        heldPushes = null;
+        ByteBuf replies = out;
+        int later = replies.writerIndex() - handOverMark;
+        out = channel.alloc().ioBuffer(replies.readableBytes() + pushes.readableBytes())
+            .writeBytes(replies, replies.readerIndex(), handOverMark - replies.readerIndex())
+            .writeBytes(pushes)
+            .writeBytes(replies, handOverMark, later);
+        if (replyStart >= handOverMark) {
+            replyStart += pushes.readableBytes();
+        }
+        replies.release();
+        pushes.release();
     }
 
     private void flushPushes() {

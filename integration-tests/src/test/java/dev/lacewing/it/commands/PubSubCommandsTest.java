@@ -85,6 +85,82 @@ class PubSubCommandsTest {
         }
     }
 
+    /**
+     * A pipeline of PING and SET, read at once by a RESP3 client subscribed to its own keyspace
+     * notifications: each SET's push comes after the PONG before it, as Redis writes one ordered
+     * output per client. Under shared-nothing the SETs of keys of other shards run away from the
+     * connection while the PONG still waits to be flushed, and the push must not overtake it.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void aPushNeverOvertakesAReplyWrittenBeforeIt(Target target) throws Exception {
+        try (LacewingServer server = Servers.builder(target).set("notify-keyspace-events", "K$").start();
+             RespClient client = RespClient.connect(server.port())) {
+            client.call("HELLO", "3");
+            assertEquals(">3\r\n$10\r\npsubscribe\r\n$16\r\n__keyspace@0__:*\r\n:1\r\n",
+                client.call("PSUBSCRIBE", "__keyspace@0__:*"));
+            StringBuilder pipeline = new StringBuilder();
+            StringBuilder expected = new StringBuilder();
+            int pairs = 32;
+            for (int i = 0; i < pairs; i++) {
+                String channel = "__keyspace@0__:order:" + i;
+                pipeline.append(RespClient.text(RespClient.encode(RespClient.toBytes("PING"))))
+                    .append(RespClient.text(RespClient.encode(RespClient.toBytes("SET", "order:" + i, "v"))));
+                expected.append("+PONG\r\n>4\r\n$8\r\npmessage\r\n$16\r\n__keyspace@0__:*\r\n$")
+                    .append(channel.length()).append("\r\n").append(channel).append("\r\n$3\r\nset\r\n+OK\r\n");
+            }
+            client.send(pipeline.toString());
+            StringBuilder received = new StringBuilder();
+            for (int i = 0; i < pairs * 3; i++) {
+                received.append(client.readReplyText());
+            }
+            assertEquals(expected.toString(), received.toString());
+        }
+    }
+
+    /**
+     * A pipelined MULTI over keys of every shard, by a RESP3 client subscribed to its keyspace
+     * notifications: the transaction's pushes come after MULTI's +OK and the +QUEUED replies, then
+     * EXEC's reply (Redis 7.0 writes them inside EXEC's array, where the client lifts them out).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void aTransactionsPushesComeAfterTheRepliesBeforeItsExec(Target target) throws Exception {
+        try (LacewingServer server = Servers.builder(target).set("notify-keyspace-events", "K$").start();
+             RespClient client = RespClient.connect(server.port())) {
+            client.call("HELLO", "3");
+            client.call("PSUBSCRIBE", "__keyspace@0__:*");
+            int keys = 8;
+            StringBuilder pipeline = new StringBuilder(RespClient.text(RespClient.encode(RespClient.toBytes("MULTI"))));
+            List<String> expected = new ArrayList<>(List.of("+OK"));
+            for (int i = 0; i < keys; i++) {
+                pipeline.append(RespClient.text(RespClient.encode(RespClient.toBytes("SET", "multi:" + i, "v"))));
+                expected.add("+QUEUED");
+            }
+            pipeline.append(RespClient.text(RespClient.encode(RespClient.toBytes("EXEC"))));
+            for (int i = 0; i < keys; i++) {
+                expected.add("set __keyspace@0__:multi:" + i);
+            }
+            expected.add("*" + keys + "\r\n" + "+OK\r\n".repeat(keys));
+            expected.replaceAll(String::strip);
+            client.send(pipeline.toString());
+            List<String> received = new ArrayList<>();
+            while (received.size() < expected.size()) {
+                List<byte[]> lifted = new ArrayList<>();
+                String reply = RespClient.text(client.readReplyLiftingPushes(lifted));
+                lifted.forEach(push -> received.add(notification(RespClient.text(push))));
+                received.add(reply.startsWith(">") ? notification(reply) : reply.strip());
+            }
+            assertEquals(expected, received);
+        }
+    }
+
+    /** A pmessage push of a keyspace notification, as "event channel". */
+    private static String notification(String push) {
+        List<?> elements = (List<?>) RespClient.parse(push);
+        return elements.get(3) + " " + elements.get(2);
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.lacewing.it.server.Servers#all")
     void resetAndDisconnectionLeaveEveryChannel(Target target) throws Exception {
