@@ -46,12 +46,17 @@ public final class LacewingMatrixExtension implements TestTemplateInvocationCont
         return invocations.stream();
     }
 
-    /** Why a transport cannot run here, or empty: NIO always can; the others ask their plugin. */
+    /** Why a transport cannot run here, or empty. */
     static Optional<String> unavailability(LacewingTest.Transport transport) {
+        return unavailability(transport, Plugins.fromClassPath());
+    }
+
+    /** Why a transport cannot run with these plugins, or empty: NIO always can; the others ask their plugin. */
+    static Optional<String> unavailability(LacewingTest.Transport transport, Plugins plugins) {
         if (transport == LacewingTest.Transport.NIO) {
             return Optional.empty();
         }
-        for (TransportProvider provider : Plugins.fromClassPath().transports()) {
+        for (TransportProvider provider : plugins.transports()) {
             if (provider.name().equals(transport.settingValue())) {
                 return provider.unavailabilityCause();
             }

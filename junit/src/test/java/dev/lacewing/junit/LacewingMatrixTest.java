@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import dev.lacewing.core.server.LacewingServer;
+import dev.lacewing.core.server.Plugins;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -85,6 +86,16 @@ class LacewingMatrixTest {
         return method + " " + target + cause
             .map(reason -> " SKIPPED " + target.transport().settingValue() + " transport unavailable: " + reason)
             .orElse(" SUCCESSFUL");
+    }
+
+    @Test
+    void aTransportWithoutItsPluginIsUnavailableWithTheReason() {
+        Plugins none = new Plugins("test", List.of(), List.of(), List.of(), List.of(), List.of());
+        assertEquals(Optional.of("no epoll transport plugin on the class path"),
+            LacewingMatrixExtension.unavailability(LacewingTest.Transport.EPOLL, none));
+        assertEquals(Optional.of("no io_uring transport plugin on the class path"),
+            LacewingMatrixExtension.unavailability(LacewingTest.Transport.IO_URING, none));
+        assertEquals(Optional.empty(), LacewingMatrixExtension.unavailability(LacewingTest.Transport.NIO, none));
     }
 
     @Test
