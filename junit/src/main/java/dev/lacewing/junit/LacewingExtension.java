@@ -17,7 +17,8 @@ import org.junit.platform.commons.support.AnnotationSupport;
  * temporary directory, when that context ends. A server is started at the first of: the class's
  * {@code @BeforeAll} phase or the test's {@code @BeforeEach} phase, or a parameter that asks for
  * it (a constructor's comes before either). Tests of one class may run in parallel: the store
- * starts a server once per context.
+ * starts a server once per context. A {@link LacewingMatrix} method's parameters are left to the
+ * matrix, which gives each invocation its target's server.
  */
 public final class LacewingExtension implements BeforeAllCallback, BeforeEachCallback, ParameterResolver {
 

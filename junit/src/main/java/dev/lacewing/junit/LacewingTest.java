@@ -23,6 +23,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * }
  * }</pre>
  * A class that only says {@code @ExtendWith(LacewingExtension.class)} gets the defaults below.
+ * To run a test on every engine and transport, see {@link LacewingMatrix}.
  */
 @Documented
 @Inherited
