@@ -23,6 +23,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * }
  * }</pre>
  * A class that only says {@code @ExtendWith(LacewingExtension.class)} gets the defaults below.
+ * To run a test on every engine and transport, see {@link LacewingMatrix}.
  */
 @Documented
 @Inherited
@@ -59,6 +60,32 @@ public @interface LacewingTest {
         }
 
         /** The value of the {@code engine} setting. */
+        public String settingValue() {
+            return settingValue;
+        }
+    }
+
+    /**
+     * The network transports, by the name the {@code transport} setting takes. epoll and io_uring
+     * need their plugin jar (lacewing-transport-epoll, lacewing-transport-iouring) on the test class
+     * path and a kernel that supports them; {@link LacewingMatrix} skips, with the reason, those
+     * that cannot load.
+     */
+    enum Transport {
+        /** Java NIO, built into the core: runs everywhere. */
+        NIO("nio"),
+        /** Linux epoll, through Netty's native transport. */
+        EPOLL("epoll"),
+        /** Linux io_uring, through Netty's native transport. */
+        IO_URING("io_uring");
+
+        private final String settingValue;
+
+        Transport(String settingValue) {
+            this.settingValue = settingValue;
+        }
+
+        /** The value of the {@code transport} setting. */
         public String settingValue() {
             return settingValue;
         }

@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lacewing.it.server.Servers;
+import dev.lacewing.junit.LacewingMatrix;
+import dev.lacewing.junit.LacewingServerInfo;
+import dev.lacewing.junit.LacewingTarget;
 import dev.lacewing.it.server.Target;
 import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisCommandExecutionException;
@@ -18,10 +21,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
-/** PFADD, PFCOUNT and PFMERGE through lettuce on every engine and transport, keys on both shards. */
+/**
+ * PFADD, PFCOUNT and PFMERGE through lettuce on every engine and transport, keys on both shards; the
+ * servers are lacewing-junit's {@link LacewingMatrix}, this class's own, two threads each as the
+ * shared ones.
+ */
 class HyperLogLogCommandsTest {
 
     private static byte[][] elements(String prefix, int from, int to) {
@@ -32,10 +37,10 @@ class HyperLogLogCommandsTest {
         return elements;
     }
 
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.lacewing.it.server.Servers#all")
-    void countsAreCloseAndUnionsSpanShards(Target target) {
-        try (StatefulRedisConnection<byte[], byte[]> connection = Servers.connect(target)) {
+    @LacewingMatrix(settings = "threads 2")
+    void countsAreCloseAndUnionsSpanShards(LacewingServerInfo server, LacewingTarget lacewingTarget) {
+        Target target = Target.of(lacewingTarget);
+        try (StatefulRedisConnection<byte[], byte[]> connection = Servers.connect(server)) {
             RedisCommands<byte[], byte[]> sync = connection.sync();
             RedisAsyncCommands<byte[], byte[]> async = connection.async();
             byte[] a = keyOnShard(target, "hll:a", 0);
@@ -63,10 +68,10 @@ class HyperLogLogCommandsTest {
         }
     }
 
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.lacewing.it.server.Servers#all")
-    void plainStringsAreNotHyperLogLogs(Target target) {
-        try (StatefulRedisConnection<byte[], byte[]> connection = Servers.connect(target)) {
+    @LacewingMatrix(settings = "threads 2")
+    void plainStringsAreNotHyperLogLogs(LacewingServerInfo server, LacewingTarget lacewingTarget) {
+        Target target = Target.of(lacewingTarget);
+        try (StatefulRedisConnection<byte[], byte[]> connection = Servers.connect(server)) {
             RedisCommands<byte[], byte[]> sync = connection.sync();
             byte[] s = keyOnShard(target, "hll:string", 1);
             sync.set(s, "HYLL".getBytes(StandardCharsets.UTF_8));

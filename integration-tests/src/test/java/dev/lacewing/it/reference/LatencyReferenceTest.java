@@ -2,15 +2,12 @@ package dev.lacewing.it.reference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.lacewing.core.server.LacewingServer;
 import dev.lacewing.it.resp.RespClient;
-import dev.lacewing.it.server.Servers;
-import dev.lacewing.it.server.Target;
+import dev.lacewing.junit.LacewingMatrix;
+import dev.lacewing.junit.LacewingServerInfo;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The latency monitor's events after scripts, against redis-server 7.0: Redis's scriptCall runs each
@@ -59,11 +56,8 @@ class LatencyReferenceTest {
         }
     }
 
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.lacewing.it.server.Servers#all")
-    void aScriptsSlowCommandsAreLatencyEventsAsInRedis(Target target) {
-        try (LacewingServer server = Servers.builder(target).start()) {
-            assertEquals(observed(redis.port()), observed(server.port()));
-        }
+    @LacewingMatrix(settings = "threads 2")
+    void aScriptsSlowCommandsAreLatencyEventsAsInRedis(LacewingServerInfo server) {
+        assertEquals(observed(redis.port()), observed(server.port()));
     }
 }

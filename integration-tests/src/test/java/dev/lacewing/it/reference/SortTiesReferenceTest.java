@@ -3,15 +3,12 @@ package dev.lacewing.it.reference;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.lacewing.it.resp.RespClient;
-import dev.lacewing.it.server.Servers;
-import dev.lacewing.it.server.Target;
+import dev.lacewing.junit.LacewingMatrix;
+import dev.lacewing.junit.LacewingServerInfo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -31,17 +28,12 @@ class SortTiesReferenceTest {
     @RegisterExtension
     static final ReferenceRedisExtension redis = new ReferenceRedisExtension();
 
-    static Stream<Target> targets() {
-        return Servers.all();
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("targets")
-    void tiedElementsComeBackInRedisOrder(Target target) {
+    @LacewingMatrix(settings = "threads 2")
+    void tiedElementsComeBackInRedisOrder(LacewingServerInfo server) {
         Random random = new Random(SEED);
         String run = "pq" + RUNS.incrementAndGet() + ":";
         try (RespClient reference = RespClient.connect(redis.port());
-             RespClient lacewing = RespClient.connect(Servers.server(target).port())) {
+             RespClient lacewing = RespClient.connect(server.port())) {
             for (int n = 0; n < CASES; n++) {
                 int index = n;
                 for (String[] command : drawCase(random, run + n + ":")) {

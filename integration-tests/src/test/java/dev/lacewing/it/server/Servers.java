@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.lacewing.api.TransportProvider;
 import dev.lacewing.core.server.LacewingServer;
 import dev.lacewing.core.server.Plugins;
+import dev.lacewing.junit.LacewingServerInfo;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -43,6 +44,7 @@ public final class Servers {
 
     private static final Map<Target, LacewingServer> STARTED = new ConcurrentHashMap<>();
     private static final Map<Target, RedisClient> CLIENTS = new ConcurrentHashMap<>();
+    private static final Map<Integer, RedisClient> CLIENTS_BY_PORT = new ConcurrentHashMap<>();
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(Servers::closeAll, "close-test-servers"));
@@ -148,6 +150,16 @@ public final class Servers {
         });
     }
 
+    /**
+     * A new connection with the binary codec to a lacewing-junit server (a {@code LacewingMatrix}
+     * test's own); close it after use. The client is shared by the tests of that port.
+     */
+    public static StatefulRedisConnection<byte[], byte[]> connect(LacewingServerInfo server) {
+        return CLIENTS_BY_PORT.computeIfAbsent(server.port(), port -> RedisClient.create(RedisURI.builder()
+                .withHost(server.host()).withPort(port).withTimeout(Duration.ofSeconds(10)).build()))
+            .connect(ByteArrayCodec.INSTANCE);
+    }
+
     /** A new connection with the binary codec; close it after use. */
     public static StatefulRedisConnection<byte[], byte[]> connect(Target target) {
         return client(target).connect(ByteArrayCodec.INSTANCE);
@@ -155,6 +167,7 @@ public final class Servers {
 
     private static void closeAll() {
         CLIENTS.values().forEach(RedisClient::shutdown);
+        CLIENTS_BY_PORT.values().forEach(RedisClient::shutdown);
         STARTED.values().forEach(LacewingServer::close);
     }
 }
