@@ -1365,7 +1365,10 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         flush();
         waiting = true;
         postponed = true;
-        server.postpone(this);
+        if (!server.postpone(this)) {
+            channel.eventLoop().execute(this::retryPostponed);
+            return;
+        }
         channel.eventLoop().schedule(this::retryPostponed, Math.max(0, untilMillis - System.currentTimeMillis()) + 1,
             TimeUnit.MILLISECONDS);
     }

@@ -432,8 +432,17 @@ public final class ServerState implements Server, ModuleRegistry {
         return held ? until : 0;
     }
 
-    void postpone(ClientConnection client) {
+    /**
+     * Holds the client until UNPAUSE; false when the pause has already ended (an UNPAUSE between
+     * the client's pause check and this call, which found nobody to let go), so the caller goes on
+     * at once. Under the pause's lock, so no UNPAUSE is missed.
+     */
+    synchronized boolean postpone(ClientConnection client) {
+        if (pausedUntil == 0 || pausedUntil <= System.currentTimeMillis()) {
+            return false;
+        }
         postponed.add(client);
+        return true;
     }
 
     public Map<Long, ClientConnection> clients() {

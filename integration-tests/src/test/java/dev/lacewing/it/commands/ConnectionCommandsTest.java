@@ -268,4 +268,26 @@ class ConnectionCommandsTest {
             assertEquals("+OK\r\n", pauser.readReplyText());
         }
     }
+
+    /**
+     * An UNPAUSE that lands while a write is being postponed (after its pause check, before it is
+     * held) still lets it go at once, not when the pause's time would have run out: each round
+     * pauses for a minute and unpauses right after sending the write, so a lost wake-up shows as a
+     * write answered only after the reply timeout.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void anUnpauseRacingAPostponedWriteLetsItGoAtOnce(Target target) {
+        try (LacewingServer server = Servers.builder(target).start();
+             RespClient pauser = RespClient.connect(server.port());
+             RespClient client = RespClient.connect(server.port())) {
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+            for (int round = 0; round < 300 && System.nanoTime() < deadline; round++) {
+                assertEquals("+OK\r\n", pauser.call("CLIENT", "PAUSE", "60000", "WRITE"));
+                client.send(RespClient.encode(RespClient.toBytes("SET", "race:k", Integer.toString(round))));
+                assertEquals("+OK\r\n", pauser.call("CLIENT", "UNPAUSE"));
+                assertEquals("+OK\r\n", client.readReplyText(), "round " + round);
+            }
+        }
+    }
 }
