@@ -59,7 +59,10 @@ import java.util.function.Function;
  *     and G1 doubles the stack and restarts the cycle where it overflows; and after {@value #IDLE_GC_SECONDS} s without a collection a
  *     concurrent cycle, which hands the unused heap back while the server is idle. Under ZGC, a
  *     collection at least every {@value #IDLE_GC_SECONDS} s (an idle ZGC never collects, so what a
- *     burst left stayed committed) and unused heap back after {@value #ZGC_UNCOMMIT_SECONDS} s instead of 300. With either, where
+ *     burst left stayed committed), unused heap back after {@value #ZGC_UNCOMMIT_SECONDS} s instead of 300, and a soft
+ *     heap size ({@link #zgcSoftMaxMib}) that paces its collections by the data, not by the
+ *     maximum: without it, half the machine's memory let a burst's garbage reach 1.9 GB
+ *     between collections. With either, where
  *     the JVM has it, glibc's native heap is trimmed every {@value #TRIM_SECONDS} s: the JIT
  *     compilers' arenas free tens of megabytes that malloc would otherwise keep. Under write
  *     load G1 still grows the heap for its young generation as its pause and time goals need;
@@ -99,6 +102,12 @@ public final class JvmOptions {
      * still 690 MB at 70 s; with 5 it was back at its level before within 60 s (docs/benchmarks.md).
      */
     static final int ZGC_UNCOMMIT_SECONDS = 5;
+    /*
+     * ZGC's soft heap ceiling without maxmemory: the soak's live set (about 150 MB: a 64 MiB APPEND
+     * string, clients' buffers) fits with room for a few seconds of its garbage; measured, a 60 s
+     * soak peaked at 515 MiB RSS with it and at 1,972 MiB without (docs/benchmarks.md).
+     */
+    static final long ZGC_SOFT_MAX_MIB = 384;
     static final int TRIM_SECONDS = 10;
     static final String LEAK_DETECTION_OFF = "-Dio.netty.leakDetection.level=disabled";
     static final String UNSAFE_ALLOWED = "--sun-misc-unsafe-memory-access=allow";
@@ -180,6 +189,9 @@ public final class JvmOptions {
             if (jvm.has("ZUncommitDelay")) {
                 footprint.add("-XX:ZUncommitDelay=" + ZGC_UNCOMMIT_SECONDS);
             }
+            if (jvm.has("SoftMaxHeapSize") && !userHeap(userOptions)) {
+                zgcSoftMaxMib(maxmemory, jvm.physicalMemory()).ifPresent(mib -> footprint.add("-XX:SoftMaxHeapSize=" + mib + "m"));
+            }
         }
         if (jvm.has("TrimNativeHeapInterval")) {
             footprint.add("-XX:TrimNativeHeapInterval=" + TRIM_SECONDS * 1000);
@@ -193,9 +205,7 @@ public final class JvmOptions {
         if (jvm.has("UseCompactObjectHeaders")) {
             options.add("-XX:+UseCompactObjectHeaders");
         }
-        boolean userHeap = userOptions.stream().anyMatch(o -> o.startsWith("-Xmx") || o.startsWith("-XX:MaxHeapSize=")
-            || o.startsWith("-XX:MaxRAMPercentage=") || o.startsWith("-XX:MaxRAM="));
-        if (!userHeap) {
+        if (!userHeap(userOptions)) {
             if (maxmemory > 0) {
                 options.add("-Xmx" + heapMib(maxmemory, zgc) + "m");
             } else {
@@ -214,6 +224,30 @@ public final class JvmOptions {
             return List.of();
         }
         return List.of(LEAK_DETECTION_OFF);
+    }
+
+    private static boolean userHeap(List<String> userOptions) {
+        return userOptions.stream().anyMatch(o -> o.startsWith("-Xmx") || o.startsWith("-XX:MaxHeapSize=")
+            || o.startsWith("-XX:MaxRAMPercentage=") || o.startsWith("-XX:MaxRAM="));
+    }
+
+    /**
+     * The heap ZGC aims to stay within, in MiB: with maxmemory, the heap G1 gets for it (the rest
+     * of ZGC's larger maximum is the reserve that keeps allocations from stalling during a
+     * collection); without, {@value #ZGC_SOFT_MAX_MIB} MiB where that is at most half the
+     * maximum (half the machine's memory). ZGC paces every collection by this figure (its warm-up
+     * cycles at 10, 20 and 30% of it, its allocation-rate rule's time until it is reached), so with
+     * the 12 GiB a maxmemory of 0 gives on a 24 GiB machine it let a burst's garbage reach 1.9 GB
+     * between collections. It is soft: a live set above it grows the heap as far as the maximum,
+     * at the cost of collections that follow the writes closely. Empty where it would not be
+     * below the maximum, which the JVM refuses to start with.
+     */
+    static Optional<Long> zgcSoftMaxMib(long maxmemory, long physicalMemory) {
+        if (maxmemory > 0) {
+            return Optional.of(heapMib(maxmemory, false));
+        }
+        long ceilingMib = physicalMemory / 100 * DEFAULT_RAM_PERCENTAGE / MIB;
+        return ceilingMib >= 2 * ZGC_SOFT_MAX_MIB ? Optional.of(ZGC_SOFT_MAX_MIB) : Optional.empty();
     }
 
     /** The heap for a keyspace bounded by {@code maxmemory} bytes, in MiB, rounded up. */

@@ -33,7 +33,7 @@ class JvmOptionsTest {
     /** JDK 25: ZGenerational gone, compact object headers a product flag. */
     private static final JvmOptions.Jvm JDK_25 = JvmOptions.Jvm.of(Map.of("UseZGC", "false",
         "ZYoungCompactionLimit", "25.000000", "UseCompactObjectHeaders", "false", "ZUncommitDelay", "300", "ZCollectionInterval", "0",
-        "TrimNativeHeapInterval", "0"), 24 * GIB);
+        "TrimNativeHeapInterval", "0", "SoftMaxHeapSize", "0"), 24 * GIB);
 
     @Test
     void jdk17GetsG1WithAPauseTargetAFootprintThatFollowsTheDataAndHalfTheMemoryWithoutMaxmemory() {
@@ -75,8 +75,27 @@ class JvmOptionsTest {
 
     @Test
     void jdk25AddsCompactObjectHeaders() {
-        assertEquals(List.of("-XX:+UseZGC", "-XX:ZCollectionInterval=20", "-XX:ZUncommitDelay=5", "-XX:TrimNativeHeapInterval=10000",
-            "-XX:+UseCompactObjectHeaders", "-XX:MaxRAMPercentage=50"), JvmOptions.choose(JDK_25, 0, List.of()));
+        assertEquals(List.of("-XX:+UseZGC", "-XX:ZCollectionInterval=20", "-XX:ZUncommitDelay=5", "-XX:SoftMaxHeapSize=384m",
+            "-XX:TrimNativeHeapInterval=10000", "-XX:+UseCompactObjectHeaders", "-XX:MaxRAMPercentage=50"),
+            JvmOptions.choose(JDK_25, 0, List.of()));
+    }
+
+    @Test
+    void zgcPacesItsCollectionsByASoftHeapBelowTheMaximum() {
+        // maxmemory 1 GiB: ZGC's maximum 1.5 GiB + 32 MiB, its soft heap G1's 1.25 GiB + 32 MiB
+        List<String> bounded = JvmOptions.choose(JDK_25, GIB, List.of());
+        assertTrue(bounded.contains("-XX:SoftMaxHeapSize=1312m") && bounded.contains("-Xmx1568m"), bounded.toString());
+        // Without maxmemory a fixed soft heap, where half the memory leaves it below the maximum.
+        assertTrue(JvmOptions.choose(JDK_25, 0, List.of()).contains("-XX:SoftMaxHeapSize=384m"));
+        JvmOptions.Jvm smallContainer = JvmOptions.Jvm.of(Map.of("UseZGC", "false", "ZYoungCompactionLimit", "25.000000",
+            "SoftMaxHeapSize", "0"), GIB);
+        assertTrue(JvmOptions.choose(smallContainer, 0, List.of()).stream().noneMatch(o -> o.startsWith("-XX:SoftMaxHeapSize")));
+        // A heap the user sizes may be below any figure chosen here, and the JVM refuses a soft heap above it.
+        assertTrue(JvmOptions.choose(JDK_25, 0, List.of("-Xmx256m")).stream().noneMatch(o -> o.startsWith("-XX:SoftMaxHeapSize")));
+        List<String> userSoft = JvmOptions.choose(JDK_25, GIB, List.of("-XX:SoftMaxHeapSize=2g"));
+        assertTrue(userSoft.stream().noneMatch(o -> o.startsWith("-XX:SoftMaxHeapSize")), userSoft.toString());
+        // G1 has the flag too, but it is a ZGC setting.
+        assertTrue(JvmOptions.choose(JDK_25, GIB, List.of("-XX:+UseG1GC")).stream().noneMatch(o -> o.startsWith("-XX:SoftMax")));
     }
 
     @Test

@@ -49,7 +49,8 @@ class JvmFlagsTest {
         try (LacewingProcess server = LacewingProcess.start(
             Map.of("JAVA_HOME", LacewingProcess.TEMURIN_25.toString()), List.of("--threads", "1"))) {
             Map<String, String> info = server.info("server");
-            assertEquals("-XX:+UseZGC -XX:ZCollectionInterval=20 -XX:ZUncommitDelay=5 -XX:TrimNativeHeapInterval=10000"
+            assertEquals("-XX:+UseZGC -XX:ZCollectionInterval=20 -XX:ZUncommitDelay=5 -XX:SoftMaxHeapSize=384m"
+                + " -XX:TrimNativeHeapInterval=10000"
                 + " -XX:+UseCompactObjectHeaders -XX:MaxRAMPercentage=50",
                 info.get("lacewing_jvm_flags"));
             assertTrue(info.get("lacewing_gc").contains("ZGC Minor"), info.get("lacewing_gc"));
