@@ -180,12 +180,15 @@ public final class Config implements Settings {
             + "it, with a warning; no refuses to start"),
         inert("aof-rewrite-incremental-fsync", List.of(), "yes", MUTABLE, Setting.Type.BOOLEAN),
         inert("aof-timestamp-enabled", List.of(), "no", MUTABLE, Setting.Type.BOOLEAN),
-        inert("aof-use-rdb-preamble", List.of(), "yes", MUTABLE, Setting.Type.BOOLEAN),
+        new Setting("aof-use-rdb-preamble", List.of(), "yes", MUTABLE, Setting.Type.BOOLEAN,
+            "the AOF's base file: yes, an RDB image (<name>.<seq>.base.rdb); no, the commands that rebuild the "
+            + "dataset (<name>.<seq>.base.aof); read at each rewrite"),
         inert("aof_rewrite_cpulist", List.of(), "", FIXED, Setting.Type.STRING),
         new Setting("appenddirname", List.of(), "appendonlydir", FIXED, Setting.Type.STRING,
             "the AOF's directory in dir: its manifest, base and incr files"),
         new Setting("appendfilename", List.of(), "appendonly.aof", FIXED, Setting.Type.STRING,
-            "the prefix of the AOF's file names: <name>.manifest, <name>.<seq>.base.rdb, <name>.<seq>.incr.aof"),
+            "the prefix of the AOF's file names: <name>.manifest, <name>.<seq>.base.rdb (or .base.aof), "
+            + "<name>.<seq>.incr.aof"),
         new Setting("appendfsync", List.of(), "everysec", MUTABLE, Setting.Type.ENUM,
             "always: no reply leaves before its write is forced to disk (one fsync per event-loop batch); everysec: "
             + "a background fsync once a second; no: the OS decides", Long.MIN_VALUE, Long.MAX_VALUE,

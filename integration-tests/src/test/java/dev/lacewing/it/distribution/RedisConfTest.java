@@ -150,7 +150,7 @@ class RedisConfTest {
         assertEquals(1, lines.size(), text);
         String line = lines.get(0);
         assertAll(
-            () -> assertTrue(line.contains(" aof-use-rdb-preamble,"), line),
+            () -> assertFalse(line.contains(" aof-use-rdb-preamble,"), line),
             () -> assertFalse(line.contains(" appendonly,"), line),
             () -> assertTrue(line.contains(" repl-diskless-sync,"), line),
             () -> assertTrue(line.contains(" jemalloc-bg-thread"), line),

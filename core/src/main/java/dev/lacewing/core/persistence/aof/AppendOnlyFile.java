@@ -4,8 +4,14 @@ import dev.lacewing.api.Keyspace;
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.persistence.BackgroundSave;
 import dev.lacewing.core.persistence.Snapshots;
+import dev.lacewing.core.persistence.rdb.RdbFileReader;
+import dev.lacewing.core.persistence.rdb.RdbValueCodec;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,8 +32,9 @@ import java.util.function.LongConsumer;
 
 /**
  * The append-only file, Redis 7.0's multi-part form: {@code dir/appenddirname} holds a manifest
- * ({@link AofManifest}), one base file (an RDB image, {@code <appendfilename>.<seq>.base.rdb}) and
- * the incr files of RESP commands written since ({@code <appendfilename>.<seq>.incr.aof}).
+ * ({@link AofManifest}), one base file (an RDB image, {@code <appendfilename>.<seq>.base.rdb}, or with
+ * {@code aof-use-rdb-preamble no} the commands that rebuild the dataset, {@code .base.aof}) and the
+ * incr files of RESP commands written since ({@code <appendfilename>.<seq>.incr.aof}).
  *
  * <p>Writing. A command's thread encodes what it propagates into its connection's {@link AofBatch}
  * while it still holds the command's keys, and {@link #append} copies it into one shared buffer
@@ -554,7 +561,7 @@ public final class AppendOnlyFile {
         AofManifest old = manifest;
         long baseSeq = (old == null ? 0 : old.baseSeq()) + 1;
         long incrSeq = (old == null ? 0 : old.lastIncrSeq()) + 1;
-        AofManifest.AofFile base = new AofManifest.AofFile(name + "." + baseSeq + ".base.rdb", baseSeq, 'b');
+        AofManifest.AofFile base = baseFile(baseSeq);
         AofManifest.AofFile next = new AofManifest.AofFile(name + "." + incrSeq + ".incr.aof", incrSeq, 'i');
         BackgroundSave.Image image = backgroundSave.image(databases);
         boolean incrOpened = false;
@@ -610,7 +617,7 @@ public final class AppendOnlyFile {
                 throw e;
             }
             try (channel) {
-                epoch.image().writeTo(channel, true);
+                writeBase(epoch.base(), channel, temp, into -> epoch.image().writeTo(into, true));
                 channel.force(true);
             }
             Files.move(temp, directory.resolve(epoch.base().name()), StandardCopyOption.ATOMIC_MOVE,
@@ -694,14 +701,14 @@ public final class AppendOnlyFile {
         AofManifest old = manifest;
         long baseSeq = (old == null ? 0 : old.baseSeq()) + 1;
         long incrSeq = (old == null ? 0 : old.lastIncrSeq()) + 1;
-        AofManifest.AofFile base = new AofManifest.AofFile(name + "." + baseSeq + ".base.rdb", baseSeq, 'b');
+        AofManifest.AofFile base = baseFile(baseSeq);
         AofManifest.AofFile next = new AofManifest.AofFile(name + "." + incrSeq + ".incr.aof", incrSeq, 'i');
         Path temp = directory.resolve("temp-rewriteaof-" + ProcessHandle.current().pid() + ".aof");
         try {
             Files.createDirectories(directory);
             try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
-                snapshots.write(channel, databases, true);
+                writeBase(base, channel, temp, into -> snapshots.write(into, databases, true));
                 channel.force(true);
             }
             Files.move(temp, directory.resolve(base.name()), StandardCopyOption.ATOMIC_MOVE,
@@ -756,6 +763,51 @@ public final class AppendOnlyFile {
             return false;
         } finally {
             rewriteInProgress = false;
+        }
+    }
+
+    /** Writes an RDB image into a channel. */
+    private interface RdbImage {
+        void writeTo(FileChannel channel) throws IOException;
+    }
+
+    /**
+     * The base file for sequence {@code seq}: an RDB image ({@code .base.rdb}), or, with
+     * aof-use-rdb-preamble no, commands ({@code .base.aof}), as getNewBaseFileNameAndMarkPreAsHistory
+     * names it. Read at each rewrite, so CONFIG SET applies from the next one.
+     */
+    private AofManifest.AofFile baseFile(long seq) {
+        String suffix = config.flag("aof-use-rdb-preamble") ? ".base.rdb" : ".base.aof";
+        return new AofManifest.AofFile(config.value("appendfilename") + "." + seq + suffix, seq, 'b');
+    }
+
+    /**
+     * Writes the base into {@code channel}: the RDB image itself, or, for a {@code .base.aof}, the
+     * image into {@code <temp>.rdb} first and then that file as commands ({@link AofRewriter}),
+     * one value decoded at a time; the temp image is deleted either way.
+     */
+    private void writeBase(AofManifest.AofFile base, FileChannel channel, Path temp, RdbImage image)
+        throws IOException {
+        if (!base.name().endsWith(".base.aof")) {
+            image.writeTo(channel);
+            return;
+        }
+        Path rdb = temp.resolveSibling(temp.getFileName() + ".rdb");
+        try {
+            try (FileChannel into = FileChannel.open(rdb, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+                image.writeTo(into);
+            }
+            try (FileChannel from = FileChannel.open(rdb, StandardOpenOption.READ)) {
+                OutputStream out = new BufferedOutputStream(Channels.newOutputStream(channel), 64 * 1024);
+                RdbFileReader.read(from, from.size(), RdbValueCodec.Encodings.of(config), false,
+                    new AofRewriter(out, (int) config.longValue("databases")));
+                out.flush();
+            }
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        } finally {
+            Snapshots.deleteQuietly(rdb);
         }
     }
 
