@@ -24,6 +24,7 @@ import io.lettuce.core.models.stream.PendingMessages;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -179,7 +180,7 @@ class StreamWorkerTest {
     }
 
     private static Map<String, Object> fields(List<?> flat) {
-        Map<String, Object> map = new java.util.LinkedHashMap<>();
+        Map<String, Object> map = new LinkedHashMap<>();
         for (int i = 0; i < flat.size(); i += 2) {
             map.put(String.valueOf(flat.get(i)), flat.get(i + 1));
         }
