@@ -83,6 +83,9 @@ class RequestLimitsTest {
         try (LacewingServer server = Servers.builder(target).start();
              RespClient before = RespClient.connect(server.port());
              RespClient admin = RespClient.connect(server.port())) {
+            // A connect returns once the kernel has the connection, before the server accepted it
+            // (on its accept thread) and made its client; a reply shows it was made.
+            assertEquals("+PONG\r\n", before.call("PING"));
             assertEquals("+OK\r\n", admin.call("CONFIG", "SET", "requirepass", "secret"));
             String big = "b".repeat(20_000);
             assertEquals("$20000\r\n" + big + "\r\n", before.call("ECHO", big),
