@@ -402,7 +402,8 @@ final class LuaDebugger {
             try {
                 function = compile(code);
             } catch (LuaError | IOException again) {
-                log("<error> " + again.getMessage());
+                // luaj puts the running script's position in front of a compile error raised inside it.
+                log("<error> " + again.getMessage().replaceFirst("^" + SCRIPT_SOURCE + ":\\d+: (?=ldb_eval)", ""));
                 return;
             }
         }
