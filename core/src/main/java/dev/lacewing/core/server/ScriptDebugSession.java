@@ -318,10 +318,10 @@ public final class ScriptDebugSession implements ScriptDebugger {
             return;
         }
         IntFunction<Keyspace> databases = sync ? server.engine()::keyspace : copyOfKeys(keyCount)::database;
-        CommandContext context = new SessionContext(new ScriptRun.ArgvArguments(request), reply, databases);
+        SessionContext context = new SessionContext(new ScriptRun.ArgvArguments(request), reply, databases);
         ScriptRun run = ScriptRun.forDebugging(context, script, keyCount, readOnlyCommand, !sync);
         try {
-            runtime.debug(sha, body, host(run, keyCount), reply, this);
+            runtime.debug(sha, body, host(run, keyCount, context), reply, this);
         } finally {
             run.debuggingEnded();
         }
@@ -353,7 +353,7 @@ public final class ScriptDebugSession implements ScriptDebugger {
     }
 
     /** What the runtime calls: SYNC runs each command holding the whole keyspace; YES runs it on the copy, here. */
-    private ScriptHost host(ScriptRun run, int keyCount) {
+    private ScriptHost host(ScriptRun run, int keyCount, SessionContext context) {
         return new ScriptHost() {
             @Override
             public Arguments arguments() {
@@ -372,6 +372,7 @@ public final class ScriptDebugSession implements ScriptDebugger {
 
             @Override
             public byte[] call(byte[][] argv, int protocol, boolean raiseErrors) {
+                context.now = System.currentTimeMillis();
                 if (!sync) {
                     return run.call(argv, protocol, raiseErrors);
                 }
@@ -450,6 +451,8 @@ public final class ScriptDebugSession implements ScriptDebugger {
         private final Arguments arguments;
         private final ReplyWriter reply;
         private final IntFunction<Keyspace> databases;
+        /** The command's clock, set by the session before each command (published by the hand-over to the worker). */
+        long now = System.currentTimeMillis();
 
         SessionContext(Arguments arguments, ReplyWriter reply, IntFunction<Keyspace> databases) {
             super(connection);
@@ -480,7 +483,7 @@ public final class ScriptDebugSession implements ScriptDebugger {
 
         @Override
         public long now() {
-            return System.currentTimeMillis();
+            return now;
         }
     }
 }

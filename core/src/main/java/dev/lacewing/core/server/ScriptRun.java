@@ -18,6 +18,7 @@ import dev.lacewing.core.diagnostics.Redaction;
 import dev.lacewing.core.diagnostics.SlowLog;
 import dev.lacewing.core.keyspace.ThreadChanges;
 import dev.lacewing.core.persistence.BackgroundSave;
+import dev.lacewing.core.persistence.aof.AofBatch;
 import dev.lacewing.core.persistence.aof.AofPropagation;
 import dev.lacewing.core.resp.RespWriter;
 import io.netty.buffer.ByteBuf;
@@ -107,6 +108,11 @@ public final class ScriptRun implements ScriptHost {
      * ({@link ScriptDebugSession}), so they reach no other key, wake no WATCH and go to no AOF.
      */
     private boolean privateCopy;
+    /**
+     * A SCRIPT DEBUG SYNC run's writes, each appended to the AOF as it ran: no client command ends
+     * the session's run to append a batch (ClientConnection's appendPropagated). Null otherwise.
+     */
+    private AofBatch sessionWrites;
 
     /** A command a script ran, for the slow log. */
     private record SlowCall(Arguments args, boolean[] redacted, long micros) {
@@ -280,6 +286,7 @@ public final class ScriptRun implements ScriptHost {
                                   boolean privateCopy) {
         ScriptRun run = new ScriptRun(ctx, program, keyCount, readOnly, null);
         run.privateCopy = privateCopy;
+        run.sessionWrites = privateCopy ? null : new AofBatch();
         return run;
     }
 
@@ -571,7 +578,13 @@ public final class ScriptRun implements ScriptHost {
         if (write && !failed && !privateCopy && (ThreadChanges.count() != changesBefore || AofPropagation.always(spec.name()))
             && server.aof().enabled()
             && ctx.client() instanceof ClientConnection connection) {
-            connection.propagate(command, args, reply);
+            if (sessionWrites != null) {
+                AofPropagation.add(sessionWrites, connection.database(), spec.name(), args, call.now(), () -> reply);
+                server.aof().append(sessionWrites);
+                sessionWrites.clear();
+            } else {
+                connection.propagate(command, args, reply);
+            }
         }
         return reply;
     }

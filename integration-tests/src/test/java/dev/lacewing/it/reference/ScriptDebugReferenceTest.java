@@ -3,6 +3,7 @@ package dev.lacewing.it.reference;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lacewing.core.server.LacewingServer;
 import dev.lacewing.it.resp.RespClient;
 import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
@@ -155,6 +156,27 @@ class ScriptDebugReferenceTest {
             "return redis.pcall('set', KEYS[2] or ARGV[1], 'x')", List.of(k), List.of(other), List.of("c"));
         assertEquals("-ERR SCRIPT DEBUG YES runs the script on a copy of its KEYS: it cannot reach other keys; use "
             + "SCRIPT DEBUG SYNC\r\n", replies.get(replies.size() - 1));
+    }
+
+    /** SYNC's writes reach the AOF as they run (a restart finds them); YES's, made on a copy, do not. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void syncWritesAreInTheAofAndYesWritesAreNot(Target target) {
+        Path dir = Servers.freshDirectory();
+        String k = key(target, "aof");
+        String y = key(target, "aof-yes");
+        String body = "redis.call('set', KEYS[1], ARGV[1]) redis.call('expire', KEYS[1], 1000) return 1";
+        try (LacewingServer server = Servers.builder(target).set("dir", dir.toString()).set("appendonly", "yes")
+            .set("appendfsync", "always").start()) {
+            transcript(server.port(), "SYNC", body, List.of(k), List.of("x"), List.of("c"));
+            transcript(server.port(), "YES", body, List.of(y), List.of("y"), List.of("c"));
+        }
+        try (LacewingServer server = Servers.builder(target).set("dir", dir.toString()).set("appendonly", "yes").start();
+             RespClient client = RespClient.connect(server.port())) {
+            assertEquals("$1\r\nx\r\n", client.call("GET", k));
+            assertTrue(client.call("TTL", k).matches(":(99\\d|1000)\r\n"), client.call("TTL", k));
+            assertEquals(":0\r\n", client.call("EXISTS", y));
+        }
     }
 
     /** redis-cli --ldb-sync-mode --eval, its commands on stdin, prints the same session from both servers. */
