@@ -173,16 +173,12 @@ public final class PartitionedKeyspace {
 
     /**
      * Bytes the keyspace's storage holds, exactly: {@link #liveMemory} plus page space awaiting
-     * reuse or compaction; -1 when its layout cannot say cheaply; racy.
+     * reuse or compaction; racy.
      */
     public long allocatedMemory() {
         long total = 0;
         for (Partition partition : partitions) {
-            long used = partition.usedMemory();
-            if (used < 0) {
-                return -1;
-            }
-            total += used;
+            total += partition.usedMemory();
         }
         return total;
     }

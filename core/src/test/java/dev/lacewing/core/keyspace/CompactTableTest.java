@@ -1,5 +1,7 @@
 package dev.lacewing.core.keyspace;
 
+import dev.lacewing.api.storage.Table;
+import dev.lacewing.core.datatype.PackedAggregates;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -65,7 +67,7 @@ class CompactTableTest {
             // Every fourth seed's index has 64-slot segments whose splits read hash bits past the 8th from
             // the keys, as a large index's do past the 24 its tags hold.
             CompactTable table = seed % 4 == 1
-                ? new CompactTable(new MemoryPolicy(), System::currentTimeMillis, 6, 8) : new CompactTable();
+                ? new CompactTable(new MemoryPolicy(), PackedAggregates.CODEC, System::currentTimeMillis, 6, 8) : new CompactTable();
             Map<String, Entry> model = new HashMap<>();
             List<String> names = new ArrayList<>();
             int keySpace = 50 + random.nextInt(seed % 3 == 0 ? 60 : 3000);
@@ -494,8 +496,8 @@ class CompactTableTest {
 
     /** Tables with 16-slot segments: hash bits past the 24th, then past the 8th, read from the keys. */
     private static List<CompactTable> smallSegmentTables() {
-        return List.of(new CompactTable(new MemoryPolicy(), System::currentTimeMillis, 4, 24),
-            new CompactTable(new MemoryPolicy(), System::currentTimeMillis, 4, 8));
+        return List.of(new CompactTable(new MemoryPolicy(), PackedAggregates.CODEC, System::currentTimeMillis, 4, 24),
+            new CompactTable(new MemoryPolicy(), PackedAggregates.CODEC, System::currentTimeMillis, 4, 8));
     }
 
     @Test

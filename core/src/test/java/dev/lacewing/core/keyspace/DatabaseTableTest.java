@@ -1,5 +1,7 @@
 package dev.lacewing.core.keyspace;
 
+import dev.lacewing.api.storage.Table;
+import dev.lacewing.core.datatype.PackedAggregates;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -30,7 +32,7 @@ class DatabaseTableTest {
 
     @Test
     void agreesWithAHashMapUnderRandomPutsAndRemoves() {
-        DatabaseTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
+        Table table = new CompactTable(new MemoryPolicy(), PackedAggregates.CODEC, System::currentTimeMillis);
         Map<String, String> model = new HashMap<>();
         Random random = new Random(42);
         for (int i = 0; i < 200_000; i++) {
@@ -55,7 +57,7 @@ class DatabaseTableTest {
     void aStringKeepsItsEncodingThroughTouchesAndExpiryChangesUntilANewValueIsStored() {
         for (StringEncoding marked : new StringEncoding[] {StringEncoding.RAW, StringEncoding.TEXT,
             StringEncoding.UNSHARED}) {
-            DatabaseTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
+            Table table = new CompactTable(new MemoryPolicy(), PackedAggregates.CODEC, System::currentTimeMillis);
             byte[] k = bytes("key");
             table.putEncoded(k, 0, 3, bytes("ab"), Keyspace.NO_EXPIRY, marked);
             assertEquals(marked, table.stringEncoding(k, 0, 3, 0));
@@ -85,7 +87,7 @@ class DatabaseTableTest {
 
     @Test
     void aSameSizeOverwriteReplacesOneEncodingMarkWithTheOther() {
-        DatabaseTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
+        Table table = new CompactTable(new MemoryPolicy(), PackedAggregates.CODEC, System::currentTimeMillis);
         byte[] k = bytes("key");
         table.putEncoded(k, 0, 3, bytes("1"), Keyspace.NO_EXPIRY, StringEncoding.RAW);
         table.putEncoded(k, 0, 3, bytes("2"), Keyspace.NO_EXPIRY, StringEncoding.TEXT);
@@ -101,7 +103,7 @@ class DatabaseTableTest {
     @Test
     void stringsStoredWhileThePolicyForbidsSharedIntegersStayUnsharedAfterItChanges() {
         MemoryPolicy memory = new MemoryPolicy();
-        DatabaseTable table = new CompactTable(memory, System::currentTimeMillis);
+        Table table = new CompactTable(memory, PackedAggregates.CODEC, System::currentTimeMillis);
         byte[] k = bytes("key");
         table.put(k, 0, 3, bytes("1"), Keyspace.NO_EXPIRY);
         memory.set("maxmemory-policy", "allkeys-lru");
@@ -133,7 +135,7 @@ class DatabaseTableTest {
 
     @Test
     void aScanHandsExpiredKeysToTheirOwnReceiverAndDeletesNothing() {
-        DatabaseTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
+        Table table = new CompactTable(new MemoryPolicy(), PackedAggregates.CODEC, System::currentTimeMillis);
         for (int i = 0; i < 50; i++) {
             byte[] k = bytes("k" + i);
             table.put(k, 0, k.length, bytes("v"), i % 2 == 0 ? 100 : Keyspace.NO_EXPIRY);
@@ -153,7 +155,7 @@ class DatabaseTableTest {
 
     @Test
     void findsKeysGivenAsSlicesOfALargerArray() {
-        DatabaseTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
+        Table table = new CompactTable(new MemoryPolicy(), PackedAggregates.CODEC, System::currentTimeMillis);
         byte[] k = bytes("key");
         table.put(k, 0, 3, bytes("v"), Keyspace.NO_EXPIRY);
         byte[] request = bytes("GETkeyEND");
@@ -162,7 +164,7 @@ class DatabaseTableTest {
 
     @Test
     void expiredKeysAreAbsentAndDeletedOnAccess() {
-        DatabaseTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
+        Table table = new CompactTable(new MemoryPolicy(), PackedAggregates.CODEC, System::currentTimeMillis);
         byte[] k = bytes("k");
         table.put(k, 0, 1, bytes("v"), 1000);
         assertEquals(1, table.expiringSize());
@@ -175,7 +177,7 @@ class DatabaseTableTest {
 
     @Test
     void activeExpiryDeletesOnlyKeysWhoseTimeHasPassed() {
-        DatabaseTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
+        Table table = new CompactTable(new MemoryPolicy(), PackedAggregates.CODEC, System::currentTimeMillis);
         for (int i = 0; i < 1000; i++) {
             byte[] k = bytes("k" + i);
             table.put(k, 0, k.length, bytes("v"), i % 2 == 0 ? 10 : Keyspace.NO_EXPIRY);
@@ -191,7 +193,7 @@ class DatabaseTableTest {
 
     @Test
     void scanVisitsEveryKeyOnce() {
-        DatabaseTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
+        Table table = new CompactTable(new MemoryPolicy(), PackedAggregates.CODEC, System::currentTimeMillis);
         for (int i = 0; i < 1000; i++) {
             byte[] k = bytes("k" + i);
             table.put(k, 0, k.length, bytes("v"), Keyspace.NO_EXPIRY);
@@ -206,7 +208,7 @@ class DatabaseTableTest {
 
     @Test
     void scanCursorsAreUnsignedAndThoseBeyondTheTableEndTheScan() {
-        DatabaseTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
+        Table table = new CompactTable(new MemoryPolicy(), PackedAggregates.CODEC, System::currentTimeMillis);
         byte[] k = bytes("k");
         table.put(k, 0, 1, bytes("v"), Keyspace.NO_EXPIRY);
         List<byte[]> visited = new ArrayList<>();
@@ -252,7 +254,7 @@ class DatabaseTableTest {
         return found;
     }
 
-    private static void put(DatabaseTable table, String key, long expireAt) {
+    private static void put(Table table, String key, long expireAt) {
         byte[] k = bytes(key);
         table.put(k, 0, k.length, bytes("v"), expireAt);
     }
@@ -263,7 +265,7 @@ class DatabaseTableTest {
 
     @Test
     void aDeletionDuringAScanCannotShiftAnUnvisitedKeyBehindTheCursor() {
-        DatabaseTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
+        Table table = new CompactTable(new MemoryPolicy(), PackedAggregates.CODEC, System::currentTimeMillis);
         // Three keys homed at the last slot of 16: stored at slots 15, 0 and 1, a cluster wrapping round.
         List<byte[]> wrapping = keysHomedAt(15, 16, 3);
         for (byte[] key : wrapping) {
@@ -282,7 +284,7 @@ class DatabaseTableTest {
 
     @Test
     void growthDuringAScanNeitherLosesNorRepeatsKeys() {
-        DatabaseTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
+        Table table = new CompactTable(new MemoryPolicy(), PackedAggregates.CODEC, System::currentTimeMillis);
         Set<String> original = new HashSet<>();
         for (int i = 0; i < 12; i++) {
             put(table, "k" + i, Keyspace.NO_EXPIRY);
@@ -313,7 +315,7 @@ class DatabaseTableTest {
     void aFullScanVisitsEveryKeyPresentThroughoutWhileTheTableChanges() {
         for (int seed = 0; seed < 400; seed++) {
             Random random = new Random(seed);
-            DatabaseTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
+            Table table = new CompactTable(new MemoryPolicy(), PackedAggregates.CODEC, System::currentTimeMillis);
             Set<String> stable = new HashSet<>();
             Map<String, Long> churn = new HashMap<>();
             List<String> churnKeys = new ArrayList<>();
@@ -355,7 +357,7 @@ class DatabaseTableTest {
         }
     }
 
-    private static void insertChurn(DatabaseTable table, Random random, Map<String, Long> churn,
+    private static void insertChurn(Table table, Random random, Map<String, Long> churn,
                                     List<String> churnKeys, int[] nextChurn, long now) {
         String key = "c" + nextChurn[0]++;
         long expireAt = random.nextInt(3) == 0 ? now + 1 + random.nextInt(4) : Keyspace.NO_EXPIRY;
@@ -364,7 +366,7 @@ class DatabaseTableTest {
         put(table, key, expireAt);
     }
 
-    private static void change(DatabaseTable table, Random random, Map<String, Long> churn, List<String> churnKeys,
+    private static void change(Table table, Random random, Map<String, Long> churn, List<String> churnKeys,
                                int[] nextChurn, long[] now) {
         switch (random.nextInt(8)) {
             case 0, 1 -> {
@@ -402,7 +404,7 @@ class DatabaseTableTest {
 
     @Test
     void anyCursorEndsTheScanWithoutFailingWithinOneScanOfTheTable() {
-        DatabaseTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
+        Table table = new CompactTable(new MemoryPolicy(), PackedAggregates.CODEC, System::currentTimeMillis);
         for (int i = 0; i < 100; i++) {
             put(table, "k" + i, Keyspace.NO_EXPIRY);
         }
@@ -473,7 +475,7 @@ class DatabaseTableTest {
 
     @Test
     void removingTheLastKeyLeavesAnEmptyTable() {
-        DatabaseTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
+        Table table = new CompactTable(new MemoryPolicy(), PackedAggregates.CODEC, System::currentTimeMillis);
         byte[] k = bytes("k");
         table.put(k, 0, 1, bytes("v"), Keyspace.NO_EXPIRY);
         assertTrue(table.remove(k, 0, 1, 0));
@@ -488,7 +490,7 @@ class DatabaseTableTest {
      */
     @Test
     void aRunOfEditsPastTheEndGrowsIntoRoomThatIsCountedUntilANewValueIsStored() {
-        DatabaseTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
+        Table table = new CompactTable(new MemoryPolicy(), PackedAggregates.CODEC, System::currentTimeMillis);
         byte[] k = bytes("log");
         ValueView view = new ValueView();
         byte[] other = bytes("other");
@@ -521,7 +523,7 @@ class DatabaseTableTest {
         assertEquals(Long.MAX_VALUE - 1, table.expireAt(k, 0, k.length, 0));
         assertEquals(StringEncoding.RAW, table.stringEncoding(k, 0, k.length, 0));
 
-        DatabaseTable stored = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
+        Table stored = new CompactTable(new MemoryPolicy(), PackedAggregates.CODEC, System::currentTimeMillis);
         stored.put(other, 0, other.length, bytes("x"), Keyspace.NO_EXPIRY);
         stored.put(k, 0, k.length, Arrays.copyOf(expected, length), Long.MAX_VALUE - 1);
         long room = table.valueMemory(k, 0, k.length, 0) - stored.valueMemory(k, 0, k.length, 0);
@@ -552,7 +554,7 @@ class DatabaseTableTest {
     @Test
     void aChunkedStringTheTableLetsGoOfHoldsNoChunks() {
         long[] now = {0};
-        DatabaseTable table = new CompactTable(new MemoryPolicy(), () -> now[0]);
+        Table table = new CompactTable(new MemoryPolicy(), PackedAggregates.CODEC, () -> now[0]);
         ValueView view = new ValueView();
         byte[] k = bytes("k");
         int length = EditedString.MAX_PREALLOC + 2 * EditedString.CHUNK;
@@ -585,8 +587,8 @@ class DatabaseTableTest {
 
     @Test
     void editingAMissingKeyCreatesZerosWithoutRoomAndAnotherTypeIsLeftAlone() {
-        DatabaseTable table = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
-        DatabaseTable stored = new CompactTable(new MemoryPolicy(), System::currentTimeMillis);
+        Table table = new CompactTable(new MemoryPolicy(), PackedAggregates.CODEC, System::currentTimeMillis);
+        Table stored = new CompactTable(new MemoryPolicy(), PackedAggregates.CODEC, System::currentTimeMillis);
         ValueView view = new ValueView();
         for (int length : new int[] {1, 100, 100_000, 3_000_000}) {
             byte[] k = bytes("new" + length);
@@ -637,7 +639,7 @@ class DatabaseTableTest {
     /** RESTORE's IDLETIME and FREQ: the access field set on a live key stays, whatever the value's form. */
     @Test
     void setAccessReplacesTheFieldOfALiveKeyOnly() {
-        DatabaseTable table = new CompactTable(new MemoryPolicy(), () -> 1_000_000L);
+        Table table = new CompactTable(new MemoryPolicy(), PackedAggregates.CODEC, () -> 1_000_000L);
         byte[] string = bytes("string");
         byte[] hash = bytes("hash");
         table.put(string, 0, string.length, bytes("value"), -1);

@@ -1,5 +1,6 @@
 package dev.lacewing.core.keyspace;
 
+import dev.lacewing.api.storage.Table;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -111,7 +112,7 @@ class InlineAggregateTest {
                     assertTrue(databases[db].remove(key, 0, key.length), name);
                 }
                 for (int partition = 0; partition < keyspace.partitionCount(); partition++) {
-                    DatabaseTable table = keyspace.partition(partition).table(db);
+                    Table table = keyspace.partition(partition).table(db);
                     assertEquals(0, table.size());
                     if (table instanceof CompactTable compact) {
                         assertEquals(0, compact.liveBytes(), "seed " + seed);
