@@ -1,8 +1,8 @@
 package dev.lacewing.core.keyspace;
 
 import dev.lacewing.api.Settings;
+import dev.lacewing.api.storage.PartitionStore;
 import dev.lacewing.api.storage.Table;
-import dev.lacewing.core.datatype.PackedAggregates;
 import java.util.Arrays;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
@@ -44,17 +44,13 @@ public final class Partition {
     /** Set once, before clients connect; NONE for a keyspace without a server. */
     private volatile KeyspaceListener listener = KeyspaceListener.NONE;
 
-    /** A partition under Redis's default memory settings on the system clock, for tests. */
-    public Partition(int databases) {
-        this(databases, new MemoryPolicy(), System::currentTimeMillis);
-    }
-
-    public Partition(int databases, MemoryPolicy memory, LongSupplier clock) {
+    /** A partition whose tables {@code store} makes, one per database. */
+    public Partition(int databases, PartitionStore store, MemoryPolicy memory, LongSupplier clock) {
         this.memory = memory;
         this.clock = clock;
         this.databases = new Table[databases];
         for (int i = 0; i < databases; i++) {
-            Table table = new CompactTable(memory, PackedAggregates.CODEC, clock);
+            Table table = store.newTable();
             table.events(new TableEvents(table));
             this.databases[i] = table;
         }

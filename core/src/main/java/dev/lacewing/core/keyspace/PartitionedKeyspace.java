@@ -3,11 +3,13 @@ package dev.lacewing.core.keyspace;
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.Invocation;
 import dev.lacewing.api.Keyspace;
+import dev.lacewing.api.storage.Storage;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashSet;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntPredicate;
@@ -49,7 +51,7 @@ public final class PartitionedKeyspace {
     private volatile long estimatedAt;
     private volatile boolean estimated;
 
-    /** A keyspace under Redis's default memory settings (no limit) on the system clock. */
+    /** A compact keyspace under Redis's default memory settings (no limit) on the system clock. */
     public PartitionedKeyspace(int partitionCount, int databaseCount) {
         this(partitionCount, databaseCount, System::currentTimeMillis);
     }
@@ -62,21 +64,24 @@ public final class PartitionedKeyspace {
     /** With the memory settings the server keeps up to date (see {@link MemoryPolicy#of}), and no client buffers. */
     public PartitionedKeyspace(int partitionCount, int databaseCount, MemoryPolicy memory,
                                LongSupplier clock) {
-        this(partitionCount, databaseCount, memory, clock, () -> 0);
+        this(partitionCount, databaseCount,
+            new CompactStorage().open(new StorageSetup(name -> Optional.empty(), databaseCount, clock, memory)),
+            memory, clock, () -> 0);
     }
 
     /**
-     * A server's keyspace: {@code clientBufferBytes} gives the bytes of its clients' buffers, which
-     * count against {@code maxmemory} beside the keyspace's, as in Redis 7.0.
+     * A server's keyspace over {@code storage}, which was opened with the same memory settings and
+     * clock: {@code clientBufferBytes} gives the bytes of its clients' buffers, which count against
+     * {@code maxmemory} beside the keyspace's, as in Redis 7.0.
      */
-    public PartitionedKeyspace(int partitionCount, int databaseCount, MemoryPolicy memory,
+    public PartitionedKeyspace(int partitionCount, int databaseCount, Storage storage, MemoryPolicy memory,
                                LongSupplier clock, LongSupplier clientBufferBytes) {
         this.memory = memory;
         this.clock = clock;
         this.clientBufferBytes = clientBufferBytes;
         partitions = new Partition[partitionCount];
         for (int i = 0; i < partitionCount; i++) {
-            partitions[i] = new Partition(databaseCount, memory, clock);
+            partitions[i] = new Partition(databaseCount, storage.partition(i, partitionCount), memory, clock);
         }
         databases = new Database[databaseCount];
         for (int i = 0; i < databaseCount; i++) {

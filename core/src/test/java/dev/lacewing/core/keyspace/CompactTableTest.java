@@ -1,7 +1,5 @@
 package dev.lacewing.core.keyspace;
 
-import dev.lacewing.api.storage.Table;
-import dev.lacewing.core.datatype.PackedAggregates;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -13,6 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.StringEncoding;
 import dev.lacewing.api.ValueView;
+import dev.lacewing.api.storage.Table;
+import dev.lacewing.core.datatype.PackedAggregates;
 import dev.lacewing.core.datatype.TypedValue;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

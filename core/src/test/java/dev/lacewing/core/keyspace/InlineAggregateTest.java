@@ -1,6 +1,5 @@
 package dev.lacewing.core.keyspace;
 
-import dev.lacewing.api.storage.Table;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -8,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lacewing.api.Keyspace;
+import dev.lacewing.api.storage.Table;
 import dev.lacewing.core.datatype.HashValue;
 import dev.lacewing.core.datatype.SetValue;
 import dev.lacewing.core.datatype.TypedValue;

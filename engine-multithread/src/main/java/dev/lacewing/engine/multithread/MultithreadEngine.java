@@ -33,8 +33,8 @@ final class MultithreadEngine implements StorageEngine {
 
     MultithreadEngine(EngineContext context) {
         int stripes = Integer.highestOneBit(Math.max(context.workers().count() * STRIPES_PER_WORKER, 16) * 2 - 1);
-        keyspace = new PartitionedKeyspace(stripes, context.databases(), MemoryPolicy.of(context.settings()),
-            System::currentTimeMillis, context.clientBufferBytes());
+        keyspace = new PartitionedKeyspace(stripes, context.databases(), context.storage(),
+            MemoryPolicy.of(context.settings()), System::currentTimeMillis, context.clientBufferBytes());
         locks = new ReentrantLock[stripes];
         for (int i = 0; i < stripes; i++) {
             locks[i] = new ReentrantLock();

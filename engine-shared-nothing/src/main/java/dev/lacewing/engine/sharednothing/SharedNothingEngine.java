@@ -62,8 +62,8 @@ final class SharedNothingEngine implements StorageEngine {
 
     SharedNothingEngine(EngineContext context) {
         workers = context.workers();
-        keyspace = new PartitionedKeyspace(workers.count(), context.databases(), MemoryPolicy.of(context.settings()),
-            System::currentTimeMillis, context.clientBufferBytes());
+        keyspace = new PartitionedKeyspace(workers.count(), context.databases(), context.storage(),
+            MemoryPolicy.of(context.settings()), System::currentTimeMillis, context.clientBufferBytes());
         keyspace.scanReach(partition -> {
             BitSet held = running.get();
             return held == null || held.get(partition);
