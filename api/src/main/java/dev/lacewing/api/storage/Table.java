@@ -100,7 +100,12 @@ public interface Table {
         return scan(cursor, count, now, visitor, key -> { });
     }
 
-    /** A scan step; keys whose time has passed go to {@code expired}, the others to {@code visitor}. */
+    /**
+     * A scan step; keys whose time has passed go to {@code expired}, the others to {@code visitor}.
+     * SCAN's guarantee: a full scan returns every key present throughout it; any cursor, as an
+     * unsigned number, ends the scan within one pass over the table; a cursor returned is 0 at the
+     * end and otherwise below 2^38 (the keyspace composes it with the partition number).
+     */
     long scan(long cursor, int count, long now, Consumer<byte[]> visitor, Consumer<byte[]> expired);
 
     byte[] randomKey(long now);

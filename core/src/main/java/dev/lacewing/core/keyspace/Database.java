@@ -373,7 +373,7 @@ public final class Database implements Keyspace {
 
     /**
      * The cursor is {@code tableCursor * partitions + partition}: partitions are scanned one after
-     * another, each table keeping SCAN's guarantee for its own part (see {@link SegmentedIndex}). A table
+     * another, each table keeping SCAN's guarantee for its own part ({@link Table#scan}). A table
      * cursor is below 2^38, so the composed one fits in 63 bits for any partition count below 2^25.
      * Cursors are unsigned, as SCAN's are; one the partition's table rejects ends that partition's
      * part of the scan rather than failing. A step ends with its partition when the next one is

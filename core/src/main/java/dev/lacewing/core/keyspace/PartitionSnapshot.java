@@ -13,9 +13,10 @@ import java.util.function.IntFunction;
  * ({@link #preserve}, called by {@link Database} before every access that may change a key), so
  * what the sink receives is exactly the partition as it was at the epoch, each key once.
  *
- * <p>Why this is exact: the walk is Redis's dictScan over home buckets, in bit-reversed cursor
- * order, which growth never makes revisit a bucket ({@link SegmentedIndex}). A key's bucket is behind
- * the cursor or ahead of it, as the table judges it ({@link Table#visited}). Ahead of it, the first touch
+ * <p>Why this is exact: the walk is the table's SCAN ({@link Table#scanEntries}), which growth
+ * never makes revisit a key (the compact storage's is Redis's dictScan over home buckets in
+ * bit-reversed cursor order). A key is behind the cursor or ahead of it, as the table judges it
+ * ({@link Table#visited}). Ahead of it, the first touch
  * writes the key's epoch value (or, for a key absent at the epoch, nothing) and remembers the key,
  * and the walk skips a remembered key when it gets there (it gets there once); behind it, the key
  * was written already.

@@ -4,12 +4,14 @@ import dev.lacewing.api.Arguments;
 import dev.lacewing.api.Invocation;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.storage.Storage;
+import dev.lacewing.api.storage.StorageProvider;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashSet;
 import java.util.Optional;
+import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntPredicate;
@@ -51,7 +53,7 @@ public final class PartitionedKeyspace {
     private volatile long estimatedAt;
     private volatile boolean estimated;
 
-    /** A compact keyspace under Redis's default memory settings (no limit) on the system clock. */
+    /** A keyspace under Redis's default memory settings (no limit) on the system clock. */
     public PartitionedKeyspace(int partitionCount, int databaseCount) {
         this(partitionCount, databaseCount, System::currentTimeMillis);
     }
@@ -61,12 +63,26 @@ public final class PartitionedKeyspace {
         this(partitionCount, databaseCount, new MemoryPolicy(), clock);
     }
 
-    /** With the memory settings the server keeps up to date (see {@link MemoryPolicy#of}), and no client buffers. */
+    /**
+     * With the memory settings the server keeps up to date (see {@link MemoryPolicy#of}), and no
+     * client buffers, over the {@code compact} storage found by ServiceLoader, as the server finds
+     * it: for tests and benchmarks, which have it on their class or module path.
+     */
     public PartitionedKeyspace(int partitionCount, int databaseCount, MemoryPolicy memory,
                                LongSupplier clock) {
         this(partitionCount, databaseCount,
-            new CompactStorage().open(new StorageSetup(name -> Optional.empty(), databaseCount, clock, memory)),
+            compactStorage().open(new StorageSetup(name -> Optional.empty(), databaseCount, clock, memory)),
             memory, clock, () -> 0);
+    }
+
+    private static StorageProvider compactStorage() {
+        for (StorageProvider provider : ServiceLoader.load(StorageProvider.class,
+                PartitionedKeyspace.class.getClassLoader())) {
+            if (provider.name().equals("compact")) {
+                return provider;
+            }
+        }
+        throw new IllegalStateException("no storage named 'compact' on the class or module path");
     }
 
     /**

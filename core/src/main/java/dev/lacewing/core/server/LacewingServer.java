@@ -14,7 +14,6 @@ import dev.lacewing.api.storage.Storage;
 import dev.lacewing.api.storage.StorageProvider;
 import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.config.Config;
-import dev.lacewing.core.keyspace.CompactStorage;
 import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.keyspace.KeyspaceListener;
 import dev.lacewing.core.keyspace.MemoryPolicy;
@@ -251,8 +250,8 @@ public final class LacewingServer implements AutoCloseable {
             ThreadingPlan plan = strategy.plan((int) config.longValue("threads"), engineName);
             StorageEngineProvider engineProvider = pick(found.engines(), engineName, StorageEngineProvider::name,
                 "engine");
-            StorageProvider storageProvider = pick(withBuiltInStorages(found.storages()), config.value("storage"),
-                StorageProvider::name, "storage");
+            StorageProvider storageProvider = pick(found.storages(), config.value("storage"), StorageProvider::name,
+                "storage");
             TransportChoice transport = chooseTransport(withBuiltInTransports(found.transports()),
                 config.value("transport"));
             TlsContext tls = TlsContext.start(config);
@@ -479,13 +478,6 @@ public final class LacewingServer implements AutoCloseable {
                     return state::clientBufferBytes;
                 }
             });
-        }
-
-        /** The storages found, after the built-in compact one. */
-        private static List<StorageProvider> withBuiltInStorages(List<StorageProvider> found) {
-            List<StorageProvider> all = new ArrayList<>(List.of(new CompactStorage()));
-            all.addAll(found);
-            return all;
         }
 
         private static List<ThreadingStrategy> withBuiltInStrategies(List<ThreadingStrategy> found) {

@@ -11,6 +11,7 @@ import dev.lacewing.api.storage.Table;
 import dev.lacewing.core.datatype.HashValue;
 import dev.lacewing.core.datatype.SetValue;
 import dev.lacewing.core.datatype.TypedValue;
+import dev.lacewing.storage.compact.CompactTable;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,4 +1,4 @@
-package dev.lacewing.core.keyspace;
+package dev.lacewing.storage.compact;
 
 import dev.lacewing.api.ValueView;
 import dev.lacewing.api.storage.Table;

@@ -1,4 +1,4 @@
-package dev.lacewing.core.keyspace;
+package dev.lacewing.storage.compact;
 
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.StringEncoding;
@@ -8,8 +8,6 @@ import dev.lacewing.api.storage.Aggregate;
 import dev.lacewing.api.storage.AggregateCodec;
 import dev.lacewing.api.storage.EvictionCandidates;
 import dev.lacewing.api.storage.Table;
-import dev.lacewing.core.datatype.PackedAggregates;
-import dev.lacewing.core.datatype.TableHash;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -203,11 +201,6 @@ public final class CompactTable implements Table {
     private int compactionQueued;
     private boolean compacting;
 
-    /** A table with Redis's default memory settings on the system clock, for tests and benchmarks. */
-    public CompactTable() {
-        this(new MemoryPolicy(), PackedAggregates.CODEC, System::currentTimeMillis);
-    }
-
     public CompactTable(AccessPolicy access, AggregateCodec aggregates, LongSupplier clock) {
         this(access, aggregates, clock, SegmentedIndex.SEGMENT_BITS, SegmentedIndex.TAG_BITS);
     }
@@ -232,7 +225,7 @@ public final class CompactTable implements Table {
     /** The hash of the key in the entry a slot value points to. */
     private int keyHash(long slot) {
         decode(slot);
-        return TableHash.of(entryPage, entryKeyOffset, entryKeyLength);
+        return KeyHash.of(entryPage, entryKeyOffset, entryKeyLength);
     }
 
     /* The entry decode() last read; entryHash is the key's hash when find() found it. */
@@ -626,7 +619,7 @@ public final class CompactTable implements Table {
             }
             int size = entrySize;
             long old = location(page, offset);
-            int hash = TableHash.of(array, entryKeyOffset, entryKeyLength);
+            int hash = KeyHash.of(array, entryKeyOffset, entryKeyLength);
             long[] slots = keyIndex.segment(keyIndex.segmentOf(hash));
             int mask = slots.length - 1;
             int at = hash & mask;
@@ -717,7 +710,7 @@ public final class CompactTable implements Table {
 
     /** Index of the live key, deleting it first if its time has passed; -1 when absent. */
     private int findLive(byte[] key, int offset, int length, long now) {
-        int index = find(key, offset, length, TableHash.of(key, offset, length));
+        int index = find(key, offset, length, KeyHash.of(key, offset, length));
         if (index >= 0 && expired(entryExpireAt(keyIndex.get(index)), now)) {
             removeExpired(index);
             return -1;
@@ -907,7 +900,7 @@ public final class CompactTable implements Table {
         if (value instanceof Aggregate.Packed inline && inline.packedForm() != 0) {
             store(key, offset, length, null, inline.packedArray(), 0, inline.packedLength(), expireAt, keepExpiry,
                 now, inline.packedForm() << FORM_SHIFT);
-            hold(TableHash.of(key, offset, length), Arrays.copyOfRange(key, offset, offset + length), inline);
+            hold(KeyHash.of(key, offset, length), Arrays.copyOfRange(key, offset, offset + length), inline);
         } else {
             store(key, offset, length, value, null, 0, 0, expireAt, keepExpiry, now, 0);
         }
@@ -935,7 +928,7 @@ public final class CompactTable implements Table {
      */
     private void store(byte[] key, int offset, int length, Object object, byte[] value, int valueOffset,
                        int valueLength, long expireAt, boolean keepExpiry, long now, int valueFlags) {
-        int hash = TableHash.of(key, offset, length);
+        int hash = KeyHash.of(key, offset, length);
         if (!keepExpiry) {
             now = clock.getAsLong();
         }
@@ -979,7 +972,7 @@ public final class CompactTable implements Table {
     public boolean editString(byte[] key, int offset, int length, int minLength, long now, ValueView view) {
         int index = findLive(key, offset, length, now);
         if (index < 0) {
-            int hash = TableHash.of(key, offset, length);
+            int hash = KeyHash.of(key, offset, length);
             insert(hash, writeEntry(hash, key, offset, length, null, null, 0, minLength, Keyspace.NO_EXPIRY,
                 accessPolicy.created(now), RAW));
             events.created(key, offset, length);
@@ -1114,7 +1107,7 @@ public final class CompactTable implements Table {
                          int valueFlags) {
         long old = keyIndex.get(index);
         int access = (int) INT.get(entryPage, offsetOf(old)) >>> 8;
-        int hash = TableHash.of(entryPage, entryKeyOffset, entryKeyLength);
+        int hash = KeyHash.of(entryPage, entryKeyOffset, entryKeyLength);
         keyIndex.set(index, writeEntry(hash, entryPage, entryKeyOffset, entryKeyLength, object, value, valueOffset,
             valueLength, expireAt, access, valueFlags));
         free(old, object != null);
@@ -1267,7 +1260,7 @@ public final class CompactTable implements Table {
         long removed = keyIndex.get(reference);
         if (heldCount > 0) {
             decode(removed);
-            releaseKey(TableHash.of(entryPage, entryKeyOffset, entryKeyLength), entryPage, entryKeyOffset,
+            releaseKey(KeyHash.of(entryPage, entryKeyOffset, entryKeyLength), entryPage, entryKeyOffset,
                 entryKeyLength);
         }
         if ((removed & EXPIRES_BIT) != 0) {
@@ -1326,7 +1319,7 @@ public final class CompactTable implements Table {
     public boolean visited(long cursor, byte[] key, int offset, int length) {
         int log2 = (int) (cursor >>> 32);
         int mask = log2 >= 32 ? -1 : (1 << log2) - 1;
-        int bucket = TableHash.of(key, offset, length) & mask;
+        int bucket = KeyHash.of(key, offset, length) & mask;
         return Integer.compareUnsigned(Integer.reverse(bucket), Integer.reverse((int) cursor)) < 0;
     }
 
@@ -1368,7 +1361,7 @@ public final class CompactTable implements Table {
             return readerValue(objects[(int) INT.get(entryPage, entryValueOffset)]);
         }
         int form = (entryFlags & FORM_MASK) >>> FORM_SHIFT;
-        int held = form == 0 ? -1 : heldIndex(TableHash.of(key, offset, length), key, offset, length);
+        int held = form == 0 ? -1 : heldIndex(KeyHash.of(key, offset, length), key, offset, length);
         if (held >= 0) {
             return heldValues[held];
         }
