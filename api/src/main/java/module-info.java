@@ -5,4 +5,5 @@
  */
 module dev.lacewing.api {
     exports dev.lacewing.api;
+    exports dev.lacewing.api.storage;
 }

@@ -33,6 +33,7 @@ module dev.lacewing.core {
     exports dev.lacewing.core.resp to dev.lacewing.benchmarks;
 
     uses dev.lacewing.api.StorageEngineProvider;
+    uses dev.lacewing.api.storage.StorageProvider;
     uses dev.lacewing.api.TransportProvider;
     uses dev.lacewing.api.ThreadingStrategy;
     uses dev.lacewing.api.CommandProvider;

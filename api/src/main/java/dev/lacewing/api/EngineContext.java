@@ -1,5 +1,6 @@
 package dev.lacewing.api;
 
+import dev.lacewing.api.storage.Storage;
 import java.util.function.LongSupplier;
 
 /** What the server gives an engine when it creates it. */
@@ -12,6 +13,12 @@ public interface EngineContext {
 
     /** Number of databases (the {@code databases} setting). */
     int databases();
+
+    /**
+     * The storage chosen with the {@code storage} setting, opened: the keyspace's tables come from
+     * it. The server closes it after the engine.
+     */
+    Storage storage();
 
     /** The threading strategy the server runs with. */
     ThreadingPlan threading();

@@ -5,6 +5,7 @@ import dev.lacewing.api.ScriptingProvider;
 import dev.lacewing.api.StorageEngineProvider;
 import dev.lacewing.api.ThreadingStrategy;
 import dev.lacewing.api.TransportProvider;
+import dev.lacewing.api.storage.StorageProvider;
 import dev.lacewing.core.server.Plugins;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -112,12 +113,13 @@ final class EmbeddedFelix implements AutoCloseable {
     }
 
     /**
-     * Engines, transports, threading strategies and script languages registered as services. Command providers are
+     * Engines, storages, transports, threading strategies and script languages registered as services. Command providers are
      * left to {@link FelixModuleLoader}, which follows them as they come and go.
      */
     Plugins plugins() {
-        return new Plugins("osgi", services(StorageEngineProvider.class), services(TransportProvider.class),
-            services(ThreadingStrategy.class), List.<CommandProvider>of(), services(ScriptingProvider.class));
+        return new Plugins("osgi", services(StorageEngineProvider.class), services(StorageProvider.class),
+            services(TransportProvider.class), services(ThreadingStrategy.class), List.<CommandProvider>of(),
+            services(ScriptingProvider.class));
     }
 
     private <T> List<T> services(Class<T> type) {

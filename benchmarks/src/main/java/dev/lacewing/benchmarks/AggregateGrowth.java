@@ -1,9 +1,10 @@
 package dev.lacewing.benchmarks;
 
 import dev.lacewing.api.Keyspace;
+import dev.lacewing.api.storage.Table;
 import dev.lacewing.core.datatype.PackedTable;
 import dev.lacewing.core.datatype.SortedSet;
-import dev.lacewing.core.keyspace.CompactTable;
+import dev.lacewing.core.keyspace.PartitionedKeyspace;
 import java.lang.ref.WeakReference;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -13,7 +14,7 @@ import java.util.Arrays;
  * {@code field:%d} -> {@code value:%d} put one by one into a {@link PackedTable} (a large hash), or
  * {@code count} members {@code member:%d} scored {@code i * 1.5} added one by one to a large
  * {@link SortedSet}, or {@code count} string keys {@code key:%d} -> {@code value:%d} stored one by
- * one in a keyspace table ({@link CompactTable}); each insert is timed alone. For the aggregates the
+ * one in a keyspace table (the compact storage's); each insert is timed alone. For the aggregates the
  * longest is a doubling of the index, which holds the shard that owns the key for that long (the
  * index grows in one step, not incrementally as a Redis dict does); the keyspace's index grows one
  * 4096-slot segment at a time, so its longest insert is a split, a page allocation or a GC pause
@@ -42,7 +43,7 @@ public final class AggregateGrowth {
         for (int round = 0; round < ROUNDS; round++) {
             PackedTable hash = new PackedTable(true);
             SortedSet sortedSet = SortedSet.large();
-            CompactTable keyspace = new CompactTable();
+            Table keyspace = new PartitionedKeyspace(1, 1).partition(0).table(0);
             long longest = 0;
             int longestAt = 0;
             long longestGrowth = 0;
@@ -93,7 +94,7 @@ public final class AggregateGrowth {
     }
 
     /** Stores string key {@code i}; returns the nanoseconds the store took. */
-    private static long putKey(CompactTable table, int i) {
+    private static long putKey(Table table, int i) {
         byte[] key = ("key:" + i).getBytes(StandardCharsets.US_ASCII);
         byte[] value = ("value:" + i).getBytes(StandardCharsets.US_ASCII);
         long before = System.nanoTime();

@@ -90,7 +90,7 @@ class LacewingMatrixTest {
 
     @Test
     void aTransportWithoutItsPluginIsUnavailableWithTheReason() {
-        Plugins none = new Plugins("test", List.of(), List.of(), List.of(), List.of(), List.of());
+        Plugins none = new Plugins("test", List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
         assertEquals(Optional.of("no epoll transport plugin on the class path"),
             LacewingMatrixExtension.unavailability(LacewingTest.Transport.EPOLL, none));
         assertEquals(Optional.of("no io_uring transport plugin on the class path"),

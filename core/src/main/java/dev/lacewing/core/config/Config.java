@@ -145,6 +145,8 @@ public final class Config implements Settings {
             "how entries are stored: compact (packed in byte pages, no Java object per key), the only layout"),
         new Setting("engine", List.of(), "shared-nothing", FIXED, Setting.Type.STRING,
             "storage engine plugin: shared-nothing or multithread"),
+        new Setting("storage", List.of(), "compact", FIXED, Setting.Type.STRING,
+            "storage plugin the keyspace's tables come from: compact (entries packed in byte pages, in memory)"),
         new Setting("transport", List.of(), "auto", FIXED, Setting.Type.STRING,
             "network transport plugin: auto (io_uring, then epoll, then nio), io_uring, epoll or nio"),
         new Setting("threading", List.of(), "per-core", FIXED, Setting.Type.STRING,

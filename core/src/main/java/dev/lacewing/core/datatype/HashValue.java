@@ -1,8 +1,9 @@
 package dev.lacewing.core.datatype;
 
+import dev.lacewing.api.storage.Aggregate;
 import java.util.Arrays;
-import java.util.random.RandomGenerator;
 import java.util.function.IntConsumer;
+import java.util.random.RandomGenerator;
 
 /**
  * A hash, in one of Redis 7.0's two encodings. {@code listpack}: the field,value pairs in insertion
@@ -14,12 +15,12 @@ import java.util.function.IntConsumer;
  * <p>Entries are addressed by positions ({@link #first()}, {@link #next(int)}): the byte offset of
  * a pair in the listpack, a slot of the table; a position is valid until the hash next changes.
  * {@link #memoryUsage()} is O(1). In the compact keyspace a listpack hash rests as its pairs' bytes
- * inside the key's entry ({@link InlineValue}), and this object exists while a command uses it.
+ * inside the key's entry ({@link Aggregate.Packed}), and this object exists while a command uses it.
  *
  * <p>Thread rule: stored under one key and touched only by the thread the engine gives the
  * command on that key.
  */
-public final class HashValue implements InlineValue, Positioned {
+public final class HashValue implements TypedValue, Aggregate.Packed, Positioned {
 
     public static final String LISTPACK = "listpack";
     public static final String HASHTABLE = "hashtable";
@@ -44,7 +45,7 @@ public final class HashValue implements InlineValue, Positioned {
         this.table = table;
     }
 
-    /** A listpack hash over {@code pairs} (taken, not copied), as {@link #inlineArray} gave them. */
+    /** A listpack hash over {@code pairs} (taken, not copied), as {@link #packedArray} gave them. */
     public static HashValue fromListpack(byte[] pairs) {
         HashValue hash = new HashValue(pairs, pairs.length, 0, null);
         for (int at = hash.first(); at >= 0; at = hash.next(at)) {
@@ -85,17 +86,17 @@ public final class HashValue implements InlineValue, Positioned {
     }
 
     @Override
-    public int inlineForm() {
+    public int packedForm() {
         return table == null ? HASH_LISTPACK : 0;
     }
 
     @Override
-    public byte[] inlineArray() {
+    public byte[] packedArray() {
         return pairs;
     }
 
     @Override
-    public int inlineLength() {
+    public int packedLength() {
         return used;
     }
 

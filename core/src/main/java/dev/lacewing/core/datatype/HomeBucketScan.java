@@ -7,7 +7,7 @@ import java.util.function.IntPredicate;
 /**
  * The SCAN walk of a single-array linear-probing table: home buckets visited in bit-reversed
  * cursor order, as Redis's dictScan does, with the table's log2 capacity carried in the cursor's
- * high bits. The sorted set's member index uses it for ZSCAN; {@code SegmentedIndex} walks its
+ * high bits. The sorted set's member index uses it for ZSCAN; storage-compact's {@code SegmentedIndex} walks its
  * segments with the same cursor format.
  *
  * <p>Why this keeps SCAN's guarantee. A bucket is the set of entries whose home slot

@@ -1,10 +1,11 @@
 package dev.lacewing.core.datatype;
 
+import dev.lacewing.api.storage.Aggregate;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
 import java.util.Arrays;
-import java.util.random.RandomGenerator;
 import java.util.function.IntConsumer;
+import java.util.random.RandomGenerator;
 
 /**
  * A set, in one of Redis 7.0's two encodings: {@code intset} ({@link IntSet}) while every member is
@@ -14,7 +15,7 @@ import java.util.function.IntConsumer;
  *
  * <p>One field holds either the intset's array or the table. At rest in the compact keyspace an
  * intset set is not an object at all but its array's bytes inside the key's entry
- * ({@link InlineValue}); this object and its exactly sized array exist while a command uses it.
+ * ({@link Aggregate.Packed}); this object and its exactly sized array exist while a command uses it.
  *
  * <p>Positions ({@link #first()}, {@link #next(int)}) are an index in the intset (ascending order)
  * or a slot of the table, valid until the set next changes. {@link #memoryUsage()} is O(1).
@@ -22,7 +23,7 @@ import java.util.function.IntConsumer;
  * <p>Thread rule: stored under one key and touched only by the thread the engine gives the
  * command on that key.
  */
-public final class SetValue implements InlineValue, Positioned {
+public final class SetValue implements TypedValue, Aggregate.Packed, Positioned {
 
     public static final String INTSET = "intset";
     public static final String HASHTABLE = "hashtable";
@@ -47,7 +48,7 @@ public final class SetValue implements InlineValue, Positioned {
         return isInteger(member, offset, length) ? new SetValue() : new SetValue(new PackedTable(false));
     }
 
-    /** An intset set over an {@link IntSet} array (taken, not copied), as {@link #inlineArray} gave it. */
+    /** An intset set over an {@link IntSet} array (taken, not copied), as {@link #packedArray} gave it. */
     public static SetValue fromIntset(byte[] ints) {
         return new SetValue(ints);
     }
@@ -83,17 +84,17 @@ public final class SetValue implements InlineValue, Positioned {
     }
 
     @Override
-    public int inlineForm() {
+    public int packedForm() {
         return members instanceof PackedTable ? 0 : SET_INTSET;
     }
 
     @Override
-    public byte[] inlineArray() {
+    public byte[] packedArray() {
         return ints();
     }
 
     @Override
-    public int inlineLength() {
+    public int packedLength() {
         return ints().length;
     }
 

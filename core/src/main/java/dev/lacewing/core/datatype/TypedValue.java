@@ -1,21 +1,13 @@
 package dev.lacewing.core.datatype;
 
+import dev.lacewing.api.storage.Aggregate;
+
 /**
- * A stored value of an aggregate type (hash, list, set, zset...). Strings are stored as plain
- * {@code byte[]} and are not TypedValues. Stored values are never shared between keys while
- * mutable: a command that copies a key copies its value through {@link #copy()}.
+ * A stored value of one of core's aggregate types (hash, list, set, zset, stream): an
+ * {@link Aggregate} whose copy is again one of core's. Thread rule: as {@link Aggregate}.
  */
-public interface TypedValue {
+public interface TypedValue extends Aggregate {
 
-    /** The type name TYPE replies: {@code hash}, {@code list}, {@code set}, {@code zset}... */
-    String typeName();
-
-    /** The encoding OBJECT ENCODING replies. */
-    String encoding();
-
-    /** A deep copy, for COPY. */
+    @Override
     TypedValue copy();
-
-    /** Bytes this value occupies, for MEMORY USAGE and used_memory. */
-    long memoryUsage();
 }

@@ -1,5 +1,6 @@
 package dev.lacewing.core.keyspace;
 
+import dev.lacewing.api.storage.Table;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -180,7 +181,7 @@ public final class BlockedKeys {
     }
 
     /** Signals every waited key of {@code database} that {@code table} holds (after SWAPDB): O(waited keys). */
-    public void signalExisting(int database, DatabaseTable table, long now) {
+    public void signalExisting(int database, Table table, long now) {
         for (Key key : byKey.keySet()) {
             if (key.database() == database && table.get(key.bytes(), 0, key.bytes().length, now) != null) {
                 ReadyKeys.current().add(this, database, key.bytes());

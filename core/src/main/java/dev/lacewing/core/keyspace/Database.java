@@ -3,6 +3,7 @@ package dev.lacewing.core.keyspace;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.StringEncoding;
 import dev.lacewing.api.ValueView;
+import dev.lacewing.api.storage.Table;
 import dev.lacewing.core.datatype.TypedValue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
@@ -33,7 +34,7 @@ public final class Database implements Keyspace {
         this.clock = clock;
     }
 
-    private DatabaseTable table(byte[] key, int offset, int length) {
+    private Table table(byte[] key, int offset, int length) {
         return partitions[Slots.partitionOf(key, offset, length, partitions.length)].table(index);
     }
 
@@ -52,7 +53,7 @@ public final class Database implements Keyspace {
     }
 
     /** A store: the key changed, one more for the dirty counter, its watchers flagged. */
-    private DatabaseTable stored(byte[] key, int offset, int length) {
+    private Table stored(byte[] key, int offset, int length) {
         Partition partition = changing(key, offset, length);
         changed(partition, key, offset, length);
         return partition.table(index);
@@ -210,10 +211,10 @@ public final class Database implements Keyspace {
     }
 
     /**
-     * Visits every live key of this database, partition by partition ({@link DatabaseTable#forEachLive}):
+     * Visits every live key of this database, partition by partition ({@link Table#forEachLive}):
      * the caller holds them all, as a command over the whole keyspace does.
      */
-    public void forEachLive(DatabaseTable.EntryVisitor visitor) {
+    public void forEachLive(Table.EntryVisitor visitor) {
         long now = clock.getAsLong();
         for (Partition partition : partitions) {
             partition.table(index).forEachLive(now, visitor);
@@ -274,7 +275,7 @@ public final class Database implements Keyspace {
      */
     public Object takeOut(byte[] key, int offset, int length) {
         Partition partition = changing(key, offset, length);
-        DatabaseTable table = partition.table(index);
+        Table table = partition.table(index);
         long now = clock.getAsLong();
         Object value = table.get(key, offset, length, now);
         if (value != null) {
@@ -298,7 +299,7 @@ public final class Database implements Keyspace {
         if (value == null) {
             return;
         }
-        DatabaseTable table = partition.table(index);
+        Table table = partition.table(index);
         if (value instanceof byte[] bytes) {
             table.putEncoded(key, offset, length, bytes, expireAt, encoding);
         } else {
@@ -362,7 +363,7 @@ public final class Database implements Keyspace {
             if (snapshot != null) {
                 snapshot.finish(index);
             }
-            DatabaseTable table = partition.table(index);
+            Table table = partition.table(index);
             partition.dirty(table.size());
             partition.watchedKeys().touchWhere(index, key -> table.peek(key, 0, key.length, now) != null);
             partition.trackedKeys().clear();
@@ -372,7 +373,7 @@ public final class Database implements Keyspace {
 
     /**
      * The cursor is {@code tableCursor * partitions + partition}: partitions are scanned one after
-     * another, each table keeping SCAN's guarantee for its own part (see {@link SegmentedIndex}). A table
+     * another, each table keeping SCAN's guarantee for its own part ({@link Table#scan}). A table
      * cursor is below 2^38, so the composed one fits in 63 bits for any partition count below 2^25.
      * Cursors are unsigned, as SCAN's are; one the partition's table rejects ends that partition's
      * part of the scan rather than failing. A step ends with its partition when the next one is
@@ -395,7 +396,7 @@ public final class Database implements Keyspace {
             expired.accept(key);
         };
         while (partition < n) {
-            DatabaseTable table = partitions[partition].table(index);
+            Table table = partitions[partition].table(index);
             long next = table.size() == 0 && tableCursor == 0 ? 0
                 : table.scan(tableCursor, count, now, counting, countingExpired);
             if (next != 0) {
@@ -446,7 +447,7 @@ public final class Database implements Keyspace {
         for (int attempt = 0; attempt < 16; attempt++) {
             long pick = ThreadLocalRandom.current().nextLong(total);
             for (Partition partition : partitions) {
-                DatabaseTable table = partition.table(index);
+                Table table = partition.table(index);
                 if (pick < table.size()) {
                     byte[] key = table.randomKey(now);
                     if (key != null) {

@@ -2,6 +2,7 @@ package dev.lacewing.core.keyspace;
 
 import dev.lacewing.api.Settings;
 import dev.lacewing.api.StringEncoding;
+import dev.lacewing.api.storage.AccessPolicy;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -24,7 +25,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * <p>Thread rule: settings are read from any thread and written by CONFIG SET (each a volatile
  * field, published on its own); the arithmetic is stateless.
  */
-public final class MemoryPolicy {
+public final class MemoryPolicy implements AccessPolicy {
 
     /** Redis's LFU_INIT_VAL. */
     public static final int LFU_INITIAL = 5;

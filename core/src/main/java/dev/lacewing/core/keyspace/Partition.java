@@ -1,12 +1,14 @@
 package dev.lacewing.core.keyspace;
 
 import dev.lacewing.api.Settings;
+import dev.lacewing.api.storage.PartitionStore;
+import dev.lacewing.api.storage.Table;
 import java.util.Arrays;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
 /**
- * A range of hash slots across every database: one {@link DatabaseTable} per database. The unit an
+ * A range of hash slots across every database: one {@link Table} per database. The unit an
  * engine hands to a thread: a shard in the shared-nothing engine, a lock stripe in the
  * multithread engine.
  *
@@ -25,7 +27,7 @@ public final class Partition {
     /** Rounds of sampling one eviction may take when every pooled key has gone meanwhile. */
     private static final int EVICTION_ROUNDS = 16;
 
-    private final DatabaseTable[] databases;
+    private final Table[] databases;
     private final BlockedKeys blockedKeys = new BlockedKeys();
     private final WatchedKeys watchedKeys = new WatchedKeys();
     private final TrackedKeys trackedKeys = new TrackedKeys();
@@ -42,17 +44,13 @@ public final class Partition {
     /** Set once, before clients connect; NONE for a keyspace without a server. */
     private volatile KeyspaceListener listener = KeyspaceListener.NONE;
 
-    /** A partition under Redis's default memory settings on the system clock, for tests. */
-    public Partition(int databases) {
-        this(databases, new MemoryPolicy(), System::currentTimeMillis);
-    }
-
-    public Partition(int databases, MemoryPolicy memory, LongSupplier clock) {
+    /** A partition whose tables {@code store} makes, one per database. */
+    public Partition(int databases, PartitionStore store, MemoryPolicy memory, LongSupplier clock) {
         this.memory = memory;
         this.clock = clock;
-        this.databases = new DatabaseTable[databases];
+        this.databases = new Table[databases];
         for (int i = 0; i < databases; i++) {
-            DatabaseTable table = new CompactTable(memory, clock);
+            Table table = store.newTable();
             table.events(new TableEvents(table));
             this.databases[i] = table;
         }
@@ -89,11 +87,11 @@ public final class Partition {
      * One table's events, told under the database the table is now: SWAPDB moves tables between
      * databases, so the index is looked up when an event happens (a pass over the databases).
      */
-    private final class TableEvents implements DatabaseTable.Events {
+    private final class TableEvents implements Table.Events {
 
-        private final DatabaseTable table;
+        private final Table table;
 
-        TableEvents(DatabaseTable table) {
+        TableEvents(Table table) {
             this.table = table;
         }
 
@@ -114,7 +112,7 @@ public final class Partition {
         }
     }
 
-    private int indexOf(DatabaseTable table) {
+    private int indexOf(Table table) {
         for (int i = 0; i < databases.length; i++) {
             if (databases[i] == table) {
                 return i;
@@ -123,7 +121,7 @@ public final class Partition {
         return 0;
     }
 
-    public DatabaseTable table(int database) {
+    public Table table(int database) {
         return databases[database];
     }
 
@@ -158,13 +156,13 @@ public final class Partition {
         }
         // Redis's touchAllWatchedKeysInDb: a watched key that exists on either side changes.
         long before = clock.getAsLong();
-        DatabaseTable one = databases[first];
-        DatabaseTable other = databases[second];
+        Table one = databases[first];
+        Table other = databases[second];
         Predicate<byte[]> inEither = key -> one.peek(key, 0, key.length, before) != null
             || other.peek(key, 0, key.length, before) != null;
         watchedKeys.touchWhere(first, inEither);
         watchedKeys.touchWhere(second, inEither);
-        DatabaseTable table = databases[first];
+        Table table = databases[first];
         databases[first] = databases[second];
         databases[second] = table;
         if (!blockedKeys.isEmpty()) {
@@ -199,7 +197,7 @@ public final class Partition {
      */
     public void expireCycle(long now, long budgetNanos) {
         long deadline = System.nanoTime() + budgetNanos;
-        for (DatabaseTable table : databases) {
+        for (Table table : databases) {
             while (table.expiringSize() > 0) {
                 int deleted = table.expireSome(now, EXPIRY_SLOTS_PER_STEP);
                 if (deleted * 4 < Math.min(EXPIRY_SLOTS_PER_STEP, table.expiringSize() + deleted)
@@ -210,15 +208,11 @@ public final class Partition {
         }
     }
 
-    /** Bytes the tables hold, or -1 when a table cannot say cheaply; racy. */
+    /** Bytes the tables hold; racy. */
     public long usedMemory() {
         long total = 0;
-        for (DatabaseTable table : databases) {
-            long used = table.usedMemory();
-            if (used < 0) {
-                return -1;
-            }
-            total += used;
+        for (Table table : databases) {
+            total += table.usedMemory();
         }
         return total;
     }
@@ -226,16 +220,16 @@ public final class Partition {
     /** Keys in every database of this partition: one size read per database; racy. */
     public long keyCount() {
         long total = 0;
-        for (DatabaseTable table : databases) {
+        for (Table table : databases) {
             total += table.size();
         }
         return total;
     }
 
-    /** Live bytes of the tables ({@link DatabaseTable#liveMemory}); racy. */
+    /** Live bytes of the tables ({@link Table#liveMemory}); racy. */
     public long liveMemory() {
         long total = 0;
-        for (DatabaseTable table : databases) {
+        for (Table table : databases) {
             total += table.liveMemory();
         }
         return total;
@@ -266,7 +260,7 @@ public final class Partition {
         byte[][] picked = new byte[1][];
         for (int round = 0; round < EVICTION_ROUNDS && hasCandidates(volatileOnly); round++) {
             for (int n = 0; n < databases.length; n++) {
-                DatabaseTable table = databases[nextRandomDatabase];
+                Table table = databases[nextRandomDatabase];
                 nextRandomDatabase = (nextRandomDatabase + 1) % databases.length;
                 if (table.sample(1, volatileOnly, (key, offset, length, access, expireAt) ->
                     picked[0] = Arrays.copyOfRange(key, offset, offset + length)) > 0
@@ -279,7 +273,7 @@ public final class Partition {
     }
 
     private boolean hasCandidates(boolean volatileOnly) {
-        for (DatabaseTable table : databases) {
+        for (Table table : databases) {
             if ((volatileOnly ? table.expiringSize() : table.size()) > 0) {
                 return true;
             }
@@ -295,7 +289,7 @@ public final class Partition {
                 return false;
             }
             for (int db = 0; db < databases.length; db++) {
-                DatabaseTable table = databases[db];
+                Table table = databases[db];
                 int database = db;
                 table.sample(samples, volatileOnly, (key, offset, length, access, expireAt) ->
                     pool.offer(memory.evictionScore(victim, access, expireAt, now), database, key, offset, length));
@@ -303,7 +297,7 @@ public final class Partition {
             while (!pool.isEmpty()) {
                 byte[] key = pool.bestKey();
                 int database = pool.bestDatabase();
-                DatabaseTable table = databases[database];
+                Table table = databases[database];
                 pool.removeBest();
                 if (evict(table, database, key, now)) {
                     return true;
@@ -314,7 +308,7 @@ public final class Partition {
     }
 
     /** Deletes a key as an eviction; false when it is gone already (deleted, or expired meanwhile). */
-    private boolean evict(DatabaseTable table, int database, byte[] key, long now) {
+    private boolean evict(Table table, int database, byte[] key, long now) {
         if (snapshot != null) {
             snapshot.preserve(database, key, 0, key.length);
         }
@@ -329,7 +323,7 @@ public final class Partition {
 
     public long expiredCount() {
         long total = 0;
-        for (DatabaseTable table : databases) {
+        for (Table table : databases) {
             total += table.expiredCount();
         }
         return total;

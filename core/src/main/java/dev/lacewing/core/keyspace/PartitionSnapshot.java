@@ -2,7 +2,7 @@ package dev.lacewing.core.keyspace;
 
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ValueView;
-import dev.lacewing.core.datatype.TableHash;
+import dev.lacewing.api.storage.Table;
 import java.util.List;
 import java.util.function.IntFunction;
 
@@ -13,9 +13,10 @@ import java.util.function.IntFunction;
  * ({@link #preserve}, called by {@link Database} before every access that may change a key), so
  * what the sink receives is exactly the partition as it was at the epoch, each key once.
  *
- * <p>Why this is exact: the walk is Redis's dictScan over home buckets, in bit-reversed cursor
- * order, which growth never makes revisit a bucket ({@link SegmentedIndex}). A key's bucket is behind
- * the cursor or ahead of it, judged from its hash ({@link #walked}). Ahead of it, the first touch
+ * <p>Why this is exact: the walk is the table's SCAN ({@link Table#scanEntries}), which growth
+ * never makes revisit a key (the compact storage's is Redis's dictScan over home buckets in
+ * bit-reversed cursor order). A key is behind the cursor or ahead of it, as the table judges it
+ * ({@link Table#visited}). Ahead of it, the first touch
  * writes the key's epoch value (or, for a key absent at the epoch, nothing) and remembers the key,
  * and the walk skips a remembered key when it gets there (it gets there once); behind it, the key
  * was written already.
@@ -24,7 +25,7 @@ import java.util.function.IntFunction;
  *
  * <p>Memory: the keys touched ahead of the walk, packed in a {@link KeySet} (their bytes and about
  * 16 more each) until their database's walk ends, plus what the sinks keep. Entries go to the sinks
- * read in place ({@link DatabaseTable#scanEntries}, {@link DatabaseTable#readEntry}): a string is
+ * read in place ({@link Table#scanEntries}, {@link Table#readEntry}): a string is
  * a view of the table's page, so the walk allocates nothing per entry. Keys deleted by active
  * expiry are not preserved: their time had passed, so a load would drop them anyway; an eviction
  * preserves its key first.
@@ -58,7 +59,7 @@ public final class PartitionSnapshot {
     private long preservedBytes;
     /** The database {@link #preserving} writes for: one reader for every preserve, no capture per call. */
     private int preservingDatabase;
-    private final DatabaseTable.EntryReader preserving = this::preserved;
+    private final Table.EntryReader preserving = this::preserved;
 
     private PartitionSnapshot(Partition partition, Sink early) {
         this.partition = partition;
@@ -109,7 +110,7 @@ public final class PartitionSnapshot {
     }
 
     private void walk(int database, int buckets, Sink sink) {
-        DatabaseTable table = partition.table(database);
+        Table table = partition.table(database);
         if (table.size() == 0) {
             done(database);
             return;
@@ -148,10 +149,11 @@ public final class PartitionSnapshot {
 
     /** Called before a key of {@code database} is read for a change or changed. */
     void preserve(int database, byte[] key, int offset, int length) {
-        if (cursors[database] == DONE || walked(database, key, offset, length)) {
+        long cursor = cursors[database];
+        if (cursor == DONE || cursor != NOT_STARTED && partition.table(database).visited(cursor, key, offset, length)) {
             return;
         }
-        DatabaseTable table = partition.table(database);
+        Table table = partition.table(database);
         if (table.size() == 0) {
             done(database);
             return;
@@ -165,21 +167,5 @@ public final class PartitionSnapshot {
 
     private void preserved(byte[] key, int offset, int length, ValueView value, long expireAt, int access) {
         preservedBytes += early.entry(preservingDatabase, key, offset, length, value, expireAt, access);
-    }
-
-    /**
-     * Whether the walk passed the key's home bucket: its bucket, under the capacity the cursor was
-     * issued for, comes before the cursor in bit-reversed order. A table grown since only adds
-     * high bits to buckets, which reversed fall below every bit the cursor compares.
-     */
-    private boolean walked(int database, byte[] key, int offset, int length) {
-        long cursor = cursors[database];
-        if (cursor == NOT_STARTED) {
-            return false;
-        }
-        int log2 = (int) (cursor >>> 32);
-        int mask = log2 >= 32 ? -1 : (1 << log2) - 1;
-        int bucket = TableHash.of(key, offset, length) & mask;
-        return Integer.compareUnsigned(Integer.reverse(bucket), Integer.reverse((int) cursor)) < 0;
     }
 }

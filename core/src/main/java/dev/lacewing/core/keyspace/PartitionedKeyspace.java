@@ -3,11 +3,15 @@ package dev.lacewing.core.keyspace;
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.Invocation;
 import dev.lacewing.api.Keyspace;
+import dev.lacewing.api.storage.Storage;
+import dev.lacewing.api.storage.StorageProvider;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashSet;
+import java.util.Optional;
+import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntPredicate;
@@ -59,24 +63,41 @@ public final class PartitionedKeyspace {
         this(partitionCount, databaseCount, new MemoryPolicy(), clock);
     }
 
-    /** With the memory settings the server keeps up to date (see {@link MemoryPolicy#of}), and no client buffers. */
+    /**
+     * With the memory settings the server keeps up to date (see {@link MemoryPolicy#of}), and no
+     * client buffers, over the {@code compact} storage found by ServiceLoader, as the server finds
+     * it: for tests and benchmarks, which have it on their class or module path.
+     */
     public PartitionedKeyspace(int partitionCount, int databaseCount, MemoryPolicy memory,
                                LongSupplier clock) {
-        this(partitionCount, databaseCount, memory, clock, () -> 0);
+        this(partitionCount, databaseCount,
+            compactStorage().open(new StorageSetup(name -> Optional.empty(), databaseCount, clock, memory)),
+            memory, clock, () -> 0);
+    }
+
+    private static StorageProvider compactStorage() {
+        for (StorageProvider provider : ServiceLoader.load(StorageProvider.class,
+                PartitionedKeyspace.class.getClassLoader())) {
+            if (provider.name().equals("compact")) {
+                return provider;
+            }
+        }
+        throw new IllegalStateException("no storage named 'compact' on the class or module path");
     }
 
     /**
-     * A server's keyspace: {@code clientBufferBytes} gives the bytes of its clients' buffers, which
-     * count against {@code maxmemory} beside the keyspace's, as in Redis 7.0.
+     * A server's keyspace over {@code storage}, which was opened with the same memory settings and
+     * clock: {@code clientBufferBytes} gives the bytes of its clients' buffers, which count against
+     * {@code maxmemory} beside the keyspace's, as in Redis 7.0.
      */
-    public PartitionedKeyspace(int partitionCount, int databaseCount, MemoryPolicy memory,
+    public PartitionedKeyspace(int partitionCount, int databaseCount, Storage storage, MemoryPolicy memory,
                                LongSupplier clock, LongSupplier clientBufferBytes) {
         this.memory = memory;
         this.clock = clock;
         this.clientBufferBytes = clientBufferBytes;
         partitions = new Partition[partitionCount];
         for (int i = 0; i < partitionCount; i++) {
-            partitions[i] = new Partition(databaseCount, memory, clock);
+            partitions[i] = new Partition(databaseCount, storage.partition(i, partitionCount), memory, clock);
         }
         databases = new Database[databaseCount];
         for (int i = 0; i < databaseCount; i++) {
@@ -173,16 +194,12 @@ public final class PartitionedKeyspace {
 
     /**
      * Bytes the keyspace's storage holds, exactly: {@link #liveMemory} plus page space awaiting
-     * reuse or compaction; -1 when its layout cannot say cheaply; racy.
+     * reuse or compaction; racy.
      */
     public long allocatedMemory() {
         long total = 0;
         for (Partition partition : partitions) {
-            long used = partition.usedMemory();
-            if (used < 0) {
-                return -1;
-            }
-            total += used;
+            total += partition.usedMemory();
         }
         return total;
     }

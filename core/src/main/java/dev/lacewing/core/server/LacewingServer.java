@@ -10,10 +10,14 @@ import dev.lacewing.api.ThreadingPlan;
 import dev.lacewing.api.ThreadingStrategy;
 import dev.lacewing.api.TransportProvider;
 import dev.lacewing.api.Workers;
+import dev.lacewing.api.storage.Storage;
+import dev.lacewing.api.storage.StorageProvider;
 import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.keyspace.KeyspaceListener;
+import dev.lacewing.core.keyspace.MemoryPolicy;
+import dev.lacewing.core.keyspace.StorageSetup;
 import dev.lacewing.core.persistence.aof.AofDeletions;
 import dev.lacewing.core.persistence.aof.AppendOnlyFile;
 import dev.lacewing.core.persistence.BackgroundSave;
@@ -147,6 +151,7 @@ public final class LacewingServer implements AutoCloseable {
         acceptor.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         engine.close();
+        state.storage().close();
         state.aof().close();
         state.requestShutdown();
         LOG.log(System.Logger.Level.INFO, "Lacewing is now ready to exit, bye bye...");
@@ -245,6 +250,8 @@ public final class LacewingServer implements AutoCloseable {
             ThreadingPlan plan = strategy.plan((int) config.longValue("threads"), engineName);
             StorageEngineProvider engineProvider = pick(found.engines(), engineName, StorageEngineProvider::name,
                 "engine");
+            StorageProvider storageProvider = pick(found.storages(), config.value("storage"), StorageProvider::name,
+                "storage");
             TransportChoice transport = chooseTransport(withBuiltInTransports(found.transports()),
                 config.value("transport"));
             TlsContext tls = TlsContext.start(config);
@@ -256,8 +263,8 @@ public final class LacewingServer implements AutoCloseable {
             MultiThreadIoEventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1,
                 new DefaultThreadFactory("lacewing-accept"), transport.transport().acceptorIoHandlerFactory());
             try {
-                return start(config, users, found, plan, engineName, engineProvider, transport, tls, group, acceptor,
-                    placement);
+                return start(config, users, found, plan, engineName, engineProvider, storageProvider, transport, tls,
+                    group, acceptor, placement);
             } catch (RuntimeException e) {
                 acceptor.shutdownGracefully(0, 1, TimeUnit.SECONDS);
                 group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
@@ -266,7 +273,8 @@ public final class LacewingServer implements AutoCloseable {
         }
 
         private LacewingServer start(Config config, List<String> users, Plugins found, ThreadingPlan plan, String engineName,
-                                     StorageEngineProvider engineProvider, TransportChoice transport,
+                                     StorageEngineProvider engineProvider, StorageProvider storageProvider,
+                                     TransportChoice transport,
                                      TlsContext tls, MultiThreadIoEventLoopGroup group,
                                      MultiThreadIoEventLoopGroup acceptor, ConnectionPlacement placement) {
             NettyWorkers workers = new NettyWorkers(group);
@@ -282,32 +290,16 @@ public final class LacewingServer implements AutoCloseable {
                 state.addCommands(provider);
             }
             state.acl().loadAtStartup(users);
-            StorageEngine engine = engineProvider.create(new EngineContext() {
-                @Override
-                public Settings settings() {
-                    return config;
-                }
-
-                @Override
-                public Workers workers() {
-                    return workers;
-                }
-
-                @Override
-                public int databases() {
-                    return (int) config.longValue("databases");
-                }
-
-                @Override
-                public ThreadingPlan threading() {
-                    return plan;
-                }
-
-                @Override
-                public LongSupplier clientBufferBytes() {
-                    return state::clientBufferBytes;
-                }
-            });
+            Storage storage = storageProvider.open(new StorageSetup(config, databases(state), System::currentTimeMillis,
+                MemoryPolicy.of(config)));
+            state.storage(storageProvider.name(), storage);
+            StorageEngine engine;
+            try {
+                engine = create(engineProvider, config, workers, plan, storage, state);
+            } catch (RuntimeException e) {
+                storage.close();
+                throw e;
+            }
             state.engine(engine);
             try {
                 KeyspaceTask.run(engine, workers, databases(state), databases -> {
@@ -326,6 +318,7 @@ public final class LacewingServer implements AutoCloseable {
                 });
             } catch (RuntimeException e) {
                 engine.close();
+                storage.close();
                 throw e;
             }
             // Every database shares the partitions: one view installs the listener in all of them.
@@ -400,6 +393,7 @@ public final class LacewingServer implements AutoCloseable {
             } catch (RuntimeException e) {
                 listeners.close();
                 engine.close();
+                storage.close();
                 throw e;
             }
             int port = state.port();
@@ -414,7 +408,7 @@ public final class LacewingServer implements AutoCloseable {
             workers.scheduleRepeating(0, state::sampleRates, () -> 100);
             LOG.log(System.Logger.Level.INFO, "Lacewing " + ServerState.VERSION + " ready: port " + port
                 + (tlsPort == 0 ? "" : ", tls-port " + tlsPort + " (" + TlsContext.provider() + ")") + ", engine "
-                + engineName + ", transport " + transport.transport().name() + ", threading " + plan.strategy()
+                + engineName + ", storage " + storageProvider.name() + ", transport " + transport.transport().name() + ", threading " + plan.strategy()
                 + " (" + plan.workers() + " threads), plugins " + found.mode()
                 + (transport.notes().isEmpty() ? "" : "; " + transport.notes()) + "; " + jvm);
             return server;
@@ -448,6 +442,42 @@ public final class LacewingServer implements AutoCloseable {
                 default -> java.util.logging.Level.INFO;
             };
             java.util.logging.Logger.getLogger("dev.lacewing").setLevel(mapped);
+        }
+
+        /** The engine, over the storage opened for it. */
+        private static StorageEngine create(StorageEngineProvider provider, Config config, Workers workers,
+                                            ThreadingPlan plan, Storage storage, ServerState state) {
+            return provider.create(new EngineContext() {
+                @Override
+                public Settings settings() {
+                    return config;
+                }
+
+                @Override
+                public Workers workers() {
+                    return workers;
+                }
+
+                @Override
+                public int databases() {
+                    return (int) config.longValue("databases");
+                }
+
+                @Override
+                public Storage storage() {
+                    return storage;
+                }
+
+                @Override
+                public ThreadingPlan threading() {
+                    return plan;
+                }
+
+                @Override
+                public LongSupplier clientBufferBytes() {
+                    return state::clientBufferBytes;
+                }
+            });
         }
 
         private static List<ThreadingStrategy> withBuiltInStrategies(List<ThreadingStrategy> found) {

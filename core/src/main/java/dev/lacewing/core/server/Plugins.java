@@ -5,6 +5,7 @@ import dev.lacewing.api.ScriptingProvider;
 import dev.lacewing.api.StorageEngineProvider;
 import dev.lacewing.api.ThreadingStrategy;
 import dev.lacewing.api.TransportProvider;
+import dev.lacewing.api.storage.StorageProvider;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
@@ -16,12 +17,13 @@ import java.util.ServiceLoader;
  * @param scripting the script languages (EVAL); none leaves the scripting commands answering that scripting is not available
  * @param mode what INFO reports as {@code lacewing_plugin_mode}: {@code classpath}, {@code jpms} or {@code osgi}
  */
-public record Plugins(String mode, List<StorageEngineProvider> engines, List<TransportProvider> transports,
-                      List<ThreadingStrategy> threadingStrategies, List<CommandProvider> commands,
-                      List<ScriptingProvider> scripting) {
+public record Plugins(String mode, List<StorageEngineProvider> engines, List<StorageProvider> storages,
+                      List<TransportProvider> transports, List<ThreadingStrategy> threadingStrategies,
+                      List<CommandProvider> commands, List<ScriptingProvider> scripting) {
 
     public Plugins {
         engines = List.copyOf(engines);
+        storages = List.copyOf(storages);
         transports = List.copyOf(transports);
         threadingStrategies = List.copyOf(threadingStrategies);
         commands = List.copyOf(commands);
@@ -32,6 +34,7 @@ public record Plugins(String mode, List<StorageEngineProvider> engines, List<Tra
     public static Plugins fromClassPath() {
         return new Plugins("classpath",
             load(ServiceLoader.load(StorageEngineProvider.class, Plugins.class.getClassLoader())),
+            load(ServiceLoader.load(StorageProvider.class, Plugins.class.getClassLoader())),
             load(ServiceLoader.load(TransportProvider.class, Plugins.class.getClassLoader())),
             load(ServiceLoader.load(ThreadingStrategy.class, Plugins.class.getClassLoader())),
             load(ServiceLoader.load(CommandProvider.class, Plugins.class.getClassLoader())),
@@ -42,6 +45,7 @@ public record Plugins(String mode, List<StorageEngineProvider> engines, List<Tra
     public static Plugins fromModuleLayer(ModuleLayer layer) {
         return new Plugins("jpms",
             load(ServiceLoader.load(layer, StorageEngineProvider.class)),
+            load(ServiceLoader.load(layer, StorageProvider.class)),
             load(ServiceLoader.load(layer, TransportProvider.class)),
             load(ServiceLoader.load(layer, ThreadingStrategy.class)),
             load(ServiceLoader.load(layer, CommandProvider.class)),

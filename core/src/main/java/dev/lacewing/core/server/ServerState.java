@@ -6,6 +6,7 @@ import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.Server;
 import dev.lacewing.api.StorageEngine;
 import dev.lacewing.api.ThreadingPlan;
+import dev.lacewing.api.storage.Storage;
 import dev.lacewing.core.acl.Acl;
 import dev.lacewing.core.acl.AclUser;
 import dev.lacewing.core.command.Command;
@@ -56,6 +57,8 @@ public final class ServerState implements Server, ModuleRegistry {
     private final String transportNotes;
     private final String pluginMode;
     private final String engineName;
+    private String storageName;
+    private Storage storage;
     private volatile ModuleLoader moduleLoader;
     private volatile Scripts scripts = new Scripts(null);
     private final Map<Long, ClientConnection> clients = new ConcurrentHashMap<>();
@@ -250,6 +253,22 @@ public final class ServerState implements Server, ModuleRegistry {
 
     public StorageEngine engine() {
         return engine;
+    }
+
+    /** Set once at start-up, before the engine is made. */
+    void storage(String name, Storage storage) {
+        this.storageName = name;
+        this.storage = storage;
+    }
+
+    /** The {@code storage} setting's provider, as INFO reports it. */
+    public String storageName() {
+        return storageName;
+    }
+
+    /** The storage the keyspace's tables come from. */
+    public Storage storage() {
+        return storage;
     }
 
     /** The RDB file: SAVE, LASTSAVE, SHUTDOWN's save and INFO persistence. */

@@ -7,9 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lacewing.api.Keyspace;
+import dev.lacewing.api.storage.Table;
 import dev.lacewing.core.datatype.HashValue;
 import dev.lacewing.core.datatype.SetValue;
 import dev.lacewing.core.datatype.TypedValue;
+import dev.lacewing.storage.compact.CompactTable;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -111,7 +113,7 @@ class InlineAggregateTest {
                     assertTrue(databases[db].remove(key, 0, key.length), name);
                 }
                 for (int partition = 0; partition < keyspace.partitionCount(); partition++) {
-                    DatabaseTable table = keyspace.partition(partition).table(db);
+                    Table table = keyspace.partition(partition).table(db);
                     assertEquals(0, table.size());
                     if (table instanceof CompactTable compact) {
                         assertEquals(0, compact.liveBytes(), "seed " + seed);

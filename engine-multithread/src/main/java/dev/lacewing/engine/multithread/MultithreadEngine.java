@@ -4,8 +4,7 @@ import dev.lacewing.api.Arguments;
 import dev.lacewing.api.EngineContext;
 import dev.lacewing.api.Invocation;
 import dev.lacewing.api.KeyScope;
-import dev.lacewing.api.Keyspace;
-import dev.lacewing.api.StorageEngine;
+import dev.lacewing.core.keyspace.KeyspaceEngine;
 import dev.lacewing.core.keyspace.MemoryPolicy;
 import dev.lacewing.core.keyspace.Partition;
 import dev.lacewing.core.keyspace.PartitionedKeyspace;
@@ -22,24 +21,28 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Thread rule: a stripe's partition is touched only by the thread holding its lock.
  */
-final class MultithreadEngine implements StorageEngine {
+final class MultithreadEngine extends KeyspaceEngine {
 
     /** Stripes per worker: enough that two workers rarely want the same lock. */
     private static final int STRIPES_PER_WORKER = 16;
 
-    private final PartitionedKeyspace keyspace;
     private final ReentrantLock[] locks;
     private volatile boolean closed;
 
     MultithreadEngine(EngineContext context) {
-        int stripes = Integer.highestOneBit(Math.max(context.workers().count() * STRIPES_PER_WORKER, 16) * 2 - 1);
-        keyspace = new PartitionedKeyspace(stripes, context.databases(), MemoryPolicy.of(context.settings()),
-            System::currentTimeMillis, context.clientBufferBytes());
+        super(new PartitionedKeyspace(stripes(context), context.databases(), context.storage(),
+            MemoryPolicy.of(context.settings()), System::currentTimeMillis, context.clientBufferBytes()));
+        int stripes = keyspace.partitionCount();
         locks = new ReentrantLock[stripes];
         for (int i = 0; i < stripes; i++) {
             locks[i] = new ReentrantLock();
         }
         context.workers().scheduleRepeating(0, this::expireCycle, () -> Partition.cyclePeriodMillis(context.settings()));
+    }
+
+    /** A power of two, {@link #STRIPES_PER_WORKER} per worker or more. */
+    private static int stripes(EngineContext context) {
+        return Integer.highestOneBit(Math.max(context.workers().count() * STRIPES_PER_WORKER, 16) * 2 - 1);
     }
 
     @Override
@@ -193,61 +196,6 @@ final class MultithreadEngine implements StorageEngine {
                 }
             }
         }
-    }
-
-    @Override
-    public Keyspace keyspace(int index) {
-        return keyspace.database(index);
-    }
-
-    @Override
-    public void swapDatabases(int first, int second) {
-        keyspace.swapDatabases(first, second);
-    }
-
-    @Override
-    public long usedMemory() {
-        return keyspace.liveMemory();
-    }
-
-    @Override
-    public long allocatedMemory() {
-        return keyspace.allocatedMemory();
-    }
-
-    @Override
-    public long evictedKeys() {
-        return keyspace.evictedKeys();
-    }
-
-    @Override
-    public long expiredKeys() {
-        return keyspace.expiredKeys();
-    }
-
-    @Override
-    public long approximateSize(int index) {
-        return keyspace.approximateSize(index);
-    }
-
-    @Override
-    public long approximateExpiringSize(int index) {
-        return keyspace.approximateExpiringSize(index);
-    }
-
-    @Override
-    public int shardCount() {
-        return keyspace.partitionCount();
-    }
-
-    @Override
-    public long approximateShardSize(int shard) {
-        return keyspace.partition(shard).keyCount();
-    }
-
-    @Override
-    public long shardMemory(int shard) {
-        return keyspace.partition(shard).liveMemory();
     }
 
     @Override

@@ -5,9 +5,8 @@ import dev.lacewing.api.CommandFlag;
 import dev.lacewing.api.EngineContext;
 import dev.lacewing.api.Invocation;
 import dev.lacewing.api.KeyScope;
-import dev.lacewing.api.Keyspace;
-import dev.lacewing.api.StorageEngine;
 import dev.lacewing.api.Workers;
+import dev.lacewing.core.keyspace.KeyspaceEngine;
 import dev.lacewing.core.keyspace.MemoryPolicy;
 import dev.lacewing.core.keyspace.Partition;
 import dev.lacewing.core.keyspace.PartitionedKeyspace;
@@ -33,7 +32,7 @@ import java.util.BitSet;
  * <p>Thread rule: shard state is touched by its worker, or by the thread running a
  * {@link Transaction.Kind#WHOLE} transaction its queue granted, until that releases it.
  */
-final class SharedNothingEngine implements StorageEngine {
+final class SharedNothingEngine extends KeyspaceEngine {
 
     /**
      * Commands one hop runs for a connection before it hops back: bounds how long one client's
@@ -48,7 +47,6 @@ final class SharedNothingEngine implements StorageEngine {
      */
     private static final int SCAN_WHOLE_UP_TO = 1024;
 
-    private final PartitionedKeyspace keyspace;
     private final Workers workers;
     private final TransactionQueue[] queues;
     /**
@@ -61,9 +59,9 @@ final class SharedNothingEngine implements StorageEngine {
     private final ThreadLocal<BitSet> running = new ThreadLocal<>();
 
     SharedNothingEngine(EngineContext context) {
+        super(new PartitionedKeyspace(context.workers().count(), context.databases(), context.storage(),
+            MemoryPolicy.of(context.settings()), System::currentTimeMillis, context.clientBufferBytes()));
         workers = context.workers();
-        keyspace = new PartitionedKeyspace(workers.count(), context.databases(), MemoryPolicy.of(context.settings()),
-            System::currentTimeMillis, context.clientBufferBytes());
         keyspace.scanReach(partition -> {
             BitSet held = running.get();
             return held == null || held.get(partition);
@@ -413,61 +411,6 @@ final class SharedNothingEngine implements StorageEngine {
             shards.set(keyspace.partitionOf(args.array(), args.offset(argument), args.length(argument)));
         }
         return shards;
-    }
-
-    @Override
-    public Keyspace keyspace(int index) {
-        return keyspace.database(index);
-    }
-
-    @Override
-    public void swapDatabases(int first, int second) {
-        keyspace.swapDatabases(first, second);
-    }
-
-    @Override
-    public long usedMemory() {
-        return keyspace.liveMemory();
-    }
-
-    @Override
-    public long allocatedMemory() {
-        return keyspace.allocatedMemory();
-    }
-
-    @Override
-    public long evictedKeys() {
-        return keyspace.evictedKeys();
-    }
-
-    @Override
-    public long expiredKeys() {
-        return keyspace.expiredKeys();
-    }
-
-    @Override
-    public long approximateSize(int index) {
-        return keyspace.approximateSize(index);
-    }
-
-    @Override
-    public long approximateExpiringSize(int index) {
-        return keyspace.approximateExpiringSize(index);
-    }
-
-    @Override
-    public int shardCount() {
-        return keyspace.partitionCount();
-    }
-
-    @Override
-    public long approximateShardSize(int shard) {
-        return keyspace.partition(shard).keyCount();
-    }
-
-    @Override
-    public long shardMemory(int shard) {
-        return keyspace.partition(shard).liveMemory();
     }
 
     @Override

@@ -396,7 +396,7 @@ class ScriptingCommandsTest {
     @MethodSource("dev.lacewing.it.server.Servers#all")
     void withoutTheScriptingPluginTheCommandsAreListedAndSaySo(Target target) {
         Plugins all = Plugins.fromClassPath();
-        Plugins withoutScripting = new Plugins(all.mode(), all.engines(), all.transports(), all.threadingStrategies(),
+        Plugins withoutScripting = new Plugins(all.mode(), all.engines(), all.storages(), all.transports(), all.threadingStrategies(),
             all.commands(), List.of());
         try (LacewingServer server = Servers.builder(target).plugins(withoutScripting).start();
              RespClient client = RespClient.connect(server.port())) {

@@ -1,6 +1,7 @@
 package dev.lacewing.it.commands;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -72,6 +73,14 @@ class ServerCommandsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.lacewing.it.server.Servers#all")
+    void anUnknownStorageIsRefusedAtStartNamingThoseAvailable(Target target) {
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+            () -> Servers.builder(target).set("storage", "nonesuch").start().close());
+        assertEquals("no storage named 'nonesuch'; available: [compact]", refused.getMessage());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
     void infoReportsEverySection(Target target) {
         LacewingServer server = Servers.server(target);
         try (RespClient client = RespClient.connect(server.port())) {
@@ -82,6 +91,7 @@ class ServerCommandsTest {
             assertEquals(Long.toString(ProcessHandle.current().pid()), all.get("process_id"));
             assertTrue(Long.parseLong(all.get("uptime_in_seconds")) >= 0);
             assertEquals(target.engine(), all.get("lacewing_engine"));
+            assertEquals("compact", all.get("lacewing_storage"));
             assertEquals(target.transport(), all.get("lacewing_transport"));
             assertEquals("per-core", all.get("lacewing_threading"));
             assertEquals("2", all.get("lacewing_threads"));

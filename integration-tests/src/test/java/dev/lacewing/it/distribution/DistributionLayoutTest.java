@@ -53,13 +53,15 @@ class DistributionLayoutTest {
     }
 
     @Test
-    void pluginsHoldTheEnginesTransportsAndScripting() throws IOException {
+    void pluginsHoldTheEnginesStorageTransportsAndScripting() throws IOException {
         List<String> plugins = names("plugins");
         for (String prefix : List.of("lacewing-engine-shared-nothing-", "lacewing-engine-multithread-",
-            "lacewing-transport-epoll-", "lacewing-transport-iouring-", "lacewing-script-lua-")) {
+            "lacewing-storage-compact-", "lacewing-transport-epoll-", "lacewing-transport-iouring-",
+            "lacewing-script-lua-")) {
             assertTrue(plugins.stream().anyMatch(name -> name.startsWith(prefix)), prefix + " missing from " + plugins);
         }
-        assertTrue(plugins.stream().noneMatch(name -> name.startsWith("lacewing-test-plugin")), plugins.toString());
+        assertTrue(plugins.stream().noneMatch(name -> name.startsWith("lacewing-test-plugin")
+            || name.startsWith("lacewing-storage-tck")), plugins.toString());
     }
 
     @Test

@@ -391,7 +391,7 @@ class RdbFileTest {
             assertEquals("+OK\r\n", client.call("SAVE"));
         }
         Plugins all = Plugins.fromClassPath();
-        Plugins withoutScripting = new Plugins(all.mode(), all.engines(), all.transports(), all.threadingStrategies(),
+        Plugins withoutScripting = new Plugins(all.mode(), all.engines(), all.storages(), all.transports(), all.threadingStrategies(),
             all.commands(), List.of());
         IllegalStateException refused = assertThrows(IllegalStateException.class, () -> Servers.builder(target)
             .plugins(withoutScripting).set("dir", dir.toString()).start().close());

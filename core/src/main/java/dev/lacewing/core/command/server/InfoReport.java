@@ -81,6 +81,8 @@ final class InfoReport {
         line(text, "config_file", state.settings().configFile());
         line(text, "lacewing_version", ServerState.VERSION);
         line(text, "lacewing_engine", state.engineName());
+        line(text, "lacewing_storage", state.storageName());
+        state.storage().info().forEach((name, value) -> line(text, name, value));
         line(text, "lacewing_transport", state.transport());
         line(text, "lacewing_transport_notes", state.transportNotes().isEmpty() ? "none" : state.transportNotes());
         line(text, "lacewing_threading", state.threading().strategy());

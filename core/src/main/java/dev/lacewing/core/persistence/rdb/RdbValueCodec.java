@@ -150,7 +150,7 @@ public final class RdbValueCodec {
 
     private static void writeSet(SetValue set, RdbOutput out) {
         if (set.isIntset()) {
-            byte[] ints = set.inlineArray();
+            byte[] ints = set.packedArray();
             int width = IntSet.width(ints);
             int size = IntSet.size(ints);
             RdbOutput blob = new RdbOutput(false);

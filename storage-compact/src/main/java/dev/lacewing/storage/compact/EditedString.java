@@ -1,11 +1,12 @@
-package dev.lacewing.core.keyspace;
+package dev.lacewing.storage.compact;
 
 import dev.lacewing.api.ValueView;
+import dev.lacewing.api.storage.Table;
 import java.util.Arrays;
 
 /**
  * A string a table edits in place (APPEND, SETRANGE, SETBIT, BITFIELD through
- * {@link DatabaseTable#editString}): its bytes and a length, the room past the length kept for
+ * {@link Table#editString}): its bytes and a length, the room past the length kept for
  * later growth as Redis's sds keeps {@code alloc - len}. {@link CompactTable} holds those grown
  * past {@link #MAX_PREALLOC} as one, in its side table. The table owns it alone (its {@code get}
  * hands out copies), so it may change it. Bytes past the length are always zero: the length only

@@ -1,4 +1,4 @@
-package dev.lacewing.core.keyspace;
+package dev.lacewing.storage.compact;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -11,7 +11,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.StringEncoding;
 import dev.lacewing.api.ValueView;
-import dev.lacewing.core.datatype.TypedValue;
+import dev.lacewing.api.storage.Aggregate;
+import dev.lacewing.api.storage.Table;
+import dev.lacewing.storage.tck.TestAccessPolicy;
+import dev.lacewing.storage.tck.TestAggregate;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,14 +26,14 @@ import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** What is particular to the packed layout: pages, compaction, the index; {@link DatabaseTableTest} runs the table contract. */
+/** What is particular to the packed layout: pages, compaction, the index; {@link CompactTableContractTest} runs the table contract. */
 class CompactTableTest {
 
     /** What the model holds for a key: a string or an object, and its expiry. */
     private record Entry(byte[] string, Object object, long expireAt) {
     }
 
-    private record Aggregate(int id) implements TypedValue {
+    private record Opaque(int id) implements Aggregate {
         @Override
         public String typeName() {
             return "hash";
@@ -42,8 +45,8 @@ class CompactTableTest {
         }
 
         @Override
-        public TypedValue copy() {
-            return new Aggregate(id);
+        public Aggregate copy() {
+            return new Opaque(id);
         }
 
         @Override
@@ -65,7 +68,7 @@ class CompactTableTest {
             // Every fourth seed's index has 64-slot segments whose splits read hash bits past the 8th from
             // the keys, as a large index's do past the 24 its tags hold.
             CompactTable table = seed % 4 == 1
-                ? new CompactTable(new MemoryPolicy(), System::currentTimeMillis, 6, 8) : new CompactTable();
+                ? new CompactTable(new TestAccessPolicy(), TestAggregate.CODEC, System::currentTimeMillis, 6, 8) : newTable();
             Map<String, Entry> model = new HashMap<>();
             List<String> names = new ArrayList<>();
             int keySpace = 50 + random.nextInt(seed % 3 == 0 ? 60 : 3000);
@@ -92,7 +95,7 @@ class CompactTableTest {
                     }
                     model.put(name, new Entry(value, null, expireAt));
                 } else if (op < 40) {
-                    Aggregate object = new Aggregate(step);
+                    Aggregate object = new Opaque(step);
                     table.put(key, 0, key.length, object, Keyspace.NO_EXPIRY);
                     model.put(name, new Entry(null, object, Keyspace.NO_EXPIRY));
                 } else if (op < 48) {
@@ -256,7 +259,7 @@ class CompactTableTest {
     }
 
     /** An aggregate whose size changes in place, as a hash does under HSET. */
-    private static final class Growing implements TypedValue {
+    private static final class Growing implements Aggregate {
         long bytes = 100;
 
         @Override
@@ -270,7 +273,7 @@ class CompactTableTest {
         }
 
         @Override
-        public TypedValue copy() {
+        public Aggregate copy() {
             Growing copy = new Growing();
             copy.bytes = bytes;
             return copy;
@@ -284,7 +287,7 @@ class CompactTableTest {
 
     @Test
     void aSegmentFillsToSevenEighthsInRobinHoodOrderThenSplitsAndStaysSoThroughDeletes() {
-        CompactTable table = new CompactTable();
+        CompactTable table = newTable();
         int full = 4096 * 7 / 8;
         for (int i = 0; i < full; i++) {
             byte[] key = bytes("k" + i);
@@ -323,7 +326,7 @@ class CompactTableTest {
 
     @Test
     void anAggregateChangedInPlaceIsRecountedWhenReportedModified() {
-        CompactTable table = new CompactTable();
+        CompactTable table = newTable();
         byte[] key = bytes("queue");
         Growing list = new Growing();
         table.put(key, 0, key.length, list, -1);
@@ -338,7 +341,7 @@ class CompactTableTest {
 
     @Test
     void anOverwriteOfTheSameSizeIsWrittenInPlace() {
-        CompactTable table = new CompactTable();
+        CompactTable table = newTable();
         byte[] key = bytes("counter");
         table.put(key, 0, key.length, bytes("0001"), 5000);
         long used = table.usedMemory();
@@ -357,7 +360,7 @@ class CompactTableTest {
 
     @Test
     void overwritesAndDeletesCompactPagesSoMemoryFollowsTheLiveData() {
-        CompactTable table = new CompactTable();
+        CompactTable table = newTable();
         int keys = 50_000;
         for (int i = 0; i < keys; i++) {
             byte[] key = bytes("key:" + i);
@@ -393,7 +396,7 @@ class CompactTableTest {
      */
     @Test
     void aStringEditedPastItsEndGrowsIntoRoomOfItsOwnPageThatIsCountedLive() {
-        CompactTable table = new CompactTable();
+        CompactTable table = newTable();
         byte[] key = bytes("log");
         ValueView view = new ValueView();
         int chunk = 1000;
@@ -438,7 +441,7 @@ class CompactTableTest {
 
     @Test
     void deletesSpreadOverEveryPageKeepThePagesWithinAnEighthOfTheLiveBytes() {
-        CompactTable table = new CompactTable();
+        CompactTable table = newTable();
         int keys = 50_000;
         for (int i = 0; i < keys; i++) {
             byte[] key = bytes("key:" + i);
@@ -464,7 +467,7 @@ class CompactTableTest {
 
     @Test
     void expiryIsAddedAndRemovedByRewritingTheEntry() {
-        CompactTable table = new CompactTable();
+        CompactTable table = newTable();
         byte[] key = bytes("k");
         table.put(key, 0, key.length, bytes("value"), Keyspace.NO_EXPIRY);
         assertTrue(table.setExpireAt(key, 0, key.length, 100, 0));
@@ -481,7 +484,7 @@ class CompactTableTest {
 
     @Test
     void usedMemoryCountsEntriesPackedWithoutAnObjectEach() {
-        CompactTable table = new CompactTable();
+        CompactTable table = newTable();
         for (int i = 0; i < 100_000; i++) {
             byte[] key = bytes(String.format("key:%012d", i));
             table.put(key, 0, key.length, new byte[8], Keyspace.NO_EXPIRY);
@@ -494,8 +497,8 @@ class CompactTableTest {
 
     /** Tables with 16-slot segments: hash bits past the 24th, then past the 8th, read from the keys. */
     private static List<CompactTable> smallSegmentTables() {
-        return List.of(new CompactTable(new MemoryPolicy(), System::currentTimeMillis, 4, 24),
-            new CompactTable(new MemoryPolicy(), System::currentTimeMillis, 4, 8));
+        return List.of(new CompactTable(new TestAccessPolicy(), TestAggregate.CODEC, System::currentTimeMillis, 4, 24),
+            new CompactTable(new TestAccessPolicy(), TestAggregate.CODEC, System::currentTimeMillis, 4, 8));
     }
 
     @Test
@@ -632,5 +635,211 @@ class CompactTableTest {
 
     private static String text(byte[] bytes) {
         return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    /** A table on the system clock, under the contract's access policy and aggregates. */
+    private static CompactTable newTable() {
+        return new CompactTable(new TestAccessPolicy(), TestAggregate.CODEC, System::currentTimeMillis);
+    }
+
+    @Test
+    void scanCursorsAreUnsignedAndThoseBeyondTheTableEndTheScan() {
+        Table table = newTable();
+        byte[] k = bytes("k");
+        table.put(k, 0, 1, bytes("v"), Keyspace.NO_EXPIRY);
+        List<byte[]> visited = new ArrayList<>();
+        assertEquals(0, table.scan(table.capacity(), 10, 0, visited::add));
+        assertEquals(0, table.scan(Long.MIN_VALUE, 10, 0, visited::add));
+        assertEquals(0, table.scan(-1L, 10, 0, visited::add));
+        assertTrue(visited.isEmpty());
+    }
+
+    @Test
+    void aDeletionDuringAScanCannotShiftAnUnvisitedKeyBehindTheCursor() {
+        Table table = newTable();
+        // Three keys homed at the last slot of 16: stored at slots 15, 0 and 1, a cluster wrapping round.
+        List<byte[]> wrapping = keysHomedAt(15, 16, 3);
+        for (byte[] key : wrapping) {
+            table.put(key, 0, key.length, bytes("v"), Keyspace.NO_EXPIRY);
+        }
+        Set<String> seen = new HashSet<>();
+        long cursor = table.scan(0, 1, 0, key -> seen.add(text(key)));
+        byte[] first = wrapping.get(0);
+        // Backward shift moves the keys at slots 0 and 1 to 15 and 0.
+        assertTrue(table.remove(first, 0, first.length, 0));
+        while (cursor != 0) {
+            cursor = table.scan(cursor, 1, 0, key -> seen.add(text(key)));
+        }
+        assertEquals(Set.of(text(wrapping.get(1)), text(wrapping.get(2))), seen);
+    }
+
+    @Test
+    void growthDuringAScanNeitherLosesNorRepeatsKeys() {
+        Table table = newTable();
+        Set<String> original = new HashSet<>();
+        for (int i = 0; i < 12; i++) {
+            put(table, "k" + i, Keyspace.NO_EXPIRY);
+            original.add("k" + i);
+        }
+        int capacity = table.capacity();
+        List<String> visited = new ArrayList<>();
+        long cursor = table.scan(0, 5, 0, key -> visited.add(text(key)));
+        assertTrue(cursor != 0);
+        for (int i = 0; i < 110; i++) {
+            put(table, "grow" + i, Keyspace.NO_EXPIRY);
+        }
+        assertEquals(capacity * 16, table.capacity());
+        while (cursor != 0) {
+            cursor = table.scan(cursor, 3, 0, key -> visited.add(text(key)));
+        }
+        assertEquals(visited.size(), new HashSet<>(visited).size(), "a key was visited twice: " + visited);
+        assertTrue(visited.containsAll(original));
+    }
+
+    /**
+     * APPEND's pattern through editString: the string moves only when its room runs out (doubling
+     * up to 1 MiB), then goes to chunks that are never copied again; it keeps its expiry and is raw;
+     * the room is counted in usedMemory and valueMemory alike, and a value stored under the key has none.
+     */
+    @Test
+    void aRunOfEditsPastTheEndGrowsIntoRoomThatIsCountedUntilANewValueIsStored() {
+        Table table = newTable();
+        byte[] k = bytes("log");
+        ValueView view = new ValueView();
+        byte[] other = bytes("other");
+        table.put(other, 0, other.length, bytes("x"), Keyspace.NO_EXPIRY);
+        table.put(k, 0, k.length, bytes("start"), Keyspace.NO_EXPIRY);
+        table.setExpireAt(k, 0, k.length, Long.MAX_VALUE - 1, 0);
+        byte[] expected = new byte[12_000_000];
+        System.arraycopy(bytes("start"), 0, expected, 0, 5);
+        int length = 5;
+        int moves = 0;
+        Object storage = null;
+        int chunk = 10_000;
+        while (length + chunk <= expected.length) {
+            assertTrue(table.editString(k, 0, k.length, length + chunk, 0, view));
+            for (int i = 0; i < chunk; i++) {
+                expected[length + i] = (byte) (length + i);
+            }
+            view.write(length, expected, length, chunk);
+            length += chunk;
+            Object now = view.isChunked() ? view.chunks()[0] : view.array();
+            if (now != storage && length > 256 * 1024) {
+                moves++;
+            }
+            storage = now;
+        }
+        // Past 256 KiB: 512 KiB, 1 MiB, 2 MiB of one array, then into chunks once.
+        assertTrue(moves <= 4, moves + " moves");
+        assertTrue(view.isChunked(), "past 1 MiB the string is in chunks");
+        assertArrayEquals(Arrays.copyOf(expected, length), (byte[]) table.get(k, 0, k.length, 0));
+        assertEquals(Long.MAX_VALUE - 1, table.expireAt(k, 0, k.length, 0));
+        assertEquals(StringEncoding.RAW, table.stringEncoding(k, 0, k.length, 0));
+
+        Table stored = newTable();
+        stored.put(other, 0, other.length, bytes("x"), Keyspace.NO_EXPIRY);
+        stored.put(k, 0, k.length, Arrays.copyOf(expected, length), Long.MAX_VALUE - 1);
+        long room = table.valueMemory(k, 0, k.length, 0) - stored.valueMemory(k, 0, k.length, 0);
+        long chunkHeaders = 24L * (length / EditedString.CHUNK + 8);
+        assertTrue(room >= EditedString.MAX_PREALLOC - EditedString.CHUNK
+            && room <= EditedString.MAX_PREALLOC + EditedString.CHUNK + chunkHeaders, "room " + room);
+        long uncounted = table.usedMemory() - stored.usedMemory() - room;
+        // Compact: the entry that points into the side table, and that table's first slot arrays.
+        assertTrue(uncounted >= 0 && uncounted <= 256, uncounted + " bytes held beyond the value's count");
+
+        byte[] copy = (byte[]) table.get(k, 0, k.length, 0);
+        assertTrue(table.editString(k, 0, k.length, 1, 0, view));
+        view.setByteAt(0, (byte) 'S');
+        assertEquals('s', copy[0], "what get returned is not edited");
+        assertEquals('S', ((byte[]) table.get(k, 0, k.length, 0))[0], "the edit is in the string");
+        assertEquals(length, view.length(), "an edit within the string leaves its length");
+
+        table.put(k, 0, k.length, Arrays.copyOf(expected, length), Keyspace.NO_EXPIRY);
+        assertEquals(stored.valueMemory(k, 0, k.length, 0), table.valueMemory(k, 0, k.length, 0));
+        assertEquals(-1, table.valueMemory(bytes("missing"), 0, 7, 0));
+    }
+
+    /**
+     * A chunked string the table lets go of (deleted, overwritten, expired, flushed) keeps no
+     * reference to its chunks, so a dead chunk list in the old generation cannot hold them from
+     * G1's eager reclaim ({@link EditedString#release}); one that only moves (a new expiry) keeps them.
+     */
+    @Test
+    void aChunkedStringTheTableLetsGoOfHoldsNoChunks() {
+        long[] now = {0};
+        Table table = new CompactTable(new TestAccessPolicy(), TestAggregate.CODEC, () -> now[0]);
+        ValueView view = new ValueView();
+        byte[] k = bytes("k");
+        int length = EditedString.MAX_PREALLOC + 2 * EditedString.CHUNK;
+        List<String> ways = List.of("remove", "overwrite", "expire", "clear");
+        for (String way : ways) {
+            table.put(bytes("other"), 0, 5, bytes("x"), Keyspace.NO_EXPIRY);
+            table.put(k, 0, k.length, bytes("start"), Keyspace.NO_EXPIRY);
+            assertTrue(table.editString(k, 0, k.length, length, now[0], view));
+            assertTrue(view.isChunked());
+            byte[][] chunks = view.chunks();
+            view.clear();
+            table.setExpireAt(k, 0, k.length, now[0] + 10, now[0]);
+            assertTrue(table.getValue(k, 0, k.length, now[0], view) && view.chunks() == chunks,
+                "a new expiry moves the string, chunks and all");
+            assertTrue(Arrays.stream(chunks).limit(3).allMatch(chunk -> chunk != null));
+            view.clear();
+            switch (way) {
+                case "remove" -> assertTrue(table.remove(k, 0, k.length, now[0]));
+                case "overwrite" -> table.put(k, 0, k.length, bytes("short"), Keyspace.NO_EXPIRY);
+                case "expire" -> {
+                    now[0] += 20;
+                    assertNull(table.get(k, 0, k.length, now[0]));
+                }
+                default -> table.clear();
+            }
+            assertTrue(Arrays.stream(chunks).allMatch(chunk -> chunk == null), way + " leaves chunks referenced");
+            table.remove(k, 0, k.length, now[0]);
+        }
+    }
+
+    @Test
+    void editingAMissingKeyCreatesZerosWithoutRoomAndAnotherTypeIsLeftAlone() {
+        Table table = newTable();
+        Table stored = newTable();
+        ValueView view = new ValueView();
+        for (int length : new int[] {1, 100, 100_000, 3_000_000}) {
+            byte[] k = bytes("new" + length);
+            assertTrue(table.editString(k, 0, k.length, length, 0, view));
+            assertEquals(length, view.length());
+            stored.put(k, 0, k.length, new byte[length], Keyspace.NO_EXPIRY);
+            assertArrayEquals(new byte[length], (byte[]) table.get(k, 0, k.length, 0));
+            long extra = table.valueMemory(k, 0, k.length, 0) - stored.valueMemory(k, 0, k.length, 0);
+            // In chunks (past 1 MiB) the last chunk's unused end and each chunk's header.
+            long chunked = length > EditedString.MAX_PREALLOC
+                ? EditedString.CHUNK + 24L * (length / EditedString.CHUNK + 1) + 32 : 0;
+            assertTrue(extra >= 0 && extra <= EditedString.OBJECT_BYTES + chunked, "no room: " + extra);
+            assertEquals(Keyspace.NO_EXPIRY, table.expireAt(k, 0, k.length, 0));
+            assertEquals(StringEncoding.RAW, table.stringEncoding(k, 0, k.length, 0));
+        }
+        byte[] k = bytes("list");
+        Object aggregate = new TestAggregate(bytes("large"), false);
+        table.put(k, 0, k.length, aggregate, Keyspace.NO_EXPIRY);
+        long used = table.usedMemory();
+        assertFalse(table.editString(k, 0, k.length, 10, 0, view));
+        assertSame(aggregate, table.get(k, 0, k.length, 0));
+        assertEquals(used, table.usedMemory());
+    }
+
+    /** Keys whose home slot in a table of {@code capacity} slots is {@code home}. */
+    private static List<byte[]> keysHomedAt(int home, int capacity, int howMany) {
+        List<byte[]> found = new ArrayList<>();
+        for (int i = 0; found.size() < howMany; i++) {
+            byte[] key = bytes("h" + i);
+            if ((KeyHash.of(key, 0, key.length) & (capacity - 1)) == home) {
+                found.add(key);
+            }
+        }
+        return found;
+    }
+
+    private static void put(Table table, String key, long expireAt) {
+        byte[] k = bytes(key);
+        table.put(k, 0, k.length, bytes("v"), expireAt);
     }
 }

@@ -1,20 +1,22 @@
-package dev.lacewing.core.keyspace;
+package dev.lacewing.api.storage;
 
 import dev.lacewing.api.StringEncoding;
 import dev.lacewing.api.ValueView;
 import java.util.function.Consumer;
 
 /**
- * One database of one partition: the storage behind {@link Database}, implemented by
- * {@link CompactTable} (entries packed in byte pages, SCAN's guarantee described on
- * {@link SegmentedIndex}).
+ * One database of one partition: what a storage keeps for core's {@code Database}, which applies
+ * WATCH, blocked keys, tracking, the dirty counter, notifications and BGSAVE's copy-before-change
+ * before it calls the table. A value is a string ({@code byte[]}, or bytes read through a
+ * {@link ValueView}) or an {@link Aggregate}; methods typed {@code Object} take and return one of
+ * those two.
  *
  * <p>Expiry is judged against {@code now}; a lookup that meets a key whose time has passed
  * deletes it. Thread rule: touched only by the thread the engine grants the partition to, except
  * the counters ({@link #size}, {@link #expiringSize}, {@link #expiredCount}, {@link #usedMemory}),
  * which INFO reads racily.
  */
-public interface DatabaseTable {
+public interface Table {
 
     /**
      * Hears the keys a table creates (any store or edit of an absent key) and those it deletes
@@ -53,7 +55,7 @@ public interface DatabaseTable {
     /** The live value without counting as an access (Redis's LOOKUP_NOTOUCH). */
     Object peek(byte[] key, int offset, int length, long now);
 
-    /** The 24-bit access field of a live key ({@link MemoryPolicy}), -1 when absent; not an access. */
+    /** The 24-bit access field of a live key ({@link AccessPolicy}), -1 when absent; not an access. */
     int access(byte[] key, int offset, int length, long now);
 
     /** Sets the access field of a live key ({@link dev.lacewing.api.Keyspace#setAccess}); false when absent. */
@@ -98,7 +100,12 @@ public interface DatabaseTable {
         return scan(cursor, count, now, visitor, key -> { });
     }
 
-    /** A scan step; keys whose time has passed go to {@code expired}, the others to {@code visitor}. */
+    /**
+     * A scan step; keys whose time has passed go to {@code expired}, the others to {@code visitor}.
+     * SCAN's guarantee: a full scan returns every key present throughout it; any cursor, as an
+     * unsigned number, ends the scan within one pass over the table; a cursor returned is 0 at the
+     * end and otherwise below 2^38 (the keyspace composes it with the partition number).
+     */
     long scan(long cursor, int count, long now, Consumer<byte[]> visitor, Consumer<byte[]> expired);
 
     byte[] randomKey(long now);
@@ -137,6 +144,15 @@ public interface DatabaseTable {
     long scanEntries(long cursor, int count, long now, ValueView view, EntryReader reader);
 
     /**
+     * Whether a walk of {@link #scanEntries} that has issued {@code cursor} (not 0) has passed the
+     * key: the entry was handed over already if it lay there then, and will not be again. The
+     * answer must hold across growth since the cursor was issued, so that a snapshot can tell a key
+     * behind its walk (written) from one ahead of it (to preserve before a change). Pure: the key
+     * need not be present.
+     */
+    boolean visited(long cursor, byte[] key, int offset, int length);
+
+    /**
      * Hands the live entry of the key to {@code reader} in place, through {@code view}; false when
      * the key is absent (deleted first if its time has passed, as any lookup). Not an access.
      */
@@ -162,10 +178,7 @@ public interface DatabaseTable {
     /** Index slots: a power of two. */
     int capacity();
 
-    /**
-     * Bytes this table holds, or -1 when it cannot say without walking every entry; safe to read
-     * from any thread (racily).
-     */
+    /** Bytes this table holds; safe to read from any thread (racily). */
     long usedMemory();
 
     /**

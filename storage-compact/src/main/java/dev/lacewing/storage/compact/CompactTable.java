@@ -1,13 +1,13 @@
-package dev.lacewing.core.keyspace;
+package dev.lacewing.storage.compact;
 
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.StringEncoding;
 import dev.lacewing.api.ValueView;
-import dev.lacewing.core.datatype.HashValue;
-import dev.lacewing.core.datatype.InlineValue;
-import dev.lacewing.core.datatype.SetValue;
-import dev.lacewing.core.datatype.TableHash;
-import dev.lacewing.core.datatype.TypedValue;
+import dev.lacewing.api.storage.AccessPolicy;
+import dev.lacewing.api.storage.Aggregate;
+import dev.lacewing.api.storage.AggregateCodec;
+import dev.lacewing.api.storage.EvictionCandidates;
+import dev.lacewing.api.storage.Table;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -37,11 +37,11 @@ import java.util.function.LongSupplier;
  * header a little-endian int of {@code access:24 | flags:8}; the flags say whether the entry is dead,
  * holds an object, has an expiry, and its string's {@link StringEncoding} ({@link Keyspace#putEncoded}:
  * bit 3 for raw, bit 6 for text, both for unshared: spare bits of the flag byte, so the mark costs no
- * memory). The access field is the key's LRU clock or LFU counter ({@link MemoryPolicy}), as Redis keeps it in
+ * memory). The access field is the key's LRU clock or LFU counter ({@link AccessPolicy}), as Redis keeps it in
  * each robj: reads update it in place, on the cache line the lookup already brought in. It costs 3 bytes per key, where a
  * parallel {@code int[]} beside the index would cost 4 per slot (5 to 10 per key at the index's
  * load) and a second cache miss per touch.
- * Strings are stored as bytes, and so are the small forms of aggregates ({@link InlineValue}: a
+ * Strings are stored as bytes, and so are the small forms of aggregates ({@link Aggregate.Packed}: a
  * listpack hash, an intset set), bits 4-5 of the flags naming the form; any other value sits in an
  * object side table and the entry's value is its 4-byte index there ({@link #OBJECT}).
  *
@@ -99,7 +99,7 @@ import java.util.function.LongSupplier;
  * may be read racily. Lookups decode an entry into fields of this object, which is why no
  * method is reentrant.
  */
-public final class CompactTable implements DatabaseTable {
+public final class CompactTable implements Table {
 
     /** 256 KiB less the array header, so that pages tile G1 regions (1 MiB or more) without a gap. */
     static final int PAGE_SIZE = 256 * 1024 - 16;
@@ -126,7 +126,7 @@ public final class CompactTable implements DatabaseTable {
     private static final byte OBJECT = 2;
     private static final byte EXPIRES = 4;
     private static final byte RAW = 8;
-    /** Bits 4-5: the {@link InlineValue} form the value bytes encode, 0 for a string. */
+    /** Bits 4-5: the {@link Aggregate.Packed} form the value bytes encode, 0 for a string. */
     private static final int FORM_SHIFT = 4;
     private static final int FORM_MASK = 3 << FORM_SHIFT;
     private static final byte TEXT = 64;
@@ -143,7 +143,9 @@ public final class CompactTable implements DatabaseTable {
     /** The value-length varint of an entry with room: 5 bytes, enough for any length. */
     private static final int PADDED_VARINT = 5;
 
-    private final MemoryPolicy memory;
+    private final AccessPolicy accessPolicy;
+    /** Turns a packed form in an entry back into a value. */
+    private final AggregateCodec aggregates;
     /** The time new entries are created at (puts carry no {@code now}). */
     private final LongSupplier clock;
     /** The index's segment size and tagged hash bits ({@link SegmentedIndex}): the defaults, less in tests. */
@@ -191,7 +193,7 @@ public final class CompactTable implements DatabaseTable {
      */
     private int[] heldHashes;
     private byte[][] heldKeys;
-    private InlineValue[] heldValues;
+    private Aggregate.Packed[] heldValues;
     private int heldCount;
     private int heldVictim;
 
@@ -199,21 +201,17 @@ public final class CompactTable implements DatabaseTable {
     private int compactionQueued;
     private boolean compacting;
 
-    /** A table with Redis's default memory settings on the system clock, for tests and benchmarks. */
-    public CompactTable() {
-        this(new MemoryPolicy(), System::currentTimeMillis);
-    }
-
-    public CompactTable(MemoryPolicy memory, LongSupplier clock) {
-        this(memory, clock, SegmentedIndex.SEGMENT_BITS, SegmentedIndex.TAG_BITS);
+    public CompactTable(AccessPolicy access, AggregateCodec aggregates, LongSupplier clock) {
+        this(access, aggregates, clock, SegmentedIndex.SEGMENT_BITS, SegmentedIndex.TAG_BITS);
     }
 
     /**
      * For tests: index segments of {@code 2^segmentBits} slots, whose splits and scans read a key's
      * hash bits past the low {@code taggedBits} from its entry (the tags hold 24 at most).
      */
-    CompactTable(MemoryPolicy memory, LongSupplier clock, int segmentBits, int taggedBits) {
-        this.memory = memory;
+    CompactTable(AccessPolicy access, AggregateCodec aggregates, LongSupplier clock, int segmentBits, int taggedBits) {
+        this.accessPolicy = access;
+        this.aggregates = aggregates;
         this.clock = clock;
         this.segmentBits = segmentBits;
         this.taggedBits = taggedBits;
@@ -227,7 +225,7 @@ public final class CompactTable implements DatabaseTable {
     /** The hash of the key in the entry a slot value points to. */
     private int keyHash(long slot) {
         decode(slot);
-        return TableHash.of(entryPage, entryKeyOffset, entryKeyLength);
+        return KeyHash.of(entryPage, entryKeyOffset, entryKeyLength);
     }
 
     /* The entry decode() last read; entryHash is the key's hash when find() found it. */
@@ -621,7 +619,7 @@ public final class CompactTable implements DatabaseTable {
             }
             int size = entrySize;
             long old = location(page, offset);
-            int hash = TableHash.of(array, entryKeyOffset, entryKeyLength);
+            int hash = KeyHash.of(array, entryKeyOffset, entryKeyLength);
             long[] slots = keyIndex.segment(keyIndex.segmentOf(hash));
             int mask = slots.length - 1;
             int at = hash & mask;
@@ -712,7 +710,7 @@ public final class CompactTable implements DatabaseTable {
 
     /** Index of the live key, deleting it first if its time has passed; -1 when absent. */
     private int findLive(byte[] key, int offset, int length, long now) {
-        int index = find(key, offset, length, TableHash.of(key, offset, length));
+        int index = find(key, offset, length, KeyHash.of(key, offset, length));
         if (index >= 0 && expired(entryExpireAt(keyIndex.get(index)), now)) {
             removeExpired(index);
             return -1;
@@ -729,10 +727,10 @@ public final class CompactTable implements DatabaseTable {
         expiredCount++;
     }
 
-    private DatabaseTable.Events events = DatabaseTable.Events.NONE;
+    private Table.Events events = Table.Events.NONE;
 
     @Override
-    public void events(DatabaseTable.Events events) {
+    public void events(Table.Events events) {
         this.events = events;
     }
 
@@ -773,7 +771,7 @@ public final class CompactTable implements DatabaseTable {
     private void touch(long slot, long now) {
         int offset = offsetOf(slot);
         int header = (int) INT.get(entryPage, offset);
-        INT.set(entryPage, offset, memory.accessed(header >>> 8, now) << 8 | header & 0xff);
+        INT.set(entryPage, offset, accessPolicy.accessed(header >>> 8, now) << 8 | header & 0xff);
     }
 
     /**
@@ -794,7 +792,7 @@ public final class CompactTable implements DatabaseTable {
         if (form == 0) {
             return bytes;
         }
-        InlineValue value = form == InlineValue.HASH_LISTPACK ? HashValue.fromListpack(bytes) : SetValue.fromIntset(bytes);
+        Aggregate.Packed value = aggregates.unpack(form, bytes);
         hold(entryHash, Arrays.copyOfRange(entryPage, entryKeyOffset, entryKeyOffset + entryKeyLength), value);
         return value;
     }
@@ -814,9 +812,9 @@ public final class CompactTable implements DatabaseTable {
         } else if ((entryFlags & FORM_MASK) != 0) {
             int held = heldIndex(entryHash, key, offset, length);
             if (held >= 0) {
-                InlineValue value = heldValues[held];
+                Aggregate.Packed value = heldValues[held];
                 writeBack(index, value);
-                if (value.inlineForm() == 0) {
+                if (value.packedForm() == 0) {
                     release(held);
                 }
             }
@@ -859,14 +857,14 @@ public final class CompactTable implements DatabaseTable {
     public void putString(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength,
                           long expireAt) {
         store(key, offset, length, null, value, valueOffset, valueLength, expireAt, false, 0,
-            flagsOf(memory.storedWhole()));
+            flagsOf(accessPolicy.storedWhole()));
     }
 
     @Override
     public void putKeepExpiry(byte[] key, int offset, int length, Object value, long now) {
         if (value instanceof byte[] bytes) {
             store(key, offset, length, null, bytes, 0, bytes.length, Keyspace.NO_EXPIRY, true, now,
-                flagsOf(memory.storedWhole()));
+                flagsOf(accessPolicy.storedWhole()));
         } else {
             storeAggregate(key, offset, length, value, Keyspace.NO_EXPIRY, true, now);
         }
@@ -899,10 +897,10 @@ public final class CompactTable implements DatabaseTable {
      */
     private void storeAggregate(byte[] key, int offset, int length, Object value, long expireAt, boolean keepExpiry,
                                 long now) {
-        if (value instanceof InlineValue inline && inline.inlineForm() != 0) {
-            store(key, offset, length, null, inline.inlineArray(), 0, inline.inlineLength(), expireAt, keepExpiry,
-                now, inline.inlineForm() << FORM_SHIFT);
-            hold(TableHash.of(key, offset, length), Arrays.copyOfRange(key, offset, offset + length), inline);
+        if (value instanceof Aggregate.Packed inline && inline.packedForm() != 0) {
+            store(key, offset, length, null, inline.packedArray(), 0, inline.packedLength(), expireAt, keepExpiry,
+                now, inline.packedForm() << FORM_SHIFT);
+            hold(KeyHash.of(key, offset, length), Arrays.copyOfRange(key, offset, offset + length), inline);
         } else {
             store(key, offset, length, value, null, 0, 0, expireAt, keepExpiry, now, 0);
         }
@@ -930,7 +928,7 @@ public final class CompactTable implements DatabaseTable {
      */
     private void store(byte[] key, int offset, int length, Object object, byte[] value, int valueOffset,
                        int valueLength, long expireAt, boolean keepExpiry, long now, int valueFlags) {
-        int hash = TableHash.of(key, offset, length);
+        int hash = KeyHash.of(key, offset, length);
         if (!keepExpiry) {
             now = clock.getAsLong();
         }
@@ -941,7 +939,7 @@ public final class CompactTable implements DatabaseTable {
         }
         if (index < 0) {
             insert(hash, writeEntry(hash, key, offset, length, object, value, valueOffset, valueLength, expireAt,
-                memory.created(now), valueFlags));
+                accessPolicy.created(now), valueFlags));
             events.created(key, offset, length);
             return;
         }
@@ -951,7 +949,7 @@ public final class CompactTable implements DatabaseTable {
             expireAt = entryExpireAt(old);
         }
         int entryOffset = offsetOf(old);
-        int access = memory.overwritten((int) INT.get(entryPage, entryOffset) >>> 8, now);
+        int access = accessPolicy.overwritten((int) INT.get(entryPage, entryOffset) >>> 8, now);
         boolean expires = expireAt != Keyspace.NO_EXPIRY;
         if (object == null && (entryFlags & OBJECT) == 0 && entryValueLength == valueLength
             && ((old & EXPIRES_BIT) != 0) == expires && roomOf(old) == 0) {
@@ -974,9 +972,9 @@ public final class CompactTable implements DatabaseTable {
     public boolean editString(byte[] key, int offset, int length, int minLength, long now, ValueView view) {
         int index = findLive(key, offset, length, now);
         if (index < 0) {
-            int hash = TableHash.of(key, offset, length);
+            int hash = KeyHash.of(key, offset, length);
             insert(hash, writeEntry(hash, key, offset, length, null, null, 0, minLength, Keyspace.NO_EXPIRY,
-                memory.created(now), RAW));
+                accessPolicy.created(now), RAW));
             events.created(key, offset, length);
             index = find(key, offset, length, hash);
         } else if ((entryFlags & OBJECT) != 0) {
@@ -1055,7 +1053,7 @@ public final class CompactTable implements DatabaseTable {
         if (value instanceof EditedString edited) {
             return edited.memoryUsage();
         }
-        return value instanceof TypedValue typed ? typed.memoryUsage() : 0;
+        return value instanceof Aggregate aggregate ? aggregate.memoryUsage() : 0;
     }
 
     /** A string's bytes plus an array header's 16, its room included; a side-table value's {@link #objectBytes}. */
@@ -1109,7 +1107,7 @@ public final class CompactTable implements DatabaseTable {
                          int valueFlags) {
         long old = keyIndex.get(index);
         int access = (int) INT.get(entryPage, offsetOf(old)) >>> 8;
-        int hash = TableHash.of(entryPage, entryKeyOffset, entryKeyLength);
+        int hash = KeyHash.of(entryPage, entryKeyOffset, entryKeyLength);
         keyIndex.set(index, writeEntry(hash, entryPage, entryKeyOffset, entryKeyLength, object, value, valueOffset,
             valueLength, expireAt, access, valueFlags));
         free(old, object != null);
@@ -1119,19 +1117,19 @@ public final class CompactTable implements DatabaseTable {
      * Writes an inline value's current state into the entry at an index (the one the entry fields
      * hold), in place when the size is unchanged; a value in its large form moves to the side table.
      */
-    private void writeBack(int index, InlineValue value) {
-        int form = value.inlineForm();
+    private void writeBack(int index, Aggregate.Packed value) {
+        int form = value.packedForm();
         long expireAt = entryExpireAt(keyIndex.get(index));
         if (form == 0) {
             rewrite(index, expireAt, value, null, 0, 0, 0);
             return;
         }
-        int length = value.inlineLength();
+        int length = value.packedLength();
         int flags = form << FORM_SHIFT;
         if ((entryFlags & FORM_MASK) == flags && entryValueLength == length) {
-            System.arraycopy(value.inlineArray(), 0, entryPage, entryValueOffset, length);
+            System.arraycopy(value.packedArray(), 0, entryPage, entryValueOffset, length);
         } else {
-            rewrite(index, expireAt, null, value.inlineArray(), 0, length, flags);
+            rewrite(index, expireAt, null, value.packedArray(), 0, length, flags);
         }
     }
 
@@ -1153,11 +1151,11 @@ public final class CompactTable implements DatabaseTable {
      * turn: a command changes a value between its lookup and its modified() with at most a few
      * other keys looked up meanwhile, far fewer than {@link #HELD}.
      */
-    private void hold(int hash, byte[] key, InlineValue value) {
+    private void hold(int hash, byte[] key, Aggregate.Packed value) {
         if (heldValues == null) {
             heldHashes = new int[HELD];
             heldKeys = new byte[HELD][];
-            heldValues = new InlineValue[HELD];
+            heldValues = new Aggregate.Packed[HELD];
         }
         int at = heldIndex(hash, key, 0, key.length);
         if (at < 0 && heldCount < HELD) {
@@ -1262,7 +1260,7 @@ public final class CompactTable implements DatabaseTable {
         long removed = keyIndex.get(reference);
         if (heldCount > 0) {
             decode(removed);
-            releaseKey(TableHash.of(entryPage, entryKeyOffset, entryKeyLength), entryPage, entryKeyOffset,
+            releaseKey(KeyHash.of(entryPage, entryKeyOffset, entryKeyLength), entryPage, entryKeyOffset,
                 entryKeyLength);
         }
         if ((removed & EXPIRES_BIT) != 0) {
@@ -1312,6 +1310,19 @@ public final class CompactTable implements DatabaseTable {
         return keyIndex.scan(cursor, count, slot -> readSlot(slot, now, view, reader));
     }
 
+    /**
+     * Whether the key's home bucket, under the capacity the cursor was issued for, comes before the
+     * cursor in bit-reversed order. A table grown since only adds high bits to buckets, which
+     * reversed fall below every bit the cursor compares.
+     */
+    @Override
+    public boolean visited(long cursor, byte[] key, int offset, int length) {
+        int log2 = (int) (cursor >>> 32);
+        int mask = log2 >= 32 ? -1 : (1 << log2) - 1;
+        int bucket = KeyHash.of(key, offset, length) & mask;
+        return Integer.compareUnsigned(Integer.reverse(bucket), Integer.reverse((int) cursor)) < 0;
+    }
+
     @Override
     public boolean readEntry(byte[] key, int offset, int length, long now, ValueView view, EntryReader reader) {
         int index = findLive(key, offset, length, now);
@@ -1350,12 +1361,12 @@ public final class CompactTable implements DatabaseTable {
             return readerValue(objects[(int) INT.get(entryPage, entryValueOffset)]);
         }
         int form = (entryFlags & FORM_MASK) >>> FORM_SHIFT;
-        int held = form == 0 ? -1 : heldIndex(TableHash.of(key, offset, length), key, offset, length);
+        int held = form == 0 ? -1 : heldIndex(KeyHash.of(key, offset, length), key, offset, length);
         if (held >= 0) {
             return heldValues[held];
         }
         byte[] bytes = Arrays.copyOfRange(entryPage, entryValueOffset, entryValueOffset + entryValueLength);
-        return form == InlineValue.HASH_LISTPACK ? HashValue.fromListpack(bytes) : SetValue.fromIntset(bytes);
+        return aggregates.unpack(form, bytes);
     }
 
     @Override

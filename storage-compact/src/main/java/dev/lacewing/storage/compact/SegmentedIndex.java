@@ -1,6 +1,5 @@
-package dev.lacewing.core.keyspace;
+package dev.lacewing.storage.compact;
 
-import dev.lacewing.core.datatype.HomeBucketScan;
 import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongConsumer;
@@ -289,7 +288,7 @@ final class SegmentedIndex {
 
     /**
      * Visits {@code count} virtual home buckets from {@code cursor} and returns the next cursor, or 0
-     * once the scan is complete ({@link HomeBucketScan}'s cursor format: log2 of the bucket count in
+     * once the scan is complete (core's HomeBucketScan cursor format: log2 of the bucket count in
      * the high half). A cursor no step could have issued ends the scan.
      */
     long scan(long cursor, int count, LongConsumer visit) {

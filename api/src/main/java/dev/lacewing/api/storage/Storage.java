@@ -1,0 +1,25 @@
+package dev.lacewing.api.storage;
+
+import java.util.Map;
+
+/**
+ * One server's storage, opened once ({@link StorageProvider#open}): the keyspace asks it for one
+ * {@link PartitionStore} per partition, and every engine runs over any storage, since engines see
+ * it only through the keyspace.
+ *
+ * <p>Thread rule: {@link #partition} is called while the keyspace is built, on one thread;
+ * {@link #info} from any thread; {@link #close} once, after the engine closed.
+ */
+public interface Storage {
+
+    /** The store of partition {@code index} of {@code count}. */
+    PartitionStore partition(int index, int count);
+
+    /** Fields INFO shows after {@code lacewing_storage}, as given; read racily. */
+    default Map<String, String> info() {
+        return Map.of();
+    }
+
+    default void close() {
+    }
+}

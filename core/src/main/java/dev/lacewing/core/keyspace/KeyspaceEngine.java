@@ -1,0 +1,73 @@
+package dev.lacewing.core.keyspace;
+
+import dev.lacewing.api.Keyspace;
+import dev.lacewing.api.StorageEngine;
+
+/**
+ * An engine over a {@link PartitionedKeyspace}: the figures INFO and the metrics endpoint read,
+ * which every such engine takes from the keyspace alike (a shard of the metrics is a partition).
+ * Subclasses decide who runs what where. Thread rule: the figures are racy reads from any thread.
+ */
+public abstract class KeyspaceEngine implements StorageEngine {
+
+    protected final PartitionedKeyspace keyspace;
+
+    protected KeyspaceEngine(PartitionedKeyspace keyspace) {
+        this.keyspace = keyspace;
+    }
+
+    @Override
+    public Keyspace keyspace(int index) {
+        return keyspace.database(index);
+    }
+
+    @Override
+    public void swapDatabases(int first, int second) {
+        keyspace.swapDatabases(first, second);
+    }
+
+    @Override
+    public long usedMemory() {
+        return keyspace.liveMemory();
+    }
+
+    @Override
+    public long allocatedMemory() {
+        return keyspace.allocatedMemory();
+    }
+
+    @Override
+    public long evictedKeys() {
+        return keyspace.evictedKeys();
+    }
+
+    @Override
+    public long expiredKeys() {
+        return keyspace.expiredKeys();
+    }
+
+    @Override
+    public long approximateSize(int index) {
+        return keyspace.approximateSize(index);
+    }
+
+    @Override
+    public long approximateExpiringSize(int index) {
+        return keyspace.approximateExpiringSize(index);
+    }
+
+    @Override
+    public int shardCount() {
+        return keyspace.partitionCount();
+    }
+
+    @Override
+    public long approximateShardSize(int shard) {
+        return keyspace.partition(shard).keyCount();
+    }
+
+    @Override
+    public long shardMemory(int shard) {
+        return keyspace.partition(shard).liveMemory();
+    }
+}
