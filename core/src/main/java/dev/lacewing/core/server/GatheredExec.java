@@ -106,7 +106,7 @@ final class GatheredExec implements Invocation.Split, GatheredKeyspace.Keys {
     static GatheredExec of(ClientConnection connection, Multi.Exec exec, byte[] roles) {
         ServerState server = connection.server();
         if (server.keyspaceEvents().publishing() || server.tracking().active()
-            || server.settings().longValue("maxmemory") != 0) {
+            || server.memory().maxmemory() != 0) {
             return null;
         }
         int destination = -1;
