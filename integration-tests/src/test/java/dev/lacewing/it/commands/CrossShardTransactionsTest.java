@@ -62,6 +62,33 @@ class CrossShardTransactionsTest {
     }
 
     /**
+     * A split that only reads gives up each part's keys once that part ran: while an MGET waits
+     * for shard 1 (busy in DEBUG SLEEP), a SET of the shard-0 key it has already read is answered,
+     * and the MGET still answers the value it read, ordered before that SET.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void aWriteToAKeyAnMgetHasReadRunsWhileTheMgetWaitsForAnotherShard(Target target) throws Exception {
+        assumeTrue(target.engine().equals("shared-nothing"), "transactions queue per shard in the shared-nothing engine");
+        try (ShardStall stall = ShardStall.start(target)) {
+            String read = keyOnShard("read", 0);
+            String far = keyOnShard("far", 1);
+            assertEquals("+OK\r\n", stall.reader.call("MSET", read, "old", far, "far"));
+
+            stall.sleepShardOne(3);
+            Future<String> mget = stall.sendAndAwaitRunning(stall.writer, "MGET", read, far);
+
+            assertEquals("+OK\r\n", stall.reader.call("SET", read, "new"));
+            // Had the SET waited for the MGET, the MGET's reply, sent just before, is read by now.
+            Thread.sleep(200);
+            assertFalse(mget.isDone(), "the SET of a key the MGET had read waited for the MGET");
+            assertEquals("*2\r\n$3\r\nold\r\n$3\r\nfar\r\n", mget.get(10, TimeUnit.SECONDS));
+            assertEquals("$3\r\nnew\r\n", stall.reader.call("GET", read));
+            assertEquals("+OK\r\n", stall.awoken());
+        }
+    }
+
+    /**
      * EXEC over a key of shard 0 and one of shard 1 claims those keys only: while it waits for
      * shard 1 (busy in DEBUG SLEEP), holding its shard-0 key, a GET and a SET of another shard-0 key
      * are answered, and a GET of its shard-0 key waits and sees the transaction's value. (Claimed
