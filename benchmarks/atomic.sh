@@ -25,7 +25,9 @@
 # Usage: benchmarks/atomic.sh [requests-per-run]   (default 200000; ATOMIC_SECONDS for the
 #        load-tool rows, default 10; ATOMIC_THREADS server threads, default nproc; ATOMIC_WARMUP;
 #        ATOMIC_ONLY a comma-separated list of the workloads to run, default all; LACEWING_DIST another
-#        distribution to measure, e.g. a build of an earlier commit)
+#        distribution to measure, e.g. a build of an earlier commit; LACEWING_BASELINE a second
+#        distribution measured beside it in the same run, its rows named baseline-ENGINE, for a
+#        before/after; ATOMIC_ENGINES the engines to run, default "shared-nothing multithread")
 # Needs: redis-server, redis-benchmark, redis-cli, and the distribution built by `mvn -B package`.
 set -euo pipefail
 
@@ -51,14 +53,21 @@ redis-server --port "${port[redis]}" --save '' --appendonly no --daemonize no >"
 pid[redis]=$!; pids+=("${pid[redis]}")
 wait_ready "${port[redis]}"
 servers=(redis)
-for engine in shared-nothing multithread; do
-  name="lacewing-$engine"
+# start_lacewing NAME DIST ENGINE: one Lacewing server of that distribution, added to the servers.
+start_lacewing() {
+  local name=$1
   port[$name]=$(free_port)
-  "$dist/bin/lacewing-server" --save "" --dir "$work" --port "${port[$name]}" --engine "$engine" --threads "$threads" \
+  "$2/bin/lacewing-server" --save "" --dir "$work" --port "${port[$name]}" --engine "$3" --threads "$threads" \
     >"$work/$name.log" 2>&1 &
   pid[$name]=$!; pids+=("${pid[$name]}")
   wait_ready "${port[$name]}"
   servers+=("$name")
+}
+for engine in ${ATOMIC_ENGINES:-shared-nothing multithread}; do
+  if [ -n "${LACEWING_BASELINE:-}" ]; then
+    start_lacewing "baseline-$engine" "$LACEWING_BASELINE" "$engine"
+  fi
+  start_lacewing "lacewing-$engine" "$dist" "$engine"
 done
 
 mset10="MSET"

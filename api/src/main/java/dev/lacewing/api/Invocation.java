@@ -86,6 +86,27 @@ public interface Invocation {
         }
 
         /**
+         * Whether each part's claims may end as soon as it ran, before the others ran and the
+         * join: true only for a split of one round whose parts write nothing (MGET, EXISTS). A
+         * writer ordered after it on a key it read waits for it only there, and it still waits
+         * for every writer ordered before it on the keys it has yet to read, so what it reads is
+         * one state of the global order. False unless the split says otherwise.
+         */
+        default boolean releasesEachPart() {
+            return false;
+        }
+
+        /**
+         * Whether the part over {@code keys} runs in the round {@link #another} just asked for:
+         * asked once per part, on the thread that ended the round before. A part left out replies
+         * null and its thread is not woken, so a round with work on one shard costs one hand-over
+         * at most. Every part runs unless the split says otherwise.
+         */
+        default boolean runsPart(int[] keys) {
+            return true;
+        }
+
+        /**
          * Whether the command must run whole after all, instead of the join: asked once no round
          * follows, on the thread that ran the last part. True only when the parts found something
          * only a thread holding every involved shard may do (serving a client blocked to move an
@@ -102,5 +123,15 @@ public interface Invocation {
          * ran over. Called once, after every part ran, on the thread that ran the last; {@link #completed()} follows.
          */
         void join(int[][] keys, Object[] replies);
+
+        /**
+         * Called for each part on a thread that holds its keys, after the join (or before the
+         * command runs whole instead), just before that part's claims are released: the last
+         * chance to change its keys unseen (a part puts back what it took out of its shard). It
+         * may run after {@link #completed()}, so it reads nothing of the connection's. Nothing
+         * unless the split says otherwise.
+         */
+        default void settle(int[] keys) {
+        }
     }
 }

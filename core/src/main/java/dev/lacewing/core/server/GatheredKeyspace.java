@@ -1,32 +1,59 @@
 package dev.lacewing.core.server;
 
+import dev.lacewing.api.Arguments;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.StringEncoding;
 import dev.lacewing.api.ValueView;
+import dev.lacewing.core.datatype.TypedValue;
+import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.keyspace.ThreadChanges;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
 /**
  * The database as a gathered command's handler sees it on its destination's shard
- * ({@link GatherRequest}): keys of that shard go to the database itself; keys of other shards to
- * what their own threads gathered, which the handler reads and changes here, and their threads put
- * back afterwards. No lookup ever reaches another shard's index from this thread.
+ * ({@link GatherRequest}, {@link GatheredExec}): keys of that shard go to the database itself;
+ * keys of other shards to what their own threads gathered, which the handler reads and changes
+ * here, and their threads put back afterwards. No lookup ever reaches another shard's index from
+ * this thread. It also holds the two ends both gathers share: a part's hand-over ({@link #gather})
+ * and its put-back ({@link #putBack}).
  *
- * <p>Thread rule: filled by the thread ending the gathering round, then used by the destination's
- * thread while the command runs, then read by each other shard's thread to put its keys back; the
- * engine's hand-offs between rounds order those accesses.
+ * <p>Thread rule: filled by the thread ending the gathering round ({@link #join}), then used by
+ * the destination's thread while the command runs, then read by each other shard's thread to put
+ * its own entries back; the engine's hand-offs between rounds order those accesses, and each
+ * entry is put back by the one thread its part runs on.
  */
 final class GatheredKeyspace implements Keyspace {
 
     private static final long NO_KEY = -2;
 
+    /** Key roles: claimed for WATCH only (not moved), only read (copied), or maybe written (taken out). */
+    static final byte WATCHED = 0;
+    static final byte READ = 1;
+    static final byte WRITTEN = 2;
+
+    /** How a gathered command names its keys, for {@link #gather}. */
+    interface Keys {
+        /** The request the keys are arguments of. */
+        Arguments request();
+
+        /** The argument index of key {@code key}. */
+        int argument(int key);
+
+        /** {@link #WATCHED}, {@link #READ} or {@link #WRITTEN}. */
+        byte role(int key);
+    }
+
     /** One key of another shard: its value as gathered (null when absent), then as the command leaves it. */
     static final class Entry {
         final byte[] key;
+        /** The part that gathered it: the first key index of that part, which puts it back. */
+        final int part;
         /** Taken out of its shard (a key the command may write): it goes back whatever happens. */
         final boolean taken;
         Object value;
@@ -34,8 +61,9 @@ final class GatheredKeyspace implements Keyspace {
         StringEncoding encoding;
         boolean changed;
 
-        Entry(byte[] key, boolean taken, Object value, long expireAt, StringEncoding encoding) {
+        Entry(byte[] key, int part, boolean taken, Object value, long expireAt, StringEncoding encoding) {
             this.key = key;
+            this.part = part;
             this.taken = taken;
             this.value = value;
             this.expireAt = expireAt;
@@ -44,10 +72,105 @@ final class GatheredKeyspace implements Keyspace {
     }
 
     private final Map<ByteBuffer, Entry> gathered = new HashMap<>();
+    /** Whether a part took keys out of its shard, to put back at the end. */
+    private boolean taken;
     private Keyspace local;
 
-    void add(Entry entry) {
-        gathered.putIfAbsent(ByteBuffer.wrap(entry.key), entry);
+    /**
+     * Round one on a part's own thread: its keys, each once, as entries (a key the command may
+     * write taken out of the shard with its expiry; one it only reads a detached copy; a watched
+     * one not at all); null for the destination's part, whose keys stay where they are; TRUE when
+     * serving a client blocked on this shard may move an element to another shard, so the
+     * command must run whole.
+     */
+    static Object gather(Database db, int[] part, boolean destinationPart, Keys keys) {
+        Arguments request = keys.request();
+        byte[] array = request.array();
+        int first = keys.argument(part[0]);
+        if (db.blockedKeys(array, request.offset(first), request.length(first)).hasMoversElsewhere()) {
+            return Boolean.TRUE;
+        }
+        if (destinationPart) {
+            return null;
+        }
+        List<Entry> entries = new ArrayList<>(part.length);
+        for (int key : part) {
+            int argument = keys.argument(key);
+            int offset = request.offset(argument);
+            int length = request.length(argument);
+            byte role = keys.role(key);
+            if (role == WATCHED || contains(entries, array, offset, length)) {
+                continue;
+            }
+            boolean take = role == WRITTEN;
+            long expireAt = db.expireAt(array, offset, length);
+            Object value = expireAt == NO_KEY ? null : db.get(array, offset, length);
+            StringEncoding encoding = value instanceof byte[] ? db.stringEncoding(array, offset, length)
+                : StringEncoding.FROM_BYTES;
+            if (value != null) {
+                if (take) {
+                    db.takeOut(array, offset, length);
+                } else if (value instanceof TypedValue typed) {
+                    value = typed.copy();
+                }
+            }
+            entries.add(new Entry(Arrays.copyOfRange(array, offset, offset + length), part[0], take, value, expireAt,
+                encoding));
+        }
+        return entries;
+    }
+
+    private static boolean contains(List<Entry> entries, byte[] array, int offset, int length) {
+        for (Entry entry : entries) {
+            if (Arrays.equals(entry.key, 0, entry.key.length, array, offset, offset + length)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * After the gathering round, on the thread ending it: every part's entries join the view.
+     * True when a part found a mover elsewhere: the command runs whole, and what was taken goes
+     * back unchanged.
+     */
+    @SuppressWarnings("unchecked")
+    boolean join(Object[] replies) {
+        boolean whole = false;
+        for (Object reply : replies) {
+            if (reply == Boolean.TRUE) {
+                whole = true;
+            } else if (reply != null) {
+                for (Entry entry : (List<Entry>) reply) {
+                    gathered.putIfAbsent(ByteBuffer.wrap(entry.key), entry);
+                    taken |= entry.taken;
+                }
+            }
+        }
+        return whole;
+    }
+
+    /**
+     * On the thread of the part whose first key index is {@code part}, at the end: the keys it
+     * took stored again as the command left them (or left deleted); those the command changed
+     * flag their watchers there; clients blocked on them are served.
+     */
+    void putBack(Database db, int part, ServerState server) {
+        if (!taken) {
+            return;
+        }
+        boolean any = false;
+        for (Entry entry : gathered.values()) {
+            if (entry.part == part && entry.taken) {
+                db.putBack(entry.key, 0, entry.key.length, entry.value, entry.expireAt, entry.encoding, entry.changed);
+                entry.value = null;
+                entry.changed = false;
+                any = true;
+            }
+        }
+        if (any) {
+            BlockedClient.serveReadyKeys(server);
+        }
     }
 
     /** The gathered entry of a key, or null when the key lives on the destination's shard. */

@@ -255,7 +255,7 @@ public final class Multi {
     final class Exec extends OnConnection {
         private final KeyList keys;
         private final KeyScope scope;
-        /** Per key (index below {@link #keyCount()}): {@link GatheredExec#WATCHED}, {@code READ} or {@code WRITTEN}. */
+        /** Per key (index below {@link #keyCount()}): {@link GatheredKeyspace#WATCHED}, {@code READ} or {@code WRITTEN}. */
         private final byte[] roles;
         /** Every queued command may run over a gathered view of its keys ({@link GatheredExec#eligible}). */
         private final boolean gatherable;
@@ -270,7 +270,7 @@ public final class Multi {
             if (watch != null) {
                 for (Watch.Watched watched : watch.keys) {
                     list.add(watched.key(), 0, watched.key().length);
-                    roleList.write(GatheredExec.WATCHED);
+                    roleList.write(GatheredKeyspace.WATCHED);
                 }
             }
             boolean eligible = true;
@@ -286,7 +286,7 @@ public final class Multi {
                     int argument = spec.keyArgument(q.arguments, i);
                     list.add(q.arguments, argument);
                     roleList.write(spec.has(CommandFlag.WRITE) && !Watch.onlyRead(spec, q.arguments, argument)
-                        ? GatheredExec.WRITTEN : GatheredExec.READ);
+                        ? GatheredKeyspace.WRITTEN : GatheredKeyspace.READ);
                 }
             }
             this.keys = list.finish();

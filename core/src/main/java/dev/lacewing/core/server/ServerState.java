@@ -18,6 +18,7 @@ import dev.lacewing.core.diagnostics.InstantaneousMetric;
 import dev.lacewing.core.diagnostics.LatencyMonitor;
 import dev.lacewing.core.diagnostics.LatencyTracking;
 import dev.lacewing.core.diagnostics.SlowLog;
+import dev.lacewing.core.keyspace.MemoryPolicy;
 import dev.lacewing.core.persistence.BackgroundSave;
 import dev.lacewing.core.persistence.Snapshots;
 import dev.lacewing.core.persistence.aof.AppendOnlyFile;
@@ -64,6 +65,8 @@ public final class ServerState implements Server, ModuleRegistry {
     private final Map<Long, ClientConnection> clients = new ConcurrentHashMap<>();
     private final PubSub pubSub = new PubSub();
     private final Tracking tracking;
+    /** The memory settings as typed fields, kept current by CONFIG SET: read per command, never parsed there. */
+    private final MemoryPolicy memory;
     private final KeyspaceEvents keyspaceEvents = new KeyspaceEvents(pubSub);
     private final Snapshots snapshots;
     private final AppendOnlyFile aof;
@@ -128,6 +131,7 @@ public final class ServerState implements Server, ModuleRegistry {
         this.transportNotes = transportNotes;
         this.pluginMode = pluginMode;
         this.tracking = new Tracking(clients, config);
+        this.memory = MemoryPolicy.of(config);
         this.acl = new Acl(this::commands, config.value("acl-pubsub-default").equals("allchannels"),
             config.longValue("acllog-max-len"), config.value("aclfile"));
         acl.defaultPassword(config.value("requirepass"));
@@ -410,6 +414,11 @@ public final class ServerState implements Server, ModuleRegistry {
     /** Client-side caching: the tracking clients and their BCAST prefixes. */
     public Tracking tracking() {
         return tracking;
+    }
+
+    /** {@code maxmemory} and the eviction settings, typed. */
+    public MemoryPolicy memory() {
+        return memory;
     }
 
     /** Keyspace notifications, publishing through {@link #pubSub()}. */

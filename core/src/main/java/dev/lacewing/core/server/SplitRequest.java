@@ -79,6 +79,12 @@ final class SplitRequest implements Invocation.Split {
         return part;
     }
 
+    /** MGET, EXISTS, TOUCH: one round that writes nothing, so each part's claims end when it ran. */
+    @Override
+    public boolean releasesEachPart() {
+        return command.readOnly() && command.keySplit() != KeySplit.NONE_EXISTED;
+    }
+
     /**
      * MSETNX goes on to its second round only when no part found one of its keys: the claims are
      * held meanwhile, so none can appear in between. Otherwise nothing is written or signalled.

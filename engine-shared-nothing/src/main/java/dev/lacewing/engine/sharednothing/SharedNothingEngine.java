@@ -264,34 +264,68 @@ final class SharedNothingEngine extends KeyspaceEngine {
             keyspace.reclaim(new int[] {shard}, 1);
         }
         transaction.replies[part] = transaction.split.runPart(transaction.keys[part]);
+        if (transaction.split.releasesEachPart()) {
+            queues[shard].release(transaction);
+        }
         if (transaction.outstanding.decrementAndGet() == 0) {
-            if (transaction.split.another(transaction.replies)) {
-                nextRound(transaction, shard);
-                return;
-            }
-            if (transaction.split.whole(transaction.replies)) {
-                releaseAll(transaction, shard);
-                scheduleWhole(transaction.invocation, shardsOf(transaction.invocation));
-                return;
-            }
-            transaction.split.join(transaction.keys, transaction.replies);
-            releaseAll(transaction, shard);
-            transaction.invocation.completed();
+            endRound(transaction, shard);
         }
     }
 
+    /** Every part of a round ran; on the thread that ran the last: the next round, the whole run, or the join. */
+    private void endRound(Transaction transaction, int shard) {
+        if (transaction.split.another(transaction.replies)) {
+            nextRound(transaction, shard);
+            return;
+        }
+        if (transaction.split.whole(transaction.replies)) {
+            releaseAll(transaction, shard);
+            scheduleWhole(transaction.invocation, shardsOf(transaction.invocation));
+            return;
+        }
+        transaction.split.join(transaction.keys, transaction.replies);
+        if (!transaction.split.releasesEachPart()) {
+            releaseAll(transaction, shard);
+        }
+        transaction.invocation.completed();
+    }
+
     /**
-     * Runs every part of a split again (its next round), on the shards that still hold its keys:
-     * claims are released only after the join, so no command sees the state between rounds.
+     * Runs the parts of a split's next round that take part in it ({@link Invocation.Split#runsPart}),
+     * on the shards that still hold its keys; the others reply null unwoken. Claims are released
+     * only after the join, so no command sees the state between rounds.
      */
     private void nextRound(Transaction transaction, int current) {
-        transaction.outstanding.set(transaction.shards.length);
-        for (int shard : transaction.shards) {
-            if (shard != current) {
+        Invocation.Split split = transaction.split;
+        boolean[] runs = new boolean[transaction.shards.length];
+        int running = 0;
+        for (int part = 0; part < runs.length; part++) {
+            runs[part] = split.runsPart(transaction.keys[part]);
+            running += runs[part] ? 1 : 0;
+            if (!runs[part]) {
+                transaction.replies[part] = null;
+            }
+        }
+        if (running == 0) {
+            endRound(transaction, current);
+            return;
+        }
+        transaction.outstanding.set(running);
+        int here = -1;
+        for (int part = 0; part < runs.length; part++) {
+            int shard = transaction.shards[part];
+            if (!runs[part]) {
+                continue;
+            }
+            if (shard == current) {
+                here = shard;
+            } else {
                 workers.executor(shard).execute(() -> runPart(transaction, shard));
             }
         }
-        runPart(transaction, current);
+        if (here >= 0) {
+            runPart(transaction, here);
+        }
     }
 
     /**
@@ -322,15 +356,24 @@ final class SharedNothingEngine extends KeyspaceEngine {
         }
     }
 
+    /** Settles each part of a split on its shard's thread ({@link Invocation.Split#settle}), then releases its claims there. */
     private void releaseAll(Transaction transaction, int current) {
-        for (int shard : transaction.shards) {
-            TransactionQueue queue = queues[shard];
+        for (int part = 0; part < transaction.shards.length; part++) {
+            int shard = transaction.shards[part];
+            int[] keys = transaction.keys == null ? null : transaction.keys[part];
             if (shard == current) {
-                queue.release(transaction);
+                release(transaction, shard, keys);
             } else {
-                workers.executor(shard).execute(() -> queue.release(transaction));
+                workers.executor(shard).execute(() -> release(transaction, shard, keys));
             }
         }
+    }
+
+    private void release(Transaction transaction, int shard, int[] keys) {
+        if (transaction.split != null) {
+            transaction.split.settle(keys);
+        }
+        queues[shard].release(transaction);
     }
 
     /** The keys of {@code invocation} at key indexes {@code keys} (all of them when null), copied, as intents. */

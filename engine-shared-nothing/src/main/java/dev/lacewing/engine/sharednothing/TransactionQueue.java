@@ -3,11 +3,12 @@ package dev.lacewing.engine.sharednothing;
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.Invocation;
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.BiConsumer;
 
@@ -18,6 +19,11 @@ import java.util.function.BiConsumer;
  * the same order. A part is granted once no earlier unreleased transaction on this shard claims
  * one of its keys, or the shard whole; a whole-shard claim is granted once nothing is before it.
  * Waits therefore only ever point from a later transaction to an earlier one: no deadlock.
+ *
+ * <p>Each claimed key keeps its claimants in arrival order, so a keyed part is grantable when it
+ * heads the line of every key it claims; a grant looks only at the parts still waiting, and each
+ * of them only at its own keys' lines: O(waiting parts x their keys), nothing when none waits,
+ * as nearly always.
  *
  * <p>Commands outside the queue (single-key commands inline or hopped here) run at once when no
  * unreleased transaction claims their keys ({@link #free}), ahead of transactions waiting on other
@@ -33,14 +39,18 @@ final class TransactionQueue {
     private final int shard;
     private final ConcurrentLinkedQueue<Transaction> arrivals = new ConcurrentLinkedQueue<>();
     /** Unreleased transactions, in order: granted ones and those waiting. */
-    private final List<Transaction> active = new ArrayList<>();
-    /** Per claimed key, how many parts of {@link #active} claim it. */
-    private final HashMap<ByteBuffer, Integer> claimed = new HashMap<>();
+    private final LinkedHashSet<Transaction> active = new LinkedHashSet<>();
+    /** The transactions of {@link #active} not granted yet, in order. */
+    private final ArrayList<Transaction> waiting = new ArrayList<>();
+    /** Per claimed key, the parts of {@link #active} that claim it, in order (a part once per time it names the key). */
+    private final HashMap<ByteBuffer, ArrayDeque<Transaction>> claimed = new HashMap<>();
     private int wholeClaims;
     /** Called on this thread for each part granted here. */
     private final BiConsumer<Transaction, Integer> onGranted;
     private boolean granting;
     private boolean grantAgain;
+    /** The parts one pass of {@link #grant} granted, started after the pass; reused, as passes never nest. */
+    private final List<Transaction> started = new ArrayList<>();
     /** Drains the arrivals; posted to the shard after each enqueue. */
     final Runnable drain = this::drainArrivals;
 
@@ -88,14 +98,18 @@ final class TransactionQueue {
         grant();
     }
 
-    /** Ends a transaction's claims here: it is done on every shard. */
+    /** Ends a transaction's claims here: it is done on every shard, and heads the line of each key it claims. */
     void release(Transaction transaction) {
         active.remove(transaction);
         if (transaction.claimsWhole()) {
             wholeClaims--;
         } else {
             for (ByteBuffer key : transaction.intents[transaction.part(shard)]) {
-                claimed.computeIfPresent(key, (k, count) -> count == 1 ? null : count - 1);
+                ArrayDeque<Transaction> line = claimed.get(key);
+                line.removeFirstOccurrence(transaction);
+                if (line.isEmpty()) {
+                    claimed.remove(key);
+                }
             }
         }
         grant();
@@ -118,11 +132,12 @@ final class TransactionQueue {
 
     private void add(Transaction transaction) {
         active.add(transaction);
+        waiting.add(transaction);
         if (transaction.claimsWhole()) {
             wholeClaims++;
         } else {
             for (ByteBuffer key : transaction.intents[transaction.part(shard)]) {
-                claimed.merge(key, 1, Integer::sum);
+                claimed.computeIfAbsent(key, k -> new ArrayDeque<>(2)).addLast(transaction);
             }
         }
     }
@@ -130,7 +145,7 @@ final class TransactionQueue {
     /**
      * Grants, in order, every waiting part that nothing earlier conflicts with, then runs what
      * each grant starts. A grant's work may release transactions here and so ask again; that
-     * happens in this loop, not in a nested one. O(claims of the active transactions).
+     * happens in this loop, not in a nested one.
      */
     private void grant() {
         if (granting) {
@@ -141,42 +156,65 @@ final class TransactionQueue {
         try {
             do {
                 grantAgain = false;
-                List<Transaction> started = new ArrayList<>();
-                Set<ByteBuffer> earlier = new HashSet<>();
-                for (int i = 0; i < active.size(); i++) {
-                    Transaction transaction = active.get(i);
-                    int part = transaction.part(shard);
-                    if (transaction.claimsWhole()) {
-                        if (i == 0 && !transaction.granted[part]) {
-                            transaction.granted[part] = true;
-                            started.add(transaction);
-                        }
-                        break;
-                    }
-                    ByteBuffer[] keys = transaction.intents[part];
-                    if (!transaction.granted[part] && disjoint(earlier, keys)) {
-                        transaction.granted[part] = true;
-                        started.add(transaction);
-                    }
-                    for (ByteBuffer key : keys) {
-                        earlier.add(key);
-                    }
-                }
+                pass();
                 for (Transaction transaction : started) {
                     onGranted.accept(transaction, shard);
                 }
+                started.clear();
             } while (grantAgain);
         } finally {
             granting = false;
         }
     }
 
-    private static boolean disjoint(Set<ByteBuffer> earlier, ByteBuffer[] keys) {
-        if (earlier.isEmpty()) {
-            return true;
+    /**
+     * One pass over the waiting parts, in order: a keyed part heading the line of each of its keys
+     * is granted; a whole-shard claim is granted when it is the first unreleased transaction, and
+     * nothing after it is (nor anything at all while a granted one holds the shard).
+     */
+    private void pass() {
+        if (waiting.isEmpty()) {
+            return;
         }
+        Iterator<Transaction> order = active.iterator();
+        Transaction first = order.next();
+        if (first.claimsWhole() && first.granted[first.part(shard)]) {
+            return;
+        }
+        int kept = 0;
+        int i = 0;
+        for (; i < waiting.size(); i++) {
+            Transaction transaction = waiting.get(i);
+            int part = transaction.part(shard);
+            if (transaction.claimsWhole()) {
+                if (transaction == first) {
+                    grant(transaction, part);
+                } else {
+                    waiting.set(kept++, transaction);
+                }
+                i++;
+                break;
+            }
+            if (heads(transaction, transaction.intents[part])) {
+                grant(transaction, part);
+            } else {
+                waiting.set(kept++, transaction);
+            }
+        }
+        for (; i < waiting.size(); i++) {
+            waiting.set(kept++, waiting.get(i));
+        }
+        waiting.subList(kept, waiting.size()).clear();
+    }
+
+    private void grant(Transaction transaction, int part) {
+        transaction.granted[part] = true;
+        started.add(transaction);
+    }
+
+    private boolean heads(Transaction transaction, ByteBuffer[] keys) {
         for (ByteBuffer key : keys) {
-            if (earlier.contains(key)) {
+            if (claimed.get(key).peekFirst() != transaction) {
                 return false;
             }
         }

@@ -1,17 +1,16 @@
 package dev.lacewing.it.commands;
 
+import static dev.lacewing.it.commands.ShardStall.keyOnShard;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.lacewing.core.keyspace.Slots;
 import dev.lacewing.core.server.LacewingServer;
 import dev.lacewing.it.reference.ReferenceRedisExtension;
 import dev.lacewing.it.resp.RespClient;
 import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -40,16 +39,6 @@ class CrossShardGatherTest {
 
     /** Commands whose array reply has no defined order: compared as sorted elements. */
     private static final Set<String> UNORDERED = Set.of("SUNION", "SINTER", "SDIFF", "SMEMBERS");
-
-    private static String keyOnShard(String name, int shard) {
-        for (int i = 0; ; i++) {
-            String key = name + ":" + i;
-            byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
-            if (Slots.partitionOf(bytes, 0, bytes.length, 2) == shard) {
-                return key;
-            }
-        }
-    }
 
     /**
      * One sequence over keys of both shards, every reply compared with redis-server's: results,
@@ -250,12 +239,8 @@ class CrossShardGatherTest {
     @MethodSource("dev.lacewing.it.server.Servers#all")
     void otherKeysOfTheShardsAreServedWhileAGatherWaits(Target target) throws Exception {
         assumeTrue(target.engine().equals("shared-nothing"), "transactions queue per shard in the shared-nothing engine");
-        List<RespClient> opened = new ArrayList<>();
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        try (LacewingServer server = Servers.builder(target).set("enable-debug-command", "yes").start()) {
-            RespClient sleeper = connectedTo(server, 1, opened);
-            RespClient writer = connectedTo(server, 0, opened);
-            RespClient reader = connectedTo(server, 0, opened);
+        try (ShardStall stall = ShardStall.start(target)) {
+            RespClient reader = stall.reader;
             String source = keyOnShard("source", 0);
             String other = keyOnShard("other", 0);
             String destination = keyOnShard("destination", 1);
@@ -264,17 +249,12 @@ class CrossShardGatherTest {
             assertEquals("+OK\r\n", reader.call("SET", other, "unrelated"));
             assertEquals("+OK\r\n", reader.call("SET", source, "moving"));
             assertEquals(":1\r\n", reader.call("SADD", set, "m"));
-            String sleeperId = idOf(sleeper);
-            String writerId = idOf(writer);
 
             String[][] commands = {{"RENAME", source, destination}, {"SUNIONSTORE", union, set}};
             String[] replies = {"+OK\r\n", ":1\r\n"};
             for (int i = 0; i < commands.length; i++) {
-                sleeper.send(RespClient.encode(RespClient.toBytes("DEBUG", "SLEEP", "2")));
-                awaitCommand(reader, sleeperId, "debug");
-                writer.send(RespClient.encode(RespClient.toBytes(commands[i])));
-                Future<String> command = pool.submit(writer::readReplyText);
-                awaitCommand(reader, writerId, commands[i][0].toLowerCase());
+                stall.sleepShardOne(2);
+                Future<String> command = stall.sendAndAwaitRunning(stall.writer, commands[i]);
                 long asked = System.nanoTime();
                 assertEquals("$9\r\nunrelated\r\n", reader.call("GET", other));
                 long answeredMillis = (System.nanoTime() - asked) / 1_000_000;
@@ -283,15 +263,12 @@ class CrossShardGatherTest {
                 Thread.sleep(50);
                 assertFalse(command.isDone(), commands[i][0] + " waits for shard 1");
                 assertEquals(replies[i], command.get(10, TimeUnit.SECONDS));
-                assertEquals("+OK\r\n", sleeper.readReplyText());
-                assertEquals("+PONG\r\n", sleeper.call("PING"), "the next DEBUG SLEEP is told apart");
-                assertEquals("+PONG\r\n", writer.call("PING"));
+                assertEquals("+OK\r\n", stall.awoken());
+                assertEquals("+PONG\r\n", stall.sleeper.call("PING"), "the next DEBUG SLEEP is told apart");
+                assertEquals("+PONG\r\n", stall.writer.call("PING"));
             }
             assertEquals("$6\r\nmoving\r\n", reader.call("GET", destination));
             assertEquals("*1\r\n$1\r\nm\r\n", reader.call("SMEMBERS", union));
-        } finally {
-            pool.shutdownNow();
-            opened.forEach(RespClient::close);
         }
     }
 
@@ -340,34 +317,5 @@ class CrossShardGatherTest {
             Thread.sleep(5);
         }
         throw new AssertionError("no client blocked");
-    }
-
-    /** A connection whose home worker (its event loop, which is shard {@code worker}'s thread) is {@code worker}. */
-    private static RespClient connectedTo(LacewingServer server, int worker, List<RespClient> opened) {
-        for (int i = 0; i < 32; i++) {
-            RespClient client = RespClient.connect(server.port());
-            opened.add(client);
-            if (client.call("CLIENT", "INFO").contains(" worker=" + worker)) {
-                return client;
-            }
-        }
-        throw new IllegalStateException("no connection landed on worker " + worker);
-    }
-
-    /** Waits (bounded) until CLIENT LIST shows client {@code id}'s last command as {@code command}. */
-    private static void awaitCommand(RespClient observer, String id, String command) throws InterruptedException {
-        for (int i = 0; i < 500; i++) {
-            for (String line : observer.call("CLIENT", "LIST").split("\n")) {
-                if (line.startsWith("id=" + id + " ") && line.contains(" cmd=" + command + " ")) {
-                    return;
-                }
-            }
-            Thread.sleep(5);
-        }
-        throw new AssertionError("client " + id + " never ran " + command);
-    }
-
-    private static String idOf(RespClient client) {
-        return client.call("CLIENT", "ID").replaceAll("[^0-9]", "");
     }
 }

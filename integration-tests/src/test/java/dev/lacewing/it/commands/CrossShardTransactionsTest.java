@@ -1,16 +1,15 @@
 package dev.lacewing.it.commands;
 
+import static dev.lacewing.it.commands.ShardStall.keyOnShard;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.lacewing.core.keyspace.Slots;
 import dev.lacewing.core.server.LacewingServer;
 import dev.lacewing.it.resp.RespClient;
 import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -32,28 +31,6 @@ class CrossShardTransactionsTest {
 
     private static final long TIME_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(4);
 
-    private static String keyOnShard(String name, int shard) {
-        for (int i = 0; ; i++) {
-            String key = name + ":" + i;
-            byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
-            if (Slots.partitionOf(bytes, 0, bytes.length, 2) == shard) {
-                return key;
-            }
-        }
-    }
-
-    /** A connection whose home worker (its event loop, which is shard {@code worker}'s thread) is {@code worker}. */
-    private static RespClient connectedTo(LacewingServer server, int worker, List<RespClient> opened) {
-        for (int i = 0; i < 32; i++) {
-            RespClient client = RespClient.connect(server.port());
-            opened.add(client);
-            if (client.call("CLIENT", "INFO").contains(" worker=" + worker)) {
-                return client;
-            }
-        }
-        throw new IllegalStateException("no connection landed on worker " + worker);
-    }
-
     /**
      * DEBUG SLEEP keeps shard 1's thread busy; an MSET over a key of shard 0 and one of shard 1 then
      * runs its shard-0 part and waits for shard 1, holding its shard-0 key. A GET of another shard-0
@@ -64,38 +41,50 @@ class CrossShardTransactionsTest {
     @MethodSource("dev.lacewing.it.server.Servers#all")
     void aGetOnAnotherKeyRunsWhileATransactionWaitsHoldingItsShard(Target target) throws Exception {
         assumeTrue(target.engine().equals("shared-nothing"), "transactions queue per shard in the shared-nothing engine");
-        List<RespClient> opened = new ArrayList<>();
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        try (LacewingServer server = Servers.builder(target).set("enable-debug-command", "yes").start()) {
-            RespClient sleeper = connectedTo(server, 1, opened);
-            RespClient writer = connectedTo(server, 0, opened);
-            RespClient waiter = connectedTo(server, 0, opened);
-            RespClient reader = connectedTo(server, 0, opened);
+        try (ShardStall stall = ShardStall.start(target)) {
             String held = keyOnShard("held", 0);
             String other = keyOnShard("other", 0);
             String far = keyOnShard("far", 1);
-            assertEquals("+OK\r\n", reader.call("SET", other, "unrelated"));
-            String sleeperId = idOf(sleeper);
-            String writerId = idOf(writer);
+            assertEquals("+OK\r\n", stall.reader.call("SET", other, "unrelated"));
 
-            sleeper.send(RespClient.encode(RespClient.toBytes("DEBUG", "SLEEP", "3")));
-            awaitCommand(reader, sleeperId, "debug");
-            writer.send(RespClient.encode(RespClient.toBytes("MSET", held, "new", far, "new")));
-            Future<String> mset = pool.submit(writer::readReplyText);
-            awaitCommand(reader, writerId, "mset");
-            waiter.send(RespClient.encode(RespClient.toBytes("GET", held)));
-            Future<String> heldGet = pool.submit(waiter::readReplyText);
+            stall.sleepShardOne(3);
+            Future<String> mset = stall.sendAndAwaitRunning(stall.writer, "MSET", held, "new", far, "new");
+            Future<String> heldGet = stall.send(stall.waiter, "GET", held);
 
-            assertEquals("$9\r\nunrelated\r\n", reader.call("GET", other));
+            assertEquals("$9\r\nunrelated\r\n", stall.reader.call("GET", other));
             assertFalse(mset.isDone(), "the GET of another key waited for the transaction");
             assertFalse(heldGet.isDone(), "the GET of a held key waits for the transaction");
             assertEquals("$3\r\nnew\r\n", heldGet.get(10, TimeUnit.SECONDS), "a held key is read after the transaction");
             assertEquals("+OK\r\n", mset.get(10, TimeUnit.SECONDS));
-            assertEquals("*2\r\n$3\r\nnew\r\n$3\r\nnew\r\n", reader.call("MGET", held, far));
-            assertEquals("+OK\r\n", sleeper.readReplyText());
-        } finally {
-            pool.shutdownNow();
-            opened.forEach(RespClient::close);
+            assertEquals("*2\r\n$3\r\nnew\r\n$3\r\nnew\r\n", stall.reader.call("MGET", held, far));
+            assertEquals("+OK\r\n", stall.awoken());
+        }
+    }
+
+    /**
+     * A split that only reads gives up each part's keys once that part ran: while an MGET waits
+     * for shard 1 (busy in DEBUG SLEEP), a SET of the shard-0 key it has already read is answered,
+     * and the MGET still answers the value it read, ordered before that SET.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void aWriteToAKeyAnMgetHasReadRunsWhileTheMgetWaitsForAnotherShard(Target target) throws Exception {
+        assumeTrue(target.engine().equals("shared-nothing"), "transactions queue per shard in the shared-nothing engine");
+        try (ShardStall stall = ShardStall.start(target)) {
+            String read = keyOnShard("read", 0);
+            String far = keyOnShard("far", 1);
+            assertEquals("+OK\r\n", stall.reader.call("MSET", read, "old", far, "far"));
+
+            stall.sleepShardOne(3);
+            Future<String> mget = stall.sendAndAwaitRunning(stall.writer, "MGET", read, far);
+
+            assertEquals("+OK\r\n", stall.reader.call("SET", read, "new"));
+            // Had the SET waited for the MGET, the MGET's reply, sent just before, is read by now.
+            Thread.sleep(200);
+            assertFalse(mget.isDone(), "the SET of a key the MGET had read waited for the MGET");
+            assertEquals("*2\r\n$3\r\nold\r\n$3\r\nfar\r\n", mget.get(10, TimeUnit.SECONDS));
+            assertEquals("$3\r\nnew\r\n", stall.reader.call("GET", read));
+            assertEquals("+OK\r\n", stall.awoken());
         }
     }
 
@@ -109,43 +98,30 @@ class CrossShardTransactionsTest {
     @MethodSource("dev.lacewing.it.server.Servers#all")
     void aCommandOnAnotherKeyRunsWhileAnExecWaitsHoldingItsShard(Target target) throws Exception {
         assumeTrue(target.engine().equals("shared-nothing"), "transactions queue per shard in the shared-nothing engine");
-        List<RespClient> opened = new ArrayList<>();
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        try (LacewingServer server = Servers.builder(target).set("enable-debug-command", "yes").start()) {
-            RespClient sleeper = connectedTo(server, 1, opened);
-            RespClient writer = connectedTo(server, 0, opened);
-            RespClient waiter = connectedTo(server, 0, opened);
-            RespClient reader = connectedTo(server, 0, opened);
+        try (ShardStall stall = ShardStall.start(target)) {
+            RespClient writer = stall.writer;
             String held = keyOnShard("held", 0);
             String other = keyOnShard("other", 0);
             String far = keyOnShard("far", 1);
-            assertEquals("+OK\r\n", reader.call("SET", other, "unrelated"));
-            String sleeperId = idOf(sleeper);
-            String writerId = idOf(writer);
+            assertEquals("+OK\r\n", stall.reader.call("SET", other, "unrelated"));
             assertEquals("+OK\r\n", writer.call("MULTI"));
             assertEquals("+QUEUED\r\n", writer.call("SET", held, "new"));
             assertEquals("+QUEUED\r\n", writer.call("GET", other.replace("other", "absent")));
             assertEquals("+QUEUED\r\n", writer.call("SET", far, "new"));
 
-            sleeper.send(RespClient.encode(RespClient.toBytes("DEBUG", "SLEEP", "3")));
-            awaitCommand(reader, sleeperId, "debug");
-            writer.send(RespClient.encode(RespClient.toBytes("EXEC")));
-            Future<String> exec = pool.submit(writer::readReplyText);
-            awaitCommand(reader, writerId, "exec");
-            waiter.send(RespClient.encode(RespClient.toBytes("GET", held)));
-            Future<String> heldGet = pool.submit(waiter::readReplyText);
+            stall.sleepShardOne(3);
+            Future<String> exec = stall.sendAndAwaitRunning(writer, "EXEC");
+            Future<String> heldGet = stall.send(stall.waiter, "GET", held);
 
-            assertEquals("$9\r\nunrelated\r\n", reader.call("GET", other));
-            assertEquals("+OK\r\n", reader.call("SET", other, "changed"));
+            assertEquals("$9\r\nunrelated\r\n", stall.reader.call("GET", other));
+            assertEquals("+OK\r\n", stall.reader.call("SET", other, "changed"));
             assertFalse(exec.isDone(), "the commands on another key waited for the transaction");
             assertFalse(heldGet.isDone(), "the GET of a held key waits for the transaction");
             assertEquals("$3\r\nnew\r\n", heldGet.get(10, TimeUnit.SECONDS), "a held key is read after the transaction");
             assertEquals("*3\r\n+OK\r\n$-1\r\n+OK\r\n", exec.get(10, TimeUnit.SECONDS));
-            assertEquals("*3\r\n$3\r\nnew\r\n$3\r\nnew\r\n$7\r\nchanged\r\n", reader.call("MGET", held, far, other));
-            assertEquals("+OK\r\n", sleeper.readReplyText());
-        } finally {
-            pool.shutdownNow();
-            opened.forEach(RespClient::close);
+            assertEquals("*3\r\n$3\r\nnew\r\n$3\r\nnew\r\n$7\r\nchanged\r\n",
+                stall.reader.call("MGET", held, far, other));
+            assertEquals("+OK\r\n", stall.awoken());
         }
     }
 
@@ -282,23 +258,6 @@ class CrossShardTransactionsTest {
             assertEquals(":2\r\n", client.call("DEL", a, missing, b));
             assertEquals(":1\r\n", client.call("UNLINK", a, b, c));
         }
-    }
-
-    /** Waits (bounded) until CLIENT LIST shows client {@code id}'s last command as {@code command}. */
-    private static void awaitCommand(RespClient observer, String id, String command) throws InterruptedException {
-        for (int i = 0; i < 500; i++) {
-            for (String line : observer.call("CLIENT", "LIST").split("\n")) {
-                if (line.startsWith("id=" + id + " ") && line.contains(" cmd=" + command + " ")) {
-                    return;
-                }
-            }
-            Thread.sleep(5);
-        }
-        throw new AssertionError("client " + id + " never ran " + command);
-    }
-
-    private static String idOf(RespClient client) {
-        return client.call("CLIENT", "ID").replaceAll("[^0-9]", "");
     }
 
     /**
