@@ -16,7 +16,6 @@ import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.keyspace.KeyspaceListener;
-import dev.lacewing.core.keyspace.MemoryPolicy;
 import dev.lacewing.core.keyspace.StorageSetup;
 import dev.lacewing.core.persistence.aof.AofDeletions;
 import dev.lacewing.core.persistence.aof.AppendOnlyFile;
@@ -291,7 +290,7 @@ public final class LacewingServer implements AutoCloseable {
             }
             state.acl().loadAtStartup(users);
             Storage storage = storageProvider.open(new StorageSetup(config, databases(state), System::currentTimeMillis,
-                MemoryPolicy.of(config)));
+                state.memory()));
             state.storage(storageProvider.name(), storage);
             StorageEngine engine;
             try {
