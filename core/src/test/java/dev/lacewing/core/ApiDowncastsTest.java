@@ -32,18 +32,14 @@ class ApiDowncastsTest {
     private static final Map<String, Integer> KNOWN = Map.ofEntries(
         Map.entry("command/generic/SortCommands.java", 2),
         Map.entry("command/pubsub/PubSubCommands.java", 3),
-        Map.entry("command/scripting/FunctionCommands.java", 1),
-        Map.entry("command/scripting/ScriptingCommands.java", 1),
         Map.entry("command/server/AclCommands.java", 2),
         Map.entry("command/server/ConnectionCommands.java", 16),
         Map.entry("command/server/DiagnosticCommands.java", 4),
         Map.entry("command/server/PersistenceCommands.java", 5),
         Map.entry("command/server/ServerCommands.java", 2),
-        Map.entry("command/server/Subcommands.java", 1),
         Map.entry("command/server/TrackingCommands.java", 4),
         Map.entry("pubsub/KeyspaceEvents.java", 1),
         Map.entry("server/Multi.java", 1),
-        Map.entry("server/ScriptRun.java", 9),
         Map.entry("server/Watch.java", 3),
         Map.entry("tracking/Tracking.java", 2));
 

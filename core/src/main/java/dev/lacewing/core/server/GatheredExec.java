@@ -86,7 +86,7 @@ final class GatheredExec implements Invocation.Split {
     }
 
     /** Whether a queued command may run over a gathered view of the keys it declares. */
-    static boolean eligible(Command command, Arguments args) {
+    static boolean eligible(Command<CoreContext> command, Arguments args) {
         CommandSpec spec = command.spec();
         return !spec.has(CommandFlag.BLOCKING) && !spec.has(CommandFlag.ADMIN) && !WHOLE.contains(spec.name())
             && !(spec.name().equals("copy") && args.count() > 3);
@@ -131,7 +131,7 @@ final class GatheredExec implements Invocation.Split {
     }
 
     /** The keyspace a queued command sees in the run: the gathered view, through the read lookups for a read. */
-    Keyspace view(Command command) {
+    Keyspace view(Command<CoreContext> command) {
         return command.readOnly() ? connection.server().readLookups().of(gathered) : gathered;
     }
 

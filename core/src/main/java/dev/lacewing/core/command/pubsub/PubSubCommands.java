@@ -70,7 +70,7 @@ public final class PubSubCommands {
             summary);
     }
 
-    private static final Subcommands PUBSUB_SUBCOMMANDS = new Subcommands("pubsub", "pubsub")
+    private static final Subcommands<CommandContext> PUBSUB_SUBCOMMANDS = new Subcommands<CommandContext>("pubsub", "pubsub")
         .add("channels", -2, "List active channels", ctx -> active(ctx, SubscriptionKind.CHANNEL), PUBSUB, LOADING,
             STALE)
         .add("numpat", 2, "Get the count of unique patterns pattern subscriptions", PubSubCommands::numpat, PUBSUB,

@@ -38,7 +38,7 @@ public final class AclCommands {
     private static final long GENPASS_MAX_BITS = 4096;
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private static final Subcommands ACL = new Subcommands("acl", "server")
+    private static final Subcommands<CommandContext> ACL = new Subcommands<CommandContext>("acl", "server")
         .add("cat", -2, "List the ACL categories or the commands inside a category", AclCommands::cat,
             NOSCRIPT, LOADING, STALE)
         .add("deluser", -3, "Remove the specified ACL users and the associated rules", AclCommands::deleteUser,
@@ -257,21 +257,21 @@ public final class AclCommands {
             return;
         }
         List<String> names = new ArrayList<>();
-        for (Command command : server(ctx).commands().commands()) {
+        for (Command<?> command : server(ctx).commands().commands()) {
             addInCategory(command, category, names);
         }
         reply.array(names.size());
         names.forEach(reply::bulk);
     }
 
-    private static void addInCategory(Command command, String category, List<String> names) {
+    private static void addInCategory(Command<?> command, String category, List<String> names) {
         if (!command.owner().equals("core")) {
             return;
         }
         if (CommandDescriptions.aclCategories(command.spec()).contains(category)) {
             names.add(command.spec().name());
         }
-        for (Command subcommand : command.subcommands()) {
+        for (Command<?> subcommand : command.subcommands()) {
             addInCategory(subcommand, category, names);
         }
     }
@@ -365,7 +365,7 @@ public final class AclCommands {
             return;
         }
         Arguments request = new ServerCommands.ShiftedArguments(args, 3);
-        Command command = server(ctx).commands().lookup(request.string(0));
+        Command<?> command = server(ctx).commands().lookup(request.string(0));
         if (command != null && !command.subcommands().isEmpty() && request.count() >= 2) {
             command = command.subcommand(request.string(1).toLowerCase(Locale.ROOT));
         }

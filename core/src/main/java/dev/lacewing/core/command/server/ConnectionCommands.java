@@ -235,7 +235,7 @@ public final class ConnectionCommands {
         return true;
     }
 
-    private static final Subcommands CLIENT = new Subcommands("client", "connection")
+    private static final Subcommands<CommandContext> CLIENT = new Subcommands<CommandContext>("client", "connection")
         .add("id", 2, "Returns the client ID for the current connection",
             ctx -> ctx.reply().integer(ctx.client().id()), NOSCRIPT, LOADING, STALE)
         .add("setname", 3, "Set the current connection name", ConnectionCommands::clientSetName,

@@ -39,7 +39,7 @@ public final class DiagnosticCommands {
     private DiagnosticCommands() {
     }
 
-    private static final Subcommands SLOWLOG = new Subcommands("slowlog", "server")
+    private static final Subcommands<CommandContext> SLOWLOG = new Subcommands<CommandContext>("slowlog", "server")
         .add("get", -2, "Get the slow log's entries", DiagnosticCommands::get, ADMIN, LOADING, STALE)
         .add("len", 2, "Get the slow log's length", ctx -> ctx.reply().integer(slowLog(ctx).length()),
             ADMIN, LOADING, STALE)
@@ -58,7 +58,7 @@ public final class DiagnosticCommands {
             "RESET",
             "    Reset the slowlog."));
 
-    private static final Subcommands LATENCY = new Subcommands("latency", "server")
+    private static final Subcommands<CommandContext> LATENCY = new Subcommands<CommandContext>("latency", "server")
         .add("latest", 2, "Return the latest latency samples for all events.", DiagnosticCommands::latencyLatest,
             ADMIN, NOSCRIPT, LOADING, STALE)
         .add("history", 3, "Return timestamp-latency samples for the event.", DiagnosticCommands::latencyHistory,
@@ -162,7 +162,7 @@ public final class DiagnosticCommands {
             state.commands().commands().forEach(command -> addHistograms(command, histograms));
         } else {
             for (int i = 2; i < args.count(); i++) {
-                Command command = state.commands().lookup(args.string(i));
+                Command<?> command = state.commands().lookup(args.string(i));
                 if (command != null) {
                     addHistograms(command, histograms);
                 }
@@ -186,12 +186,12 @@ public final class DiagnosticCommands {
     }
 
     /** The command's histogram and its subcommands', those with calls recorded. */
-    private static void addHistograms(Command command, Map<String, Histogram> histograms) {
+    private static void addHistograms(Command<?> command, Map<String, Histogram> histograms) {
         Histogram histogram = command.latency().snapshot();
         if (histogram.getTotalCount() > 0) {
             histograms.put(command.spec().name(), histogram);
         }
-        for (Command subcommand : command.subcommands()) {
+        for (Command<?> subcommand : command.subcommands()) {
             addHistograms(subcommand, histograms);
         }
     }
