@@ -79,8 +79,8 @@ public final class Multi {
     }
 
     /** The transaction of the connection a command runs for. */
-    public static Multi of(CommandContext ctx) {
-        return ((ClientConnection) ctx.client()).multi();
+    public static Multi of(CoreContext ctx) {
+        return ctx.connection().multi();
     }
 
     public boolean active() {
