@@ -29,6 +29,13 @@ public interface ScriptRuntime {
      */
     void run(String sha, byte[] body, ScriptHost host, ReplyWriter reply);
 
+    /**
+     * Runs the script as {@link #run} does, under the debugger (Redis's LDB): it stops before its
+     * first line and wherever the client asks, sending the debugger's output and reading the
+     * client's commands through {@code debugger}; then writes the script's one reply.
+     */
+    void debug(String sha, byte[] body, ScriptHost host, ReplyWriter reply, ScriptDebugger debugger);
+
     /** Forgets every compiled script (SCRIPT FLUSH). */
     void flush();
 

@@ -318,6 +318,16 @@ public final class RequestDecoder implements Arguments {
         }
     }
 
+    /** Drops everything buffered: the bytes went elsewhere (a script debugging session's input). */
+    public void consumeAll() {
+        requestStart = 0;
+        position = 0;
+        writeIndex = 0;
+        expectedArguments = -1;
+        argumentCount = 0;
+        pendingBulkLength = -1;
+    }
+
     /** Gives back memory after a large request, once nothing is buffered. */
     public void trim() {
         if (writeIndex == 0 && data.length > INITIAL_CAPACITY * 4) {

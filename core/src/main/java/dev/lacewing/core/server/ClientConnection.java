@@ -82,6 +82,13 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     private final ServerState server;
     private final int homeWorker;
+    /** SCRIPT DEBUG's mode for this connection's next EVAL (Redis's CLIENT_LUA_DEBUG flags). Home thread only. */
+    private ScriptDebugSession.Mode scriptDebug = ScriptDebugSession.Mode.NO;
+    /**
+     * The debugging session that owns this connection from its EVAL on: every byte read goes to it,
+     * and it closes the connection when the script ends. Set and read on the home thread.
+     */
+    private ScriptDebugSession debugSession;
     private final long id;
     private final long createdMillis = System.currentTimeMillis();
     /** Reused by every command of this connection: it runs one command at a time. */
@@ -295,6 +302,14 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         ByteBuf in = (ByteBuf) msg;
         server.netInputBytes.add(in.readableBytes());
         server.readsProcessed.increment();
+        if (debugSession != null) {
+            try {
+                debugSession.input(in);
+            } finally {
+                in.release();
+            }
+            return;
+        }
         if (waiting || closing || closed) {
             if (closing || closed) {
                 in.release();
@@ -341,6 +356,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         closed = true;
+        if (debugSession != null) {
+            debugSession.clientGone();
+        }
         accountBuffers();
         server.clients().remove(id);
         stopMonitoring();
@@ -388,7 +406,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         decoder.maxBulkLength(server.protoMaxBulkLength());
         decoder.queryBufferLimit(server.clientQueryBufferLimit());
         outputPaused = false;
-        while (!waiting && !closing && !closed) {
+        while (!waiting && !closing && !closed && debugSession == null) {
             if (!channel.isWritable()) {
                 // The client is not reading its replies: run nothing more until the socket drains,
                 // so that the replies of a pipeline it never reads are never made. A closed channel
@@ -437,6 +455,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             // While a command is away its reply is being written into `out`: flush on resume.
             flush();
             accountBuffers();
+        }
+        if (debugSession != null && decoder.hasBufferedBytes()) {
+            // What came behind the EVAL is the session's: its first debugger commands.
+            debugSession.input(Unpooled.wrappedBuffer(decoder.array(), decoder.queryBufferOffset(), decoder.bufferedBytes()));
+            decoder.consumeAll();
         }
     }
 
@@ -528,6 +551,14 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             return;
         }
         if (multi.active() && multi.dispatch(command, args, writer)) {
+            return;
+        }
+        if (scriptDebug != ScriptDebugSession.Mode.NO && ScriptDebugSession.debugs(spec)) {
+            if (spec.name().startsWith("evalsha")) {
+                reject(command, ScriptDebugSession.EVALSHA_REFUSED);
+            } else {
+                debugSession = ScriptDebugSession.start(this, args, scriptDebug);
+            }
             return;
         }
         begin(command);
@@ -1156,6 +1187,20 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         } else {
             channel.eventLoop().execute(task);
         }
+    }
+
+    /** SCRIPT DEBUG YES, SYNC or NO: how this connection's next EVAL runs. */
+    void scriptDebug(ScriptDebugSession.Mode mode) {
+        scriptDebug = mode;
+    }
+
+    /** Whether replies wait to be sent (SCRIPT DEBUG must come outside a pipeline). Home thread only. */
+    boolean hasPendingReplies() {
+        return pendingOutputBytes() > 0;
+    }
+
+    Channel channel() {
+        return channel;
     }
 
     /** The event loop this connection lives on. */

@@ -46,6 +46,7 @@ final class KeyspaceTask<T> implements Invocation, Arguments {
     private final byte[] array;
     private final Supplier<T> body;
     private final CompletableFuture<T> result = new CompletableFuture<>();
+    private int homeWorker;
 
     private KeyspaceTask(CommandSpec spec, byte[] key, Supplier<T> body) {
         byte[] name = spec.name().getBytes(StandardCharsets.US_ASCII);
@@ -72,6 +73,29 @@ final class KeyspaceTask<T> implements Invocation, Arguments {
         } catch (CompletionException e) {
             if (e.getCause() instanceof RuntimeException runtime) {
                 throw runtime;
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Runs {@code body} over the whole keyspace as a command of a connection whose home is worker
+     * {@code homeWorker} would, submitted through that worker's {@code executor}; the calling thread,
+     * which must not be a worker, waits for the result. A script debugging session's commands.
+     */
+    static <T> T runFrom(StorageEngine engine, java.util.concurrent.Executor executor, int homeWorker,
+                         Supplier<T> body) {
+        KeyspaceTask<T> task = new KeyspaceTask<>(WHOLE, new byte[0], body);
+        task.homeWorker = homeWorker;
+        executor.execute(() -> engine.execute(task));
+        try {
+            return task.result.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
             }
             throw e;
         }
@@ -128,7 +152,7 @@ final class KeyspaceTask<T> implements Invocation, Arguments {
 
     @Override
     public int homeWorker() {
-        return 0;
+        return homeWorker;
     }
 
     @Override

@@ -17,6 +17,7 @@ import dev.lacewing.core.diagnostics.Redaction;
 import dev.lacewing.core.diagnostics.SlowLog;
 import dev.lacewing.core.keyspace.ThreadChanges;
 import dev.lacewing.core.persistence.BackgroundSave;
+import dev.lacewing.core.persistence.aof.AofBatch;
 import dev.lacewing.core.persistence.aof.AofPropagation;
 import dev.lacewing.core.resp.RespWriter;
 import io.netty.buffer.ByteBuf;
@@ -100,6 +101,17 @@ public final class ScriptRun implements ScriptHost {
      */
     private ArrayDeque<SlowCall> slowCalls;
     private long slowCallsDropped;
+
+    /**
+     * A SCRIPT DEBUG YES session's run: its commands see a private copy of its KEYS
+     * ({@link ScriptDebugSession}), so they reach no other key, wake no WATCH and go to no AOF.
+     */
+    private boolean privateCopy;
+    /**
+     * A SCRIPT DEBUG SYNC run's writes, each appended to the AOF as it ran: no client command ends
+     * the session's run to append a batch (ClientConnection's appendPropagated). Null otherwise.
+     */
+    private AofBatch sessionWrites;
 
     /** A command a script ran, for the slow log. */
     private record SlowCall(Arguments args, boolean[] redacted, long micros) {
@@ -263,6 +275,28 @@ public final class ScriptRun implements ScriptHost {
             return;
         }
         new ScriptRun(ctx, program, numKeys, readOnlyCommand, monitorLines).run(scripts);
+    }
+
+    /**
+     * A run for a debugging session ({@link ScriptDebugSession}): {@code ctx} gives the session's
+     * request and keyspace, and the caller holds the whole keyspace for each {@link #call} (SYNC)
+     * or owns the private copy {@code ctx} sees ({@code privateCopy}, YES).
+     */
+    static ScriptRun forDebugging(CoreContext ctx, Scripts.Program program, int keyCount, boolean readOnly,
+                                  boolean privateCopy) {
+        ScriptRun run = new ScriptRun(ctx, program, keyCount, readOnly, null);
+        run.privateCopy = privateCopy;
+        run.sessionWrites = privateCopy ? null : new AofBatch();
+        return run;
+    }
+
+    /** A debugging session's run ended: its slow commands are logged. */
+    void debuggingEnded() {
+        logSlowCalls();
+        if (scratch != null) {
+            scratch.release();
+            scratch = null;
+        }
     }
 
     /** EVAL's script: known by its SHA, or compiled and stored now; null after replying an error. */
@@ -482,7 +516,13 @@ public final class ScriptRun implements ScriptHost {
             return error(BackgroundSave.MISCONF);
         }
         Arguments args = request;
-        if (spec.has(CommandFlag.DENYOOM) && (script.flags() & Scripts.ALLOW_OOM) == 0 && !wrote
+        if (privateCopy) {
+            String outside = outsideCopy(spec, args);
+            if (outside != null) {
+                return error(outside);
+            }
+        }
+        if (spec.has(CommandFlag.DENYOOM) && (script.flags() & Scripts.ALLOW_OOM) == 0 && !wrote && !privateCopy
             && ctx.connection() != null && !server.engine().reclaimMemory(ctx.connection())) {
             return error(Errors.OOM);
         }
@@ -499,7 +539,9 @@ public final class ScriptRun implements ScriptHost {
         long changesBefore = ThreadChanges.count();
         try {
             command.execute(call);
-            Watch.written(spec, args, call);
+            if (!privateCopy) {
+                Watch.written(spec, args, call);
+            }
         } catch (RuntimeException e) {
             callWriter.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
         }
@@ -530,10 +572,17 @@ public final class ScriptRun implements ScriptHost {
         }
         byte[] reply = ByteBufUtil.getBytes(scratch);
         // Redis 7 replicates a script's effects: each write that changed something, MULTI/EXEC around several.
-        if (write && !failed && (ThreadChanges.count() != changesBefore || AofPropagation.always(spec.name()))
+        if (write && !failed && !privateCopy && (ThreadChanges.count() != changesBefore || AofPropagation.always(spec.name()))
             && server.aof().enabled()
             && ctx.connection() != null) {
-            ctx.connection().propagate(command, args, reply);
+            ClientConnection connection = ctx.connection();
+            if (sessionWrites != null) {
+                AofPropagation.add(sessionWrites, connection.database(), spec.name(), args, call.now(), () -> reply);
+                server.aof().append(sessionWrites);
+                sessionWrites.clear();
+            } else {
+                connection.propagate(command, args, reply);
+            }
         }
         return reply;
     }
@@ -580,6 +629,20 @@ public final class ScriptRun implements ScriptHost {
             }
             throw new Abandoned();
         }
+    }
+
+    /** A SCRIPT DEBUG YES run's refusal of a command reaching past the copy of its KEYS, or null. */
+    private String outsideCopy(CommandSpec spec, Arguments args) {
+        KeyScope scope = spec.scope(args);
+        if (scope == KeyScope.NONE) {
+            return null;
+        }
+        boolean outside = scope == KeyScope.ALL;
+        for (int i = 0, keys = spec.keyCount(args); i < keys && !outside; i++) {
+            int argument = spec.keyArgument(args, i);
+            outside = !declared(args.array(), args.offset(argument), args.length(argument));
+        }
+        return outside ? ScriptDebugSession.OUTSIDE_COPY : null;
     }
 
     private boolean declared(byte[] array, int offset, int length) {

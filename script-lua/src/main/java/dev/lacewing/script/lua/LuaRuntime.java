@@ -2,6 +2,7 @@ package dev.lacewing.script.lua;
 
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.api.ScriptDebugger;
 import dev.lacewing.api.ScriptHost;
 import dev.lacewing.api.ScriptRuntime;
 import dev.lacewing.script.lua.lib.RedisRandom;
@@ -93,6 +94,7 @@ final class LuaRuntime implements ScriptRuntime {
     private static final LuaValue KEYS = LuaValue.valueOf("KEYS");
     private static final LuaValue ARGV = LuaValue.valueOf("ARGV");
     private static final LuaValue NO_HOOK_EVENTS = LuaValue.valueOf("");
+    private static final LuaValue LINE_HOOK_EVENTS = LuaValue.valueOf("l");
     private static final LuaValue CHECKPOINT_COUNT = LuaValue.valueOf(CHECKPOINT_INSTRUCTIONS);
 
     /** Ends a killed script from luaj's count hook, where a LuaError would be swallowed; pcall does not catch it. */
@@ -127,6 +129,17 @@ final class LuaRuntime implements ScriptRuntime {
         }
     };
     private final Map<String, LuaFunction> compiled = new HashMap<>();
+    /** The debug library, kept out of the sandbox: the debugger reads frames and locals with it. */
+    private LuaTable debugLibrary;
+    /** The debugging session of the run in progress (SCRIPT DEBUG), or null. */
+    private LuaDebugger debugger;
+    private final LuaValue debugHook = new TwoArgFunction() {
+        @Override
+        public LuaValue call(LuaValue event, LuaValue line) {
+            debugger.hook(event);
+            return NONE;
+        }
+    };
 
     /**
      * Functions (function_lua.c): library code runs with {@link #functionGlobals}, an empty read-only
@@ -177,6 +190,7 @@ final class LuaRuntime implements ScriptRuntime {
             standard.load(new DebugLib());
         }
         sethook = standard.get("debug").get("sethook");
+        debugLibrary = standard.get("debug").checktable();
         ReadonlyTable g = new ReadonlyTable();
         for (String name : BASE) {
             g.rawset(LuaValue.valueOf(name), standard.get(name));
@@ -345,6 +359,26 @@ final class LuaRuntime implements ScriptRuntime {
 
     @Override
     public void run(String sha, byte[] body, ScriptHost host, ReplyWriter reply) {
+        runScript(sha, body, host, reply);
+    }
+
+    /**
+     * The run under LDB: a line hook stops it where the client asks, redis.call logs while it
+     * steps, and the session's last log lines end with {@code <endsession>} before the reply.
+     */
+    @Override
+    public void debug(String sha, byte[] body, ScriptHost host, ReplyWriter reply, ScriptDebugger client) {
+        debugger = new LuaDebugger(client, body, globals, debugLibrary, args -> redisCall(args, true));
+        try {
+            runScript(sha, body, host, reply);
+        } finally {
+            LuaDebugger ended = debugger;
+            debugger = null;
+            ended.end();
+        }
+    }
+
+    private void runScript(String sha, byte[] body, ScriptHost host, ReplyWriter reply) {
         LuaThread.setGlobals(globals);
         LuaFunction function = compiled.get(sha);
         if (function == null) {
@@ -370,9 +404,16 @@ final class LuaRuntime implements ScriptRuntime {
         this.resp = 2;
         try {
             LuaValue result;
-            sethook.call(checkpoint, NO_HOOK_EVENTS, CHECKPOINT_COUNT);
+            if (debugger != null) {
+                sethook.call(debugHook, LINE_HOOK_EVENTS, LuaValue.valueOf(LuaDebugger.COUNT_INSTRUCTIONS));
+            } else {
+                sethook.call(checkpoint, NO_HOOK_EVENTS, CHECKPOINT_COUNT);
+            }
             try {
                 result = function.invoke(arguments).arg1();
+            } catch (LuaDebugger.Aborted e) {
+                reply.error("ERR " + e.getMessage() + where(e.line));
+                return;
             } catch (Killed e) {
                 reply.error(KILLED + where(e.line));
                 return;
@@ -730,12 +771,19 @@ final class LuaRuntime implements ScriptRuntime {
         redis.rawset(LuaValue.valueOf("breakpoint"), new ZeroArgFunction() {
             @Override
             public LuaValue call() {
-                return FALSE;
+                if (debugger == null) {
+                    return FALSE;
+                }
+                debugger.breakpointCalled();
+                return TRUE;
             }
         });
         redis.rawset(LuaValue.valueOf("debug"), new VarArgFunction() {
             @Override
             public Varargs invoke(Varargs args) {
+                if (debugger != null) {
+                    debugger.debugCall(args);
+                }
                 return NONE;
             }
         });
@@ -770,14 +818,25 @@ final class LuaRuntime implements ScriptRuntime {
                 return fail("ERR Lua redis lib command arguments must be strings or integers", raise);
             }
         }
-        LuaValue reply = RespToLua.parse(host.call(argv, resp, raise));
+        boolean logged = debugger != null && debugger.stepping();
+        if (logged) {
+            debugger.logCommand(argv);
+        }
+        byte[] bytes = host.call(argv, resp, raise);
+        if (logged) {
+            debugger.logReply(bytes);
+        }
+        LuaValue reply = RespToLua.parse(bytes);
         if (raise && reply.istable() && !reply.get(ErrorValue.ERR).isnil()) {
             throw new ErrorValue((LuaTable) reply);
         }
         return reply;
     }
 
-    private static LuaValue fail(String message, boolean raise) {
+    private LuaValue fail(String message, boolean raise) {
+        if (debugger != null && debugger.stepping()) {
+            debugger.logError(message);
+        }
         ErrorValue error = ErrorValue.of(message);
         if (raise) {
             throw error;

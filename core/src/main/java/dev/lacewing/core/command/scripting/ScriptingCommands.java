@@ -17,6 +17,7 @@ import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.command.server.ConnectionCommands;
 import dev.lacewing.core.command.server.Subcommands;
 import dev.lacewing.core.server.CoreContext;
+import dev.lacewing.core.server.ScriptDebugSession;
 import dev.lacewing.core.server.ScriptRun;
 import dev.lacewing.core.server.Scripts;
 import java.util.EnumSet;
@@ -59,11 +60,14 @@ public final class ScriptingCommands {
     }
 
     private static final Subcommands<CoreContext> SCRIPT = new Subcommands<CoreContext>("script", GROUP)
+        .add("debug", 3, "Set the debug mode for executed scripts.", ScriptDebugSession::configure, NOSCRIPT)
         .add("load", 3, "Load the specified Lua script into the script cache.", ScriptingCommands::load, NOSCRIPT, STALE)
         .add("exists", -3, "Check existence of scripts in the script cache.", ScriptingCommands::exists, NOSCRIPT)
         .add("flush", -2, "Remove all the scripts from the script cache.", ScriptingCommands::flush, NOSCRIPT)
         .add("kill", 2, "Kill the script currently in execution.", ScriptingCommands::kill, NOSCRIPT, ALLOW_BUSY)
         .help(ctx -> ConnectionCommands.help(ctx.reply(), "SCRIPT",
+            "DEBUG (YES|SYNC|NO)",
+            "    Set the debug mode for subsequent scripts executed.",
             "EXISTS <sha1> [<sha1> ...]",
             "    Return information about the existence of the scripts in the script cache.",
             "FLUSH [ASYNC|SYNC]",

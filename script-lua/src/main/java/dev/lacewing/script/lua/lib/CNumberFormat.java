@@ -11,12 +11,12 @@ import java.math.RoundingMode;
  * trailing point removed; "inf", "-inf", "nan" and "-nan" for the special values. Lua CJSON
  * prints numbers this way (%.14g by default). Stateless.
  */
-final class CNumberFormat {
+public final class CNumberFormat {
 
     private CNumberFormat() {
     }
 
-    static String formatG(double value, int precision) {
+    public static String formatG(double value, int precision) {
         if (Double.isNaN(value)) {
             return (Double.doubleToRawLongBits(value) < 0) ? "-nan" : "nan";
         }
