@@ -57,7 +57,7 @@ class ApiDowncastsTest {
         Map.entry("server/ScriptRun.java", 1));
 
     @Test
-    void noFileCastsTheApisServerOrClientToCoreBeyondTheKnownPlaces() throws IOException {
+    void noFileCastsWhatAnApiAccessorGivesToCoreBeyondTheKnownPlaces() throws IOException {
         Path root = Path.of("src/main/java/dev/lacewing/core");
         assertTrue(Files.isDirectory(root), "core's sources are not at " + root.toAbsolutePath());
         Map<String, Integer> found = new TreeMap<>();
