@@ -2,17 +2,18 @@ package dev.lacewing.benchmarks;
 
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.Client;
-import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
-import dev.lacewing.api.Server;
 import dev.lacewing.api.ValueView;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.keyspace.PartitionedKeyspace;
 import dev.lacewing.core.resp.RequestDecoder;
 import dev.lacewing.core.resp.RespWriter;
+import dev.lacewing.core.server.ClientConnection;
 import dev.lacewing.core.server.CoreCommands;
+import dev.lacewing.core.server.CoreContext;
+import dev.lacewing.core.server.ServerState;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.nio.charset.StandardCharsets;
@@ -67,7 +68,7 @@ public class DispatchBenchmark {
     /** What {@code channel.alloc()} is in the server: Netty's default, pooled (adaptive in Netty 4.2). */
     private final ByteBufAllocator allocator = ByteBufAllocator.DEFAULT;
     private final ByteBuf[] reads = new ByteBuf[READS];
-    private CommandTable table;
+    private CommandTable<CoreContext> table;
     private BenchmarkContext context;
     private int next;
 
@@ -121,12 +122,12 @@ public class DispatchBenchmark {
         ByteBuf out = allocator.ioBuffer(512);
         writer.target(out);
         while (decoder.decode() == RequestDecoder.Result.COMPLETE) {
-            Command found = table.lookup(decoder.array(), decoder.offset(0), decoder.length(0));
+            Command<CoreContext> found = table.lookup(decoder.array(), decoder.offset(0), decoder.length(0));
             if (found == null || !found.spec().acceptsArgumentCount(decoder.count())) {
                 throw new IllegalStateException("the benchmark's requests are GET and SET");
             }
             context.now = System.currentTimeMillis();
-            found.handler().execute(context);
+            found.execute(context);
             decoder.consume();
         }
         int written = out.readableBytes();
@@ -139,7 +140,7 @@ public class DispatchBenchmark {
      * and value view. The rest of a connection (client, server, other databases) is not part of
      * GET's and SET's path and refuses use. Touched only by the benchmark thread.
      */
-    private static final class BenchmarkContext implements CommandContext {
+    private static final class BenchmarkContext implements CoreContext {
 
         private final Arguments arguments;
         private final ReplyWriter reply;
@@ -199,8 +200,13 @@ public class DispatchBenchmark {
         }
 
         @Override
-        public Server server() {
+        public ServerState server() {
             throw new UnsupportedOperationException("no server");
+        }
+
+        @Override
+        public ClientConnection connection() {
+            throw new UnsupportedOperationException("no connection");
         }
     }
 }

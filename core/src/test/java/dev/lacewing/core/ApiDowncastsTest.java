@@ -14,10 +14,12 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The places in core's sources that take the api's {@code CommandContext.server()} or
- * {@code client()} for core's {@code ServerState} or {@code ClientConnection}, by a cast or a type
- * test: command code that does so cannot run on a context a plugin or another engine makes, so the
- * api does not tell the truth about what a command needs (issue 21, "honest boundaries").
+ * The places in core's sources that take what an api accessor gives ({@code server()}, {@code client()},
+ * {@code keyspace()}, {@code reply()}, {@code arguments()}, of a command context or a storage engine)
+ * for one of core's classes, by a cast or a type test, and the type tests of a context itself: code that
+ * does so cannot run on a context or a storage a plugin makes, so the api does not tell the truth about
+ * what it needs (issue 21, "honest boundaries"). Core's own command code gets core's side typed
+ * instead: dispatch hands a family's {@code ContextHandler} a {@code CoreContext}.
  *
  * <p>{@link #KNOWN} is where they are today, file by file; they are to go, so the test fails when a
  * file gains one (or a new file has one) and when a file loses one (lower its count, or drop it).
@@ -25,30 +27,37 @@ import org.junit.jupiter.api.Test;
 class ApiDowncastsTest {
 
     private static final Pattern DOWNCAST = Pattern.compile(
-        "\\(\\s*(ServerState|ClientConnection)\\s*\\)\\s*[\\w.]*\\.(server|client)\\(\\)"
-            + "|\\.(server|client)\\(\\)\\s+instanceof\\s+(ServerState|ClientConnection)\\b");
+        // (Type) x.accessor(...), the accessor's result itself cast (not a value read through it)
+        "\\(\\s*[A-Z]\\w*\\s*\\)\\s*(?:[\\w.]|\\(\\))*\\.(server|client|keyspace|reply|arguments)\\([^()]*\\)(?!\\s*\\.)"
+            // x.accessor(...) instanceof Type
+            + "|\\.(server|client|keyspace|reply|arguments)\\([^()]*\\)\\s+instanceof\\s+[A-Z]"
+            // ctx instanceof Type
+            + "|\\b(ctx|context)\\s+instanceof\\s+[A-Z]");
 
     /** Path under {@code src/main/java/dev/lacewing/core/} to how many there are in it. */
     private static final Map<String, Integer> KNOWN = Map.ofEntries(
+        // Families that also run on the api's context alone (the unit tests' FakeCommandContext), where
+        // the core facility is optional: SORT's BY/GET ACL check, FLUSHALL's save, keyspace events,
+        // and MEMORY USAGE's family (CONFIG SET's local check, INFO...).
         Map.entry("command/generic/SortCommands.java", 2),
-        Map.entry("command/pubsub/PubSubCommands.java", 3),
-        Map.entry("command/scripting/FunctionCommands.java", 1),
-        Map.entry("command/scripting/ScriptingCommands.java", 1),
-        Map.entry("command/server/AclCommands.java", 2),
-        Map.entry("command/server/ConnectionCommands.java", 16),
-        Map.entry("command/server/DiagnosticCommands.java", 4),
-        Map.entry("command/server/PersistenceCommands.java", 5),
+        Map.entry("command/server/PersistenceCommands.java", 1),
         Map.entry("command/server/ServerCommands.java", 2),
-        Map.entry("command/server/Subcommands.java", 1),
-        Map.entry("command/server/TrackingCommands.java", 4),
-        Map.entry("pubsub/KeyspaceEvents.java", 1),
+        Map.entry("pubsub/KeyspaceEvents.java", 2),
+        // The api's Keyspace taken for core's Database (WATCH, tracking, the dirty counter, gathered
+        // views): they go with the storage SPI, where Database stays core's and is reached typed.
+        Map.entry("command/server/InfoReport.java", 1),
+        Map.entry("server/BlockedClient.java", 1),
+        Map.entry("server/ClientConnection.java", 1),
+        Map.entry("server/GatherRequest.java", 1),
+        Map.entry("server/GatheredExec.java", 1),
+        Map.entry("server/LacewingServer.java", 1),
         Map.entry("server/Multi.java", 1),
-        Map.entry("server/ScriptRun.java", 9),
-        Map.entry("server/Watch.java", 3),
-        Map.entry("tracking/Tracking.java", 2));
+        Map.entry("server/Watch.java", 1),
+        // A script's reply writer taken for core's RespWriter, to rewind it when the run is abandoned.
+        Map.entry("server/ScriptRun.java", 1));
 
     @Test
-    void noFileCastsTheApisServerOrClientToCoreBeyondTheKnownPlaces() throws IOException {
+    void noFileCastsWhatAnApiAccessorGivesToCoreBeyondTheKnownPlaces() throws IOException {
         Path root = Path.of("src/main/java/dev/lacewing/core");
         assertTrue(Files.isDirectory(root), "core's sources are not at " + root.toAbsolutePath());
         Map<String, Integer> found = new TreeMap<>();
@@ -64,6 +73,6 @@ class ApiDowncastsTest {
                 }
             }
         }
-        assertEquals(new TreeMap<>(KNOWN), found, "downcasts of ctx.server() / ctx.client() to core classes, by file");
+        assertEquals(new TreeMap<>(KNOWN), found, "api accessors (server, client, keyspace, reply, arguments) cast to core classes, by file");
     }
 }

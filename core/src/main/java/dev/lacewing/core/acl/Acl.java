@@ -36,7 +36,7 @@ public final class Acl {
     /** Read permission, for {@link #allowsEveryKey}. */
     public static final int READ = AclSelector.READ;
 
-    private final Supplier<CommandTable> table;
+    private final Supplier<CommandTable<?>> table;
     private final TreeMap<String, AclUser> users = new TreeMap<>();
     private final AclUser defaultUser;
     private final AclLog log;
@@ -45,7 +45,7 @@ public final class Acl {
     private volatile boolean defaultNeedsAuth;
     private volatile AclCommandIndex index;
 
-    public Acl(Supplier<CommandTable> table, boolean allChannelsByDefault, long logMaxLength, String file) {
+    public Acl(Supplier<CommandTable<?>> table, boolean allChannelsByDefault, long logMaxLength, String file) {
         this.table = table;
         this.allChannelsByDefault = allChannelsByDefault;
         this.log = new AclLog(logMaxLength);
@@ -95,7 +95,7 @@ public final class Acl {
     }
 
     AclCommandIndex index() {
-        CommandTable current = table.get();
+        CommandTable<?> current = table.get();
         AclCommandIndex known = index;
         if (known == null || known.table != current) {
             known = new AclCommandIndex(current);
@@ -278,7 +278,7 @@ public final class Acl {
      *
      * @param command the command or, for a container, the subcommand the request names
      */
-    public Denial check(AclUser.Rules rules, Command command, Arguments args) {
+    public Denial check(AclUser.Rules rules, Command<?> command, Arguments args) {
         AclKeys keys = null;
         AclLog.Reason relevant = AclLog.Reason.COMMAND;
         int lastPosition = 0;
@@ -318,7 +318,7 @@ public final class Acl {
         return new Denial(relevant, lastPosition);
     }
 
-    private static boolean commandAllowed(AclSelector selector, Command command, Arguments args) {
+    private static boolean commandAllowed(AclSelector selector, Command<?> command, Arguments args) {
         if (selector.allCommands() || command.spec().has(CommandFlag.NO_AUTH) || selector.allows(command.aclId())) {
             return true;
         }
@@ -340,7 +340,7 @@ public final class Acl {
     }
 
     /** The first channel argument the selector refuses, or 0: what PUBLISH and the SUBSCRIBE family name. */
-    private static int refusedChannel(AclSelector selector, Command command, Arguments args) {
+    private static int refusedChannel(AclSelector selector, Command<?> command, Arguments args) {
         String name = command.spec().name();
         int from;
         int to;
@@ -376,7 +376,7 @@ public final class Acl {
      * Whether some selector allows the request and gives every key with these permissions (Redis's
      * ACLUserCheckCmdWithUnrestrictedKeyAccess): SORT's BY and GET patterns need it.
      */
-    public boolean allowsEveryKey(AclUser.Rules rules, Command command, Arguments args, int permissions) {
+    public boolean allowsEveryKey(AclUser.Rules rules, Command<?> command, Arguments args, int permissions) {
         if (rules.unrestricted()) {
             return true;
         }

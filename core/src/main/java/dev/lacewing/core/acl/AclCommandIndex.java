@@ -20,24 +20,24 @@ final class AclCommandIndex {
     static final List<String> CATEGORIES = CommandDescriptions.CATEGORY_ORDER;
 
     /** One command or subcommand; {@code subcommands} is empty for a subcommand. */
-    record Entry(Command command, int id, String fullName, long categories, boolean module, List<Entry> subcommands) {
+    record Entry(Command<?> command, int id, String fullName, long categories, boolean module, List<Entry> subcommands) {
     }
 
-    final CommandTable table;
+    final CommandTable<?> table;
     final List<Entry> commands;
 
-    AclCommandIndex(CommandTable table) {
+    AclCommandIndex(CommandTable<?> table) {
         this.table = table;
         List<Entry> entries = new ArrayList<>();
-        for (Command command : table.commands()) {
+        for (Command<?> command : table.commands()) {
             entries.add(entry(command));
         }
         this.commands = List.copyOf(entries);
     }
 
-    private static Entry entry(Command command) {
+    private static Entry entry(Command<?> command) {
         List<Entry> subcommands = new ArrayList<>();
-        for (Command subcommand : command.subcommands()) {
+        for (Command<?> subcommand : command.subcommands()) {
             subcommands.add(entry(subcommand));
         }
         long mask = 0;
@@ -63,7 +63,7 @@ final class AclCommandIndex {
         if (parts.length > 2) {
             return null;
         }
-        Command base = table.lookup(parts[0]);
+        Command<?> base = table.lookup(parts[0]);
         if (base == null) {
             return null;
         }
@@ -83,7 +83,7 @@ final class AclCommandIndex {
         return null;
     }
 
-    private Entry find(Command command) {
+    private Entry find(Command<?> command) {
         for (Entry entry : commands) {
             if (entry.command() == command) {
                 return entry;

@@ -1,6 +1,7 @@
 package dev.lacewing.core.command;
 
 import dev.lacewing.api.Arguments;
+import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.CommandFlag;
 import dev.lacewing.api.CommandHandler;
 import dev.lacewing.api.CommandSpec;
@@ -21,9 +22,16 @@ import java.util.concurrent.atomic.LongAdder;
  * subcommand, whose counters Redis 7 reports as {@code cmdstat_client|info}. A subcommand's handler
  * is its container's, which dispatches on the subcommand's name.
  *
+ * <p>{@code C} is the context type of the server that runs the table (core's {@code CoreContext}):
+ * a plugin's handler takes the api's context, a handler of core's own families may take {@code C}
+ * ({@link ContextHandler}), and dispatch gives either the context it has, without a cast. The
+ * parameter keeps this package free of the server's classes.
+ *
  * <p>Thread rule: immutable but for the counters, which any worker adds to.
+ *
+ * @param <C> the context type of the server that runs the command
  */
-public final class Command {
+public final class Command<C extends CommandContext> {
 
     /**
      * ACL ids by full name, as Redis's ACLGetCommandID: a name keeps its id when a plugin's command
@@ -33,7 +41,9 @@ public final class Command {
     private static final AtomicInteger NEXT_ACL_ID = new AtomicInteger();
 
     private final CommandSpec spec;
+    /** Exactly one of the two is set: a plugin's (or a context-free family's) handler, or a body taking C. */
     private final CommandHandler handler;
+    private final ContextHandler<? super C> body;
     private final byte[] name;
     /** Who registered it: "core" or a plugin's name; MODULE UNLOAD removes by it. */
     private final String owner;
@@ -44,36 +54,46 @@ public final class Command {
     private final LongAdder rejectedCalls = new LongAdder();
     private final LatencyHistogram latency = new LatencyHistogram();
     /** By the subcommand's own name ({@code info} of {@code client|info}); empty when not a container. */
-    private final Map<String, Command> subcommands;
+    private final Map<String, Command<C>> subcommands;
     /** Whether the command or one of its subcommands is {@link CommandFlag#PROTECTED}. */
     private final boolean guarded;
     /** Whether it is {@link CommandFlag#READONLY}: asked once per command run, so kept as a field. */
     private final boolean readOnly;
+    private final boolean container;
     private final int aclId;
     /** The container of a subcommand, null for a command. */
-    private final Command parent;
+    private final Command<C> parent;
 
     public Command(CommandSpec spec, CommandHandler handler, String owner) {
-        this(spec, handler, owner, null);
+        this(spec, handler, null, owner, null);
     }
 
-    private Command(CommandSpec spec, CommandHandler handler, String owner, Command parent) {
+    /** A command of core's own whose body takes the server's context type. */
+    public Command(CommandSpec spec, ContextHandler<? super C> body, String owner) {
+        this(spec, null, body, owner, null);
+    }
+
+    private Command(CommandSpec spec, CommandHandler handler, ContextHandler<? super C> body, String owner,
+                    Command<C> parent) {
         this.spec = spec;
         this.parent = parent;
         this.aclId = ACL_IDS.computeIfAbsent(spec.name(), name -> NEXT_ACL_ID.getAndIncrement());
         this.handler = handler;
+        this.body = body;
         this.owner = owner;
         this.name = spec.name().getBytes(StandardCharsets.US_ASCII);
         this.keySplit = KeySplit.of(spec);
-        Map<String, Command> byName = new LinkedHashMap<>();
+        Map<String, Command<C>> byName = new LinkedHashMap<>();
         for (CommandSpec subcommand : spec.details().subcommands()) {
             String fullName = subcommand.name();
-            byName.put(fullName.substring(fullName.indexOf('|') + 1), new Command(subcommand, handler, owner, this));
+            byName.put(fullName.substring(fullName.indexOf('|') + 1),
+                new Command<>(subcommand, handler, body, owner, this));
         }
         this.subcommands = Collections.unmodifiableMap(byName);
         this.guarded = spec.has(CommandFlag.PROTECTED)
             || byName.values().stream().anyMatch(subcommand -> subcommand.spec.has(CommandFlag.PROTECTED));
         this.readOnly = spec.has(CommandFlag.READONLY);
+        this.container = !byName.isEmpty();
     }
 
     /** Its index in an ACL selector's command bits; the same for the same full name for the life of the JVM. */
@@ -82,7 +102,7 @@ public final class Command {
     }
 
     /** The container of a subcommand, null for a command. */
-    public Command parent() {
+    public Command<C> parent() {
         return parent;
     }
 
@@ -97,24 +117,29 @@ public final class Command {
      * protected and accepts the argument count. An unknown subcommand or a wrong count is left to
      * the container's errors, which Redis gives before the protected one.
      */
-    public Command protectedEntry(Arguments args) {
+    public Command<C> protectedEntry(Arguments args) {
         if (!guarded) {
             return null;
         }
         if (spec.has(CommandFlag.PROTECTED)) {
             return this;
         }
-        Command subcommand = args.count() < 2 ? null : subcommands.get(args.string(1).toLowerCase(Locale.ROOT));
+        Command<C> subcommand = args.count() < 2 ? null : subcommands.get(args.string(1).toLowerCase(Locale.ROOT));
         return subcommand != null && subcommand.spec.has(CommandFlag.PROTECTED)
             && subcommand.spec.acceptsArgumentCount(args.count()) ? subcommand : null;
     }
 
+    /** Whether it has subcommands (CLIENT, CONFIG...): asked once per command run, so kept as a field. */
+    public boolean container() {
+        return container;
+    }
+
     /** The subcommand by its own name in lower case, or null. */
-    public Command subcommand(String lowerCaseName) {
+    public Command<C> subcommand(String lowerCaseName) {
         return subcommands.get(lowerCaseName);
     }
 
-    public Collection<Command> subcommands() {
+    public Collection<Command<C>> subcommands() {
         return subcommands.values();
     }
 
@@ -122,8 +147,13 @@ public final class Command {
         return spec;
     }
 
-    public CommandHandler handler() {
-        return handler;
+    /** Runs the command's body with {@code context}, on the thread that holds what its spec declares. */
+    public void execute(C context) {
+        if (body != null) {
+            body.execute(context);
+        } else {
+            handler.execute(context);
+        }
     }
 
     /** How the command's parts over groups of its keys join, from its tips; NONE when it runs whole. */

@@ -1,5 +1,6 @@
 package dev.lacewing.core.command;
 
+import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.CommandHandler;
 import dev.lacewing.api.CommandRegistry;
 import dev.lacewing.api.CommandSpec;
@@ -17,17 +18,20 @@ import java.util.function.Predicate;
  * into an open-addressing array and compares in place: no String per request.
  *
  * <p>Thread rule: immutable; the server publishes a new table when plugins add or remove commands.
+ *
+ * @param <C> the context type of the server that runs the commands ({@link Command})
  */
-public final class CommandTable {
+public final class CommandTable<C extends CommandContext> {
 
-    private final Map<String, Command> byName;
-    private final Command[] slots;
+    private final Map<String, Command<C>> byName;
+    private final Command<C>[] slots;
 
-    private CommandTable(Map<String, Command> byName) {
+    @SuppressWarnings("unchecked") // an array of a generic type is made raw; it holds only Command<C>
+    private CommandTable(Map<String, Command<C>> byName) {
         this.byName = Collections.unmodifiableMap(new LinkedHashMap<>(byName));
         int capacity = Integer.highestOneBit(Math.max(byName.size(), 1) * 4 - 1) << 1;
-        slots = new Command[capacity];
-        for (Command command : byName.values()) {
+        slots = (Command<C>[]) new Command<?>[capacity];
+        for (Command<C> command : byName.values()) {
             byte[] name = command.nameBytes();
             int i = hash(name, 0, name.length) & (capacity - 1);
             while (slots[i] != null) {
@@ -38,10 +42,10 @@ public final class CommandTable {
     }
 
     /** The command named by the bytes, in any case, or null. */
-    public Command lookup(byte[] bytes, int offset, int length) {
+    public Command<C> lookup(byte[] bytes, int offset, int length) {
         int mask = slots.length - 1;
         for (int i = hash(bytes, offset, length) & mask; ; i = (i + 1) & mask) {
-            Command command = slots[i];
+            Command<C> command = slots[i];
             if (command == null) {
                 return null;
             }
@@ -52,17 +56,17 @@ public final class CommandTable {
     }
 
     /** The command, or with {@code container|name} a subcommand, in any case, or null. */
-    public Command lookup(String name) {
+    public Command<C> lookup(String name) {
         String lower = name.toLowerCase(java.util.Locale.ROOT);
         int bar = lower.indexOf('|');
         if (bar < 0) {
             return byName.get(lower);
         }
-        Command container = byName.get(lower.substring(0, bar));
+        Command<C> container = byName.get(lower.substring(0, bar));
         return container == null ? null : container.subcommand(lower.substring(bar + 1));
     }
 
-    public Collection<Command> commands() {
+    public Collection<Command<C>> commands() {
         return byName.values();
     }
 
@@ -71,10 +75,10 @@ public final class CommandTable {
     }
 
     /** A new table with the commands of {@code builder} added. */
-    public CommandTable with(Builder builder) {
-        Builder merged = new Builder(builder.owner);
+    public CommandTable<C> with(Builder<C> builder) {
+        Builder<C> merged = new Builder<>(builder.owner);
         merged.commands.putAll(byName);
-        for (Command command : builder.commands.values()) {
+        for (Command<C> command : builder.commands.values()) {
             if (merged.commands.putIfAbsent(command.spec().name(), command) != null) {
                 throw new IllegalArgumentException("command '" + command.spec().name() + "' already exists");
             }
@@ -83,10 +87,10 @@ public final class CommandTable {
     }
 
     /** A new table without the commands {@code remove} selects. */
-    public CommandTable without(Predicate<Command> remove) {
-        Map<String, Command> kept = new LinkedHashMap<>(byName);
+    public CommandTable<C> without(Predicate<Command<C>> remove) {
+        Map<String, Command<C>> kept = new LinkedHashMap<>(byName);
         kept.values().removeIf(remove);
-        return new CommandTable(kept);
+        return new CommandTable<>(kept);
     }
 
     private static int hash(byte[] bytes, int offset, int length) {
@@ -117,13 +121,13 @@ public final class CommandTable {
      * Collects commands; families and plugins register through it. The built-in families' specs
      * (owner {@value #CORE}) get Redis's details from {@link RedisCommandDetails}.
      */
-    public static final class Builder implements CommandRegistry {
+    public static final class Builder<C extends CommandContext> implements CommandRegistry {
 
         public static final String CORE = "core";
 
         private final String owner;
         private final List<String> arguments;
-        private final Map<String, Command> commands = new LinkedHashMap<>();
+        private final Map<String, Command<C>> commands = new LinkedHashMap<>();
 
         public Builder(String owner) {
             this(owner, List.of());
@@ -142,9 +146,22 @@ public final class CommandTable {
 
         @Override
         public void register(CommandSpec spec, CommandHandler handler) {
-            CommandSpec described = owner.equals(CORE) ? RedisCommandDetails.attach(spec) : spec;
-            if (commands.putIfAbsent(spec.name(), new Command(described, handler, owner)) != null) {
-                throw new IllegalArgumentException("command '" + spec.name() + "' registered twice");
+            add(new Command<>(described(spec), handler, owner));
+        }
+
+        /** Adds one of core's own commands, whose body takes the server's context type. */
+        public void registerCore(CommandSpec spec, ContextHandler<? super C> body) {
+            add(new Command<>(described(spec), body, owner));
+        }
+
+        private CommandSpec described(CommandSpec spec) {
+            return owner.equals(CORE) ? RedisCommandDetails.attach(spec) : spec;
+        }
+
+        private void add(Command<C> command) {
+            String name = command.spec().name();
+            if (commands.putIfAbsent(name, command) != null) {
+                throw new IllegalArgumentException("command '" + name + "' registered twice");
             }
         }
 
@@ -152,8 +169,8 @@ public final class CommandTable {
             return new ArrayList<>(commands.keySet());
         }
 
-        public CommandTable build() {
-            return new CommandTable(commands);
+        public CommandTable<C> build() {
+            return new CommandTable<>(commands);
         }
     }
 }

@@ -20,7 +20,7 @@ import java.util.List;
  *
  * <p>Thread rule: start-up only, on the thread holding every database.
  */
-final class AofReplay implements CommandContext, Client {
+final class AofReplay implements CoreContext, Client {
 
     private final ServerState server;
     private final RespWriter writer = new RespWriter();
@@ -40,7 +40,7 @@ final class AofReplay implements CommandContext, Client {
     }
 
     private void run(List<Keyspace> databases, int database, byte[][] argv) {
-        Command command = server.commands().lookup(argv[0], 0, argv[0].length);
+        Command<CoreContext> command = server.commands().lookup(argv[0], 0, argv[0].length);
         if (command == null) {
             throw new IllegalStateException("Unknown command '" + new String(argv[0], StandardCharsets.UTF_8)
                 + "' reading the append only file");
@@ -53,7 +53,7 @@ final class AofReplay implements CommandContext, Client {
         this.database = database;
         this.arguments = new ScriptRun.ArgvArguments(argv);
         scratch.clear();
-        command.handler().execute(this);
+        command.execute(this);
     }
 
     @Override
@@ -94,6 +94,11 @@ final class AofReplay implements CommandContext, Client {
     @Override
     public Client client() {
         return this;
+    }
+
+    @Override
+    public ClientConnection connection() {
+        return null;
     }
 
     @Override

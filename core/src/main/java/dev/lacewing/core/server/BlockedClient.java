@@ -39,7 +39,7 @@ final class BlockedClient implements BlockedKeys.Entry {
     static final int DONE = 1;
 
     final ClientConnection connection;
-    final Command command;
+    final Command<CoreContext> command;
     final CopiedArguments arguments;
     final int database;
     final int[] keyArguments;
@@ -51,7 +51,7 @@ final class BlockedClient implements BlockedKeys.Entry {
     /** The home thread's pending timeout task, if any. */
     io.netty.util.concurrent.ScheduledFuture<?> timer;
 
-    BlockedClient(ClientConnection connection, Command command, Arguments request, int database,
+    BlockedClient(ClientConnection connection, Command<CoreContext> command, Arguments request, int database,
                   int[] keyArguments, int destinationArgument, BlockedCommand served, long deadline) {
         this.connection = connection;
         this.command = command;

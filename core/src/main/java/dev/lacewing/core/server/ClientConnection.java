@@ -76,7 +76,7 @@ import java.util.function.Function;
  * whichever thread served it into a buffer of its own), its timeout fires, CLIENT UNBLOCK ends it or
  * the client goes. The connection's own buffers stay the home thread's throughout.
  */
-public final class ClientConnection extends ChannelInboundHandlerAdapter implements Client, CommandContext, Invocation {
+public final class ClientConnection extends ChannelInboundHandlerAdapter implements Client, CoreContext, Invocation {
 
     private static final System.Logger LOG = System.getLogger(ClientConnection.class.getName());
 
@@ -120,9 +120,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
      * buffer from the allocator. Home thread only.
      */
     private ByteBuf flushed;
-    private Command current;
+    private Command<CoreContext> current;
     /** The table entry the running command's counters go to: {@link #current}, or its subcommand. */
-    private Command counted;
+    private Command<CoreContext> counted;
     private long commandMillis;
     private boolean waiting;
     /**
@@ -501,7 +501,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         skipNextReply = false;
         writer.target(muted ? discardedReplies() : out());
         Arguments args = decoder;
-        Command command = server.commands().lookup(args.array(), args.offset(0), args.length(0));
+        Command<CoreContext> command = server.commands().lookup(args.array(), args.offset(0), args.length(0));
         noteForCaching(command);
         if (command == null) {
             rejectUnknownCommand(args);
@@ -515,7 +515,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         if (args.count() >= 2 && !command.subcommands().isEmpty() && !subcommandAccepted(command, args)) {
             return;
         }
-        Command guarded = command.protectedEntry(args);
+        Command<CoreContext> guarded = command.protectedEntry(args);
         if (guarded != null && !server.settings().allowsProtectedCommand(spec.name(), isLocal())) {
             reject(guarded, Errors.protectedCommandNotAllowed(spec.name()));
             return;
@@ -535,7 +535,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             return;
         }
         if (inSubscribedContext() && !Subscriptions.allowedWhileSubscribed(spec.name())) {
-            Command named = subcommandNamed(command, args);
+            Command<CoreContext> named = subcommandNamed(command, args);
             if (named != null) {
                 reject(named, Subscriptions.notAllowedWhileSubscribed(named.spec().name()));
                 return;
@@ -571,7 +571,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     /** Clears CLIENT CACHING's choice unless the previous command was CLIENT or a transaction is open. */
-    private void noteForCaching(Command command) {
+    private void noteForCaching(Command<CoreContext> command) {
         if (retryingPostponed) {
             retryingPostponed = false;
             return;
@@ -608,11 +608,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     /** Redis's CMD_ALLOW_BUSY, on the command or the subcommand named (SCRIPT KILL). */
-    private static boolean allowedWhileBusy(Command command, Arguments args) {
+    private static boolean allowedWhileBusy(Command<CoreContext> command, Arguments args) {
         if (command.spec().has(CommandFlag.ALLOW_BUSY)) {
             return true;
         }
-        Command named = subcommandNamed(command, args);
+        Command<CoreContext> named = subcommandNamed(command, args);
         return named != null && named.spec().has(CommandFlag.ALLOW_BUSY);
     }
 
@@ -627,11 +627,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
      * container; null when the subcommand is unknown or takes another argument count: its handler
      * then replies that error, which Redis gives before this check.
      */
-    private static Command subcommandNamed(Command command, Arguments args) {
+    private static Command<CoreContext> subcommandNamed(Command<CoreContext> command, Arguments args) {
         if (args.count() < 2 || command.subcommands().isEmpty()) {
             return command;
         }
-        Command subcommand = command.subcommand(args.string(1).toLowerCase(java.util.Locale.ROOT));
+        Command<CoreContext> subcommand = command.subcommand(args.string(1).toLowerCase(java.util.Locale.ROOT));
         return subcommand != null && subcommand.spec().acceptsArgumentCount(args.count()) ? subcommand : null;
     }
 
@@ -647,8 +647,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
      * Redis's ACL check in processCommand: a request the user may not run is refused with NOPERM
      * and logged in ACL LOG (in MULTI it also makes EXEC abort).
      */
-    private boolean permitted(AclUser.Rules rules, Command command, Arguments args) {
-        Command target = subcommandNamed(command, args);
+    private boolean permitted(AclUser.Rules rules, Command<CoreContext> command, Arguments args) {
+        Command<CoreContext> target = subcommandNamed(command, args);
         if (target == null) {
             return true;
         }
@@ -667,7 +667,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     /** Adds an ACL LOG entry for a denial of this client's request (Redis's addACLLogEntry). */
-    void logDenial(Acl.Denial denial, Command target, Arguments args, String context) {
+    void logDenial(Acl.Denial denial, Command<CoreContext> target, Arguments args, String context) {
         String object = denial.reason() == AclLog.Reason.COMMAND ? target.spec().name() : args.string(denial.position());
         server.acl().log().add(denial.reason(), context, object, user.name(), describe());
     }
@@ -676,9 +676,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
      * The NOPERM error EXEC gives a queued command the user may no longer run (its rules changed
      * since it was queued), logged; null when it may run.
      */
-    String deniedAtExec(Command command, Arguments args) {
+    String deniedAtExec(Command<CoreContext> command, Arguments args) {
         AclUser.Rules rules = user.rules();
-        Command target = rules.unrestricted() ? null : subcommandNamed(command, args);
+        Command<CoreContext> target = rules.unrestricted() ? null : subcommandNamed(command, args);
         Acl.Denial denial = target == null ? null : server.acl().check(rules, target, args);
         if (denial == null) {
             return null;
@@ -692,16 +692,16 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             };
     }
 
-    private void begin(Command command) {
+    private void begin(Command<CoreContext> command) {
         markReply();
         current = command;
         countsReads = command.readOnly();
-        counted = command;
-        lastCommand = command.spec().name();
+        counted = command.container() ? runningSubcommand(command) : command;
+        lastCommand = counted.spec().name();
         commandMillis = System.currentTimeMillis();
     }
 
-    private void reject(Command command, String error) {
+    private void reject(Command<CoreContext> command, String error) {
         multi.flagError();
         if (command != null) {
             command.recordRejected();
@@ -715,8 +715,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
      * unknown subcommand or a wrong argument count is refused before anything else is checked, so
      * inside MULTI it is not queued and makes EXEC abort, as in Redis. False after the refusal.
      */
-    private boolean subcommandAccepted(Command container, Arguments args) {
-        Command subcommand = container.subcommand(args.string(1).toLowerCase(java.util.Locale.ROOT));
+    private boolean subcommandAccepted(Command<CoreContext> container, Arguments args) {
+        Command<CoreContext> subcommand = container.subcommand(args.string(1).toLowerCase(java.util.Locale.ROOT));
         if (subcommand == null) {
             writer.error(Errors.quoting("ERR unknown subcommand '", args.array(), args.offset(1), args.length(1), 128,
                 "'. Try " + args.string(0).toUpperCase(java.util.Locale.ROOT) + " HELP."));
@@ -788,7 +788,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         long changesBefore = ThreadChanges.count();
         AofDeletions.running(aofBatch);
         try {
-            current.handler().execute(this);
+            current.execute(this);
             if (blockedClient == null) {
                 Watch.written(current.spec(), decoder, this);
             }
@@ -837,7 +837,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             return false;
         }
         Arguments args = decoder;
-        Command command = server.commands().lookup(args.array(), args.offset(0), args.length(0));
+        Command<CoreContext> command = server.commands().lookup(args.array(), args.offset(0), args.length(0));
         if (command == null) {
             return false;
         }
@@ -881,7 +881,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     /** EXEC inside MULTI: runs where the engine grants every key of the transaction ({@link Multi.Exec}). */
-    void runExec(Command command, Multi.Exec exec) {
+    void runExec(Command<CoreContext> command, Multi.Exec exec) {
         begin(command);
         if (exec.scope() == KeyScope.NONE) {
             exec.run();
@@ -897,12 +897,12 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     /** A command refused inside MULTI by the transaction's own rules (Redis's rejectCommand). */
-    void rejectQueued(Command command, String error) {
+    void rejectQueued(Command<CoreContext> command, String error) {
         reject(command, error);
     }
 
     /** One queued command ran inside EXEC: counts it as {@link #run()} would. */
-    void queuedRan(Command command, Arguments args, long micros, boolean failed, boolean changed) {
+    void queuedRan(Command<CoreContext> command, Arguments args, long micros, boolean failed, boolean changed) {
         commandRan(command, args, micros, failed, changed);
         if (failed) {
             server.errorReplies.increment();
@@ -911,7 +911,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     /** EXEC's reply is written: counts it, and serves the clients its commands made ready. */
-    void execRan(Command command, long micros, boolean failed) {
+    void execRan(Command<CoreContext> command, long micros, boolean failed) {
         writeOwnInvalidations();
         commandRan(command, decoder, micros, failed, false);
         appendPropagated();
@@ -927,7 +927,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
      * ran to its reply; admin commands are not shown to monitors, as in Redis. A write goes to the
      * AOF only when it {@code changed} something, as call() propagates only when server.dirty moved.
      */
-    private void commandRan(Command command, Arguments args, long micros, boolean failed, boolean changed) {
+    private void commandRan(Command<CoreContext> command, Arguments args, long micros, boolean failed, boolean changed) {
         command.recordCall(micros, failed);
         server.latencyTracking().record(command.latency(), micros);
         if ((changed || AofPropagation.always(command.spec().name())) && !failed && command.spec().has(CommandFlag.WRITE)
@@ -958,7 +958,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
      * included) to the batch {@link #appendPropagated} appends once the client's command is done.
      * {@code reply}: a buffer holding the command's reply from {@code replyFrom}, or null.
      */
-    void propagate(Command command, Arguments args, ByteBuf reply, int replyFrom) {
+    void propagate(Command<CoreContext> command, Arguments args, ByteBuf reply, int replyFrom) {
         String name = command.spec().name();
         // The command's own clock, so a relative expiry becomes the absolute time the keyspace stored.
         AofPropagation.add(aofBatch, database, name, args, commandMillis,
@@ -971,7 +971,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     /** A script's write: its reply is its own. */
-    void propagate(Command command, Arguments args, byte[] reply) {
+    void propagate(Command<CoreContext> command, Arguments args, byte[] reply) {
         AofPropagation.add(aofBatch, database, command.spec().name(), args, commandMillis, () -> reply);
     }
 
@@ -1656,7 +1656,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     /** What a command queued in MULTI sees when EXEC runs it: as {@link #keyspace()} for that command. */
-    Keyspace keyspaceFor(Command command) {
+    Keyspace keyspaceFor(Command<CoreContext> command) {
         Keyspace keyspace = server.engine().keyspace(database);
         return command.readOnly() ? readLookups.of(keyspace) : keyspace;
     }
@@ -1688,6 +1688,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     @Override
     public Client client() {
+        return this;
+    }
+
+    @Override
+    public ClientConnection connection() {
         return this;
     }
 
@@ -1744,16 +1749,13 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     /**
-     * Names the running command by its subcommand ({@code info} of CLIENT), as Redis 7 does for
-     * container commands: CLIENT LIST / INFO's {@code cmd=client|info}, and INFO commandstats'
-     * {@code cmdstat_client|info}. Called by the container once the subcommand's arity is checked.
+     * The running container command as its subcommand ({@code info} of CLIENT), as Redis 7 names it:
+     * CLIENT LIST / INFO's {@code cmd=client|info}, and INFO commandstats' {@code cmdstat_client|info};
+     * the container itself when the request names none it accepts (its handler replies the error).
      */
-    public void subcommand(String lowerCaseName) {
-        Command subcommand = current.subcommand(lowerCaseName);
-        if (subcommand != null) {
-            counted = subcommand;
-            lastCommand = subcommand.spec().name();
-        }
+    private Command<CoreContext> runningSubcommand(Command<CoreContext> container) {
+        Command<CoreContext> named = subcommandNamed(container, decoder);
+        return named != null ? named : container;
     }
 
     public AclUser user() {

@@ -31,13 +31,13 @@ public final class CoreCommands {
     }
 
     /** A table of every built-in command, owned by {@link CommandTable.Builder#CORE}. */
-    public static CommandTable table() {
+    public static CommandTable<CoreContext> table() {
         return table(Scripts.none());
     }
 
     /** The table of a server whose scripts (EVAL's and SCRIPT's) are {@code scripts}. */
-    public static CommandTable table(Scripts scripts) {
-        CommandTable.Builder builder = new CommandTable.Builder(CommandTable.Builder.CORE);
+    public static CommandTable<CoreContext> table(Scripts scripts) {
+        CommandTable.Builder<CoreContext> builder = new CommandTable.Builder<>(CommandTable.Builder.CORE);
         StringCommands.register(builder);
         HashCommands.register(builder);
         SetCommands.register(builder);

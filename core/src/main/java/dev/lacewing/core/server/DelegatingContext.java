@@ -1,7 +1,6 @@
 package dev.lacewing.core.server;
 
 import dev.lacewing.api.Client;
-import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.api.ValueView;
@@ -19,12 +18,12 @@ import dev.lacewing.api.ValueView;
  * <p>Thread rule: the thread running the command it was made for; what is passed on follows the
  * delegate's rule, so a subclass running off the delegate's thread overrides what is not safe there.
  */
-abstract class DelegatingContext implements CommandContext {
+abstract class DelegatingContext implements CoreContext {
 
-    private final CommandContext delegate;
+    private final CoreContext delegate;
     private final ServerState server;
 
-    DelegatingContext(CommandContext delegate, ServerState server) {
+    DelegatingContext(CoreContext delegate, ServerState server) {
         this.delegate = delegate;
         this.server = server;
     }
@@ -76,5 +75,10 @@ abstract class DelegatingContext implements CommandContext {
     @Override
     public ServerState server() {
         return server;
+    }
+
+    @Override
+    public ClientConnection connection() {
+        return delegate.connection();
     }
 }

@@ -52,7 +52,7 @@ final class GatherRequest implements Invocation.Split, GatheredKeyspace.Keys {
     private static final int RUN = 1;
 
     private final ClientConnection connection;
-    private final Command command;
+    private final Command<CoreContext> command;
     private final Arguments request;
     private final int database;
     private final long now;
@@ -63,7 +63,7 @@ final class GatherRequest implements Invocation.Split, GatheredKeyspace.Keys {
     private boolean whole;
     private RunContext ran;
 
-    private GatherRequest(ClientConnection connection, Command command, Arguments request, int destination) {
+    private GatherRequest(ClientConnection connection, Command<CoreContext> command, Arguments request, int destination) {
         this.connection = connection;
         this.command = command;
         this.request = request;
@@ -73,7 +73,7 @@ final class GatherRequest implements Invocation.Split, GatheredKeyspace.Keys {
     }
 
     /** The gather of the connection's current request, or null when it runs whole. */
-    static GatherRequest of(ClientConnection connection, Command command, Arguments request) {
+    static GatherRequest of(ClientConnection connection, Command<CoreContext> command, Arguments request) {
         CommandSpec spec = command.spec();
         ServerState server = connection.server();
         if (command.keySplit() != KeySplit.GATHER || spec.has(CommandFlag.BLOCKING)
@@ -128,7 +128,7 @@ final class GatherRequest implements Invocation.Split, GatheredKeyspace.Keys {
         long start = System.nanoTime();
         long changesBefore = ThreadChanges.count();
         try {
-            command.handler().execute(context);
+            command.execute(context);
         } catch (RuntimeException e) {
             context.writer.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
         }

@@ -76,7 +76,7 @@ final class GatheredExec implements Invocation.Split, GatheredKeyspace.Keys {
     }
 
     /** Whether a queued command may run over a gathered view of the keys it declares. */
-    static boolean eligible(Command command, Arguments args) {
+    static boolean eligible(Command<CoreContext> command, Arguments args) {
         CommandSpec spec = command.spec();
         return !spec.has(CommandFlag.BLOCKING) && !spec.has(CommandFlag.ADMIN) && !WHOLE.contains(spec.name())
             && !(spec.name().equals("copy") && args.count() > 3);
@@ -124,7 +124,7 @@ final class GatheredExec implements Invocation.Split, GatheredKeyspace.Keys {
     }
 
     /** The keyspace a queued command sees in the run: the gathered view, through the read lookups for a read. */
-    Keyspace view(Command command) {
+    Keyspace view(Command<CoreContext> command) {
         return command.readOnly() ? connection.server().readLookups().of(gathered) : gathered;
     }
 

@@ -277,7 +277,7 @@ public final class LacewingServer implements AutoCloseable {
                                      TlsContext tls, MultiThreadIoEventLoopGroup group,
                                      MultiThreadIoEventLoopGroup acceptor, ConnectionPlacement placement) {
             NettyWorkers workers = new NettyWorkers(group);
-            ServerState state = new ServerState(config, new CommandTable.Builder("core").build(), plan, engineName,
+            ServerState state = new ServerState(config, new CommandTable.Builder<CoreContext>("core").build(), plan, engineName,
                 transport.transport().name(), transport.notes(), found.mode());
             Scripts scripts = new Scripts(found.scripting().isEmpty() ? null : found.scripting().get(0));
             state.scripts(scripts);

@@ -196,7 +196,7 @@ final class MetricsEndpoint extends SimpleChannelInboundHandler<FullHttpRequest>
         LatencyTracking tracking = state.latencyTracking();
         if (tracking.enabled()) {
             double[] percentiles = tracking.percentiles();
-            for (Command command : allCommands(state)) {
+            for (Command<CoreContext> command : allCommands(state)) {
                 Histogram histogram = command.latency().snapshot();
                 if (histogram.getTotalCount() == 0) {
                     continue;
@@ -214,9 +214,9 @@ final class MetricsEndpoint extends SimpleChannelInboundHandler<FullHttpRequest>
         metrics.add(summary.build());
     }
 
-    private static List<Command> allCommands(ServerState state) {
-        List<Command> all = new ArrayList<>();
-        for (Command command : state.commands().commands()) {
+    private static List<Command<CoreContext>> allCommands(ServerState state) {
+        List<Command<CoreContext>> all = new ArrayList<>();
+        for (Command<CoreContext> command : state.commands().commands()) {
             all.add(command);
             all.addAll(command.subcommands());
         }
@@ -229,7 +229,7 @@ final class MetricsEndpoint extends SimpleChannelInboundHandler<FullHttpRequest>
             .help("Total number of calls per command");
         CounterSnapshot.Builder seconds = CounterSnapshot.builder().name("redis_commands_duration_seconds")
             .help("Total amount of time in seconds spent per command");
-        for (Command command : allCommands(state)) {
+        for (Command<CoreContext> command : allCommands(state)) {
             if (command.calls() > 0) {
                 Labels labels = Labels.of("cmd", command.spec().name());
                 calls.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().labels(labels)

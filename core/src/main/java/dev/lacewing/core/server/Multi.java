@@ -49,7 +49,7 @@ public final class Multi {
     static final String EXECABORT_BECAUSE = "EXECABORT Transaction discarded because of: ";
 
     /** A queued command with its arguments copied out of the connection's buffer. */
-    private record Queued(Command command, Arguments arguments) {
+    private record Queued(Command<CoreContext> command, Arguments arguments) {
     }
 
     /** A queued command's record, its copied arguments' object and array headers. */
@@ -79,8 +79,8 @@ public final class Multi {
     }
 
     /** The transaction of the connection a command runs for. */
-    public static Multi of(CommandContext ctx) {
-        return ((ClientConnection) ctx.client()).multi();
+    public static Multi of(CoreContext ctx) {
+        return ctx.connection().multi();
     }
 
     public boolean active() {
@@ -121,12 +121,12 @@ public final class Multi {
      * RESET), as Redis's processCommand lets them through.
      */
     /** processCommand's MISCONF check, as for a command outside MULTI: writes and PING after a failed BGSAVE. */
-    private boolean refusedAfterFailedSave(Command command) {
+    private boolean refusedAfterFailedSave(Command<CoreContext> command) {
         return connection.server().backgroundSave().refusesWrites()
             && (command.spec().has(CommandFlag.WRITE) || command.spec().name().equals("ping"));
     }
 
-    boolean dispatch(Command command, Arguments args, RespWriter writer) {
+    boolean dispatch(Command<CoreContext> command, Arguments args, RespWriter writer) {
         String name = command.spec().name();
         switch (name) {
             case "exec" -> {
@@ -262,7 +262,7 @@ public final class Multi {
         /** While the queue runs over gathered keys: the gather, else null. */
         private GatheredExec gathered;
 
-        Exec(Command command) {
+        Exec(Command<CoreContext> command) {
             super(command);
             KeyScope widest = KeyScope.NONE;
             KeyList list = new KeyList();
@@ -403,7 +403,7 @@ public final class Multi {
             try {
                 QueuedContext context = new QueuedContext(q.command, q.arguments);
                 connection.markReply();
-                q.command.handler().execute(context);
+                q.command.execute(context);
                 if (!context.refusedToBlock) {
                     Watch.written(q.command.spec(), q.arguments, context);
                 }
@@ -423,9 +423,9 @@ public final class Multi {
 
     /** An invocation of one of this connection's commands, in its database, from its home worker. */
     private abstract class OnConnection implements Invocation {
-        final Command command;
+        final Command<CoreContext> command;
 
-        OnConnection(Command command) {
+        OnConnection(Command<CoreContext> command) {
             this.command = command;
         }
 
@@ -448,7 +448,7 @@ public final class Multi {
     /** A command asking the engine only whether memory is over the limit (it names no keys, so none are evicted for it). */
     private final class Keyless extends OnConnection {
 
-        Keyless(Command command) {
+        Keyless(Command<CoreContext> command) {
             super(command);
         }
 
@@ -540,14 +540,14 @@ public final class Multi {
      * as Redis answers for a client that may not block.
      */
     private final class QueuedContext extends DelegatingContext {
-        private final Command command;
+        private final Command<CoreContext> command;
         private final Arguments arguments;
         /** EXEC's clock: one instant for the whole transaction, which the AOF's absolute times also use. */
         private final long now = connection.now();
         /** The command would have blocked: it answered as timed out and wrote nothing. */
         private boolean refusedToBlock;
 
-        QueuedContext(Command command, Arguments arguments) {
+        QueuedContext(Command<CoreContext> command, Arguments arguments) {
             super(connection);
             this.command = command;
             this.arguments = arguments;

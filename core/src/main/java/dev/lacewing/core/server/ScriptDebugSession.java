@@ -1,7 +1,6 @@
 package dev.lacewing.core.server;
 
 import dev.lacewing.api.Arguments;
-import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
@@ -85,8 +84,9 @@ public final class ScriptDebugSession implements ScriptDebugger {
      * SCRIPT DEBUG YES|SYNC|NO: how the connection's next EVAL runs. Refused behind replies not yet
      * sent, and so inside EXEC, as Redis refuses it in a pipeline.
      */
-    public static void configure(CommandContext ctx) {
-        if (!(ctx instanceof ClientConnection connection) || connection.hasPendingReplies()) {
+    public static void configure(CoreContext ctx) {
+        ClientConnection connection = ctx.connection();
+        if (connection != ctx || connection.hasPendingReplies()) {
             ctx.reply().error("ERR SCRIPT DEBUG must be called outside a pipeline");
             return;
         }
@@ -433,13 +433,13 @@ public final class ScriptDebugSession implements ScriptDebugger {
 
     /** Runs one command's handler against {@code keyspace}; its RESP2 reply. */
     private byte[] execute(IntFunction<Keyspace> databases, byte[]... argv) {
-        Command command = server.commands().lookup(argv[0], 0, argv[0].length);
+        Command<CoreContext> command = server.commands().lookup(argv[0], 0, argv[0].length);
         ByteBuf buffer = Unpooled.buffer(256);
         try {
             RespWriter writer = new RespWriter();
             writer.target(buffer);
             writer.protocol(2);
-            command.handler().execute(new SessionContext(new ScriptRun.ArgvArguments(argv), writer, databases));
+            command.execute(new SessionContext(new ScriptRun.ArgvArguments(argv), writer, databases));
             return ByteBufUtil.getBytes(buffer);
         } finally {
             buffer.release();

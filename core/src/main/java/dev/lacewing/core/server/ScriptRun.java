@@ -3,7 +3,6 @@ package dev.lacewing.core.server;
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.BlockedCommand;
 import dev.lacewing.api.Client;
-import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.CommandFlag;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
@@ -68,7 +67,7 @@ public final class ScriptRun implements ScriptHost {
         }
     }
 
-    private final CommandContext ctx;
+    private final CoreContext ctx;
     private final ServerState server;
     /** The view a read-only call sees, made on the first such call. */
     private ReadLookups readLookups;
@@ -94,7 +93,7 @@ public final class ScriptRun implements ScriptHost {
     private volatile Thread thread;
     private Scripts scripts;
     private boolean leftItsKeys;
-    /** MONITOR's lines of this run, or null: see {@link #monitorLines(CommandContext)}. */
+    /** MONITOR's lines of this run, or null: see {@link #monitorLines(CoreContext)}. */
     private final List<byte[]> monitorLines;
     /**
      * The commands this run ran that the slow log takes, held as MONITOR's lines are, the newest
@@ -118,20 +117,21 @@ public final class ScriptRun implements ScriptHost {
     private record SlowCall(Arguments args, boolean[] redacted, long micros) {
     }
 
-    private ScriptRun(CommandContext ctx, Scripts.Program script, int keyCount, boolean readOnly,
+    private ScriptRun(CoreContext ctx, Scripts.Program script, int keyCount, boolean readOnly,
                       List<byte[]> monitorLines) {
         this.ctx = ctx;
         this.monitorLines = monitorLines;
-        this.server = (ServerState) ctx.server();
+        this.server = ctx.server();
         this.script = script;
         this.firstKey = 3;
         this.keyCount = keyCount;
         this.readOnly = readOnly || (script.flags() & Scripts.NO_WRITES) != 0;
-        if (ctx instanceof ClientConnection connection) {
+        ClientConnection connection = ctx.connection();
+        if (connection == ctx) {
             wholeGranted = connection.scope() == KeyScope.ALL;
             alsoGranted = null;
             rerunnable = connection;
-        } else if (ctx.client() instanceof ClientConnection connection && connection.multi().running() != null) {
+        } else if (connection != null && connection.multi().running() != null) {
             Multi.Exec exec = connection.multi().running();
             wholeGranted = exec.scope() == KeyScope.ALL;
             alsoGranted = exec.arguments();
@@ -144,15 +144,15 @@ public final class ScriptRun implements ScriptHost {
     }
 
     /** EVAL, EVALSHA, EVAL_RO, EVALSHA_RO. */
-    public static void eval(CommandContext ctx, boolean bySha, boolean readOnlyCommand) {
+    public static void eval(CoreContext ctx, boolean bySha, boolean readOnlyCommand) {
         List<byte[]> monitorLines = monitorLines(ctx);
         eval(ctx, bySha, readOnlyCommand, monitorLines);
         feed(ctx, monitorLines);
     }
 
-    private static void eval(CommandContext ctx, boolean bySha, boolean readOnlyCommand, List<byte[]> monitorLines) {
+    private static void eval(CoreContext ctx, boolean bySha, boolean readOnlyCommand, List<byte[]> monitorLines) {
         ReplyWriter reply = ctx.reply();
-        Scripts scripts = ((ServerState) ctx.server()).scripts();
+        Scripts scripts = ctx.server().scripts();
         Arguments args = ctx.arguments();
         if (bySha && args.length(1) != 40 && scripts.available()) {
             // evalShaCommand: a SHA of the wrong length cannot match, so NOSCRIPT comes before numkeys's checks.
@@ -192,15 +192,15 @@ public final class ScriptRun implements ScriptHost {
      * FCALL and FCALL_RO (fcallCommandGeneric): the function first, then its numkeys. A function
      * runs as a script with a shebang does: its flags decide FCALL_RO and the memory check.
      */
-    public static void fcall(CommandContext ctx, boolean readOnlyCommand) {
+    public static void fcall(CoreContext ctx, boolean readOnlyCommand) {
         List<byte[]> monitorLines = monitorLines(ctx);
         fcall(ctx, readOnlyCommand, monitorLines);
         feed(ctx, monitorLines);
     }
 
-    private static void fcall(CommandContext ctx, boolean readOnlyCommand, List<byte[]> monitorLines) {
+    private static void fcall(CoreContext ctx, boolean readOnlyCommand, List<byte[]> monitorLines) {
         ReplyWriter reply = ctx.reply();
-        Scripts scripts = ((ServerState) ctx.server()).scripts();
+        Scripts scripts = ctx.server().scripts();
         Arguments args = ctx.arguments();
         Functions.Function function = scripts.functions().function(args.string(1));
         if (function == null) {
@@ -232,22 +232,22 @@ public final class ScriptRun implements ScriptHost {
      * the script ran. The lines wait for the run's end, so that a run abandoned to be run again
      * over the whole keyspace shows nothing. Null when no client monitors.
      */
-    private static List<byte[]> monitorLines(CommandContext ctx) {
-        ServerState server = server(ctx);
+    private static List<byte[]> monitorLines(CoreContext ctx) {
+        ServerState server = ctx.server();
         if (!server.monitors().active()) {
             return null;
         }
         Client client = ctx.client();
-        String origin = client instanceof ClientConnection connection ? connection.remoteAddress() : "?";
+        String origin = ctx.connection() != null ? ctx.connection().remoteAddress() : "?";
         Arguments args = ctx.arguments();
         List<byte[]> lines = new ArrayList<>();
         lines.add(Monitors.line(Instant.now(), client == null ? 0 : client.database(), origin, args, null));
         return lines;
     }
 
-    private static void feed(CommandContext ctx, List<byte[]> monitorLines) {
+    private static void feed(CoreContext ctx, List<byte[]> monitorLines) {
         if (monitorLines != null) {
-            Monitors monitors = server(ctx).monitors();
+            Monitors monitors = ctx.server().monitors();
             for (byte[] line : monitorLines) {
                 monitors.feed(line);
             }
@@ -255,7 +255,7 @@ public final class ScriptRun implements ScriptHost {
     }
 
     /** The checks a script's or function's flags ask for (scriptPrepareForRun), then its run. */
-    private static void start(CommandContext ctx, Scripts scripts, Scripts.Program program, int numKeys,
+    private static void start(CoreContext ctx, Scripts scripts, Scripts.Program program, int numKeys,
                               boolean readOnlyCommand, List<byte[]> monitorLines) {
         ReplyWriter reply = ctx.reply();
         int flags = program.flags();
@@ -265,12 +265,12 @@ public final class ScriptRun implements ScriptHost {
         }
         // scriptPrepareForRun: a script with a shebang and without no-writes is refused whole.
         if ((flags & Scripts.SHEBANG) != 0 && (flags & Scripts.NO_WRITES) == 0
-            && server(ctx).backgroundSave().refusesWrites()) {
+            && ctx.server().backgroundSave().refusesWrites()) {
             reply.error(BackgroundSave.MISCONF);
             return;
         }
         if ((flags & Scripts.SHEBANG) != 0 && (flags & (Scripts.NO_WRITES | Scripts.ALLOW_OOM)) == 0
-            && ctx.client() instanceof ClientConnection connection && !server(ctx).engine().reclaimMemory(connection)) {
+            && ctx.connection() != null && !ctx.server().engine().reclaimMemory(ctx.connection())) {
             reply.error(Errors.OOM);
             return;
         }
@@ -282,7 +282,7 @@ public final class ScriptRun implements ScriptHost {
      * request and keyspace, and the caller holds the whole keyspace for each {@link #call} (SYNC)
      * or owns the private copy {@code ctx} sees ({@code privateCopy}, YES).
      */
-    static ScriptRun forDebugging(CommandContext ctx, Scripts.Program program, int keyCount, boolean readOnly,
+    static ScriptRun forDebugging(CoreContext ctx, Scripts.Program program, int keyCount, boolean readOnly,
                                   boolean privateCopy) {
         ScriptRun run = new ScriptRun(ctx, program, keyCount, readOnly, null);
         run.privateCopy = privateCopy;
@@ -300,7 +300,7 @@ public final class ScriptRun implements ScriptHost {
     }
 
     /** EVAL's script: known by its SHA, or compiled and stored now; null after replying an error. */
-    private static Scripts.Script compiled(CommandContext ctx, Scripts scripts, Arguments args) {
+    private static Scripts.Script compiled(CoreContext ctx, Scripts scripts, Arguments args) {
         String sha = scripts.shaOf(args, 1);
         Scripts.Script script = scripts.get(sha);
         return script != null ? script : load(ctx.reply(), scripts, sha, args.copy(1));
@@ -321,10 +321,6 @@ public final class ScriptRun implements ScriptHost {
             return null;
         }
         return scripts.add(sha, body, flags);
-    }
-
-    private static ServerState server(CommandContext ctx) {
-        return (ServerState) ctx.server();
     }
 
     private void run(Scripts scripts) {
@@ -459,15 +455,16 @@ public final class ScriptRun implements ScriptHost {
      * Redis's scriptVerifyACL: the calling client's user must be allowed the command, its keys and
      * its channels; a refusal is logged with context "lua". Null when allowed.
      */
-    private String aclRefusal(Command command, Arguments request) {
-        if (!(ctx.client() instanceof ClientConnection connection)) {
+    private String aclRefusal(Command<CoreContext> command, Arguments request) {
+        ClientConnection connection = ctx.connection();
+        if (connection == null) {
             return null;
         }
         AclUser.Rules rules = connection.user().rules();
         if (rules.unrestricted()) {
             return null;
         }
-        Command target = command;
+        Command<CoreContext> target = command;
         if (request.count() > 1 && !command.subcommands().isEmpty()) {
             target = command.subcommand(request.string(1).toLowerCase(Locale.ROOT));
             if (target == null || !target.spec().acceptsArgumentCount(request.count())) {
@@ -488,7 +485,7 @@ public final class ScriptRun implements ScriptHost {
 
     @Override
     public byte[] call(byte[][] argv, int protocol, boolean raiseErrors) {
-        Command command = argv.length == 0 ? null : server.commands().lookup(argv[0], 0, argv[0].length);
+        Command<CoreContext> command = argv.length == 0 ? null : server.commands().lookup(argv[0], 0, argv[0].length);
         if (command == null) {
             return error("ERR Unknown Redis command called from script");
         }
@@ -498,7 +495,7 @@ public final class ScriptRun implements ScriptHost {
         }
         CommandSpec named = spec;
         if (argv.length > 1 && !command.subcommands().isEmpty()) {
-            Command subcommand = command.subcommand(new String(argv[1], StandardCharsets.UTF_8).toLowerCase(Locale.ROOT));
+            Command<CoreContext> subcommand = command.subcommand(new String(argv[1], StandardCharsets.UTF_8).toLowerCase(Locale.ROOT));
             named = subcommand != null ? subcommand.spec() : spec;
         }
         if (spec.has(CommandFlag.NOSCRIPT) || named.has(CommandFlag.NOSCRIPT)) {
@@ -526,7 +523,7 @@ public final class ScriptRun implements ScriptHost {
             }
         }
         if (spec.has(CommandFlag.DENYOOM) && (script.flags() & Scripts.ALLOW_OOM) == 0 && !wrote && !privateCopy
-            && ctx.client() instanceof ClientConnection connection && !server.engine().reclaimMemory(connection)) {
+            && ctx.connection() != null && !server.engine().reclaimMemory(ctx.connection())) {
             return error(Errors.OOM);
         }
         checkGrant(spec, args);
@@ -541,7 +538,7 @@ public final class ScriptRun implements ScriptHost {
         CallContext call = new CallContext(args, command.readOnly());
         long changesBefore = ThreadChanges.count();
         try {
-            command.handler().execute(call);
+            command.execute(call);
             if (!privateCopy) {
                 Watch.written(spec, args, call);
             }
@@ -577,7 +574,8 @@ public final class ScriptRun implements ScriptHost {
         // Redis 7 replicates a script's effects: each write that changed something, MULTI/EXEC around several.
         if (write && !failed && !privateCopy && (ThreadChanges.count() != changesBefore || AofPropagation.always(spec.name()))
             && server.aof().enabled()
-            && ctx.client() instanceof ClientConnection connection) {
+            && ctx.connection() != null) {
+            ClientConnection connection = ctx.connection();
             if (sessionWrites != null) {
                 AofPropagation.add(sessionWrites, connection.database(), spec.name(), args, call.now(), () -> reply);
                 server.aof().append(sessionWrites);

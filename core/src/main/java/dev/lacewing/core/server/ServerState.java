@@ -51,7 +51,7 @@ public final class ServerState implements Server, ModuleRegistry {
     public static final String REDIS_VERSION = "7.0.15";
 
     private final Config config;
-    private volatile CommandTable commands;
+    private volatile CommandTable<CoreContext> commands;
     private StorageEngine engine;
     private final ThreadingPlan threading;
     private final String transport;
@@ -121,7 +121,7 @@ public final class ServerState implements Server, ModuleRegistry {
     private volatile OutputBufferLimits outputBufferLimits;
     private final Acl acl;
 
-    ServerState(Config config, CommandTable commands, ThreadingPlan threading, String engineName, String transport,
+    ServerState(Config config, CommandTable<CoreContext> commands, ThreadingPlan threading, String engineName, String transport,
                 String transportNotes, String pluginMode) {
         this.config = config;
         this.commands = commands;
@@ -212,7 +212,7 @@ public final class ServerState implements Server, ModuleRegistry {
         }
     }
 
-    void commands(CommandTable table) {
+    void commands(CommandTable<CoreContext> table) {
         this.commands = table;
     }
 
@@ -251,7 +251,7 @@ public final class ServerState implements Server, ModuleRegistry {
         return VERSION;
     }
 
-    public CommandTable commands() {
+    public CommandTable<CoreContext> commands() {
         return commands;
     }
 
@@ -574,7 +574,7 @@ public final class ServerState implements Server, ModuleRegistry {
 
     @Override
     public synchronized void addCommands(CommandProvider provider, List<String> arguments) {
-        CommandTable.Builder builder = new CommandTable.Builder(provider.name(), arguments);
+        CommandTable.Builder<CoreContext> builder = new CommandTable.Builder<>(provider.name(), arguments);
         provider.registerCommands(builder);
         commands = commands.with(builder);
     }

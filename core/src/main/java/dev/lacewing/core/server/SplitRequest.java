@@ -28,7 +28,7 @@ import java.nio.charset.StandardCharsets;
 final class SplitRequest implements Invocation.Split {
 
     private final ClientConnection connection;
-    private final Command command;
+    private final Command<CoreContext> command;
     private final Arguments request;
     private final int database;
     private final long now;
@@ -37,7 +37,7 @@ final class SplitRequest implements Invocation.Split {
     /** Handler time of the rounds before the last, in nanoseconds. */
     private long earlierNanos;
 
-    private SplitRequest(ClientConnection connection, Command command, Arguments request) {
+    private SplitRequest(ClientConnection connection, Command<CoreContext> command, Arguments request) {
         this.connection = connection;
         this.command = command;
         this.request = request;
@@ -46,7 +46,7 @@ final class SplitRequest implements Invocation.Split {
     }
 
     /** The split of the connection's current request, or null when it runs whole. */
-    static SplitRequest of(ClientConnection connection, Command command, Arguments request) {
+    static SplitRequest of(ClientConnection connection, Command<CoreContext> command, Arguments request) {
         CommandSpec spec = command.spec();
         if (command.keySplit() == KeySplit.NONE || (request.count() - spec.firstKey()) % spec.step() != 0) {
             return null;
@@ -68,7 +68,7 @@ final class SplitRequest implements Invocation.Split {
             if (command.keySplit() == KeySplit.NONE_EXISTED && round == 0) {
                 part.writer.integer(part.existing());
             } else {
-                command.handler().execute(part);
+                command.execute(part);
                 Watch.written(command.spec(), part, part);
             }
         } catch (RuntimeException e) {

@@ -79,18 +79,18 @@ final class Watch implements WatchedKeys.Watcher {
      * nothing (SET NX on an existing key) invalidates its keys too. Watchers are flagged by the
      * keyspace itself, only where the command changed a key.
      */
-    static void written(CommandSpec spec, Arguments args, CommandContext ctx) {
-        Tracking tracking = ((ServerState) ctx.server()).tracking();
+    static void written(CommandSpec spec, Arguments args, CoreContext ctx) {
+        Tracking tracking = ctx.server().tracking();
         if (!tracking.active() || !(database(ctx) instanceof Database database)) {
             return;
         }
         if (!spec.has(CommandFlag.WRITE)) {
             if (spec.has(CommandFlag.READONLY)) {
-                tracking.read(spec, args, ctx, database);
+                tracking.read(spec, args, ctx.connection(), database);
             }
             return;
         }
-        Tracking.Writes writes = tracking.writes(ctx.client() instanceof ClientConnection client ? client : null);
+        Tracking.Writes writes = tracking.writes(ctx.connection());
         int copyDatabase = spec.name().equals("copy") ? copyDatabaseArgument(args) : -1;
         for (int i = 0, keys = spec.keyCount(args); i < keys; i++) {
             int argument = spec.keyArgument(args, i);
@@ -104,7 +104,7 @@ final class Watch implements WatchedKeys.Watcher {
             invalidateIn(ctx, writes, args, 2, 1);
         }
         if (spec.name().equals("flushall") || spec.name().equals("flushdb")) {
-            tracking.flushed(ctx);
+            tracking.flushed(ctx.connection());
         }
         writes.done();
     }
@@ -223,8 +223,8 @@ final class Watch implements WatchedKeys.Watcher {
      * A blocked client was served from {@code key}: that key and its destination (BLMOVE's), held by
      * the serving thread, were written.
      */
-    static void served(CommandContext ctx, byte[] key, byte[] destination) {
-        Tracking tracking = ((ServerState) ctx.server()).tracking();
+    static void served(CoreContext ctx, byte[] key, byte[] destination) {
+        Tracking tracking = ctx.server().tracking();
         boolean tracked = tracking.active();
         if ((!tracked && !WatchedKeys.anyWatched()) || !(database(ctx) instanceof Database database)) {
             return;

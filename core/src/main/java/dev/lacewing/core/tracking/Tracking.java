@@ -1,7 +1,6 @@
 package dev.lacewing.core.tracking;
 
 import dev.lacewing.api.Arguments;
-import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.keyspace.Database;
@@ -163,10 +162,11 @@ public final class Tracking implements KeyspaceListener {
     /**
      * Redis's trackingRememberKeys: a read-only command of a tracking client ran (not in BCAST mode;
      * in OPTIN mode only after CLIENT CACHING YES, in OPTOUT mode unless after CLIENT CACHING NO), and
-     * its keys are remembered for it. Called by the thread holding the keys.
+     * its keys are remembered for it ({@code client}, null where no client sent the command). Called
+     * by the thread holding the keys.
      */
-    public void read(CommandSpec spec, Arguments args, CommandContext ctx, Database database) {
-        if (!(ctx.client() instanceof ClientConnection client)) {
+    public void read(CommandSpec spec, Arguments args, ClientConnection client, Database database) {
+        if (client == null) {
             return;
         }
         TrackingMode mode = client.tracking();
@@ -316,11 +316,10 @@ public final class Tracking implements KeyspaceListener {
 
     /**
      * FLUSHDB or FLUSHALL ran, holding every partition, and emptied the tables: a null invalidation to
-     * every tracking client.
+     * every tracking client; {@code writer} is the client that flushed (NOLOOP's), null for none.
      */
-    public void flushed(CommandContext ctx) {
+    public void flushed(ClientConnection writer) {
         trackedKeys.set(0);
-        ClientConnection writer = ctx.client() instanceof ClientConnection client ? client : null;
         for (ClientConnection client : clients.values()) {
             TrackingMode mode = client.tracking();
             if (mode != null) {

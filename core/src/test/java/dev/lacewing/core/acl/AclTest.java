@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  */
 class AclTest {
 
-    private static final CommandTable TABLE = CoreCommands.table();
+    private static final CommandTable<?> TABLE = CoreCommands.table();
 
     private static Acl acl() {
         return new Acl(() -> TABLE, false, 128, "");
@@ -137,7 +137,7 @@ class AclTest {
         assertEquals(List.of("AUTH", "x"), log.newest(10).stream().map(AclLog.Entry::object).toList());
     }
 
-    private static Command command(String name) {
+    private static Command<?> command(String name) {
         return TABLE.lookup(name);
     }
 

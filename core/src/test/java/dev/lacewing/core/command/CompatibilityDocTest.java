@@ -45,7 +45,7 @@ class CompatibilityDocTest {
             }
         }
         assertTrue(statuses.size() > 200, "the file lists Redis 7.0's commands: " + statuses.size());
-        CommandTable table = CoreCommands.table();
+        CommandTable<?> table = CoreCommands.table();
         statuses.forEach((name, status) -> {
             boolean present = table.lookup(name) != null;
             if (status.equals("missing")) {
@@ -55,7 +55,7 @@ class CompatibilityDocTest {
             }
         });
         Set<String> unlisted = new TreeSet<>();
-        for (Command command : table.commands()) {
+        for (Command<?> command : table.commands()) {
             String name = command.spec().name();
             if (!statuses.containsKey(name) && !own.contains(name)) {
                 unlisted.add(name);

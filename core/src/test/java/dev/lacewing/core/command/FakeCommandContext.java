@@ -36,7 +36,7 @@ public final class FakeCommandContext implements CommandContext, Client, Server,
     /** A fixed, realistic start time: 2023-11-14T22:13:20Z. */
     public static final long START = 1_700_000_000_000L;
 
-    private final CommandTable table;
+    private final CommandTable<CommandContext> table;
     private final PartitionedKeyspace keyspace;
     private final int databases;
     private final ValueView valueView = new ValueView();
@@ -58,7 +58,7 @@ public final class FakeCommandContext implements CommandContext, Client, Server,
 
     @SafeVarargs
     public FakeCommandContext(int partitions, int databases, Consumer<CommandRegistry>... families) {
-        CommandTable.Builder builder = new CommandTable.Builder("core");
+        CommandTable.Builder<CommandContext> builder = new CommandTable.Builder<>("core");
         for (Consumer<CommandRegistry> family : families) {
             family.accept(builder);
         }
@@ -82,14 +82,14 @@ public final class FakeCommandContext implements CommandContext, Client, Server,
     /** Runs one command given as raw arguments and returns its reply as RESP2 text. */
     public String call(byte[]... words) {
         arguments = new SlicedArguments(words);
-        Command command = table.lookup(arguments.array(), arguments.offset(0), arguments.length(0));
+        Command<CommandContext> command = table.lookup(arguments.array(), arguments.offset(0), arguments.length(0));
         if (command == null) {
             throw new IllegalArgumentException("no command " + text(words[0]));
         }
         if (!command.spec().acceptsArgumentCount(words.length)) {
             writer.error(Errors.wrongArity(command.spec().name()));
         } else {
-            command.handler().execute(this);
+            command.execute(this);
         }
         arguments = null;
         String reply = out.toString(StandardCharsets.ISO_8859_1);
@@ -129,11 +129,11 @@ public final class FakeCommandContext implements CommandContext, Client, Server,
         now += millis;
     }
 
-    public Command command(String name) {
+    public Command<CommandContext> command(String name) {
         return table.lookup(name);
     }
 
-    public CommandTable table() {
+    public CommandTable<CommandContext> table() {
         return table;
     }
 

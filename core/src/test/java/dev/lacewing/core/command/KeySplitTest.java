@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 /** Which commands split into per-shard parts, and how their parts' replies join, from Redis's command tips. */
 class KeySplitTest {
 
-    private final CommandTable table = CoreCommands.table();
+    private final CommandTable<?> table = CoreCommands.table();
 
     private KeySplit of(String name) {
         return table.lookup(name).keySplit();

@@ -20,17 +20,17 @@ import org.junit.jupiter.api.Test;
 
 class RedisCommandDetailsTest {
 
-    private static CommandTable builtins() {
+    private static CommandTable<?> builtins() {
         return CoreCommands.table();
     }
 
     @Test
     void everyBuiltInCommandAndSubcommandHasDetailsAndEveryDetailHasItsCommand() {
         Set<String> declared = new HashSet<>();
-        for (Command command : builtins().commands()) {
+        for (Command<?> command : builtins().commands()) {
             declared.add(command.spec().name());
             assertTrue(command.spec().details().docs().since() != null, command.spec().name());
-            for (Command subcommand : command.subcommands()) {
+            for (Command<?> subcommand : command.subcommands()) {
                 declared.add(subcommand.spec().name());
                 assertTrue(subcommand.spec().details().docs().since() != null, subcommand.spec().name());
             }
@@ -40,7 +40,7 @@ class RedisCommandDetailsTest {
 
     @Test
     void theTableJoinsDetailsToSpecsAndFindsSubcommandsByFullName() {
-        CommandTable table = builtins();
+        CommandTable<?> table = builtins();
         CommandSpec rename = table.lookup("RENAME").spec();
         assertEquals(List.of(
             new KeySpec(List.of("RW", "access", "delete"), BeginSearch.index(1), FindKeys.range(0, 1, 0), null),

@@ -45,7 +45,7 @@ public final class ObjectCommands {
     /** The longest string Redis tries as an integer (tryObjectEncoding). */
     private static final int INTEGER_LIMIT = 20;
 
-    private static final Subcommands OBJECT = new Subcommands("object", "generic")
+    private static final Subcommands<CommandContext> OBJECT = new Subcommands<CommandContext>("object", "generic")
         .add("encoding", 3, 2, 2, 1, KeyScope.KEYS, "Inspect the internal encoding of a Redis object",
             ObjectCommands::encoding, READONLY)
         .add("freq", 3, 2, 2, 1, KeyScope.KEYS, "Get the logarithmic access frequency counter of a Redis object",

@@ -200,7 +200,7 @@ public final class SortCommands {
             }
             ServerState server = (ServerState) ctx.server();
             Arguments args = ctx.arguments();
-            Command command = server.commands().lookup(args.array(), args.offset(0), args.length(0));
+            Command<?> command = server.commands().lookup(args.array(), args.offset(0), args.length(0));
             return command == null || server.acl().allowsEveryKey(connection.user().rules(), command, args, Acl.READ);
         }
 

@@ -7,12 +7,11 @@ import static dev.lacewing.api.CommandFlag.PUBSUB;
 import static dev.lacewing.api.CommandFlag.STALE;
 
 import dev.lacewing.api.Arguments;
-import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.CommandFlag;
-import dev.lacewing.api.CommandRegistry;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.command.server.ConnectionCommands;
 import dev.lacewing.core.command.server.Subcommands;
 import dev.lacewing.core.pubsub.ChannelName;
@@ -20,7 +19,7 @@ import dev.lacewing.core.pubsub.PubSub;
 import dev.lacewing.core.pubsub.SubscriptionKind;
 import dev.lacewing.core.pubsub.Subscriptions;
 import dev.lacewing.core.server.ClientConnection;
-import dev.lacewing.core.server.ServerState;
+import dev.lacewing.core.server.CoreContext;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -40,24 +39,24 @@ public final class PubSubCommands {
     private PubSubCommands() {
     }
 
-    public static void register(CommandRegistry registry) {
-        registry.register(spec("subscribe", -2, 0, 0, "Listen for messages published to the given channels",
+    public static void register(CommandTable.Builder<CoreContext> registry) {
+        registry.registerCore(spec("subscribe", -2, 0, 0, "Listen for messages published to the given channels",
             NOSCRIPT), ctx -> subscribe(ctx, SubscriptionKind.CHANNEL));
-        registry.register(spec("unsubscribe", -1, 0, 0, "Stop listening for messages posted to the given channels",
+        registry.registerCore(spec("unsubscribe", -1, 0, 0, "Stop listening for messages posted to the given channels",
             NOSCRIPT), ctx -> unsubscribe(ctx, SubscriptionKind.CHANNEL));
-        registry.register(spec("psubscribe", -2, 0, 0, "Listen for messages published to channels matching the "
+        registry.registerCore(spec("psubscribe", -2, 0, 0, "Listen for messages published to channels matching the "
             + "given patterns", NOSCRIPT), ctx -> subscribe(ctx, SubscriptionKind.PATTERN));
-        registry.register(spec("punsubscribe", -1, 0, 0, "Stop listening for messages posted to channels matching "
+        registry.registerCore(spec("punsubscribe", -1, 0, 0, "Stop listening for messages posted to channels matching "
             + "the given patterns", NOSCRIPT), ctx -> unsubscribe(ctx, SubscriptionKind.PATTERN));
-        registry.register(spec("publish", 3, 0, 0, "Post a message to a channel", FAST),
+        registry.registerCore(spec("publish", 3, 0, 0, "Post a message to a channel", FAST),
             ctx -> publish(ctx, SubscriptionKind.CHANNEL));
-        registry.register(spec("ssubscribe", -2, 1, -1, "Listen for messages published to the given shard channels",
+        registry.registerCore(spec("ssubscribe", -2, 1, -1, "Listen for messages published to the given shard channels",
             NOSCRIPT), ctx -> subscribe(ctx, SubscriptionKind.SHARD));
-        registry.register(spec("sunsubscribe", -1, 1, -1, "Stop listening for messages posted to the given shard "
+        registry.registerCore(spec("sunsubscribe", -1, 1, -1, "Stop listening for messages posted to the given shard "
             + "channels", NOSCRIPT), ctx -> unsubscribe(ctx, SubscriptionKind.SHARD));
-        registry.register(spec("spublish", 3, 1, 1, "Post a message to a shard channel", FAST),
+        registry.registerCore(spec("spublish", 3, 1, 1, "Post a message to a shard channel", FAST),
             ctx -> publish(ctx, SubscriptionKind.SHARD));
-        registry.register(PUBSUB_SUBCOMMANDS.container(new CommandSpec("pubsub", -2, Set.of(), 0, 0, 0, KeyScope.NONE,
+        registry.registerCore(PUBSUB_SUBCOMMANDS.container(new CommandSpec("pubsub", -2, Set.of(), 0, 0, 0, KeyScope.NONE,
             "pubsub", "A container for Pub/Sub commands")), PUBSUB_SUBCOMMANDS::dispatch);
     }
 
@@ -70,7 +69,7 @@ public final class PubSubCommands {
             summary);
     }
 
-    private static final Subcommands PUBSUB_SUBCOMMANDS = new Subcommands("pubsub", "pubsub")
+    private static final Subcommands<CoreContext> PUBSUB_SUBCOMMANDS = new Subcommands<CoreContext>("pubsub", "pubsub")
         .add("channels", -2, "List active channels", ctx -> active(ctx, SubscriptionKind.CHANNEL), PUBSUB, LOADING,
             STALE)
         .add("numpat", 2, "Get the count of unique patterns pattern subscriptions", PubSubCommands::numpat, PUBSUB,
@@ -94,8 +93,8 @@ public final class PubSubCommands {
             "SHARDNUMSUB [<shardchannel> ...]",
             "    Return the number of subscribers for the specified shard level channel(s)"));
 
-    private static PubSub registry(CommandContext ctx) {
-        return ((ServerState) ctx.server()).pubSub();
+    private static PubSub registry(CoreContext ctx) {
+        return ctx.server().pubSub();
     }
 
     private static ChannelName name(Arguments args, int index) {
@@ -103,8 +102,8 @@ public final class PubSubCommands {
     }
 
     /** SUBSCRIBE / PSUBSCRIBE / SSUBSCRIBE name...: a confirmation per name, with the count after it. */
-    private static void subscribe(CommandContext ctx, SubscriptionKind kind) {
-        ClientConnection connection = (ClientConnection) ctx.client();
+    private static void subscribe(CoreContext ctx, SubscriptionKind kind) {
+        ClientConnection connection = ctx.connection();
         Arguments args = ctx.arguments();
         PubSub registry = registry(ctx);
         for (int i = 1; i < args.count(); i++) {
@@ -118,8 +117,8 @@ public final class PubSubCommands {
      * UNSUBSCRIBE / PUNSUBSCRIBE / SUNSUBSCRIBE [name...]: with no names, leaves every one of that
      * kind; with none to leave, one confirmation with a null name.
      */
-    private static void unsubscribe(CommandContext ctx, SubscriptionKind kind) {
-        ClientConnection connection = (ClientConnection) ctx.client();
+    private static void unsubscribe(CoreContext ctx, SubscriptionKind kind) {
+        ClientConnection connection = ctx.connection();
         Arguments args = ctx.arguments();
         PubSub registry = registry(ctx);
         Subscriptions subscriptions = connection.subscriptions();
@@ -153,14 +152,14 @@ public final class PubSubCommands {
     }
 
     /** PUBLISH / SPUBLISH channel message: the number of deliveries. */
-    private static void publish(CommandContext ctx, SubscriptionKind kind) {
+    private static void publish(CoreContext ctx, SubscriptionKind kind) {
         Arguments args = ctx.arguments();
         byte[] message = Arrays.copyOfRange(args.array(), args.offset(2), args.offset(2) + args.length(2));
         ctx.reply().integer(registry(ctx).publish(kind, name(args, 1), message));
     }
 
     /** PUBSUB CHANNELS / SHARDCHANNELS [pattern] */
-    private static void active(CommandContext ctx, SubscriptionKind kind) {
+    private static void active(CoreContext ctx, SubscriptionKind kind) {
         Arguments args = ctx.arguments();
         if (args.count() > 3) {
             ctx.reply().error(ConnectionCommands.unknownSubcommand(args, "PUBSUB"));
@@ -175,7 +174,7 @@ public final class PubSubCommands {
     }
 
     /** PUBSUB NUMSUB / SHARDNUMSUB [name...]: name and count pairs, an array in RESP3 too, as Redis 7.0. */
-    private static void subscriberCounts(CommandContext ctx, SubscriptionKind kind) {
+    private static void subscriberCounts(CoreContext ctx, SubscriptionKind kind) {
         Arguments args = ctx.arguments();
         PubSub registry = registry(ctx);
         ctx.reply().array((args.count() - 2) * 2);
@@ -185,7 +184,7 @@ public final class PubSubCommands {
         }
     }
 
-    private static void numpat(CommandContext ctx) {
+    private static void numpat(CoreContext ctx) {
         ctx.reply().integer(registry(ctx).patterns());
     }
 }

@@ -12,12 +12,12 @@ import static dev.lacewing.api.CommandFlag.WRITE;
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.CommandFlag;
-import dev.lacewing.api.CommandRegistry;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.api.ScriptFunction;
 import dev.lacewing.core.command.Glob;
+import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.command.server.ConnectionCommands;
 import dev.lacewing.core.command.server.Subcommands;
 import dev.lacewing.core.persistence.rdb.Crc64;
@@ -27,9 +27,9 @@ import dev.lacewing.core.persistence.rdb.RdbFormatException;
 import dev.lacewing.core.persistence.rdb.RdbInput;
 import dev.lacewing.core.persistence.rdb.RdbOutput;
 import dev.lacewing.core.server.Functions;
+import dev.lacewing.core.server.CoreContext;
 import dev.lacewing.core.server.ScriptRun;
 import dev.lacewing.core.server.Scripts;
-import dev.lacewing.core.server.ServerState;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -50,10 +50,10 @@ public final class FunctionCommands {
     private FunctionCommands() {
     }
 
-    public static void register(CommandRegistry registry, Scripts scripts) {
-        registry.register(fcall("fcall", "Invoke a function", scripts), ctx -> ScriptRun.fcall(ctx, false));
-        registry.register(fcall("fcall_ro", "Invoke a read-only function", scripts), ctx -> ScriptRun.fcall(ctx, true));
-        registry.register(FUNCTION.container(new CommandSpec("function", -2, Set.of(), 0, 0, 0, KeyScope.NONE, GROUP,
+    public static void register(CommandTable.Builder<CoreContext> registry, Scripts scripts) {
+        registry.registerCore(fcall("fcall", "Invoke a function", scripts), ctx -> ScriptRun.fcall(ctx, false));
+        registry.registerCore(fcall("fcall_ro", "Invoke a read-only function", scripts), ctx -> ScriptRun.fcall(ctx, true));
+        registry.registerCore(FUNCTION.container(new CommandSpec("function", -2, Set.of(), 0, 0, 0, KeyScope.NONE, GROUP,
             "A container for function commands")), FUNCTION::dispatch);
     }
 
@@ -68,7 +68,7 @@ public final class FunctionCommands {
         });
     }
 
-    private static final Subcommands FUNCTION = new Subcommands("function", GROUP)
+    private static final Subcommands<CoreContext> FUNCTION = new Subcommands<CoreContext>("function", GROUP)
         .add("load", -3, "Create a function with the given arguments (name, code, description)",
             FunctionCommands::load, NOSCRIPT, WRITE, DENYOOM)
         .add("list", -2, "List information about all the functions", FunctionCommands::list, NOSCRIPT)
@@ -120,12 +120,12 @@ public final class FunctionCommands {
             "      libraries with the new libraries (notice that even on this option there is a chance of failure",
             "      in case of functions name collision with another library)."));
 
-    private static Scripts scripts(CommandContext ctx) {
-        return ((ServerState) ctx.server()).scripts();
+    private static Scripts scripts(CoreContext ctx) {
+        return ctx.server().scripts();
     }
 
     /** FUNCTION LOAD [REPLACE] code (functionLoadCommand). */
-    private static void load(CommandContext ctx) {
+    private static void load(CoreContext ctx) {
         Arguments args = ctx.arguments();
         boolean replace = false;
         int at = 2;
@@ -150,7 +150,7 @@ public final class FunctionCommands {
     }
 
     /** FUNCTION LIST [LIBRARYNAME pattern] [WITHCODE] (functionListCommand). */
-    private static void list(CommandContext ctx) {
+    private static void list(CoreContext ctx) {
         Arguments args = ctx.arguments();
         boolean withCode = false;
         byte[] pattern = null;
@@ -215,7 +215,7 @@ public final class FunctionCommands {
         }
     }
 
-    private static void delete(CommandContext ctx) {
+    private static void delete(CoreContext ctx) {
         if (scripts(ctx).functions().delete(ctx.arguments().string(2))) {
             ctx.reply().ok();
         } else {
@@ -223,7 +223,7 @@ public final class FunctionCommands {
         }
     }
 
-    private static void flush(CommandContext ctx) {
+    private static void flush(CoreContext ctx) {
         Arguments args = ctx.arguments();
         if (args.count() > 3 || (args.count() == 3 && !args.is(2, "sync") && !args.is(2, "async"))) {
             ctx.reply().error("ERR FUNCTION FLUSH only supports SYNC|ASYNC option");
@@ -237,7 +237,7 @@ public final class FunctionCommands {
      * FUNCTION DUMP (functionDumpCommand): each library as RDB_OPCODE_FUNCTION2 and its code as an
      * RDB string (LZF-compressed where that pays, as rdbcompression yes), then DUMP's footer.
      */
-    private static void dump(CommandContext ctx) {
+    private static void dump(CoreContext ctx) {
         RdbOutput out = new RdbOutput(true);
         for (Functions.Library library : scripts(ctx).functions().libraries()) {
             out.writeByte(RdbFileWriter.OPCODE_FUNCTION2);
@@ -250,7 +250,7 @@ public final class FunctionCommands {
     }
 
     /** FUNCTION RESTORE payload [FLUSH|APPEND|REPLACE] (functionRestoreCommand). */
-    private static void restore(CommandContext ctx) {
+    private static void restore(CoreContext ctx) {
         Arguments args = ctx.arguments();
         if (args.count() > 4) {
             ctx.reply().error("ERR unknown subcommand or wrong number of arguments for '" + args.string(1)
@@ -308,7 +308,7 @@ public final class FunctionCommands {
     }
 
     /** FUNCTION STATS: the function running past busy-reply-threshold, if any, and the engine's counts. */
-    private static void stats(CommandContext ctx) {
+    private static void stats(CoreContext ctx) {
         Scripts scripts = scripts(ctx);
         ReplyWriter reply = ctx.reply();
         reply.map(2);
@@ -340,7 +340,7 @@ public final class FunctionCommands {
         reply.integer(scripts.functions().functionCount());
     }
 
-    private static void kill(CommandContext ctx) {
+    private static void kill(CoreContext ctx) {
         ScriptRun running = scripts(ctx).busyRun();
         if (running == null) {
             ctx.reply().error("NOTBUSY No scripts in execution right now.");

@@ -11,15 +11,15 @@ import static dev.lacewing.api.CommandFlag.STALE;
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.CommandFlag;
-import dev.lacewing.api.CommandRegistry;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
+import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.command.server.ConnectionCommands;
 import dev.lacewing.core.command.server.Subcommands;
+import dev.lacewing.core.server.CoreContext;
 import dev.lacewing.core.server.ScriptDebugSession;
 import dev.lacewing.core.server.ScriptRun;
 import dev.lacewing.core.server.Scripts;
-import dev.lacewing.core.server.ServerState;
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -37,16 +37,16 @@ public final class ScriptingCommands {
     }
 
     /** Registers the family; {@code scripts} answers, for dispatch, which requests need the whole keyspace. */
-    public static void register(CommandRegistry registry, Scripts scripts) {
-        registry.register(eval("eval", false, "Execute a Lua script server side", scripts),
+    public static void register(CommandTable.Builder<CoreContext> registry, Scripts scripts) {
+        registry.registerCore(eval("eval", false, "Execute a Lua script server side", scripts),
             ctx -> ScriptRun.eval(ctx, false, false));
-        registry.register(eval("evalsha", true, "Execute a Lua script server side", scripts),
+        registry.registerCore(eval("evalsha", true, "Execute a Lua script server side", scripts),
             ctx -> ScriptRun.eval(ctx, true, false));
-        registry.register(eval("eval_ro", false, "Execute a read-only Lua script server side", scripts),
+        registry.registerCore(eval("eval_ro", false, "Execute a read-only Lua script server side", scripts),
             ctx -> ScriptRun.eval(ctx, false, true));
-        registry.register(eval("evalsha_ro", true, "Execute a read-only Lua script server side", scripts),
+        registry.registerCore(eval("evalsha_ro", true, "Execute a read-only Lua script server side", scripts),
             ctx -> ScriptRun.eval(ctx, true, true));
-        registry.register(SCRIPT.container(new CommandSpec("script", -2, Set.of(), 0, 0, 0, KeyScope.NONE, GROUP,
+        registry.registerCore(SCRIPT.container(new CommandSpec("script", -2, Set.of(), 0, 0, 0, KeyScope.NONE, GROUP,
             "A container for Lua scripts management commands")), SCRIPT::dispatch);
     }
 
@@ -59,7 +59,7 @@ public final class ScriptingCommands {
             .withWholeKeyspaceWhen(args -> scripts.available() && scripts.needsWholeKeyspace(args, bySha));
     }
 
-    private static final Subcommands SCRIPT = new Subcommands("script", GROUP)
+    private static final Subcommands<CoreContext> SCRIPT = new Subcommands<CoreContext>("script", GROUP)
         .add("debug", 3, "Set the debug mode for executed scripts.", ScriptDebugSession::configure, NOSCRIPT)
         .add("load", 3, "Load the specified Lua script into the script cache.", ScriptingCommands::load, NOSCRIPT, STALE)
         .add("exists", -3, "Check existence of scripts in the script cache.", ScriptingCommands::exists, NOSCRIPT)
@@ -81,11 +81,11 @@ public final class ScriptingCommands {
             "LOAD <script>",
             "    Load a script into the scripts cache without executing it."));
 
-    private static Scripts scripts(CommandContext ctx) {
-        return ((ServerState) ctx.server()).scripts();
+    private static Scripts scripts(CoreContext ctx) {
+        return ctx.server().scripts();
     }
 
-    private static void load(CommandContext ctx) {
+    private static void load(CoreContext ctx) {
         Scripts scripts = scripts(ctx);
         if (!scripts.available()) {
             ctx.reply().error(Scripts.NOT_AVAILABLE);
@@ -98,7 +98,7 @@ public final class ScriptingCommands {
         }
     }
 
-    private static void exists(CommandContext ctx) {
+    private static void exists(CoreContext ctx) {
         Scripts scripts = scripts(ctx);
         Arguments args = ctx.arguments();
         ctx.reply().array(args.count() - 2);
@@ -107,7 +107,7 @@ public final class ScriptingCommands {
         }
     }
 
-    private static void flush(CommandContext ctx) {
+    private static void flush(CoreContext ctx) {
         Arguments args = ctx.arguments();
         if (args.count() > 3 || (args.count() == 3 && !args.is(2, "sync") && !args.is(2, "async"))) {
             ctx.reply().error("ERR SCRIPT FLUSH only support SYNC|ASYNC option");
@@ -122,7 +122,7 @@ public final class ScriptingCommands {
      * this connection's thread, so a script running on that same thread cannot be reached: its
      * thread reads nothing until the script ends.
      */
-    private static void kill(CommandContext ctx) {
+    private static void kill(CoreContext ctx) {
         ScriptRun running = scripts(ctx).busyRun();
         if (running == null) {
             ctx.reply().error("NOTBUSY No scripts in execution right now.");

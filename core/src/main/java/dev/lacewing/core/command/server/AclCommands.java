@@ -6,8 +6,6 @@ import static dev.lacewing.api.CommandFlag.NOSCRIPT;
 import static dev.lacewing.api.CommandFlag.STALE;
 
 import dev.lacewing.api.Arguments;
-import dev.lacewing.api.CommandContext;
-import dev.lacewing.api.CommandRegistry;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.ReplyWriter;
@@ -15,9 +13,11 @@ import dev.lacewing.core.acl.Acl;
 import dev.lacewing.core.acl.AclLog;
 import dev.lacewing.core.acl.AclUser;
 import dev.lacewing.core.command.Command;
+import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.server.ClientConnection;
+import dev.lacewing.core.server.CoreContext;
 import dev.lacewing.core.server.ServerState;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -38,7 +38,7 @@ public final class AclCommands {
     private static final long GENPASS_MAX_BITS = 4096;
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private static final Subcommands ACL = new Subcommands("acl", "server")
+    private static final Subcommands<CoreContext> ACL = new Subcommands<CoreContext>("acl", "server")
         .add("cat", -2, "List the ACL categories or the commands inside a category", AclCommands::cat,
             NOSCRIPT, LOADING, STALE)
         .add("deluser", -3, "Remove the specified ACL users and the associated rules", AclCommands::deleteUser,
@@ -92,31 +92,23 @@ public final class AclCommands {
     private AclCommands() {
     }
 
-    public static void register(CommandRegistry registry) {
-        registry.register(ACL.container(new CommandSpec("acl", -2, Set.of(), 0, 0, 0, KeyScope.NONE, "server",
+    public static void register(CommandTable.Builder<CoreContext> registry) {
+        registry.registerCore(ACL.container(new CommandSpec("acl", -2, Set.of(), 0, 0, 0, KeyScope.NONE, "server",
             "A container for Access List Control commands")), ACL::dispatch);
     }
 
-    private static ServerState server(CommandContext ctx) {
-        return (ServerState) ctx.server();
-    }
-
-    private static Acl acl(CommandContext ctx) {
-        return server(ctx).acl();
-    }
-
-    private static ClientConnection connection(CommandContext ctx) {
-        return ctx.client() instanceof ClientConnection connection ? connection : null;
+    private static Acl acl(CoreContext ctx) {
+        return ctx.server().acl();
     }
 
     /** ACL SETUSER username [rule ...] */
-    private static void setUser(CommandContext ctx) {
+    private static void setUser(CoreContext ctx) {
         Arguments args = ctx.arguments();
         List<String> ops = new ArrayList<>();
         for (int i = 3; i < args.count(); i++) {
             ops.add(args.string(i));
         }
-        ServerState server = server(ctx);
+        ServerState server = ctx.server();
         String error = server.acl().setUser(args.string(2), ops, user -> {
             for (ClientConnection client : server.clients().values()) {
                 if (client.user() == user) {
@@ -132,7 +124,7 @@ public final class AclCommands {
     }
 
     /** ACL DELUSER username [username ...]: the count removed; their clients are closed. */
-    private static void deleteUser(CommandContext ctx) {
+    private static void deleteUser(CoreContext ctx) {
         Arguments args = ctx.arguments();
         List<String> names = new ArrayList<>();
         for (int i = 2; i < args.count(); i++) {
@@ -143,12 +135,12 @@ public final class AclCommands {
             names.add(args.string(i));
         }
         List<AclUser> gone = acl(ctx).deleteUsers(names);
-        server(ctx).disconnect(gone, connection(ctx));
+        ctx.server().disconnect(gone, ctx.connection());
         ctx.reply().integer(gone.size());
     }
 
     /** ACL GETUSER username: flags, passwords, the root selector's rules, then the other selectors. */
-    private static void getUser(CommandContext ctx) {
+    private static void getUser(CoreContext ctx) {
         Acl acl = acl(ctx);
         AclUser user = acl.user(ctx.arguments().string(2));
         ReplyWriter reply = ctx.reply();
@@ -184,7 +176,7 @@ public final class AclCommands {
     }
 
     /** ACL LIST: each user as a line of the ACL file. */
-    private static void list(CommandContext ctx) {
+    private static void list(CoreContext ctx) {
         Acl acl = acl(ctx);
         List<AclUser> users = acl.users();
         ctx.reply().array(users.size());
@@ -193,14 +185,14 @@ public final class AclCommands {
         }
     }
 
-    private static void users(CommandContext ctx) {
+    private static void users(CoreContext ctx) {
         List<AclUser> users = acl(ctx).users();
         ctx.reply().array(users.size());
         users.forEach(user -> ctx.reply().bulk(user.name()));
     }
 
-    private static void whoAmI(CommandContext ctx) {
-        ClientConnection connection = connection(ctx);
+    private static void whoAmI(CoreContext ctx) {
+        ClientConnection connection = ctx.connection();
         ctx.reply().bulk(connection != null ? connection.user().name() : "default");
     }
 
@@ -209,7 +201,7 @@ public final class AclCommands {
         + "Redis configuration file set) in order to store users in the Redis configuration.";
 
     /** ACL LOAD: every user from the ACL file, or none changed; replaced users' clients are closed. */
-    private static void load(CommandContext ctx) {
+    private static void load(CoreContext ctx) {
         Acl acl = acl(ctx);
         if (!acl.hasFile()) {
             ctx.reply().error(NO_ACL_FILE);
@@ -221,11 +213,11 @@ public final class AclCommands {
             ctx.reply().error("ERR " + errors);
             return;
         }
-        server(ctx).disconnect(gone, connection(ctx));
+        ctx.server().disconnect(gone, ctx.connection());
         ctx.reply().ok();
     }
 
-    private static void save(CommandContext ctx) {
+    private static void save(CoreContext ctx) {
         Acl acl = acl(ctx);
         if (!acl.hasFile()) {
             ctx.reply().error(NO_ACL_FILE);
@@ -238,7 +230,7 @@ public final class AclCommands {
     }
 
     /** ACL CAT [category]: the categories, or the commands and subcommands of one. */
-    private static void cat(CommandContext ctx) {
+    private static void cat(CoreContext ctx) {
         Arguments args = ctx.arguments();
         ReplyWriter reply = ctx.reply();
         if (args.count() == 2) {
@@ -257,21 +249,21 @@ public final class AclCommands {
             return;
         }
         List<String> names = new ArrayList<>();
-        for (Command command : server(ctx).commands().commands()) {
+        for (Command<?> command : ctx.server().commands().commands()) {
             addInCategory(command, category, names);
         }
         reply.array(names.size());
         names.forEach(reply::bulk);
     }
 
-    private static void addInCategory(Command command, String category, List<String> names) {
+    private static void addInCategory(Command<?> command, String category, List<String> names) {
         if (!command.owner().equals("core")) {
             return;
         }
         if (CommandDescriptions.aclCategories(command.spec()).contains(category)) {
             names.add(command.spec().name());
         }
-        for (Command subcommand : command.subcommands()) {
+        for (Command<?> subcommand : command.subcommands()) {
             addInCategory(subcommand, category, names);
         }
     }
@@ -284,7 +276,7 @@ public final class AclCommands {
     }
 
     /** ACL GENPASS [bits]: that many random bits (rounded up to a hex digit) in hex. */
-    private static void generatePassword(CommandContext ctx) {
+    private static void generatePassword(CoreContext ctx) {
         Arguments args = ctx.arguments();
         long bits = GENPASS_BITS;
         if (args.count() > 3) {
@@ -311,7 +303,7 @@ public final class AclCommands {
     }
 
     /** ACL LOG [count | RESET]: the newest entries first, 10 without a count. */
-    private static void log(CommandContext ctx) {
+    private static void log(CoreContext ctx) {
         Arguments args = ctx.arguments();
         ReplyWriter reply = ctx.reply();
         AclLog log = acl(ctx).log();
@@ -356,7 +348,7 @@ public final class AclCommands {
     }
 
     /** ACL DRYRUN username command [arg ...]: OK, or why the user may not run it (a bulk string, not an error). */
-    private static void dryRun(CommandContext ctx) {
+    private static void dryRun(CoreContext ctx) {
         Arguments args = ctx.arguments();
         Acl acl = acl(ctx);
         AclUser user = acl.user(args.string(2));
@@ -365,7 +357,7 @@ public final class AclCommands {
             return;
         }
         Arguments request = new ServerCommands.ShiftedArguments(args, 3);
-        Command command = server(ctx).commands().lookup(request.string(0));
+        Command<?> command = ctx.server().commands().lookup(request.string(0));
         if (command != null && !command.subcommands().isEmpty() && request.count() >= 2) {
             command = command.subcommand(request.string(1).toLowerCase(Locale.ROOT));
         }

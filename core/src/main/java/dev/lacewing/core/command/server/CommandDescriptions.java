@@ -31,7 +31,7 @@ public final class CommandDescriptions {
     }
 
     /** The 10-element array Redis 7 replies per command, subcommands nested. */
-    static void info(ReplyWriter reply, Command command) {
+    static void info(ReplyWriter reply, Command<?> command) {
         info(reply, command.spec());
     }
 
@@ -139,7 +139,7 @@ public final class CommandDescriptions {
     }
 
     /** One name/documentation pair of COMMAND DOCS, fields in Redis's order, empty ones left out. */
-    static void docs(ReplyWriter reply, Command command) {
+    static void docs(ReplyWriter reply, Command<?> command) {
         docs(reply, command.spec(), command.owner().equals("core") ? null : command.owner());
     }
 

@@ -10,17 +10,18 @@ import static dev.lacewing.api.CommandFlag.STALE;
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.CommandFlag;
-import dev.lacewing.api.CommandRegistry;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.acl.Acl;
 import dev.lacewing.core.acl.AclLog;
 import dev.lacewing.core.acl.AclUser;
+import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Timeouts;
 import dev.lacewing.core.server.ClientConnection;
+import dev.lacewing.core.server.CoreContext;
 import dev.lacewing.core.server.Multi;
 import dev.lacewing.core.server.ServerState;
 import java.util.ArrayList;
@@ -38,20 +39,20 @@ public final class ConnectionCommands {
     private ConnectionCommands() {
     }
 
-    public static void register(CommandRegistry registry) {
-        registry.register(spec("ping", -1, "Ping the server", FAST),
+    public static void register(CommandTable.Builder<CoreContext> registry) {
+        registry.registerCore(spec("ping", -1, "Ping the server", FAST),
             ConnectionCommands::ping);
         registry.register(spec("echo", 2, "Echo the given string", FAST, LOADING, STALE),
             ConnectionCommands::echo);
         registry.register(spec("quit", -1, "Close the connection", NOSCRIPT, LOADING, STALE, FAST, NO_AUTH,
             CommandFlag.ALLOW_BUSY), ConnectionCommands::quit);
-        registry.register(spec("reset", 1, "Reset the connection", NOSCRIPT, LOADING, STALE, FAST, NO_AUTH,
+        registry.registerCore(spec("reset", 1, "Reset the connection", NOSCRIPT, LOADING, STALE, FAST, NO_AUTH,
             CommandFlag.ALLOW_BUSY), ConnectionCommands::reset);
-        registry.register(spec("hello", -1, "Handshake with Redis", NOSCRIPT, LOADING, STALE, FAST,
+        registry.registerCore(spec("hello", -1, "Handshake with Redis", NOSCRIPT, LOADING, STALE, FAST,
             NO_AUTH, CommandFlag.ALLOW_BUSY), ConnectionCommands::hello);
-        registry.register(spec("auth", -2, "Authenticate to the server", NOSCRIPT, LOADING, STALE, FAST,
+        registry.registerCore(spec("auth", -2, "Authenticate to the server", NOSCRIPT, LOADING, STALE, FAST,
             NO_AUTH, CommandFlag.ALLOW_BUSY), ConnectionCommands::auth);
-        registry.register(CLIENT.container(spec("client", -2, "A container for client connection commands")),
+        registry.registerCore(CLIENT.container(spec("client", -2, "A container for client connection commands")),
             ConnectionCommands::client);
     }
 
@@ -60,12 +61,11 @@ public final class ConnectionCommands {
     }
 
     /** PING [message]; a RESP2 subscriber gets {@code pong} and the message (or "") as an array. */
-    private static void ping(CommandContext ctx) {
+    private static void ping(CoreContext ctx) {
         Arguments args = ctx.arguments();
         if (args.count() > 2) {
             ctx.reply().error(Errors.wrongArity("ping"));
-        } else if (ctx.reply().protocol() == 2 && ctx.client() instanceof ClientConnection connection
-            && connection.subscribed()) {
+        } else if (ctx.reply().protocol() == 2 && ctx.connection() != null && ctx.connection().subscribed()) {
             ctx.reply().array(2);
             ctx.reply().bulk("pong");
             if (args.count() == 2) {
@@ -91,20 +91,19 @@ public final class ConnectionCommands {
     }
 
     /** RESET: leaves every channel (without confirmations) and MONITOR mode, as a new connection, then replies RESET. */
-    private static void reset(CommandContext ctx) {
-        if (ctx.client() instanceof ClientConnection connection) {
+    private static void reset(CoreContext ctx) {
+        ClientConnection connection = ctx.connection();
+        if (connection != null) {
             if (connection.subscribed()) {
                 connection.server().pubSub().unsubscribeAll(connection);
             }
             connection.stopMonitoring();
-        }
-        if (ctx.client() instanceof ClientConnection connection) {
             connection.server().tracking().disable(connection);
         }
         ctx.client().selectDatabase(0);
         ctx.client().setProtocol(2);
         ctx.client().setName("");
-        if (ctx.client() instanceof ClientConnection connection) {
+        if (connection != null) {
             connection.resetUser();
         }
         Multi.of(ctx).reset();
@@ -112,7 +111,7 @@ public final class ConnectionCommands {
     }
 
     /** HELLO [protover [AUTH username password] [SETNAME clientname]] */
-    private static void hello(CommandContext ctx) {
+    private static void hello(CoreContext ctx) {
         Arguments args = ctx.arguments();
         ReplyWriter reply = ctx.reply();
         int protocol = ctx.client().protocol();
@@ -185,13 +184,13 @@ public final class ConnectionCommands {
     }
 
     /** AUTH [username] password */
-    private static void auth(CommandContext ctx) {
+    private static void auth(CoreContext ctx) {
         Arguments args = ctx.arguments();
         if (args.count() > 3) {
             ctx.reply().error(Errors.SYNTAX);
             return;
         }
-        if (args.count() == 2 && ((ServerState) ctx.server()).acl().defaultUser().rules().nopass()) {
+        if (args.count() == 2 && ctx.server().acl().defaultUser().rules().nopass()) {
             ctx.reply().error("ERR AUTH <password> called without any password configured for the default user. "
                 + "Are you sure your configuration is correct?");
             return;
@@ -206,18 +205,19 @@ public final class ConnectionCommands {
      * Authenticates the client as the user when the password opens it (Redis's ACLAuthenticateUser);
      * otherwise logs the failure in ACL LOG, replies WRONGPASS and returns false.
      */
-    private static boolean checkPassword(CommandContext ctx, String user, String password) {
-        Acl acl = ((ServerState) ctx.server()).acl();
+    private static boolean checkPassword(CoreContext ctx, String user, String password) {
+        Acl acl = ctx.server().acl();
         AclUser found = acl.authenticate(user, password);
+        ClientConnection connection = ctx.connection();
         if (found == null) {
-            if (ctx.client() instanceof ClientConnection connection) {
-                acl.log().add(AclLog.Reason.AUTH, Multi.of(ctx).active() ? "multi" : "toplevel",
+            if (connection != null) {
+                acl.log().add(AclLog.Reason.AUTH, connection.multi().active() ? "multi" : "toplevel",
                     ctx.arguments().string(0), user, connection.describe());
             }
             ctx.reply().error(Errors.WRONGPASS);
             return false;
         }
-        if (ctx.client() instanceof ClientConnection connection) {
+        if (connection != null) {
             connection.authenticateAs(found);
         } else {
             ctx.client().setAuthenticated(true);
@@ -235,7 +235,7 @@ public final class ConnectionCommands {
         return true;
     }
 
-    private static final Subcommands CLIENT = new Subcommands("client", "connection")
+    private static final Subcommands<CoreContext> CLIENT = new Subcommands<CoreContext>("client", "connection")
         .add("id", 2, "Returns the client ID for the current connection",
             ctx -> ctx.reply().integer(ctx.client().id()), NOSCRIPT, LOADING, STALE)
         .add("setname", 3, "Set the current connection name", ConnectionCommands::clientSetName,
@@ -243,13 +243,13 @@ public final class ConnectionCommands {
         .add("getname", 2, "Get the current connection name", ConnectionCommands::clientGetName,
             NOSCRIPT, LOADING, STALE)
         .add("info", 2, "Returns information about the current client connection.",
-            ctx -> ctx.reply().verbatim(((ClientConnection) ctx.client()).describe() + "\n"), NOSCRIPT, LOADING, STALE)
-        .add("list", -2, "Get the list of client connections", ctx -> clientList(ctx, (ServerState) ctx.server()),
+            ctx -> ctx.reply().verbatim(ctx.connection().describe() + "\n"), NOSCRIPT, LOADING, STALE)
+        .add("list", -2, "Get the list of client connections", ctx -> clientList(ctx, ctx.server()),
             ADMIN, NOSCRIPT, LOADING, STALE)
-        .add("kill", -3, "Kill the connection of a client", ctx -> clientKill(ctx, (ServerState) ctx.server()),
+        .add("kill", -3, "Kill the connection of a client", ctx -> clientKill(ctx, ctx.server()),
             ADMIN, NOSCRIPT, LOADING, STALE)
         .add("unblock", -3, "Unblock a client blocked in a blocking command from a different connection",
-            ctx -> clientUnblock(ctx, (ServerState) ctx.server()), ADMIN, NOSCRIPT, LOADING, STALE)
+            ctx -> clientUnblock(ctx, ctx.server()), ADMIN, NOSCRIPT, LOADING, STALE)
         .add("tracking", -3, "Enable or disable server assisted client side caching support",
             TrackingCommands::tracking, NOSCRIPT, LOADING, STALE)
         .add("caching", 3, "Instruct the server about tracking or not keys in the next request",
@@ -259,9 +259,9 @@ public final class ConnectionCommands {
         .add("trackinginfo", 2, "Return information about server assisted client side caching for the current "
             + "connection", TrackingCommands::trackingInfo, NOSCRIPT, LOADING, STALE)
         .add("pause", -3, "Stop processing commands from clients for some time",
-            ctx -> clientPause(ctx, (ServerState) ctx.server()), ADMIN, NOSCRIPT, LOADING, STALE)
+            ctx -> clientPause(ctx, ctx.server()), ADMIN, NOSCRIPT, LOADING, STALE)
         .add("unpause", 2, "Resume processing of clients that were paused", ctx -> {
-            ((ServerState) ctx.server()).unpause();
+            ctx.server().unpause();
             ctx.reply().ok();
         }, ADMIN, NOSCRIPT, LOADING, STALE)
         .add("reply", 3, "Instruct the server whether to reply to commands", ConnectionCommands::clientReply,
@@ -290,7 +290,7 @@ public final class ConnectionCommands {
             "TRACKINGINFO", "    Report tracking status for the current connection.",
             "NO-EVICT (ON|OFF)", "    Protect current client connection from eviction."));
 
-    private static void client(CommandContext ctx) {
+    private static void client(CoreContext ctx) {
         CLIENT.dispatch(ctx);
     }
 
@@ -331,19 +331,19 @@ public final class ConnectionCommands {
     }
 
     /** CLIENT REPLY ON|OFF|SKIP */
-    private static void clientReply(CommandContext ctx) {
+    private static void clientReply(CoreContext ctx) {
         String mode = ctx.arguments().string(2).toLowerCase(Locale.ROOT);
         if (mode.equals("on") || mode.equals("off") || mode.equals("skip")) {
-            ((ClientConnection) ctx.client()).replyMode(mode);
+            ctx.connection().replyMode(mode);
         } else {
             ctx.reply().error(Errors.SYNTAX);
         }
     }
 
     /** CLIENT NO-EVICT ON|OFF: only the flag, as Lacewing evicts no clients. */
-    private static void clientNoEvict(CommandContext ctx) {
+    private static void clientNoEvict(CoreContext ctx) {
         if (ctx.arguments().is(2, "on") || ctx.arguments().is(2, "off")) {
-            ((ClientConnection) ctx.client()).noEvict(ctx.arguments().is(2, "on"));
+            ctx.connection().noEvict(ctx.arguments().is(2, "on"));
             ctx.reply().ok();
         } else {
             ctx.reply().error(Errors.SYNTAX);

@@ -6,18 +6,18 @@ import static dev.lacewing.api.CommandFlag.NOSCRIPT;
 import static dev.lacewing.api.CommandFlag.STALE;
 
 import dev.lacewing.api.Arguments;
-import dev.lacewing.api.CommandContext;
-import dev.lacewing.api.CommandRegistry;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.ReplyWriter;
-import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Command;
+import dev.lacewing.core.command.CommandTable;
+import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.diagnostics.LatencyMonitor;
 import dev.lacewing.core.diagnostics.LatencyReport;
 import dev.lacewing.core.diagnostics.LatencyTracking;
 import dev.lacewing.core.diagnostics.SlowLog;
 import dev.lacewing.core.server.ClientConnection;
+import dev.lacewing.core.server.CoreContext;
 import dev.lacewing.core.server.ServerState;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,7 +39,7 @@ public final class DiagnosticCommands {
     private DiagnosticCommands() {
     }
 
-    private static final Subcommands SLOWLOG = new Subcommands("slowlog", "server")
+    private static final Subcommands<CoreContext> SLOWLOG = new Subcommands<CoreContext>("slowlog", "server")
         .add("get", -2, "Get the slow log's entries", DiagnosticCommands::get, ADMIN, LOADING, STALE)
         .add("len", 2, "Get the slow log's length", ctx -> ctx.reply().integer(slowLog(ctx).length()),
             ADMIN, LOADING, STALE)
@@ -58,7 +58,7 @@ public final class DiagnosticCommands {
             "RESET",
             "    Reset the slowlog."));
 
-    private static final Subcommands LATENCY = new Subcommands("latency", "server")
+    private static final Subcommands<CoreContext> LATENCY = new Subcommands<CoreContext>("latency", "server")
         .add("latest", 2, "Return the latest latency samples for all events.", DiagnosticCommands::latencyLatest,
             ADMIN, NOSCRIPT, LOADING, STALE)
         .add("history", 3, "Return timestamp-latency samples for the event.", DiagnosticCommands::latencyHistory,
@@ -66,7 +66,7 @@ public final class DiagnosticCommands {
         .add("reset", -2, "Reset latency data for one or more events.", DiagnosticCommands::latencyReset,
             ADMIN, NOSCRIPT, LOADING, STALE)
         .add("doctor", 2, "Return a human readable latency analysis report.", ctx -> ctx.reply().verbatim(
-            LatencyReport.doctor(latency(ctx), ((ServerState) ctx.server()).settings().longValue(
+            LatencyReport.doctor(latency(ctx), ctx.server().settings().longValue(
                 "slowlog-log-slower-than"), System.currentTimeMillis() / 1000)), ADMIN, NOSCRIPT, LOADING, STALE)
         .add("graph", 3, "Return a latency graph for the event.", DiagnosticCommands::latencyGraph,
             ADMIN, NOSCRIPT, LOADING, STALE)
@@ -88,22 +88,22 @@ public final class DiagnosticCommands {
             "    Return a cumulative distribution of latencies in the format of a histogram for the specified command names.",
             "    If no commands are specified then all histograms are replied."));
 
-    public static void register(CommandRegistry registry) {
-        registry.register(LATENCY.container(new CommandSpec("latency", -2, Set.of(), 0, 0, 0, KeyScope.NONE, "server",
+    public static void register(CommandTable.Builder<CoreContext> registry) {
+        registry.registerCore(LATENCY.container(new CommandSpec("latency", -2, Set.of(), 0, 0, 0, KeyScope.NONE, "server",
             "A container for latency diagnostics commands")), LATENCY::dispatch);
-        registry.register(SLOWLOG.container(new CommandSpec("slowlog", -2, Set.of(), 0, 0, 0,
+        registry.registerCore(SLOWLOG.container(new CommandSpec("slowlog", -2, Set.of(), 0, 0, 0,
             KeyScope.NONE, "server", "A container for slow log commands")), SLOWLOG::dispatch);
-        registry.register(new CommandSpec("monitor", 1, Set.of(ADMIN, NOSCRIPT, LOADING, STALE), 0, 0, 0,
+        registry.registerCore(new CommandSpec("monitor", 1, Set.of(ADMIN, NOSCRIPT, LOADING, STALE), 0, 0, 0,
             KeyScope.NONE, "server", "Listen for all requests received by the server in real time"),
             DiagnosticCommands::monitor);
     }
 
-    private static LatencyMonitor latency(CommandContext ctx) {
-        return ((ServerState) ctx.server()).latencyMonitor();
+    private static LatencyMonitor latency(CoreContext ctx) {
+        return ctx.server().latencyMonitor();
     }
 
     /** LATENCY LATEST: per event, its name, the latest sample's time and latency, and the highest ever. */
-    private static void latencyLatest(CommandContext ctx) {
+    private static void latencyLatest(CoreContext ctx) {
         List<LatencyMonitor.Latest> latest = latency(ctx).latest();
         ReplyWriter reply = ctx.reply();
         reply.array(latest.size());
@@ -117,7 +117,7 @@ public final class DiagnosticCommands {
     }
 
     /** LATENCY HISTORY event: its samples, oldest first, each as time and latency. */
-    private static void latencyHistory(CommandContext ctx) {
+    private static void latencyHistory(CoreContext ctx) {
         List<LatencyMonitor.Sample> samples = latency(ctx).history(ctx.arguments().string(2));
         ReplyWriter reply = ctx.reply();
         reply.array(samples.size());
@@ -129,7 +129,7 @@ public final class DiagnosticCommands {
     }
 
     /** LATENCY GRAPH event: the event's samples as an ASCII sparkline; an error for an event without samples. */
-    private static void latencyGraph(CommandContext ctx) {
+    private static void latencyGraph(CoreContext ctx) {
         String event = ctx.arguments().string(2);
         String graph = LatencyReport.graph(latency(ctx), event, System.currentTimeMillis() / 1000);
         if (graph == null) {
@@ -140,7 +140,7 @@ public final class DiagnosticCommands {
     }
 
     /** LATENCY RESET [event ...]: how many events it forgot. */
-    private static void latencyReset(CommandContext ctx) {
+    private static void latencyReset(CoreContext ctx) {
         Arguments args = ctx.arguments();
         List<String> named = new java.util.ArrayList<>();
         for (int i = 2; i < args.count(); i++) {
@@ -154,15 +154,15 @@ public final class DiagnosticCommands {
      * {@code calls} and {@code histogram_usec} (bucket's microseconds to calls up to it). A named
      * container brings its subcommands; unknown names are skipped, as Redis does.
      */
-    private static void latencyHistogram(CommandContext ctx) {
+    private static void latencyHistogram(CoreContext ctx) {
         Arguments args = ctx.arguments();
-        ServerState state = (ServerState) ctx.server();
+        ServerState state = ctx.server();
         Map<String, Histogram> histograms = new LinkedHashMap<>();
         if (args.count() == 2) {
             state.commands().commands().forEach(command -> addHistograms(command, histograms));
         } else {
             for (int i = 2; i < args.count(); i++) {
-                Command command = state.commands().lookup(args.string(i));
+                Command<?> command = state.commands().lookup(args.string(i));
                 if (command != null) {
                     addHistograms(command, histograms);
                 }
@@ -186,12 +186,12 @@ public final class DiagnosticCommands {
     }
 
     /** The command's histogram and its subcommands', those with calls recorded. */
-    private static void addHistograms(Command command, Map<String, Histogram> histograms) {
+    private static void addHistograms(Command<?> command, Map<String, Histogram> histograms) {
         Histogram histogram = command.latency().snapshot();
         if (histogram.getTotalCount() > 0) {
             histograms.put(command.spec().name(), histogram);
         }
-        for (Command subcommand : command.subcommands()) {
+        for (Command<?> subcommand : command.subcommands()) {
             addHistograms(subcommand, histograms);
         }
     }
@@ -201,8 +201,9 @@ public final class DiagnosticCommands {
      * EXEC, where a client may not block, Redis refuses it; a client that already monitors gets no
      * reply at all.
      */
-    private static void monitor(CommandContext ctx) {
-        if (!(ctx instanceof ClientConnection connection)) {
+    private static void monitor(CoreContext ctx) {
+        ClientConnection connection = ctx.connection();
+        if (connection != ctx) {
             ctx.reply().error("ERR MONITOR isn't allowed for DENY BLOCKING client");
             return;
         }
@@ -211,12 +212,12 @@ public final class DiagnosticCommands {
         }
     }
 
-    private static SlowLog slowLog(CommandContext ctx) {
-        return ((ServerState) ctx.server()).slowLog();
+    private static SlowLog slowLog(CoreContext ctx) {
+        return ctx.server().slowLog();
     }
 
     /** SLOWLOG GET [count]: the newest entries first; -1 for all of them. */
-    private static void get(CommandContext ctx) {
+    private static void get(CoreContext ctx) {
         Arguments args = ctx.arguments();
         ReplyWriter reply = ctx.reply();
         if (args.count() > 3) {

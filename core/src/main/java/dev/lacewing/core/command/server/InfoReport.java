@@ -286,14 +286,14 @@ final class InfoReport {
 
     private static void commandstats(ServerState state, StringBuilder text) {
         text.append("# Commandstats\r\n");
-        for (Command command : state.commands().commands()) {
+        for (Command<?> command : state.commands().commands()) {
             commandstat(command, text);
             command.subcommands().forEach(subcommand -> commandstat(subcommand, text));
         }
     }
 
     /** One command's line, under its full name ({@code cmdstat_client|info}); none for a command never called. */
-    private static void commandstat(Command command, StringBuilder text) {
+    private static void commandstat(Command<?> command, StringBuilder text) {
         long calls = command.calls();
         if (calls == 0 && command.rejectedCalls() == 0 && command.failedCalls() == 0) {
             return;
@@ -317,13 +317,13 @@ final class InfoReport {
         if (!tracking.enabled()) {
             return;
         }
-        for (Command command : state.commands().commands()) {
+        for (Command<?> command : state.commands().commands()) {
             latencystat(tracking, command, text);
             command.subcommands().forEach(subcommand -> latencystat(tracking, subcommand, text));
         }
     }
 
-    private static void latencystat(LatencyTracking tracking, Command command, StringBuilder text) {
+    private static void latencystat(LatencyTracking tracking, Command<?> command, StringBuilder text) {
         Histogram histogram = command.latency().snapshot();
         if (histogram.getTotalCount() > 0) {
             text.append(tracking.percentilesLine(command.spec().name(), histogram)).append("\r\n");

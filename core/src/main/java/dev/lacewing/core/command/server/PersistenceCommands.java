@@ -10,15 +10,16 @@ import static dev.lacewing.api.CommandFlag.STALE;
 
 import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.CommandFlag;
-import dev.lacewing.api.CommandRegistry;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
+import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.persistence.BackgroundSave;
 import dev.lacewing.core.persistence.Snapshots;
 import dev.lacewing.core.persistence.aof.AofPropagation;
 import dev.lacewing.core.persistence.aof.AppendOnlyFile;
+import dev.lacewing.core.server.CoreContext;
 import dev.lacewing.core.server.ServerState;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,14 +38,14 @@ public final class PersistenceCommands {
     private PersistenceCommands() {
     }
 
-    public static void register(CommandRegistry registry) {
-        registry.register(spec("save", 1, KeyScope.ALL, "Synchronously save the dataset to disk", NOSCRIPT, ADMIN,
+    public static void register(CommandTable.Builder<CoreContext> registry) {
+        registry.registerCore(spec("save", 1, KeyScope.ALL, "Synchronously save the dataset to disk", NOSCRIPT, ADMIN,
             NO_ASYNC_LOADING, NO_MULTI), PersistenceCommands::save);
-        registry.register(spec("bgrewriteaof", 1, KeyScope.ALL, "Asynchronously rewrite the append-only file to "
+        registry.registerCore(spec("bgrewriteaof", 1, KeyScope.ALL, "Asynchronously rewrite the append-only file to "
             + "disk", NOSCRIPT, ADMIN, NO_ASYNC_LOADING), PersistenceCommands::bgrewriteaof);
-        registry.register(spec("bgsave", -1, KeyScope.ALL, "Asynchronously save the dataset to disk", NOSCRIPT,
+        registry.registerCore(spec("bgsave", -1, KeyScope.ALL, "Asynchronously save the dataset to disk", NOSCRIPT,
             ADMIN, NO_ASYNC_LOADING), PersistenceCommands::bgsave);
-        registry.register(spec("lastsave", 1, KeyScope.NONE, "Get the UNIX time stamp of the last successful save "
+        registry.registerCore(spec("lastsave", 1, KeyScope.NONE, "Get the UNIX time stamp of the last successful save "
             + "to disk", LOADING, STALE, FAST), PersistenceCommands::lastsave);
     }
 
@@ -87,8 +88,8 @@ public final class PersistenceCommands {
     }
 
     /** SAVE: OK, or a bare ERR when the file could not be written (the log says why). */
-    private static void save(CommandContext ctx) {
-        ServerState state = (ServerState) ctx.server();
+    private static void save(CoreContext ctx) {
+        ServerState state = ctx.server();
         if (state.backgroundSave().running()) {
             ctx.reply().error(BackgroundSave.IN_PROGRESS);
             return;
@@ -107,8 +108,8 @@ public final class PersistenceCommands {
      * only ({@link AppendOnlyFile#rewriteInBackground}); its own thread then writes the base while
      * the server serves. During a BGSAVE it is scheduled, and starts once the save ended.
      */
-    private static void bgrewriteaof(CommandContext ctx) {
-        ServerState state = (ServerState) ctx.server();
+    private static void bgrewriteaof(CoreContext ctx) {
+        ServerState state = ctx.server();
         AppendOnlyFile aof = state.aof();
         if (aof.rewriteInProgress()) {
             ctx.reply().error("ERR Background append only file rewriting already in progress");
@@ -124,13 +125,13 @@ public final class PersistenceCommands {
     }
 
     /** BGSAVE [SCHEDULE]: "Background saving started" once the epoch is taken. */
-    private static void bgsave(CommandContext ctx) {
+    private static void bgsave(CoreContext ctx) {
         int count = ctx.arguments().count();
         if (count > 2 || count == 2 && !ctx.arguments().is(1, "schedule")) {
             ctx.reply().error(Errors.SYNTAX);
             return;
         }
-        String reply = ((ServerState) ctx.server()).backgroundSave().request(databases(ctx), count == 2,
+        String reply = ctx.server().backgroundSave().request(databases(ctx), count == 2,
             ctx.insideExec());
         if (reply.startsWith("ERR ")) {
             ctx.reply().error(reply);
@@ -139,7 +140,7 @@ public final class PersistenceCommands {
         }
     }
 
-    private static void lastsave(CommandContext ctx) {
-        ctx.reply().integer(((ServerState) ctx.server()).snapshots().lastSaveSeconds());
+    private static void lastsave(CoreContext ctx) {
+        ctx.reply().integer(ctx.server().snapshots().lastSaveSeconds());
     }
 }

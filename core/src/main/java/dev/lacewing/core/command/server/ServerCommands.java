@@ -103,7 +103,7 @@ public final class ServerCommands {
 
     // ---- CONFIG -----------------------------------------------------------------------------
 
-    private static final Subcommands CONFIG = new Subcommands("config", "server")
+    private static final Subcommands<CommandContext> CONFIG = new Subcommands<CommandContext>("config", "server")
         .add("get", -3, "Get the values of configuration parameters", ServerCommands::configGet,
             ADMIN, NOSCRIPT, LOADING, STALE)
         .add("set", -4, "Set configuration parameters to the given values", ServerCommands::configSet,
@@ -227,7 +227,7 @@ public final class ServerCommands {
 
     // ---- COMMAND ----------------------------------------------------------------------------
 
-    private static final Subcommands COMMAND = new Subcommands("command", "server")
+    private static final Subcommands<CommandContext> COMMAND = new Subcommands<CommandContext>("command", "server")
         .add("count", 2, "Get total number of Redis commands", ctx -> ctx.reply().integer(state(ctx).commands().size()),
             LOADING, STALE)
         .add("info", -2, "Get array of specific Redis command details, or all when no argument is given.",
@@ -269,7 +269,7 @@ public final class ServerCommands {
         ServerState state = state(ctx);
         ctx.reply().array(args.count() - 2);
         for (int i = 2; i < args.count(); i++) {
-            Command command = state.commands().lookup(args.string(i));
+            Command<?> command = state.commands().lookup(args.string(i));
             if (command == null) {
                 ctx.reply().nullBulk();
             } else {
@@ -281,12 +281,12 @@ public final class ServerCommands {
     private static void commandDocs(CommandContext ctx) {
         Arguments args = ctx.arguments();
         ServerState state = state(ctx);
-        List<Command> selected = new ArrayList<>();
+        List<Command<?>> selected = new ArrayList<>();
         if (args.count() == 2) {
             selected.addAll(state.commands().commands());
         }
         for (int i = 2; i < args.count(); i++) {
-            Command command = state.commands().lookup(args.string(i));
+            Command<?> command = state.commands().lookup(args.string(i));
             if (command != null) {
                 selected.add(command);
             }
@@ -298,8 +298,8 @@ public final class ServerCommands {
     /** COMMAND LIST [FILTERBY MODULE name | ACLCAT category | PATTERN pattern]: subcommands listed after their container. */
     private static void commandList(CommandContext ctx, ServerState state) {
         Arguments args = ctx.arguments();
-        List<Command> all = new ArrayList<>();
-        for (Command command : state.commands().commands()) {
+        List<Command<?>> all = new ArrayList<>();
+        for (Command<?> command : state.commands().commands()) {
             all.add(command);
             all.addAll(command.subcommands());
         }
@@ -308,7 +308,7 @@ public final class ServerCommands {
             all.forEach(command -> names.add(command.spec().name()));
         } else if (args.count() == 5 && args.is(2, "FILTERBY")) {
             String value = args.string(4);
-            for (Command command : all) {
+            for (Command<?> command : all) {
                 String name = command.spec().name();
                 boolean keep;
                 if (args.is(3, "PATTERN")) {
@@ -336,7 +336,7 @@ public final class ServerCommands {
 
     private static void commandGetKeys(CommandContext ctx, ServerState state) {
         Arguments args = ctx.arguments();
-        Command command = state.commands().lookup(args.string(2));
+        Command<?> command = state.commands().lookup(args.string(2));
         if (command == null) {
             ctx.reply().error("ERR Invalid command specified");
             return;
@@ -389,7 +389,7 @@ public final class ServerCommands {
 
     // ---- MEMORY, DEBUG, TIME, SHUTDOWN, MODULE -------------------------------------------
 
-    private static final Subcommands MEMORY = new Subcommands("memory", "server")
+    private static final Subcommands<CommandContext> MEMORY = new Subcommands<CommandContext>("memory", "server")
         .add("usage", -3, 2, 2, 1, KeyScope.KEYS, "Estimate the memory usage of a key", ServerCommands::memoryUsage,
             READONLY)
         .add("stats", 2, "Show memory usage details", ServerCommands::memoryStats)
@@ -558,7 +558,7 @@ public final class ServerCommands {
     private static final String MODULE_UNLOAD_IMPOSSIBLE = "ERR Error unloading module: operation not possible.";
     private static final String NO_SUCH_MODULE = "ERR Error unloading module: no such module with that name";
 
-    private static final Subcommands MODULE = new Subcommands("module", "server")
+    private static final Subcommands<CommandContext> MODULE = new Subcommands<CommandContext>("module", "server")
         .add("list", 2, "List all modules loaded by the server", ServerCommands::moduleList, ADMIN, NOSCRIPT)
         .add("load", -3, "Load a module", ctx -> moduleChange(ctx, MODULE_LOAD_FAILED, loader -> {
             String path = ctx.arguments().string(2);

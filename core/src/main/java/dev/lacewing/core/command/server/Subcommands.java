@@ -3,11 +3,10 @@ package dev.lacewing.core.command.server;
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.CommandFlag;
-import dev.lacewing.api.CommandHandler;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
+import dev.lacewing.core.command.ContextHandler;
 import dev.lacewing.core.command.Errors;
-import dev.lacewing.core.server.ClientConnection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -22,16 +21,21 @@ import java.util.Set;
  * holds them with everything else. An unknown subcommand and a wrong argument count get Redis's
  * two distinct errors.
  *
+ * <p>The connection names its running command by the subcommand (CLIENT LIST's {@code cmd=client|info},
+ * INFO's {@code cmdstat_client|info}) when it dispatches it, from the command table.
+ *
  * <p>Thread rule: immutable once its family has registered; handlers run on the command's thread.
+ *
+ * @param <C> the context the handlers take: the api's, or core's own for a family that needs it
  */
-public final class Subcommands {
+public final class Subcommands<C extends CommandContext> {
 
-    private record Subcommand(CommandSpec spec, CommandHandler handler) {
+    private record Subcommand<C extends CommandContext>(CommandSpec spec, ContextHandler<? super C> handler) {
     }
 
     private final String container;
     private final String group;
-    private final Map<String, Subcommand> byName = new LinkedHashMap<>();
+    private final Map<String, Subcommand<C>> byName = new LinkedHashMap<>();
 
     public Subcommands(String container, String group) {
         this.container = container;
@@ -39,20 +43,21 @@ public final class Subcommands {
     }
 
     /** Adds a keyless subcommand; {@code arity} counts the container's name, as Redis's does. */
-    public Subcommands add(String name, int arity, String summary, CommandHandler handler, CommandFlag... flags) {
+    public Subcommands<C> add(String name, int arity, String summary, ContextHandler<? super C> handler,
+                              CommandFlag... flags) {
         return add(name, arity, 0, 0, 0, KeyScope.NONE, summary, handler, flags);
     }
 
     /** Adds a subcommand with keys at {@code firstKey..lastKey}, counted from the container's name. */
-    public Subcommands add(String name, int arity, int firstKey, int lastKey, int step, KeyScope scope, String summary,
-                    CommandHandler handler, CommandFlag... flags) {
-        byName.put(name, new Subcommand(new CommandSpec(container + "|" + name, arity, Set.of(flags), firstKey, lastKey,
+    public Subcommands<C> add(String name, int arity, int firstKey, int lastKey, int step, KeyScope scope,
+                              String summary, ContextHandler<? super C> handler, CommandFlag... flags) {
+        byName.put(name, new Subcommand<>(new CommandSpec(container + "|" + name, arity, Set.of(flags), firstKey, lastKey,
             step, scope, group, summary), handler));
         return this;
     }
 
     /** Adds HELP, which every container has. */
-    public Subcommands help(CommandHandler handler) {
+    public Subcommands<C> help(ContextHandler<? super C> handler) {
         return add("help", 2, "Show helpful text about the different subcommands", handler, CommandFlag.LOADING,
             CommandFlag.STALE);
     }
@@ -64,10 +69,9 @@ public final class Subcommands {
     }
 
     /** Runs the subcommand named by argument 1; the container's own arity guarantees there is one. */
-    public void dispatch(CommandContext ctx) {
+    public void dispatch(C ctx) {
         Arguments args = ctx.arguments();
-        String name = args.string(1).toLowerCase(Locale.ROOT);
-        Subcommand subcommand = byName.get(name);
+        Subcommand<C> subcommand = byName.get(args.string(1).toLowerCase(Locale.ROOT));
         if (subcommand == null) {
             ctx.reply().error(unknownSubcommand(args));
             return;
@@ -76,9 +80,6 @@ public final class Subcommands {
         if (!spec.acceptsArgumentCount(args.count())) {
             ctx.reply().error(Errors.wrongArity(spec.name()));
             return;
-        }
-        if (ctx.client() instanceof ClientConnection connection) {
-            connection.subcommand(name);
         }
         subcommand.handler().execute(ctx);
     }

@@ -1,11 +1,11 @@
 package dev.lacewing.core.command.server;
 
 import dev.lacewing.api.Arguments;
-import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.server.ClientConnection;
+import dev.lacewing.core.server.CoreContext;
 import dev.lacewing.core.tracking.TrackingMode;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -23,10 +23,10 @@ final class TrackingCommands {
     }
 
     /** CLIENT TRACKING ON|OFF [REDIRECT id] [BCAST] [PREFIX prefix ...] [OPTIN] [OPTOUT] [NOLOOP] */
-    static void tracking(CommandContext ctx) {
+    static void tracking(CoreContext ctx) {
         Arguments args = ctx.arguments();
         ReplyWriter reply = ctx.reply();
-        ClientConnection client = (ClientConnection) ctx.client();
+        ClientConnection client = ctx.connection();
         long redirect = 0;
         boolean broadcast = false;
         boolean optIn = false;
@@ -139,8 +139,8 @@ final class TrackingCommands {
     }
 
     /** CLIENT CACHING YES|NO: YES only in OPTIN mode, NO only in OPTOUT mode; for the next command. */
-    static void caching(CommandContext ctx) {
-        ClientConnection client = (ClientConnection) ctx.client();
+    static void caching(CoreContext ctx) {
+        ClientConnection client = ctx.connection();
         ReplyWriter reply = ctx.reply();
         TrackingMode mode = client.tracking();
         if (mode == null) {
@@ -168,14 +168,14 @@ final class TrackingCommands {
     }
 
     /** CLIENT GETREDIR: the redirect client's id, 0 when tracking without one, -1 when not tracking. */
-    static void getRedirect(CommandContext ctx) {
-        TrackingMode mode = ((ClientConnection) ctx.client()).tracking();
+    static void getRedirect(CoreContext ctx) {
+        TrackingMode mode = ctx.connection().tracking();
         ctx.reply().integer(mode == null ? -1 : mode.redirect());
     }
 
     /** CLIENT TRACKINGINFO: a map of flags (a set), redirect and prefixes, as Redis replies. */
-    static void trackingInfo(CommandContext ctx) {
-        ClientConnection client = (ClientConnection) ctx.client();
+    static void trackingInfo(CoreContext ctx) {
+        ClientConnection client = ctx.connection();
         TrackingMode mode = client.tracking();
         ReplyWriter reply = ctx.reply();
         List<String> flags = new ArrayList<>();

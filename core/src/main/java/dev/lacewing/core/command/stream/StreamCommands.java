@@ -77,7 +77,7 @@ public final class StreamCommands {
     private StreamCommands() {
     }
 
-    private static final Subcommands XINFO = new Subcommands("xinfo", "stream")
+    private static final Subcommands<CommandContext> XINFO = new Subcommands<CommandContext>("xinfo", "stream")
         .add("consumers", 4, 2, 2, 1, KeyScope.KEYS, "List the consumers in a consumer group",
             ctx -> xinfoOf(ctx, StreamGroupCommands::xinfoConsumers), READONLY)
         .add("groups", 3, 2, 2, 1, KeyScope.KEYS, "List the consumer groups of a stream",

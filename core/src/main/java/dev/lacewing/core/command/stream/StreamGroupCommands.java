@@ -60,7 +60,7 @@ final class StreamGroupCommands {
     private StreamGroupCommands() {
     }
 
-    private static final Subcommands XGROUP = new Subcommands("xgroup", "stream")
+    private static final Subcommands<CommandContext> XGROUP = new Subcommands<CommandContext>("xgroup", "stream")
         .add("create", -5, 2, 2, 1, KeyScope.KEYS, "Create a consumer group.", StreamGroupCommands::create, WRITE,
             DENYOOM)
         .add("setid", -5, 2, 2, 1, KeyScope.KEYS, "Set a consumer group to an arbitrary last delivered ID value.",

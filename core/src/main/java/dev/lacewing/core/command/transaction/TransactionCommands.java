@@ -8,9 +8,10 @@ import static dev.lacewing.api.CommandFlag.SKIP_SLOWLOG;
 import static dev.lacewing.api.CommandFlag.STALE;
 
 import dev.lacewing.api.CommandFlag;
-import dev.lacewing.api.CommandRegistry;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
+import dev.lacewing.core.command.CommandTable;
+import dev.lacewing.core.server.CoreContext;
 import dev.lacewing.core.server.Multi;
 import java.util.Set;
 
@@ -26,17 +27,17 @@ public final class TransactionCommands {
     private TransactionCommands() {
     }
 
-    public static void register(CommandRegistry registry) {
-        registry.register(spec("multi", "Start a transaction block", FAST, ALLOW_BUSY),
+    public static void register(CommandTable.Builder<CoreContext> registry) {
+        registry.registerCore(spec("multi", "Start a transaction block", FAST, ALLOW_BUSY),
             ctx -> Multi.of(ctx).multi(ctx.reply()));
-        registry.register(spec("exec", "Execute all commands issued after MULTI", SKIP_SLOWLOG),
+        registry.registerCore(spec("exec", "Execute all commands issued after MULTI", SKIP_SLOWLOG),
             ctx -> Multi.of(ctx).execWithoutMulti(ctx.reply()));
-        registry.register(spec("discard", "Discard all commands issued after MULTI", FAST, ALLOW_BUSY),
+        registry.registerCore(spec("discard", "Discard all commands issued after MULTI", FAST, ALLOW_BUSY),
             ctx -> Multi.of(ctx).discard(ctx.reply()));
         Set<CommandFlag> watchFlags = Set.of(NOSCRIPT, LOADING, STALE, FAST, ALLOW_BUSY);
-        registry.register(new CommandSpec("watch", -2, watchFlags, 1, -1, 1, KeyScope.KEYS, GROUP,
+        registry.registerCore(new CommandSpec("watch", -2, watchFlags, 1, -1, 1, KeyScope.KEYS, GROUP,
             "Watch the given keys to determine execution of the MULTI/EXEC block"), ctx -> Multi.of(ctx).watch(ctx));
-        registry.register(spec("unwatch", "Forget about all watched keys", FAST, ALLOW_BUSY), ctx -> {
+        registry.registerCore(spec("unwatch", "Forget about all watched keys", FAST, ALLOW_BUSY), ctx -> {
             Multi.of(ctx).unwatch();
             ctx.reply().ok();
         });
