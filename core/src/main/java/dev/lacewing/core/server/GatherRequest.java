@@ -94,7 +94,7 @@ final class GatherRequest implements Invocation.Split, GatheredKeyspace.Keys {
 
     @Override
     public Object runPart(int[] keys) {
-        Database db = (Database) connection.server().engine().keyspace(database);
+        Database db = GatheredKeyspace.database(connection.server(), database);
         if (round == GATHER) {
             return GatheredKeyspace.gather(db, keys, destinationPart(keys), this);
         }
@@ -170,7 +170,7 @@ final class GatherRequest implements Invocation.Split, GatheredKeyspace.Keys {
     public void settle(int[] keys) {
         if (!destinationPart(keys)) {
             ServerState server = connection.server();
-            gathered.putBack((Database) server.engine().keyspace(database), keys[0], server);
+            gathered.putBack(database, keys[0], server);
         }
     }
 

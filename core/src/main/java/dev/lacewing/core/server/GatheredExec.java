@@ -130,7 +130,7 @@ final class GatheredExec implements Invocation.Split, GatheredKeyspace.Keys {
 
     @Override
     public Object runPart(int[] part) {
-        Database db = (Database) connection.server().engine().keyspace(database);
+        Database db = GatheredKeyspace.database(connection.server(), database);
         if (round == GATHER) {
             return GatheredKeyspace.gather(db, part, destinationPart(part), this);
         }
@@ -190,7 +190,7 @@ final class GatheredExec implements Invocation.Split, GatheredKeyspace.Keys {
     public void settle(int[] part) {
         if (!destinationPart(part)) {
             ServerState server = connection.server();
-            gathered.putBack((Database) server.engine().keyspace(database), part[0], server);
+            gathered.putBack(database, part[0], server);
         }
     }
 

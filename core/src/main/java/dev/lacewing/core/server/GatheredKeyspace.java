@@ -150,15 +150,21 @@ final class GatheredKeyspace implements Keyspace {
         return whole;
     }
 
+    /** The engine's database {@code index} as core's {@code Database}, which every engine's keyspace is. */
+    static Database database(ServerState server, int index) {
+        return (Database) server.engine().keyspace(index);
+    }
+
     /**
      * On the thread of the part whose first key index is {@code part}, at the end: the keys it
      * took stored again as the command left them (or left deleted); those the command changed
      * flag their watchers there; clients blocked on them are served.
      */
-    void putBack(Database db, int part, ServerState server) {
+    void putBack(int database, int part, ServerState server) {
         if (!taken) {
             return;
         }
+        Database db = database(server, database);
         boolean any = false;
         for (Entry entry : gathered.values()) {
             if (entry.part == part && entry.taken) {
