@@ -19,12 +19,14 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -41,9 +43,11 @@ import java.util.function.LongConsumer;
  * (with SELECT when the database changes, MULTI/EXEC around a batch of several), so the buffer is
  * in the order the keys were changed. Replies wait for the file: a connection with appended
  * commands hands its flush to {@link #afterCommit}, which gathers every such flush of one event-loop
- * iteration behind one task; that task writes the buffer and, under {@code appendfsync always},
- * forces it, once for the whole batch (group commit), before any of those replies leaves. Under
- * {@code everysec} a background thread forces the file once a second; under {@code no} the OS does.
+ * iteration behind one task. Under {@code appendfsync always} that task hands the iteration's
+ * flushes to the fsync thread as one ticket and the loop serves on; the fsync thread writes and
+ * forces everything appended by then, once for every ticket that waits (group commit, across all
+ * loops), and only then are those replies released. Under {@code everysec} the task writes the
+ * buffer and a background thread forces the file once a second; under {@code no} the OS does.
  *
  * <p>Rewrite (BGREWRITEAOF, the auto-rewrite), Redis 7.0's flow without the fork. The epoch runs
  * holding every database (the engine's whole-keyspace door, {@link WholeKeyspace}), briefly: it
@@ -58,7 +62,8 @@ import java.util.function.LongConsumer;
  *
  * <p>Thread rule: {@link #append} from any command thread (under {@code this}); the file is written
  * under {@code writeLock} and forced under {@code syncLock}, taken in that order; the group of
- * waiting flushes is per event-loop thread; whether a rewrite runs is decided under
+ * waiting flushes is per event-loop thread, the tickets for the fsync thread are under
+ * {@code tickets}; whether a rewrite runs is decided under
  * {@code rewriteLock}; the rest is volatile.
  */
 public final class AppendOnlyFile {
@@ -75,6 +80,26 @@ public final class AppendOnlyFile {
     /** appendfsync. */
     public enum Fsync { ALWAYS, EVERYSEC, NO }
 
+    /** How commands reach the incr file: the file's own write and force, or a test's. */
+    interface IncrWrites {
+        IncrWrites DIRECT = new IncrWrites() {
+            @Override
+            public void write(FileChannel file, ByteBuffer bytes) throws IOException {
+                file.write(bytes);
+            }
+
+            @Override
+            public void force(FileChannel file) throws IOException {
+                file.force(false);
+            }
+        };
+
+        void write(FileChannel file, ByteBuffer bytes) throws IOException;
+
+        void force(FileChannel file) throws IOException;
+    }
+
+    private final IncrWrites writes;
     private final Config config;
     private final Snapshots snapshots;
     private final BackgroundSave backgroundSave;
@@ -109,8 +134,18 @@ public final class AppendOnlyFile {
     private ScheduledExecutorService cron;
 
     private final ThreadLocal<Group> groups = ThreadLocal.withInitial(Group::new);
+    // Under itself: the tickets waiting for the fsync thread, which runs while syncer is set.
+    private final ArrayDeque<Ticket> tickets = new ArrayDeque<>();
+    private Thread syncer;
+    private boolean syncerStopping;
 
     public AppendOnlyFile(Config config, Snapshots snapshots, BackgroundSave backgroundSave) {
+        this(config, snapshots, backgroundSave, IncrWrites.DIRECT);
+    }
+
+    /** {@code writes}: how the incr file is written and forced; a test puts waits or faults there. */
+    AppendOnlyFile(Config config, Snapshots snapshots, BackgroundSave backgroundSave, IncrWrites writes) {
+        this.writes = writes;
         this.config = config;
         this.snapshots = snapshots;
         this.backgroundSave = backgroundSave;
@@ -259,6 +294,7 @@ public final class AppendOnlyFile {
             return thread;
         });
         cron.scheduleWithFixedDelay(this::everySecond, 1, 1, TimeUnit.SECONDS);
+        startSyncer();
         if (!config.flag("appendonly")) {
             return;
         }
@@ -314,6 +350,7 @@ public final class AppendOnlyFile {
         if (cron != null) {
             cron.shutdownNow();
         }
+        stopSyncer();
         stopRewrite();
         synchronized (writeLock) {
             if (incr == null) {
@@ -389,15 +426,17 @@ public final class AppendOnlyFile {
     /**
      * Runs {@code then} on this event-loop thread once everything appended up to {@code offset} is
      * written, and forced under appendfsync always. Every call of one loop iteration shares one
-     * write and one fsync: the first schedules the commit as a task of {@code loop}, which runs after
-     * the iteration's reads, and the commit covers all that was appended by then.
+     * commit: the first schedules it as a task of {@code loop}, which runs after the iteration's
+     * reads, and the commit covers all that was appended by then. Under always the loop does not
+     * wait for the disk: the iteration's flushes go to the fsync thread ({@link #syncLoop}) as one
+     * ticket, and the loop serves on while the file is forced.
      */
     public void afterCommit(long offset, Executor loop, LongConsumer then) {
         Group group = groups.get();
         group.waiting.add(then);
         if (!group.scheduled) {
             group.scheduled = true;
-            loop.execute(() -> group.drain(this));
+            loop.execute(() -> group.drain(this, loop));
         }
     }
 
@@ -406,15 +445,110 @@ public final class AppendOnlyFile {
         private final List<LongConsumer> waiting = new ArrayList<>();
         private boolean scheduled;
 
-        void drain(AppendOnlyFile aof) {
+        void drain(AppendOnlyFile aof, Executor loop) {
             scheduled = false;
-            long upTo = aof.appended();
-            aof.commit(upTo, aof.fsync == Fsync.ALWAYS);
             List<LongConsumer> ready = new ArrayList<>(waiting);
             waiting.clear();
-            for (LongConsumer then : ready) {
-                then.accept(upTo);
+            if (aof.fsync == Fsync.ALWAYS && aof.syncing()) {
+                aof.sync(new Ticket(loop, ready));
+                return;
             }
+            long upTo = aof.appended();
+            aof.commit(upTo, aof.fsync == Fsync.ALWAYS);
+            Ticket.release(ready, upTo);
+        }
+    }
+
+    /** One loop iteration's flushes waiting for an fsync; released on {@code loop}. */
+    private record Ticket(Executor loop, List<LongConsumer> waiting) {
+
+        static void release(List<LongConsumer> waiting, long committed) {
+            for (LongConsumer then : waiting) {
+                then.accept(committed);
+            }
+        }
+    }
+
+    private boolean syncing() {
+        synchronized (tickets) {
+            return syncer != null && !syncerStopping;
+        }
+    }
+
+    private void sync(Ticket ticket) {
+        synchronized (tickets) {
+            tickets.add(ticket);
+            tickets.notifyAll();
+        }
+    }
+
+    /**
+     * The fsync thread, appendfsync always's group commit (Redis's beforeSleep write and fsync of
+     * aof_buf, before the iteration's replies): takes every ticket waiting, writes and forces all
+     * that was appended by then, which covers every taken ticket, and hands each ticket's replies
+     * back to its loop. Tickets that come while it forces wait for the next round, so fsyncs run
+     * back to back and each covers every write of every loop since the one before. Ends once
+     * {@link #close} asked and no ticket waits.
+     */
+    private void syncLoop() {
+        List<Ticket> taken = new ArrayList<>();
+        while (true) {
+            synchronized (tickets) {
+                while (tickets.isEmpty() && !syncerStopping) {
+                    try {
+                        tickets.wait();
+                    } catch (InterruptedException e) {
+                        syncerStopping = true;
+                    }
+                }
+                if (tickets.isEmpty()) {
+                    return;
+                }
+                taken.addAll(tickets);
+                tickets.clear();
+            }
+            long upTo = appended();
+            try {
+                commit(upTo, true);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "AOF fsync failed", e);
+            }
+            for (Ticket ticket : taken) {
+                try {
+                    ticket.loop().execute(() -> Ticket.release(ticket.waiting(), upTo));
+                } catch (RejectedExecutionException e) {
+                    LOG.log(System.Logger.Level.DEBUG, "event loop gone before the AOF fsync ended");
+                }
+            }
+            taken.clear();
+        }
+    }
+
+    private void startSyncer() {
+        Thread thread = new Thread(this::syncLoop, "aof-fsync");
+        thread.setDaemon(true);
+        synchronized (tickets) {
+            syncer = thread;
+            syncerStopping = false;
+        }
+        thread.start();
+    }
+
+    /** Lets the fsync thread release what waits, then end. */
+    private void stopSyncer() {
+        Thread thread;
+        synchronized (tickets) {
+            thread = syncer;
+            syncerStopping = true;
+            tickets.notifyAll();
+        }
+        if (thread == null) {
+            return;
+        }
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(10));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -426,7 +560,7 @@ public final class AppendOnlyFile {
                 try {
                     ByteBuffer bytes = ByteBuffer.wrap(chunk);
                     while (bytes.hasRemaining()) {
-                        incr.write(bytes);
+                        writes.write(incr, bytes);
                     }
                     written += chunk.length;
                     incrSize += chunk.length;
@@ -446,7 +580,7 @@ public final class AppendOnlyFile {
                 long target = written;
                 if (synced < Math.min(upTo, target) && incr != null) {
                     try {
-                        incr.force(false);
+                        writes.force(incr);
                         synced = target;
                     } catch (IOException e) {
                         lastWriteOk = false;
