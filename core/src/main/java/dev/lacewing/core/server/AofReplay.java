@@ -109,7 +109,7 @@ final class AofReplay implements CommandContext, Client {
 
     @Override
     public long id() {
-        return 0;
+        return AofLoader.REPLAY_CLIENT_ID;
     }
 
     @Override

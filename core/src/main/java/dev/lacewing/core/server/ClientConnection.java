@@ -755,7 +755,10 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         long start = System.nanoTime();
         long errorsBefore = writer.errorCount();
         long changesBefore = ThreadChanges.count();
-        AofDeletions.running(aofBatch);
+        boolean propagating = server.aof().enabled();
+        if (propagating) {
+            AofDeletions.running(aofBatch);
+        }
         try {
             current.handler().execute(this);
             if (blockedClient == null) {
@@ -765,7 +768,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             LOG.log(System.Logger.Level.WARNING, "command " + current.spec().name() + " failed", e);
             writer.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
         } finally {
-            AofDeletions.running(null);
+            if (propagating) {
+                AofDeletions.running(null);
+            }
         }
         boolean changed = ThreadChanges.count() != changesBefore;
         if (rerunWhole) {
