@@ -745,10 +745,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             executed = true;
             return;
         }
-        // processCommand's writeCommandsDeniedByDiskError: writes, and PING, after a failed BGSAVE.
-        if (server.backgroundSave().refusesWrites()
-            && (current.spec().has(CommandFlag.WRITE) || current.spec().name().equals("ping"))) {
-            reject(counted, BackgroundSave.MISCONF);
+        // processCommand's writeCommandsDeniedByDiskError: writes, and PING, after a failed BGSAVE
+        // or while the AOF cannot be written.
+        String refusal = server.backgroundSave().refusesWrites() ? BackgroundSave.MISCONF : server.aof().refusal();
+        if (refusal != null && (current.spec().has(CommandFlag.WRITE) || current.spec().name().equals("ping"))) {
+            reject(counted, refusal);
             executed = true;
             return;
         }

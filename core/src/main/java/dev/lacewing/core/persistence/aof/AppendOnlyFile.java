@@ -29,6 +29,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongConsumer;
 
@@ -100,6 +101,7 @@ public final class AppendOnlyFile {
     }
 
     private final IncrWrites writes;
+    private final Consumer<String> exit;
     private final Config config;
     private final Snapshots snapshots;
     private final BackgroundSave backgroundSave;
@@ -123,6 +125,8 @@ public final class AppendOnlyFile {
     private volatile long baseSize;
     private volatile long sizeAfterRewrite;
     private volatile boolean lastWriteOk = true;
+    private volatile boolean lastFsyncOk = true;
+    private volatile String lastWriteError = "";
     private volatile boolean rewriteInProgress;
     private volatile boolean rewriteScheduled;
     private volatile boolean lastRewriteOk = true;
@@ -140,12 +144,21 @@ public final class AppendOnlyFile {
     private boolean syncerStopping;
 
     public AppendOnlyFile(Config config, Snapshots snapshots, BackgroundSave backgroundSave) {
-        this(config, snapshots, backgroundSave, IncrWrites.DIRECT);
+        this(config, snapshots, backgroundSave, IncrWrites.DIRECT, line -> {
+            LOG.log(System.Logger.Level.ERROR, line);
+            // As Redis's exit(1): no shutdown work, which would write the AOF again.
+            Runtime.getRuntime().halt(1);
+        });
     }
 
-    /** {@code writes}: how the incr file is written and forced; a test puts waits or faults there. */
-    AppendOnlyFile(Config config, Snapshots snapshots, BackgroundSave backgroundSave, IncrWrites writes) {
+    /**
+     * {@code writes}: how the incr file is written and forced; a test puts waits or faults there.
+     * {@code exit}: what a failed write or fsync under appendfsync always does with Redis's log line.
+     */
+    AppendOnlyFile(Config config, Snapshots snapshots, BackgroundSave backgroundSave, IncrWrites writes,
+                   Consumer<String> exit) {
         this.writes = writes;
+        this.exit = exit;
         this.config = config;
         this.snapshots = snapshots;
         this.backgroundSave = backgroundSave;
@@ -178,6 +191,18 @@ public final class AppendOnlyFile {
 
     public boolean lastWriteOk() {
         return lastWriteOk;
+    }
+
+    /**
+     * processCommand's writeCommandsDeniedByDiskError for the AOF: the error writes and PING get
+     * while the AOF is on and its last write or fsync failed, or null. A later write that succeeds
+     * (the next commit, or the background thread's retry each second) lifts it.
+     */
+    public String refusal() {
+        if (!enabled || (lastWriteOk && lastFsyncOk)) {
+            return null;
+        }
+        return "MISCONF Errors writing to the AOF file: " + lastWriteError;
     }
 
     public boolean lastRewriteOk() {
@@ -552,13 +577,22 @@ public final class AppendOnlyFile {
         }
     }
 
-    /** Writes the buffer up to at least {@code upTo}; forces the file up to it when {@code force}. */
+    /**
+     * Writes the buffer up to at least {@code upTo}; forces the file up to it when {@code force}.
+     * As flushAppendOnlyFile: a failed write leaves its bytes in the buffer for the next try (a
+     * partial write truncated away first, or, when that fails too, kept and only the rest
+     * retried), and the server refuses writes until a write succeeds ({@link #refusal}); under
+     * appendfsync always a failed write or fsync ends the server, since replies may already have
+     * shown what is not on disk.
+     */
     private void commit(long upTo, boolean force) {
         synchronized (writeLock) {
             if (written < upTo && incr != null) {
                 byte[] chunk = takePending();
+                ByteBuffer bytes = ByteBuffer.wrap(chunk);
+                long start = -1;
                 try {
-                    ByteBuffer bytes = ByteBuffer.wrap(chunk);
+                    start = incr.position();
                     while (bytes.hasRemaining()) {
                         writes.write(incr, bytes);
                     }
@@ -569,8 +603,7 @@ public final class AppendOnlyFile {
                     }
                     lastWriteOk = true;
                 } catch (IOException e) {
-                    lastWriteOk = false;
-                    LOG.log(System.Logger.Level.WARNING, "Error writing to the AOF file: " + e.getMessage());
+                    writeFailed(chunk, bytes.position(), start, e);
                     return;
                 }
             }
@@ -582,12 +615,49 @@ public final class AppendOnlyFile {
                     try {
                         writes.force(incr);
                         synced = target;
+                        lastFsyncOk = true;
                     } catch (IOException e) {
-                        lastWriteOk = false;
+                        lastWriteError = e.getMessage();
+                        lastFsyncOk = false;
+                        if (fsync == Fsync.ALWAYS) {
+                            exit.accept("Can't persist append only file to disk: " + e.getMessage() + ". Exiting...");
+                            return;
+                        }
                         LOG.log(System.Logger.Level.WARNING, "Can't persist the AOF file: " + e.getMessage());
                     }
                 }
             }
+        }
+    }
+
+    /** A write of {@code chunk} failed after {@code done} bytes, the file having been {@code start} long. */
+    private void writeFailed(byte[] chunk, int done, long start, IOException e) {
+        lastWriteError = e.getMessage();
+        lastWriteOk = false;
+        LOG.log(System.Logger.Level.WARNING, "Error writing to the AOF file: " + e.getMessage());
+        if (fsync == Fsync.ALWAYS) {
+            exit.accept("Can't recover from AOF write error when the AOF fsync policy is 'always'. Exiting...");
+            return;
+        }
+        int kept = done;
+        if (done > 0 && start >= 0) {
+            try {
+                incr.truncate(start);
+                kept = 0;
+            } catch (IOException truncateFailed) {
+                LOG.log(System.Logger.Level.WARNING, "Could not remove short write from the append-only file. "
+                    + "Redis may refuse to load the AOF the next time it starts. ftruncate: " + truncateFailed.getMessage());
+            }
+        }
+        written += kept;
+        incrSize += kept;
+        synchronized (this) {
+            int rest = chunk.length - kept;
+            byte[] joined = new byte[Math.max(pending.length, rest + pendingSize)];
+            System.arraycopy(chunk, kept, joined, 0, rest);
+            System.arraycopy(pending, 0, joined, rest, pendingSize);
+            pending = joined;
+            pendingSize += rest;
         }
     }
 

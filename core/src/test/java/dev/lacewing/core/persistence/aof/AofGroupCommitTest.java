@@ -67,6 +67,8 @@ class AofGroupCommitTest {
                 forces.incrementAndGet();
                 forcedBytes.set(writtenBytes.get());
             }
+        }, line -> {
+            throw new AssertionError(line);
         });
         aof.start(List.of(), null);
     }
