@@ -590,9 +590,7 @@ public final class AppendOnlyFile {
             if (written < upTo && incr != null) {
                 byte[] chunk = takePending();
                 ByteBuffer bytes = ByteBuffer.wrap(chunk);
-                long start = -1;
                 try {
-                    start = incr.position();
                     while (bytes.hasRemaining()) {
                         writes.write(incr, bytes);
                     }
@@ -603,7 +601,7 @@ public final class AppendOnlyFile {
                     }
                     lastWriteOk = true;
                 } catch (IOException e) {
-                    writeFailed(chunk, bytes.position(), start, e);
+                    writeFailed(chunk, bytes.position(), e);
                     return;
                 }
             }
@@ -630,8 +628,8 @@ public final class AppendOnlyFile {
         }
     }
 
-    /** A write of {@code chunk} failed after {@code done} bytes, the file having been {@code start} long. */
-    private void writeFailed(byte[] chunk, int done, long start, IOException e) {
+    /** A write of {@code chunk} failed after {@code done} bytes of it were written. */
+    private void writeFailed(byte[] chunk, int done, IOException e) {
         lastWriteError = e.getMessage();
         lastWriteOk = false;
         LOG.log(System.Logger.Level.WARNING, "Error writing to the AOF file: " + e.getMessage());
@@ -640,9 +638,9 @@ public final class AppendOnlyFile {
             return;
         }
         int kept = done;
-        if (done > 0 && start >= 0) {
+        if (done > 0) {
             try {
-                incr.truncate(start);
+                incr.truncate(incr.position() - done);
                 kept = 0;
             } catch (IOException truncateFailed) {
                 LOG.log(System.Logger.Level.WARNING, "Could not remove short write from the append-only file. "
