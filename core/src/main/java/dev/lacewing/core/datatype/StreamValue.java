@@ -727,6 +727,21 @@ public final class StreamValue implements TypedValue {
         void entry(long ms, long seq, boolean deleted, boolean sameFields, List<byte[]> items);
     }
 
+    /**
+     * The first entry's ID, deleted entries still in their node included, or {@link StreamId#MAX}
+     * with no entry (streamGetEdgeID without skipping tombstones): what an approximate MINID trim
+     * is propagated with.
+     */
+    public StreamId firstIdWithDeleted() {
+        Map.Entry<StreamId, Node> first = nodes.firstEntry();
+        if (first == null) {
+            return StreamId.MAX;
+        }
+        Cursor cursor = new Cursor();
+        cursor.start(first.getKey(), first.getValue());
+        return cursor.next() ? new StreamId(cursor.ms, cursor.seq) : StreamId.MAX;
+    }
+
     /** Walks every node and entry for RDB and DUMP. O(size of the stream). */
     public void visitNodes(NodeVisitor visitor) {
         Cursor cursor = new Cursor();

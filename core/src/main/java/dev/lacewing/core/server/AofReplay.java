@@ -114,7 +114,7 @@ final class AofReplay implements CoreContext, Client {
 
     @Override
     public long id() {
-        return 0;
+        return AofLoader.REPLAY_CLIENT_ID;
     }
 
     @Override

@@ -776,17 +776,21 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             executed = true;
             return;
         }
-        // processCommand's writeCommandsDeniedByDiskError: writes, and PING, after a failed BGSAVE.
-        if (server.backgroundSave().refusesWrites()
-            && (current.spec().has(CommandFlag.WRITE) || current.spec().name().equals("ping"))) {
-            reject(counted, BackgroundSave.MISCONF);
+        // processCommand's writeCommandsDeniedByDiskError: writes, and PING, after a failed BGSAVE
+        // or while the AOF cannot be written.
+        String refusal = server.backgroundSave().refusesWrites() ? BackgroundSave.MISCONF : server.aof().refusal();
+        if (refusal != null && (current.spec().has(CommandFlag.WRITE) || current.spec().name().equals("ping"))) {
+            reject(counted, refusal);
             executed = true;
             return;
         }
         long start = System.nanoTime();
         long errorsBefore = writer.errorCount();
         long changesBefore = ThreadChanges.count();
-        AofDeletions.running(aofBatch);
+        boolean propagating = server.aof().enabled();
+        if (propagating) {
+            AofDeletions.running(aofBatch);
+        }
         try {
             current.execute(this);
             if (blockedClient == null) {
@@ -796,7 +800,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             LOG.log(System.Logger.Level.WARNING, "command " + current.spec().name() + " failed", e);
             writer.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
         } finally {
-            AofDeletions.running(null);
+            if (propagating) {
+                AofDeletions.running(null);
+            }
         }
         boolean changed = ThreadChanges.count() != changesBefore;
         if (rerunWhole) {

@@ -358,13 +358,18 @@ public final class Multi {
             } else {
                 writer.array(queued.size());
                 running = this;
-                AofDeletions.running(connection.aofBatch());
+                boolean propagating = connection.server().aof().enabled();
+                if (propagating) {
+                    AofDeletions.running(connection.aofBatch());
+                }
                 try {
                     for (Queued q : queued) {
                         runQueued(q, writer);
                     }
                 } finally {
-                    AofDeletions.running(null);
+                    if (propagating) {
+                        AofDeletions.running(null);
+                    }
                     running = null;
                 }
             }

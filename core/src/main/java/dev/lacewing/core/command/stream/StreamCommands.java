@@ -24,7 +24,10 @@ import dev.lacewing.core.command.server.Subcommands;
 import dev.lacewing.core.datatype.StreamId;
 import dev.lacewing.core.datatype.StreamValue;
 import dev.lacewing.core.datatype.StreamValue.Entry;
+import dev.lacewing.core.persistence.aof.AofLoader;
+import dev.lacewing.core.persistence.aof.AofPropagation;
 import dev.lacewing.core.pubsub.KeyspaceEvents;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
 import java.util.function.BiConsumer;
@@ -274,6 +277,8 @@ public final class StreamCommands {
         long maxLength;
         StreamId minId;
         boolean approx;
+        /** The threshold's argument; the {@code ~} is the one before it when {@link #approx}. */
+        int thresholdAt;
         long limit;
         boolean noMakeStream;
         int next;
@@ -307,6 +312,7 @@ public final class StreamCommands {
                         && args.array()[args.offset(i + 1)] == '=') {
                         i++;
                     }
+                    options.thresholdAt = i + 1;
                     if (byLength) {
                         options.maxLength = Numbers.parseLong(args.array(), args.offset(i + 1), args.length(i + 1));
                         if (options.maxLength < 0) {
@@ -353,7 +359,10 @@ public final class StreamCommands {
             reply.error(XTRIM_WITHOUT_STRATEGY);
             return null;
         }
-        if (limitGiven) {
+        if (ctx.client().id() == AofLoader.REPLAY_CLIENT_ID) {
+            // mustObeyClient: the file's trim (written exact, LIMIT kept) is replayed without a limit.
+            options.limit = 0;
+        } else if (limitGiven) {
             if (!options.approx) {
                 reply.error(LIMIT_WITHOUT_APPROX);
                 return null;
@@ -374,6 +383,25 @@ public final class StreamCommands {
 
     private static long trim(StreamValue stream, TrimOptions options) {
         return stream.trim(options.maxLength, options.minId, options.approx, options.limit);
+    }
+
+    private static byte[][] argv(Arguments args) {
+        byte[][] argv = new byte[args.count()][];
+        for (int i = 0; i < argv.length; i++) {
+            argv[i] = args.copy(i);
+        }
+        return argv;
+    }
+
+    /**
+     * streamRewriteApproxSpecifier and streamRewriteTrimArgument: {@code ~} becomes {@code =} and
+     * the threshold what the trim left (MAXLEN: the length; MINID: the first ID), so that a replay
+     * trims exactly as this run did.
+     */
+    private static void exactTrim(byte[][] argv, StreamValue stream, TrimOptions options) {
+        argv[options.thresholdAt - 1] = new byte[] {'='};
+        Object threshold = options.minId == null ? stream.length() : stream.firstIdWithDeleted();
+        argv[options.thresholdAt] = threshold.toString().getBytes(StandardCharsets.US_ASCII);
     }
 
     /** XADD key [NOMKSTREAM] [MAXLEN|MINID [=|~] threshold [LIMIT count]] *|id field value [field value ...] */
@@ -438,6 +466,15 @@ public final class StreamCommands {
         stream.add(id, args.array(), offsets, lengths, 0, count,
             ctx.server().settings().getLong(NODE_MAX_BYTES, 4096), nodeMaxEntries(ctx));
         long trimmed = options.trim ? trim(stream, options) : 0;
+        if ((options.id == null || options.partialId || options.approx) && AofPropagation.propagating()) {
+            // xaddCommand's rewriteClientCommandArgument: the ID it got, and an approximate trim as exact.
+            byte[][] argv = argv(args);
+            argv[options.next] = id.toString().getBytes(StandardCharsets.US_ASCII);
+            if (options.approx) {
+                exactTrim(argv, stream, options);
+            }
+            AofPropagation.instead(ctx.client().database(), argv);
+        }
         if (value == null) {
             ctx.keyspace().put(args.array(), args.offset(1), args.length(1), stream, Keyspace.NO_EXPIRY);
         } else {
@@ -467,6 +504,11 @@ public final class StreamCommands {
         }
         long removed = trim((StreamValue) value, options);
         if (removed > 0) {
+            if (options.approx && AofPropagation.propagating()) {
+                byte[][] argv = argv(ctx.arguments());
+                exactTrim(argv, (StreamValue) value, options);
+                AofPropagation.instead(ctx.client().database(), argv);
+            }
             modified(ctx);
             notify(ctx, "xtrim", 1);
         }

@@ -30,6 +30,7 @@ import dev.lacewing.core.datatype.StreamGroup.Pending;
 import dev.lacewing.core.datatype.StreamId;
 import dev.lacewing.core.datatype.StreamValue;
 import dev.lacewing.core.datatype.StreamValue.Entry;
+import dev.lacewing.core.persistence.aof.AofPropagation;
 import dev.lacewing.core.pubsub.KeyspaceEvents;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -439,16 +440,24 @@ final class StreamGroupCommands {
             served += serve[i] ? 1 : 0;
         }
         if (served > 0) {
+            // xreadCommand: written as its XCLAIMs and XGROUP SETID, or not at all (preventCommandPropagation).
+            AofPropagation.prevent();
             writeHeader(ctx, served);
             for (int i = 0; i < streams; i++) {
                 if (!serve[i]) {
                     continue;
                 }
                 StreamGroup group = values[i].group(groupName);
+                boolean created = group.consumer(consumerName) == null;
                 Consumer consumer = consumerSeen(ctx, group, consumerName, now, streamsAt + i);
+                if (created && noAck) {
+                    // streamPropagateConsumerCreation: with NOACK no XCLAIM would create it on replay.
+                    AofPropagation.instead(ctx.client().database(), XGROUP_NAME, CREATECONSUMER,
+                        argument(args, streamsAt + i), groupName, consumerName);
+                }
                 writeKey(ctx, streamsAt + i);
                 if (after[i] == null) {
-                    deliverNew(ctx.reply(), values[i], group, consumer, count, noAck, now);
+                    deliverNew(ctx, values[i], group, consumer, count, noAck, now, streamsAt + i, groupAt);
                 } else {
                     writeHistory(ctx.reply(), values[i], consumer, after[i], count, now);
                 }
@@ -501,14 +510,61 @@ final class StreamGroupCommands {
         ctx.reply().bulk(args.array(), args.offset(keyIndex), args.length(keyIndex));
     }
 
-    /** XREADGROUP {@code >}: the entries after the group's last ID, now delivered to {@code consumer}. */
-    private static void deliverNew(ReplyWriter reply, StreamValue stream, StreamGroup group, Consumer consumer,
-                                   long count, boolean noAck, long now) {
+    /**
+     * XREADGROUP {@code >}: the entries after the group's last ID, now delivered to {@code consumer};
+     * propagated (when {@code keyIndex} is not -1) as streamReplyWithRange does: an XCLAIM per
+     * entry, or with NOACK one XGROUP SETID.
+     */
+    private static void deliverNew(CommandContext ctx, StreamValue stream, StreamGroup group, Consumer consumer,
+                                   long count, boolean noAck, long now, int keyIndex, int groupAt) {
         List<Entry> entries = stream.range(group.lastId().next(), StreamId.MAX, count, false);
-        StreamCommands.writeEntries(reply, stream, entries);
+        StreamCommands.writeEntries(ctx.reply(), stream, entries);
+        boolean propagating = keyIndex >= 0 && AofPropagation.propagating();
         for (Entry entry : entries) {
             group.delivered(entry.id(), consumer, now, noAck, stream.entriesReadAt(group, entry.id()));
+            if (propagating && !noAck) {
+                propagateClaim(ctx, keyIndex, groupAt, group, entry.id(), group.pending().get(entry.id()));
+            }
         }
+        if (propagating && noAck && !entries.isEmpty()) {
+            propagateGroupId(ctx, keyIndex, groupAt, group);
+        }
+    }
+
+    private static final byte[] XCLAIM = ascii("XCLAIM");
+    private static final byte[] ZERO = ascii("0");
+    private static final byte[] TIME = ascii("TIME");
+    private static final byte[] RETRYCOUNT = ascii("RETRYCOUNT");
+    private static final byte[] FORCE = ascii("FORCE");
+    private static final byte[] JUSTID = ascii("JUSTID");
+    private static final byte[] LASTID = ascii("LASTID");
+    private static final byte[] XGROUP_NAME = ascii("XGROUP");
+    private static final byte[] SETID = ascii("SETID");
+    private static final byte[] CREATECONSUMER = ascii("CREATECONSUMER");
+    private static final byte[] ENTRIESREAD = ascii("ENTRIESREAD");
+
+    private static byte[] ascii(Object value) {
+        return value.toString().getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * streamPropagateXCLAIM: the pending entry as an XCLAIM that sets it whatever the replica has,
+     * {@code XCLAIM key group consumer 0 id TIME ms RETRYCOUNT n FORCE JUSTID LASTID group-last-id}.
+     */
+    private static void propagateClaim(CommandContext ctx, int keyIndex, int groupAt, StreamGroup group, StreamId id,
+                                       Pending entry) {
+        Arguments args = ctx.arguments();
+        byte[] owner = entry.consumer() == null ? new byte[0] : entry.consumer().name();
+        AofPropagation.instead(ctx.client().database(), XCLAIM, argument(args, keyIndex), argument(args, groupAt),
+            owner, ZERO, ascii(id), TIME, ascii(entry.deliveryTime()), RETRYCOUNT, ascii(entry.deliveryCount()),
+            FORCE, JUSTID, LASTID, ascii(group.lastId()));
+    }
+
+    /** streamPropagateGroupID: {@code XGROUP SETID key group last-id ENTRIESREAD n}. */
+    private static void propagateGroupId(CommandContext ctx, int keyIndex, int groupAt, StreamGroup group) {
+        Arguments args = ctx.arguments();
+        AofPropagation.instead(ctx.client().database(), XGROUP_NAME, SETID, argument(args, keyIndex),
+            argument(args, groupAt), ascii(group.lastId()), ENTRIESREAD, ascii(group.entriesRead()));
     }
 
     /**
@@ -568,7 +624,7 @@ final class StreamGroupCommands {
             Consumer consumer = consumerSeen(context, group, argument(args, groupAt + 1), now, keyArgument);
             writeHeader(context, 1);
             writeKey(context, keyArgument);
-            deliverNew(context.reply(), stream, group, consumer, count, noAck, now);
+            deliverNew(context, stream, group, consumer, count, noAck, now, -1, groupAt);
             context.keyspace().modifiedUnwatched(args.array(), args.offset(keyArgument), args.length(keyArgument));
         }
 
@@ -668,8 +724,15 @@ final class StreamGroupCommands {
                 return;
             }
         }
+        boolean propagating = AofPropagation.propagating();
+        if (propagating) {
+            // xclaimCommand: written as its XCLAIMs, or XGROUP SETID when only LASTID moved the group.
+            AofPropagation.prevent();
+        }
+        boolean propagateLastId = false;
         if (lastId.compareTo(group.lastId()) > 0) {
             group.setLastId(lastId, group.entriesRead());
+            propagateLastId = true;
         }
         if (deliveryTime < 0 || deliveryTime > now) {
             deliveryTime = now;
@@ -681,6 +744,10 @@ final class StreamGroupCommands {
             if (!exists(stream, id)) {
                 if (entry != null) {
                     group.dropPending(id);
+                    if (propagating) {
+                        propagateClaim(ctx, 1, 2, group, id, entry);
+                        propagateLastId = false;
+                    }
                 }
                 continue;
             }
@@ -698,6 +765,13 @@ final class StreamGroupCommands {
             }
             group.claim(id, entry, consumer, deliveryTime, retryCount, justId);
             claimed.add(id);
+            if (propagating) {
+                propagateClaim(ctx, 1, 2, group, id, entry);
+                propagateLastId = false;
+            }
+        }
+        if (propagating && propagateLastId) {
+            propagateGroupId(ctx, 1, 2, group);
         }
         reply.array(claimed.size());
         for (StreamId id : claimed) {
@@ -779,6 +853,11 @@ final class StreamGroupCommands {
             return;
         }
         StreamValue stream = (StreamValue) ctx.keyspace().get(args.array(), args.offset(1), args.length(1));
+        boolean propagating = AofPropagation.propagating();
+        if (propagating) {
+            // xautoclaimCommand: written as an XCLAIM per entry claimed or dropped as deleted.
+            AofPropagation.prevent();
+        }
         long now = System.currentTimeMillis();
         long attempts = count * ATTEMPTS_FACTOR;
         List<StreamId> claimed = new ArrayList<>();
@@ -795,6 +874,9 @@ final class StreamGroupCommands {
             cursor = id.next();
             Pending entry = group.pending().get(id);
             if (!exists(stream, id)) {
+                if (propagating) {
+                    propagateClaim(ctx, 1, 2, group, id, entry);
+                }
                 group.dropPending(id);
                 deleted.add(id);
                 count--;
@@ -808,6 +890,9 @@ final class StreamGroupCommands {
             }
             group.claim(id, entry, consumer, now, -1, justId);
             claimed.add(id);
+            if (propagating) {
+                propagateClaim(ctx, 1, 2, group, id, entry);
+            }
             count--;
         }
         StreamId next = end || cursor == null ? null : group.pending().ceilingKey(cursor);

@@ -19,9 +19,23 @@ public final class AofBatch {
     private int[] databases = new int[4];
     private int[] ends = new int[4];
     private int count;
+    // The running command propagates what it added itself, not its request (preventCommandPropagation).
+    private boolean ownPrevented;
 
+    /** Nothing to append, and no command's own propagation prevented. */
     public boolean isEmpty() {
-        return count == 0;
+        return count == 0 && !ownPrevented;
+    }
+
+    void preventOwn() {
+        ownPrevented = true;
+    }
+
+    /** Whether the command's own propagation was prevented; consumes it. */
+    boolean takeOwnPrevented() {
+        boolean prevented = ownPrevented;
+        ownPrevented = false;
+        return prevented;
     }
 
     int count() {
@@ -51,6 +65,7 @@ public final class AofBatch {
         }
         size = 0;
         count = 0;
+        ownPrevented = false;
     }
 
     /** The request as the client sent it. */

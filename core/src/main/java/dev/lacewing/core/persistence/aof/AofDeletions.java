@@ -2,6 +2,7 @@ package dev.lacewing.core.persistence.aof;
 
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.keyspace.KeyspaceListener;
+import io.netty.util.concurrent.FastThreadLocal;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -22,7 +23,7 @@ import java.util.Arrays;
  */
 public final class AofDeletions implements KeyspaceListener {
 
-    private static final ThreadLocal<AofBatch> RUNNING = new ThreadLocal<>();
+    private static final FastThreadLocal<AofBatch> RUNNING = new FastThreadLocal<>();
     private static final byte[] DEL = "DEL".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] UNLINK = "UNLINK".getBytes(StandardCharsets.US_ASCII);
 
@@ -45,9 +46,17 @@ public final class AofDeletions implements KeyspaceListener {
         });
     }
 
-    /** The batch of the command this thread runs from now on, or null once it is done. */
+    /**
+     * The batch of the command this thread runs from now on, or null once it is done. Set only
+     * while the AOF is on: a Netty FastThreadLocal, an array slot on the event loops.
+     */
     public static void running(AofBatch batch) {
         RUNNING.set(batch);
+    }
+
+    /** The batch of the command this thread runs, or null (none runs, the AOF is off, a replay). */
+    static AofBatch running() {
+        return RUNNING.get();
     }
 
     @Override

@@ -24,6 +24,12 @@ import java.util.List;
  */
 public final class AofLoader {
 
+    /**
+     * The client id the replay's commands see (Redis's CLIENT_ID_AOF): a command that obeys what
+     * the file says (mustObeyClient) tells the replay from a client by it. Clients count from 1.
+     */
+    public static final long REPLAY_CLIENT_ID = 0;
+
     private static final System.Logger LOG = System.getLogger(AofLoader.class.getName());
 
     /** Runs one request read from the file in {@code database}; IllegalStateException refuses it. */

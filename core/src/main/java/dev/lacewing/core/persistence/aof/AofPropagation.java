@@ -45,6 +45,35 @@ public final class AofPropagation {
         return ALWAYS.contains(command);
     }
 
+    /**
+     * Redis's alsoPropagate with preventCommandPropagation, from inside a running command's body:
+     * {@code argv} is written in the command's place (after what it added before, each in
+     * {@code database}); a command that calls it only with what changed. XREADGROUP, XCLAIM and
+     * XAUTOCLAIM write their XCLAIMs and XGROUP SETID this way, XADD and XTRIM their rewritten
+     * request (rewriteClientCommandArgument). Nothing outside a client's command or with the AOF
+     * off.
+     */
+    public static void instead(int database, byte[]... argv) {
+        AofBatch running = AofDeletions.running();
+        if (running != null) {
+            running.preventOwn();
+            running.add(database, argv);
+        }
+    }
+
+    /** preventCommandPropagation alone: the running command writes only what {@link #instead} gives. */
+    public static void prevent() {
+        AofBatch running = AofDeletions.running();
+        if (running != null) {
+            running.preventOwn();
+        }
+    }
+
+    /** Whether the AOF takes what {@link #instead} gives: worth building the rewritten request. */
+    public static boolean propagating() {
+        return AofDeletions.running() != null;
+    }
+
     /** Whether {@link #add} needs the command's reply. */
     public static boolean readsReply(String command) {
         return READS_REPLY.contains(command);
@@ -57,6 +86,9 @@ public final class AofPropagation {
      */
     public static void add(AofBatch batch, int database, String command, Arguments args, long now,
                            Supplier<byte[]> reply) {
+        if (batch.takeOwnPrevented()) {
+            return;
+        }
         byte[][] rewritten = switch (command) {
             case "set" -> set(args, now, reply);
             case "setex" -> expiring(args, now, 1000L);

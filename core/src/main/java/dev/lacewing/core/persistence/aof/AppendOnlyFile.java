@@ -19,14 +19,17 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongConsumer;
 
@@ -41,9 +44,11 @@ import java.util.function.LongConsumer;
  * (with SELECT when the database changes, MULTI/EXEC around a batch of several), so the buffer is
  * in the order the keys were changed. Replies wait for the file: a connection with appended
  * commands hands its flush to {@link #afterCommit}, which gathers every such flush of one event-loop
- * iteration behind one task; that task writes the buffer and, under {@code appendfsync always},
- * forces it, once for the whole batch (group commit), before any of those replies leaves. Under
- * {@code everysec} a background thread forces the file once a second; under {@code no} the OS does.
+ * iteration behind one task. Under {@code appendfsync always} that task hands the iteration's
+ * flushes to the fsync thread as one ticket and the loop serves on; the fsync thread writes and
+ * forces everything appended by then, once for every ticket that waits (group commit, across all
+ * loops), and only then are those replies released. Under {@code everysec} the task writes the
+ * buffer and a background thread forces the file once a second; under {@code no} the OS does.
  *
  * <p>Rewrite (BGREWRITEAOF, the auto-rewrite), Redis 7.0's flow without the fork. The epoch runs
  * holding every database (the engine's whole-keyspace door, {@link WholeKeyspace}), briefly: it
@@ -58,7 +63,8 @@ import java.util.function.LongConsumer;
  *
  * <p>Thread rule: {@link #append} from any command thread (under {@code this}); the file is written
  * under {@code writeLock} and forced under {@code syncLock}, taken in that order; the group of
- * waiting flushes is per event-loop thread; whether a rewrite runs is decided under
+ * waiting flushes is per event-loop thread, the tickets for the fsync thread are under
+ * {@code tickets}; whether a rewrite runs is decided under
  * {@code rewriteLock}; the rest is volatile.
  */
 public final class AppendOnlyFile {
@@ -75,6 +81,27 @@ public final class AppendOnlyFile {
     /** appendfsync. */
     public enum Fsync { ALWAYS, EVERYSEC, NO }
 
+    /** How commands reach the incr file: the file's own write and force, or a test's. */
+    interface IncrWrites {
+        IncrWrites DIRECT = new IncrWrites() {
+            @Override
+            public void write(FileChannel file, ByteBuffer bytes) throws IOException {
+                file.write(bytes);
+            }
+
+            @Override
+            public void force(FileChannel file) throws IOException {
+                file.force(false);
+            }
+        };
+
+        void write(FileChannel file, ByteBuffer bytes) throws IOException;
+
+        void force(FileChannel file) throws IOException;
+    }
+
+    private final IncrWrites writes;
+    private final Consumer<String> exit;
     private final Config config;
     private final Snapshots snapshots;
     private final BackgroundSave backgroundSave;
@@ -98,6 +125,8 @@ public final class AppendOnlyFile {
     private volatile long baseSize;
     private volatile long sizeAfterRewrite;
     private volatile boolean lastWriteOk = true;
+    private volatile boolean lastFsyncOk = true;
+    private volatile String lastWriteError = "";
     private volatile boolean rewriteInProgress;
     private volatile boolean rewriteScheduled;
     private volatile boolean lastRewriteOk = true;
@@ -109,8 +138,27 @@ public final class AppendOnlyFile {
     private ScheduledExecutorService cron;
 
     private final ThreadLocal<Group> groups = ThreadLocal.withInitial(Group::new);
+    // Under itself: the tickets waiting for the fsync thread, which runs while syncer is set.
+    private final ArrayDeque<Ticket> tickets = new ArrayDeque<>();
+    private Thread syncer;
+    private boolean syncerStopping;
 
     public AppendOnlyFile(Config config, Snapshots snapshots, BackgroundSave backgroundSave) {
+        this(config, snapshots, backgroundSave, IncrWrites.DIRECT, line -> {
+            LOG.log(System.Logger.Level.ERROR, line);
+            // As Redis's exit(1): no shutdown work, which would write the AOF again.
+            Runtime.getRuntime().halt(1);
+        });
+    }
+
+    /**
+     * {@code writes}: how the incr file is written and forced; a test puts waits or faults there.
+     * {@code exit}: what a failed write or fsync under appendfsync always does with Redis's log line.
+     */
+    AppendOnlyFile(Config config, Snapshots snapshots, BackgroundSave backgroundSave, IncrWrites writes,
+                   Consumer<String> exit) {
+        this.writes = writes;
+        this.exit = exit;
         this.config = config;
         this.snapshots = snapshots;
         this.backgroundSave = backgroundSave;
@@ -143,6 +191,18 @@ public final class AppendOnlyFile {
 
     public boolean lastWriteOk() {
         return lastWriteOk;
+    }
+
+    /**
+     * processCommand's writeCommandsDeniedByDiskError for the AOF: the error writes and PING get
+     * while the AOF is on and its last write or fsync failed, or null. A later write that succeeds
+     * (the next commit, or the background thread's retry each second) lifts it.
+     */
+    public String refusal() {
+        if (!enabled || (lastWriteOk && lastFsyncOk)) {
+            return null;
+        }
+        return "MISCONF Errors writing to the AOF file: " + lastWriteError;
     }
 
     public boolean lastRewriteOk() {
@@ -259,6 +319,7 @@ public final class AppendOnlyFile {
             return thread;
         });
         cron.scheduleWithFixedDelay(this::everySecond, 1, 1, TimeUnit.SECONDS);
+        startSyncer();
         if (!config.flag("appendonly")) {
             return;
         }
@@ -314,6 +375,7 @@ public final class AppendOnlyFile {
         if (cron != null) {
             cron.shutdownNow();
         }
+        stopSyncer();
         stopRewrite();
         synchronized (writeLock) {
             if (incr == null) {
@@ -389,15 +451,17 @@ public final class AppendOnlyFile {
     /**
      * Runs {@code then} on this event-loop thread once everything appended up to {@code offset} is
      * written, and forced under appendfsync always. Every call of one loop iteration shares one
-     * write and one fsync: the first schedules the commit as a task of {@code loop}, which runs after
-     * the iteration's reads, and the commit covers all that was appended by then.
+     * commit: the first schedules it as a task of {@code loop}, which runs after the iteration's
+     * reads, and the commit covers all that was appended by then. Under always the loop does not
+     * wait for the disk: the iteration's flushes go to the fsync thread ({@link #syncLoop}) as one
+     * ticket, and the loop serves on while the file is forced.
      */
     public void afterCommit(long offset, Executor loop, LongConsumer then) {
         Group group = groups.get();
         group.waiting.add(then);
         if (!group.scheduled) {
             group.scheduled = true;
-            loop.execute(() -> group.drain(this));
+            loop.execute(() -> group.drain(this, loop));
         }
     }
 
@@ -406,27 +470,129 @@ public final class AppendOnlyFile {
         private final List<LongConsumer> waiting = new ArrayList<>();
         private boolean scheduled;
 
-        void drain(AppendOnlyFile aof) {
+        void drain(AppendOnlyFile aof, Executor loop) {
             scheduled = false;
-            long upTo = aof.appended();
-            aof.commit(upTo, aof.fsync == Fsync.ALWAYS);
             List<LongConsumer> ready = new ArrayList<>(waiting);
             waiting.clear();
-            for (LongConsumer then : ready) {
-                then.accept(upTo);
+            if (aof.fsync == Fsync.ALWAYS && aof.syncing()) {
+                aof.sync(new Ticket(loop, ready));
+                return;
+            }
+            long upTo = aof.appended();
+            aof.commit(upTo, aof.fsync == Fsync.ALWAYS);
+            Ticket.release(ready, upTo);
+        }
+    }
+
+    /** One loop iteration's flushes waiting for an fsync; released on {@code loop}. */
+    private record Ticket(Executor loop, List<LongConsumer> waiting) {
+
+        static void release(List<LongConsumer> waiting, long committed) {
+            for (LongConsumer then : waiting) {
+                then.accept(committed);
             }
         }
     }
 
-    /** Writes the buffer up to at least {@code upTo}; forces the file up to it when {@code force}. */
+    private boolean syncing() {
+        synchronized (tickets) {
+            return syncer != null && !syncerStopping;
+        }
+    }
+
+    private void sync(Ticket ticket) {
+        synchronized (tickets) {
+            tickets.add(ticket);
+            tickets.notifyAll();
+        }
+    }
+
+    /**
+     * The fsync thread, appendfsync always's group commit (Redis's beforeSleep write and fsync of
+     * aof_buf, before the iteration's replies): takes every ticket waiting, writes and forces all
+     * that was appended by then, which covers every taken ticket, and hands each ticket's replies
+     * back to its loop. Tickets that come while it forces wait for the next round, so fsyncs run
+     * back to back and each covers every write of every loop since the one before. Ends once
+     * {@link #close} asked and no ticket waits.
+     */
+    private void syncLoop() {
+        List<Ticket> taken = new ArrayList<>();
+        while (true) {
+            synchronized (tickets) {
+                while (tickets.isEmpty() && !syncerStopping) {
+                    try {
+                        tickets.wait();
+                    } catch (InterruptedException e) {
+                        syncerStopping = true;
+                    }
+                }
+                if (tickets.isEmpty()) {
+                    return;
+                }
+                taken.addAll(tickets);
+                tickets.clear();
+            }
+            long upTo = appended();
+            try {
+                commit(upTo, true);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "AOF fsync failed", e);
+            }
+            for (Ticket ticket : taken) {
+                try {
+                    ticket.loop().execute(() -> Ticket.release(ticket.waiting(), upTo));
+                } catch (RejectedExecutionException e) {
+                    LOG.log(System.Logger.Level.DEBUG, "event loop gone before the AOF fsync ended");
+                }
+            }
+            taken.clear();
+        }
+    }
+
+    private void startSyncer() {
+        Thread thread = new Thread(this::syncLoop, "aof-fsync");
+        thread.setDaemon(true);
+        synchronized (tickets) {
+            syncer = thread;
+            syncerStopping = false;
+        }
+        thread.start();
+    }
+
+    /** Lets the fsync thread release what waits, then end. */
+    private void stopSyncer() {
+        Thread thread;
+        synchronized (tickets) {
+            thread = syncer;
+            syncerStopping = true;
+            tickets.notifyAll();
+        }
+        if (thread == null) {
+            return;
+        }
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(10));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Writes the buffer up to at least {@code upTo}; forces the file up to it when {@code force}.
+     * As flushAppendOnlyFile: a failed write leaves its bytes in the buffer for the next try (a
+     * partial write truncated away first, or, when that fails too, kept and only the rest
+     * retried), and the server refuses writes until a write succeeds ({@link #refusal}); under
+     * appendfsync always a failed write or fsync ends the server, since replies may already have
+     * shown what is not on disk.
+     */
     private void commit(long upTo, boolean force) {
         synchronized (writeLock) {
             if (written < upTo && incr != null) {
                 byte[] chunk = takePending();
+                ByteBuffer bytes = ByteBuffer.wrap(chunk);
                 try {
-                    ByteBuffer bytes = ByteBuffer.wrap(chunk);
                     while (bytes.hasRemaining()) {
-                        incr.write(bytes);
+                        writes.write(incr, bytes);
                     }
                     written += chunk.length;
                     incrSize += chunk.length;
@@ -435,8 +601,7 @@ public final class AppendOnlyFile {
                     }
                     lastWriteOk = true;
                 } catch (IOException e) {
-                    lastWriteOk = false;
-                    LOG.log(System.Logger.Level.WARNING, "Error writing to the AOF file: " + e.getMessage());
+                    writeFailed(chunk, bytes.position(), e);
                     return;
                 }
             }
@@ -446,14 +611,51 @@ public final class AppendOnlyFile {
                 long target = written;
                 if (synced < Math.min(upTo, target) && incr != null) {
                     try {
-                        incr.force(false);
+                        writes.force(incr);
                         synced = target;
+                        lastFsyncOk = true;
                     } catch (IOException e) {
-                        lastWriteOk = false;
+                        lastWriteError = e.getMessage();
+                        lastFsyncOk = false;
+                        if (fsync == Fsync.ALWAYS) {
+                            exit.accept("Can't persist append only file to disk: " + e.getMessage() + ". Exiting...");
+                            return;
+                        }
                         LOG.log(System.Logger.Level.WARNING, "Can't persist the AOF file: " + e.getMessage());
                     }
                 }
             }
+        }
+    }
+
+    /** A write of {@code chunk} failed after {@code done} bytes of it were written. */
+    private void writeFailed(byte[] chunk, int done, IOException e) {
+        lastWriteError = e.getMessage();
+        lastWriteOk = false;
+        LOG.log(System.Logger.Level.WARNING, "Error writing to the AOF file: " + e.getMessage());
+        if (fsync == Fsync.ALWAYS) {
+            exit.accept("Can't recover from AOF write error when the AOF fsync policy is 'always'. Exiting...");
+            return;
+        }
+        int kept = done;
+        if (done > 0) {
+            try {
+                incr.truncate(incr.position() - done);
+                kept = 0;
+            } catch (IOException truncateFailed) {
+                LOG.log(System.Logger.Level.WARNING, "Could not remove short write from the append-only file. "
+                    + "Redis may refuse to load the AOF the next time it starts. ftruncate: " + truncateFailed.getMessage());
+            }
+        }
+        written += kept;
+        incrSize += kept;
+        synchronized (this) {
+            int rest = chunk.length - kept;
+            byte[] joined = new byte[Math.max(pending.length, rest + pendingSize)];
+            System.arraycopy(chunk, kept, joined, 0, rest);
+            System.arraycopy(pending, 0, joined, rest, pendingSize);
+            pending = joined;
+            pendingSize += rest;
         }
     }
 
