@@ -48,27 +48,8 @@ require_tools redis-server redis-benchmark redis-cli
 script="redis.call('set',KEYS[1],ARGV[1]) return redis.call('get',KEYS[1])"
 
 declare -A port pid
-port[redis]=$(free_port)
-redis-server --port "${port[redis]}" --save '' --appendonly no --daemonize no >"$work/redis.log" 2>&1 &
-pid[redis]=$!; pids+=("${pid[redis]}")
-wait_ready "${port[redis]}"
-servers=(redis)
-# start_lacewing NAME DIST ENGINE: one Lacewing server of that distribution, added to the servers.
-start_lacewing() {
-  local name=$1
-  port[$name]=$(free_port)
-  "$2/bin/lacewing-server" --save "" --dir "$work" --port "${port[$name]}" --engine "$3" --threads "$threads" \
-    >"$work/$name.log" 2>&1 &
-  pid[$name]=$!; pids+=("${pid[$name]}")
-  wait_ready "${port[$name]}"
-  servers+=("$name")
-}
-for engine in ${ATOMIC_ENGINES:-shared-nothing multithread}; do
-  if [ -n "${LACEWING_BASELINE:-}" ]; then
-    start_lacewing "baseline-$engine" "$LACEWING_BASELINE" "$engine"
-  fi
-  start_lacewing "lacewing-$engine" "$dist" "$engine"
-done
+start_servers "$threads" "${ATOMIC_ENGINES:-shared-nothing multithread}" \
+  ${LACEWING_BASELINE:+baseline="$LACEWING_BASELINE"} lacewing="$dist"
 
 mset10="MSET"
 mget10="MGET"

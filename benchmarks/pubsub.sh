@@ -36,21 +36,7 @@ source "$root/benchmarks/servers.sh"
 require_tools redis-server redis-benchmark redis-cli java
 
 declare -A port pid
-port[redis]=$(free_port)
-redis-server --port "${port[redis]}" --dir "$work" --save '' --appendonly no --daemonize no >"$work/redis.log" 2>&1 &
-pid[redis]=$!; pids+=("${pid[redis]}")
-wait_ready "${port[redis]}"
-
-servers=(redis)
-for engine in shared-nothing multithread; do
-  name="lacewing-$engine"
-  port[$name]=$(free_port)
-  "$dist/bin/lacewing-server" --port "${port[$name]}" --engine "$engine" --threads "$threads" \
-    --dir "$work" --save '' >"$work/$name.log" 2>&1 &
-  pid[$name]=$!; pids+=("${pid[$name]}")
-  wait_ready "${port[$name]}"
-  servers+=("$name")
-done
+start_servers "$threads" "shared-nothing multithread" lacewing="$dist"
 
 hz=$(getconf CLK_TCK)
 declare -A off_rps off_cpu

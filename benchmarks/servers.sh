@@ -42,6 +42,32 @@ wait_ready() { # port
   return 1
 }
 
+# start_servers THREADS ENGINES NAME=DIST...: redis-server 7.0.15 (Debian's), then for each engine
+# of ENGINES (space separated) each Lacewing distribution DIST in turn, named NAME-ENGINE, with
+# THREADS threads, no persistence, each on a port the OS has just found free and answering PING
+# before the next starts. Fills the caller's associative arrays port and pid (declare -A port pid
+# first) and the array servers, redis first, in start order.
+start_servers() {
+  local threads=$1 engines=$2 engine named name
+  shift 2
+  port[redis]=$(free_port)
+  redis-server --port "${port[redis]}" --dir "$work" --save '' --appendonly no --daemonize no >"$work/redis.log" 2>&1 &
+  pid[redis]=$!; pids+=("${pid[redis]}")
+  wait_ready "${port[redis]}"
+  servers=(redis)
+  for engine in $engines; do
+    for named in "$@"; do
+      name="${named%%=*}-$engine"
+      port[$name]=$(free_port)
+      "${named#*=}/bin/lacewing-server" --port "${port[$name]}" --engine "$engine" --threads "$threads" \
+        --dir "$work" --save '' >"$work/$name.log" 2>&1 &
+      pid[$name]=$!; pids+=("${pid[$name]}")
+      wait_ready "${port[$name]}"
+      servers+=("$name")
+    done
+  done
+}
+
 cpu_ticks() { # pid -> utime+stime in clock ticks
   awk '{print $14 + $15}' "/proc/$1/stat"
 }

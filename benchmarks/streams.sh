@@ -22,6 +22,9 @@
 #                  marked "drained"
 #   xadd-requests  XADDs per redis-benchmark run at depth 30, a fifth of it at depth 1 (default 1000000)
 #   threads        Lacewing's --threads (default: nproc)
+# Environment: LACEWING_BASELINE another distribution (e.g. a build of an earlier commit) measured in
+# the same run, its servers named baseline-<engine>; STREAMS_WORKLOADS the workloads to run (default
+# "xadd group").
 # Builds the distribution and benchmark classes if they are missing (mvn -o package, no install).
 # The load generators run on the same machine: on a small machine they compete with the server
 # for cores, so quote the machine and its load with the figures.
@@ -43,20 +46,9 @@ source "$root/benchmarks/servers.sh"
 require_tools redis-server redis-benchmark redis-cli java
 
 declare -A port pid
-port[redis]=$(free_port)
-redis-server --port "${port[redis]}" --dir "$work" --save '' --appendonly no --daemonize no >"$work/redis.log" 2>&1 &
-pid[redis]=$!; pids+=("${pid[redis]}")
-wait_ready "${port[redis]}"
-servers=(redis)
-for engine in shared-nothing multithread; do
-  name="lacewing-$engine"
-  port[$name]=$(free_port)
-  "$dist/bin/lacewing-server" --port "${port[$name]}" --engine "$engine" --threads "$threads" \
-    --dir "$work" --save '' >"$work/$name.log" 2>&1 &
-  pid[$name]=$!; pids+=("${pid[$name]}")
-  wait_ready "${port[$name]}"
-  servers+=("$name")
-done
+baseline=${LACEWING_BASELINE:-}
+workloads=${STREAMS_WORKLOADS:-"xadd group"}
+start_servers "$threads" "shared-nothing multithread" lacewing="$dist" ${baseline:+baseline="$baseline"}
 
 hz=$(getconf CLK_TCK)
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0) printf "%.2f", a / b; else print "-"}'; }
@@ -93,12 +85,15 @@ done
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores, $connections connections"
 printf '%-22s %5s %-24s %12s %10s %8s %8s %s\n' workload round server "ops/s" "cpu s/M" "x redis" "cpu x" note
-for workload in xadd group; do
+for workload in $workloads; do
   for depth in 1 30; do
     for round in $(seq 1 "$rounds"); do
       declare -A rate cpu note
       order=("${servers[@]}")
-      [ $((round % 2)) = 1 ] || order=("${servers[2]}" "${servers[1]}" "${servers[0]}")
+      if [ $((round % 2)) = 0 ]; then
+        order=()
+        for ((i = ${#servers[@]} - 1; i >= 0; i--)); do order+=("${servers[i]}"); done
+      fi
       for server in "${order[@]}"; do
         read -r rate[$server] cpu[$server] note[$server] <<<"$($workload "$server" "$depth")"
       done

@@ -1,18 +1,12 @@
 package dev.lacewing.benchmarks;
 
-import java.io.BufferedInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -107,11 +101,11 @@ public final class PubSubFanout {
         }
         sleepSeconds(warmup);
         long deliveredBefore = delivered.get(0);
-        long ticksBefore = cpuTicks(pid);
+        long ticksBefore = ServerCpu.ticks(pid);
         long start = System.nanoTime();
         sleepSeconds(seconds);
         long deliveredAfter = delivered.get(0);
-        long ticksAfter = cpuTicks(pid);
+        long ticksAfter = ServerCpu.ticks(pid);
         long elapsed = System.nanoTime() - start;
         stop = true;
         for (Thread thread : publisherThreads) {
@@ -131,7 +125,7 @@ public final class PubSubFanout {
 
         long deliveries = deliveredAfter - deliveredBefore;
         double windowSeconds = elapsed / 1e9;
-        double cpuSeconds = (ticksAfter - ticksBefore) / (double) clockTicksPerSecond();
+        double cpuSeconds = ServerCpu.seconds(ticksAfter - ticksBefore);
         System.out.printf("deliveries_per_s=%.0f cpu_s_per_M=%.3f deliveries=%d window_s=%.2f server_cpu_s=%.2f"
                 + " published=%d order_errors=%d lost=%d wrong_receivers=%d%n",
             deliveries / windowSeconds, deliveries == 0 ? 0 : cpuSeconds / deliveries * 1e6, deliveries,
@@ -147,12 +141,7 @@ public final class PubSubFanout {
         byte[] batch = new byte[command.length * BATCH];
         long maxAhead = (long) AHEAD_PER_SUBSCRIBER * subscribers;
         long sequence = 0;
-        try (Socket socket = new Socket()) {
-            socket.setTcpNoDelay(true);
-            socket.setSoTimeout(10_000);
-            socket.connect(new InetSocketAddress("127.0.0.1", port));
-            OutputStream out = socket.getOutputStream();
-            InputStream in = new BufferedInputStream(socket.getInputStream(), 1 << 16);
+        try (RespConnection connection = new RespConnection(port, 10_000)) {
             long wrong = 0;
             while (!stop && sequence < maxMessages) {
                 while (!stop && sequence * subscribers - delivered.get(1 + index) > maxAhead) {
@@ -163,9 +152,10 @@ public final class PubSubFanout {
                     writeDigits(command, sequenceAt, 16, ++sequence);
                     System.arraycopy(command, 0, batch, i * command.length, command.length);
                 }
-                out.write(batch, 0, count * command.length);
+                connection.writeEncoded(batch, 0, count * command.length);
+                connection.flush();
                 for (int i = 0; i < count; i++) {
-                    if (readInteger(in) != subscribers) {
+                    if (connection.readInteger() != subscribers) {
                         wrong++;
                     }
                 }
@@ -203,27 +193,6 @@ public final class PubSubFanout {
             into[i] = (byte) ('0' + value % 10);
             value /= 10;
         }
-    }
-
-    private static long readInteger(InputStream in) throws IOException {
-        int type = in.read();
-        if (type != ':') {
-            throw new IOException("expected an integer reply, got '" + (char) type + "'");
-        }
-        long value = 0;
-        boolean negative = false;
-        for (int b = in.read(); b != '\r'; b = in.read()) {
-            if (b < 0) {
-                throw new IOException("connection closed");
-            }
-            if (b == '-') {
-                negative = true;
-            } else {
-                value = value * 10 + (b - '0');
-            }
-        }
-        in.read();
-        return negative ? -value : value;
     }
 
     /** Reads every subscriber connection on one selector thread and counts the messages it parses. */
@@ -393,19 +362,6 @@ public final class PubSubFanout {
             }
             return Long.MIN_VALUE;
         }
-    }
-
-    private static long cpuTicks(long pid) throws IOException {
-        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        // fields[0] is stat's third field (state): utime and stime are its 14th and 15th.
-        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-    }
-
-    /** The kernel's USER_HZ, which the script passes from {@code getconf CLK_TCK}; 100 on Linux by default. */
-    private static long clockTicksPerSecond() {
-        String ticks = System.getenv("CLK_TCK");
-        return ticks == null ? 100 : Long.parseLong(ticks);
     }
 
     private static void sleepSeconds(double seconds) throws InterruptedException {

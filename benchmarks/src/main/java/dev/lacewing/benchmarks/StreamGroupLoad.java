@@ -1,15 +1,7 @@
 package dev.lacewing.benchmarks;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -79,7 +71,7 @@ public final class StreamGroupLoad {
     }
 
     private void run(long pid, double seconds, double warmup, long prefill) throws Exception {
-        try (Connection admin = new Connection(port)) {
+        try (RespConnection admin = new RespConnection(port, 30_000)) {
             admin.command(bytes("DEL"), KEY);
             prefill(admin, prefill);
             admin.command(bytes("XGROUP"), bytes("CREATE"), KEY, GROUP, bytes("0"));
@@ -93,25 +85,25 @@ public final class StreamGroupLoad {
         }
         Thread.sleep((long) (warmup * 1000));
         long pairsBefore = total();
-        long ticksBefore = cpuTicks(pid);
+        long ticksBefore = ServerCpu.ticks(pid);
         long start = System.nanoTime();
         long end = start + (long) (seconds * 1e9);
         while (System.nanoTime() < end && !drained) {
             Thread.sleep(10);
         }
         long pairsAfter = total();
-        long ticksAfter = cpuTicks(pid);
+        long ticksAfter = ServerCpu.ticks(pid);
         long elapsed = System.nanoTime() - start;
         stop = true;
         for (Thread thread : threads) {
             thread.join(TimeUnit.SECONDS.toMillis(15));
         }
-        try (Connection admin = new Connection(port)) {
+        try (RespConnection admin = new RespConnection(port, 30_000)) {
             admin.command(bytes("DEL"), KEY);
         }
         long done = pairsAfter - pairsBefore;
         double window = elapsed / 1e9;
-        double cpuSeconds = (ticksAfter - ticksBefore) / (double) clockTicksPerSecond();
+        double cpuSeconds = ServerCpu.seconds(ticksAfter - ticksBefore);
         System.out.printf("pairs_per_s=%.0f cpu_s_per_M=%.3f pairs=%d window_s=%.2f server_cpu_s=%.2f"
                 + " drained=%d ack_errors=%d%n",
             done / window, done == 0 ? 0 : cpuSeconds / done * 1e6, done, window, cpuSeconds,
@@ -119,7 +111,7 @@ public final class StreamGroupLoad {
         System.exit(0);
     }
 
-    private static void prefill(Connection admin, long entries) throws IOException {
+    private static void prefill(RespConnection admin, long entries) throws IOException {
         byte[] star = bytes("*");
         byte[] payload = bytes("x".repeat(16));
         for (long sent = 0; sent < entries; ) {
@@ -144,7 +136,7 @@ public final class StreamGroupLoad {
         byte[] xack = bytes("XACK");
         List<byte[]> ids = new ArrayList<>(pipeline);
         long done = 0;
-        try (Connection connection = new Connection(port)) {
+        try (RespConnection connection = new RespConnection(port, 30_000)) {
             while (!stop) {
                 for (int i = 0; i < pipeline; i++) {
                     connection.write(read);
@@ -199,119 +191,5 @@ public final class StreamGroupLoad {
 
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.US_ASCII);
-    }
-
-    private static long cpuTicks(long pid) throws IOException {
-        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        // fields[0] is stat's third field (state): utime and stime are its 14th and 15th.
-        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-    }
-
-    /** The kernel's USER_HZ, which the script passes from {@code getconf CLK_TCK}; 100 on Linux by default. */
-    private static long clockTicksPerSecond() {
-        String ticks = System.getenv("CLK_TCK");
-        return ticks == null ? 100 : Long.parseLong(ticks);
-    }
-
-    /** A RESP2 connection: commands written as arrays of bulk strings, replies read as Java values. */
-    private static final class Connection implements AutoCloseable {
-        private final Socket socket = new Socket();
-        private final OutputStream out;
-        private final InputStream in;
-
-        Connection(int port) throws IOException {
-            socket.setTcpNoDelay(true);
-            socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
-            socket.setSoTimeout(30_000);
-            out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
-            in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
-        }
-
-        Object command(byte[]... args) throws IOException {
-            write(args);
-            flush();
-            Object reply = read();
-            if (reply instanceof IOException error) {
-                throw error;
-            }
-            return reply;
-        }
-
-        void write(byte[]... args) throws IOException {
-            out.write('*');
-            writeNumber(args.length);
-            for (byte[] arg : args) {
-                out.write('$');
-                writeNumber(arg.length);
-                out.write(arg);
-                out.write('\r');
-                out.write('\n');
-            }
-        }
-
-        private void writeNumber(long value) throws IOException {
-            out.write(Long.toString(value).getBytes(StandardCharsets.US_ASCII));
-            out.write('\r');
-            out.write('\n');
-        }
-
-        void flush() throws IOException {
-            out.flush();
-        }
-
-        /** A reply: Long, byte[], String (status), List, null, or an IOException value for an error reply. */
-        Object read() throws IOException {
-            int type = in.read();
-            switch (type) {
-                case '+':
-                    return line();
-                case '-':
-                    return new IOException(line());
-                case ':':
-                    return Long.parseLong(line());
-                case '$': {
-                    int length = Integer.parseInt(line());
-                    if (length < 0) {
-                        return null;
-                    }
-                    byte[] data = in.readNBytes(length);
-                    in.skipNBytes(2);
-                    return data;
-                }
-                case '*': {
-                    int count = Integer.parseInt(line());
-                    if (count < 0) {
-                        return null;
-                    }
-                    List<Object> items = new ArrayList<>(count);
-                    for (int i = 0; i < count; i++) {
-                        items.add(read());
-                    }
-                    return items;
-                }
-                case -1:
-                    throw new IOException("connection closed");
-                default:
-                    throw new IOException("unexpected reply type " + (char) type);
-            }
-        }
-
-        private String line() throws IOException {
-            StringBuilder text = new StringBuilder();
-            for (int b = in.read(); b != '\r'; b = in.read()) {
-                if (b < 0) {
-                    throw new IOException("connection closed");
-                }
-                text.append((char) b);
-            }
-            in.skipNBytes(1);
-            return text.toString();
-        }
-
-        @Override
-        public void close() throws IOException {
-            socket.close();
-        }
     }
 }

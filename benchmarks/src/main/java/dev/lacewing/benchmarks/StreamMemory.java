@@ -1,6 +1,5 @@
 package dev.lacewing.benchmarks;
 
-import dev.lacewing.core.datatype.StreamId;
 import dev.lacewing.core.datatype.StreamValue;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
@@ -50,7 +49,7 @@ public final class StreamMemory {
             offsets[1] = 4;
             offsets[2] = 4 + lengths[1];
             offsets[3] = offsets[2] + 7;
-            stream.add(new StreamId(BASE_MS + i / 10, i % 10), fields, offsets, lengths, 0, 4, 4096, 100);
+            stream.add(BASE_MS + i / 10, i % 10, fields, offsets, lengths, 0, 4, 4096, 100);
         }
         long after = heapAfterFullGc();
         System.out.printf("entries=%d heap/entry=%.1f memoryUsage/entry=%.1f length=%d nodes=%d%n", entries,

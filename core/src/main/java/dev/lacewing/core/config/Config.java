@@ -375,6 +375,14 @@ public final class Config implements Settings {
     private final List<Setting> table;
     private final Map<String, Setting> byName = new LinkedHashMap<>();
     private final Map<String, String> values = new ConcurrentHashMap<>();
+    /**
+     * {@link #getLong}'s parsed values by the name asked, so that a command reading a setting per
+     * call (stream-node-max-bytes at each XADD, hash-max-listpack-entries at each HSET) parses it
+     * once per change, not once per call. Replaced by an empty map after every write to
+     * {@link #values}: a reader takes this map before it reads the value, so a value read before a
+     * write lands only in a map that the write has already dropped.
+     */
+    private volatile Map<String, Long> parsedLongs = new ConcurrentHashMap<>();
     /** Whether threads was set at start-up: io-threads then no longer sets it. */
     private boolean threadsRead;
     /** Whether a save setting was read at start-up: the next one adds to it. */
@@ -396,7 +404,7 @@ public final class Config implements Settings {
             for (String alias : setting.aliases()) {
                 byName.put(alias, setting);
             }
-            values.put(setting.name(), setting.defaultValue());
+            store(setting.name(), setting.defaultValue());
         }
     }
 
@@ -428,11 +436,11 @@ public final class Config implements Settings {
             savePointsRead = true;
             normalized = before.isEmpty() || normalized.isEmpty() ? normalized : before + " " + normalized;
         }
-        values.put(setting.name(), normalized);
+        store(setting.name(), normalized);
         if (setting.name().equals("threads")) {
             threadsRead = true;
         } else if (setting.name().equals("io-threads") && !threadsRead && table.contains(THREADS)) {
-            values.put(THREADS.name(), normalized);
+            store(THREADS.name(), normalized);
         }
     }
 
@@ -477,7 +485,7 @@ public final class Config implements Settings {
             throw new IllegalArgumentException("can't set immutable config");
         }
         String normalized = setting.apply(values.get(setting.name()), value);
-        values.put(setting.name(), normalized);
+        store(setting.name(), normalized);
         listeners.forEach(listener -> listener.accept(setting.name(), normalized));
     }
 
@@ -547,6 +555,11 @@ public final class Config implements Settings {
         listeners.add(listener);
     }
 
+    private void store(String name, String value) {
+        values.put(name, value);
+        parsedLongs = new ConcurrentHashMap<>();
+    }
+
     @Override
     public Optional<String> get(String name) {
         return setting(name).map(setting -> values.get(setting.name()));
@@ -555,6 +568,22 @@ public final class Config implements Settings {
     /** A setting's value as CONFIG GET replies it ({@link Setting#display}). */
     public Optional<String> displayed(String name) {
         return setting(name).map(setting -> setting.display(values.get(setting.name())));
+    }
+
+    /** A numeric setting's value, parsed once per change of any setting (the commands' hot path). */
+    @Override
+    public long getLong(String name, long fallback) {
+        Map<String, Long> parsed = parsedLongs;
+        Long value = parsed.get(name);
+        if (value == null) {
+            Optional<String> text = get(name);
+            if (text.isEmpty()) {
+                return fallback;
+            }
+            value = Long.parseLong(text.get());
+            parsed.put(name, value);
+        }
+        return value;
     }
 
     public String value(String name) {
@@ -595,7 +624,7 @@ public final class Config implements Settings {
      */
     public void restore(String name, String value) {
         String canonical = setting(name).orElseThrow().name();
-        values.put(canonical, value);
+        store(canonical, value);
         listeners.forEach(listener -> listener.accept(canonical, value));
     }
 }

@@ -48,6 +48,12 @@ public final class StreamValue implements TypedValue {
     private static final long GROUP_ENTRY_BYTES = 40;
 
     private final TreeMap<StreamId, Node> nodes;
+    /**
+     * The last node and its master ID, as {@link #add} appends to it: cached, since
+     * {@link TreeMap#lastEntry} walks the tree and allocates at every call. Null when not known yet;
+     * every change to {@link #nodes} resets it.
+     */
+    private Map.Entry<StreamId, Node> tail;
     private long length;
     private long lastMs;
     private long lastSeq;
@@ -330,21 +336,30 @@ public final class StreamValue implements TypedValue {
 
     // ---- adding ----------------------------------------------------------------------------
 
+    /** The last node's entry, or null when there is none. */
+    private Map.Entry<StreamId, Node> tail() {
+        if (tail == null) {
+            tail = nodes.lastEntry();
+        }
+        return tail;
+    }
+
     /**
-     * Appends an entry whose ID the caller has checked is above {@link #lastId()}. Its fields and
-     * values alternate in {@code array} at {@code offsets}/{@code lengths} from index {@code from}.
-     * A new node starts where streamAppendItem starts one: when the size of the last node as a Redis
-     * listpack plus the entry's fields and values reaches {@code maxBytes} (0: no bound but Redis's
-     * 1 GB), or when it holds {@code maxEntries} entries, deleted ones included (0: no bound).
+     * Appends the entry {@code ms-seq}, whose ID the caller has checked is above {@link #lastId()}.
+     * Its fields and values alternate in {@code array} at {@code offsets}/{@code lengths} from index
+     * {@code from}. A new node starts where streamAppendItem starts one: when the size of the last
+     * node as a Redis listpack plus the entry's fields and values reaches {@code maxBytes} (0: no
+     * bound but Redis's 1 GB), or when it holds {@code maxEntries} entries, deleted ones included (0:
+     * no bound). Allocates nothing but a new node.
      */
-    public void add(StreamId id, byte[] array, int[] offsets, int[] lengths, int from, int to, long maxBytes,
+    public void add(long ms, long seq, byte[] array, int[] offsets, int[] lengths, int from, int to, long maxBytes,
                     long maxEntries) {
         int fieldCount = (to - from) / 2;
         long rawBytes = 0;
         for (int i = from; i < to; i++) {
             rawBytes += lengths[i];
         }
-        Map.Entry<StreamId, Node> last = nodes.lastEntry();
+        Map.Entry<StreamId, Node> last = tail();
         long byteBound = maxBytes <= 0 || maxBytes > NODE_MAX_SIZE ? NODE_MAX_SIZE : maxBytes;
         boolean newNode = last == null
             || last.getValue().listpackBytes() + rawBytes >= byteBound
@@ -355,7 +370,7 @@ public final class StreamValue implements TypedValue {
             if (last != null) {
                 shrink(last.getValue());
             }
-            master = id;
+            master = new StreamId(ms, seq);
             node = new Node();
             node.masterFieldCount = fieldCount;
             int size = Varint.size(fieldCount);
@@ -373,30 +388,31 @@ public final class StreamValue implements TypedValue {
             node.entriesStart = at;
             node.listpackBase = masterListpackBytes(array, offsets, lengths, from, to);
             nodes.put(master, node);
+            tail = null;
             nodeBytes += node.data.length;
         } else {
             master = last.getKey();
             node = last.getValue();
         }
-        appendEntry(master, node, id, array, offsets, lengths, from, to, byteBound);
+        appendEntry(master, node, ms, seq, array, offsets, lengths, from, to, byteBound);
         node.live++;
         length++;
         entriesAdded++;
-        lastMs = id.ms();
-        lastSeq = id.seq();
+        lastMs = ms;
+        lastSeq = seq;
         if (length == 1) {
-            firstMs = id.ms();
-            firstSeq = id.seq();
+            firstMs = ms;
+            firstSeq = seq;
         }
     }
 
     /** Encodes one entry at the end of {@code node}; returns where it starts. Counts are the caller's. */
-    private int appendEntry(StreamId master, Node node, StreamId id, byte[] array, int[] offsets, int[] lengths,
-                            int from, int to, long byteBound) {
+    private int appendEntry(StreamId master, Node node, long ms, long seq, byte[] array, int[] offsets,
+                            int[] lengths, int from, int to, long byteBound) {
         int fieldCount = (to - from) / 2;
         boolean same = sameFields(node, array, offsets, lengths, from, to);
-        long msDelta = id.ms() - master.ms();
-        long seqDelta = zigzag(id.seq() - master.seq());
+        long msDelta = ms - master.ms();
+        long seqDelta = zigzag(seq - master.seq());
         boolean large = Long.compareUnsigned(msDelta, SMALL_DELTA_LIMIT) >= 0;
         long header = large ? LARGE_DELTA : msDelta << FLAG_BITS;
         header |= same ? SAME_FIELDS : 0;
@@ -423,7 +439,7 @@ public final class StreamValue implements TypedValue {
         }
         int start = node.used;
         node.used = at;
-        node.listpackBase += entryListpackBytes(id.ms() - master.ms(), id.seq() - master.seq(), same, array,
+        node.listpackBase += entryListpackBytes(msDelta, seq - master.seq(), same, array,
             offsets, lengths, from, to);
         return start;
     }
@@ -804,6 +820,7 @@ public final class StreamValue implements TypedValue {
             node.listpackBase += RedisListpackSize.string(field, 0, field.length);
         }
         nodes.put(master, node);
+        tail = null;
         nodeBytes += node.data.length;
         return true;
     }
@@ -813,7 +830,7 @@ public final class StreamValue implements TypedValue {
      * alternate. The stream's counters are set afterwards by {@link #loadCounters}.
      */
     public void loadEntry(StreamId id, List<byte[]> fieldsAndValues, boolean deleted) {
-        Map.Entry<StreamId, Node> last = nodes.lastEntry();
+        Map.Entry<StreamId, Node> last = tail();
         int count = fieldsAndValues.size();
         int[] offsets = new int[count];
         int[] lengths = new int[count];
@@ -828,7 +845,8 @@ public final class StreamValue implements TypedValue {
             System.arraycopy(fieldsAndValues.get(i), 0, array, offsets[i], lengths[i]);
         }
         Node node = last.getValue();
-        int start = appendEntry(last.getKey(), node, id, array, offsets, lengths, 0, count, NODE_MAX_SIZE);
+        int start = appendEntry(last.getKey(), node, id.ms(), id.seq(), array, offsets, lengths, 0, count,
+            NODE_MAX_SIZE);
         if (deleted) {
             node.data[start] |= DELETED;
             node.deleted++;
@@ -907,6 +925,7 @@ public final class StreamValue implements TypedValue {
         length--;
         if (node.live == 1) {
             nodes.remove(entry.getKey());
+            tail = null;
             nodeBytes -= node.data.length;
         } else {
             node.live--;
@@ -954,6 +973,7 @@ public final class StreamValue implements TypedValue {
             }
             if (removeNode) {
                 nodes.pollFirstEntry();
+                tail = null;
                 nodeBytes -= node.data.length;
                 length -= node.live;
                 removed += node.live;

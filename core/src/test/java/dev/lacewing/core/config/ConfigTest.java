@@ -119,4 +119,17 @@ class ConfigTest {
         assertEquals("tls-key-file", failure.setting());
         assertEquals("no key", failure.getMessage());
     }
+
+    @Test
+    void getLongReadsEachSetAndRestoredValueThoughItKeepsParsedValues() {
+        Config config = new Config();
+        assertEquals(4096, config.getLong("stream-node-max-bytes", -1));
+        config.set("stream-node-max-bytes", "8kb");
+        assertEquals(8192, config.getLong("stream-node-max-bytes", -1));
+        config.restore("stream-node-max-bytes", "100");
+        assertEquals(100, config.getLong("stream-node-max-bytes", -1));
+        config.initialize("stream-node-max-entries", "7");
+        assertEquals(7, config.getLong("stream-node-max-entries", -1));
+        assertEquals(-1, config.getLong("no-such-setting", -1));
+    }
 }

@@ -25,7 +25,7 @@ class StreamValueTest {
             lengths[i] = pairs[i].length();
             joined.append(pairs[i]);
         }
-        stream.add(new StreamId(ms, 0), joined.toString().getBytes(StandardCharsets.US_ASCII), offsets, lengths, 0,
+        stream.add(ms, 0, joined.toString().getBytes(StandardCharsets.US_ASCII), offsets, lengths, 0,
             pairs.length, maxBytes, maxEntries);
     }
 
@@ -51,6 +51,23 @@ class StreamValueTest {
         add(stream, 251, 4096, 100, "f", "v");
         assertEquals(3, stream.nodeCount(), "the deleted entry still counts in its node");
         assertEquals(250, stream.length());
+    }
+
+    @Test
+    void anEntryAddedAfterTheLastNodeWentLandsInTheNodeNowLast() {
+        StreamValue stream = new StreamValue();
+        for (int i = 1; i <= 5; i++) {
+            add(stream, i, 4096, 3, "f", "v");
+        }
+        assertTrue(stream.delete(new StreamId(4, 0)));
+        assertTrue(stream.delete(new StreamId(5, 0)), "the last node's last live entry: the node goes");
+        add(stream, 6, 4096, 3, "f", "v");
+        add(stream, 7, 4096, 3, "f", "v");
+        assertEquals(List.of(1L, 2L, 3L, 6L, 7L), ids(stream.range(StreamId.MIN, StreamId.MAX, -1, false)));
+        assertEquals(5, stream.trim(0, null, false, 0), "every node goes");
+        add(stream, 8, 4096, 3, "f", "v");
+        assertEquals(List.of(8L), ids(stream.range(StreamId.MIN, StreamId.MAX, -1, false)));
+        assertEquals(1, stream.nodeCount());
     }
 
     @Test

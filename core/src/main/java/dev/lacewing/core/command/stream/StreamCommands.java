@@ -247,11 +247,56 @@ public final class StreamCommands {
     }
 
     static void writeId(ReplyWriter reply, StreamId id) {
-        reply.bulk(id.toString());
+        writeId(reply, id.ms(), id.seq());
     }
 
+    /** The longest ID text: two 20-digit unsigned numbers and the dash. */
+    private static final int ID_TEXT_MAX = 41;
+
+    /**
+     * A thread's scratch arrays for the hot paths (XADD, the replies of reads), so that adding or
+     * reading an entry leaves no garbage: the handlers are stateless and run on many threads, and
+     * each use ends before the handler returns (a ReplyWriter copies what it is given).
+     */
+    private static final class Scratch {
+        final byte[] idText = new byte[ID_TEXT_MAX];
+        int[] offsets = new int[4];
+        int[] lengths = new int[4];
+
+        /** {@link #offsets} and {@link #lengths} with room for {@code count}. */
+        Scratch fit(int count) {
+            if (offsets.length < count) {
+                offsets = new int[count];
+                lengths = new int[count];
+            }
+            return this;
+        }
+    }
+
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+    /** {@code ms-seq} in unsigned decimal, formatted in place: XADD and every read reply write IDs. */
     private static void writeId(ReplyWriter reply, long ms, long seq) {
-        reply.bulk(Long.toUnsignedString(ms) + "-" + Long.toUnsignedString(seq));
+        byte[] text = SCRATCH.get().idText;
+        int start = unsignedDigits(text, ID_TEXT_MAX, seq);
+        text[--start] = '-';
+        start = unsignedDigits(text, start, ms);
+        reply.bulk(text, start, ID_TEXT_MAX - start);
+    }
+
+    /** Writes {@code value}'s unsigned decimal digits to end before {@code end}; returns where they start. */
+    static int unsignedDigits(byte[] into, int end, long value) {
+        if (value < 0) {
+            // Above Long.MAX_VALUE: one unsigned division by 10 brings it into range.
+            long quotient = (value >>> 1) / 5;
+            into[--end] = (byte) ('0' + (value - quotient * 10));
+            value = quotient;
+        }
+        do {
+            into[--end] = (byte) ('0' + value % 10);
+            value /= 10;
+        } while (value != 0);
+        return end;
     }
 
     /** Entries as streamReplyWithRange writes them: [id, [field, value, ...]] each. */
@@ -286,10 +331,21 @@ public final class StreamCommands {
         boolean partialId;
     }
 
+    /** {@code XADD key * field value ...}'s options: shared, never written after this. */
+    private static final TrimOptions AUTO_ID_ONLY = new TrimOptions();
+
+    static {
+        AUTO_ID_ONLY.next = 2;
+    }
+
     /** streamParseAddOrTrimArgsOrReply; null after an error reply. */
     private static TrimOptions parseTrimOptions(CommandContext ctx, boolean xadd) {
         Arguments args = ctx.arguments();
         ReplyWriter reply = ctx.reply();
+        if (xadd && args.length(2) == 1 && args.array()[args.offset(2)] == '*') {
+            // The common XADD, read as the loop below reads it, without allocating.
+            return AUTO_ID_ONLY;
+        }
         TrimOptions options = new TrimOptions();
         boolean limitGiven = false;
         int i = 2;
@@ -431,39 +487,50 @@ public final class StreamCommands {
         }
         StreamValue stream = value == null ? new StreamValue() : (StreamValue) value;
         StreamId last = stream.lastId();
-        if (last.equals(StreamId.MAX)) {
+        if (last.ms() == -1L && last.seq() == -1L) {
             reply.error(EXHAUSTED);
             return;
         }
-        StreamId id;
+        // The new ID in two longs (streamIncrID), not a StreamId: an object per entry would be most
+        // of an XADD's garbage.
+        long ms;
+        long seq;
         if (options.id == null) {
             long now = ctx.now();
-            id = Long.compareUnsigned(now, last.ms()) > 0 ? new StreamId(now, 0) : last.next();
-        } else if (options.partialId) {
-            if (options.id.ms() == last.ms()) {
-                if (last.seq() == -1L) {
-                    reply.error(ID_TOO_SMALL);
-                    return;
-                }
-                id = new StreamId(last.ms(), last.seq() + 1);
+            if (Long.compareUnsigned(now, last.ms()) > 0) {
+                ms = now;
+                seq = 0;
+            } else if (last.seq() != -1L) {
+                ms = last.ms();
+                seq = last.seq() + 1;
             } else {
-                id = options.id;
+                ms = last.ms() + 1;
+                seq = 0;
             }
+        } else if (options.partialId && options.id.ms() == last.ms()) {
+            if (last.seq() == -1L) {
+                reply.error(ID_TOO_SMALL);
+                return;
+            }
+            ms = last.ms();
+            seq = last.seq() + 1;
         } else {
-            id = options.id;
+            ms = options.id.ms();
+            seq = options.id.seq();
         }
-        if (id.compareTo(last) <= 0) {
+        if (StreamId.compare(ms, seq, last.ms(), last.seq()) <= 0) {
             reply.error(ID_TOO_SMALL);
             return;
         }
         int count = args.count() - fields;
-        int[] offsets = new int[count];
-        int[] lengths = new int[count];
+        Scratch scratch = SCRATCH.get().fit(count);
+        int[] offsets = scratch.offsets;
+        int[] lengths = scratch.lengths;
         for (int i = 0; i < count; i++) {
             offsets[i] = args.offset(fields + i);
             lengths[i] = args.length(fields + i);
         }
-        stream.add(id, args.array(), offsets, lengths, 0, count,
+        stream.add(ms, seq, args.array(), offsets, lengths, 0, count,
             ctx.server().settings().getLong(NODE_MAX_BYTES, 4096), nodeMaxEntries(ctx));
         long trimmed = options.trim ? trim(stream, options) : 0;
         if ((options.id == null || options.partialId || options.approx) && AofPropagation.propagating()) {
@@ -484,7 +551,7 @@ public final class StreamCommands {
         if (trimmed > 0) {
             notify(ctx, "xtrim", 1);
         }
-        writeId(reply, id);
+        writeId(reply, ms, seq);
     }
 
     /** XTRIM key MAXLEN|MINID [=|~] threshold [LIMIT count] */

@@ -68,7 +68,7 @@ class RdbStreamCodecTest {
             lengths[i] = items[i].length;
             at += lengths[i];
         }
-        stream.add(id, array, offsets, lengths, 0, items.length, 4096, 3);
+        stream.add(id.ms(), id.seq(), array, offsets, lengths, 0, items.length, 4096, 3);
     }
 
     private static List<String> entries(StreamValue stream) {
