@@ -536,7 +536,7 @@ public final class StreamCommands {
         if ((options.id == null || options.partialId || options.approx) && AofPropagation.propagating()) {
             // xaddCommand's rewriteClientCommandArgument: the ID it got, and an approximate trim as exact.
             byte[][] argv = argv(args);
-            argv[options.next] = id.toString().getBytes(StandardCharsets.US_ASCII);
+            argv[options.next] = new StreamId(ms, seq).toString().getBytes(StandardCharsets.US_ASCII);
             if (options.approx) {
                 exactTrim(argv, stream, options);
             }
