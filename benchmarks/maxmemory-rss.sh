@@ -8,12 +8,16 @@
 #             a range holding about 8x maxmemory (key:__rand_int__, -r), 50 clients, pipeline 16
 #   fill      maxmemory-policy noeviction; the same SETs until the first OOM error stops
 #             redis-benchmark (it stops at an error reply)
+#   base      no load measured: the idle RSS, then again after a warm-up (the same SETs over 1,000
+#             keys, so the data stays a few hundred KB) and 12 s of rest (past a native heap
+#             trim): the base with the JIT's code and the load's threads and buffers in it
 # Each load reports peak RSS (sampled every 0.1 s while it runs), final RSS (3 s after it ends),
 # used_memory and maxmemory, and Lacewing's lacewing_used_memory_allocated (the keyspace's pages
-# with the space awaiting compaction) and heap committed.
+# with the space awaiting compaction) and heap committed, and the server's CPU per SET (user and
+# system time over the load's requests: steadier than SETs a second on a shared machine).
 #
 # Usage: [MAXMEMORY_LOADS="evict"] benchmarks/maxmemory-rss.sh [--smoke] [maxmemory] [java-home ...]
-#   MAXMEMORY_LOADS  the loads to run, default "evict fill"; LACEWING_JAVA_OPTS reaches the launcher
+#   MAXMEMORY_LOADS  the loads to run, default "evict fill base"; LACEWING_JAVA_OPTS reaches the launcher
 #   --smoke    10mb and a tenth of the requests: a check that the script works
 #   maxmemory  default 100mb (Redis's memory syntax: 100mb, 1gb)
 #   java-home  one Lacewing run per JDK (default: JAVA_HOME, or java on the PATH), e.g.
@@ -70,7 +74,14 @@ stop_server() {
 
 # Runs the load, sampling RSS; prints one row.
 run_load() { # label load
-  local peak=0 current final used allocated heap keys
+  local peak=0 current final used allocated heap keys ticks
+  if [ "$2" = base ]; then
+    redis-benchmark -p "$port" -t set -d 256 -r 1000 -n $((requests / 10)) -c 50 -P 16 -q >"$work/load.log" 2>&1
+    sleep 12
+    printf "%-34s %-6s %9.1f %9s %9.1f\n" "$1" "$2" "$(mib $((idle * 1024)))" "" "$(mib $(($(rss_kib "$pid") * 1024)))"
+    return
+  fi
+  ticks=$(cpu_ticks "$pid")
   redis-benchmark -p "$port" -t set -d 256 -r "$key_range" -n "$requests" -c 50 -P 16 -q \
     >"$work/load.log" 2>&1 &
   local load=$!
@@ -80,6 +91,7 @@ run_load() { # label load
   done
   wait "$load" || true
   current=$(rss_kib "$pid"); [ "$current" -gt "$peak" ] && peak=$current
+  ticks=$(($(cpu_ticks "$pid") - ticks))
   sleep 3
   final=$(rss_kib "$pid")
   used=$(info_field memory used_memory)
@@ -87,16 +99,20 @@ run_load() { # label load
   heap=$(info_field memory used_memory_heap_committed)
   keys=$(redis-cli -p "$port" dbsize)
   rate=$(tr '\r' '\n' <"$work/load.log" | awk '/requests per second/ {v = $2} END {printf "%.0f", v}')
-  printf "%-34s %-6s %9.1f %9.1f %9s %9s %9s %9s %9s %8s %8s\n" "$1" "$2" "$(mib $((idle * 1024)))" \
+  # The fill stops at its first OOM error: count the keys it stored, not the requests asked for.
+  local sets=$requests; [ "$2" = fill ] && sets=$keys
+  cpu=$(awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" -v n="$sets" 'BEGIN { printf "%.2f", t * 1e6 / hz / n }')
+  printf "%-34s %-6s %9.1f %9.1f %9s %9s %9s %9s %9s %8s %8s %7s\n" "$1" "$2" "$(mib $((idle * 1024)))" \
     "$(mib $((peak * 1024)))" "$(mib $((final * 1024)))" "$(mib "$used")" "$(mib "$limit_bytes")" \
-    "$(mib "$allocated")" "$(mib "$heap")" "$keys" "$rate"
+    "$(mib "$allocated")" "$(mib "$heap")" "$keys" "$rate" "$cpu"
   grep -q "OOM" "$work/load.log" || [ "$2" != fill ] || echo "warning: $1's fill ended without an OOM error" >&2
 }
 
 echo "maxmemory $maxmemory ($limit_bytes bytes); SETs of 256-byte values over $key_range keys, -n $requests -c 50 -P 16"
-echo "MiB: idle RSS, peak and final RSS under the load, used_memory, maxmemory, lacewing's allocated keyspace, heap committed; SETs a second"
-printf "%-34s %-6s %9s %9s %9s %9s %9s %9s %9s %8s %8s\n" server load idle peak final used max allocated heap keys SET/s
-for load in ${MAXMEMORY_LOADS:-evict fill}; do
+echo "MiB: idle RSS, peak and final RSS under the load, used_memory, maxmemory, lacewing's allocated keyspace, heap committed;"
+echo "SETs a second; server CPU microseconds a SET. base: idle RSS, and under final the RSS after a warm-up"
+printf "%-34s %-6s %9s %9s %9s %9s %9s %9s %9s %8s %8s %7s\n" server load idle peak final used max allocated heap keys SET/s cpu-us
+for load in ${MAXMEMORY_LOADS:-evict fill base}; do
   policy=allkeys-lru; [ "$load" = fill ] && policy=noeviction
   start_server redis "" "$policy"
   sleep 5; idle=$(rss_kib "$pid")

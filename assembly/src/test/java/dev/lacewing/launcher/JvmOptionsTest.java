@@ -18,7 +18,8 @@ class JvmOptionsTest {
 
     /** Product flags as OpenJDK 17.0.15 has them: ZGC, but not the generational one; native heap trimming. */
     private static final JvmOptions.Jvm JDK_17 = JvmOptions.Jvm.of(Map.of("UseZGC", "false", "UseG1GC", "true",
-        "G1PeriodicGCInterval", "0", "TrimNativeHeapInterval", "0", "ZUncommitDelay", "300"), 24 * GIB);
+        "G1PeriodicGCInterval", "0", "TrimNativeHeapInterval", "0", "ZUncommitDelay", "300", "MaxInlineLevel", "15",
+        "InlineSmallCode", "2500"), 24 * GIB);
     /** An older 17 update, before native heap trimming was backported. */
     private static final JvmOptions.Jvm JDK_17_EARLY = JvmOptions.Jvm.of(Map.of("UseZGC", "false", "UseG1GC", "true",
         "G1PeriodicGCInterval", "0"), 24 * GIB);
@@ -33,13 +34,14 @@ class JvmOptionsTest {
     /** JDK 25: ZGenerational gone, compact object headers a product flag. */
     private static final JvmOptions.Jvm JDK_25 = JvmOptions.Jvm.of(Map.of("UseZGC", "false",
         "ZYoungCompactionLimit", "25.000000", "UseCompactObjectHeaders", "false", "ZUncommitDelay", "300", "ZCollectionInterval", "0",
-        "TrimNativeHeapInterval", "0", "SoftMaxHeapSize", "0"), 24 * GIB);
+        "TrimNativeHeapInterval", "0", "SoftMaxHeapSize", "0", "MaxInlineLevel", "15",
+        "InlineSmallCode", "2500"), 24 * GIB);
 
     @Test
     void jdk17GetsG1WithAPauseTargetAFootprintThatFollowsTheDataAndHalfTheMemoryWithoutMaxmemory() {
         List<String> expected = new ArrayList<>(List.of("-XX:+UseG1GC", "-XX:MaxGCPauseMillis=10"));
         expected.addAll(G1_FOOTPRINT);
-        expected.add("-XX:TrimNativeHeapInterval=10000");
+        expected.addAll(List.of("-XX:TrimNativeHeapInterval=10000", "-XX:MaxInlineLevel=9", "-XX:InlineSmallCode=1000"));
         expected.add("-XX:MaxRAMPercentage=50");
         assertEquals(expected, JvmOptions.choose(JDK_17, 0, List.of()));
     }
@@ -57,9 +59,22 @@ class JvmOptionsTest {
         List<String> chosen = JvmOptions.choose(JDK_17, 0, List.of("-XX:+UseG1GC", "-XX:MaxHeapFreeRatio=30"));
         assertEquals(List.of("-XX:MinHeapFreeRatio=5", "-XX:G1HeapRegionSize=1m", "-XX:MarkStackSize=256k",
             "-XX:G1PeriodicGCInterval=20000",
-            "-XX:TrimNativeHeapInterval=10000", "-XX:MaxRAMPercentage=50"), chosen);
-        assertEquals(List.of("-XX:TrimNativeHeapInterval=10000", "-XX:MaxRAMPercentage=50"),
+            "-XX:TrimNativeHeapInterval=10000", "-XX:MaxInlineLevel=9", "-XX:InlineSmallCode=1000",
+            "-XX:MaxRAMPercentage=50"), chosen);
+        assertEquals(List.of("-XX:TrimNativeHeapInterval=10000", "-XX:MaxInlineLevel=9", "-XX:InlineSmallCode=1000",
+            "-XX:MaxRAMPercentage=50"),
             JvmOptions.choose(JDK_17, 0, List.of("-XX:+UseParallelGC")));
+    }
+
+    @Test
+    void c2InlinesLessSoThatItsArenasStaySmallUnlessTheUserSetsEitherLimit() {
+        List<String> chosen = JvmOptions.choose(JDK_17, GIB, List.of());
+        assertTrue(chosen.contains("-XX:MaxInlineLevel=9") && chosen.contains("-XX:InlineSmallCode=1000"), chosen.toString());
+        List<String> userLevel = JvmOptions.choose(JDK_17, GIB, List.of("-XX:MaxInlineLevel=15"));
+        assertTrue(userLevel.stream().noneMatch(o -> o.startsWith("-XX:MaxInlineLevel")), userLevel.toString());
+        assertTrue(userLevel.contains("-XX:InlineSmallCode=1000"), userLevel.toString());
+        // A JVM without C2 (a client VM) has neither flag, and an unknown flag stops the JVM.
+        assertTrue(JvmOptions.choose(JDK_17_EARLY, GIB, List.of()).stream().noneMatch(o -> o.contains("Inline")));
     }
 
     @Test
@@ -76,7 +91,8 @@ class JvmOptionsTest {
     @Test
     void jdk25AddsCompactObjectHeaders() {
         assertEquals(List.of("-XX:+UseZGC", "-XX:ZCollectionInterval=20", "-XX:ZUncommitDelay=5", "-XX:SoftMaxHeapSize=384m",
-            "-XX:TrimNativeHeapInterval=10000", "-XX:+UseCompactObjectHeaders", "-XX:MaxRAMPercentage=50"),
+            "-XX:TrimNativeHeapInterval=10000", "-XX:MaxInlineLevel=9", "-XX:InlineSmallCode=1000",
+            "-XX:+UseCompactObjectHeaders", "-XX:MaxRAMPercentage=50"),
             JvmOptions.choose(JDK_25, 0, List.of()));
     }
 
@@ -111,7 +127,8 @@ class JvmOptionsTest {
         List<String> g1 = JvmOptions.choose(JDK_25, GIB, List.of("-XX:+UseG1GC", "-Xmx4g"));
         assertEquals("-XX:+UseCompactObjectHeaders", last(g1));
         assertTrue(g1.stream().noneMatch(o -> o.startsWith("-Xmx") || o.startsWith("-XX:+Use") && o.endsWith("GC")), g1.toString());
-        assertEquals(List.of("-XX:TrimNativeHeapInterval=10000", "-XX:+UseCompactObjectHeaders"),
+        assertEquals(List.of("-XX:TrimNativeHeapInterval=10000", "-XX:MaxInlineLevel=9", "-XX:InlineSmallCode=1000",
+            "-XX:+UseCompactObjectHeaders"),
             JvmOptions.choose(JDK_25, 0, List.of("-XX:+UseParallelGC", "-XX:MaxRAMPercentage=80")));
     }
 

@@ -4,13 +4,11 @@ import static org.junit.jupiter.api.Assumptions.abort;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -55,7 +53,7 @@ final class NodeClients {
         List<String> command = new ArrayList<>(List.of("node", script, Integer.toString(port)));
         command.addAll(List.of(arguments));
         try {
-            Execution execution = execute(command, directory, SCRIPT_SECONDS);
+            ExternalClient.Execution execution = ExternalClient.run(command, directory, SCRIPT_SECONDS);
             return new Run(execution.exitStatus(), execution.stdout().strip(), execution.stderr().strip());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -81,7 +79,7 @@ final class NodeClients {
     private static String installationProblem() throws IOException {
         for (String tool : List.of("node", "npm")) {
             try {
-                Execution version = execute(List.of(tool, "--version"), SOURCE, 60);
+                ExternalClient.Execution version = ExternalClient.run(List.of(tool, "--version"), SOURCE, 60);
                 if (version.exitStatus() != 0) {
                     return tool + " --version failed: " + version.stderr().strip();
                 }
@@ -101,45 +99,13 @@ final class NodeClients {
         if (current) {
             return null;
         }
-        Execution npm = execute(List.of("npm", "ci", "--prefix", INSTALL.toString(), "--prefer-offline",
+        ExternalClient.Execution npm = ExternalClient.run(List.of("npm", "ci", "--prefix", INSTALL.toString(), "--prefer-offline",
             "--no-audit", "--no-fund"), INSTALL, INSTALL_SECONDS);
         if (npm.exitStatus() != 0) {
             return "npm ci failed (exit status " + npm.exitStatus() + "): " + tail(npm.stderr());
         }
         Files.copy(lock, marker, StandardCopyOption.REPLACE_EXISTING);
         return null;
-    }
-
-    private record Execution(int exitStatus, String stdout, String stderr) {
-    }
-
-    /** Runs a command with its output in files (no pipe to fill), killed after {@code seconds}. */
-    private static Execution execute(List<String> command, Path directory, long seconds) throws IOException {
-        Path stdout = Files.createTempFile("node-client", ".out");
-        Path stderr = Files.createTempFile("node-client", ".err");
-        try {
-            Process process = new ProcessBuilder(command).directory(directory.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
-                .redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
-            boolean exited;
-            try {
-                exited = process.waitFor(seconds, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                process.destroyForcibly();
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted while running " + command, e);
-            }
-            if (!exited) {
-                process.destroyForcibly();
-                return new Execution(-1, Files.readString(stdout, StandardCharsets.UTF_8),
-                    "killed after " + seconds + " s\n" + Files.readString(stderr, StandardCharsets.UTF_8));
-            }
-            return new Execution(process.exitValue(), Files.readString(stdout, StandardCharsets.UTF_8),
-                Files.readString(stderr, StandardCharsets.UTF_8));
-        } finally {
-            Files.deleteIfExists(stdout);
-            Files.deleteIfExists(stderr);
-        }
     }
 
     private static String tail(String text) {

@@ -5,12 +5,9 @@ import static org.junit.jupiter.api.Assumptions.abort;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -76,18 +73,18 @@ class RedisPyClientTest {
         List<String> command = new ArrayList<>(List.of(PYTHON, SCRIPT.toString(), scenario,
             Integer.toString(target.port())));
         command.addAll(List.of(keys));
-        Execution run = execute(command, SCRIPT_SECONDS);
+        ExternalClient.Execution run = execute(command, SCRIPT_SECONDS);
         assertEquals(0, run.exitStatus(), () -> scenario + " against " + target + ": " + run);
     }
 
     private static synchronized void skipUnlessRedisPyIsInstalled() {
         if (!checked) {
             checked = true;
-            Execution probe;
+            ExternalClient.Execution probe;
             try {
                 probe = execute(List.of(PYTHON, "-c", "import redis"), 60);
             } catch (UncheckedIOException missing) {
-                probe = new Execution(-1, "", missing.getMessage());
+                probe = new ExternalClient.Execution(-1, "", missing.getMessage());
             }
             if (probe.exitStatus() != 0) {
                 unavailable = PYTHON + " cannot import redis (apt-get install python3-redis): "
@@ -99,38 +96,11 @@ class RedisPyClientTest {
         }
     }
 
-    private record Execution(int exitStatus, String stdout, String stderr) {
-
-        @Override
-        public String toString() {
-            return "exit status " + exitStatus + "\nstdout: " + stdout.strip() + "\nstderr: " + stderr.strip();
-        }
-    }
-
-    /** Runs a command with its output in files (no pipe to fill), killed after {@code seconds}. */
-    private static Execution execute(List<String> command, long seconds) {
+    private static ExternalClient.Execution execute(List<String> command, long seconds) {
         try {
-            Path stdout = Files.createTempFile("redis-py", ".out");
-            Path stderr = Files.createTempFile("redis-py", ".err");
-            try {
-                Process process = new ProcessBuilder(command)
-                    .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
-                    .redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
-                boolean exited = process.waitFor(seconds, TimeUnit.SECONDS);
-                if (!exited) {
-                    process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-                }
-                return new Execution(exited ? process.exitValue() : -1, Files.readString(stdout, StandardCharsets.UTF_8),
-                    (exited ? "" : "killed after " + seconds + " s\n") + Files.readString(stderr, StandardCharsets.UTF_8));
-            } finally {
-                Files.deleteIfExists(stdout);
-                Files.deleteIfExists(stderr);
-            }
+            return ExternalClient.run(command, Path.of("."), seconds);
         } catch (IOException e) {
             throw new UncheckedIOException("could not run " + command, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while running " + command, e);
         }
     }
 }
