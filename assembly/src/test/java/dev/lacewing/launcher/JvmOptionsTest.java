@@ -41,7 +41,7 @@ class JvmOptionsTest {
     void jdk17GetsG1WithAPauseTargetAFootprintThatFollowsTheDataAndHalfTheMemoryWithoutMaxmemory() {
         List<String> expected = new ArrayList<>(List.of("-XX:+UseG1GC", "-XX:MaxGCPauseMillis=10"));
         expected.addAll(G1_FOOTPRINT);
-        expected.addAll(List.of("-XX:TrimNativeHeapInterval=10000", "-XX:MaxInlineLevel=9", "-XX:InlineSmallCode=1000"));
+        expected.add("-XX:TrimNativeHeapInterval=10000");
         expected.add("-XX:MaxRAMPercentage=50");
         assertEquals(expected, JvmOptions.choose(JDK_17, 0, List.of()));
     }
@@ -59,22 +59,25 @@ class JvmOptionsTest {
         List<String> chosen = JvmOptions.choose(JDK_17, 0, List.of("-XX:+UseG1GC", "-XX:MaxHeapFreeRatio=30"));
         assertEquals(List.of("-XX:MinHeapFreeRatio=5", "-XX:G1HeapRegionSize=1m", "-XX:MarkStackSize=256k",
             "-XX:G1PeriodicGCInterval=20000",
-            "-XX:TrimNativeHeapInterval=10000", "-XX:MaxInlineLevel=9", "-XX:InlineSmallCode=1000",
-            "-XX:MaxRAMPercentage=50"), chosen);
-        assertEquals(List.of("-XX:TrimNativeHeapInterval=10000", "-XX:MaxInlineLevel=9", "-XX:InlineSmallCode=1000",
-            "-XX:MaxRAMPercentage=50"),
+            "-XX:TrimNativeHeapInterval=10000", "-XX:MaxRAMPercentage=50"), chosen);
+        assertEquals(List.of("-XX:TrimNativeHeapInterval=10000", "-XX:MaxRAMPercentage=50"),
             JvmOptions.choose(JDK_17, 0, List.of("-XX:+UseParallelGC")));
     }
 
     @Test
-    void c2InlinesLessSoThatItsArenasStaySmallUnlessTheUserSetsEitherLimit() {
-        List<String> chosen = JvmOptions.choose(JDK_17, GIB, List.of());
+    void c2InlinesLessUnderASmallMaxmemorySoThatItsArenasStaySmallUnlessTheUserSetsEitherLimit() {
+        long small = 100L << 20;
+        List<String> chosen = JvmOptions.choose(JDK_17, small, List.of());
         assertTrue(chosen.contains("-XX:MaxInlineLevel=9") && chosen.contains("-XX:InlineSmallCode=1000"), chosen.toString());
-        List<String> userLevel = JvmOptions.choose(JDK_17, GIB, List.of("-XX:MaxInlineLevel=15"));
+        for (long other : new long[] {0, GIB}) {
+            List<String> left = JvmOptions.choose(JDK_17, other, List.of());
+            assertTrue(left.stream().noneMatch(o -> o.contains("Inline")), left.toString());
+        }
+        List<String> userLevel = JvmOptions.choose(JDK_17, small, List.of("-XX:MaxInlineLevel=15"));
         assertTrue(userLevel.stream().noneMatch(o -> o.startsWith("-XX:MaxInlineLevel")), userLevel.toString());
         assertTrue(userLevel.contains("-XX:InlineSmallCode=1000"), userLevel.toString());
         // A JVM without C2 (a client VM) has neither flag, and an unknown flag stops the JVM.
-        assertTrue(JvmOptions.choose(JDK_17_EARLY, GIB, List.of()).stream().noneMatch(o -> o.contains("Inline")));
+        assertTrue(JvmOptions.choose(JDK_17_EARLY, small, List.of()).stream().noneMatch(o -> o.contains("Inline")));
     }
 
     @Test
@@ -91,7 +94,7 @@ class JvmOptionsTest {
     @Test
     void jdk25AddsCompactObjectHeaders() {
         assertEquals(List.of("-XX:+UseZGC", "-XX:ZCollectionInterval=20", "-XX:ZUncommitDelay=5", "-XX:SoftMaxHeapSize=384m",
-            "-XX:TrimNativeHeapInterval=10000", "-XX:MaxInlineLevel=9", "-XX:InlineSmallCode=1000",
+            "-XX:TrimNativeHeapInterval=10000",
             "-XX:+UseCompactObjectHeaders", "-XX:MaxRAMPercentage=50"),
             JvmOptions.choose(JDK_25, 0, List.of()));
     }
@@ -127,8 +130,7 @@ class JvmOptionsTest {
         List<String> g1 = JvmOptions.choose(JDK_25, GIB, List.of("-XX:+UseG1GC", "-Xmx4g"));
         assertEquals("-XX:+UseCompactObjectHeaders", last(g1));
         assertTrue(g1.stream().noneMatch(o -> o.startsWith("-Xmx") || o.startsWith("-XX:+Use") && o.endsWith("GC")), g1.toString());
-        assertEquals(List.of("-XX:TrimNativeHeapInterval=10000", "-XX:MaxInlineLevel=9", "-XX:InlineSmallCode=1000",
-            "-XX:+UseCompactObjectHeaders"),
+        assertEquals(List.of("-XX:TrimNativeHeapInterval=10000", "-XX:+UseCompactObjectHeaders"),
             JvmOptions.choose(JDK_25, 0, List.of("-XX:+UseParallelGC", "-XX:MaxRAMPercentage=80")));
     }
 
