@@ -26,10 +26,18 @@ final class TieredDisk implements Storage {
     private final TieredSettings settings;
     private final Path directory;
     private final List<TieredPartition> partitions = new CopyOnWriteArrayList<>();
+    /** {@code maxmemory} as CONFIG SET leaves it; 0 for no limit. */
+    private volatile long maxmemory;
 
     TieredDisk(StorageContext context, TieredSettings settings) {
         this.context = context;
         this.settings = settings;
+        this.maxmemory = context.settings().getLong("maxmemory", 0);
+        context.settings().onChange((name, value) -> {
+            if (name.equals("maxmemory")) {
+                maxmemory = Long.parseLong(value);
+            }
+        });
         try {
             Files.createDirectories(settings.directory());
             this.directory = Files.createTempDirectory(settings.directory(), "storage-");
@@ -41,7 +49,7 @@ final class TieredDisk implements Storage {
     @Override
     public PartitionStore partition(int index, int count) {
         TieredPartition partition = new TieredPartition(context, settings,
-            new SegmentFile(directory.resolve("partition-" + index + ".segment")));
+            new SegmentFile(directory.resolve("partition-" + index + ".segment")), () -> maxmemory / count);
         partitions.add(partition);
         return partition;
     }

@@ -5,6 +5,7 @@ import dev.lacewing.api.storage.StorageContext;
 import dev.lacewing.api.storage.Table;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
  * One partition's tables and the segment file their offloaded strings share. Writing a value
@@ -16,15 +17,21 @@ import java.util.List;
  */
 final class TieredPartition implements PartitionStore {
 
+    /** The part of a partition's share of maxmemory its tables keep in memory before strings go to disk. */
+    static final double PRESSURE_SHARE = 0.75;
+
     private final StorageContext context;
     private final TieredSettings settings;
     private final SegmentFile segment;
     private final List<TieredTable> tables = new ArrayList<>();
+    /** This partition's even share of {@code maxmemory}; 0 for no limit. */
+    private final LongSupplier share;
 
-    TieredPartition(StorageContext context, TieredSettings settings, SegmentFile segment) {
+    TieredPartition(StorageContext context, TieredSettings settings, SegmentFile segment, LongSupplier share) {
         this.context = context;
         this.settings = settings;
         this.segment = segment;
+        this.share = share;
     }
 
     @Override
@@ -45,6 +52,27 @@ final class TieredPartition implements PartitionStore {
             freed += tables.get(i).offload(bytes - freed);
         }
         return freed;
+    }
+
+    /**
+     * After a store: keeps the tables' memory under {@link #PRESSURE_SHARE} of this partition's
+     * share of {@code maxmemory} by moving strings to disk, so that no partition holds strings in
+     * memory that only a command on it could move (the server asks only the partitions a command
+     * holds, {@link #offload}). The rest of the share is left to the keys and the clients.
+     */
+    void relieve() {
+        long limit = share.getAsLong();
+        if (limit == 0) {
+            return;
+        }
+        long used = 0;
+        for (TieredTable table : tables) {
+            used += table.usedMemory();
+        }
+        long target = (long) (limit * PRESSURE_SHARE);
+        if (used > target) {
+            offload(used - target, 0);
+        }
     }
 
     SegmentFile segment() {

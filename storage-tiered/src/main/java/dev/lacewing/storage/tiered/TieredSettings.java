@@ -9,7 +9,9 @@ import java.nio.file.Path;
  * @param directory       where the segment files go ({@code tiered-dir}; {@code <dir>/tiered} when empty)
  * @param minValueSize    strings of at least this many bytes may move to disk ({@code tiered-min-value-size})
  * @param eager           {@code tiered-offload eager}: every such string goes to disk when stored;
- *                        {@code pressure}: only when the server asks for memory back
+ *                        {@code pressure}: when a partition's tables pass 3/4 of its share of
+ *                        {@code maxmemory} after a store, and when the server asks for memory
+ *                        back before it evicts (never without a maxmemory)
  * @param compactMinBytes a segment file smaller than this is never compacted
  */
 record TieredSettings(Path directory, int minValueSize, boolean eager, long compactMinBytes) {

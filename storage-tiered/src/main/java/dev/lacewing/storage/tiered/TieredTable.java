@@ -392,18 +392,19 @@ final class TieredTable implements Table {
             }
             insert(entry);
             events.created(key, offset, length);
-            return;
-        }
-        if (!keepExpiry) {
-            changeExpiry(entry, expireAt);
-        }
-        entry.access = accessPolicy.overwritten(entry.access, now);
-        dropValue(entry);
-        if (aggregate != null) {
-            setAggregate(entry, aggregate, true);
         } else {
-            setString(entry, value, valueOffset, valueLength, encoding, true);
+            if (!keepExpiry) {
+                changeExpiry(entry, expireAt);
+            }
+            entry.access = accessPolicy.overwritten(entry.access, now);
+            dropValue(entry);
+            if (aggregate != null) {
+                setAggregate(entry, aggregate, true);
+            } else {
+                setString(entry, value, valueOffset, valueLength, encoding, true);
+            }
         }
+        partition.relieve();
     }
 
     private void changeExpiry(Entry entry, long expireAt) {

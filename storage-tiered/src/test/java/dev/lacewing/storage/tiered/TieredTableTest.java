@@ -25,9 +25,13 @@ class TieredTableTest {
     Path directory;
 
     private TieredPartition partition(boolean eager, int minValueSize, long compactMinBytes) {
+        return partition(eager, minValueSize, compactMinBytes, 0);
+    }
+
+    private TieredPartition partition(boolean eager, int minValueSize, long compactMinBytes, long share) {
         TieredSettings settings = new TieredSettings(directory, minValueSize, eager, compactMinBytes);
         return new TieredPartition(new TestContext(() -> 0L, new TestAccessPolicy()), settings,
-            new SegmentFile(directory.resolve("segment")));
+            new SegmentFile(directory.resolve("segment")), () -> share);
     }
 
     private static byte[] bytes(String text) {
@@ -79,6 +83,24 @@ class TieredTableTest {
         for (int i = 0; i < 100; i++) {
             byte[] key = bytes("k" + i);
             assertArrayEquals(value(100, i), (byte[]) table.get(key, 0, key.length, 0));
+        }
+    }
+
+    @Test
+    public void underPressureKeepsThePartitionUnderItsShareOfMaxmemoryAsItStores() {
+        TieredPartition partition = partition(false, 16, Long.MAX_VALUE, 50_000);
+        TieredTable first = (TieredTable) partition.newTable();
+        TieredTable second = (TieredTable) partition.newTable();
+        for (int i = 0; i < 200; i++) {
+            byte[] key = bytes("k" + i);
+            (i % 2 == 0 ? first : second).put(key, 0, key.length, value(100, i), Keyspace.NO_EXPIRY);
+            assertTrue(first.usedMemory() + second.usedMemory() <= 50_000 * TieredPartition.PRESSURE_SHARE,
+                "after store " + i);
+        }
+        assertTrue(partition.segment().liveValues() > 20, "moved " + partition.segment().liveValues());
+        for (int i = 0; i < 200; i++) {
+            byte[] key = bytes("k" + i);
+            assertArrayEquals(value(100, i), (byte[]) (i % 2 == 0 ? first : second).get(key, 0, key.length, 0));
         }
     }
 
