@@ -57,6 +57,9 @@ class TieredStorageTest {
         try (LacewingServer server = tiered(target, Servers.freshDirectory()).start();
              RespClient client = RespClient.connect(server.port())) {
             assertTrue(client.call("INFO", "server").contains("lacewing_storage:tiered\r\n"));
+            assertEquals("*2\r\n" + bulk("tiered-offload") + bulk("eager"), client.call("CONFIG", "GET", "tiered-offload"));
+            assertEquals("*2\r\n" + bulk("tiered-min-value-size") + bulk("16"),
+                client.call("CONFIG", "GET", "tiered-min-value-size"));
             assertEquals("+OK\r\n", client.call("SET", "long", LONG));
             assertEquals("+OK\r\n", client.call("SET", "short", "15-bytes-string"));
             assertEquals(1, infoField(client, "tiered_offloaded_values"));

@@ -25,7 +25,8 @@ import java.util.function.LongSupplier;
  * <p>Reads of an offloaded string are synchronous file reads here (the asynchronous path is the
  * SPI's later {@code resident} slice). A string edited in place (APPEND, SETRANGE) comes back to
  * memory, with room past its end, and goes to disk again only when memory is asked for
- * ({@link #offload}).
+ * ({@link #offload}), and not while it is the string last opened for editing, which its command
+ * may still be writing.
  *
  * <p>Memory counts RAM only: per key {@link #ENTRY_BYTES} plus the key's bytes, plus a resident
  * string's array (16 + its capacity), an offloaded string's handle (16) or an aggregate's own
@@ -82,6 +83,8 @@ final class TieredTable implements Table {
     private long usedMemory = bucketBytes(INITIAL_CAPACITY);
     private int expireCursor;
     private int offloadCursor;
+    /** The entry {@link #editString} last opened: its command may still be writing through the view, so it stays. */
+    private Entry editing;
 
     TieredTable(TieredPartition partition, TieredSettings settings, AccessPolicy accessPolicy, LongSupplier clock) {
         this.partition = partition;
@@ -185,6 +188,9 @@ final class TieredTable implements Table {
         }
         dropValue(entry);
         usedMemory -= ENTRY_BYTES + entry.key.length;
+        if (entry == editing) {
+            editing = null;
+        }
     }
 
     private void dropValue(Entry entry) {
@@ -436,6 +442,7 @@ final class TieredTable implements Table {
             count(entry, ARRAY_BYTES + minLength, false);
             insert(entry);
             events.created(key, offset, length);
+            editing = entry;
             view.setString((byte[]) entry.value, 0, minLength);
             return true;
         }
@@ -458,6 +465,7 @@ final class TieredTable implements Table {
         }
         entry.length = newLength;
         entry.encoding = StringEncoding.RAW;
+        editing = entry;
         view.setString((byte[]) entry.value, 0, newLength);
         return true;
     }
@@ -508,6 +516,7 @@ final class TieredTable implements Table {
         usedMemory = bucketBytes(INITIAL_CAPACITY);
         expireCursor = 0;
         offloadCursor = 0;
+        editing = null;
     }
 
     /** Redis's dictScan step: the next bucket in reversed-bit order, 0 after the last. */
@@ -658,7 +667,8 @@ final class TieredTable implements Table {
         for (int step = 0; step < buckets.length && freed < bytes; step++) {
             int bucket = offloadCursor & (buckets.length - 1);
             for (Entry entry = buckets[bucket]; entry != null; entry = entry.next) {
-                if (entry.value instanceof byte[] resident && entry.length >= settings.minValueSize()) {
+                if (entry.value instanceof byte[] resident && entry.length >= settings.minValueSize()
+                    && entry != editing) {
                     long before = entry.memory;
                     long at = partition.write(resident, 0, entry.length);
                     entry.value = null;
