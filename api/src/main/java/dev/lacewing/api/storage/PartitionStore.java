@@ -11,4 +11,14 @@ public interface PartitionStore {
 
     /** A new, empty table: called once per database, when the partition is made. */
     Table newTable();
+
+    /**
+     * Asked before eviction when the keyspace is over {@code maxmemory}: moves values out of memory
+     * (to disk, say) until about {@code bytes} of the tables' {@link Table#liveMemory} are freed;
+     * returns the bytes freed. Keys are evicted only for what this does not cover. A storage that
+     * keeps everything in memory frees nothing.
+     */
+    default long offload(long bytes, long now) {
+        return 0;
+    }
 }

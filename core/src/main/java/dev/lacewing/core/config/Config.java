@@ -146,7 +146,17 @@ public final class Config implements Settings {
         new Setting("engine", List.of(), "shared-nothing", FIXED, Setting.Type.STRING,
             "storage engine plugin: shared-nothing or multithread"),
         new Setting("storage", List.of(), "compact", FIXED, Setting.Type.STRING,
-            "storage plugin the keyspace's tables come from: compact (entries packed in byte pages, in memory)"),
+            "storage plugin the keyspace's tables come from: compact (entries packed in byte pages, in memory)"
+            + " or tiered (long strings in files on disk)"),
+        // Read by the tiered storage plugin (StorageContext.settings()); plugins cannot declare settings.
+        new Setting("tiered-dir", List.of(), "", FIXED, Setting.Type.STRING,
+            "where the tiered storage keeps its scratch segment files; empty: <dir>/tiered"),
+        new Setting("tiered-min-value-size", List.of(), "64", FIXED, Setting.Type.MEMORY,
+            "shortest string, in bytes, the tiered storage moves to disk", 1, Integer.MAX_VALUE),
+        new Setting("tiered-offload", List.of(), "pressure", FIXED, Setting.Type.ENUM,
+            "when the tiered storage moves strings to disk: pressure (before eviction, over maxmemory) or eager "
+            + "(every string long enough, when stored)", Long.MIN_VALUE, Long.MAX_VALUE,
+            List.of("pressure", "eager"), true),
         new Setting("transport", List.of(), "auto", FIXED, Setting.Type.STRING,
             "network transport plugin: auto (io_uring, then epoll, then nio), io_uring, epoll or nio"),
         new Setting("threading", List.of(), "per-core", FIXED, Setting.Type.STRING,

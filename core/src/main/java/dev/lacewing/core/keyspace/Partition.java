@@ -29,6 +29,7 @@ public final class Partition {
     private static final int EVICTION_ROUNDS = 16;
 
     private final Table[] databases;
+    private final PartitionStore store;
     private final BlockedKeys blockedKeys = new BlockedKeys();
     private final WatchedKeys watchedKeys = new WatchedKeys();
     private final TrackedKeys trackedKeys = new TrackedKeys();
@@ -54,6 +55,7 @@ public final class Partition {
     public Partition(int databases, PartitionStore store, MemoryPolicy memory, LongSupplier clock) {
         this.memory = memory;
         this.clock = clock;
+        this.store = store;
         this.databases = new Table[databases];
         for (int i = 0; i < databases; i++) {
             Table table = store.newTable();
@@ -244,6 +246,11 @@ public final class Partition {
     /** Keys evicted from this partition; racy. */
     public long evictedCount() {
         return evictedCount;
+    }
+
+    /** Asks the storage to move about {@code bytes} of values out of memory ({@link PartitionStore#offload}); the bytes freed. */
+    public long offload(long bytes, long now) {
+        return store.offload(bytes, now);
     }
 
     /**

@@ -211,7 +211,8 @@ public final class PartitionedKeyspace {
     /**
      * Makes room before a command that holds partitions {@code granted[0..count)}, as Redis's
      * performEvictions: when the keyspace's live bytes and the clients' buffers exceed
-     * {@code maxmemory}, evicts keys by
+     * {@code maxmemory}, first asks the storage to offload values from those partitions
+     * ({@link Partition#offload}), then evicts keys by
      * the policy from those partitions until it is back under the limit or each of them is down
      * to its even share of it (so that a command on a small partition does not empty it while
      * others hold the excess; their own commands evict there). False when memory stays over the
@@ -227,10 +228,19 @@ public final class PartitionedKeyspace {
         if (used <= limit) {
             return true;
         }
+        long now = clock.getAsLong();
+        // A storage that can move values out of memory does so first: keys go only for the rest.
+        for (int i = 0; i < count && used > limit; i++) {
+            long freed = partitions[granted[i]].offload(used - limit, now);
+            used -= freed;
+            liveEstimate.addAndGet(-freed);
+        }
+        if (used <= limit) {
+            return true;
+        }
         if (memory.policy() == EvictionPolicy.NOEVICTION) {
             return false;
         }
-        long now = clock.getAsLong();
         // The clients' buffers are not evictable: the keyspace's shares divide what they leave.
         long share = Math.max(0, limit - clients) / partitions.length;
         boolean atShare = false;

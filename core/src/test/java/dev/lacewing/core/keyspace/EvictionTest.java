@@ -6,9 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lacewing.api.Keyspace;
+import dev.lacewing.api.storage.PartitionStore;
+import dev.lacewing.api.storage.Storage;
+import dev.lacewing.api.storage.StorageProvider;
+import dev.lacewing.api.storage.Table;
 import java.lang.management.ManagementFactory;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 
 /** maxmemory and eviction over {@link PartitionedKeyspace#reclaim}. */
@@ -207,6 +213,42 @@ class EvictionTest {
     }
 
     /** The keyspace sums its partitions again once its estimate is a millisecond old. */
+    /**
+     * A storage that can move values out of memory is asked to, for the whole excess, before any key
+     * is evicted: here it covers all of it (as it says), so nothing is evicted, even under noeviction.
+     */
+    @Test
+    void aStorageThatOffloadsIsAskedForTheExcessBeforeAnyKeyIsEvicted() {
+        StorageProvider compact = ServiceLoader.load(StorageProvider.class).stream()
+            .map(ServiceLoader.Provider::get).filter(provider -> provider.name().equals("compact")).findFirst()
+            .orElseThrow();
+        Storage inner = compact.open(new StorageSetup(name -> Optional.empty(), 16, () -> now, memory));
+        long[] asked = {0};
+        Storage offloading = (index, count) -> new PartitionStore() {
+            private final PartitionStore store = inner.partition(index, count);
+
+            @Override
+            public Table newTable() {
+                return store.newTable();
+            }
+
+            @Override
+            public long offload(long bytes, long now) {
+                asked[0] += bytes;
+                return bytes;
+            }
+        };
+        PartitionedKeyspace keyspace = new PartitionedKeyspace(1, 16, offloading, memory, () -> now, () -> 0);
+        fill(keyspace.database(0), 0, KEYS, Keyspace.NO_EXPIRY);
+        long used = keyspace.liveMemory();
+        limitTo(keyspace, 0.5);
+        sleepPastEstimate();
+        assertTrue(keyspace.reclaimAll());
+        assertEquals(used - memory.maxmemory(), asked[0]);
+        assertEquals(0, keyspace.evictedKeys());
+        assertEquals(KEYS, keyspace.database(0).size());
+    }
+
     private static void sleepPastEstimate() {
         try {
             Thread.sleep(2);

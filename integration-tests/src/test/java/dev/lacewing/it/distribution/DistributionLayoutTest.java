@@ -56,7 +56,7 @@ class DistributionLayoutTest {
     void pluginsHoldTheEnginesStorageTransportsAndScripting() throws IOException {
         List<String> plugins = names("plugins");
         for (String prefix : List.of("lacewing-engine-shared-nothing-", "lacewing-engine-multithread-",
-            "lacewing-storage-compact-", "lacewing-transport-epoll-", "lacewing-transport-iouring-",
+            "lacewing-storage-compact-", "lacewing-storage-tiered-", "lacewing-transport-epoll-", "lacewing-transport-iouring-",
             "lacewing-script-lua-")) {
             assertTrue(plugins.stream().anyMatch(name -> name.startsWith(prefix)), prefix + " missing from " + plugins);
         }

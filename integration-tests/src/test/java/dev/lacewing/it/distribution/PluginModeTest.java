@@ -15,6 +15,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The test plugin (lacewing-test-plugin, never on this class path) found in each plugin mode:
@@ -118,6 +120,21 @@ class PluginModeTest {
             assertEquals("alpha\nbeta gamma", server.cli("EXAMPLE.ARGS"));
             assertTrue(server.cli("MODULE", "LIST").endsWith("path\n" + jar + "\nargs\nalpha\nbeta gamma"),
                 server.cli("MODULE", "LIST"));
+        }
+    }
+
+    /** The tiered storage, built against the API alone, loads from plugins/ as an outside jar in both modes. */
+    @ParameterizedTest
+    @ValueSource(strings = {"jpms", "osgi"})
+    void theTieredStorageLoadsFromThePluginsDirectory(String mode) throws IOException {
+        Path dir = Files.createDirectory(directory.resolve("data-" + mode));
+        try (LacewingProcess server = LacewingProcess.start("--plugin-mode", mode, "--plugins-dir", plugins.toString(),
+            "--threads", "2", "--dir", dir.toString(), "--storage", "tiered", "--tiered-offload", "eager",
+            "--tiered-min-value-size", "16")) {
+            assertEquals("tiered", server.info("server").get("lacewing_storage"));
+            assertEquals("OK", server.cli("SET", "key", "a value of more than 16 bytes"));
+            assertEquals("a value of more than 16 bytes", server.cli("GET", "key"));
+            assertEquals("1", server.info("server").get("tiered_offloaded_values"));
         }
     }
 

@@ -1,0 +1,181 @@
+package dev.lacewing.storage.tiered;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * A partition's append-only file of string values: a value is written once at the end and known
+ * by its (offset, length) extent; overwriting or deleting it leaves dead bytes, counted here, which
+ * {@link Compaction} drops by copying the live extents into a fresh file. The file is scratch: it
+ * is created empty, and deleted when closed.
+ *
+ * <p>Thread rule: written and compacted only by the thread holding the partition; the figures
+ * ({@link #size}, {@link #liveBytes}, {@link #liveValues}, {@link #reads}) are read racily by INFO.
+ */
+final class SegmentFile implements AutoCloseable {
+
+    private final Path path;
+    private FileChannel channel;
+    private volatile long size;
+    private volatile long liveBytes;
+    private volatile long liveValues;
+    private volatile long reads;
+
+    SegmentFile(Path path) {
+        this.path = path;
+        this.channel = open(path);
+    }
+
+    private static FileChannel open(Path path) {
+        try {
+            Files.deleteIfExists(path);
+            return FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("tiered storage cannot create " + path, e);
+        }
+    }
+
+    /** Appends {@code value[offset, offset + length)}; returns the offset it lies at. */
+    long append(byte[] value, int offset, int length) {
+        long at = size;
+        write(channel, at, value, offset, length);
+        size = at + length;
+        liveBytes += length;
+        liveValues++;
+        return at;
+    }
+
+    private static void write(FileChannel channel, long at, byte[] value, int offset, int length) {
+        ByteBuffer buffer = ByteBuffer.wrap(value, offset, length);
+        try {
+            while (buffer.hasRemaining()) {
+                at += channel.write(buffer, at);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("tiered storage write failed", e);
+        }
+    }
+
+    /** The value of an extent, read synchronously; counts a read. */
+    byte[] read(long at, int length) {
+        reads++;
+        return readFrom(channel, at, length);
+    }
+
+    private static byte[] readFrom(FileChannel channel, long at, int length) {
+        byte[] value = new byte[length];
+        ByteBuffer buffer = ByteBuffer.wrap(value);
+        try {
+            while (buffer.hasRemaining()) {
+                int read = channel.read(buffer, at + buffer.position());
+                if (read < 0) {
+                    throw new IOException("tiered storage: extent past the end of the segment file");
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("tiered storage read failed", e);
+        }
+        return value;
+    }
+
+    /**
+     * An extent is dead (its value overwritten or deleted). When nothing is live any more the file
+     * is emptied at once, which needs no copying.
+     */
+    void release(int length) {
+        liveBytes -= length;
+        liveValues--;
+        if (liveValues == 0) {
+            truncate();
+        }
+    }
+
+    /** Drops every extent at once (FLUSHALL of the partition's last table). */
+    void releaseAll() {
+        liveBytes = 0;
+        liveValues = 0;
+        truncate();
+    }
+
+    private void truncate() {
+        try {
+            channel.truncate(0);
+        } catch (IOException e) {
+            throw new UncheckedIOException("tiered storage truncate failed", e);
+        }
+        size = 0;
+    }
+
+    /** Whether under half of a file of at least {@code minSize} bytes is live. */
+    boolean wantsCompaction(long minSize) {
+        return size >= minSize && liveBytes * 2 < size;
+    }
+
+    long size() {
+        return size;
+    }
+
+    long liveBytes() {
+        return liveBytes;
+    }
+
+    long liveValues() {
+        return liveValues;
+    }
+
+    long reads() {
+        return reads;
+    }
+
+    /**
+     * Copies live extents into a fresh file; every live extent must be moved ({@link #move}) before
+     * {@link #finish} swaps the files, since extents not moved are lost.
+     */
+    Compaction compaction() {
+        return new Compaction();
+    }
+
+    final class Compaction {
+
+        private final Path target = path.resolveSibling(path.getFileName() + ".compacting");
+        private final FileChannel fresh = open(target);
+        private long written;
+
+        /** Copies one live extent; returns its offset in the new file. */
+        long move(long at, int length) {
+            byte[] value = readFrom(channel, at, length);
+            long moved = written;
+            write(fresh, moved, value, 0, length);
+            written += length;
+            return moved;
+        }
+
+        void finish() {
+            try {
+                channel.close();
+                Files.move(target, path, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            } catch (IOException e) {
+                throw new UncheckedIOException("tiered storage compaction failed", e);
+            }
+            channel = fresh;
+            size = written;
+            liveBytes = written;
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            channel.close();
+            Files.deleteIfExists(path);
+        } catch (IOException e) {
+            throw new UncheckedIOException("tiered storage cannot delete " + path, e);
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package dev.lacewing.storage.tiered;
+
+import dev.lacewing.api.storage.PartitionStore;
+import dev.lacewing.api.storage.Storage;
+import dev.lacewing.api.storage.StorageContext;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * One server's tiered storage: a directory of its own under {@code tiered-dir} (so that servers
+ * sharing a directory never meet) holding one segment file per partition; the directory is
+ * deleted when the storage closes.
+ *
+ * <p>Thread rule: {@link #partition} on the thread building the keyspace, {@link #info} from any
+ * thread (racy sums), {@link #close} once, after the engine closed.
+ */
+final class TieredDisk implements Storage {
+
+    private final StorageContext context;
+    private final TieredSettings settings;
+    private final Path directory;
+    private final List<TieredPartition> partitions = new CopyOnWriteArrayList<>();
+    /** {@code maxmemory} as CONFIG SET leaves it; 0 for no limit. */
+    private volatile long maxmemory;
+
+    TieredDisk(StorageContext context, TieredSettings settings) {
+        this.context = context;
+        this.settings = settings;
+        this.maxmemory = context.settings().getLong("maxmemory", 0);
+        context.settings().onChange((name, value) -> {
+            if (name.equals("maxmemory")) {
+                maxmemory = Long.parseLong(value);
+            }
+        });
+        try {
+            Files.createDirectories(settings.directory());
+            this.directory = Files.createTempDirectory(settings.directory(), "storage-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("tiered storage cannot create a directory in " + settings.directory(), e);
+        }
+    }
+
+    @Override
+    public PartitionStore partition(int index, int count) {
+        TieredPartition partition = new TieredPartition(context, settings,
+            new SegmentFile(directory.resolve("partition-" + index + ".segment")), () -> maxmemory / count);
+        partitions.add(partition);
+        return partition;
+    }
+
+    @Override
+    public Map<String, String> info() {
+        long disk = 0;
+        long values = 0;
+        long reads = 0;
+        for (TieredPartition partition : partitions) {
+            disk += partition.segment().size();
+            values += partition.segment().liveValues();
+            reads += partition.segment().reads();
+        }
+        Map<String, String> info = new LinkedHashMap<>();
+        info.put("tiered_disk_bytes", Long.toString(disk));
+        info.put("tiered_offloaded_values", Long.toString(values));
+        info.put("tiered_reads", Long.toString(reads));
+        return info;
+    }
+
+    @Override
+    public void close() {
+        for (TieredPartition partition : partitions) {
+            partition.segment().close();
+        }
+        try {
+            Files.deleteIfExists(directory);
+        } catch (IOException e) {
+            throw new UncheckedIOException("tiered storage cannot delete " + directory, e);
+        }
+    }
+}

@@ -1,0 +1,176 @@
+package dev.lacewing.storage.tiered;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lacewing.api.Keyspace;
+import dev.lacewing.api.StringEncoding;
+import dev.lacewing.api.ValueView;
+import dev.lacewing.storage.tck.TestAccessPolicy;
+import dev.lacewing.storage.tck.TestContext;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The tiered table's own layout: what goes to disk, when, what memory counts and compaction. */
+class TieredTableTest {
+
+    @TempDir
+    Path directory;
+
+    private TieredPartition partition(boolean eager, int minValueSize, long compactMinBytes) {
+        return partition(eager, minValueSize, compactMinBytes, 0);
+    }
+
+    private TieredPartition partition(boolean eager, int minValueSize, long compactMinBytes, long share) {
+        TieredSettings settings = new TieredSettings(directory, minValueSize, eager, compactMinBytes);
+        return new TieredPartition(new TestContext(() -> 0L, new TestAccessPolicy()), settings,
+            new SegmentFile(directory.resolve("segment")), () -> share);
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] value(int length, int seed) {
+        byte[] value = new byte[length];
+        new Random(seed).nextBytes(value);
+        return value;
+    }
+
+    @Test
+    public void eagerlyMovesStringsFromTheMinimumSizeToDiskKeepingOnlyAHandleInMemory() {
+        TieredPartition partition = partition(true, 16, Long.MAX_VALUE);
+        TieredTable table = (TieredTable) partition.newTable();
+        long empty = table.usedMemory();
+        table.put(bytes("short"), 0, 5, value(15, 1), Keyspace.NO_EXPIRY);
+        table.put(bytes("long"), 0, 4, value(1000, 2), Keyspace.NO_EXPIRY);
+        assertEquals(1, partition.segment().liveValues());
+        assertEquals(1000, partition.segment().size());
+        assertEquals(empty + 2 * TieredTable.ENTRY_BYTES + 5 + 4 + (16 + 15) + 16, table.usedMemory(),
+            "RAM only: the long value's bytes are not counted");
+        assertArrayEquals(value(1000, 2), (byte[]) table.get(bytes("long"), 0, 4, 0));
+        ValueView view = new ValueView();
+        assertTrue(table.getValue(bytes("long"), 0, 4, 0, view));
+        assertArrayEquals(value(1000, 2), Arrays.copyOfRange(view.array(), view.offset(), view.offset() + view.length()));
+        assertEquals(2, partition.segment().reads());
+    }
+
+    @Test
+    public void underPressureMovesStringsOnlyWhenAskedForMemory() {
+        TieredPartition partition = partition(false, 16, Long.MAX_VALUE);
+        TieredTable table = (TieredTable) partition.newTable();
+        for (int i = 0; i < 100; i++) {
+            byte[] key = bytes("k" + i);
+            table.put(key, 0, key.length, value(100, i), Keyspace.NO_EXPIRY);
+        }
+        assertEquals(0, partition.segment().size());
+        long before = table.usedMemory();
+        long freed = partition.offload(1000, 0);
+        assertTrue(freed >= 1000, "freed " + freed);
+        assertEquals(before - freed, table.usedMemory());
+        assertEquals(partition.segment().liveValues() * 100, partition.segment().size());
+        assertEquals(before - 100 * partition.segment().liveValues(), table.usedMemory(),
+            "each moved value leaves a handle of 16 bytes for its array of 16 + 100");
+        partition.offload(Long.MAX_VALUE, 0);
+        assertEquals(100, partition.segment().liveValues());
+        for (int i = 0; i < 100; i++) {
+            byte[] key = bytes("k" + i);
+            assertArrayEquals(value(100, i), (byte[]) table.get(key, 0, key.length, 0));
+        }
+    }
+
+    @Test
+    public void underPressureKeepsThePartitionUnderItsShareOfMaxmemoryAsItStores() {
+        TieredPartition partition = partition(false, 16, Long.MAX_VALUE, 50_000);
+        TieredTable first = (TieredTable) partition.newTable();
+        TieredTable second = (TieredTable) partition.newTable();
+        for (int i = 0; i < 200; i++) {
+            byte[] key = bytes("k" + i);
+            (i % 2 == 0 ? first : second).put(key, 0, key.length, value(100, i), Keyspace.NO_EXPIRY);
+            assertTrue(first.usedMemory() + second.usedMemory() <= 50_000 * TieredPartition.PRESSURE_SHARE,
+                "after store " + i);
+        }
+        assertTrue(partition.segment().liveValues() > 20, "moved " + partition.segment().liveValues());
+        for (int i = 0; i < 200; i++) {
+            byte[] key = bytes("k" + i);
+            assertArrayEquals(value(100, i), (byte[]) (i % 2 == 0 ? first : second).get(key, 0, key.length, 0));
+        }
+    }
+
+    @Test
+    public void editingAnOffloadedStringBringsItBackUntilMemoryIsAskedForAfterItsCommand() {
+        TieredPartition partition = partition(true, 4, Long.MAX_VALUE);
+        TieredTable table = (TieredTable) partition.newTable();
+        byte[] key = bytes("k");
+        table.put(key, 0, 1, bytes("hello"), Keyspace.NO_EXPIRY);
+        byte[] before = (byte[]) table.get(key, 0, 1, 0);
+        ValueView view = new ValueView();
+        assertTrue(table.editString(key, 0, 1, 11, 0, view));
+        view.write(5, bytes(" world"), 0, 6);
+        assertArrayEquals(bytes("hello"), before);
+        assertArrayEquals(bytes("hello world"), (byte[]) table.get(key, 0, 1, 0));
+        assertEquals(StringEncoding.RAW, table.stringEncoding(key, 0, 1, 0));
+        assertEquals(0, partition.segment().liveValues(), "the edited string is in memory");
+        partition.offload(Long.MAX_VALUE, 0);
+        assertEquals(0, partition.segment().liveValues(), "its command may still write through the view");
+        assertTrue(table.editString(bytes("other"), 0, 5, 1, 0, new ValueView()));
+        partition.offload(Long.MAX_VALUE, 0);
+        assertEquals(1, partition.segment().liveValues(), "no longer the string being edited");
+        assertArrayEquals(bytes("hello world"), (byte[]) table.get(key, 0, 1, 0));
+        assertEquals(StringEncoding.RAW, table.stringEncoding(key, 0, 1, 0));
+    }
+
+    @Test
+    public void compactsTheSegmentOnceUnderHalfIsLiveAndReadsEveryValueBack() {
+        TieredPartition partition = partition(true, 1, 1);
+        TieredTable first = (TieredTable) partition.newTable();
+        TieredTable second = (TieredTable) partition.newTable();
+        Map<String, byte[]> model = new HashMap<>();
+        Random random = new Random(7);
+        long largest = 0;
+        for (int i = 0; i < 20_000; i++) {
+            TieredTable table = random.nextBoolean() ? first : second;
+            String name = (table == first ? "a" : "b") + random.nextInt(300);
+            byte[] key = bytes(name);
+            if (random.nextInt(4) == 0) {
+                table.remove(key, 0, key.length, 0);
+                model.remove(name);
+            } else {
+                byte[] value = value(1 + random.nextInt(200), i);
+                table.put(key, 0, key.length, value, Keyspace.NO_EXPIRY);
+                model.put(name, value);
+                assertTrue(partition.segment().size() <= 2 * partition.segment().liveBytes(),
+                    "compacted at the write after the file fell under half live");
+            }
+            largest = Math.max(largest, partition.segment().size());
+        }
+        for (Map.Entry<String, byte[]> entry : model.entrySet()) {
+            byte[] key = bytes(entry.getKey());
+            TieredTable table = entry.getKey().startsWith("a") ? first : second;
+            assertArrayEquals(entry.getValue(), (byte[]) table.get(key, 0, key.length, 0), entry.getKey());
+        }
+        assertEquals(model.size(), partition.segment().liveValues());
+        assertTrue(largest < 2L * 600 * 200, "the file stayed bounded: " + largest);
+    }
+
+    @Test
+    public void clearReleasesEveryExtent() {
+        TieredPartition partition = partition(true, 1, Long.MAX_VALUE);
+        TieredTable table = (TieredTable) partition.newTable();
+        for (int i = 0; i < 50; i++) {
+            byte[] key = bytes("k" + i);
+            table.put(key, 0, key.length, value(10, i), Keyspace.NO_EXPIRY);
+        }
+        table.clear();
+        assertEquals(0, partition.segment().liveValues());
+        assertEquals(0, partition.segment().size());
+        assertEquals(0, table.size());
+    }
+}
