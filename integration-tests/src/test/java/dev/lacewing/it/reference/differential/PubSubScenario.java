@@ -49,8 +49,8 @@ final class PubSubScenario {
 
     /** {@code writes}: the other families' generators, whose calls change keys (and so notify). */
     PubSubScenario(List<CommandGenerator> writes) {
-        this.writes = writes.stream().filter(g -> !(g instanceof TransactionCommandsGenerator)
-            && !(g instanceof ConnectionCommandsGenerator) && !(g instanceof ForeignTypeFixtureGenerator)).toList();
+        this.writes = Families.wrapped(writes, g -> !(g instanceof TransactionCommandsGenerator)
+            && !(g instanceof ConnectionCommandsGenerator) && !(g instanceof ForeignTypeFixtureGenerator));
     }
 
     /** The steps of the scenario of {@code seed}: the first switch some connections to RESP3. */
