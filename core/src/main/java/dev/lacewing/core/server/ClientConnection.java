@@ -759,7 +759,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         try {
             current.handler().execute(this);
             if (blockedClient == null) {
-                Watch.written(current.spec(), decoder, this);
+                Watch.written(current.spec(), decoder, this, changesBefore);
             }
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "command " + current.spec().name() + " failed", e);

@@ -502,7 +502,7 @@ public final class ScriptRun implements ScriptHost {
         long changesBefore = ThreadChanges.count();
         try {
             command.handler().execute(call);
-            Watch.written(spec, args, call);
+            Watch.written(spec, args, call, changesBefore);
         } catch (RuntimeException e) {
             callWriter.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
         }
