@@ -126,7 +126,7 @@ class PubSubCommandsTest {
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.lacewing.it.server.Servers#all")
-    void aPushNeverOvertakesARepliesHeldForTheAof(Target target) throws Exception {
+    void aPushNeverOvertakesRepliesHeldForTheAof(Target target) throws Exception {
         try (LacewingServer server = Servers.builder(target).set("dir", Servers.freshDirectory().toString())
                  .set("appendonly", "yes").set("appendfsync", "always").set("save", "").start();
              RespClient subscriber = RespClient.connect(server.port());
