@@ -794,7 +794,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         try {
             current.execute(this);
             if (blockedClient == null) {
-                Watch.written(current.spec(), decoder, this);
+                Watch.written(current.spec(), decoder, this, changesBefore);
             }
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "command " + current.spec().name() + " failed", e);
@@ -1269,10 +1269,12 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
         // While a command is away, out is the thread running it's: the message goes to the channel
         // on its own, unless earlier replies still wait in out, which it must not overtake. A
-        // blocked or postponed connection flushed its replies when it stopped.
-        boolean held = waiting && handOverMark > 0 && !blocked && !postponed;
+        // blocked or postponed connection's out is this thread's, and may still hold replies that
+        // wait for their AOF entry to be written: the message goes in behind them.
+        boolean own = !waiting || blocked || postponed;
+        boolean held = !own && handOverMark > 0;
         ByteBuf target;
-        if (!waiting) {
+        if (own) {
             target = out();
         } else if (held) {
             target = heldPushes == null ? heldPushes = channel.alloc().ioBuffer(message.length) : heldPushes;
@@ -1285,7 +1287,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         } else {
             target.writeBytes(message);
         }
-        if (waiting && !held) {
+        if (!own && !held) {
             server.netOutputBytes.add(message.length);
             channel.write(target, channel.voidPromise());
             pushedAside = true;
@@ -1330,7 +1332,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             pushedAside = false;
             channel.flush();
         }
-        if (!waiting) {
+        if (!waiting || blocked || postponed) {
             flush();
             accountBuffers();
         }

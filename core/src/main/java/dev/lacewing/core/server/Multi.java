@@ -410,7 +410,7 @@ public final class Multi {
                 connection.markReply();
                 q.command.execute(context);
                 if (!context.refusedToBlock) {
-                    Watch.written(q.command.spec(), q.arguments, context);
+                    Watch.written(q.command.spec(), q.arguments, context, changesBefore);
                 }
             } catch (RuntimeException e) {
                 writer.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());

@@ -540,7 +540,7 @@ public final class ScriptRun implements ScriptHost {
         try {
             command.execute(call);
             if (!privateCopy) {
-                Watch.written(spec, args, call);
+                Watch.written(spec, args, call, changesBefore);
             }
         } catch (RuntimeException e) {
             callWriter.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());

@@ -69,7 +69,7 @@ final class SplitRequest implements Invocation.Split {
                 part.writer.integer(part.existing());
             } else {
                 command.execute(part);
-                Watch.written(command.spec(), part, part);
+                Watch.written(command.spec(), part, part, changesBefore);
             }
         } catch (RuntimeException e) {
             part.writer.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());

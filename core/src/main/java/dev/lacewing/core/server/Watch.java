@@ -7,6 +7,7 @@ import dev.lacewing.api.CommandFlag;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.core.keyspace.Database;
+import dev.lacewing.core.keyspace.ThreadChanges;
 import dev.lacewing.core.keyspace.WatchedKeys;
 import dev.lacewing.core.tracking.Tracking;
 import java.util.ArrayList;
@@ -75,11 +76,13 @@ final class Watch implements WatchedKeys.Watcher {
      * A command ran: when it writes, its keys' tracking clients are invalidated (Redis's
      * signalModifiedKey), FLUSHDB and FLUSHALL invalidating every tracking client; when it only reads,
      * a tracking client's keys are remembered (Redis's trackingRememberKeys). Called by the thread
-     * that ran it, still holding its keys. Conservative for tracking: a write command that changed
-     * nothing (SET NX on an existing key) invalidates its keys too. Watchers are flagged by the
-     * keyspace itself, only where the command changed a key.
+     * that ran it, still holding its keys, with {@code changesBefore}, its {@link ThreadChanges}
+     * count before the command ran. A write that changed nothing (an error, SET NX on an existing
+     * key, DEL of a missing one) invalidates nothing, as Redis signals only modified keys; one that
+     * changed some of its keys invalidates all of them (DEL of an existing and a missing key).
+     * Watchers are flagged by the keyspace itself, only where the command changed a key.
      */
-    static void written(CommandSpec spec, Arguments args, CoreContext ctx) {
+    static void written(CommandSpec spec, Arguments args, CoreContext ctx, long changesBefore) {
         Tracking tracking = ctx.server().tracking();
         if (!tracking.active() || !(database(ctx) instanceof Database database)) {
             return;
@@ -88,6 +91,10 @@ final class Watch implements WatchedKeys.Watcher {
             if (spec.has(CommandFlag.READONLY)) {
                 tracking.read(spec, args, ctx.connection(), database);
             }
+            return;
+        }
+        boolean flush = spec.name().equals("flushall") || spec.name().equals("flushdb");
+        if (!flush && ThreadChanges.count() == changesBefore) {
             return;
         }
         Tracking.Writes writes = tracking.writes(ctx.connection());
@@ -103,7 +110,7 @@ final class Watch implements WatchedKeys.Watcher {
         } else if (spec.name().equals("move")) {
             invalidateIn(ctx, writes, args, 2, 1);
         }
-        if (spec.name().equals("flushall") || spec.name().equals("flushdb")) {
+        if (flush) {
             tracking.flushed(ctx.connection());
         }
         writes.done();

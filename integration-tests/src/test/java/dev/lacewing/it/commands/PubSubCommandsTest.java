@@ -119,6 +119,63 @@ class PubSubCommandsTest {
     }
 
     /**
+     * Under appendfsync always a reply waits for its AOF entry to be written; a message pushed
+     * meanwhile to a client that is blocked (BLPOP) or postponed (CLIENT PAUSE) behind that reply
+     * comes after it, as in Redis's one output buffer. A large value keeps the entry unwritten
+     * while the message is published; a few rounds, each checked.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void aPushNeverOvertakesRepliesHeldForTheAof(Target target) throws Exception {
+        try (LacewingServer server = Servers.builder(target).set("dir", Servers.freshDirectory().toString())
+                 .set("appendonly", "yes").set("appendfsync", "always").set("save", "").start();
+             RespClient subscriber = RespClient.connect(server.port());
+             RespClient other = RespClient.connect(server.port())) {
+            subscriber.call("HELLO", "3");
+            subscriber.call("SUBSCRIBE", "held");
+            String message = ">3\r\n$7\r\nmessage\r\n$4\r\nheld\r\n$2\r\nhi\r\n";
+            String value = "v".repeat(16 << 20);
+            for (int round = 0; round < 3; round++) {
+                subscriber.send(RespClient.encode(RespClient.toBytes("SET", "held:big", value)));
+                subscriber.send(RespClient.encode(RespClient.toBytes("BLPOP", "held:list", "0")));
+                awaitInfo(other, "blocked_clients:1");
+                assertEquals(":1\r\n", other.call("PUBLISH", "held", "hi"));
+                assertEquals(":1\r\n", other.call("LPUSH", "held:list", "x"));
+                assertEquals("+OK\r\n", subscriber.readReplyText(), "round " + round);
+                assertEquals(message, subscriber.readReplyText(), "round " + round);
+                assertEquals("*2\r\n$9\r\nheld:list\r\n$1\r\nx\r\n", subscriber.readReplyText());
+
+                subscriber.send(RespClient.encode(RespClient.toBytes("SET", "held:big", value)));
+                subscriber.send(RespClient.encode(RespClient.toBytes("CLIENT", "PAUSE", "10000", "WRITE")));
+                subscriber.send(RespClient.encode(RespClient.toBytes("SET", "held:after", "1")));
+                awaitClientList(other, "cmd=client|pause");
+                assertEquals(":1\r\n", other.call("PUBLISH", "held", "hi"));
+                assertEquals("+OK\r\n", other.call("CLIENT", "UNPAUSE"));
+                assertEquals("+OK\r\n", subscriber.readReplyText(), "round " + round);
+                assertEquals("+OK\r\n", subscriber.readReplyText(), "round " + round);
+                assertEquals(message, subscriber.readReplyText(), "round " + round);
+                assertEquals("+OK\r\n", subscriber.readReplyText());
+            }
+        }
+    }
+
+    /** Polls CLIENT LIST until it shows {@code field}, bounded. */
+    private static void awaitClientList(RespClient client, String field) throws InterruptedException {
+        for (int i = 0; i < 5000 && !client.call("CLIENT", "LIST").contains(field); i++) {
+            Thread.sleep(1);
+        }
+        assertTrue(client.call("CLIENT", "LIST").contains(field), field);
+    }
+
+    /** Polls INFO until it shows {@code field}, bounded. */
+    private static void awaitInfo(RespClient client, String field) throws InterruptedException {
+        for (int i = 0; i < 5000 && !client.call("INFO", "everything").contains(field); i++) {
+            Thread.sleep(1);
+        }
+        assertTrue(client.call("INFO", "everything").contains(field), field);
+    }
+
+    /**
      * A pipelined MULTI over keys of every shard, by a RESP3 client subscribed to its keyspace
      * notifications: the transaction's pushes come after MULTI's +OK and the +QUEUED replies, then
      * EXEC's reply (Redis 7.0 writes them inside EXEC's array, where the client lifts them out).

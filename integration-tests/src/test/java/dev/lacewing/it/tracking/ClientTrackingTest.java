@@ -269,6 +269,32 @@ class ClientTrackingTest {
         }
     }
 
+    /** Redis invalidates only keys a write modified (signalModifiedKey), in BCAST and default modes alike. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void aWriteThatChangedNothingInvalidatesNothing(Target target) {
+        try (RespClient broadcast = resp3(port(target)); RespClient reader = resp3(port(target));
+             RespClient writer = RespClient.connect(port(target))) {
+            assertEquals("+OK\r\n", broadcast.call("CLIENT", "TRACKING", "ON", "BCAST", "PREFIX", "{un}"));
+            assertEquals("+OK\r\n", reader.call("CLIENT", "TRACKING", "ON"));
+            assertEquals("+OK\r\n", writer.call("SET", "{un}a", "1"));
+            assertEquals(invalidate("{un}a"), broadcast.readReplyText());
+            assertEquals("$1\r\n1\r\n", reader.call("GET", "{un}a"));
+            reader.call("GET", "{un}m");
+
+            assertTrue(writer.call("SETBIT", "{un}a", "99", "x").startsWith("-ERR bit is not an integer"));
+            assertEquals("$-1\r\n", writer.call("SET", "{un}a", "2", "NX"));
+            assertEquals(":0\r\n", writer.call("DEL", "{un}m"));
+            assertTrue(writer.call("LPUSH", "{un}a", "x").startsWith("-WRONGTYPE"));
+            assertEquals("+OK\r\n", writer.call("SET", "{un}b", "3"));
+
+            assertEquals(invalidate("{un}b"), broadcast.readReplyText());
+            assertEquals("+PONG\r\n", reader.call("PING"));
+            assertEquals("+OK\r\n", writer.call("SET", "{un}a", "4"));
+            assertEquals(invalidate("{un}a"), reader.readReplyText());
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.lacewing.it.server.Servers#all")
     void noLoopSkipsOwnWritesInTheDefaultMode(Target target) {

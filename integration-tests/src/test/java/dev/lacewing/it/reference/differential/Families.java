@@ -2,16 +2,13 @@ package dev.lacewing.it.reference.differential;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
- * The one place that says which command families the differential test sends. A family whose
- * commands are not on main yet is listed as skipped with that reason, and the test prints which
- * families ran and which were skipped; enabling one once it is merged is a one-line change here
- * ({@code skipped(..., NOT_ON_MAIN)} to {@code run(...)}).
+ * The one place that says which command families the differential test sends, and the test
+ * prints which ran; the list fixture is the one family that may be skipped, with its reason.
  */
 final class Families {
-
-    static final String NOT_ON_MAIN = "not on main yet";
 
     /** A family and, when it does not run, why. */
     record Family(CommandGenerator generator, String skippedBecause) {
@@ -47,10 +44,6 @@ final class Families {
         return new Family(generator, null);
     }
 
-    private static Family skipped(CommandGenerator generator, String why) {
-        return new Family(generator, why);
-    }
-
     /**
      * Every family listed above, plus the list fixture: it stands in for real lists (to reach
      * WRONGTYPE) only while the list family is skipped, since once lists run a fixture value
@@ -74,6 +67,17 @@ final class Families {
         }
         List<String> only = List.of(named.split(","));
         return all().stream().filter(f -> only.contains(f.name())).map(Family::generator).toList();
+    }
+
+    /**
+     * The generators of {@code running} that {@code wraps} accepts (the calls a transaction block
+     * queues, the writes of a pub/sub scenario), or the string family when it accepts none, as when
+     * {@code -Ddifferential.families} names transactions or pubsub alone: a block needs calls to
+     * queue and notifications need writes.
+     */
+    static List<CommandGenerator> wrapped(List<CommandGenerator> running, Predicate<CommandGenerator> wraps) {
+        List<CommandGenerator> wrapped = running.stream().filter(wraps).toList();
+        return wrapped.isEmpty() ? List.of(new StringCommandsGenerator()) : wrapped;
     }
 
     /** One line per family: ran, or skipped and why. */

@@ -22,6 +22,11 @@ import java.util.Optional;
  * in the next step's frames, and so disagrees. A step's first reply that is not a push is
  * compared by its call's {@link ReplyCheck}; every other frame byte for byte.
  *
+ * <p>A step's calls after {@link PubSubScenario#WAIT} are sent that long after the ones before it,
+ * and its marker as long after them.
+ * A word {@code {client:N}} is sent as that server's id of connection N, and those ids in the
+ * replies of CLIENT GETREDIR and CLIENT TRACKINGINFO are read back as {@code {client:N}}.
+ *
  * <p>Each replay starts from FLUSHALL, SCRIPT FLUSH and notifications off, with no subscription
  * left by an earlier replay's connections (closing them is asynchronous on both servers, so it
  * waits, bounded, until PUBSUB shows none).
@@ -40,6 +45,8 @@ final class PubSubReplay {
     private static final long SETTLE_MILLIS = 5_000;
 
     private final int[] ports;
+    /** Each server's client id of each connection, as CLIENT ID answered when it connected. */
+    private final long[][] ids = new long[2][PubSubScenario.CONNECTIONS];
     private int replays;
     private long frames;
     private long pushes;
@@ -65,7 +72,7 @@ final class PubSubReplay {
             for (int server = 0; server < 2; server++) {
                 reset(ports[server]);
                 for (int c = 0; c < PubSubScenario.CONNECTIONS; c++) {
-                    connections[server][c] = RespClient.connect(ports[server]);
+                    connections[server][c] = connect(server, c);
                 }
             }
             for (int i = 0; i < scenario.size(); i++) {
@@ -91,23 +98,32 @@ final class PubSubReplay {
         String marker = "sync:" + index;
         int stepping = step.connection();
         boolean quits = step.calls().size() == 1 && step.calls().get(0).name().equals("QUIT");
-        ByteArrayOutputStream request = new ByteArrayOutputStream();
-        for (Call call : step.calls()) {
-            request.writeBytes(RespClient.encode(call.arguments()));
+        int wait = step.calls().indexOf(PubSubScenario.WAIT);
+        List<Call> first = wait < 0 ? step.calls() : step.calls().subList(0, wait);
+        List<Call> rest = wait < 0 ? List.of() : step.calls().subList(wait + 1, step.calls().size());
+        for (int server = 0; server < 2; server++) {
+            connections[server][stepping].send(request(server, first, wait < 0 && !quits ? marker : null));
         }
-        if (!quits) {
-            request.writeBytes(RespClient.encode(RespClient.toBytes("PING", marker)));
+        if (wait >= 0) {
+            pause(PubSubScenario.WAIT_MILLIS);
+            for (int server = 0; server < 2; server++) {
+                connections[server][stepping].send(request(server, rest, null));
+            }
+            // Redis sends a pass's BCAST invalidations after the pass's replies (Lacewing after each
+            // command's): the marker waits for the next pass, so that an expiry's are before it.
+            pause(PubSubScenario.WAIT_MILLIS);
+            for (int server = 0; server < 2; server++) {
+                connections[server][stepping].send(request(server, List.of(), marker));
+            }
         }
         List<List<String>> read = new ArrayList<>();
         for (int server = 0; server < 2; server++) {
-            connections[server][stepping].send(request.toByteArray());
-        }
-        for (int server = 0; server < 2; server++) {
-            read.add(quits ? untilClosed(connections[server][stepping]) : untilMarker(connections[server][stepping],
-                marker));
+            List<String> frames = quits ? untilClosed(connections[server][stepping])
+                : untilMarker(connections[server][stepping], marker);
+            read.add(naming(server, step, frames));
             if (quits) {
                 connections[server][stepping].close();
-                connections[server][stepping] = RespClient.connect(ports[server]);
+                connections[server][stepping] = connect(server, stepping);
             }
         }
         if (!agree(step, read.get(REDIS), read.get(LACEWING), true)) {
@@ -134,6 +150,61 @@ final class PubSubReplay {
         return Optional.empty();
     }
 
+    private RespClient connect(int server, int connection) {
+        RespClient client = RespClient.connect(ports[server]);
+        String id = client.call("CLIENT", "ID");
+        ids[server][connection] = Long.parseLong(id.substring(1, id.length() - 2));
+        return client;
+    }
+
+    /** {@code calls} (each {@code {client:N}} as this server's id) and, unless null, the marker PING. */
+    private byte[] request(int server, List<Call> calls, String marker) {
+        ByteArrayOutputStream request = new ByteArrayOutputStream();
+        for (Call call : calls) {
+            List<byte[]> arguments = new ArrayList<>(call.arguments());
+            for (int i = 0; i < arguments.size(); i++) {
+                String word = RespClient.text(arguments.get(i));
+                if (word.startsWith("{client:") && word.endsWith("}")) {
+                    int connection = Integer.parseInt(word.substring(8, word.length() - 1));
+                    arguments.set(i, RespClient.bytes(Long.toString(ids[server][connection])));
+                }
+            }
+            request.writeBytes(RespClient.encode(arguments));
+        }
+        if (marker != null) {
+            request.writeBytes(RespClient.encode(RespClient.toBytes("PING", marker)));
+        }
+        return request.toByteArray();
+    }
+
+    /** The frames of a step that asks for a redirection's id, with each connection's id written {@code {client:N}}. */
+    private List<String> naming(int server, PubSubScenario.Step step, List<String> frames) {
+        boolean asks = step.calls().stream().anyMatch(call -> call.words().toUpperCase().startsWith("CLIENT GETREDIR")
+            || call.words().toUpperCase().startsWith("CLIENT TRACKINGINFO"));
+        if (!asks) {
+            return frames;
+        }
+        List<String> named = new ArrayList<>();
+        for (String frame : frames) {
+            for (int c = 0; c < PubSubScenario.CONNECTIONS; c++) {
+                String id = ":" + ids[server][c] + "\r\n";
+                frame = frame.equals(id) ? ":{client:" + c + "}\r\n"
+                    : frame.replace("\r\n" + id, "\r\n:{client:" + c + "}\r\n");
+            }
+            named.add(frame);
+        }
+        return named;
+    }
+
+    private static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
     /**
      * Frame by frame; on the stepping connection of a one-call step, its first frame that is not a
      * push is its reply, compared by the call's check after DeliberateDifferences.
@@ -145,8 +216,9 @@ final class PubSubReplay {
         }
         boolean leavesAll = stepping && step.calls().size() == 1 && step.calls().get(0).arguments().size() == 1
             && step.calls().get(0).name().endsWith("UNSUBSCRIBE");
-        List<String> redis = inDictOrder(stepping ? ownPushesLast(fromRedis) : fromRedis, leavesAll);
-        List<String> lacewing = inDictOrder(stepping ? ownPushesLast(fromLacewing) : fromLacewing, leavesAll);
+        List<String> redis = inDictOrder(stepping ? ownPushesLast(fromRedis) : invalidationsLast(fromRedis), leavesAll);
+        List<String> lacewing = inDictOrder(stepping ? ownPushesLast(fromLacewing) : invalidationsLast(fromLacewing),
+            leavesAll);
         boolean replySeen = !stepping || step.calls().size() != 1;
         for (int i = 0; i < redis.size(); i++) {
             String a = redis.get(i);
@@ -177,12 +249,41 @@ final class PubSubReplay {
      * the reply of one command and after that of another, and inside an aggregate reply or EXEC's
      * array now and then (a protocol error; Redis 7.2 sends such pushes after the reply, #12326);
      * Lacewing never splits a reply. So a step's replies are compared in order, and its pushes.
+     * Its invalidations come last: Redis sends BCAST ones at the end of the event-loop pass, after
+     * every push of the pass, Lacewing after each command (a deliberate difference, see
+     * docs/architecture.md, Client-side caching).
      */
     private static List<String> ownPushesLast(List<String> frames) {
         List<String> ordered = new ArrayList<>();
         frames.stream().filter(frame -> !frame.startsWith(">")).forEach(ordered::add);
-        frames.stream().filter(frame -> frame.startsWith(">")).forEach(ordered::add);
+        frames.stream().filter(frame -> frame.startsWith(">") && !frame.startsWith(INVALIDATE)).forEach(ordered::add);
+        frames.stream().filter(frame -> frame.startsWith(INVALIDATE)).forEach(ordered::add);
         return ordered;
+    }
+
+    private static final String INVALIDATE = ">2\r\n$10\r\ninvalidate\r\n";
+    private static final String INVALIDATE_MESSAGE = "*3\r\n$7\r\nmessage\r\n$20\r\n__redis__:invalidate\r\n";
+
+    /**
+     * Another connection's frames with its invalidations (RESP3 pushes or RESP2 messages on
+     * __redis__:invalidate) moved after its other pushes, before the marker's reply, each kept in
+     * order: Redis sends BCAST invalidations at the end of the event-loop pass, after the pass's
+     * published messages and keyspace events; Lacewing after each command or expiry.
+     */
+    private static List<String> invalidationsLast(List<String> frames) {
+        if (frames.isEmpty()) {
+            return frames;
+        }
+        List<String> before = frames.subList(0, frames.size() - 1);
+        List<String> ordered = new ArrayList<>();
+        before.stream().filter(frame -> !invalidation(frame)).forEach(ordered::add);
+        before.stream().filter(PubSubReplay::invalidation).forEach(ordered::add);
+        ordered.add(frames.get(frames.size() - 1));
+        return ordered;
+    }
+
+    private static boolean invalidation(String frame) {
+        return frame.startsWith(INVALIDATE) || frame.startsWith(INVALIDATE_MESSAGE);
     }
 
     /**

@@ -23,8 +23,7 @@ record Sequence(long seed, boolean resp3, List<Call> calls) {
             calls.add(Call.exact("HELLO", "3"));
         }
         int totalWeight = generators.stream().mapToInt(CommandGenerator::weight).sum();
-        List<CommandGenerator> wrapped = generators.stream()
-            .filter(g -> !(g instanceof TransactionCommandsGenerator)).toList();
+        List<CommandGenerator> wrapped = Families.wrapped(generators, g -> !(g instanceof TransactionCommandsGenerator));
         int wrappedWeight = wrapped.stream().mapToInt(CommandGenerator::weight).sum();
         while (calls.size() < length) {
             CommandGenerator generator = pick(draw, generators, totalWeight);
