@@ -498,7 +498,7 @@ public final class LacewingServer implements AutoCloseable {
                     return provider;
                 }
             }
-            List<String> names = providers.stream().map(nameOf).distinct().toList();
+            List<String> names = providers.stream().map(nameOf).distinct().sorted().toList();
             throw new IllegalArgumentException("no " + what + " named '" + name + "'; available: " + names);
         }
 

@@ -76,7 +76,7 @@ class ServerCommandsTest {
     void anUnknownStorageIsRefusedAtStartNamingThoseAvailable(Target target) {
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
             () -> Servers.builder(target).set("storage", "nonesuch").start().close());
-        assertEquals("no storage named 'nonesuch'; available: [compact]", refused.getMessage());
+        assertEquals("no storage named 'nonesuch'; available: [compact, tiered]", refused.getMessage());
     }
 
     @ParameterizedTest(name = "{0}")
