@@ -127,6 +127,14 @@ public interface Keyspace {
     }
 
     /**
+     * Stores a live string's same bytes in another encoding (Redis's dbUnshareStringValue, turning
+     * an embstr or shared value raw): not a change, so it is not counted in the dirty counter and
+     * leaves a WATCH alone. A keyspace that keeps no encoding mark need not store anything.
+     */
+    default void reencode(byte[] key, int offset, int length, byte[] value, StringEncoding encoding) {
+    }
+
+    /**
      * The encoding a live key's string was stored with by {@link #putEncoded}; not an access.
      * {@link StringEncoding#FROM_BYTES} for any other value, and when the key is absent.
      */
@@ -156,6 +164,16 @@ public interface Keyspace {
 
     /** Deletes a key; false when it did not exist. */
     boolean remove(byte[] key, int offset, int length);
+
+    /**
+     * Deletes a key whose value the running command stores under another key (RENAME's source and
+     * the destination it replaces): its watchers are flagged as by {@link #remove}, but the deletion
+     * is not counted in the dirty counter, the store of the moved value being the one change Redis
+     * counts for the move. False when it did not exist.
+     */
+    default boolean removeForMove(byte[] key, int offset, int length) {
+        return remove(key, offset, length);
+    }
 
     /** Number of keys, counting keys whose time has passed but are not yet reclaimed. */
     long size();

@@ -67,6 +67,10 @@ public final class Database implements Keyspace {
      */
     private void changed(Partition partition, byte[] key, int offset, int length) {
         partition.dirty(1);
+        touchWatchers(partition, key, offset, length);
+    }
+
+    private void touchWatchers(Partition partition, byte[] key, int offset, int length) {
         if (WatchedKeys.anyWatched()) {
             partition.watchedKeys().touch(index, key, offset, length);
         }
@@ -191,6 +195,12 @@ public final class Database implements Keyspace {
     }
 
     @Override
+    public void reencode(byte[] key, int offset, int length, byte[] value, StringEncoding encoding) {
+        changing(key, offset, length).table(index).putEncodedKeepExpiry(key, offset, length, value, clock.getAsLong(),
+            encoding);
+    }
+
+    @Override
     public StringEncoding stringEncoding(byte[] key, int offset, int length) {
         return table(key, offset, length).stringEncoding(key, offset, length, clock.getAsLong());
     }
@@ -268,6 +278,16 @@ public final class Database implements Keyspace {
         return removed;
     }
 
+    @Override
+    public boolean removeForMove(byte[] key, int offset, int length) {
+        Partition partition = changing(key, offset, length);
+        boolean removed = partition.table(index).remove(key, offset, length, clock.getAsLong());
+        if (removed) {
+            touchWatchers(partition, key, offset, length);
+        }
+        return removed;
+    }
+
     /**
      * Takes a key out of its shard for a gathered command ({@code GatherRequest}), which puts it back
      * with {@link #putBack} once the command ran elsewhere: a move, not a change, so its watchers
@@ -287,14 +307,18 @@ public final class Database implements Keyspace {
     /**
      * Stores a key taken out by {@link #takeOut} again, as the command left it (a string's bytes with
      * their encoding, or an aggregate, or nothing when it deleted the key): clients blocked on it are
-     * signalled as a store signals them; when the command {@code changed} it, it counts as a change
-     * (dirty counter, watchers) as a store in place would have.
+     * signalled as a store signals them; when the command {@code changed} it, its watchers are
+     * flagged, and when the change is {@code counted} (not RENAME's removal of a moved key) it
+     * counts one in the dirty counter, as a store in place would have.
      */
     public void putBack(byte[] key, int offset, int length, Object value, long expireAt, StringEncoding encoding,
-                        boolean changed) {
+                        boolean changed, boolean counted) {
         Partition partition = changing(key, offset, length);
+        if (counted) {
+            partition.dirty(1);
+        }
         if (changed) {
-            changed(partition, key, offset, length);
+            touchWatchers(partition, key, offset, length);
         }
         if (value == null) {
             return;

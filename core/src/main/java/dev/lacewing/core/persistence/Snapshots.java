@@ -189,16 +189,17 @@ public final class Snapshots {
     /**
      * Loads the RDB file {@code file}; {@code missingIsEmpty}: a missing file is an empty dataset,
      * otherwise it is refused as a damaged one. Keys whose time has passed are dropped; returns the
-     * keys loaded.
+     * length of the RDB image read, less than the file's where an AOF's RESP tail follows it.
      */
     public long load(List<Keyspace> databases, Path file, boolean missingIsEmpty) {
         long started = System.nanoTime();
         long now = System.currentTimeMillis();
         long[] loaded = new long[2];
+        long length;
         MemoryPolicy memory = MemoryPolicy.snapshot(config);
         RdbValueCodec.Encodings encodings = RdbValueCodec.Encodings.of(config);
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            RdbFileReader.read(channel, channel.size(), encodings, config.flag("rdbchecksum"),
+            length = RdbFileReader.read(channel, channel.size(), encodings, config.flag("rdbchecksum"),
                 new RdbFileReader.Loader() {
                     @Override
                     public int databases() {
@@ -247,7 +248,7 @@ public final class Snapshots {
             + loaded[1] + ".");
         LOG.log(System.Logger.Level.INFO, String.format(Locale.ROOT, "DB loaded from disk: %.3f seconds",
             (System.nanoTime() - started) / 1e9));
-        return loaded[0];
+        return length;
     }
 
     /**

@@ -59,7 +59,10 @@ final class GatheredKeyspace implements Keyspace {
         Object value;
         long expireAt;
         StringEncoding encoding;
+        /** Changed by the command: its watchers are flagged when it is put back. */
         boolean changed;
+        /** Changed other than by RENAME's removal of a moved key: one change for the dirty counter. */
+        boolean counted;
 
         Entry(byte[] key, int part, boolean taken, Object value, long expireAt, StringEncoding encoding) {
             this.key = key;
@@ -168,9 +171,11 @@ final class GatheredKeyspace implements Keyspace {
         boolean any = false;
         for (Entry entry : gathered.values()) {
             if (entry.part == part && entry.taken) {
-                db.putBack(entry.key, 0, entry.key.length, entry.value, entry.expireAt, entry.encoding, entry.changed);
+                db.putBack(entry.key, 0, entry.key.length, entry.value, entry.expireAt, entry.encoding, entry.changed,
+                    entry.counted);
                 entry.value = null;
                 entry.changed = false;
+                entry.counted = false;
                 any = true;
             }
         }
@@ -235,6 +240,7 @@ final class GatheredKeyspace implements Keyspace {
             local.modified(key, offset, length);
         } else {
             entry.changed = true;
+            entry.counted = true;
             ThreadChanges.add(1);
         }
     }
@@ -313,6 +319,7 @@ final class GatheredKeyspace implements Keyspace {
         entry.expireAt = expireAt;
         entry.encoding = value instanceof byte[] ? encoding : StringEncoding.FROM_BYTES;
         entry.changed = true;
+        entry.counted = true;
         ThreadChanges.add(1);
     }
 
@@ -361,6 +368,7 @@ final class GatheredKeyspace implements Keyspace {
         }
         entry.expireAt = expireAt;
         entry.changed = true;
+        entry.counted = true;
         ThreadChanges.add(1);
         return true;
     }
@@ -376,8 +384,36 @@ final class GatheredKeyspace implements Keyspace {
         }
         entry.value = null;
         entry.changed = true;
+        entry.counted = true;
         ThreadChanges.add(1);
         return true;
+    }
+
+    /** A gathered key moved elsewhere: its watchers are flagged at the put-back, nothing counted. */
+    @Override
+    public boolean removeForMove(byte[] key, int offset, int length) {
+        Entry entry = entry(key, offset, length);
+        if (entry == null) {
+            return local.removeForMove(key, offset, length);
+        }
+        if (entry.value == null) {
+            return false;
+        }
+        entry.value = null;
+        entry.changed = true;
+        return true;
+    }
+
+    /** A gathered string goes back with the new encoding; nothing changed, nothing counted. */
+    @Override
+    public void reencode(byte[] key, int offset, int length, byte[] value, StringEncoding encoding) {
+        Entry entry = entry(key, offset, length);
+        if (entry == null) {
+            local.reencode(key, offset, length, value, encoding);
+        } else if (entry.value instanceof byte[]) {
+            entry.value = value;
+            entry.encoding = encoding;
+        }
     }
 
     @Override

@@ -150,6 +150,16 @@ final class ReadLookups implements Keyspace {
     }
 
     @Override
+    public boolean removeForMove(byte[] key, int offset, int length) {
+        return target.removeForMove(key, offset, length);
+    }
+
+    @Override
+    public void reencode(byte[] key, int offset, int length, byte[] value, StringEncoding encoding) {
+        target.reencode(key, offset, length, value, encoding);
+    }
+
+    @Override
     public long size() {
         return target.size();
     }

@@ -49,18 +49,39 @@ class DirtyCounterTest {
         new String[] {"ZREM", "zset", "a", "b", "missing"},
         new String[] {"ZPOPMIN", "zset", "2"},
         new String[] {"PFADD", "hll", "a", "b", "c"},
+        // A short HLL stored by a script is embstr: PFADD re-encodes it raw, changing no register.
+        new String[] {"EVAL", "redis.call('SET', KEYS[2], redis.call('GET', KEYS[1]))", "2", "hll", "hll-copy"},
+        new String[] {"OBJECT", "ENCODING", "hll-copy"},
+        new String[] {"PFADD", "hll-copy", "a"},
+        new String[] {"OBJECT", "ENCODING", "hll-copy"},
+        new String[] {"PFADD", "hll-copy", "a"},
+        new String[] {"PFADD", "hll-copy", "d"},
+        new String[] {"SET", "r1", "v"},
+        new String[] {"SET", "r2", "v"},
+        new String[] {"RENAME", "r1", "r2"},
+        new String[] {"RENAME", "r2", "r3"},
+        new String[] {"RENAME", "r3", "r4"},
+        new String[] {"RENAME", "r4", "r5"},
+        new String[] {"RENAME", "r5", "r5"},
+        new String[] {"RENAMENX", "r5", "r6"},
+        new String[] {"RENAMENX", "r6", "s"},
+        new String[] {"RENAME", "r6", "s"},
+        new String[] {"RENAME", "list", "list2"},
         new String[] {"EXPIRE", "s", "100"},
         new String[] {"PERSIST", "s"},
         new String[] {"XADD", "stream", "1-1", "f", "v"},
         new String[] {"FLUSHALL"});
 
-    /** rdb_changes_since_last_save after each command. */
+    /** rdb_changes_since_last_save after each command; OBJECT's reply too. */
     private static List<String> changes(RespClient client) {
         Pattern field = Pattern.compile("rdb_changes_since_last_save:(\\d+)");
         List<String> steps = new ArrayList<>();
         long before = 0;
         for (String[] command : COMMANDS) {
-            client.call(command);
+            String reply = client.call(command);
+            if (command[0].equals("OBJECT")) {
+                steps.add(reply);
+            }
             Matcher matcher = field.matcher(client.call("INFO", "persistence"));
             matcher.find();
             long now = Long.parseLong(matcher.group(1));

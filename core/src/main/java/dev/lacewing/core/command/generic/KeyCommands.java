@@ -189,11 +189,12 @@ public final class KeyCommands {
             return;
         }
         if (!sameKey) {
-            // As Redis's dbDelete then dbAdd: a key replaced is created anew (a "new" event).
-            keyspace.remove(array, destination, destinationLength);
+            // As Redis's dbDelete then dbAdd: a key replaced is created anew (a "new" event). The
+            // store alone counts in the dirty counter: Redis counts a rename as one change.
+            keyspace.removeForMove(array, destination, destinationLength);
             putTaken(keyspace, array, source, sourceLength, keyspace, destination, destinationLength, value,
                 expireAt, false);
-            keyspace.remove(array, source, sourceLength);
+            keyspace.removeForMove(array, source, sourceLength);
             KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "rename_from", args, 1);
             KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "rename_to", args, 2);
         }

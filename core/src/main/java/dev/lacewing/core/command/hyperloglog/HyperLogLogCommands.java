@@ -115,7 +115,8 @@ public final class HyperLogLogCommands {
             ctx.keyspace().changed(args.array(), args.offset(1), args.length(1), updated - 1);
             KeyspaceEvents.notify(ctx, KeyspaceEvents.STRING, "pfadd", args, 1);
         } else if (!isRaw(ctx)) {
-            store(ctx, hll);
+            // Only unshared (dbUnshareStringValue): Redis counts no change and signals no watcher.
+            ctx.keyspace().reencode(args.array(), args.offset(1), args.length(1), hll.toBytes(), StringEncoding.RAW);
         }
         ctx.reply().integer(updated > 0 ? 1 : 0);
     }

@@ -50,14 +50,15 @@ public final class AofLoader {
         }
     }
 
-    void replay(List<Keyspace> databases, Path file, boolean tolerateTruncation, boolean lastFile) {
+    /** Replays {@code file} from {@code offset}: 0, or the end of its RDB preamble. */
+    void replay(List<Keyspace> databases, Path file, long offset, boolean tolerateTruncation, boolean lastFile) {
         String name = file.getFileName().toString();
-        long validUpTo = 0;
-        long validBeforeMulti = 0;
+        long validUpTo = offset;
+        long validBeforeMulti = offset;
         int database = 0;
         List<byte[][]> multi = null;
         boolean truncated = false;
-        try (CountingInput in = new CountingInput(Files.newInputStream(file))) {
+        try (CountingInput in = new CountingInput(Files.newInputStream(file), offset)) {
             while (true) {
                 int first = in.read();
                 if (first == -1) {
@@ -204,8 +205,11 @@ public final class AofLoader {
     private static final class CountingInput extends BufferedInputStream {
         private long count;
 
-        CountingInput(InputStream in) {
+        /** Skips the first {@code offset} bytes of {@code in}, counting them. */
+        CountingInput(InputStream in, long offset) throws IOException {
             super(in, 64 * 1024);
+            in.skipNBytes(offset);
+            count = offset;
         }
 
         long count() {

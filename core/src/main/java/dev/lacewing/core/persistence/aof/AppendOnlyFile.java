@@ -260,10 +260,16 @@ public final class AppendOnlyFile {
         try {
             found = AofManifest.read(manifestFile);
         } catch (NoSuchFileException e) {
-            return;
+            found = new AofManifest(null, List.of());
         } catch (IOException e) {
             throw new IllegalStateException("Fatal error: can't open the AOF manifest " + manifestName()
                 + " for reading: " + e.getMessage(), e);
+        }
+        if (isUpgrade(found)) {
+            found = upgrade();
+        }
+        if (found.base() == null && found.incrs().isEmpty()) {
+            return;
         }
         long started = System.nanoTime();
         List<AofManifest.AofFile> files = new ArrayList<>();
@@ -275,18 +281,85 @@ public final class AppendOnlyFile {
             AofManifest.AofFile file = files.get(i);
             Path path = directory.resolve(file.name());
             boolean last = i == files.size() - 1;
+            boolean tolerateTruncation = last && config.flag("aof-load-truncated");
             if (file.type() == 'b' && startsWithRdbSignature(path)) {
                 LOG.log(System.Logger.Level.INFO, "Reading RDB base file on AOF loading...");
-                snapshots.load(databases, path, false);
+                long preamble = snapshots.load(databases, path, false);
+                if (preamble < size(path)) {
+                    // A pre-7.0 AOF with aof-use-rdb-preamble: commands follow the RDB image.
+                    LOG.log(System.Logger.Level.INFO, "Reading the remaining AOF tail...");
+                    loader.replay(databases, path, preamble, tolerateTruncation, last);
+                }
                 LOG.log(System.Logger.Level.INFO, "DB loaded from base file " + file.name() + ": "
                     + seconds(started) + " seconds");
             } else {
-                loader.replay(databases, path, last && config.flag("aof-load-truncated"), last);
+                loader.replay(databases, path, 0, tolerateTruncation, last);
                 LOG.log(System.Logger.Level.INFO, "DB loaded from " + (file.type() == 'b' ? "base" : "incr")
                     + " file " + file.name() + ": " + seconds(started) + " seconds");
             }
         }
         LOG.log(System.Logger.Level.INFO, "DB loaded from append only file: " + seconds(started) + " seconds");
+    }
+
+    /**
+     * loadAppendOnlyFiles's test for a pre-7.0 single-file AOF, {@code dir/appendfilename}: the
+     * AOF directory has no manifest, or (a crash between the two steps of {@link #upgrade}) its
+     * manifest names only that file, as the base, and the file is not in the directory yet.
+     */
+    private boolean isUpgrade(AofManifest found) {
+        String name = config.value("appendfilename");
+        if (!Files.isRegularFile(Path.of(config.value("dir")).resolve(name))) {
+            return false;
+        }
+        if (found.base() == null && found.incrs().isEmpty()) {
+            return true;
+        }
+        return found.base() != null && found.incrs().isEmpty() && found.base().name().equals(name)
+            && !Files.exists(directory().resolve(name));
+    }
+
+    /**
+     * aofUpgradePrepare: the old file becomes the base (seq 1, same name) of a new AOF directory.
+     * The manifest is written before the file moves, so a crash in between is finished by the
+     * next start ({@link #isUpgrade}); {@link #start} then opens the first incr file.
+     */
+    private AofManifest upgrade() {
+        String name = config.value("appendfilename");
+        Path directory = directory();
+        try {
+            Files.createDirectories(directory);
+        } catch (IOException e) {
+            throw new IllegalStateException("Can't open or create append-only dir " + config.value("appenddirname")
+                + ": " + e.getMessage(), e);
+        }
+        AofManifest upgraded = new AofManifest(new AofManifest.AofFile(name, 1, 'b'), List.of());
+        try {
+            upgraded.write(directory, manifestName());
+        } catch (IOException e) {
+            throw new IllegalStateException("Can't persist the AOF manifest " + manifestName() + ": "
+                + e.getMessage(), e);
+        }
+        try {
+            Files.move(Path.of(config.value("dir")).resolve(name), directory.resolve(name),
+                StandardCopyOption.ATOMIC_MOVE);
+            AofManifest.forceDirectory(directory);
+            AofManifest.forceDirectory(Path.of(config.value("dir")));
+        } catch (IOException e) {
+            throw new IllegalStateException("Error trying to rename the existing AOF to " + directory.resolve(name)
+                + ": " + e.getMessage(), e);
+        }
+        LOG.log(System.Logger.Level.INFO, "Successfully migrated an old-style AOF file (" + name
+            + ") into the AOF directory (" + config.value("appenddirname") + ").");
+        return upgraded;
+    }
+
+    private static long size(Path path) {
+        try {
+            return Files.size(path);
+        } catch (IOException e) {
+            throw new IllegalStateException("Unrecoverable error reading the append only file " + path.getFileName()
+                + ": " + e.getMessage(), e);
+        }
     }
 
     private static String seconds(long startedNanos) {

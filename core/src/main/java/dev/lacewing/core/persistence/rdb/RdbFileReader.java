@@ -57,15 +57,17 @@ public final class RdbFileReader {
     }
 
     /**
-     * Reads {@code length} bytes of RDB from {@code source} into {@code loader}.
+     * Reads the RDB image at the start of the {@code length} bytes of {@code source} into
+     * {@code loader}; returns its length, up to its checksum: bytes after it are an AOF's tail.
      *
      * @param verifyChecksum compare the trailer with the bytes read ({@code rdbchecksum})
      */
-    public static void read(ReadableByteChannel source, long length, RdbValueCodec.Encodings encodings,
+    public static long read(ReadableByteChannel source, long length, RdbValueCodec.Encodings encodings,
                             boolean verifyChecksum, Loader loader) {
         RdbInput in = new RdbInput(source, length);
         try {
             read(in, encodings, verifyChecksum, loader);
+            return length - in.unreadLength();
         } catch (RdbFormatException e) {
             if (e.getMessage().equals(RdbInput.TRUNCATED)) {
                 throw new RdbFormatException(SHORT_READ);

@@ -63,6 +63,11 @@ public final class RdbInput {
         return (int) Math.min(Integer.MAX_VALUE, end - position + unread);
     }
 
+    /** The bytes of the stream not read yet, as a long: an AOF's RESP tail after its RDB preamble. */
+    long unreadLength() {
+        return end - position + unread;
+    }
+
     private void need(long count) {
         if (count < 0 || count > end - position + unread) {
             throw new RdbFormatException(TRUNCATED);
