@@ -311,14 +311,10 @@ public final class PubSub {
     /**
      * The message as a RESP2 array: {@code message channel payload}, or {@code pmessage pattern
      * channel payload}. A RESP3 connection sends it as a push, the same bytes but the first.
-     * Written straight into an array of its exact size: this runs once per PUBLISH.
+     * The payload is {@code length} bytes at {@code offset} in {@code array}. Written straight into an
+     * array of its exact size: this runs once per PUBLISH.
      */
-    static byte[] encode(SubscriptionKind kind, byte[] pattern, byte[] channel, byte[] message) {
-        return encode(kind, pattern, channel, message, 0, message.length);
-    }
-
-    private static byte[] encode(SubscriptionKind kind, byte[] pattern, byte[] channel,
-                                 byte[] array, int offset, int length) {
+    static byte[] encode(SubscriptionKind kind, byte[] pattern, byte[] channel, byte[] array, int offset, int length) {
         byte[] type = kind.messageType();
         int size = 4 + bulkSize(type.length) + bulkSize(channel.length) + bulkSize(length)
             + (pattern == null ? 0 : bulkSize(pattern.length));
