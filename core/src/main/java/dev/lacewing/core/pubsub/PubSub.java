@@ -134,11 +134,20 @@ public final class PubSub {
      * the channel and to two matching patterns counts three times, as in Redis). From any thread.
      */
     public long publish(SubscriptionKind kind, ChannelName name, byte[] message) {
+        return publish(kind, name, message, 0, message.length);
+    }
+
+    /**
+     * {@link #publish(SubscriptionKind, ChannelName, byte[])} of the message at {@code offset} in
+     * {@code array} (a request's own buffer): it is read only while encoding, so PUBLISH copies
+     * its message once, into each encoded frame, not into an array of its own first.
+     */
+    public long publish(SubscriptionKind kind, ChannelName name, byte[] array, int offset, int length) {
         byte[] channel = name.bytes();
         long receivers = 0;
         ClientConnection[] subscribers = registry(kind).get(name);
         if (subscribers != null) {
-            deliver(registry(kind), name, kind, encode(kind, null, channel, message), subscribers);
+            deliver(registry(kind), name, kind, encode(kind, null, channel, array, offset, length), subscribers);
             receivers += subscribers.length;
         }
         if (kind == SubscriptionKind.CHANNEL && !patterns.isEmpty()) {
@@ -147,7 +156,7 @@ public final class PubSub {
                 if (Glob.matches(pattern, channel, false)) {
                     ClientConnection[] matched = entry.getValue();
                     deliver(patterns, entry.getKey(), SubscriptionKind.PATTERN, encode(SubscriptionKind.PATTERN,
-                        pattern, channel, message), matched);
+                        pattern, channel, array, offset, length), matched);
                     receivers += matched.length;
                 }
             }
@@ -302,12 +311,13 @@ public final class PubSub {
     /**
      * The message as a RESP2 array: {@code message channel payload}, or {@code pmessage pattern
      * channel payload}. A RESP3 connection sends it as a push, the same bytes but the first.
-     * Written straight into an array of its exact size: this runs once per PUBLISH.
+     * The payload is {@code length} bytes at {@code offset} in {@code array}. Written straight into an
+     * array of its exact size: this runs once per PUBLISH.
      */
-    static byte[] encode(SubscriptionKind kind, byte[] pattern, byte[] channel, byte[] message) {
+    static byte[] encode(SubscriptionKind kind, byte[] pattern, byte[] channel, byte[] array, int offset, int length) {
         byte[] type = kind.messageType();
-        int size = 4 + bulkSize(type) + bulkSize(channel) + bulkSize(message)
-            + (pattern == null ? 0 : bulkSize(pattern));
+        int size = 4 + bulkSize(type.length) + bulkSize(channel.length) + bulkSize(length)
+            + (pattern == null ? 0 : bulkSize(pattern.length));
         byte[] out = new byte[size];
         out[0] = '*';
         out[1] = (byte) (pattern == null ? '3' : '4');
@@ -318,12 +328,12 @@ public final class PubSub {
             at = bulk(out, at, pattern);
         }
         at = bulk(out, at, channel);
-        bulk(out, at, message);
+        bulk(out, at, array, offset, length);
         return out;
     }
 
-    private static int bulkSize(byte[] value) {
-        return 1 + digits(value.length) + 2 + value.length + 2;
+    private static int bulkSize(int length) {
+        return 1 + digits(length) + 2 + length + 2;
     }
 
     private static int digits(int value) {
@@ -334,18 +344,22 @@ public final class PubSub {
         return digits;
     }
 
-    /** Writes {@code $<length>\r\n<value>\r\n} at {@code at}; returns where it ends. */
     private static int bulk(byte[] out, int at, byte[] value) {
+        return bulk(out, at, value, 0, value.length);
+    }
+
+    /** Writes {@code $<length>\r\n<bytes>\r\n} at {@code at}; returns where it ends. */
+    private static int bulk(byte[] out, int at, byte[] array, int offset, int length) {
         out[at] = '$';
-        int digits = digits(value.length);
-        for (int i = digits, rest = value.length; i > 0; i--, rest /= 10) {
+        int digits = digits(length);
+        for (int i = digits, rest = length; i > 0; i--, rest /= 10) {
             out[at + i] = (byte) ('0' + rest % 10);
         }
         at += 1 + digits;
         out[at++] = '\r';
         out[at++] = '\n';
-        System.arraycopy(value, 0, out, at, value.length);
-        at += value.length;
+        System.arraycopy(array, offset, out, at, length);
+        at += length;
         out[at++] = '\r';
         out[at++] = '\n';
         return at;

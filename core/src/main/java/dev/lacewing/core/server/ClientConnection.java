@@ -936,8 +936,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private void commandRan(Command<CoreContext> command, Arguments args, long micros, boolean failed, boolean changed) {
         command.recordCall(micros, failed);
         server.latencyTracking().record(command.latency(), micros);
-        if ((changed || AofPropagation.always(command.spec().name())) && !failed && command.spec().has(CommandFlag.WRITE)
-            && server.aof().enabled()) {
+        // Cheapest tests first: the name lookup costs a string hash, and most commands are reads or PUBLISH.
+        if (!failed && command.spec().has(CommandFlag.WRITE) && server.aof().enabled()
+            && (changed || AofPropagation.always(command.spec().name()))) {
             propagate(command, args, out == null ? null : out, replyStart);
         }
         SlowLog slowLog = server.slowLog();

@@ -13,8 +13,17 @@ class PubSubTest {
     }
 
     private static String encoded(SubscriptionKind kind, String pattern, String channel, String message) {
-        return new String(PubSub.encode(kind, pattern == null ? null : bytes(pattern), bytes(channel), bytes(message)),
-            StandardCharsets.ISO_8859_1);
+        byte[] payload = bytes(message);
+        return new String(PubSub.encode(kind, pattern == null ? null : bytes(pattern), bytes(channel), payload, 0,
+            payload.length), StandardCharsets.ISO_8859_1);
+    }
+
+    @Test
+    void aMessageIsTakenFromItsPlaceInTheRequestBuffer() {
+        byte[] request = bytes("*3\r\n$7\r\nPUBLISH\r\n$2\r\nch\r\n$5\r\nhello\r\n");
+        int offset = request.length - 7;
+        assertEquals("*3\r\n$7\r\nmessage\r\n$2\r\nch\r\n$5\r\nhello\r\n", new String(PubSub.encode(
+            SubscriptionKind.CHANNEL, null, bytes("ch"), request, offset, 5), StandardCharsets.ISO_8859_1));
     }
 
     @Test

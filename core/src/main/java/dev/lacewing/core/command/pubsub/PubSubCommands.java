@@ -154,8 +154,7 @@ public final class PubSubCommands {
     /** PUBLISH / SPUBLISH channel message: the number of deliveries. */
     private static void publish(CoreContext ctx, SubscriptionKind kind) {
         Arguments args = ctx.arguments();
-        byte[] message = Arrays.copyOfRange(args.array(), args.offset(2), args.offset(2) + args.length(2));
-        ctx.reply().integer(registry(ctx).publish(kind, name(args, 1), message));
+        ctx.reply().integer(registry(ctx).publish(kind, name(args, 1), args.array(), args.offset(2), args.length(2)));
     }
 
     /** PUBSUB CHANNELS / SHARDCHANNELS [pattern] */
