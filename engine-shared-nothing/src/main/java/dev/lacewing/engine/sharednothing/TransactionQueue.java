@@ -2,7 +2,6 @@ package dev.lacewing.engine.sharednothing;
 
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.Invocation;
-import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,8 +28,11 @@ import java.util.function.BiConsumer;
  * unreleased transaction claims their keys ({@link #free}), ahead of transactions waiting on other
  * keys; otherwise they join the queue's tail as {@link Transaction.Kind#LOCAL} and wait.
  *
- * <p>Intents compare key bytes only, not the database: two commands on equal key names in
- * different databases may wait for each other, never the wrong way round.
+ * <p>An intent is a 64-bit hash of the key's bytes ({@link #intent}), not the key or its database:
+ * two commands on equal key names in different databases, or on keys whose hashes collide, may
+ * wait for each other, never the wrong way round. Hashing spares a copy of every key and a
+ * byte-wise compare per lookup; a key claimed by one part only (nearly always) has no line of its
+ * own, just that part.
  *
  * <p>Thread rule: the shard's thread only, but {@link #arrive}, which any thread calls.
  */
@@ -42,8 +44,12 @@ final class TransactionQueue {
     private final LinkedHashSet<Transaction> active = new LinkedHashSet<>();
     /** The transactions of {@link #active} not granted yet, in order. */
     private final ArrayList<Transaction> waiting = new ArrayList<>();
-    /** Per claimed key, the parts of {@link #active} that claim it, in order (a part once per time it names the key). */
-    private final HashMap<ByteBuffer, ArrayDeque<Transaction>> claimed = new HashMap<>();
+    /**
+     * Per claimed key, the parts of {@link #active} that claim it, in order (a part once per time it
+     * names the key): the {@link Transaction} itself while it is the only one, else an
+     * {@link ArrayDeque} of them.
+     */
+    private final HashMap<Long, Object> claimed = new HashMap<>();
     private int wholeClaims;
     /** Called on this thread for each part granted here. */
     private final BiConsumer<Transaction, Integer> onGranted;
@@ -79,7 +85,7 @@ final class TransactionQueue {
         Arguments args = invocation.arguments();
         for (int i = 0; i < invocation.keyCount(); i++) {
             int argument = invocation.keyArgument(i);
-            if (claimed.containsKey(ByteBuffer.wrap(args.array(), args.offset(argument), args.length(argument)))) {
+            if (claimed.containsKey(intent(args.array(), args.offset(argument), args.length(argument)))) {
                 return false;
             }
         }
@@ -104,12 +110,8 @@ final class TransactionQueue {
         if (transaction.claimsWhole()) {
             wholeClaims--;
         } else {
-            for (ByteBuffer key : transaction.intents[transaction.part(shard)]) {
-                ArrayDeque<Transaction> line = claimed.get(key);
-                line.removeFirstOccurrence(transaction);
-                if (line.isEmpty()) {
-                    claimed.remove(key);
-                }
+            for (long key : transaction.intents[transaction.part(shard)]) {
+                unclaim(key, transaction);
             }
         }
         grant();
@@ -136,8 +138,8 @@ final class TransactionQueue {
         if (transaction.claimsWhole()) {
             wholeClaims++;
         } else {
-            for (ByteBuffer key : transaction.intents[transaction.part(shard)]) {
-                claimed.computeIfAbsent(key, k -> new ArrayDeque<>(2)).addLast(transaction);
+            for (long key : transaction.intents[transaction.part(shard)]) {
+                claim(key, transaction);
             }
         }
     }
@@ -212,12 +214,60 @@ final class TransactionQueue {
         started.add(transaction);
     }
 
-    private boolean heads(Transaction transaction, ByteBuffer[] keys) {
-        for (ByteBuffer key : keys) {
-            if (claimed.get(key).peekFirst() != transaction) {
+    private boolean heads(Transaction transaction, long[] keys) {
+        for (long key : keys) {
+            Object line = claimed.get(key);
+            Object head = line instanceof ArrayDeque<?> several ? several.peekFirst() : line;
+            if (head != transaction) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** Puts {@code transaction} at the end of {@code key}'s line. */
+    @SuppressWarnings("unchecked")
+    private void claim(long key, Transaction transaction) {
+        Object line = claimed.putIfAbsent(key, transaction);
+        if (line instanceof ArrayDeque<?> several) {
+            ((ArrayDeque<Transaction>) several).addLast(transaction);
+        } else if (line != null) {
+            ArrayDeque<Transaction> several = new ArrayDeque<>(4);
+            several.addLast((Transaction) line);
+            several.addLast(transaction);
+            claimed.put(key, several);
+        }
+    }
+
+    /** Takes the first occurrence of {@code transaction} out of {@code key}'s line. */
+    private void unclaim(long key, Transaction transaction) {
+        Object line = claimed.get(key);
+        if (line == transaction) {
+            claimed.remove(key);
+        } else {
+            ArrayDeque<?> several = (ArrayDeque<?>) line;
+            several.removeFirstOccurrence(transaction);
+            if (several.size() == 1) {
+                claimed.put(key, several.peekFirst());
+            }
+        }
+    }
+
+    /**
+     * The intent of a key: FNV-1a over its bytes, 64 bits, then murmur3's 64-bit finalizer. Two
+     * keys share one with a chance of about 2^-64 per pair, and then only wait for each other.
+     */
+    static long intent(byte[] key, int offset, int length) {
+        long h = 0xcbf29ce484222325L ^ length;
+        int end = offset + length;
+        for (int i = offset; i < end; i++) {
+            h = (h ^ key[i]) * 0x100000001b3L;
+        }
+        h ^= h >>> 33;
+        h *= 0xff51afd7ed558ccdL;
+        h ^= h >>> 33;
+        h *= 0xc4ceb53a2ed5cc51L;
+        h ^= h >>> 33;
+        return h;
     }
 }

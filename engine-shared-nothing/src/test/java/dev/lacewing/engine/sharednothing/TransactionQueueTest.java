@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.Invocation;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,11 +19,12 @@ class TransactionQueueTest {
     private final TransactionQueue queue = new TransactionQueue(0, (transaction, shard) -> granted.add(transaction));
 
     private static Transaction claiming(String... keys) {
-        ByteBuffer[] intents = new ByteBuffer[keys.length];
+        long[] intents = new long[keys.length];
         for (int i = 0; i < keys.length; i++) {
-            intents[i] = ByteBuffer.wrap(keys[i].getBytes(StandardCharsets.UTF_8));
+            byte[] key = keys[i].getBytes(StandardCharsets.UTF_8);
+            intents[i] = TransactionQueue.intent(key, 0, key.length);
         }
-        return new Transaction(Transaction.Kind.SPLIT, null, null, new int[] {0}, null, new ByteBuffer[][] {intents});
+        return new Transaction(Transaction.Kind.SPLIT, null, null, new int[] {0}, null, new long[][] {intents});
     }
 
     private static Transaction whole() {
@@ -74,6 +74,37 @@ class TransactionQueueTest {
         assertEquals(List.of(first, unrelated, waiting, later), granted);
     }
 
+    /** A key's line grows past one claimant and shrinks back, granting each in turn. */
+    @Test
+    void claimantsOfOneKeyAreGrantedOneAfterAnotherInArrivalOrder() {
+        Transaction first = claiming("a");
+        Transaction second = claiming("a", "b");
+        Transaction third = claiming("a");
+        arrive(first, second, third);
+        assertEquals(List.of(first), granted);
+        queue.release(first);
+        assertEquals(List.of(first, second), granted);
+        assertFalse(queue.free(command("b")));
+        queue.release(second);
+        assertEquals(List.of(first, second, third), granted);
+        assertTrue(queue.free(command("b")));
+        queue.release(third);
+        assertTrue(queue.free(command("a")));
+    }
+
+    /** MSET a 1 a 2 claims a twice; its release ends both claims, and a later claimant follows it. */
+    @Test
+    void aPartNamingAKeyTwiceHoldsItUntilReleased() {
+        Transaction twice = claiming("a", "a");
+        Transaction later = claiming("a");
+        arrive(twice, later);
+        assertEquals(List.of(twice), granted);
+        queue.release(twice);
+        assertEquals(List.of(twice, later), granted);
+        queue.release(later);
+        assertTrue(queue.free(command("a")));
+    }
+
     @Test
     void aWholeShardClaimWaitsForEverythingEarlierAndHoldsBackEverythingLater() {
         Transaction first = claiming("a");
@@ -105,7 +136,7 @@ class TransactionQueueTest {
         Transaction holding = claiming("a");
         arrive(holding);
         Transaction local = new Transaction(Transaction.Kind.LOCAL, command("a"), null, new int[] {0}, null,
-            new ByteBuffer[][] {{ByteBuffer.wrap("a".getBytes(StandardCharsets.UTF_8))}});
+            claiming("a").intents);
         queue.enqueueLocal(local);
         assertEquals(List.of(holding), granted);
         queue.release(holding);
