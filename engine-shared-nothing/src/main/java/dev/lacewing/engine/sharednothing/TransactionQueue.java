@@ -20,9 +20,11 @@ import java.util.function.BiConsumer;
  * Waits therefore only ever point from a later transaction to an earlier one: no deadlock.
  *
  * <p>Each claimed key keeps its claimants in arrival order, so a keyed part is grantable when it
- * heads the line of every key it claims; a grant looks only at the parts still waiting, and each
- * of them only at its own keys' lines: O(waiting parts x their keys), nothing when none waits,
- * as nearly always.
+ * heads the line of every key it claims. Only an arrival, or a release that makes a waiting part
+ * the new head of a line, can make a keyed part grantable, so while no whole-shard claim is in the
+ * queue a grant checks just those parts ({@link #candidates}): O(released keys), however many parts
+ * wait behind a busy key. With a whole-shard claim in the queue, or one just released, it passes
+ * over every waiting part in order.
  *
  * <p>Commands outside the queue (single-key commands inline or hopped here) run at once when no
  * unreleased transaction claims their keys ({@link #free}), ahead of transactions waiting on other
@@ -43,7 +45,14 @@ final class TransactionQueue {
     /** Unreleased transactions, in order: granted ones and those waiting. */
     private final LinkedHashSet<Transaction> active = new LinkedHashSet<>();
     /** The transactions of {@link #active} not granted yet, in order. */
-    private final ArrayList<Transaction> waiting = new ArrayList<>();
+    private final LinkedHashSet<Transaction> waiting = new LinkedHashSet<>();
+    /**
+     * Waiting parts that may have become grantable since the last pass: arrivals, and the parts a
+     * release left heading a line. Some may be granted or gone already; the pass skips those.
+     */
+    private final ArrayList<Transaction> candidates = new ArrayList<>();
+    /** A whole-shard claim was released since the last pass: everything waiting is checked. */
+    private boolean wholeReleased;
     /**
      * Per claimed key, the parts of {@link #active} that claim it, in order (a part once per time it
      * names the key): the {@link Transaction} itself while it is the only one, else an
@@ -109,6 +118,7 @@ final class TransactionQueue {
         active.remove(transaction);
         if (transaction.claimsWhole()) {
             wholeClaims--;
+            wholeReleased = true;
         } else {
             for (long key : transaction.intents[transaction.part(shard)]) {
                 unclaim(key, transaction);
@@ -135,6 +145,7 @@ final class TransactionQueue {
     private void add(Transaction transaction) {
         active.add(transaction);
         waiting.add(transaction);
+        candidates.add(transaction);
         if (transaction.claimsWhole()) {
             wholeClaims++;
         } else {
@@ -170,43 +181,54 @@ final class TransactionQueue {
     }
 
     /**
+     * Grants what may have become grantable: the {@link #candidates} heading every line of their
+     * keys, or, while a whole-shard claim is in the queue or was just released, a pass over every
+     * waiting part ({@link #passAll}).
+     */
+    private void pass() {
+        if (wholeClaims > 0 || wholeReleased) {
+            passAll();
+        } else {
+            for (Transaction transaction : candidates) {
+                int part = transaction.part(shard);
+                if (!transaction.granted[part] && heads(transaction, transaction.intents[part])
+                    && waiting.remove(transaction)) {
+                    grant(transaction, part);
+                }
+            }
+        }
+        candidates.clear();
+        wholeReleased = false;
+    }
+
+    /**
      * One pass over the waiting parts, in order: a keyed part heading the line of each of its keys
      * is granted; a whole-shard claim is granted when it is the first unreleased transaction, and
      * nothing after it is (nor anything at all while a granted one holds the shard).
      */
-    private void pass() {
+    private void passAll() {
         if (waiting.isEmpty()) {
             return;
         }
-        Iterator<Transaction> order = active.iterator();
-        Transaction first = order.next();
+        Transaction first = active.iterator().next();
         if (first.claimsWhole() && first.granted[first.part(shard)]) {
             return;
         }
-        int kept = 0;
-        int i = 0;
-        for (; i < waiting.size(); i++) {
-            Transaction transaction = waiting.get(i);
+        for (Iterator<Transaction> in = waiting.iterator(); in.hasNext(); ) {
+            Transaction transaction = in.next();
             int part = transaction.part(shard);
             if (transaction.claimsWhole()) {
                 if (transaction == first) {
+                    in.remove();
                     grant(transaction, part);
-                } else {
-                    waiting.set(kept++, transaction);
                 }
-                i++;
-                break;
+                return;
             }
             if (heads(transaction, transaction.intents[part])) {
+                in.remove();
                 grant(transaction, part);
-            } else {
-                waiting.set(kept++, transaction);
             }
         }
-        for (; i < waiting.size(); i++) {
-            waiting.set(kept++, waiting.get(i));
-        }
-        waiting.subList(kept, waiting.size()).clear();
     }
 
     private void grant(Transaction transaction, int part) {
@@ -239,17 +261,22 @@ final class TransactionQueue {
         }
     }
 
-    /** Takes the first occurrence of {@code transaction} out of {@code key}'s line. */
+    /**
+     * Takes the first occurrence of {@code transaction} out of {@code key}'s line; the part then
+     * heading it is a {@link #candidates candidate}.
+     */
+    @SuppressWarnings("unchecked")
     private void unclaim(long key, Transaction transaction) {
         Object line = claimed.get(key);
         if (line == transaction) {
             claimed.remove(key);
-        } else {
-            ArrayDeque<?> several = (ArrayDeque<?>) line;
-            several.removeFirstOccurrence(transaction);
-            if (several.size() == 1) {
-                claimed.put(key, several.peekFirst());
-            }
+            return;
+        }
+        ArrayDeque<Transaction> several = (ArrayDeque<Transaction>) line;
+        several.removeFirstOccurrence(transaction);
+        candidates.add(several.peekFirst());
+        if (several.size() == 1) {
+            claimed.put(key, several.peekFirst());
         }
     }
 

@@ -74,6 +74,32 @@ class TransactionQueueTest {
         assertEquals(List.of(first, unrelated, waiting, later), granted);
     }
 
+    /** A release that leaves a part heading one of its lines grants it only once it heads them all. */
+    @Test
+    void aPartWaitingOnTwoKeysIsGrantedWhenBothAreReleased() {
+        Transaction onA = claiming("a");
+        Transaction onB = claiming("b");
+        Transaction onBoth = claiming("a", "b");
+        arrive(onA, onB, onBoth);
+        assertEquals(List.of(onA, onB), granted);
+        queue.release(onA);
+        assertEquals(List.of(onA, onB), granted);
+        queue.release(onB);
+        assertEquals(List.of(onA, onB, onBoth), granted);
+    }
+
+    /** After a whole-shard claim ends, every part it held back is granted, not just new heads of lines. */
+    @Test
+    void partsHeldBackByAWholeClaimAreGrantedWhenItEnds() {
+        Transaction all = whole();
+        Transaction onA = claiming("a");
+        Transaction onB = claiming("b");
+        arrive(all, onA, onB);
+        assertEquals(List.of(all), granted);
+        queue.release(all);
+        assertEquals(List.of(all, onA, onB), granted);
+    }
+
     /** A key's line grows past one claimant and shrinks back, granting each in turn. */
     @Test
     void claimantsOfOneKeyAreGrantedOneAfterAnotherInArrivalOrder() {
