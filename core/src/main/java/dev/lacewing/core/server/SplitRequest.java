@@ -224,8 +224,9 @@ final class SplitRequest implements Invocation.Split {
         private final int[] arguments;
         private final ByteBuf buffer = Unpooled.buffer(64);
         private final RespWriter writer = new RespWriter();
-        private final ValueView valueView = new ValueView();
-        private final ReadLookups reads = connection.server().readLookups();
+        /** Made on first use: a split that only writes (MSET, DEL) needs neither. */
+        private ValueView valueView;
+        private ReadLookups reads;
         private long nanos;
         /** Whether the part changed anything on its thread ({@link ThreadChanges}). */
         private boolean changed;
@@ -295,7 +296,13 @@ final class SplitRequest implements Invocation.Split {
         @Override
         public Keyspace keyspace() {
             Keyspace keyspace = connection.server().engine().keyspace(database);
-            return command.readOnly() ? reads.of(keyspace) : keyspace;
+            if (!command.readOnly()) {
+                return keyspace;
+            }
+            if (reads == null) {
+                reads = connection.server().readLookups();
+            }
+            return reads.of(keyspace);
         }
 
         @Override
@@ -310,6 +317,9 @@ final class SplitRequest implements Invocation.Split {
 
         @Override
         public ValueView valueView() {
+            if (valueView == null) {
+                valueView = new ValueView();
+            }
             return valueView;
         }
     }
