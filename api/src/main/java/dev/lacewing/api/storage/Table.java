@@ -64,6 +64,18 @@ public interface Table {
     /** Counts as an access, as {@link #get}. */
     boolean getValue(byte[] key, int offset, int length, long now, ValueView view);
 
+    /**
+     * Whether the key's value can be read now without waiting for I/O: true for an absent key and
+     * for any value held in memory. False when the value lies elsewhere (on disk, say): the table
+     * has then started reading it on a thread of its own and calls {@code ready} once, on that
+     * thread, when the read landed (or failed), so that a command rerun after it finds the value
+     * without waiting. A rerun that finds it cold again reads synchronously. Not an access; a
+     * storage that keeps every value in memory keeps this default.
+     */
+    default boolean resident(byte[] key, int offset, int length, long now, Runnable ready) {
+        return true;
+    }
+
     /** The aggregate value of a live key was changed in place: recount the bytes it holds. */
     void modified(byte[] key, int offset, int length, long now);
 

@@ -14,13 +14,21 @@ import java.nio.file.StandardOpenOption;
  * {@link Compaction} drops by copying the live extents into a fresh file. The file is scratch: it
  * is created empty, and deleted when closed.
  *
- * <p>Thread rule: written and compacted only by the thread holding the partition; the figures
- * ({@link #size}, {@link #liveBytes}, {@link #liveValues}, {@link #reads}) are read racily by INFO.
+ * <p>Thread rule: written and compacted only by the thread holding the partition;
+ * {@link #readConcurrently} and {@link #generation} from any thread (a positional read of the
+ * channel, which a compaction or truncation may close or change under it: {@link #generation}
+ * tells); the figures ({@link #size}, {@link #liveBytes}, {@link #liveValues}, {@link #reads}) are
+ * read racily by INFO.
  */
 final class SegmentFile implements AutoCloseable {
 
     private final Path path;
-    private FileChannel channel;
+    private volatile FileChannel channel;
+    /**
+     * Moves on whenever an offset may come to hold other bytes (the file emptied or compacted), so
+     * that a read made on another thread in an older generation is known to be stale.
+     */
+    private volatile long generation;
     private volatile long size;
     private volatile long liveBytes;
     private volatile long liveValues;
@@ -68,6 +76,19 @@ final class SegmentFile implements AutoCloseable {
         return readFrom(channel, at, length);
     }
 
+    /**
+     * The value of an extent, read on a thread that does not hold the partition; the caller compares
+     * {@link #generation} before and after to know whether the bytes are the extent's. Throws
+     * {@link UncheckedIOException} when the channel closed under it (compaction).
+     */
+    byte[] readConcurrently(long at, int length) {
+        return readFrom(channel, at, length);
+    }
+
+    long generation() {
+        return generation;
+    }
+
     private static byte[] readFrom(FileChannel channel, long at, int length) {
         byte[] value = new byte[length];
         ByteBuffer buffer = ByteBuffer.wrap(value);
@@ -110,6 +131,7 @@ final class SegmentFile implements AutoCloseable {
             throw new UncheckedIOException("tiered storage truncate failed", e);
         }
         size = 0;
+        generation++;
     }
 
     /** Whether under half of a file of at least {@code minSize} bytes is live. */
@@ -166,6 +188,7 @@ final class SegmentFile implements AutoCloseable {
             channel = fresh;
             size = written;
             liveBytes = written;
+            generation++;
         }
     }
 

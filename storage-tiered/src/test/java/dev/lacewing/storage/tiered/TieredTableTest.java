@@ -31,7 +31,7 @@ class TieredTableTest {
     private TieredPartition partition(boolean eager, int minValueSize, long compactMinBytes, long share) {
         TieredSettings settings = new TieredSettings(directory, minValueSize, eager, compactMinBytes);
         return new TieredPartition(new TestContext(() -> 0L, new TestAccessPolicy()), settings,
-            new SegmentFile(directory.resolve("segment")), () -> share);
+            new SegmentFile(directory.resolve("segment")), () -> share, Runnable::run);
     }
 
     private static byte[] bytes(String text) {
