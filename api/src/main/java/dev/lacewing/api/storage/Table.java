@@ -151,7 +151,9 @@ public interface Table {
      * A {@link #scan} step that hands each live entry to {@code reader} in place, through
      * {@code view}, instead of a copy of its key: a snapshot's walk, which encodes each entry
      * straight from the table. Keys whose time has passed are skipped, not deleted; nothing counts
-     * as an access.
+     * as an access. Into a view that {@link ValueView#takesHandles}, a string held out of memory
+     * may be handed as a {@link dev.lacewing.api.StringHandle}, which the reader then owns; the same
+     * holds for {@link #readEntry}.
      */
     long scanEntries(long cursor, int count, long now, ValueView view, EntryReader reader);
 

@@ -107,14 +107,18 @@ final class SegmentFile implements AutoCloseable {
 
     /**
      * An extent is dead (its value overwritten or deleted). When nothing is live any more the file
-     * is emptied at once, which needs no copying.
+     * is emptied at once, which needs no copying, if {@code mayEmpty} (no snapshot holds a handle).
      */
-    void release(int length) {
+    void release(int length, boolean mayEmpty) {
         liveBytes -= length;
         liveValues--;
-        if (liveValues == 0) {
+        if (liveValues == 0 && mayEmpty) {
             truncate();
         }
+    }
+
+    void release(int length) {
+        release(length, true);
     }
 
     /** Drops every extent at once (FLUSHALL of the partition's last table). */

@@ -77,17 +77,20 @@ final class TieredDisk implements Storage {
         long values = 0;
         long reads = 0;
         long asyncReads = 0;
+        long snapshotReads = 0;
         for (TieredPartition partition : partitions) {
             disk += partition.segment().size();
             values += partition.segment().liveValues();
             reads += partition.segment().reads();
             asyncReads += partition.asyncReads();
+            snapshotReads += partition.snapshotReads();
         }
         Map<String, String> info = new LinkedHashMap<>();
         info.put("tiered_disk_bytes", Long.toString(disk));
         info.put("tiered_offloaded_values", Long.toString(values));
-        info.put("tiered_reads", Long.toString(reads + asyncReads));
+        info.put("tiered_reads", Long.toString(reads + asyncReads + snapshotReads));
         info.put("tiered_async_reads", Long.toString(asyncReads));
+        info.put("tiered_snapshot_reads", Long.toString(snapshotReads));
         return info;
     }
 

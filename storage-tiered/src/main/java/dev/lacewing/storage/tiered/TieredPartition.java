@@ -1,5 +1,6 @@
 package dev.lacewing.storage.tiered;
 
+import dev.lacewing.api.StringHandle;
 import dev.lacewing.api.storage.PartitionStore;
 import dev.lacewing.api.storage.StorageContext;
 import dev.lacewing.api.storage.Table;
@@ -10,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
@@ -44,6 +46,12 @@ final class TieredPartition implements PartitionStore {
     private final Map<Long, Landed> landed = new ConcurrentHashMap<>();
     private final AtomicLong landedBytes = new AtomicLong();
     private final AtomicLong asyncReads = new AtomicLong();
+    private final AtomicLong snapshotReads = new AtomicLong();
+    /**
+     * Handles a snapshot holds ({@link #handle}): while any is out, no offset may come to hold other
+     * bytes, so the file is neither compacted nor emptied.
+     */
+    private final AtomicInteger handlesOut = new AtomicInteger();
 
     /** Bytes of landed values a partition keeps for the reruns that will take them. */
     static final long LANDED_BYTES = 8 << 20;
@@ -107,7 +115,7 @@ final class TieredPartition implements PartitionStore {
     }
 
     long write(byte[] value, int offset, int length) {
-        if (segment.wantsCompaction(settings.compactMinBytes())) {
+        if (handlesOut.get() == 0 && segment.wantsCompaction(settings.compactMinBytes())) {
             SegmentFile.Compaction compaction = segment.compaction();
             for (TieredTable table : tables) {
                 table.relocate(compaction);
@@ -185,7 +193,39 @@ final class TieredPartition implements PartitionStore {
                 landedBytes.addAndGet(-value.value.length);
             }
         }
-        segment.release(length);
+        segment.release(length, handlesOut.get() == 0);
+    }
+
+    /**
+     * A snapshot's handle on an extent: read on the snapshot writer's thread, and until released
+     * the extent's bytes stay where they are, even once the key changed (no compaction, no
+     * emptying the file meanwhile).
+     */
+    StringHandle handle(long at, int length) {
+        handlesOut.incrementAndGet();
+        return new StringHandle() {
+            @Override
+            public int length() {
+                return length;
+            }
+
+            @Override
+            public byte[] read() {
+                settings.pauseBeforeRead();
+                byte[] value = segment.readConcurrently(at, length);
+                snapshotReads.incrementAndGet();
+                return value;
+            }
+
+            @Override
+            public void release() {
+                handlesOut.decrementAndGet();
+            }
+        };
+    }
+
+    long snapshotReads() {
+        return snapshotReads.get();
     }
 
     /** Every offset may now hold other bytes: landed values are stale. */

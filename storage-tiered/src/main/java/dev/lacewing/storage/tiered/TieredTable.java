@@ -246,10 +246,15 @@ final class TieredTable implements Table {
         return entry.value instanceof Aggregate ? entry.value : string(entry);
     }
 
-    /** Points the view at the entry's value, reading an offloaded string. */
+    /**
+     * Points the view at the entry's value: an offloaded string is read, or handed as a handle to a
+     * view that takes them (a snapshot's, whose writer reads it on its own thread).
+     */
     private ValueView view(Entry entry, ValueView view) {
         if (entry.value instanceof Aggregate) {
             view.setObject(entry.value);
+        } else if (entry.onDisk() && view.takesHandles()) {
+            view.setHandle(partition.handle(entry.diskAt, entry.length));
         } else if (entry.onDisk()) {
             view.setString(partition.read(entry.diskAt, entry.length), 0, entry.length);
         } else {
