@@ -59,8 +59,14 @@ final class SplitRequest implements Invocation.Split {
         return new SplitRequest(connection, command, request);
     }
 
+    /** A part's reply when some of its keys were cold ({@link ClientConnection#coldPart}): it ran nothing. */
+    private static final Object COLD = new Object();
+
     @Override
     public Object runPart(int[] keys) {
+        if (connection.coldPart(keys)) {
+            return COLD;
+        }
         PartContext part = new PartContext(keys);
         long start = System.nanoTime();
         long changesBefore = ThreadChanges.count();
@@ -104,8 +110,20 @@ final class SplitRequest implements Invocation.Split {
         return true;
     }
 
+    /** Every part ran, or found its keys cold: then nothing is written, and the request runs again once they landed. */
     @Override
     public void join(int[][] keys, Object[] replies) {
+        for (Object reply : replies) {
+            if (reply == COLD) {
+                for (Object other : replies) {
+                    if (other != COLD) {
+                        ((PartContext) other).buffer.release();
+                    }
+                }
+                connection.splitCold();
+                return;
+            }
+        }
         RespWriter writer = connection.writer();
         long errorsBefore = writer.errorCount();
         long nanos = earlierNanos;
