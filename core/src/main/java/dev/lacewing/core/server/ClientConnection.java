@@ -23,7 +23,6 @@ import dev.lacewing.core.diagnostics.SlowLog;
 import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.keyspace.ThreadChanges;
 import dev.lacewing.core.pubsub.ChannelName;
-import dev.lacewing.core.persistence.BackgroundSave;
 import dev.lacewing.core.pubsub.SubscriptionKind;
 import dev.lacewing.core.pubsub.Subscriptions;
 import dev.lacewing.core.resp.RequestDecoder;
@@ -778,7 +777,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
         // processCommand's writeCommandsDeniedByDiskError: writes, and PING, after a failed BGSAVE
         // or while the AOF cannot be written.
-        String refusal = server.backgroundSave().refusesWrites() ? BackgroundSave.MISCONF : server.aof().refusal();
+        String refusal = server.diskErrorRefusal();
         if (refusal != null && (current.spec().has(CommandFlag.WRITE) || current.spec().name().equals("ping"))) {
             reject(counted, refusal);
             executed = true;
