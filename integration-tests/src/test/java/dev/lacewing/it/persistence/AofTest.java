@@ -375,6 +375,48 @@ class AofTest {
         }
     }
 
+    /**
+     * Blocked stream reads served by a later XADD, each on a server's own port: XREADGROUP as
+     * Redis's serveClientsBlockedOnStreamKey propagates it (an XCLAIM per entry; with NOACK XGROUP
+     * SETID, after XGROUP CREATECONSUMER for a new consumer, the two in MULTI/EXEC), XREAD not at all.
+     */
+    private static void serveBlockedStreamReads(int port) throws Exception {
+        try (RespClient client = RespClient.connect(port); RespClient blocked = RespClient.connect(port)) {
+            assertEquals("+OK\r\n", client.call("XGROUP", "CREATE", "s", "g", "$", "MKSTREAM"));
+            String[][] served = {
+                {"XREADGROUP", "GROUP", "g", "alice", "BLOCK", "10000", "STREAMS", "s", ">"},
+                {"XREADGROUP", "GROUP", "g", "bob", "NOACK", "BLOCK", "10000", "STREAMS", "s", ">"},
+                {"XREADGROUP", "GROUP", "g", "bob", "NOACK", "COUNT", "5", "BLOCK", "10000", "STREAMS", "s", ">"},
+                {"XREAD", "BLOCK", "10000", "STREAMS", "s", "$"}};
+            for (int i = 0; i < served.length; i++) {
+                blocked.send(RespClient.encode(RespClient.toBytes(served[i])));
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (!client.call("INFO", "clients").contains("blocked_clients:1\r\n") && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                }
+                String id = (i + 1) + "-1";
+                assertEquals("$" + id.length() + "\r\n" + id + "\r\n", client.call("XADD", "s", id, "f", "v"));
+                assertTrue(blocked.readReplyText().contains(id), String.join(" ", served[i]));
+            }
+            assertEquals("+OK\r\n", client.call("SET", "last", "v"));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("targets")
+    void aBlockedXreadgroupServedLaterIsWrittenAsRedisWritesIt(Target target) throws Exception {
+        Path ours = Servers.freshDirectory();
+        try (LacewingServer server = start(target, ours)) {
+            serveBlockedStreamReads(server.port());
+        }
+        Path theirs = Servers.freshDirectory();
+        try (ReferenceRedis redis = ReferenceRedis.start("--dir", theirs.toString(), "--appendonly", "yes",
+            "--appendfsync", "always")) {
+            serveBlockedStreamReads(redis.port());
+        }
+        assertEquals(incrFiles(theirs), incrFiles(ours));
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("targets")
     void redisLoadsLacewingsAofDirectoryAndRedisCheckAofAcceptsIt(Target target) throws Exception {
