@@ -21,7 +21,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * fails with EFBIG, "File too large"), with {@code appendfsync everysec}, so the error refuses
  * writes instead of stopping the server. Redis's processCommand then answers MISCONF to writes and
  * PING, to writes queued in MULTI (the transaction aborts at EXEC), and to an EXEC whose queued
- * writes were accepted before the error; reads, queued or not, still work.
+ * writes were accepted before the error, and to a script's first write; reads, queued or not,
+ * still work.
  */
 class AofWriteErrorTest {
 
@@ -97,6 +98,12 @@ class AofWriteErrorTest {
             assertEquals("+QUEUED\r\n", transaction.call("GET", "k"));
             assertEquals("*1\r\n$1\r\nv\r\n", transaction.call("EXEC"));
             assertEquals("$-1\r\n", client.call("GET", "q"));
+            // Scripts: the first write raises MISCONF; a shebang script that may write is refused whole.
+            assertEquals(MISCONF.substring(0, MISCONF.length() - 2)
+                + " script: 7822ea6ad7bd20a3f95a07458fc7088142fcfc19, on @user_script:1.\r\n",
+                client.call("EVAL", "return redis.call('set','k','w')", "0"));
+            assertEquals("$1\r\nv\r\n", client.call("EVAL", "return redis.call('get','k')", "0"));
+            assertEquals(MISCONF, client.call("EVAL", "#!lua\nreturn redis.call('get','k')", "0"));
             assertTrue(client.call("INFO", "persistence").contains("aof_last_write_status:err\r\n"));
         } finally {
             process.destroyForcibly();
