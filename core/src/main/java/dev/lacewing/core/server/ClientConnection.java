@@ -23,13 +23,13 @@ import dev.lacewing.core.diagnostics.SlowLog;
 import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.keyspace.ThreadChanges;
 import dev.lacewing.core.pubsub.ChannelName;
-import dev.lacewing.core.persistence.BackgroundSave;
 import dev.lacewing.core.pubsub.SubscriptionKind;
 import dev.lacewing.core.pubsub.Subscriptions;
 import dev.lacewing.core.resp.RequestDecoder;
 import dev.lacewing.core.persistence.aof.AofBatch;
 import dev.lacewing.core.persistence.aof.AofDeletions;
 import dev.lacewing.core.persistence.aof.AofPropagation;
+import dev.lacewing.core.persistence.aof.AppendOnlyFile;
 import dev.lacewing.core.resp.RespWriter;
 import dev.lacewing.core.tracking.TrackingMode;
 import io.netty.buffer.ByteBuf;
@@ -805,7 +805,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
         // processCommand's writeCommandsDeniedByDiskError: writes, and PING, after a failed BGSAVE
         // or while the AOF cannot be written.
-        String refusal = server.backgroundSave().refusesWrites() ? BackgroundSave.MISCONF : server.aof().refusal();
+        String refusal = server.diskErrorRefusal();
         if (refusal != null && (current.spec().has(CommandFlag.WRITE) || current.spec().name().equals("ping"))) {
             reject(counted, refusal);
             executed = true;
@@ -1628,20 +1628,35 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     private void flush() {
+        flush(true);
+    }
+
+    /**
+     * Sends what {@code out} holds once the AOF holds every write it may show. {@code replies}:
+     * whether {@code out} may hold replies produced since the last look at the AOF, whose reads
+     * may show other connections' writes not yet on disk ({@link AppendOnlyFile#replyBarrier});
+     * false when the AOF releases replies it already waited for, so a steady stream of others'
+     * writes cannot hold them again and again.
+     */
+    private void flush(boolean replies) {
         if (closed) {
             return;
         }
-        if (aofOffset > aofCommitted && server.aof().enabled()) {
+        AppendOnlyFile aof = server.aof();
+        if (replies && out != null && out.isReadable() && aof.enabled()) {
+            aofOffset = Math.max(aofOffset, aof.replyBarrier());
+        }
+        if (aofOffset > aofCommitted && aof.enabled()) {
             if (!awaitingAof) {
                 awaitingAof = true;
                 // By the time the file is committed the connection may have gone on to a command
                 // that is away on another thread, writing into out: that command's return flushes.
                 // A blocked or postponed connection's out is its own thread's.
-                server.aof().afterCommit(aofOffset, channel.eventLoop(), committed -> {
+                aof.afterCommit(aofOffset, channel.eventLoop(), committed -> {
                     awaitingAof = false;
                     aofCommitted = Math.max(aofCommitted, committed);
                     if (!waiting || blocked || postponed || coldWaiting) {
-                        flush();
+                        flush(false);
                     }
                 });
             }
