@@ -70,7 +70,7 @@ public final class LacewingExtension implements BeforeAllCallback, BeforeEachCal
         }
         LacewingTest configuration = configuration(context).orElse(null);
         return owner.getStore(NAMESPACE).computeIfAbsent(RunningServer.class, key -> configuration == null
-            ? RunningServer.start(null, null, new String[0])
-            : RunningServer.start(configuration.engine(), null, configuration.settings()), RunningServer.class);
+            ? RunningServer.start(null, null, null, new String[0])
+            : RunningServer.start(configuration.engine(), null, configuration.storage(), configuration.settings()), RunningServer.class);
     }
 }

@@ -9,12 +9,14 @@ import org.junit.jupiter.api.TestTemplate;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Runs the annotated test method once per engine x transport, each invocation named after its
- * target ({@code shared-nothing/epoll}) and given its server: a {@link LacewingServerInfo}, the
+ * Runs the annotated test method once per target of an all-pairs covering of engines x transports x
+ * storages ({@link LacewingTarget#allPairs}: with the default one storage, every engine x transport),
+ * each invocation named after its target ({@code shared-nothing/epoll/compact}) and given its server: a {@link LacewingServerInfo}, the
  * {@code LacewingServer} or the {@link LacewingTarget} parameter receives it. The servers are
  * shared by the class: one per target and settings, started by the first invocation that needs it
  * and closed after the class's last test. A transport this machine cannot load (no plugin jar on
- * the class path, an old kernel) is reported as a skipped invocation with the reason.
+ * the class path, an old kernel), or a storage without its plugin jar, is reported as a skipped
+ * invocation with the reason.
  * <pre>{@code
  * class CacheTest {
  *     @LacewingMatrix(settings = "threads 2")
@@ -39,6 +41,12 @@ public @interface LacewingMatrix {
     /** The transports, in the order the invocations run for each engine. */
     LacewingTest.Transport[] transports() default {
         LacewingTest.Transport.NIO, LacewingTest.Transport.EPOLL, LacewingTest.Transport.IO_URING};
+
+    /**
+     * The storages: adding {@code TIERED} runs each engine, transport and storage pair once (six
+     * targets for the defaults), not every combination.
+     */
+    LacewingTest.Storage[] storages() default {LacewingTest.Storage.COMPACT};
 
     /** Settings as redis.conf lines, as {@link LacewingTest#settings()} takes them, for every target. */
     String[] settings() default {};

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.extension.TestTemplateInvocationContextProvider;
 import org.junit.platform.commons.support.AnnotationSupport;
 
 /**
- * Expands a {@link LacewingMatrix} method into one invocation per engine x transport. Each
+ * Expands a {@link LacewingMatrix} method into one invocation per target of its all-pairs
+ * covering of engines x transports x storages. Each
  * invocation's server lives in the JUnit store of the test class's context, keyed by target and
  * settings, so the class's matrix methods share it and JUnit closes it, with its temporary
  * directory, after the class; the store starts each once even when tests run in parallel.
@@ -38,17 +39,27 @@ public final class LacewingMatrixExtension implements TestTemplateInvocationCont
             .orElseThrow();
         List<String> settings = List.of(matrix.settings());
         List<TestTemplateInvocationContext> invocations = new ArrayList<>();
-        for (LacewingTest.Engine engine : matrix.engines()) {
-            for (LacewingTest.Transport transport : matrix.transports()) {
-                invocations.add(new Invocation(new LacewingTarget(engine, transport), settings, unavailability(transport)));
-            }
+        Plugins plugins = Plugins.fromClassPath();
+        for (LacewingTarget target : LacewingTarget.allPairs(List.of(matrix.engines()), List.of(matrix.transports()),
+                List.of(matrix.storages()))) {
+            invocations.add(new Invocation(target, settings, unavailability(target, plugins)));
         }
         return invocations.stream();
     }
 
-    /** Why a transport cannot run here, or empty. */
-    static Optional<String> unavailability(LacewingTest.Transport transport) {
-        return unavailability(transport, Plugins.fromClassPath());
+    /** Why a target cannot run with these plugins, or empty: its transport's reason, else its storage's. */
+    static Optional<String> unavailability(LacewingTarget target, Plugins plugins) {
+        Optional<String> transport = unavailability(target.transport(), plugins)
+            .map(cause -> target.transport().settingValue() + " transport unavailable: " + cause);
+        return transport.isPresent() ? transport : unavailability(target.storage(), plugins)
+            .map(cause -> target.storage().settingValue() + " storage unavailable: " + cause);
+    }
+
+    /** Why a storage cannot run with these plugins, or empty: its plugin is not among them. */
+    static Optional<String> unavailability(LacewingTest.Storage storage, Plugins plugins) {
+        return plugins.storages().stream().anyMatch(provider -> provider.name().equals(storage.settingValue()))
+            ? Optional.empty()
+            : Optional.of("no " + storage.settingValue() + " storage plugin on the class path");
     }
 
     /** Why a transport cannot run with these plugins, or empty: NIO always can; the others ask their plugin. */
@@ -67,7 +78,7 @@ public final class LacewingMatrixExtension implements TestTemplateInvocationCont
     private record ServerKey(LacewingTarget target, List<String> settings) {
     }
 
-    /** One target of the matrix: skipped with its reason when its transport cannot load, else given its server. */
+    /** One target of the matrix: skipped with its reason when its transport or storage cannot load, else given its server. */
     private record Invocation(LacewingTarget target, List<String> settings, Optional<String> unavailability)
             implements TestTemplateInvocationContext, ExecutionCondition, ParameterResolver {
 
@@ -84,7 +95,7 @@ public final class LacewingMatrixExtension implements TestTemplateInvocationCont
         @Override
         public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
             return unavailability
-                .map(cause -> ConditionEvaluationResult.disabled(target.transport().settingValue() + " transport unavailable: " + cause))
+                .map(ConditionEvaluationResult::disabled)
                 .orElseGet(() -> ConditionEvaluationResult.enabled(target + " can run here"));
         }
 
@@ -110,7 +121,7 @@ public final class LacewingMatrixExtension implements TestTemplateInvocationCont
                 owner = owner.getParent().get();
             }
             return owner.getStore(NAMESPACE).computeIfAbsent(new ServerKey(target, settings),
-                key -> RunningServer.start(target.engine(), target.transport(), settings.toArray(String[]::new)),
+                key -> RunningServer.start(target.engine(), target.transport(), target.storage(), settings.toArray(String[]::new)),
                 RunningServer.class);
         }
     }

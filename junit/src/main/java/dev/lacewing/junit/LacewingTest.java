@@ -6,6 +6,7 @@ import java.lang.annotation.Inherited;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import java.util.Map;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -34,6 +35,9 @@ public @interface LacewingTest {
 
     /** Which storage engine the server runs. */
     Engine engine() default Engine.SHARED_NOTHING;
+
+    /** Which storage keeps the server's keys. */
+    Storage storage() default Storage.COMPACT;
 
     /** One server for the whole class (the default), or a fresh one for each test. */
     Lifecycle lifecycle() default Lifecycle.PER_CLASS;
@@ -88,6 +92,40 @@ public @interface LacewingTest {
         /** The value of the {@code transport} setting. */
         public String settingValue() {
             return settingValue;
+        }
+    }
+
+    /**
+     * The storages, by the name the {@code storage} setting takes, each with the settings the
+     * extension gives it before the test's own. A storage whose plugin jar is not on the test class
+     * path is skipped by {@link LacewingMatrix} with the reason.
+     */
+    enum Storage {
+        /** The compact in-memory storage (lacewing-storage-compact): the server's default. */
+        COMPACT("compact", Map.of()),
+        /**
+         * The tiered storage (lacewing-storage-tiered), with every string of one byte or more
+         * written to its file when stored ({@code tiered-offload eager}, {@code tiered-min-value-size 1}),
+         * so that what a test reads back of a string comes from disk.
+         */
+        TIERED("tiered", Map.of("tiered-offload", "eager", "tiered-min-value-size", "1"));
+
+        private final String settingValue;
+        private final Map<String, String> settings;
+
+        Storage(String settingValue, Map<String, String> settings) {
+            this.settingValue = settingValue;
+            this.settings = settings;
+        }
+
+        /** The value of the {@code storage} setting. */
+        public String settingValue() {
+            return settingValue;
+        }
+
+        /** The settings, by name, a server of this storage gets before the test's own. */
+        public Map<String, String> settings() {
+            return settings;
         }
     }
 

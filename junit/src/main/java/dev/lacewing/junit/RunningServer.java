@@ -14,10 +14,12 @@ record RunningServer(LacewingServer server, Path directory) implements AutoClose
     static final String HOST = "127.0.0.1";
 
     /**
-     * Starts a server with the extension's own settings, then the engine and transport where given
-     * (null: the server's default), then {@code settings} as redis.conf lines.
+     * Starts a server with the extension's own settings, then the engine, transport and storage
+     * (with the storage's own settings) where given (null: the server's default), then
+     * {@code settings} as redis.conf lines.
      */
-    static RunningServer start(LacewingTest.Engine engine, LacewingTest.Transport transport, String[] settings) {
+    static RunningServer start(LacewingTest.Engine engine, LacewingTest.Transport transport,
+            LacewingTest.Storage storage, String[] settings) {
         Path directory;
         try {
             directory = Files.createTempDirectory("lacewing-test-");
@@ -34,6 +36,10 @@ record RunningServer(LacewingServer server, Path directory) implements AutoClose
         }
         if (transport != null) {
             builder.transport(transport.settingValue());
+        }
+        if (storage != null) {
+            builder.set("storage", storage.settingValue());
+            storage.settings().forEach(builder::set);
         }
         for (String setting : settings) {
             String line = setting.strip();

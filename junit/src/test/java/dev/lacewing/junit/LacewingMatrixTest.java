@@ -7,9 +7,11 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
 import dev.lacewing.core.server.LacewingServer;
 import dev.lacewing.core.server.Plugins;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.engine.TestExecutionResult;
@@ -20,8 +22,9 @@ import org.junit.platform.launcher.core.LauncherFactory;
 
 /**
  * {@link LacewingMatrix} runs a sample class through the JUnit launcher: each method once per
- * engine x transport, named after its target, on that target's real server, a transport that
- * cannot load here skipped with its reason, and one server per target shared by the class.
+ * target of its all-pairs covering (every engine x transport for one storage), named after its
+ * target, on that target's real server, a transport that cannot load here skipped with its reason,
+ * and one server per target shared by the class.
  */
 class LacewingMatrixTest {
 
@@ -49,6 +52,17 @@ class LacewingMatrixTest {
             assertEquals(Map.of("databases", "4"),
                 LacewingExtensionTest.withLettuce(server, redis -> redis.configGet("databases")));
             PORTS.put("hasItsOwnServerForOtherSettings " + target, server.port());
+        }
+
+        @LacewingMatrix(storages = {LacewingTest.Storage.COMPACT, LacewingTest.Storage.TIERED})
+        void runsOnEachStorageWithTieredStringsOnDisk(LacewingServerInfo server, LacewingTarget target) {
+            assertEquals(target.storage().settingValue(), LacewingExtensionTest.info(server, "lacewing_storage"));
+            String offloaded = LacewingExtensionTest.withLettuce(server, redis -> {
+                redis.set("matrix:" + target, "v");
+                return redis.info("server").lines().filter(line -> line.startsWith("tiered_offloaded_values:"))
+                    .findFirst().orElse("none");
+            });
+            assertEquals(target.storage() == LacewingTest.Storage.TIERED ? "tiered_offloaded_values:1" : "none", offloaded);
         }
     }
 
@@ -82,10 +96,8 @@ class LacewingMatrixTest {
     }
 
     private static String expected(String method, LacewingTarget target) {
-        Optional<String> cause = LacewingMatrixExtension.unavailability(target.transport());
-        return method + " " + target + cause
-            .map(reason -> " SKIPPED " + target.transport().settingValue() + " transport unavailable: " + reason)
-            .orElse(" SUCCESSFUL");
+        Optional<String> cause = LacewingMatrixExtension.unavailability(target, Plugins.fromClassPath());
+        return method + " " + target + cause.map(reason -> " SKIPPED " + reason).orElse(" SUCCESSFUL");
     }
 
     @Test
@@ -96,12 +108,44 @@ class LacewingMatrixTest {
         assertEquals(Optional.of("no io_uring transport plugin on the class path"),
             LacewingMatrixExtension.unavailability(LacewingTest.Transport.IO_URING, none));
         assertEquals(Optional.empty(), LacewingMatrixExtension.unavailability(LacewingTest.Transport.NIO, none));
+        assertEquals(Optional.of("no tiered storage plugin on the class path"),
+            LacewingMatrixExtension.unavailability(LacewingTest.Storage.TIERED, none));
+        assertEquals(Optional.of("tiered storage unavailable: no tiered storage plugin on the class path"),
+            LacewingMatrixExtension.unavailability(new LacewingTarget(LacewingTest.Engine.MULTITHREAD,
+                LacewingTest.Transport.NIO, LacewingTest.Storage.TIERED), none));
     }
 
     @Test
-    void runsEachMethodOncePerEngineAndTransportNamedAfterTheTarget() {
+    void allPairsCoversEveryPairOfTwoDimensionsInSixTargets() {
+        List<LacewingTarget> targets = LacewingTarget.allPairs(List.of(LacewingTest.Engine.values()),
+            List.of(LacewingTest.Transport.values()), List.of(LacewingTest.Storage.values()));
+        assertEquals(6, targets.size(), targets::toString);
+        Set<String> pairs = new HashSet<>();
+        for (LacewingTarget target : targets) {
+            pairs.add(target.engine() + "+" + target.transport());
+            pairs.add(target.engine() + "+" + target.storage());
+            pairs.add(target.transport() + "+" + target.storage());
+        }
+        assertEquals(2 * 3 + 2 * 2 + 3 * 2, pairs.size(), pairs::toString);
+    }
+
+    @Test
+    void allPairsOfOneStorageIsEveryEngineAndTransport() {
+        List<LacewingTarget> expected = new ArrayList<>();
+        for (LacewingTest.Engine engine : LacewingTest.Engine.values()) {
+            for (LacewingTest.Transport transport : LacewingTest.Transport.values()) {
+                expected.add(new LacewingTarget(engine, transport, LacewingTest.Storage.COMPACT));
+            }
+        }
+        assertEquals(expected, LacewingTarget.allPairs(List.of(LacewingTest.Engine.values()),
+            List.of(LacewingTest.Transport.values()), List.of(LacewingTest.Storage.COMPACT)));
+    }
+
+    @Test
+    void runsEachMethodOncePerTargetOfItsPairsNamedAfterTheTarget() {
         List<String> expected = new ArrayList<>();
-        for (String method : List.of("hasItsOwnServerForOtherSettings", "runsOnItsTarget", "sharesTheTargetsServer")) {
+        for (String method : List.of("hasItsOwnServerForOtherSettings", "runsOnItsTarget", "sharesTheTargetsServer",
+                "runsOnEachStorageWithTieredStringsOnDisk")) {
             LacewingMatrix matrix;
             try {
                 matrix = SampleMatrix.class.getDeclaredMethod(method,
@@ -110,20 +154,21 @@ class LacewingMatrixTest {
             } catch (NoSuchMethodException e) {
                 throw new AssertionError(e);
             }
-            for (LacewingTest.Engine engine : matrix.engines()) {
-                for (LacewingTest.Transport transport : matrix.transports()) {
-                    expected.add(expected(method, new LacewingTarget(engine, transport)));
-                }
+            for (LacewingTarget target : LacewingTarget.allPairs(List.of(matrix.engines()), List.of(matrix.transports()),
+                    List.of(matrix.storages()))) {
+                expected.add(expected(method, target));
             }
         }
         List<String> outcomes = run(SampleMatrix.class);
         outcomes.sort(null);
         expected.sort(null);
         assertEquals(expected, outcomes);
-        assertEquals(13, outcomes.size());
+        assertEquals(19, outcomes.size());
 
-        LacewingTarget multithreadNio = new LacewingTarget(LacewingTest.Engine.MULTITHREAD, LacewingTest.Transport.NIO);
-        LacewingTarget sharedNothingNio = new LacewingTarget(LacewingTest.Engine.SHARED_NOTHING, LacewingTest.Transport.NIO);
+        LacewingTarget multithreadNio = new LacewingTarget(LacewingTest.Engine.MULTITHREAD, LacewingTest.Transport.NIO,
+            LacewingTest.Storage.COMPACT);
+        LacewingTarget sharedNothingNio = new LacewingTarget(LacewingTest.Engine.SHARED_NOTHING, LacewingTest.Transport.NIO,
+            LacewingTest.Storage.COMPACT);
         assertEquals(PORTS.get("runsOnItsTarget " + multithreadNio), PORTS.get("sharesTheTargetsServer " + multithreadNio),
             "one server per target for the class");
         assertNotEquals(PORTS.get("runsOnItsTarget " + multithreadNio), PORTS.get("runsOnItsTarget " + sharedNothingNio));

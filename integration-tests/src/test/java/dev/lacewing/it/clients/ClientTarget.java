@@ -9,7 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.stream.Stream;
 
 /**
- * A server the client tests drive: a Lacewing engine x transport, or Debian's redis-server 7.0 as
+ * A server the client tests drive: a Lacewing target of {@link Servers#all}, or Debian's redis-server 7.0 as
  * the reference, so that each client test also shows that what it expects is what Redis does.
  * The reference is started once, on first use, and stopped when the JVM exits; without
  * redis-server its runs are skipped with that reason. The reference is guarded by the class's lock.
@@ -20,7 +20,7 @@ record ClientTarget(Target lacewing) {
 
     private static ReferenceRedis reference;
 
-    /** Every engine x transport, then the reference redis-server, for {@code @MethodSource}. */
+    /** Every target of {@link Servers#all}, then the reference redis-server, for {@code @MethodSource}. */
     static Stream<ClientTarget> all() {
         return Stream.concat(Servers.all().map(ClientTarget::new), Stream.of(new ClientTarget(null)));
     }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lacewing.it.server.Servers;
 import dev.lacewing.junit.LacewingMatrix;
+import dev.lacewing.junit.LacewingTest;
 import dev.lacewing.junit.LacewingServerInfo;
 import dev.lacewing.junit.LacewingTarget;
 import dev.lacewing.it.server.Target;
@@ -23,7 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * PFADD, PFCOUNT and PFMERGE through lettuce on every engine and transport, keys on both shards; the
+ * PFADD, PFCOUNT and PFMERGE through lettuce on every pair of engine, transport and storage, keys on both shards; the
  * servers are lacewing-junit's {@link LacewingMatrix}, this class's own, two threads each as the
  * shared ones.
  */
@@ -37,7 +38,7 @@ class HyperLogLogCommandsTest {
         return elements;
     }
 
-    @LacewingMatrix(settings = "threads 2")
+    @LacewingMatrix(storages = {LacewingTest.Storage.COMPACT, LacewingTest.Storage.TIERED}, settings = "threads 2")
     void countsAreCloseAndUnionsSpanShards(LacewingServerInfo server, LacewingTarget lacewingTarget) {
         Target target = Target.of(lacewingTarget);
         try (StatefulRedisConnection<byte[], byte[]> connection = Servers.connect(server)) {
@@ -68,7 +69,7 @@ class HyperLogLogCommandsTest {
         }
     }
 
-    @LacewingMatrix(settings = "threads 2")
+    @LacewingMatrix(storages = {LacewingTest.Storage.COMPACT, LacewingTest.Storage.TIERED}, settings = "threads 2")
     void plainStringsAreNotHyperLogLogs(LacewingServerInfo server, LacewingTarget lacewingTarget) {
         Target target = Target.of(lacewingTarget);
         try (StatefulRedisConnection<byte[], byte[]> connection = Servers.connect(server)) {

@@ -237,12 +237,17 @@ class KeyspaceNotificationsTest {
     void keysEvictedOverMaxmemoryPublishEvicted(Target target) throws Exception {
         withServer(target, Map.of("notify-keyspace-events", "Ee", "maxmemory-policy", "allkeys-random"),
             (client, redis) -> {
+                // 200 KB of keys, so that the limit 50 KB under it leaves the clients' buffers (the
+                // subscriber's, the last SET's) as noise: 200 keys, or about 2,000 on a tiered
+                // target, whose values are on disk and whose memory is RAM only.
                 String value = "x".repeat(1000);
-                for (int i = 0; i < 200; i++) {
-                    redis.set("evict-" + i, value);
+                int written = 0;
+                while (written < 5_000 && field(redis.info("memory"), "lacewing_used_memory_keyspace") < 200_000) {
+                    for (int end = written + 100; written < end; written++) {
+                        redis.set("evict-" + written, value);
+                    }
                 }
-                long used = Long.parseLong(redis.info("memory").lines()
-                    .filter(line -> line.startsWith("used_memory:")).findFirst().orElseThrow().substring(12).strip());
+                long used = field(redis.info("memory"), "used_memory");
                 try (Subscriber subscriber = new Subscriber(client)) {
                     redis.configSet("maxmemory", Long.toString(used - 50_000));
                     redis.set("evict-last", value);
@@ -282,5 +287,10 @@ class KeyspaceNotificationsTest {
                 subscribers.forEach(Subscriber::close);
             }
         });
+    }
+
+    private static long field(String info, String name) {
+        return Long.parseLong(info.lines().filter(line -> line.startsWith(name + ":")).findFirst().orElseThrow()
+            .substring(name.length() + 1).strip());
     }
 }

@@ -115,7 +115,9 @@ class MemoryCommandsTest {
     @MethodSource("dev.lacewing.it.server.Servers#all")
     void usedMemoryIsTheKeyspaceAndClientBuffersAndEvictionHoldsItToTheLimit(Target target) {
         withServer(target, sync -> {
-            long limit = 4L * 1024 * 1024;
+            // A tiered target keeps the values on disk and counts RAM only (about 110 bytes a key,
+            // not 350), so its limit is smaller for the same writes to overflow it as far.
+            long limit = target.storage().equals("tiered") ? 3L * 512 * 1024 : 4L * 1024 * 1024;
             assertEquals("OK", sync.configSet("maxmemory-policy", "allkeys-lru"));
             assertEquals("OK", sync.configSet("maxmemory", Long.toString(limit)));
             String value = "v".repeat(256);
@@ -131,7 +133,7 @@ class MemoryCommandsTest {
             // the whole keyspace and so evicts the rest of any excess.
             sleepMillis(5);
             long keys = sync.dbsize();
-            assertTrue(keys < 20_000, keys + " keys of 256 bytes in 4 MiB");
+            assertTrue(keys < 20_000, keys + " keys of 256 bytes in " + limit + " bytes");
             assertTrue(info(sync, "stats", "evicted_keys") > 10_000);
             String memory = sync.info("memory");
             long used = field(memory, "used_memory");

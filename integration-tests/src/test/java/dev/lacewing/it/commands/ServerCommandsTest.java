@@ -91,7 +91,7 @@ class ServerCommandsTest {
             assertEquals(Long.toString(ProcessHandle.current().pid()), all.get("process_id"));
             assertTrue(Long.parseLong(all.get("uptime_in_seconds")) >= 0);
             assertEquals(target.engine(), all.get("lacewing_engine"));
-            assertEquals("compact", all.get("lacewing_storage"));
+            assertEquals(target.storage(), all.get("lacewing_storage"));
             assertEquals(target.transport(), all.get("lacewing_transport"));
             assertEquals("per-core", all.get("lacewing_threading"));
             assertEquals("2", all.get("lacewing_threads"));
@@ -194,7 +194,13 @@ class ServerCommandsTest {
         try (RespClient client = RespClient.connect(port(target))) {
             client.call("SET", key, "x".repeat(1000));
             long usage = (Long) RespClient.parse(client.call("MEMORY", "USAGE", key));
-            assertTrue(usage >= 1000 && usage < 2000, "usage " + usage);
+            if (target.storage().equals("tiered")) {
+                // On purpose unlike Redis: the value is on disk, and MEMORY USAGE counts RAM only
+                // (docs/plugins.md), the key's entry and the value's (offset, length) handle.
+                assertTrue(usage > 0 && usage < 200, "usage " + usage);
+            } else {
+                assertTrue(usage >= 1000 && usage < 2000, "usage " + usage);
+            }
             assertEquals("$-1\r\n", client.call("MEMORY", "USAGE", key + ":missing"));
             client.call("GETDEL", key);
             List<?> time = (List<?>) RespClient.parse(client.call("TIME"));

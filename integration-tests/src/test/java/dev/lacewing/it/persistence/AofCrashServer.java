@@ -1,10 +1,13 @@
 package dev.lacewing.it.persistence;
 
 import dev.lacewing.core.server.LacewingServer;
+import dev.lacewing.it.server.Servers;
+import dev.lacewing.it.server.Target;
 
 /**
  * A Lacewing server in a process of its own, for {@link AofCrashTest} to kill with SIGKILL:
- * {@code port engine transport dir appendfsync}, appendonly yes, no RDB save points.
+ * {@code port engine transport storage dir appendfsync}, a server of that target as
+ * {@link Servers#builder} makes it, appendonly yes, no RDB save points.
  */
 public final class AofCrashServer {
 
@@ -12,15 +15,11 @@ public final class AofCrashServer {
     }
 
     public static void main(String[] args) throws InterruptedException {
-        LacewingServer server = LacewingServer.builder()
+        LacewingServer server = Servers.builder(new Target(args[1], args[2], args[3]))
             .port(Integer.parseInt(args[0]))
-            .engine(args[1])
-            .transport(args[2])
-            .threads(2)
-            .set("dir", args[3])
-            .set("save", "")
+            .set("dir", args[4])
             .set("appendonly", "yes")
-            .set("appendfsync", args[4])
+            .set("appendfsync", args[5])
             .start();
         System.out.println("serving on " + server.port());
         server.awaitShutdown();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.lacewing.it.resp.RespClient;
 import dev.lacewing.junit.LacewingMatrix;
+import dev.lacewing.junit.LacewingTest;
 import dev.lacewing.junit.LacewingServerInfo;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,7 +57,7 @@ class LatencyReferenceTest {
         }
     }
 
-    @LacewingMatrix(settings = "threads 2")
+    @LacewingMatrix(storages = {LacewingTest.Storage.COMPACT, LacewingTest.Storage.TIERED}, settings = "threads 2")
     void aScriptsSlowCommandsAreLatencyEventsAsInRedis(LacewingServerInfo server) {
         assertEquals(observed(redis.port()), observed(server.port()));
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.lacewing.it.resp.RespClient;
 import dev.lacewing.junit.LacewingMatrix;
+import dev.lacewing.junit.LacewingTest;
 import dev.lacewing.junit.LacewingServerInfo;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +29,7 @@ class SortTiesReferenceTest {
     @RegisterExtension
     static final ReferenceRedisExtension redis = new ReferenceRedisExtension();
 
-    @LacewingMatrix(settings = "threads 2")
+    @LacewingMatrix(storages = {LacewingTest.Storage.COMPACT, LacewingTest.Storage.TIERED}, settings = "threads 2")
     void tiedElementsComeBackInRedisOrder(LacewingServerInfo server) {
         Random random = new Random(SEED);
         String run = "pq" + RUNS.incrementAndGet() + ":";

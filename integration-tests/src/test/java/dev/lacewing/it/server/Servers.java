@@ -6,6 +6,8 @@ import dev.lacewing.api.TransportProvider;
 import dev.lacewing.core.server.LacewingServer;
 import dev.lacewing.core.server.Plugins;
 import dev.lacewing.junit.LacewingServerInfo;
+import dev.lacewing.junit.LacewingTarget;
+import dev.lacewing.junit.LacewingTest;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -19,7 +21,6 @@ import java.net.SocketException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -28,10 +29,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
- * The servers the suite runs against: every engine on every transport, each started once in
- * this JVM (embedded, on an ephemeral port, two worker threads so that the shared-nothing
+ * The servers the suite runs against: an all-pairs covering of engine x transport x storage
+ * ({@link LacewingTarget#allPairs}: every engine on every transport, every engine and every
+ * transport on each storage, in six targets where every combination would be twelve), each started
+ * once in this JVM (embedded, on an ephemeral port, two worker threads so that the shared-nothing
  * engine has two shards and cross-shard paths run) and shared by the test classes. A transport
- * this machine cannot load is skipped with its reason. Each shared server also has the
+ * this machine cannot load is skipped with its reason. A tiered target writes every string to
+ * disk as it is stored ({@link LacewingTest.Storage#TIERED}'s settings), so that its reads come from the file. Each shared server also has the
  * {@link TypedValueFixture} command, to store a value of another type than string.
  *
  * <p>Tests keep to their own key names (prefixed with the test and target) in database 0;
@@ -40,7 +44,6 @@ import java.util.stream.Stream;
 public final class Servers {
 
     public static final List<String> ENGINES = List.of("shared-nothing", "multithread");
-    public static final List<String> TRANSPORTS = List.of("nio", "epoll", "io_uring");
 
     private static final Map<Target, LacewingServer> STARTED = new ConcurrentHashMap<>();
     private static final Map<Target, RedisClient> CLIENTS = new ConcurrentHashMap<>();
@@ -53,15 +56,10 @@ public final class Servers {
     private Servers() {
     }
 
-    /** Every engine x transport combination, for {@code @MethodSource}. */
+    /** The suite's targets, for {@code @MethodSource}: every pair of engine, transport and storage. */
     public static Stream<Target> all() {
-        List<Target> targets = new ArrayList<>();
-        for (String engine : ENGINES) {
-            for (String transport : TRANSPORTS) {
-                targets.add(new Target(engine, transport));
-            }
-        }
-        return targets.stream();
+        return LacewingTarget.allPairs(List.of(LacewingTest.Engine.values()), List.of(LacewingTest.Transport.values()),
+            List.of(LacewingTest.Storage.values())).stream().map(Target::of);
     }
 
     /** Why a transport cannot run here, or empty. */
@@ -87,20 +85,33 @@ public final class Servers {
     }
 
     /**
-     * A builder for a dedicated server of a target (two threads, ephemeral port), for tests that
+     * A builder for a dedicated server of a target (two threads, ephemeral port, its storage with
+     * the settings {@link LacewingTest.Storage} gives it; a tiered target's segment files in a
+     * {@code tiered-dir} of their own, so that what a test finds in, or removes with, {@code dir}
+     * is what redis-server would have there), for tests that
      * need settings the shared servers must not have (requirepass, tiny limits); the caller
      * closes what it starts. Skips the calling test when the transport cannot load.
      */
     public static LacewingServer.Builder builder(Target target) {
         Optional<String> cause = unavailability(target.transport());
         assumeTrue(cause.isEmpty(), () -> target.transport() + " transport unavailable: " + cause.orElse(""));
-        return LacewingServer.builder()
+        LacewingServer.Builder builder = LacewingServer.builder()
             .port(0)
             .engine(target.engine())
             .transport(target.transport())
             .threads(2)
             .set("dir", freshDirectory().toString())
-            .set("save", "");
+            .set("save", "")
+            .set("storage", target.storage());
+        for (LacewingTest.Storage storage : LacewingTest.Storage.values()) {
+            if (storage.settingValue().equals(target.storage())) {
+                storage.settings().forEach(builder::set);
+            }
+        }
+        if (target.storage().equals("tiered")) {
+            builder.set("tiered-dir", freshDirectory().toString());
+        }
+        return builder;
     }
 
     /**

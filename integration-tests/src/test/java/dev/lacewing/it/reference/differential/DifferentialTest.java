@@ -4,10 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lacewing.core.server.LacewingServer;
+import dev.lacewing.junit.LacewingTest;
 import dev.lacewing.it.reference.DeliberateDifferences;
 import dev.lacewing.it.reference.ReferenceRedisExtension;
 import dev.lacewing.it.resp.RespClient;
 import dev.lacewing.it.server.Servers;
+import dev.lacewing.it.server.Target;
 import dev.lacewing.it.server.TypedValueFixture;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,14 +24,15 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Differential testing: seeded random sequences of the families {@link Families} enables go to
- * Debian's redis-server 7.0 and to Lacewing, each engine on the default transport (its own
- * server, with two shards in the shared-nothing engine so that keys and multi-key commands cross
- * shards), and every reply must agree, byte for byte except where a {@link ReplyCheck} or
+ * Debian's redis-server 7.0 and to Lacewing, each engine on each storage over the default
+ * transport (its own server, with two shards in the shared-nothing engine so that keys and
+ * multi-key commands cross shards; tiered with every string on disk, as {@link Servers#builder}
+ * makes it), and every reply must agree, byte for byte except where a {@link ReplyCheck} or
  * {@code DeliberateDifferences} says how. On a mismatch the test prints the seed and the
  * shortest sequence found that reproduces it ({@link Shrinker}), as a redis-cli script.
  *
- * <p>Bounded: {@code differential.commands} calls per engine (default {@value #DEFAULT_COMMANDS},
- * a few seconds per engine on two cores), cut into sequences of {@code differential.length} calls
+ * <p>Bounded: {@code differential.commands} calls per target (default {@value #DEFAULT_COMMANDS},
+ * a few seconds per target on two cores), cut into sequences of {@code differential.length} calls
  * with seeds {@code differential.seed}, +1, +2...; a larger count runs locally, see
  * docs/testing.md.
  */
@@ -43,7 +46,7 @@ class DifferentialTest {
     private static final int SHARDS = 2;
     /** Replays one shrink may take; ddmin needs about n log n for n calls. */
     private static final int MAX_SHRINK_REPLAYS = 3000;
-    /** Mismatches shrunk and reported per engine; later sequences still run and are counted. */
+    /** Mismatches shrunk and reported per target; later sequences still run and are counted. */
     private static final int MAX_REPORTED = 5;
 
     @RegisterExtension
@@ -58,16 +61,17 @@ class DifferentialTest {
         System.out.println(avoided);
     }
 
-    static Stream<String> engines() {
-        return Servers.ENGINES.stream();
+    /** Each engine on each storage, over the default transport. */
+    static Stream<Target> targets() {
+        return Servers.ENGINES.stream().flatMap(engine -> Stream.of(LacewingTest.Storage.values())
+            .map(storage -> new Target(engine, "auto", storage.settingValue())));
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("engines")
-    void randomSequencesReplyAsRedisDoes(String engine) {
+    @MethodSource("targets")
+    void randomSequencesReplyAsRedisDoes(Target target) {
         Assumptions.assumeFalse(Families.running().isEmpty(), "-Ddifferential.families names none of these families");
-        LacewingServer server = LacewingServer.builder().port(0).engine(engine).threads(SHARDS)
-            .set("dir", Servers.freshDirectory().toString()).set("save", "").start();
+        LacewingServer server = Servers.builder(target).threads(SHARDS).start();
         try {
             server.state().addCommands(new TypedValueFixture());
             assertEnabledCommandsExist(server.port());
@@ -83,15 +87,15 @@ class DifferentialTest {
                 if (mismatch.isPresent()) {
                     mismatches++;
                     if (reports.size() < MAX_REPORTED) {
-                        reports.add(report(engine, sequence, mismatch.get(), replay));
+                        reports.add(report(target, sequence, mismatch.get(), replay));
                     }
                 }
             }
             System.out.printf("differential %s: %d commands in sequences of %d from seed %d, %d mismatching"
-                + " sequences, %.1f s; %s%n", engine, COMMANDS, LENGTH, SEED, mismatches,
+                + " sequences, %.1f s; %s%n", target, COMMANDS, LENGTH, SEED, mismatches,
                 (System.nanoTime() - started) / 1e9, replay.tally());
             int found = mismatches;
-            assertTrue(reports.isEmpty(), () -> found + " of the sequences differ from Redis on " + engine
+            assertTrue(reports.isEmpty(), () -> found + " of the sequences differ from Redis on " + target
                 + "; the first " + reports.size() + ":\n\n" + String.join("\n\n", reports));
         } finally {
             server.close();
@@ -111,11 +115,11 @@ class DifferentialTest {
         }
     }
 
-    private static String report(String engine, Sequence sequence, Replay.Mismatch mismatch, Replay replay) {
+    private static String report(Target target, Sequence sequence, Replay.Mismatch mismatch, Replay replay) {
         Shrinker.Result<Call, Replay.Mismatch> shrunk = Shrinker.of(replay, MAX_SHRINK_REPLAYS)
             .shrink(sequence.calls(), mismatch);
         StringBuilder text = new StringBuilder();
-        text.append("engine ").append(engine).append(", seed ").append(sequence.seed())
+        text.append("target ").append(target).append(", seed ").append(sequence.seed())
             .append(sequence.resp3() ? " (RESP3)" : " (RESP2)").append(", call ").append(mismatch.index() + 1)
             .append(" of ").append(sequence.calls().size()).append(": ").append(escape(mismatch.call().words()))
             .append("\n  redis:    ").append(escape(shrunk.mismatch().redis()))
