@@ -82,19 +82,20 @@ class JvmOptionsTest {
 
     @Test
     void jdk21And22SwitchZgcToItsGenerationalMode() {
-        assertEquals(List.of("-XX:+UseZGC", "-XX:+ZGenerational", "-XX:MaxRAMPercentage=50"),
+        assertEquals(List.of("-XX:+UseZGC", "-XX:+ZGenerational", "-XX:InitialHeapSize=32m", "-XX:MaxRAMPercentage=50"),
             JvmOptions.choose(JDK_21, 0, List.of()));
     }
 
     @Test
     void jdk23AndLaterGetZgcAloneWhereItIsGenerationalByDefault() {
-        assertEquals(List.of("-XX:+UseZGC", "-XX:MaxRAMPercentage=50"), JvmOptions.choose(JDK_23, 0, List.of()));
+        assertEquals(List.of("-XX:+UseZGC", "-XX:InitialHeapSize=32m", "-XX:MaxRAMPercentage=50"),
+            JvmOptions.choose(JDK_23, 0, List.of()));
     }
 
     @Test
     void jdk25AddsCompactObjectHeaders() {
         assertEquals(List.of("-XX:+UseZGC", "-XX:ZCollectionInterval=20", "-XX:ZUncommitDelay=5", "-XX:SoftMaxHeapSize=384m",
-            "-XX:TrimNativeHeapInterval=10000",
+            "-XX:InitialHeapSize=32m", "-XX:TrimNativeHeapInterval=10000",
             "-XX:+UseCompactObjectHeaders", "-XX:MaxRAMPercentage=50"),
             JvmOptions.choose(JDK_25, 0, List.of()));
     }
@@ -115,6 +116,21 @@ class JvmOptionsTest {
         assertTrue(userSoft.stream().noneMatch(o -> o.startsWith("-XX:SoftMaxHeapSize")), userSoft.toString());
         // G1 has the flag too, but it is a ZGC setting.
         assertTrue(JvmOptions.choose(JDK_25, GIB, List.of("-XX:+UseG1GC")).stream().noneMatch(o -> o.startsWith("-XX:SoftMax")));
+    }
+
+    @Test
+    void zgcStartsWithASmallHeapUnlessTheUserSizesTheHeap() {
+        assertTrue(JvmOptions.choose(JDK_25, 100L << 20, List.of()).contains("-XX:InitialHeapSize=32m"));
+        assertTrue(JvmOptions.choose(JDK_25, 0, List.of("-XX:+UseZGC")).contains("-XX:InitialHeapSize=32m"));
+        // ZGC commits its initial heap at start; G1 only reserves it, and keeps the JVM's default.
+        assertTrue(JvmOptions.choose(JDK_17, 0, List.of()).stream().noneMatch(o -> o.startsWith("-XX:InitialHeapSize")));
+        assertTrue(JvmOptions.choose(JDK_25, 0, List.of("-XX:+UseG1GC")).stream().noneMatch(o -> o.startsWith("-XX:InitialHeapSize")));
+        // A heap the user sizes may be below 32 MiB, and the JVM refuses an initial heap above its maximum.
+        for (String user : List.of("-Xmx16m", "-Xms8m", "-XX:InitialHeapSize=1g", "-XX:MinHeapSize=64m",
+                "-XX:InitialRAMPercentage=5", "-XX:MaxRAMPercentage=80")) {
+            List<String> chosen = JvmOptions.choose(JDK_25, 0, List.of(user));
+            assertTrue(chosen.stream().noneMatch(o -> o.startsWith("-XX:InitialHeapSize")), user + ": " + chosen);
+        }
     }
 
     @Test
