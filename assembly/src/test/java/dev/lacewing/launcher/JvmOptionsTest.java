@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,7 +36,7 @@ class JvmOptionsTest {
     private static final JvmOptions.Jvm JDK_25 = JvmOptions.Jvm.of(Map.of("UseZGC", "false",
         "ZYoungCompactionLimit", "25.000000", "UseCompactObjectHeaders", "false", "ZUncommitDelay", "300", "ZCollectionInterval", "0",
         "TrimNativeHeapInterval", "0", "SoftMaxHeapSize", "0", "MaxInlineLevel", "15",
-        "InlineSmallCode", "2500"), 24 * GIB);
+        "InlineSmallCode", "2500", "AOTCacheOutput", ""), 24 * GIB);
 
     @Test
     void jdk17GetsG1WithAPauseTargetAFootprintThatFollowsTheDataAndHalfTheMemoryWithoutMaxmemory() {
@@ -197,12 +198,18 @@ class JvmOptionsTest {
     }
 
     @Test
-    void aClassDataSharingArchiveIsAskedForOnJdk17And18UnlessTheUserChoseSharing() {
-        assertEquals(java.util.Optional.of("class-data-sharing dynamic"), JvmOptions.classDataSharing(17, List.of()));
-        assertEquals(java.util.Optional.of("class-data-sharing dynamic"), JvmOptions.classDataSharing(18, List.of("-Xmx1g")));
-        assertEquals(java.util.Optional.empty(), JvmOptions.classDataSharing(21, List.of()));
-        assertEquals(java.util.Optional.empty(), JvmOptions.classDataSharing(25, List.of()));
-        assertEquals(java.util.Optional.empty(), JvmOptions.classDataSharing(17, List.of("-Xshare:off")));
-        assertEquals(java.util.Optional.empty(), JvmOptions.classDataSharing(17, List.of("-XX:SharedArchiveFile=a.jsa")));
+    void aClassArchiveIsAskedForOnJdk17And18AndAnAotCacheWhereTheJvmWritesOneUnlessTheUserChoseSharing() {
+        assertEquals(Optional.of("class-data-sharing dynamic"), JvmOptions.classDataSharing(JDK_17, 17, List.of()));
+        assertEquals(Optional.of("class-data-sharing dynamic"), JvmOptions.classDataSharing(JDK_17, 18, List.of("-Xmx1g")));
+        assertEquals(Optional.empty(), JvmOptions.classDataSharing(JDK_21, 21, List.of()));
+        // JDK 24 has the AOT cache, but not AOTCacheOutput, which writes one at exit.
+        JvmOptions.Jvm jdk24 = JvmOptions.Jvm.of(Map.of("AOTCache", "", "AOTMode", ""), 24 * GIB);
+        assertEquals(Optional.empty(), JvmOptions.classDataSharing(jdk24, 24, List.of()));
+        assertEquals(Optional.of("class-data-sharing aot"), JvmOptions.classDataSharing(JDK_25, 25, List.of()));
+        for (String user : List.of("-Xshare:off", "-XX:SharedArchiveFile=a.jsa", "-XX:AOTCache=a.aot", "-XX:AOTMode=off",
+                "-XX:AOTConfiguration=a.conf")) {
+            assertEquals(Optional.empty(), JvmOptions.classDataSharing(JDK_25, 25, List.of(user)), user);
+        }
+        assertEquals(Optional.empty(), JvmOptions.classDataSharing(JDK_17, 17, List.of("-Xshare:off")));
     }
 }
