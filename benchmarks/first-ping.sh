@@ -3,7 +3,7 @@
 # engines), for the distribution's start script and, beside it, redis-server.
 # Usage: benchmarks/first-ping.sh [runs] [java-home...]
 #   runs        starts per engine and JVM (default 5); the first start of each writes the start
-#               script's caches (JVM options, and on JDK 17-18 the class-data sharing archive) and
+#               script's caches (JVM options, and the class archive: JDK 17-18's AppCDS, JDK 25's AOT cache) and
 #               is reported apart as "cold"; the median is over the later, warm starts
 #   java-home   JDKs to run it on (default: the java on the PATH)
 # The distribution is assembly/target/lacewing (build it with `mvn -B -q package -DskipTests`).
@@ -62,8 +62,10 @@ for home in "${homes[@]}"; do
     # A cache of this distribution's own: the first start below is a real first start.
     rm -rf "$dist/cache"
     times=()
+    # One port for the series: the start script's options cache is keyed on the arguments, so a
+    # new port each start would make every start a first one for it (two JVMs).
+    port=$(free_port)
     for run in $(seq 0 "$runs"); do
-      port=$(free_port)
       t=$(JAVA_HOME="$home" first_ping "$port" "$dist/bin/lacewing-server" --port "$port" --engine "$engine" --save '')
       if [ "$run" -eq 0 ]; then cold=$t; else times+=("$t"); fi
     done

@@ -62,7 +62,9 @@ import java.util.function.Function;
  *     burst left stayed committed), unused heap back after {@value #ZGC_UNCOMMIT_SECONDS} s instead of 300, and a soft
  *     heap size ({@link #zgcSoftMaxMib}) that paces its collections by the data, not by the
  *     maximum: without it, half the machine's memory let a burst's garbage reach 1.9 GB
- *     between collections. With either, where
+ *     between collections; and an initial heap of {@value #ZGC_INITIAL_HEAP_MIB} MiB, as ZGC
+ *     commits the whole initial heap before the server starts (a 64th of the memory by default:
+ *     half a second of a small machine's start). With either, where
  *     the JVM has it, glibc's native heap is trimmed every {@value #TRIM_SECONDS} s: the JIT
  *     compilers' arenas free tens of megabytes that malloc would otherwise keep. Under a small maxmemory
  *     (up to 256 MiB, where its arenas are a visible part of the bound) C2 inlines less
@@ -83,12 +85,19 @@ import java.util.function.Function;
  */
 public final class JvmOptions {
 
-    /** Printed for bin/lacewing-server, which turns it into the archive options (see {@link #classDataSharing}). */
-    static final String CLASS_DATA_SHARING_LINE = "class-data-sharing dynamic";
+    /** Printed for bin/lacewing-server, which turns them into the archive options (see {@link #classDataSharing}). */
+    static final String DYNAMIC_ARCHIVE_LINE = "class-data-sharing dynamic";
+    static final String AOT_CACHE_LINE = "class-data-sharing aot";
 
     static final int G1_PAUSE_TARGET_MS = 10;
     static final double G1_HEADROOM = 1.25;
-    static final double ZGC_HEADROOM = 1.5;
+    /*
+     * 1.4, not 1.5: under an eviction load at maxmemory 100mb ZGC commits its whole maximum, and with
+     * 1.5x + 32 MiB (182 MiB) the multithread engine's peak RSS sat at 1.5x maxmemory plus the idle
+     * RSS (-0.9 and +0.7 MiB; +3.0 to +7.4 before the small initial heap); with 1.4x + 32 MiB it was
+     * 7.9 MiB under, at the same CPU per SET. The soft heap (G1's 1.25x) stays below it.
+     */
+    static final double ZGC_HEADROOM = 1.4;
     static final long FIXED_HEADROOM_MIB = 32;
     static final int DEFAULT_RAM_PERCENTAGE = 50;
     static final int MIN_FREE_PERCENT = 5;
@@ -113,6 +122,15 @@ public final class JvmOptions {
      */
     static final long ZGC_SOFT_MAX_MIB = 384;
     static final int TRIM_SECONDS = 10;
+    /*
+     * ZGC's heap at start, in MiB (the JVM's default is a 64th of the memory, 378 MiB here). ZGC
+     * commits its initial heap before main (fallocate on its memfd, which allocates and zeroes the
+     * pages): 378 MiB cost 0.5-0.7 s of a 2-core VM's start, `java -version` 0.9-1.2 s against
+     * 0.2-0.4 s with this. Start-up grows the heap to about 40 MiB, committed as it is used; the
+     * minimum heap ZGC uncommits down to is unchanged. At most the heap maxmemory gives (33 MiB
+     * and up).
+     */
+    static final long ZGC_INITIAL_HEAP_MIB = 32;
     /*
      * C2's inlining limits (defaults 15 and 2500 bytes since JDK 14). Each C2 compilation holds its
      * graph in malloc'd arenas, which grow with what it inlines: during warm-up under an eviction
@@ -212,6 +230,10 @@ public final class JvmOptions {
             }
             if (jvm.has("SoftMaxHeapSize") && !userHeap(userOptions)) {
                 zgcSoftMaxMib(maxmemory, jvm.physicalMemory()).ifPresent(mib -> footprint.add("-XX:SoftMaxHeapSize=" + mib + "m"));
+            }
+            if (!userHeap(userOptions) && userOptions.stream().noneMatch(o -> o.startsWith("-Xms")
+                    || o.startsWith("-XX:MinHeapSize=") || o.startsWith("-XX:InitialRAMPercentage="))) {
+                footprint.add("-XX:InitialHeapSize=" + ZGC_INITIAL_HEAP_MIB + "m");
             }
         }
         if (jvm.has("TrimNativeHeapInterval")) {
@@ -316,19 +338,34 @@ public final class JvmOptions {
     }
 
     /**
-     * The line that asks bin/lacewing-server for a class data sharing archive of the server's own
-     * classes (AppCDS), where that shortens the start: on JDK 17 and 18, a dynamic archive written
-     * at the first run's exit (-XX:ArchiveClassesAtExit) and mapped by later runs
-     * (-XX:SharedArchiveFile); measured on a loaded 2-core machine, the first PING came 40% sooner.
-     * Not on 19+: JDK 25 rejects the dynamic archive of a module-path application (the main
-     * module's property "not specified during dump time"), and its AOT cache showed no gain here.
+     * The line that asks bin/lacewing-server for an archive of the server's classes, where that
+     * shortens the start, or none:
+     * <ul>
+     * <li>JDK 17 and 18: {@value #DYNAMIC_ARCHIVE_LINE}, a dynamic AppCDS archive written at the
+     *     first run's exit (-XX:ArchiveClassesAtExit) and mapped by later runs
+     *     (-XX:SharedArchiveFile); measured on a loaded 2-core machine, the first PING came 40%
+     *     sooner. JDK 19-24 are left out: JDK 25 rejects the dynamic archive of a module-path
+     *     application (the main module's property "not specified during dump time").</li>
+     * <li>Where the JVM has {@code AOTCacheOutput} (JDK 25+, JEP 514): {@value #AOT_CACHE_LINE}, an
+     *     AOT cache (JEP 483) written at the first run's exit and used by later runs
+     *     (-XX:AOTCache); it takes the module path. Under ZGC it holds the classes, loaded and
+     *     linked, but neither the module graph nor AOT-linked classes, which need archived heap
+     *     objects, and JDK 25's ZGC cannot map them: measured, 20% less CPU to the first PING
+     *     (1.25 against 1.55 s on a loaded 2-core machine).</li>
+     * </ul>
      * Not when LACEWING_JAVA_OPTS chooses class sharing itself.
      */
-    static Optional<String> classDataSharing(int featureVersion, List<String> userOptions) {
+    static Optional<String> classDataSharing(Jvm jvm, int featureVersion, List<String> userOptions) {
         boolean userChose = userOptions.stream().anyMatch(option -> option.startsWith("-Xshare")
             || option.contains("SharedArchiveFile") || option.contains("ArchiveClassesAtExit")
-            || option.contains("AOTCache"));
-        return featureVersion <= 18 && !userChose ? Optional.of(CLASS_DATA_SHARING_LINE) : Optional.empty();
+            || option.contains("AOTCache") || option.contains("AOTMode") || option.contains("AOTConfiguration"));
+        if (userChose) {
+            return Optional.empty();
+        }
+        if (featureVersion <= 18) {
+            return Optional.of(DYNAMIC_ARCHIVE_LINE);
+        }
+        return jvm.has("AOTCacheOutput") ? Optional.of(AOT_CACHE_LINE) : Optional.empty();
     }
 
     /**
@@ -344,8 +381,9 @@ public final class JvmOptions {
         Set<Path> configFiles = new LinkedHashSet<>();
         long maxmemory = maxmemory(args, configFiles::add);
         // First, so that the heap size stays the last of the flags INFO reports.
-        classDataSharing(Runtime.version().feature(), userOptions).ifPresent(System.out::println);
-        for (String option : choose(Jvm.current(), maxmemory, userOptions)) {
+        Jvm jvm = Jvm.current();
+        classDataSharing(jvm, Runtime.version().feature(), userOptions).ifPresent(System.out::println);
+        for (String option : choose(jvm, maxmemory, userOptions)) {
             System.out.println(option);
         }
         for (String property : nettyProperties(userOptions)) {

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,7 +36,7 @@ class JvmOptionsTest {
     private static final JvmOptions.Jvm JDK_25 = JvmOptions.Jvm.of(Map.of("UseZGC", "false",
         "ZYoungCompactionLimit", "25.000000", "UseCompactObjectHeaders", "false", "ZUncommitDelay", "300", "ZCollectionInterval", "0",
         "TrimNativeHeapInterval", "0", "SoftMaxHeapSize", "0", "MaxInlineLevel", "15",
-        "InlineSmallCode", "2500"), 24 * GIB);
+        "InlineSmallCode", "2500", "AOTCacheOutput", ""), 24 * GIB);
 
     @Test
     void jdk17GetsG1WithAPauseTargetAFootprintThatFollowsTheDataAndHalfTheMemoryWithoutMaxmemory() {
@@ -82,28 +83,29 @@ class JvmOptionsTest {
 
     @Test
     void jdk21And22SwitchZgcToItsGenerationalMode() {
-        assertEquals(List.of("-XX:+UseZGC", "-XX:+ZGenerational", "-XX:MaxRAMPercentage=50"),
+        assertEquals(List.of("-XX:+UseZGC", "-XX:+ZGenerational", "-XX:InitialHeapSize=32m", "-XX:MaxRAMPercentage=50"),
             JvmOptions.choose(JDK_21, 0, List.of()));
     }
 
     @Test
     void jdk23AndLaterGetZgcAloneWhereItIsGenerationalByDefault() {
-        assertEquals(List.of("-XX:+UseZGC", "-XX:MaxRAMPercentage=50"), JvmOptions.choose(JDK_23, 0, List.of()));
+        assertEquals(List.of("-XX:+UseZGC", "-XX:InitialHeapSize=32m", "-XX:MaxRAMPercentage=50"),
+            JvmOptions.choose(JDK_23, 0, List.of()));
     }
 
     @Test
     void jdk25AddsCompactObjectHeaders() {
         assertEquals(List.of("-XX:+UseZGC", "-XX:ZCollectionInterval=20", "-XX:ZUncommitDelay=5", "-XX:SoftMaxHeapSize=384m",
-            "-XX:TrimNativeHeapInterval=10000",
+            "-XX:InitialHeapSize=32m", "-XX:TrimNativeHeapInterval=10000",
             "-XX:+UseCompactObjectHeaders", "-XX:MaxRAMPercentage=50"),
             JvmOptions.choose(JDK_25, 0, List.of()));
     }
 
     @Test
     void zgcPacesItsCollectionsByASoftHeapBelowTheMaximum() {
-        // maxmemory 1 GiB: ZGC's maximum 1.5 GiB + 32 MiB, its soft heap G1's 1.25 GiB + 32 MiB
+        // maxmemory 1 GiB: ZGC's maximum 1.4 GiB + 32 MiB, its soft heap G1's 1.25 GiB + 32 MiB
         List<String> bounded = JvmOptions.choose(JDK_25, GIB, List.of());
-        assertTrue(bounded.contains("-XX:SoftMaxHeapSize=1312m") && bounded.contains("-Xmx1568m"), bounded.toString());
+        assertTrue(bounded.contains("-XX:SoftMaxHeapSize=1312m") && bounded.contains("-Xmx1466m"), bounded.toString());
         // Without maxmemory a fixed soft heap, where half the memory leaves it below the maximum.
         assertTrue(JvmOptions.choose(JDK_25, 0, List.of()).contains("-XX:SoftMaxHeapSize=384m"));
         JvmOptions.Jvm smallContainer = JvmOptions.Jvm.of(Map.of("UseZGC", "false", "ZYoungCompactionLimit", "25.000000",
@@ -118,10 +120,25 @@ class JvmOptionsTest {
     }
 
     @Test
+    void zgcStartsWithASmallHeapUnlessTheUserSizesTheHeap() {
+        assertTrue(JvmOptions.choose(JDK_25, 100L << 20, List.of()).contains("-XX:InitialHeapSize=32m"));
+        assertTrue(JvmOptions.choose(JDK_25, 0, List.of("-XX:+UseZGC")).contains("-XX:InitialHeapSize=32m"));
+        // ZGC commits its initial heap at start; G1 only reserves it, and keeps the JVM's default.
+        assertTrue(JvmOptions.choose(JDK_17, 0, List.of()).stream().noneMatch(o -> o.startsWith("-XX:InitialHeapSize")));
+        assertTrue(JvmOptions.choose(JDK_25, 0, List.of("-XX:+UseG1GC")).stream().noneMatch(o -> o.startsWith("-XX:InitialHeapSize")));
+        // A heap the user sizes may be below 32 MiB, and the JVM refuses an initial heap above its maximum.
+        for (String user : List.of("-Xmx16m", "-Xms8m", "-XX:InitialHeapSize=1g", "-XX:MinHeapSize=64m",
+                "-XX:InitialRAMPercentage=5", "-XX:MaxRAMPercentage=80")) {
+            List<String> chosen = JvmOptions.choose(JDK_25, 0, List.of(user));
+            assertTrue(chosen.stream().noneMatch(o -> o.startsWith("-XX:InitialHeapSize")), user + ": " + chosen);
+        }
+    }
+
+    @Test
     void maxmemorySizesTheHeapWithTheCollectorsHeadroom() {
-        // 1 GiB keyspace: 1.25 GiB + 32 MiB under G1, 1.5 GiB + 32 MiB under ZGC
+        // 1 GiB keyspace: 1.25 GiB + 32 MiB under G1, 1.4 GiB + 32 MiB under ZGC
         assertEquals("-Xmx1312m", last(JvmOptions.choose(JDK_17, GIB, List.of())));
-        assertEquals("-Xmx1568m", last(JvmOptions.choose(JDK_25, GIB, List.of())));
+        assertEquals("-Xmx1466m", last(JvmOptions.choose(JDK_25, GIB, List.of())));
         assertEquals(JvmOptions.FIXED_HEADROOM_MIB + 1, JvmOptions.heapMib(1, false));
     }
 
@@ -181,12 +198,18 @@ class JvmOptionsTest {
     }
 
     @Test
-    void aClassDataSharingArchiveIsAskedForOnJdk17And18UnlessTheUserChoseSharing() {
-        assertEquals(java.util.Optional.of("class-data-sharing dynamic"), JvmOptions.classDataSharing(17, List.of()));
-        assertEquals(java.util.Optional.of("class-data-sharing dynamic"), JvmOptions.classDataSharing(18, List.of("-Xmx1g")));
-        assertEquals(java.util.Optional.empty(), JvmOptions.classDataSharing(21, List.of()));
-        assertEquals(java.util.Optional.empty(), JvmOptions.classDataSharing(25, List.of()));
-        assertEquals(java.util.Optional.empty(), JvmOptions.classDataSharing(17, List.of("-Xshare:off")));
-        assertEquals(java.util.Optional.empty(), JvmOptions.classDataSharing(17, List.of("-XX:SharedArchiveFile=a.jsa")));
+    void aClassArchiveIsAskedForOnJdk17And18AndAnAotCacheWhereTheJvmWritesOneUnlessTheUserChoseSharing() {
+        assertEquals(Optional.of("class-data-sharing dynamic"), JvmOptions.classDataSharing(JDK_17, 17, List.of()));
+        assertEquals(Optional.of("class-data-sharing dynamic"), JvmOptions.classDataSharing(JDK_17, 18, List.of("-Xmx1g")));
+        assertEquals(Optional.empty(), JvmOptions.classDataSharing(JDK_21, 21, List.of()));
+        // JDK 24 has the AOT cache, but not AOTCacheOutput, which writes one at exit.
+        JvmOptions.Jvm jdk24 = JvmOptions.Jvm.of(Map.of("AOTCache", "", "AOTMode", ""), 24 * GIB);
+        assertEquals(Optional.empty(), JvmOptions.classDataSharing(jdk24, 24, List.of()));
+        assertEquals(Optional.of("class-data-sharing aot"), JvmOptions.classDataSharing(JDK_25, 25, List.of()));
+        for (String user : List.of("-Xshare:off", "-XX:SharedArchiveFile=a.jsa", "-XX:AOTCache=a.aot", "-XX:AOTMode=off",
+                "-XX:AOTConfiguration=a.conf")) {
+            assertEquals(Optional.empty(), JvmOptions.classDataSharing(JDK_25, 25, List.of(user)), user);
+        }
+        assertEquals(Optional.empty(), JvmOptions.classDataSharing(JDK_17, 17, List.of("-Xshare:off")));
     }
 }
