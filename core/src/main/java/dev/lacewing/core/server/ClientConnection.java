@@ -31,6 +31,7 @@ import dev.lacewing.core.persistence.aof.AofBatch;
 import dev.lacewing.core.persistence.aof.AofDeletions;
 import dev.lacewing.core.persistence.aof.AofPropagation;
 import dev.lacewing.core.resp.RespWriter;
+import dev.lacewing.core.tracking.Tracking;
 import dev.lacewing.core.tracking.TrackingMode;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -208,6 +209,12 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
      * finishing its reply.
      */
     private final Queue<byte[]> ownInvalidations = new ConcurrentLinkedQueue<>();
+    /**
+     * The keys this client's commands wrote since its replies last went out, for BCAST clients: sent
+     * at the end of the pass, before the replies (Redis's beforeSleep). Added by the threads running
+     * its commands, taken by the home thread.
+     */
+    private final Queue<byte[]> passWrites = new ConcurrentLinkedQueue<>();
 
     private volatile int database;
     private volatile String name = "";
@@ -363,6 +370,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         server.clients().remove(id);
         stopMonitoring();
         multi.unwatch();
+        server.tracking().passEnded(this);
         if (tracking != null) {
             server.tracking().disable(this);
         }
@@ -791,6 +799,10 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         if (propagating) {
             AofDeletions.running(aofBatch);
         }
+        boolean tracked = server.tracking().active();
+        if (tracked) {
+            Tracking.running(this);
+        }
         try {
             current.execute(this);
             if (blockedClient == null) {
@@ -802,6 +814,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         } finally {
             if (propagating) {
                 AofDeletions.running(null);
+            }
+            if (tracked) {
+                Tracking.running(null);
             }
         }
         boolean changed = ThreadChanges.count() != changesBefore;
@@ -1386,7 +1401,16 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         } else if (inHomeThread()) {
             pushMade(message);
         } else {
-            onHomeThread(() -> pushMade(message));
+            // Counted as a published message is (PubSub#queuedDeliveries): requests this client
+            // sends after the writer saw its replies run after it.
+            queuedDeliveries.incrementAndGet();
+            onHomeThread(() -> {
+                try {
+                    pushMade(message);
+                } finally {
+                    queuedDeliveries.decrementAndGet();
+                }
+            });
         }
     }
 
@@ -1395,6 +1419,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         if (bytes != null) {
             push(bytes);
         }
+    }
+
+    /** See {@link #passWrites}. */
+    public Queue<byte[]> passWrites() {
+        return passWrites;
     }
 
     /** By the thread finishing a command's reply: the invalidations it made for this client follow it. */
@@ -1510,6 +1539,10 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private void flush() {
         if (closed) {
             return;
+        }
+        if (!passWrites.isEmpty()) {
+            server.tracking().passEnded(this);
+            writeOwnInvalidations();
         }
         if (aofOffset > aofCommitted && server.aof().enabled()) {
             if (!awaitingAof) {

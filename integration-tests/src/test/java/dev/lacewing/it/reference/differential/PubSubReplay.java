@@ -109,8 +109,8 @@ final class PubSubReplay {
             for (int server = 0; server < 2; server++) {
                 connections[server][stepping].send(request(server, rest, null));
             }
-            // Redis sends a pass's BCAST invalidations after the pass's replies (Lacewing after each
-            // command's): the marker waits for the next pass, so that an expiry's are before it.
+            // A pass's BCAST invalidations follow the pass's replies: the marker waits for the
+            // next pass, so that an expiry's are before it.
             pause(PubSubScenario.WAIT_MILLIS);
             for (int server = 0; server < 2; server++) {
                 connections[server][stepping].send(request(server, List.of(), marker));
@@ -249,9 +249,8 @@ final class PubSubReplay {
      * the reply of one command and after that of another, and inside an aggregate reply or EXEC's
      * array now and then (a protocol error; Redis 7.2 sends such pushes after the reply, #12326);
      * Lacewing never splits a reply. So a step's replies are compared in order, and its pushes.
-     * Its invalidations come last: Redis sends BCAST ones at the end of the event-loop pass, after
-     * every push of the pass, Lacewing after each command (a deliberate difference, see
-     * docs/architecture.md, Client-side caching).
+     * Its invalidations come last: both servers send BCAST ones at the end of the pass, after every
+     * push of the pass.
      */
     private static List<String> ownPushesLast(List<String> frames) {
         List<String> ordered = new ArrayList<>();
@@ -267,8 +266,8 @@ final class PubSubReplay {
     /**
      * Another connection's frames with its invalidations (RESP3 pushes or RESP2 messages on
      * __redis__:invalidate) moved after its other pushes, before the marker's reply, each kept in
-     * order: Redis sends BCAST invalidations at the end of the event-loop pass, after the pass's
-     * published messages and keyspace events; Lacewing after each command or expiry.
+     * order: BCAST invalidations go out at the end of the writer's pass, after the pass's published
+     * messages and keyspace events; Lacewing sends those of active expiry at once.
      */
     private static List<String> invalidationsLast(List<String> frames) {
         if (frames.isEmpty()) {
