@@ -4,7 +4,9 @@ import dev.lacewing.it.reference.DeliberateDifferences;
 import dev.lacewing.it.resp.RespClient;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -47,6 +49,8 @@ final class PubSubReplay {
     private final int[] ports;
     /** Each server's client id of each connection, as CLIENT ID answered when it connected. */
     private final long[][] ids = new long[2][PubSubScenario.CONNECTIONS];
+    /** Each server's every client id of the replay's connections, those closed by QUIT included: which connection it was. */
+    private final List<Map<Long, Integer>> everyId = List.of(new HashMap<>(), new HashMap<>());
     private int replays;
     private long frames;
     private long pushes;
@@ -120,7 +124,7 @@ final class PubSubReplay {
         for (int server = 0; server < 2; server++) {
             List<String> frames = quits ? untilClosed(connections[server][stepping])
                 : untilMarker(connections[server][stepping], marker);
-            read.add(naming(server, step, frames));
+            read.add(brokenNamed(server, naming(server, step, frames)));
             if (quits) {
                 connections[server][stepping].close();
                 connections[server][stepping] = connect(server, stepping);
@@ -141,8 +145,8 @@ final class PubSubReplay {
             if (c == stepping) {
                 continue;
             }
-            List<String> fromRedis = untilMarker(connections[REDIS][c], marker);
-            List<String> fromLacewing = untilMarker(connections[LACEWING][c], marker);
+            List<String> fromRedis = brokenNamed(REDIS, untilMarker(connections[REDIS][c], marker));
+            List<String> fromLacewing = brokenNamed(LACEWING, untilMarker(connections[LACEWING][c], marker));
             if (!agree(step, fromRedis, fromLacewing, false)) {
                 return Optional.of(new Mismatch(index, step, c, fromRedis, fromLacewing));
             }
@@ -154,6 +158,7 @@ final class PubSubReplay {
         RespClient client = RespClient.connect(ports[server]);
         String id = client.call("CLIENT", "ID");
         ids[server][connection] = Long.parseLong(id.substring(1, id.length() - 2));
+        everyId.get(server).put(ids[server][connection], connection);
         return client;
     }
 
@@ -190,6 +195,25 @@ final class PubSubReplay {
                 String id = ":" + ids[server][c] + "\r\n";
                 frame = frame.equals(id) ? ":{client:" + c + "}\r\n"
                     : frame.replace("\r\n" + id, "\r\n:{client:" + c + "}\r\n");
+            }
+            named.add(frame);
+        }
+        return named;
+    }
+
+    private static final String REDIRECT_BROKEN = ">2\r\n$21\r\ntracking-redir-broken\r\n:";
+
+    /**
+     * The frames with the id in each tracking-redir-broken push written {@code {client:N}}: it names
+     * a connection that has gone (after QUIT), whose id each server chose.
+     */
+    private List<String> brokenNamed(int server, List<String> frames) {
+        List<String> named = new ArrayList<>(frames.size());
+        for (String frame : frames) {
+            if (frame.startsWith(REDIRECT_BROKEN)) {
+                String id = frame.substring(REDIRECT_BROKEN.length(), frame.length() - 2);
+                Integer connection = everyId.get(server).get(Long.parseLong(id));
+                frame = connection == null ? frame : REDIRECT_BROKEN + "{client:" + connection + "}\r\n";
             }
             named.add(frame);
         }
