@@ -31,6 +31,7 @@ import dev.lacewing.core.persistence.aof.AofDeletions;
 import dev.lacewing.core.persistence.aof.AofPropagation;
 import dev.lacewing.core.persistence.aof.AppendOnlyFile;
 import dev.lacewing.core.resp.RespWriter;
+import dev.lacewing.core.tracking.Tracking;
 import dev.lacewing.core.tracking.TrackingMode;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -209,6 +210,12 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
      * finishing its reply.
      */
     private final Queue<byte[]> ownInvalidations = new ConcurrentLinkedQueue<>();
+    /**
+     * The keys this client's commands wrote since its replies last went out, for BCAST clients: sent
+     * at the end of the pass, before the replies (Redis's beforeSleep). Added by the threads running
+     * its commands, taken by the home thread.
+     */
+    private final Queue<byte[]> passWrites = new ConcurrentLinkedQueue<>();
 
     private volatile int database;
     private volatile String name = "";
@@ -382,6 +389,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         server.clients().remove(id);
         stopMonitoring();
         multi.unwatch();
+        server.tracking().passEnded(this);
         if (tracking != null) {
             server.tracking().disable(this);
         }
@@ -818,6 +826,10 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         if (propagating) {
             AofDeletions.running(aofBatch);
         }
+        boolean tracked = server.tracking().active();
+        if (tracked) {
+            Tracking.running(this);
+        }
         try {
             current.execute(this);
             if (blockedClient == null) {
@@ -829,6 +841,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         } finally {
             if (propagating) {
                 AofDeletions.running(null);
+            }
+            if (tracked) {
+                Tracking.running(null);
             }
         }
         boolean changed = ThreadChanges.count() != changesBefore;
@@ -1506,7 +1521,16 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         } else if (inHomeThread()) {
             pushMade(message);
         } else {
-            onHomeThread(() -> pushMade(message));
+            // Counted as a published message is (PubSub#queuedDeliveries): requests this client
+            // sends after the writer saw its replies run after it.
+            queuedDeliveries.incrementAndGet();
+            onHomeThread(() -> {
+                try {
+                    pushMade(message);
+                } finally {
+                    queuedDeliveries.decrementAndGet();
+                }
+            });
         }
     }
 
@@ -1515,6 +1539,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         if (bytes != null) {
             push(bytes);
         }
+    }
+
+    /** See {@link #passWrites}. */
+    public Queue<byte[]> passWrites() {
+        return passWrites;
     }
 
     /** By the thread finishing a command's reply: the invalidations it made for this client follow it. */
@@ -1641,6 +1670,10 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private void flush(boolean replies) {
         if (closed) {
             return;
+        }
+        if (!passWrites.isEmpty()) {
+            server.tracking().passEnded(this);
+            writeOwnInvalidations();
         }
         AppendOnlyFile aof = server.aof();
         if (replies && out != null && out.isReadable() && aof.enabled()) {

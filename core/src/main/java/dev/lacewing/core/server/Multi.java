@@ -15,6 +15,7 @@ import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.keyspace.ThreadChanges;
 import dev.lacewing.core.persistence.aof.AofDeletions;
 import dev.lacewing.core.resp.RespWriter;
+import dev.lacewing.core.tracking.Tracking;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -412,6 +413,10 @@ public final class Multi {
                 return;
             }
             long changesBefore = ThreadChanges.count();
+            boolean tracked = connection.server().tracking().active();
+            if (tracked) {
+                Tracking.running(connection);
+            }
             try {
                 QueuedContext context = new QueuedContext(q.command, q.arguments);
                 connection.markReply();
@@ -421,6 +426,10 @@ public final class Multi {
                 }
             } catch (RuntimeException e) {
                 writer.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
+            } finally {
+                if (tracked) {
+                    Tracking.running(null);
+                }
             }
             boolean failedHere = writer.errorCount() != errorsBefore;
             connection.queuedRan(q.command, q.arguments, (System.nanoTime() - start) / 1000, failedHere,

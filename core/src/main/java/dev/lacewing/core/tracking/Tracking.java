@@ -7,6 +7,7 @@ import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.keyspace.KeyspaceListener;
 import dev.lacewing.core.keyspace.TrackedKeys;
 import dev.lacewing.core.server.ClientConnection;
+import io.netty.util.concurrent.FastThreadLocal;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +17,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,10 +29,10 @@ import java.util.function.Function;
  * Client-side caching (CLIENT TRACKING), as Redis's tracking.c. In the default mode the keys a
  * tracking client reads are remembered in their partition's {@link TrackedKeys}; a write to one takes
  * its entry and sends each client an invalidation. In BCAST mode nothing is remembered: every write
- * to a key under a client's prefix is sent to it, the keys of one command batched per prefix (Redis
- * batches per event-loop pass in beforeSleep). A key deleted because its time passed or evicted is
- * invalidated as a write ({@link KeyspaceListener}). FLUSHDB and FLUSHALL send every tracking client a
- * null invalidation.
+ * to a key under a client's prefix is sent to it, the keys of one client's pass (the requests of one
+ * read, {@link #passEnded}) batched per prefix, as Redis batches each event-loop pass's in
+ * beforeSleep. A key deleted because its time passed or evicted is invalidated as a write
+ * ({@link KeyspaceListener}). FLUSHDB and FLUSHALL send every tracking client a null invalidation.
  *
  * <p>The write path (the central write hook, {@code Watch.written}) asks {@link #active()} first, so
  * while no client tracks a write pays one volatile read. Invalidations reach a client on any thread
@@ -230,34 +232,82 @@ public final class Tracking implements KeyspaceListener {
         }
 
         /**
-         * Redis's trackingBroadcastInvalidationMessages for this command's keys: for each prefix in
-         * order, its keys, sorted and once each, to each of its clients but a NOLOOP writer.
+         * The command is done: its BCAST keys join the pass of its client, or of the client whose
+         * command deleted them (a key found expired or evicted, {@link #running}), and go out at the
+         * pass's end ({@link #passEnded}), as Redis's beforeSleep sends them; those of no client's
+         * command (active expiry, a blocked client served) at once.
          */
         public void done() {
             if (written == null) {
                 return;
             }
-            TreeMap<byte[], ClientConnection[]> matched = new TreeMap<>(BYTES);
-            for (Map.Entry<ByteBuffer, ClientConnection[]> entry : prefixes.entrySet()) {
-                matched.put(entry.getKey().array(), entry.getValue());
+            ClientConnection pass = writer != null ? writer : RUNNING.get();
+            if (pass != null) {
+                pass.passWrites().addAll(written);
+                return;
             }
-            for (Map.Entry<byte[], ClientConnection[]> entry : matched.entrySet()) {
-                byte[] prefix = entry.getKey();
-                TreeSet<byte[]> keys = new TreeSet<>(BYTES);
-                for (byte[] key : written) {
-                    if (key.length >= prefix.length && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length)) {
-                        keys.add(key);
-                    }
+            TreeSet<byte[]> keys = new TreeSet<>(BYTES);
+            keys.addAll(written);
+            broadcast(keys, null);
+        }
+    }
+
+    /**
+     * The client whose command runs on this thread while tracking is on, so that a key the command
+     * finds expired, or evicts, joins that client's pass as Redis's deletion joins the event-loop
+     * pass (a write over a key whose time passed sends BCAST clients the key once); set and cleared
+     * around the command by the thread running it.
+     */
+    private static final FastThreadLocal<ClientConnection> RUNNING = new FastThreadLocal<>();
+
+    /** {@code client}'s command runs on this thread from now on; null: none does. */
+    public static void running(ClientConnection client) {
+        RUNNING.set(client);
+    }
+
+    /**
+     * Redis's trackingBroadcastInvalidationMessages, at the end of {@code connection}'s pass, before
+     * its replies go out, on its home thread: the keys its pass wrote ({@link ClientConnection#passWrites}).
+     */
+    public void passEnded(ClientConnection connection) {
+        Queue<byte[]> pending = connection.passWrites();
+        if (pending.isEmpty()) {
+            return;
+        }
+        TreeSet<byte[]> keys = new TreeSet<>(BYTES);
+        byte[] key;
+        while ((key = pending.poll()) != null) {
+            keys.add(key);
+        }
+        broadcast(keys, connection);
+    }
+
+    /**
+     * For each prefix in order, its keys among {@code keys}, sorted and once each, to each of its
+     * clients but a NOLOOP {@code writer}.
+     */
+    private void broadcast(TreeSet<byte[]> keys, ClientConnection writer) {
+        TreeMap<byte[], ClientConnection[]> matched = new TreeMap<>(BYTES);
+        for (Map.Entry<ByteBuffer, ClientConnection[]> entry : prefixes.entrySet()) {
+            matched.put(entry.getKey().array(), entry.getValue());
+        }
+        for (Map.Entry<byte[], ClientConnection[]> entry : matched.entrySet()) {
+            byte[] prefix = entry.getKey();
+            List<byte[]> under = new ArrayList<>();
+            for (byte[] key : keys.tailSet(prefix, true)) {
+                if (key.length < prefix.length || !Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length)) {
+                    break;
                 }
-                if (keys.isEmpty()) {
-                    continue;
-                }
-                byte[] payload = keyArray(keys);
-                for (ClientConnection client : entry.getValue()) {
-                    TrackingMode mode = client.tracking();
-                    if (mode != null && mode.broadcast() && !(mode.noLoop() && client == writer)) {
-                        send(client, mode, payload, writer);
-                    }
+                under.add(key);
+            }
+            if (under.isEmpty()) {
+                continue;
+            }
+            byte[] payload = keyArray(under);
+            for (ClientConnection client : entry.getValue()) {
+                TrackingMode mode = client.tracking();
+                if (mode != null && mode.broadcast() && !(mode.noLoop() && client == writer)) {
+                    send(client, mode, payload, writer);
                 }
             }
         }

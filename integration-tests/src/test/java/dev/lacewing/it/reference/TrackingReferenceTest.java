@@ -8,6 +8,7 @@ import dev.lacewing.core.server.LacewingServer;
 import dev.lacewing.it.resp.RespClient;
 import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
+import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -137,6 +138,114 @@ class TrackingReferenceTest {
                 prefix + "xb", prefix + "z");
         }
         return transcript;
+    }
+
+    /**
+     * BCAST invalidations go out once per pass, as Redis's beforeSleep sends them: a pipeline's
+     * written keys (a key written twice, a transaction's) come in one message per prefix, after
+     * every reply of the pass, the marker PING's included; a NOLOOP writer is not sent its own keys.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void broadcastInvalidationsOfAPipelineComeOnceAfterItsRepliesAsRedisSendsThem(Target target) {
+        String prefix = "{bp" + RUNS.incrementAndGet() + "}";
+        List<String> expected = pipelineTranscript(redis.port(), prefix);
+        assertTrue(expected.stream().filter(line -> line.startsWith(">2")).count() >= 2, () -> String.join("\n", expected));
+        List<String> actual = pipelineTranscript(Servers.server(target).port(), prefix);
+        assertEquals(String.join("\n", expected), String.join("\n", actual));
+    }
+
+    /** Each frame the writer receives for its pipeline, up to a PING sent after it. */
+    private static List<String> pipelineTranscript(int port, String prefix) {
+        List<String> transcript = new ArrayList<>();
+        try (RespClient writer = RespClient.connect(port); RespClient other = RespClient.connect(port)) {
+            writer.call("HELLO", "3");
+            other.call("HELLO", "3");
+            for (String options : List.of("BCAST PREFIX " + prefix + "a PREFIX " + prefix + "b",
+                "BCAST PREFIX " + prefix + " NOLOOP")) {
+                writer.call(("CLIENT TRACKING ON " + options).split(" "));
+                other.call(("CLIENT TRACKING ON BCAST PREFIX " + prefix).split(" "));
+                ByteArrayOutputStream pipeline = new ByteArrayOutputStream();
+                for (String command : List.of("SET {p}a1 1", "SET {p}b 1", "SET {p}a1 2", "MULTI", "SET {p}c 1",
+                    "INCR {p}a2", "EXEC", "GET {p}c", "PING end")) {
+                    pipeline.writeBytes(RespClient.encode(RespClient.toBytes(command.replace("{p}", prefix).split(" "))));
+                }
+                writer.send(pipeline.toByteArray());
+                readUntil(writer, "$3\r\nend\r\n", transcript);
+                writer.send(RespClient.encode(RespClient.toBytes("PING", "after")));
+                readUntil(writer, "$5\r\nafter\r\n", transcript);
+                other.send(RespClient.encode(RespClient.toBytes("PING", "after")));
+                readUntil(other, "$5\r\nafter\r\n", transcript);
+                writer.call("CLIENT", "TRACKING", "OFF");
+                other.call("CLIENT", "TRACKING", "OFF");
+            }
+        }
+        return transcript;
+    }
+
+    private static void readUntil(RespClient client, String last, List<String> transcript) {
+        String frame;
+        do {
+            frame = client.readReplyText();
+            transcript.add(RespClient.escape(RespClient.bytes(frame)));
+        } while (!frame.equals(last));
+    }
+
+    /**
+     * A write over a key whose time has passed deletes it and then writes it, in one pass: a BCAST
+     * client is sent the key once, as redis-server 7.0.15 sends it. hz 1 keeps active expiry out of
+     * the way (a try where it deleted the key first, seen by its invalidation, is tried again).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void aWriteOverAKeyWhoseTimePassedInvalidatesItOnceForBroadcastClients(Target target) {
+        String key = "{bx" + RUNS.incrementAndGet() + "}k";
+        try (RespClient admin = RespClient.connect(redis.port())) {
+            admin.call("CONFIG", "SET", "hz", "1");
+            try {
+                List<String> expected = expiredWriteTranscript(redis.port(), key);
+                try (LacewingServer server = Servers.builder(target).set("save", "").set("hz", "1").start()) {
+                    assertEquals(String.join("\n", expected), String.join("\n", expiredWriteTranscript(server.port(), key)));
+                }
+            } finally {
+                admin.call("CONFIG", "SET", "hz", "10");
+            }
+        }
+    }
+
+    private static List<String> expiredWriteTranscript(int port, String key) {
+        try (RespClient reader = RespClient.connect(port); RespClient writer = RespClient.connect(port)) {
+            reader.call("HELLO", "3");
+            reader.call("CLIENT", "TRACKING", "ON", "BCAST", "PREFIX", key);
+            for (int attempt = 0; attempt < 5; attempt++) {
+                List<String> transcript = new ArrayList<>();
+                writer.call("SET", key, "old", "PX", "5");
+                reader.send(RespClient.encode(RespClient.toBytes("PING", "set")));
+                readUntil(reader, "$3\r\nset\r\n", transcript);
+                pause(40);
+                reader.send(RespClient.encode(RespClient.toBytes("PING", "waited")));
+                List<String> waited = new ArrayList<>();
+                readUntil(reader, "$6\r\nwaited\r\n", waited);
+                if (waited.size() > 1) {
+                    continue;
+                }
+                transcript.add("SET -> " + writer.call("SET", key, "new"));
+                reader.send(RespClient.encode(RespClient.toBytes("PING", "written")));
+                readUntil(reader, "$7\r\nwritten\r\n", transcript);
+                writer.call("DEL", key);
+                return transcript;
+            }
+            throw new AssertionError("active expiry deleted the key first in every try");
+        }
+    }
+
+    private static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
     }
 
     /**

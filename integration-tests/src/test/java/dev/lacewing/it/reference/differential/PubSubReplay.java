@@ -4,7 +4,9 @@ import dev.lacewing.it.reference.DeliberateDifferences;
 import dev.lacewing.it.resp.RespClient;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -47,6 +49,8 @@ final class PubSubReplay {
     private final int[] ports;
     /** Each server's client id of each connection, as CLIENT ID answered when it connected. */
     private final long[][] ids = new long[2][PubSubScenario.CONNECTIONS];
+    /** Each server's every client id of the replay's connections, those closed by QUIT included: which connection it was. */
+    private final List<Map<Long, Integer>> everyId = List.of(new HashMap<>(), new HashMap<>());
     private int replays;
     private long frames;
     private long pushes;
@@ -109,8 +113,8 @@ final class PubSubReplay {
             for (int server = 0; server < 2; server++) {
                 connections[server][stepping].send(request(server, rest, null));
             }
-            // Redis sends a pass's BCAST invalidations after the pass's replies (Lacewing after each
-            // command's): the marker waits for the next pass, so that an expiry's are before it.
+            // A pass's BCAST invalidations follow the pass's replies: the marker waits for the
+            // next pass, so that an expiry's are before it.
             pause(PubSubScenario.WAIT_MILLIS);
             for (int server = 0; server < 2; server++) {
                 connections[server][stepping].send(request(server, List.of(), marker));
@@ -120,7 +124,7 @@ final class PubSubReplay {
         for (int server = 0; server < 2; server++) {
             List<String> frames = quits ? untilClosed(connections[server][stepping])
                 : untilMarker(connections[server][stepping], marker);
-            read.add(naming(server, step, frames));
+            read.add(brokenNamed(server, naming(server, step, frames)));
             if (quits) {
                 connections[server][stepping].close();
                 connections[server][stepping] = connect(server, stepping);
@@ -141,8 +145,8 @@ final class PubSubReplay {
             if (c == stepping) {
                 continue;
             }
-            List<String> fromRedis = untilMarker(connections[REDIS][c], marker);
-            List<String> fromLacewing = untilMarker(connections[LACEWING][c], marker);
+            List<String> fromRedis = brokenNamed(REDIS, untilMarker(connections[REDIS][c], marker));
+            List<String> fromLacewing = brokenNamed(LACEWING, untilMarker(connections[LACEWING][c], marker));
             if (!agree(step, fromRedis, fromLacewing, false)) {
                 return Optional.of(new Mismatch(index, step, c, fromRedis, fromLacewing));
             }
@@ -154,6 +158,7 @@ final class PubSubReplay {
         RespClient client = RespClient.connect(ports[server]);
         String id = client.call("CLIENT", "ID");
         ids[server][connection] = Long.parseLong(id.substring(1, id.length() - 2));
+        everyId.get(server).put(ids[server][connection], connection);
         return client;
     }
 
@@ -190,6 +195,25 @@ final class PubSubReplay {
                 String id = ":" + ids[server][c] + "\r\n";
                 frame = frame.equals(id) ? ":{client:" + c + "}\r\n"
                     : frame.replace("\r\n" + id, "\r\n:{client:" + c + "}\r\n");
+            }
+            named.add(frame);
+        }
+        return named;
+    }
+
+    private static final String REDIRECT_BROKEN = ">2\r\n$21\r\ntracking-redir-broken\r\n:";
+
+    /**
+     * The frames with the id in each tracking-redir-broken push written {@code {client:N}}: it names
+     * a connection that has gone (after QUIT), whose id each server chose.
+     */
+    private List<String> brokenNamed(int server, List<String> frames) {
+        List<String> named = new ArrayList<>(frames.size());
+        for (String frame : frames) {
+            if (frame.startsWith(REDIRECT_BROKEN)) {
+                String id = frame.substring(REDIRECT_BROKEN.length(), frame.length() - 2);
+                Integer connection = everyId.get(server).get(Long.parseLong(id));
+                frame = connection == null ? frame : REDIRECT_BROKEN + "{client:" + connection + "}\r\n";
             }
             named.add(frame);
         }
@@ -249,9 +273,8 @@ final class PubSubReplay {
      * the reply of one command and after that of another, and inside an aggregate reply or EXEC's
      * array now and then (a protocol error; Redis 7.2 sends such pushes after the reply, #12326);
      * Lacewing never splits a reply. So a step's replies are compared in order, and its pushes.
-     * Its invalidations come last: Redis sends BCAST ones at the end of the event-loop pass, after
-     * every push of the pass, Lacewing after each command (a deliberate difference, see
-     * docs/architecture.md, Client-side caching).
+     * Its invalidations come last: both servers send BCAST ones at the end of the pass, after every
+     * push of the pass.
      */
     private static List<String> ownPushesLast(List<String> frames) {
         List<String> ordered = new ArrayList<>();
@@ -267,8 +290,8 @@ final class PubSubReplay {
     /**
      * Another connection's frames with its invalidations (RESP3 pushes or RESP2 messages on
      * __redis__:invalidate) moved after its other pushes, before the marker's reply, each kept in
-     * order: Redis sends BCAST invalidations at the end of the event-loop pass, after the pass's
-     * published messages and keyspace events; Lacewing after each command or expiry.
+     * order: BCAST invalidations go out at the end of the writer's pass, after the pass's published
+     * messages and keyspace events; Lacewing sends those of active expiry at once.
      */
     private static List<String> invalidationsLast(List<String> frames) {
         if (frames.isEmpty()) {

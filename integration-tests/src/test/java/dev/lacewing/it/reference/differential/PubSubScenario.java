@@ -33,12 +33,8 @@ final class PubSubScenario {
     static final int CONNECTIONS = 5;
     private static final int PUBLISHER = 4;
 
-    /**
-     * Whether scenarios draw client-side caching steps ({@code -Ddifferential.pubsub.tracking=true}):
-     * off by default while a known mismatch stands (issue 18: on the multithread engine a BCAST
-     * client missed a SETNX's invalidation after an expiry step, seed 20261203).
-     */
-    static final boolean TRACKING = Boolean.getBoolean("differential.pubsub.tracking");
+    /** Whether scenarios draw client-side caching steps (on unless {@code -Ddifferential.pubsub.tracking=false}). */
+    static final boolean TRACKING = Boolean.parseBoolean(System.getProperty("differential.pubsub.tracking", "true"));
 
     /** Inside a step: the replay waits {@value #WAIT_MILLIS} ms before sending the calls after it. */
     static final Call WAIT = Call.exact("(wait)");
@@ -261,11 +257,10 @@ final class PubSubScenario {
             case 2 -> Call.exact("PSETEX", key, "25", draw.value());
             default -> Call.exact("PEXPIRE", key, "25");
         };
-        // Only reads touch it: a write over a key whose time passed sends BCAST clients two
-        // invalidations on the multithread engine where Redis, batching per pass, sends one (issue 18).
-        Call touch = switch (draw.below(4)) {
+        Call touch = switch (draw.below(5)) {
             case 0, 1 -> Call.exact("GET", key);
             case 2 -> Call.exact("PTTL", key);
+            case 3 -> Call.exact("SET", key, draw.value());
             default -> Call.exact("EXISTS", key);
         };
         return draw.chance(0.3) ? List.of(read(draw), expire, WAIT, touch) : List.of(expire, WAIT, touch);
