@@ -6,6 +6,7 @@ import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.Invocation;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ValueView;
+import dev.lacewing.api.WrongTypeException;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.keyspace.BlockedKeys;
 import dev.lacewing.core.keyspace.Database;
@@ -145,7 +146,11 @@ final class BlockedClient implements BlockedKeys.Entry {
                     continue;
                 }
                 waiters.remove();
-                client.served.serve(context, argument);
+                try {
+                    client.served.serve(context, argument);
+                } catch (WrongTypeException e) {
+                    context.reply().error(WrongTypeException.MESSAGE);
+                }
                 Watch.served(context, key.key(), client.destination());
                 ByteBuf reply = context.takeReply();
                 client.connection.deliver(client, reply, propagate(server, client, reply));
