@@ -216,12 +216,11 @@ final class BlockedClient implements BlockedKeys.Entry {
 
         @Override
         public void run() {
-            if (connection.server().engine().keyspace(database) instanceof Database db) {
-                for (int argument : keyArguments) {
-                    db.blockedKeys(arguments.array(), arguments.offset(argument), arguments.length(argument))
-                        .remove(database, arguments.array(), arguments.offset(argument),
-                            arguments.length(argument), BlockedClient.this);
-                }
+            Database db = connection.server().engine().keyspace(database);
+            for (int argument : keyArguments) {
+                db.blockedKeys(arguments.array(), arguments.offset(argument), arguments.length(argument))
+                    .remove(database, arguments.array(), arguments.offset(argument),
+                        arguments.length(argument), BlockedClient.this);
             }
         }
 

@@ -10,7 +10,6 @@ import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.Invocation;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
-import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.acl.Acl;
 import dev.lacewing.core.acl.AclLog;
 import dev.lacewing.core.acl.AclUser;
@@ -20,7 +19,6 @@ import dev.lacewing.core.command.KeySplit;
 import dev.lacewing.core.config.OutputBufferLimits;
 import dev.lacewing.core.diagnostics.Redaction;
 import dev.lacewing.core.diagnostics.SlowLog;
-import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.keyspace.ThreadChanges;
 import dev.lacewing.core.pubsub.ChannelName;
 import dev.lacewing.core.persistence.BackgroundSave;
@@ -1082,7 +1080,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     public void block(long deadline, int[] keyArguments, int destinationArgument, BlockedCommand command) {
         BlockedClient client = new BlockedClient(this, current, decoder, database, keyArguments,
             destinationArgument, command, deadline);
-        client.register((Database) server.engine().keyspace(database));
+        client.register(server.engine().keyspace(database));
         // Published before it is counted: a client INFO counts as blocked is one CLIENT UNBLOCK finds.
         blockedClient = client;
         server.blockedClients.increment();
@@ -1653,7 +1651,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     // ---- CommandContext -------------------------------------------------------------------
 
     @Override
-    public ReplyWriter reply() {
+    public RespWriter reply() {
         return writer;
     }
 
