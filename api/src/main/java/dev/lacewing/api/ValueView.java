@@ -21,6 +21,8 @@ public final class ValueView {
     private Object object;
     private byte[][] chunks;
     private int chunkSize;
+    private StringHandle handle;
+    private boolean takesHandles;
 
     public void setString(byte[] array, int offset, int length) {
         this.array = array;
@@ -28,6 +30,38 @@ public final class ValueView {
         this.length = length;
         this.object = null;
         this.chunks = null;
+        this.handle = null;
+    }
+
+    /**
+     * Whether whoever reads through this view takes a string as a {@link StringHandle} and
+     * releases it (a snapshot's walk, which reads the bytes on its writer's thread). False unless
+     * set: a storage then sets the bytes themselves.
+     */
+    public boolean takesHandles() {
+        return takesHandles;
+    }
+
+    public void takesHandles(boolean takes) {
+        this.takesHandles = takes;
+    }
+
+    /**
+     * A string held out of memory, by a handle the reader takes (only into a view that
+     * {@link #takesHandles}). {@link #array()} still works, reading it now, without releasing it.
+     */
+    public void setHandle(StringHandle handle) {
+        this.array = null;
+        this.offset = 0;
+        this.length = handle.length();
+        this.object = null;
+        this.chunks = null;
+        this.handle = handle;
+    }
+
+    /** The handle of a string held out of memory ({@link #setHandle}); null otherwise. */
+    public StringHandle handle() {
+        return handle;
     }
 
     /** A string of {@code length} bytes held in {@code chunks} of {@code chunkSize} bytes each. */
@@ -38,16 +72,18 @@ public final class ValueView {
         this.object = null;
         this.chunks = chunks;
         this.chunkSize = chunkSize;
+        this.handle = null;
     }
 
     public void setObject(Object object) {
         this.array = null;
         this.chunks = null;
+        this.handle = null;
         this.object = object;
     }
 
     public boolean isString() {
-        return array != null || chunks != null;
+        return array != null || chunks != null || handle != null;
     }
 
     /** Whether the string is held in chunks ({@link #chunks}) rather than one slice. */
@@ -64,6 +100,8 @@ public final class ValueView {
         if (chunks != null && array == null) {
             array = new byte[length];
             copyTo(0, array, 0, length);
+        } else if (handle != null && array == null) {
+            array = handle.read();
         }
         return array;
     }
@@ -140,5 +178,6 @@ public final class ValueView {
         array = null;
         chunks = null;
         object = null;
+        handle = null;
     }
 }

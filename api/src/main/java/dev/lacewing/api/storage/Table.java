@@ -64,6 +64,18 @@ public interface Table {
     /** Counts as an access, as {@link #get}. */
     boolean getValue(byte[] key, int offset, int length, long now, ValueView view);
 
+    /**
+     * Whether the key's value can be read now without waiting for I/O: true for an absent key and
+     * for any value held in memory. False when the value lies elsewhere (on disk, say): the table
+     * has then started reading it on a thread of its own and calls {@code ready} once, on that
+     * thread, when the read landed (or failed), so that a command rerun after it finds the value
+     * without waiting. A rerun that finds it cold again reads synchronously. Not an access; a
+     * storage that keeps every value in memory keeps this default.
+     */
+    default boolean resident(byte[] key, int offset, int length, long now, Runnable ready) {
+        return true;
+    }
+
     /** The aggregate value of a live key was changed in place: recount the bytes it holds. */
     void modified(byte[] key, int offset, int length, long now);
 
@@ -139,7 +151,9 @@ public interface Table {
      * A {@link #scan} step that hands each live entry to {@code reader} in place, through
      * {@code view}, instead of a copy of its key: a snapshot's walk, which encodes each entry
      * straight from the table. Keys whose time has passed are skipped, not deleted; nothing counts
-     * as an access.
+     * as an access. Into a view that {@link ValueView#takesHandles}, a string held out of memory
+     * may be handed as a {@link dev.lacewing.api.StringHandle}, which the reader then owns; the same
+     * holds for {@link #readEntry}.
      */
     long scanEntries(long cursor, int count, long now, ValueView view, EntryReader reader);
 

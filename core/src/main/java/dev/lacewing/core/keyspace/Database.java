@@ -118,6 +118,14 @@ public final class Database implements Keyspace {
         return changing(key, offset, length).table(index).getValue(key, offset, length, clock.getAsLong(), view);
     }
 
+    /**
+     * Whether the key's value can be read now without waiting for I/O ({@link Table#resident}):
+     * false once the storage started reading it, and {@code ready} follows on the storage's thread.
+     */
+    public boolean resident(byte[] key, int offset, int length, Runnable ready) {
+        return table(key, offset, length).resident(key, offset, length, clock.getAsLong(), ready);
+    }
+
     @Override
     public void putString(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength,
                           long expireAt) {

@@ -26,7 +26,8 @@ import java.util.function.IntFunction;
  * <p>Memory: the keys touched ahead of the walk, packed in a {@link KeySet} (their bytes and about
  * 16 more each) until their database's walk ends, plus what the sinks keep. Entries go to the sinks
  * read in place ({@link Table#scanEntries}, {@link Table#readEntry}): a string is
- * a view of the table's page, so the walk allocates nothing per entry. Keys deleted by active
+ * a view of the table's page, so the walk allocates nothing per entry; a string the storage holds
+ * out of memory comes as a handle the sink takes, read later by the saving thread. Keys deleted by active
  * expiry are not preserved: their time had passed, so a load would drop them anyway; an eviction
  * preserves its key first.
  *
@@ -71,6 +72,7 @@ public final class PartitionSnapshot {
             cursors[i] = partition.table(i).size() == 0 ? DONE : NOT_STARTED;
             touched[i] = new KeySet();
         }
+        view.takesHandles(true);
     }
 
     /**

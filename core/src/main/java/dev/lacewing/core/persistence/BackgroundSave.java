@@ -337,6 +337,7 @@ public final class BackgroundSave implements AutoCloseable {
          */
         public void writeTo(WritableByteChannel channel, boolean aofBase) throws IOException {
             boolean[] done = new boolean[partitions.length];
+            int turnOf = -1;
             try {
                 RdbFileWriter writer = new RdbFileWriter(channel, config.flag("rdbcompression"),
                     config.flag("rdbchecksum"));
@@ -356,6 +357,7 @@ public final class BackgroundSave implements AutoCloseable {
                             continue;
                         }
                         int partition = p;
+                        turnOf = partition;
                         await(door.partition(partition, () -> {
                             early.get(partition).buffer.moveTo(turn.buffer);
                             long deadline = System.nanoTime() + TURN_NANOS;
@@ -363,6 +365,7 @@ public final class BackgroundSave implements AutoCloseable {
                                 done[partition] = partitions[partition].step(BUCKETS_PER_STEP, turn);
                             } while (!done[partition] && System.nanoTime() < deadline);
                         }));
+                        turnOf = -1;
                         writer.entries(turn.buffer);
                         if (done[partition]) {
                             remaining--;
@@ -371,10 +374,25 @@ public final class BackgroundSave implements AutoCloseable {
                 }
                 writer.finish();
             } finally {
+                // Strings handed over on disk hold their storage's place until released; a turn
+                // cut short may still be filling its buffer on the partition's thread.
+                if (turnOf < 0) {
+                    turn.buffer.discard();
+                } else {
+                    try {
+                        door.partition(turnOf, turn.buffer::discard);
+                    } catch (RuntimeException e) {
+                        LOG.log(System.Logger.Level.DEBUG, "snapshot left on a closed engine: " + e);
+                    }
+                }
                 for (int p = 0; p < partitions.length; p++) {
                     if (!done[p]) {
+                        int partition = p;
                         try {
-                            door.partition(p, partitions[p]::abandon);
+                            door.partition(p, () -> {
+                                partitions[partition].abandon();
+                                early.get(partition).buffer.discard();
+                            });
                         } catch (RuntimeException e) {
                             LOG.log(System.Logger.Level.DEBUG, "snapshot left on a closed engine: " + e);
                         }
@@ -389,8 +407,12 @@ public final class BackgroundSave implements AutoCloseable {
         /** Removes every partition's snapshot without writing: the file could not be opened. */
         public void abandon() {
             for (int p = 0; p < partitions.length; p++) {
+                int partition = p;
                 try {
-                    door.partition(p, partitions[p]::abandon);
+                    door.partition(p, () -> {
+                        partitions[partition].abandon();
+                        early.get(partition).buffer.discard();
+                    });
                 } catch (RuntimeException e) {
                     LOG.log(System.Logger.Level.DEBUG, "snapshot left on a closed engine: " + e);
                 }

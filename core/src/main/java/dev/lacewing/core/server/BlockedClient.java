@@ -2,6 +2,7 @@ package dev.lacewing.core.server;
 
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.BlockedCommand;
+import dev.lacewing.api.CommandFlag;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.Invocation;
 import dev.lacewing.api.Keyspace;
@@ -12,6 +13,7 @@ import dev.lacewing.core.keyspace.BlockedKeys;
 import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.keyspace.ReadyKeys;
 import dev.lacewing.core.persistence.aof.AofBatch;
+import dev.lacewing.core.persistence.aof.AofDeletions;
 import dev.lacewing.core.persistence.aof.AofPropagation;
 import dev.lacewing.core.resp.RespWriter;
 import io.netty.buffer.ByteBuf;
@@ -146,32 +148,39 @@ final class BlockedClient implements BlockedKeys.Entry {
                     continue;
                 }
                 waiters.remove();
+                AofBatch propagated = server.aof().enabled() && client.command.spec().has(CommandFlag.WRITE)
+                    ? new AofBatch() : null;
+                AofBatch outer = AofDeletions.replaceRunning(propagated);
                 try {
                     client.served.serve(context, argument);
                 } catch (WrongTypeException e) {
                     context.reply().error(WrongTypeException.MESSAGE);
+                } finally {
+                    AofDeletions.replaceRunning(outer);
                 }
                 Watch.served(context, key.key(), client.destination());
                 ByteBuf reply = context.takeReply();
-                client.connection.deliver(client, reply, propagate(server, client, reply));
+                client.connection.deliver(client, reply, propagate(server, client, propagated, reply));
             }
             key.registry().dropIfEmpty(key.database(), key.key());
         }
     }
 
     /**
-     * A served blocked command goes into the AOF in its non-blocking form (BLPOP -> LPOP ...), as
-     * serveClientBlockedOnList propagates it, before any later command on its keys. Returns the
-     * offset it ends at; 0 with the AOF off.
+     * A served blocked write goes into the AOF before any later command on its keys, in one batch
+     * of its own (MULTI/EXEC around several), as blocked.c propagates each client it serves: a pop
+     * in its non-blocking form (BLPOP -> LPOP ...), as serveClientBlockedOnList writes it; an
+     * XREADGROUP as what serving it gave {@code batch} instead (its XCLAIMs, XGROUP CREATECONSUMER
+     * and SETID, as for one not blocked). Returns the offset it ends at; 0 when nothing was written
+     * ({@code batch} null: the AOF is off or the command reads).
      */
-    private static long propagate(ServerState server, BlockedClient client, ByteBuf reply) {
-        if (!server.aof().enabled()) {
+    private static long propagate(ServerState server, BlockedClient client, AofBatch batch, ByteBuf reply) {
+        if (batch == null) {
             return 0;
         }
-        AofBatch batch = new AofBatch();
         AofPropagation.add(batch, client.database, client.command.spec().name(), client.arguments,
             System.currentTimeMillis(), () -> ByteBufUtil.getBytes(reply, reply.readerIndex(), reply.readableBytes()));
-        return server.aof().append(batch);
+        return batch.isEmpty() ? 0 : server.aof().append(batch);
     }
 
     // ---- clean-up, through the engine --------------------------------------------------------

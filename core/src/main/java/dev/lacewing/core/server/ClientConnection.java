@@ -19,15 +19,16 @@ import dev.lacewing.core.command.KeySplit;
 import dev.lacewing.core.config.OutputBufferLimits;
 import dev.lacewing.core.diagnostics.Redaction;
 import dev.lacewing.core.diagnostics.SlowLog;
+import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.keyspace.ThreadChanges;
 import dev.lacewing.core.pubsub.ChannelName;
-import dev.lacewing.core.persistence.BackgroundSave;
 import dev.lacewing.core.pubsub.SubscriptionKind;
 import dev.lacewing.core.pubsub.Subscriptions;
 import dev.lacewing.core.resp.RequestDecoder;
 import dev.lacewing.core.persistence.aof.AofBatch;
 import dev.lacewing.core.persistence.aof.AofDeletions;
 import dev.lacewing.core.persistence.aof.AofPropagation;
+import dev.lacewing.core.persistence.aof.AppendOnlyFile;
 import dev.lacewing.core.resp.RespWriter;
 import dev.lacewing.core.tracking.TrackingMode;
 import io.netty.buffer.ByteBuf;
@@ -49,6 +50,7 @@ import java.util.ArrayDeque;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
@@ -244,6 +246,24 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private KeyScope granted = KeyScope.NONE;
     /** The current script run was abandoned for reaching past its keys: run it again over the whole keyspace. */
     private boolean rerunWhole;
+    /**
+     * Cold reads (docs/architecture.md, "Storage plugins"): a read-only command whose keys' values
+     * the storage must first read from disk runs nothing; {@link #coldKeys} starts the reads, the
+     * command's thread sets {@code coldWait} and returns, and the home thread then waits
+     * ({@code coldWaiting}: input is deferred, out is this thread's) until every read landed, and
+     * reruns the request through the engine once ({@link #rerunCold}), reading synchronously
+     * whatever is cold again. {@code coldPending} counts the reads outstanding plus one for the
+     * command's return home; whoever takes it to 0 posts the rerun to the home thread.
+     */
+    private boolean coldWait;
+    private boolean coldWaiting;
+    private boolean coldRerun;
+    private final AtomicInteger coldPending = new AtomicInteger();
+    private final Runnable coldLanded = () -> {
+        if (coldPending.decrementAndGet() == 0) {
+            channel.eventLoop().execute(this::rerunCold);
+        }
+    };
 
     ClientConnection(ServerState server, int homeWorker) {
         this.server = server;
@@ -376,7 +396,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             earlyReply.release();
             earlyReply = null;
         }
-        if (!waiting || blocked || postponed) {
+        if (!waiting || blocked || postponed || coldWaiting) {
             releaseOut();
         }
         if (heldPushes != null) {
@@ -593,6 +613,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             granted = KeyScope.ALL;
             waiting = !handOver(this);
         }
+        if (!waiting && coldWait) {
+            awaitCold();
+        }
     }
 
     /** Called by a script run on the thread running it ({@link ScriptRun}): nothing of it was written. */
@@ -691,6 +714,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     private void begin(Command<CoreContext> command) {
+        coldRerun = false;
         markReply();
         current = command;
         countsReads = command.readOnly();
@@ -769,6 +793,10 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
      */
     @Override
     public void run() {
+        if (countsReads && !coldRerun && coldKeys()) {
+            coldWait = true;
+            return;
+        }
         if (!server.engine().reclaimMemory(this) && current.spec().has(CommandFlag.DENYOOM)) {
             reject(counted, Errors.OOM);
             executed = true;
@@ -776,7 +804,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
         // processCommand's writeCommandsDeniedByDiskError: writes, and PING, after a failed BGSAVE
         // or while the AOF cannot be written.
-        String refusal = server.backgroundSave().refusesWrites() ? BackgroundSave.MISCONF : server.aof().refusal();
+        String refusal = server.diskErrorRefusal();
         if (refusal != null && (current.spec().has(CommandFlag.WRITE) || current.spec().name().equals("ping"))) {
             reject(counted, refusal);
             executed = true;
@@ -820,6 +848,94 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     /**
+     * Whether some key of the read-only command about to run is cold: the storage then reads each
+     * such value on a thread of its own ({@link Database#resident}), and {@link #coldLanded} hears
+     * each read land. Runs where the command runs, holding its keys.
+     */
+    private boolean coldKeys() {
+        int keys = keyCount();
+        if (keys == 0) {
+            return false;
+        }
+        coldPending.set(1);
+        boolean cold = false;
+        for (int i = 0; i < keys; i++) {
+            cold |= coldKey(i);
+        }
+        return cold;
+    }
+
+    /**
+     * A part of a split read ({@link SplitRequest}): whether some of its keys (indexes into the
+     * request's keys) are cold, their reads started. Parts run at once on several threads; the
+     * count was set when the request split ({@link #split}).
+     */
+    boolean coldPart(int[] keys) {
+        if (!countsReads || coldRerun) {
+            return false;
+        }
+        boolean cold = false;
+        for (int key : keys) {
+            cold |= coldKey(key);
+        }
+        return cold;
+    }
+
+    private boolean coldKey(int key) {
+        Arguments args = decoder;
+        int argument = keyArgument(key);
+        coldPending.incrementAndGet();
+        if (selectedDatabase().resident(args.array(), args.offset(argument), args.length(argument), coldLanded)) {
+            coldPending.decrementAndGet();
+            return false;
+        }
+        return true;
+    }
+
+    /** Core's view of the selected database: blocked keys and residency live there, not in the api. */
+    private Database selectedDatabase() {
+        return server.engine().keyspace(database);
+    }
+
+    /** A split read found cold keys in some part and wrote nothing: the connection waits for them as {@link #run()} would. */
+    void splitCold() {
+        coldWait = true;
+    }
+
+    /**
+     * On the home thread, once a command that found cold keys returned: replies before it go out,
+     * input waits, and the command's own count is taken off {@link #coldPending} (the rerun may
+     * follow at once, posted).
+     */
+    private void awaitCold() {
+        coldWait = false;
+        coldWaiting = true;
+        waiting = true;
+        flush();
+        coldLanded.run();
+    }
+
+    /** On the home thread: every cold read landed; the request runs again, reading what is cold again synchronously. */
+    private void rerunCold() {
+        coldWaiting = false;
+        if (closed) {
+            waiting = false;
+            releaseOut();
+            releaseDeferred();
+            return;
+        }
+        waiting = false;
+        coldRerun = true;
+        writer.target(muted ? discardedReplies() : out());
+        markReply();
+        execute(granted);
+        if (!waiting) {
+            decoder.consume();
+            continueInput();
+        }
+    }
+
+    /**
      * Runs on the shard thread the engine took this connection's command to, while the connection
      * waits: the decoder and {@code out} are this thread's until {@link #completed()}, and the
      * engine's hand-over ordered the home thread's writes before. Only what dispatch would hand
@@ -831,7 +947,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     @Override
     public boolean advance() {
         if (blockedClient != null || closing || out == null || out.readableBytes() >= REPLY_FLUSH_BYTES
-            || !channel.isWritable() || inSubscribedContext() || multi.active() || rerunWhole || muted
+            || !channel.isWritable() || inSubscribedContext() || multi.active() || rerunWhole || coldWait || muted
             || replyOff || skipNextReply) {
             return false;
         }
@@ -860,6 +976,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     @Override
     public Split split() {
+        coldPending.set(1);
         return current.keySplit() == KeySplit.GATHER ? GatherRequest.of(this, current, decoder)
             : SplitRequest.of(this, current, decoder);
     }
@@ -1039,6 +1156,10 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
                 return;
             }
         }
+        if (coldWait) {
+            awaitCold();
+            return;
+        }
         if (executed) {
             decoder.consume();
         }
@@ -1080,7 +1201,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     public void block(long deadline, int[] keyArguments, int destinationArgument, BlockedCommand command) {
         BlockedClient client = new BlockedClient(this, current, decoder, database, keyArguments,
             destinationArgument, command, deadline);
-        client.register(server.engine().keyspace(database));
+        client.register(selectedDatabase());
         // Published before it is counted: a client INFO counts as blocked is one CLIENT UNBLOCK finds.
         blockedClient = client;
         server.blockedClients.increment();
@@ -1270,7 +1391,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         // on its own, unless earlier replies still wait in out, which it must not overtake. A
         // blocked or postponed connection's out is this thread's, and may still hold replies that
         // wait for their AOF entry to be written: the message goes in behind them.
-        boolean own = !waiting || blocked || postponed;
+        boolean own = !waiting || blocked || postponed || coldWaiting;
         boolean held = !own && handOverMark > 0;
         ByteBuf target;
         if (own) {
@@ -1331,7 +1452,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             pushedAside = false;
             channel.flush();
         }
-        if (!waiting || blocked || postponed) {
+        if (!waiting || blocked || postponed || coldWaiting) {
             flush();
             accountBuffers();
         }
@@ -1506,20 +1627,35 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     private void flush() {
+        flush(true);
+    }
+
+    /**
+     * Sends what {@code out} holds once the AOF holds every write it may show. {@code replies}:
+     * whether {@code out} may hold replies produced since the last look at the AOF, whose reads
+     * may show other connections' writes not yet on disk ({@link AppendOnlyFile#replyBarrier});
+     * false when the AOF releases replies it already waited for, so a steady stream of others'
+     * writes cannot hold them again and again.
+     */
+    private void flush(boolean replies) {
         if (closed) {
             return;
         }
-        if (aofOffset > aofCommitted && server.aof().enabled()) {
+        AppendOnlyFile aof = server.aof();
+        if (replies && out != null && out.isReadable() && aof.enabled()) {
+            aofOffset = Math.max(aofOffset, aof.replyBarrier());
+        }
+        if (aofOffset > aofCommitted && aof.enabled()) {
             if (!awaitingAof) {
                 awaitingAof = true;
                 // By the time the file is committed the connection may have gone on to a command
                 // that is away on another thread, writing into out: that command's return flushes.
                 // A blocked or postponed connection's out is its own thread's.
-                server.aof().afterCommit(aofOffset, channel.eventLoop(), committed -> {
+                aof.afterCommit(aofOffset, channel.eventLoop(), committed -> {
                     awaitingAof = false;
                     aofCommitted = Math.max(aofCommitted, committed);
-                    if (!waiting || blocked || postponed) {
-                        flush();
+                    if (!waiting || blocked || postponed || coldWaiting) {
+                        flush(false);
                     }
                 });
             }

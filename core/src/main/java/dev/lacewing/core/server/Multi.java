@@ -12,7 +12,6 @@ import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.keyspace.ThreadChanges;
-import dev.lacewing.core.persistence.BackgroundSave;
 import dev.lacewing.core.persistence.aof.AofDeletions;
 import dev.lacewing.core.resp.RespWriter;
 import java.util.ArrayList;
@@ -119,10 +118,15 @@ public final class Multi {
      * False for the commands that run at once even inside MULTI (DISCARD, MULTI, WATCH, QUIT,
      * RESET), as Redis's processCommand lets them through.
      */
-    /** processCommand's MISCONF check, as for a command outside MULTI: writes and PING after a failed BGSAVE. */
-    private boolean refusedAfterFailedSave(Command<CoreContext> command) {
-        return connection.server().backgroundSave().refusesWrites()
-            && (command.spec().has(CommandFlag.WRITE) || command.spec().name().equals("ping"));
+    /**
+     * processCommand's MISCONF check, as for a command outside MULTI: the error a write or PING is
+     * refused with after a failed BGSAVE or while the AOF cannot be written, or null.
+     */
+    private String diskErrorRefusal(Command<CoreContext> command) {
+        if (!command.spec().has(CommandFlag.WRITE) && !command.spec().name().equals("ping")) {
+            return null;
+        }
+        return connection.server().diskErrorRefusal();
     }
 
     boolean dispatch(Command<CoreContext> command, Arguments args, RespWriter writer) {
@@ -144,8 +148,9 @@ public final class Multi {
             connection.rejectQueued(command, Errors.OOM);
             return true;
         }
-        if (refusedAfterFailedSave(command)) {
-            connection.rejectQueued(command, BackgroundSave.MISCONF);
+        String diskError = diskErrorRefusal(command);
+        if (diskError != null) {
+            connection.rejectQueued(command, diskError);
             return true;
         }
         if (name.equals("multi") || name.equals("watch")) {
@@ -338,22 +343,24 @@ public final class Multi {
 
         /**
          * Redis's execCommand, with every key granted: a watched key written since WATCH gives a
-         * null array; over maxmemory a transaction with a DENYOOM command is refused whole;
-         * otherwise an array of every queued command's reply, runtime errors included.
+         * null array; over maxmemory a transaction with a DENYOOM command is refused whole, and so
+         * is one with a write while the disk refuses writes (MISCONF, processCommand's check of
+         * EXEC by its queued commands' flags); otherwise an array of every queued command's reply, runtime errors included.
          */
         @Override
         public void run() {
             RespWriter writer = connection.writer();
             long errorsBefore = writer.errorCount();
             long start = System.nanoTime();
+            String diskError = anyWrite() ? connection.server().diskErrorRefusal() : null;
             if (failed) {
                 writer.error(EXECABORT);
             } else if (watch != null && watch.changed(System.currentTimeMillis())) {
                 writer.nullArray();
             } else if (!connection.server().engine().reclaimMemory(this) && anyDenyOom()) {
                 writer.error(EXECABORT_BECAUSE + Errors.OOM);
-            } else if (connection.server().backgroundSave().refusesWrites() && anyWrite()) {
-                writer.error(EXECABORT_BECAUSE + BackgroundSave.MISCONF);
+            } else if (diskError != null) {
+                writer.error(EXECABORT_BECAUSE + diskError);
             } else {
                 writer.array(queued.size());
                 running = this;

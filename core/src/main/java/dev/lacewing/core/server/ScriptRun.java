@@ -16,7 +16,6 @@ import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.diagnostics.Redaction;
 import dev.lacewing.core.diagnostics.SlowLog;
 import dev.lacewing.core.keyspace.ThreadChanges;
-import dev.lacewing.core.persistence.BackgroundSave;
 import dev.lacewing.core.persistence.aof.AofBatch;
 import dev.lacewing.core.persistence.aof.AofPropagation;
 import dev.lacewing.core.resp.RespWriter;
@@ -264,9 +263,10 @@ public final class ScriptRun implements ScriptHost {
             return;
         }
         // scriptPrepareForRun: a script with a shebang and without no-writes is refused whole.
-        if ((flags & Scripts.SHEBANG) != 0 && (flags & Scripts.NO_WRITES) == 0
-            && ctx.server().backgroundSave().refusesWrites()) {
-            reply.error(BackgroundSave.MISCONF);
+        String diskError = (flags & Scripts.SHEBANG) != 0 && (flags & Scripts.NO_WRITES) == 0
+            ? ctx.server().diskErrorRefusal() : null;
+        if (diskError != null) {
+            reply.error(diskError);
             return;
         }
         if ((flags & Scripts.SHEBANG) != 0 && (flags & (Scripts.NO_WRITES | Scripts.ALLOW_OOM)) == 0
@@ -510,10 +510,12 @@ public final class ScriptRun implements ScriptHost {
         if (write && readOnly) {
             return error("ERR Write commands are not allowed from read-only scripts.");
         }
-        // scriptVerifyWriteCommandAllow: after a failed BGSAVE a script's first write gets MISCONF;
-        // once it wrote, it may go on (failing it midway would leave half its effects).
-        if (write && !wrote && server.backgroundSave().refusesWrites()) {
-            return error(BackgroundSave.MISCONF);
+        // scriptVerifyWriteCommandAllow: after a failed BGSAVE or an AOF write error a script's
+        // first write gets MISCONF; once it wrote, it may go on (failing it midway would leave half
+        // its effects).
+        String diskError = write && !wrote ? server.diskErrorRefusal() : null;
+        if (diskError != null) {
+            return error(diskError);
         }
         Arguments args = request;
         if (privateCopy) {

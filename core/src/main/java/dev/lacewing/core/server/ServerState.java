@@ -291,6 +291,16 @@ public final class ServerState implements Server, ModuleRegistry {
     }
 
     /**
+     * Redis's writeCommandsDeniedByDiskError with its message: the MISCONF error that writes and
+     * PING get (queued ones in MULTI, EXEC of a transaction with a write, a script's writes) after a
+     * failed BGSAVE under {@code stop-writes-on-bgsave-error}, or while the AOF's last write or
+     * fsync failed; null while neither stops writes. Two volatile reads while the disk is healthy.
+     */
+    public String diskErrorRefusal() {
+        return backgroundSave.refusesWrites() ? BackgroundSave.MISCONF : aof.refusal();
+    }
+
+    /**
      * INFO's used_memory: the keyspace as the engine counts it (the heap in use where it cannot)
      * plus the clients' buffers.
      */

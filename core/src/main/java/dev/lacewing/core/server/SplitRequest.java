@@ -59,8 +59,14 @@ final class SplitRequest implements Invocation.Split {
         return new SplitRequest(connection, command, request);
     }
 
+    /** A part's reply when some of its keys were cold ({@link ClientConnection#coldPart}): it ran nothing. */
+    private static final Object COLD = new Object();
+
     @Override
     public Object runPart(int[] keys) {
+        if (connection.coldPart(keys)) {
+            return COLD;
+        }
         PartContext part = new PartContext(keys);
         long start = System.nanoTime();
         long changesBefore = ThreadChanges.count();
@@ -104,8 +110,20 @@ final class SplitRequest implements Invocation.Split {
         return true;
     }
 
+    /** Every part ran, or found its keys cold: then nothing is written, and the request runs again once they landed. */
     @Override
     public void join(int[][] keys, Object[] replies) {
+        for (Object reply : replies) {
+            if (reply == COLD) {
+                for (Object other : replies) {
+                    if (other != COLD) {
+                        ((PartContext) other).buffer.release();
+                    }
+                }
+                connection.splitCold();
+                return;
+            }
+        }
         RespWriter writer = connection.writer();
         long errorsBefore = writer.errorCount();
         long nanos = earlierNanos;
@@ -224,8 +242,9 @@ final class SplitRequest implements Invocation.Split {
         private final int[] arguments;
         private final ByteBuf buffer = Unpooled.buffer(64);
         private final RespWriter writer = new RespWriter();
-        private final ValueView valueView = new ValueView();
-        private final ReadLookups reads = connection.server().readLookups();
+        /** Made on first use: a split that only writes (MSET, DEL) needs neither. */
+        private ValueView valueView;
+        private ReadLookups reads;
         private long nanos;
         /** Whether the part changed anything on its thread ({@link ThreadChanges}). */
         private boolean changed;
@@ -295,7 +314,13 @@ final class SplitRequest implements Invocation.Split {
         @Override
         public Keyspace keyspace() {
             Keyspace keyspace = connection.server().engine().keyspace(database);
-            return command.readOnly() ? reads.of(keyspace) : keyspace;
+            if (!command.readOnly()) {
+                return keyspace;
+            }
+            if (reads == null) {
+                reads = connection.server().readLookups();
+            }
+            return reads.of(keyspace);
         }
 
         @Override
@@ -310,6 +335,9 @@ final class SplitRequest implements Invocation.Split {
 
         @Override
         public ValueView valueView() {
+            if (valueView == null) {
+                valueView = new ValueView();
+            }
             return valueView;
         }
     }

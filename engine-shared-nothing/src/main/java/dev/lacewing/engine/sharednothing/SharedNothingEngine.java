@@ -10,8 +10,6 @@ import dev.lacewing.core.keyspace.KeyspaceEngine;
 import dev.lacewing.core.keyspace.MemoryPolicy;
 import dev.lacewing.core.keyspace.Partition;
 import dev.lacewing.core.keyspace.PartitionedKeyspace;
-import java.nio.ByteBuffer;
-import java.util.Arrays;
 import java.util.BitSet;
 
 /**
@@ -144,7 +142,7 @@ final class SharedNothingEngine extends KeyspaceEngine {
     private boolean runHere(Invocation invocation, int shard) {
         if (!queues[shard].free(invocation)) {
             queues[shard].enqueueLocal(new Transaction(Transaction.Kind.LOCAL, invocation, null, new int[] {shard},
-                null, new ByteBuffer[][] {intents(invocation, null)}));
+                null, new long[][] {intents(invocation, null)}));
             return false;
         }
         BitSet reach = servingReach(invocation, null, shard);
@@ -209,7 +207,7 @@ final class SharedNothingEngine extends KeyspaceEngine {
             int part = partOfShard[shardOfKey[i]];
             keys[part][filled[part]++] = i;
         }
-        ByteBuffer[][] intents = new ByteBuffer[parts][];
+        long[][] intents = new long[parts][];
         for (int part = 0; part < parts; part++) {
             intents[part] = intents(invocation, keys[part]);
         }
@@ -381,15 +379,17 @@ final class SharedNothingEngine extends KeyspaceEngine {
         queues[shard].release(transaction);
     }
 
-    /** The keys of {@code invocation} at key indexes {@code keys} (all of them when null), copied, as intents. */
-    private static ByteBuffer[] intents(Invocation invocation, int[] keys) {
+    /**
+     * The keys of {@code invocation} at key indexes {@code keys} (all of them when null), as
+     * intents: their {@link TransactionQueue#intent} hashes, which outlive the request's buffer.
+     */
+    private static long[] intents(Invocation invocation, int[] keys) {
         Arguments args = invocation.arguments();
         int count = keys == null ? invocation.keyCount() : keys.length;
-        ByteBuffer[] intents = new ByteBuffer[count];
+        long[] intents = new long[count];
         for (int i = 0; i < count; i++) {
             int argument = invocation.keyArgument(keys == null ? i : keys[i]);
-            intents[i] = ByteBuffer.wrap(Arrays.copyOfRange(args.array(), args.offset(argument),
-                args.offset(argument) + args.length(argument)));
+            intents[i] = TransactionQueue.intent(args.array(), args.offset(argument), args.length(argument));
         }
         return intents;
     }

@@ -1,7 +1,6 @@
 package dev.lacewing.engine.sharednothing;
 
 import dev.lacewing.api.Invocation;
-import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -47,15 +46,18 @@ final class Transaction {
     final int[] shards;
     /** Per involved shard, the key indexes its part runs over (SPLIT), or null. */
     final int[][] keys;
-    /** Per involved shard, the keys its part claims; null for a claim of the whole shard (WHOLE). */
-    final ByteBuffer[][] intents;
+    /**
+     * Per involved shard, the keys its part claims, as {@link TransactionQueue#intent} hashes; null
+     * for a claim of the whole shard (WHOLE).
+     */
+    final long[][] intents;
     final boolean[] granted;
     final Object[] replies;
     /** SPLIT: parts not yet run in this round; WHOLE: shards not yet granted. */
     final AtomicInteger outstanding;
 
     Transaction(Kind kind, Invocation invocation, Invocation.Split split, int[] shards, int[][] keys,
-                ByteBuffer[][] intents) {
+                long[][] intents) {
         this.kind = kind;
         this.invocation = invocation;
         this.split = split;

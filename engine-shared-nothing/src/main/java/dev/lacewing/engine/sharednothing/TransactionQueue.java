@@ -2,7 +2,6 @@ package dev.lacewing.engine.sharednothing;
 
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.Invocation;
-import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,16 +20,21 @@ import java.util.function.BiConsumer;
  * Waits therefore only ever point from a later transaction to an earlier one: no deadlock.
  *
  * <p>Each claimed key keeps its claimants in arrival order, so a keyed part is grantable when it
- * heads the line of every key it claims; a grant looks only at the parts still waiting, and each
- * of them only at its own keys' lines: O(waiting parts x their keys), nothing when none waits,
- * as nearly always.
+ * heads the line of every key it claims. Only an arrival, or a release that makes a waiting part
+ * the new head of a line, can make a keyed part grantable, so while no whole-shard claim is in the
+ * queue a grant checks just those parts ({@link #candidates}): O(released keys), however many parts
+ * wait behind a busy key. With a whole-shard claim in the queue, or one just released, it passes
+ * over every waiting part in order.
  *
  * <p>Commands outside the queue (single-key commands inline or hopped here) run at once when no
  * unreleased transaction claims their keys ({@link #free}), ahead of transactions waiting on other
  * keys; otherwise they join the queue's tail as {@link Transaction.Kind#LOCAL} and wait.
  *
- * <p>Intents compare key bytes only, not the database: two commands on equal key names in
- * different databases may wait for each other, never the wrong way round.
+ * <p>An intent is a 64-bit hash of the key's bytes ({@link #intent}), not the key or its database:
+ * two commands on equal key names in different databases, or on keys whose hashes collide, may
+ * wait for each other, never the wrong way round. Hashing spares a copy of every key and a
+ * byte-wise compare per lookup; a key claimed by one part only (nearly always) has no line of its
+ * own, just that part.
  *
  * <p>Thread rule: the shard's thread only, but {@link #arrive}, which any thread calls.
  */
@@ -41,9 +45,20 @@ final class TransactionQueue {
     /** Unreleased transactions, in order: granted ones and those waiting. */
     private final LinkedHashSet<Transaction> active = new LinkedHashSet<>();
     /** The transactions of {@link #active} not granted yet, in order. */
-    private final ArrayList<Transaction> waiting = new ArrayList<>();
-    /** Per claimed key, the parts of {@link #active} that claim it, in order (a part once per time it names the key). */
-    private final HashMap<ByteBuffer, ArrayDeque<Transaction>> claimed = new HashMap<>();
+    private final LinkedHashSet<Transaction> waiting = new LinkedHashSet<>();
+    /**
+     * Waiting parts that may have become grantable since the last pass: arrivals, and the parts a
+     * release left heading a line. Some may be granted or gone already; the pass skips those.
+     */
+    private final ArrayList<Transaction> candidates = new ArrayList<>();
+    /** A whole-shard claim was released since the last pass: everything waiting is checked. */
+    private boolean wholeReleased;
+    /**
+     * Per claimed key, the parts of {@link #active} that claim it, in order (a part once per time it
+     * names the key): the {@link Transaction} itself while it is the only one, else an
+     * {@link ArrayDeque} of them.
+     */
+    private final HashMap<Long, Object> claimed = new HashMap<>();
     private int wholeClaims;
     /** Called on this thread for each part granted here. */
     private final BiConsumer<Transaction, Integer> onGranted;
@@ -79,7 +94,7 @@ final class TransactionQueue {
         Arguments args = invocation.arguments();
         for (int i = 0; i < invocation.keyCount(); i++) {
             int argument = invocation.keyArgument(i);
-            if (claimed.containsKey(ByteBuffer.wrap(args.array(), args.offset(argument), args.length(argument)))) {
+            if (claimed.containsKey(intent(args.array(), args.offset(argument), args.length(argument)))) {
                 return false;
             }
         }
@@ -103,13 +118,10 @@ final class TransactionQueue {
         active.remove(transaction);
         if (transaction.claimsWhole()) {
             wholeClaims--;
+            wholeReleased = true;
         } else {
-            for (ByteBuffer key : transaction.intents[transaction.part(shard)]) {
-                ArrayDeque<Transaction> line = claimed.get(key);
-                line.removeFirstOccurrence(transaction);
-                if (line.isEmpty()) {
-                    claimed.remove(key);
-                }
+            for (long key : transaction.intents[transaction.part(shard)]) {
+                unclaim(key, transaction);
             }
         }
         grant();
@@ -133,11 +145,12 @@ final class TransactionQueue {
     private void add(Transaction transaction) {
         active.add(transaction);
         waiting.add(transaction);
+        candidates.add(transaction);
         if (transaction.claimsWhole()) {
             wholeClaims++;
         } else {
-            for (ByteBuffer key : transaction.intents[transaction.part(shard)]) {
-                claimed.computeIfAbsent(key, k -> new ArrayDeque<>(2)).addLast(transaction);
+            for (long key : transaction.intents[transaction.part(shard)]) {
+                claim(key, transaction);
             }
         }
     }
@@ -168,43 +181,54 @@ final class TransactionQueue {
     }
 
     /**
+     * Grants what may have become grantable: the {@link #candidates} heading every line of their
+     * keys, or, while a whole-shard claim is in the queue or was just released, a pass over every
+     * waiting part ({@link #passAll}).
+     */
+    private void pass() {
+        if (wholeClaims > 0 || wholeReleased) {
+            passAll();
+        } else {
+            for (Transaction transaction : candidates) {
+                int part = transaction.part(shard);
+                if (!transaction.granted[part] && heads(transaction, transaction.intents[part])
+                    && waiting.remove(transaction)) {
+                    grant(transaction, part);
+                }
+            }
+        }
+        candidates.clear();
+        wholeReleased = false;
+    }
+
+    /**
      * One pass over the waiting parts, in order: a keyed part heading the line of each of its keys
      * is granted; a whole-shard claim is granted when it is the first unreleased transaction, and
      * nothing after it is (nor anything at all while a granted one holds the shard).
      */
-    private void pass() {
+    private void passAll() {
         if (waiting.isEmpty()) {
             return;
         }
-        Iterator<Transaction> order = active.iterator();
-        Transaction first = order.next();
+        Transaction first = active.iterator().next();
         if (first.claimsWhole() && first.granted[first.part(shard)]) {
             return;
         }
-        int kept = 0;
-        int i = 0;
-        for (; i < waiting.size(); i++) {
-            Transaction transaction = waiting.get(i);
+        for (Iterator<Transaction> in = waiting.iterator(); in.hasNext(); ) {
+            Transaction transaction = in.next();
             int part = transaction.part(shard);
             if (transaction.claimsWhole()) {
                 if (transaction == first) {
+                    in.remove();
                     grant(transaction, part);
-                } else {
-                    waiting.set(kept++, transaction);
                 }
-                i++;
-                break;
+                return;
             }
             if (heads(transaction, transaction.intents[part])) {
+                in.remove();
                 grant(transaction, part);
-            } else {
-                waiting.set(kept++, transaction);
             }
         }
-        for (; i < waiting.size(); i++) {
-            waiting.set(kept++, waiting.get(i));
-        }
-        waiting.subList(kept, waiting.size()).clear();
     }
 
     private void grant(Transaction transaction, int part) {
@@ -212,12 +236,65 @@ final class TransactionQueue {
         started.add(transaction);
     }
 
-    private boolean heads(Transaction transaction, ByteBuffer[] keys) {
-        for (ByteBuffer key : keys) {
-            if (claimed.get(key).peekFirst() != transaction) {
+    private boolean heads(Transaction transaction, long[] keys) {
+        for (long key : keys) {
+            Object line = claimed.get(key);
+            Object head = line instanceof ArrayDeque<?> several ? several.peekFirst() : line;
+            if (head != transaction) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** Puts {@code transaction} at the end of {@code key}'s line. */
+    @SuppressWarnings("unchecked")
+    private void claim(long key, Transaction transaction) {
+        Object line = claimed.putIfAbsent(key, transaction);
+        if (line instanceof ArrayDeque<?> several) {
+            ((ArrayDeque<Transaction>) several).addLast(transaction);
+        } else if (line != null) {
+            ArrayDeque<Transaction> several = new ArrayDeque<>(4);
+            several.addLast((Transaction) line);
+            several.addLast(transaction);
+            claimed.put(key, several);
+        }
+    }
+
+    /**
+     * Takes the first occurrence of {@code transaction} out of {@code key}'s line; the part then
+     * heading it is a {@link #candidates candidate}.
+     */
+    @SuppressWarnings("unchecked")
+    private void unclaim(long key, Transaction transaction) {
+        Object line = claimed.get(key);
+        if (line == transaction) {
+            claimed.remove(key);
+            return;
+        }
+        ArrayDeque<Transaction> several = (ArrayDeque<Transaction>) line;
+        several.removeFirstOccurrence(transaction);
+        candidates.add(several.peekFirst());
+        if (several.size() == 1) {
+            claimed.put(key, several.peekFirst());
+        }
+    }
+
+    /**
+     * The intent of a key: FNV-1a over its bytes, 64 bits, then murmur3's 64-bit finalizer. Two
+     * keys share one with a chance of about 2^-64 per pair, and then only wait for each other.
+     */
+    static long intent(byte[] key, int offset, int length) {
+        long h = 0xcbf29ce484222325L ^ length;
+        int end = offset + length;
+        for (int i = offset; i < end; i++) {
+            h = (h ^ key[i]) * 0x100000001b3L;
+        }
+        h ^= h >>> 33;
+        h *= 0xff51afd7ed558ccdL;
+        h ^= h >>> 33;
+        h *= 0xc4ceb53a2ed5cc51L;
+        h ^= h >>> 33;
+        return h;
     }
 }

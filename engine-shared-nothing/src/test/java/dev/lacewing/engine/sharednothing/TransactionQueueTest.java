@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.Invocation;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,11 +19,12 @@ class TransactionQueueTest {
     private final TransactionQueue queue = new TransactionQueue(0, (transaction, shard) -> granted.add(transaction));
 
     private static Transaction claiming(String... keys) {
-        ByteBuffer[] intents = new ByteBuffer[keys.length];
+        long[] intents = new long[keys.length];
         for (int i = 0; i < keys.length; i++) {
-            intents[i] = ByteBuffer.wrap(keys[i].getBytes(StandardCharsets.UTF_8));
+            byte[] key = keys[i].getBytes(StandardCharsets.UTF_8);
+            intents[i] = TransactionQueue.intent(key, 0, key.length);
         }
-        return new Transaction(Transaction.Kind.SPLIT, null, null, new int[] {0}, null, new ByteBuffer[][] {intents});
+        return new Transaction(Transaction.Kind.SPLIT, null, null, new int[] {0}, null, new long[][] {intents});
     }
 
     private static Transaction whole() {
@@ -74,6 +74,63 @@ class TransactionQueueTest {
         assertEquals(List.of(first, unrelated, waiting, later), granted);
     }
 
+    /** A release that leaves a part heading one of its lines grants it only once it heads them all. */
+    @Test
+    void aPartWaitingOnTwoKeysIsGrantedWhenBothAreReleased() {
+        Transaction onA = claiming("a");
+        Transaction onB = claiming("b");
+        Transaction onBoth = claiming("a", "b");
+        arrive(onA, onB, onBoth);
+        assertEquals(List.of(onA, onB), granted);
+        queue.release(onA);
+        assertEquals(List.of(onA, onB), granted);
+        queue.release(onB);
+        assertEquals(List.of(onA, onB, onBoth), granted);
+    }
+
+    /** After a whole-shard claim ends, every part it held back is granted, not just new heads of lines. */
+    @Test
+    void partsHeldBackByAWholeClaimAreGrantedWhenItEnds() {
+        Transaction all = whole();
+        Transaction onA = claiming("a");
+        Transaction onB = claiming("b");
+        arrive(all, onA, onB);
+        assertEquals(List.of(all), granted);
+        queue.release(all);
+        assertEquals(List.of(all, onA, onB), granted);
+    }
+
+    /** A key's line grows past one claimant and shrinks back, granting each in turn. */
+    @Test
+    void claimantsOfOneKeyAreGrantedOneAfterAnotherInArrivalOrder() {
+        Transaction first = claiming("a");
+        Transaction second = claiming("a", "b");
+        Transaction third = claiming("a");
+        arrive(first, second, third);
+        assertEquals(List.of(first), granted);
+        queue.release(first);
+        assertEquals(List.of(first, second), granted);
+        assertFalse(queue.free(command("b")));
+        queue.release(second);
+        assertEquals(List.of(first, second, third), granted);
+        assertTrue(queue.free(command("b")));
+        queue.release(third);
+        assertTrue(queue.free(command("a")));
+    }
+
+    /** MSET a 1 a 2 claims a twice; its release ends both claims, and a later claimant follows it. */
+    @Test
+    void aPartNamingAKeyTwiceHoldsItUntilReleased() {
+        Transaction twice = claiming("a", "a");
+        Transaction later = claiming("a");
+        arrive(twice, later);
+        assertEquals(List.of(twice), granted);
+        queue.release(twice);
+        assertEquals(List.of(twice, later), granted);
+        queue.release(later);
+        assertTrue(queue.free(command("a")));
+    }
+
     @Test
     void aWholeShardClaimWaitsForEverythingEarlierAndHoldsBackEverythingLater() {
         Transaction first = claiming("a");
@@ -105,7 +162,7 @@ class TransactionQueueTest {
         Transaction holding = claiming("a");
         arrive(holding);
         Transaction local = new Transaction(Transaction.Kind.LOCAL, command("a"), null, new int[] {0}, null,
-            new ByteBuffer[][] {{ByteBuffer.wrap("a".getBytes(StandardCharsets.UTF_8))}});
+            claiming("a").intents);
         queue.enqueueLocal(local);
         assertEquals(List.of(holding), granted);
         queue.release(holding);

@@ -11,13 +11,19 @@ import dev.lacewing.it.resp.RespClient;
 import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
 import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Proxy;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -373,6 +379,111 @@ class AofTest {
         try (LacewingServer server = start(target, dir); RespClient client = RespClient.connect(server.port())) {
             assertEquals("*1\r\n$6\r\nsecond\r\n", client.call("LRANGE", "queue", "0", "-1"));
         }
+    }
+
+    /**
+     * Blocked stream reads served by a later XADD, each on a server's own port: XREADGROUP as
+     * Redis's serveClientsBlockedOnStreamKey propagates it (an XCLAIM per entry; with NOACK XGROUP
+     * SETID, after XGROUP CREATECONSUMER for a new consumer, the two in MULTI/EXEC), XREAD not at all.
+     */
+    private static void serveBlockedStreamReads(int port) throws Exception {
+        try (RespClient client = RespClient.connect(port); RespClient blocked = RespClient.connect(port)) {
+            assertEquals("+OK\r\n", client.call("XGROUP", "CREATE", "s", "g", "$", "MKSTREAM"));
+            String[][] served = {
+                {"XREADGROUP", "GROUP", "g", "alice", "BLOCK", "10000", "STREAMS", "s", ">"},
+                {"XREADGROUP", "GROUP", "g", "bob", "NOACK", "BLOCK", "10000", "STREAMS", "s", ">"},
+                {"XREADGROUP", "GROUP", "g", "bob", "NOACK", "COUNT", "5", "BLOCK", "10000", "STREAMS", "s", ">"},
+                {"XREAD", "BLOCK", "10000", "STREAMS", "s", "$"}};
+            for (int i = 0; i < served.length; i++) {
+                blocked.send(RespClient.encode(RespClient.toBytes(served[i])));
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (!client.call("INFO", "clients").contains("blocked_clients:1\r\n") && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                }
+                String id = (i + 1) + "-1";
+                assertEquals("$" + id.length() + "\r\n" + id + "\r\n", client.call("XADD", "s", id, "f", "v"));
+                assertTrue(blocked.readReplyText().contains(id), String.join(" ", served[i]));
+            }
+            assertEquals("+OK\r\n", client.call("SET", "last", "v"));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("targets")
+    void aBlockedXreadgroupServedLaterIsWrittenAsRedisWritesIt(Target target) throws Exception {
+        Path ours = Servers.freshDirectory();
+        try (LacewingServer server = start(target, ours)) {
+            serveBlockedStreamReads(server.port());
+        }
+        Path theirs = Servers.freshDirectory();
+        try (ReferenceRedis redis = ReferenceRedis.start("--dir", theirs.toString(), "--appendonly", "yes",
+            "--appendfsync", "always")) {
+            serveBlockedStreamReads(redis.port());
+        }
+        assertEquals(incrFiles(theirs), incrFiles(ours));
+    }
+
+    /**
+     * A write's fsync held back (the file's force waits for the test, as a slow disk would): a GET
+     * on another connection that shows the write is not answered before the fsync that makes the
+     * write durable, as Redis sends no reply of a pass before the pass's fsync; both replies leave
+     * once it ends.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("targets")
+    void aReadShowingAWriteIsNotAnsweredBeforeTheWritesFsync(Target target) throws Exception {
+        Path dir = Servers.freshDirectory();
+        try (LacewingServer server = start(target, dir); RespClient writer = RespClient.connect(server.port());
+             RespClient reader = RespClient.connect(server.port())) {
+            Semaphore forceStarted = new Semaphore(0);
+            Semaphore forceMayEnd = new Semaphore(0);
+            AtomicBoolean holding = new AtomicBoolean(true);
+            holdForces(server, holding, forceStarted, forceMayEnd);
+            try {
+                writer.send(RespClient.encode(RespClient.toBytes("SET", "k", "v")));
+                assertTrue(forceStarted.tryAcquire(10, TimeUnit.SECONDS), "the SET's fsync began");
+                reader.send(RespClient.encode(RespClient.toBytes("GET", "k")));
+                assertFalse(reader.available(500), "a read showed a write before its fsync ended");
+                assertFalse(writer.available(0), "a write was acknowledged before its fsync ended");
+            } finally {
+                holding.set(false);
+                forceMayEnd.release(1000);
+            }
+            assertEquals("$1\r\nv\r\n", reader.readReplyText());
+            assertEquals("+OK\r\n", writer.readReplyText());
+        }
+    }
+
+    /**
+     * Puts a force that waits for {@code forceMayEnd} while {@code holding} in place of the AOF's
+     * own (AppendOnlyFile's IncrWrites, reached by reflection: the server has no setting for a
+     * slow disk).
+     */
+    private static void holdForces(LacewingServer server, AtomicBoolean holding, Semaphore forceStarted,
+                                   Semaphore forceMayEnd) throws ReflectiveOperationException {
+        Object aof = server.state().aof();
+        Field writes = aof.getClass().getDeclaredField("writes");
+        writes.setAccessible(true);
+        Class<?> incrWrites = writes.getType();
+        Object held = Proxy.newProxyInstance(incrWrites.getClassLoader(), new Class<?>[] {incrWrites},
+            (proxy, method, args) -> {
+                if (method.getDeclaringClass() == Object.class) {
+                    return method.getName().equals("equals") ? proxy == args[0]
+                        : method.getName().equals("hashCode") ? System.identityHashCode(proxy) : "held forces";
+                }
+                FileChannel file = (FileChannel) args[0];
+                if (method.getName().equals("write")) {
+                    file.write((ByteBuffer) args[1]);
+                } else if (method.getName().equals("force")) {
+                    if (holding.get()) {
+                        forceStarted.release();
+                        forceMayEnd.acquireUninterruptibly();
+                    }
+                    file.force(false);
+                }
+                return null;
+            });
+        writes.set(aof, held);
     }
 
     @ParameterizedTest(name = "{0}")

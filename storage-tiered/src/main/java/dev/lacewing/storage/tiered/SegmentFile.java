@@ -14,13 +14,21 @@ import java.nio.file.StandardOpenOption;
  * {@link Compaction} drops by copying the live extents into a fresh file. The file is scratch: it
  * is created empty, and deleted when closed.
  *
- * <p>Thread rule: written and compacted only by the thread holding the partition; the figures
- * ({@link #size}, {@link #liveBytes}, {@link #liveValues}, {@link #reads}) are read racily by INFO.
+ * <p>Thread rule: written and compacted only by the thread holding the partition;
+ * {@link #readConcurrently} and {@link #generation} from any thread (a positional read of the
+ * channel, which a compaction or truncation may close or change under it: {@link #generation}
+ * tells); the figures ({@link #size}, {@link #liveBytes}, {@link #liveValues}, {@link #reads}) are
+ * read racily by INFO.
  */
 final class SegmentFile implements AutoCloseable {
 
     private final Path path;
-    private FileChannel channel;
+    private volatile FileChannel channel;
+    /**
+     * Moves on whenever an offset may come to hold other bytes (the file emptied or compacted), so
+     * that a read made on another thread in an older generation is known to be stale.
+     */
+    private volatile long generation;
     private volatile long size;
     private volatile long liveBytes;
     private volatile long liveValues;
@@ -68,6 +76,19 @@ final class SegmentFile implements AutoCloseable {
         return readFrom(channel, at, length);
     }
 
+    /**
+     * The value of an extent, read on a thread that does not hold the partition; the caller compares
+     * {@link #generation} before and after to know whether the bytes are the extent's. Throws
+     * {@link UncheckedIOException} when the channel closed under it (compaction).
+     */
+    byte[] readConcurrently(long at, int length) {
+        return readFrom(channel, at, length);
+    }
+
+    long generation() {
+        return generation;
+    }
+
     private static byte[] readFrom(FileChannel channel, long at, int length) {
         byte[] value = new byte[length];
         ByteBuffer buffer = ByteBuffer.wrap(value);
@@ -86,14 +107,18 @@ final class SegmentFile implements AutoCloseable {
 
     /**
      * An extent is dead (its value overwritten or deleted). When nothing is live any more the file
-     * is emptied at once, which needs no copying.
+     * is emptied at once, which needs no copying, if {@code mayEmpty} (no snapshot holds a handle).
      */
-    void release(int length) {
+    void release(int length, boolean mayEmpty) {
         liveBytes -= length;
         liveValues--;
-        if (liveValues == 0) {
+        if (liveValues == 0 && mayEmpty) {
             truncate();
         }
+    }
+
+    void release(int length) {
+        release(length, true);
     }
 
     /** Drops every extent at once (FLUSHALL of the partition's last table). */
@@ -110,6 +135,7 @@ final class SegmentFile implements AutoCloseable {
             throw new UncheckedIOException("tiered storage truncate failed", e);
         }
         size = 0;
+        generation++;
     }
 
     /** Whether under half of a file of at least {@code minSize} bytes is live. */
@@ -166,6 +192,7 @@ final class SegmentFile implements AutoCloseable {
             channel = fresh;
             size = written;
             liveBytes = written;
+            generation++;
         }
     }
 

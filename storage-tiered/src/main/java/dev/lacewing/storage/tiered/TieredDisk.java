@@ -10,12 +10,18 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One server's tiered storage: a directory of its own under {@code tiered-dir} (so that servers
  * sharing a directory never meet) holding one segment file per partition; the directory is
- * deleted when the storage closes.
+ * deleted when the storage closes. Cold reads run on {@link #READER_THREADS} reader threads of its
+ * own, behind a queue of at most {@link #READ_QUEUE} reads; a read that finds the queue full is
+ * made synchronously by the command instead.
  *
  * <p>Thread rule: {@link #partition} on the thread building the keyspace, {@link #info} from any
  * thread (racy sums), {@link #close} once, after the engine closed.
@@ -26,6 +32,10 @@ final class TieredDisk implements Storage {
     private final TieredSettings settings;
     private final Path directory;
     private final List<TieredPartition> partitions = new CopyOnWriteArrayList<>();
+    /** Threads reading cold values: a few suffice, since each read is one positional file read. */
+    static final int READER_THREADS = 2;
+    static final int READ_QUEUE = 1024;
+    private final ThreadPoolExecutor readers;
     /** {@code maxmemory} as CONFIG SET leaves it; 0 for no limit. */
     private volatile long maxmemory;
 
@@ -38,6 +48,13 @@ final class TieredDisk implements Storage {
                 maxmemory = Long.parseLong(value);
             }
         });
+        AtomicInteger readerCount = new AtomicInteger();
+        this.readers = new ThreadPoolExecutor(READER_THREADS, READER_THREADS, 0, TimeUnit.MILLISECONDS,
+            new ArrayBlockingQueue<>(READ_QUEUE), task -> {
+                Thread thread = new Thread(task, "lacewing-tiered-read-" + readerCount.incrementAndGet());
+                thread.setDaemon(true);
+                return thread;
+            });
         try {
             Files.createDirectories(settings.directory());
             this.directory = Files.createTempDirectory(settings.directory(), "storage-");
@@ -49,7 +66,7 @@ final class TieredDisk implements Storage {
     @Override
     public PartitionStore partition(int index, int count) {
         TieredPartition partition = new TieredPartition(context, settings,
-            new SegmentFile(directory.resolve("partition-" + index + ".segment")), () -> maxmemory / count);
+            new SegmentFile(directory.resolve("partition-" + index + ".segment")), () -> maxmemory / count, readers);
         partitions.add(partition);
         return partition;
     }
@@ -59,20 +76,27 @@ final class TieredDisk implements Storage {
         long disk = 0;
         long values = 0;
         long reads = 0;
+        long asyncReads = 0;
+        long snapshotReads = 0;
         for (TieredPartition partition : partitions) {
             disk += partition.segment().size();
             values += partition.segment().liveValues();
             reads += partition.segment().reads();
+            asyncReads += partition.asyncReads();
+            snapshotReads += partition.snapshotReads();
         }
         Map<String, String> info = new LinkedHashMap<>();
         info.put("tiered_disk_bytes", Long.toString(disk));
         info.put("tiered_offloaded_values", Long.toString(values));
-        info.put("tiered_reads", Long.toString(reads));
+        info.put("tiered_reads", Long.toString(reads + asyncReads + snapshotReads));
+        info.put("tiered_async_reads", Long.toString(asyncReads));
+        info.put("tiered_snapshot_reads", Long.toString(snapshotReads));
         return info;
     }
 
     @Override
     public void close() {
+        readers.shutdownNow();
         for (TieredPartition partition : partitions) {
             partition.segment().close();
         }

@@ -1,10 +1,18 @@
 package dev.lacewing.storage.tiered;
 
+import dev.lacewing.api.StringHandle;
 import dev.lacewing.api.storage.PartitionStore;
 import dev.lacewing.api.storage.StorageContext;
 import dev.lacewing.api.storage.Table;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
@@ -12,8 +20,15 @@ import java.util.function.LongSupplier;
  * first compacts the file when under half of it is live (so that no caller holds an extent being
  * moved: the value being stored has none yet).
  *
- * <p>Thread rule: as {@link PartitionStore}: only the thread holding the partition; INFO reads
- * the segment's figures racily.
+ * <p>A cold read ({@link #readLater}) runs on the storage's reader threads and leaves the value in
+ * {@link #landed}, keyed by its offset and tagged with the segment's generation, where the rerun of
+ * the command that asked takes it ({@link #read}). Landed values are bounded by
+ * {@link #LANDED_BYTES} a partition: past it a read still lands nothing, and the rerun reads
+ * synchronously.
+ *
+ * <p>Thread rule: as {@link PartitionStore}: only the thread holding the partition, except
+ * {@link #readLater}'s work on a reader thread, which touches only the segment's channel and
+ * {@link #landed}; INFO reads the segment's figures racily.
  */
 final class TieredPartition implements PartitionStore {
 
@@ -26,12 +41,32 @@ final class TieredPartition implements PartitionStore {
     private final List<TieredTable> tables = new ArrayList<>();
     /** This partition's even share of {@code maxmemory}; 0 for no limit. */
     private final LongSupplier share;
+    private final Executor readers;
+    /** Values read by {@link #readLater} and not yet taken, by offset. */
+    private final Map<Long, Landed> landed = new ConcurrentHashMap<>();
+    private final AtomicLong landedBytes = new AtomicLong();
+    private final AtomicLong asyncReads = new AtomicLong();
+    private final AtomicLong snapshotReads = new AtomicLong();
+    /**
+     * Handles a snapshot holds ({@link #handle}): while any is out, no offset may come to hold other
+     * bytes, so the file is neither compacted nor emptied.
+     */
+    private final AtomicInteger handlesOut = new AtomicInteger();
 
-    TieredPartition(StorageContext context, TieredSettings settings, SegmentFile segment, LongSupplier share) {
+    /** Bytes of landed values a partition keeps for the reruns that will take them. */
+    static final long LANDED_BYTES = 8 << 20;
+
+    /** A value read off the worker: the bytes of the extent at its offset in {@code generation}. */
+    private record Landed(long generation, byte[] value) {
+    }
+
+    TieredPartition(StorageContext context, TieredSettings settings, SegmentFile segment, LongSupplier share,
+                    Executor readers) {
         this.context = context;
         this.settings = settings;
         this.segment = segment;
         this.share = share;
+        this.readers = readers;
     }
 
     @Override
@@ -80,21 +115,122 @@ final class TieredPartition implements PartitionStore {
     }
 
     long write(byte[] value, int offset, int length) {
-        if (segment.wantsCompaction(settings.compactMinBytes())) {
+        if (handlesOut.get() == 0 && segment.wantsCompaction(settings.compactMinBytes())) {
             SegmentFile.Compaction compaction = segment.compaction();
             for (TieredTable table : tables) {
                 table.relocate(compaction);
             }
             compaction.finish();
+            dropLanded();
         }
         return segment.append(value, offset, length);
     }
 
+    /** The value of an extent: the one a reader landed for it, or else read synchronously. */
     byte[] read(long at, int length) {
+        if (!landed.isEmpty()) {
+            Landed value = landed.remove(at);
+            if (value != null) {
+                landedBytes.addAndGet(-value.value.length);
+                if (value.generation == segment.generation() && value.value.length == length) {
+                    return value.value;
+                }
+            }
+        }
+        settings.pauseBeforeRead();
         return segment.read(at, length);
     }
 
-    void release(int length) {
-        segment.release(length);
+    /** Whether a reader landed the extent's value, for the rerun to take. */
+    boolean landed(long at, int length) {
+        Landed value = landed.isEmpty() ? null : landed.get(at);
+        return value != null && value.generation == segment.generation() && value.value.length == length;
+    }
+
+    /**
+     * Reads an extent on a reader thread and runs {@code ready} there once it landed in
+     * {@link #landed}, or failed (the rerun then reads synchronously and meets the error itself).
+     * False, running nothing, when the readers' queue is full: the caller reads synchronously.
+     */
+    boolean readLater(long at, int length, Runnable ready) {
+        long generation = segment.generation();
+        try {
+            readers.execute(() -> {
+                try {
+                    settings.pauseBeforeRead();
+                    byte[] value = segment.readConcurrently(at, length);
+                    asyncReads.incrementAndGet();
+                    if (segment.generation() == generation
+                        && landedBytes.addAndGet(length) <= LANDED_BYTES) {
+                        Landed old = landed.put(at, new Landed(generation, value));
+                        if (old != null) {
+                            landedBytes.addAndGet(-old.value.length);
+                        }
+                    } else if (segment.generation() == generation) {
+                        landedBytes.addAndGet(-length);
+                    }
+                } catch (UncheckedIOException e) {
+                    // Compacted or emptied under the read, or a failing disk: nothing lands.
+                } finally {
+                    ready.run();
+                }
+            });
+            return true;
+        } catch (RejectedExecutionException e) {
+            return false;
+        }
+    }
+
+    long asyncReads() {
+        return asyncReads.get();
+    }
+
+    /** An extent is dead: its bytes, and any value landed for it, go. */
+    void release(long at, int length) {
+        if (!landed.isEmpty()) {
+            Landed value = landed.remove(at);
+            if (value != null) {
+                landedBytes.addAndGet(-value.value.length);
+            }
+        }
+        segment.release(length, handlesOut.get() == 0);
+    }
+
+    /**
+     * A snapshot's handle on an extent: read on the snapshot writer's thread, and until released
+     * the extent's bytes stay where they are, even once the key changed (no compaction, no
+     * emptying the file meanwhile).
+     */
+    StringHandle handle(long at, int length) {
+        handlesOut.incrementAndGet();
+        return new StringHandle() {
+            @Override
+            public int length() {
+                return length;
+            }
+
+            @Override
+            public byte[] read() {
+                settings.pauseBeforeRead();
+                byte[] value = segment.readConcurrently(at, length);
+                snapshotReads.incrementAndGet();
+                return value;
+            }
+
+            @Override
+            public void release() {
+                handlesOut.decrementAndGet();
+            }
+        };
+    }
+
+    long snapshotReads() {
+        return snapshotReads.get();
+    }
+
+    /** Every offset may now hold other bytes: landed values are stale. */
+    void dropLanded() {
+        landed.clear();
+        landedBytes.set(0);
     }
 }

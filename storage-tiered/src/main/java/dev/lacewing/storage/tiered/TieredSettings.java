@@ -13,8 +13,28 @@ import java.nio.file.Path;
  *                        {@code maxmemory} after a store, and when the server asks for memory
  *                        back before it evicts (never without a maxmemory)
  * @param compactMinBytes a segment file smaller than this is never compacted
+ * @param readDelayMillis a test hook: how long each read of an offloaded value sleeps first, on a
+ *                        reader thread or synchronously (system property {@value #READ_DELAY_PROPERTY},
+ *                        read when the storage opens; 0 in service)
  */
-record TieredSettings(Path directory, int minValueSize, boolean eager, long compactMinBytes) {
+record TieredSettings(Path directory, int minValueSize, boolean eager, long compactMinBytes, long readDelayMillis) {
+
+    static final String READ_DELAY_PROPERTY = "lacewing.tiered.read-delay-ms";
+
+    TieredSettings(Path directory, int minValueSize, boolean eager, long compactMinBytes) {
+        this(directory, minValueSize, eager, compactMinBytes, 0);
+    }
+
+    /** Before a read of an offloaded value: the test hook's delay, if any. */
+    void pauseBeforeRead() {
+        if (readDelayMillis > 0) {
+            try {
+                Thread.sleep(readDelayMillis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
 
     static final String DIRECTORY = "tiered-dir";
     static final String MIN_VALUE_SIZE = "tiered-min-value-size";
@@ -32,6 +52,7 @@ record TieredSettings(Path directory, int minValueSize, boolean eager, long comp
         if (!offload.equalsIgnoreCase("eager") && !offload.equalsIgnoreCase("pressure")) {
             throw new IllegalArgumentException(OFFLOAD + " must be eager or pressure, not " + offload);
         }
-        return new TieredSettings(path, (int) minValueSize, offload.equalsIgnoreCase("eager"), COMPACT_MIN_BYTES);
+        return new TieredSettings(path, (int) minValueSize, offload.equalsIgnoreCase("eager"), COMPACT_MIN_BYTES,
+            Long.getLong(READ_DELAY_PROPERTY, 0));
     }
 }

@@ -22,8 +22,10 @@ import java.util.function.LongSupplier;
  * {@link #visited} can answer from the key's hash alone: a walk at cursor {@code c} has handed over
  * exactly the keys whose bucket comes before {@code c} in reversed-bit order, in every size since.
  *
- * <p>Reads of an offloaded string are synchronous file reads here (the asynchronous path is the
- * SPI's later {@code resident} slice). A string edited in place (APPEND, SETRANGE) comes back to
+ * <p>A command about to read an offloaded string asks {@link #resident} first, which starts the read
+ * on a reader thread ({@link TieredPartition#readLater}); the command's rerun then finds the value
+ * landed. Any other read of an offloaded string (a rerun that lost the race, MULTI/EXEC, scripts)
+ * is a synchronous file read on the caller's thread. A string edited in place (APPEND, SETRANGE) comes back to
  * memory, with room past its end, and goes to disk again only when memory is asked for
  * ({@link #offload}), and not while it is the string last opened for editing, which its command
  * may still be writing.
@@ -195,7 +197,7 @@ final class TieredTable implements Table {
 
     private void dropValue(Entry entry) {
         if (entry.onDisk()) {
-            partition.release(entry.length);
+            partition.release(entry.diskAt, entry.length);
             entry.diskAt = -1;
         }
         usedMemory -= entry.memory;
@@ -244,10 +246,15 @@ final class TieredTable implements Table {
         return entry.value instanceof Aggregate ? entry.value : string(entry);
     }
 
-    /** Points the view at the entry's value, reading an offloaded string. */
+    /**
+     * Points the view at the entry's value: an offloaded string is read, or handed as a handle to a
+     * view that takes them (a snapshot's, whose writer reads it on its own thread).
+     */
     private ValueView view(Entry entry, ValueView view) {
         if (entry.value instanceof Aggregate) {
             view.setObject(entry.value);
+        } else if (entry.onDisk() && view.takesHandles()) {
+            view.setHandle(partition.handle(entry.diskAt, entry.length));
         } else if (entry.onDisk()) {
             view.setString(partition.read(entry.diskAt, entry.length), 0, entry.length);
         } else {
@@ -317,6 +324,14 @@ final class TieredTable implements Table {
         entry.access = accessPolicy.accessed(entry.access, now);
         view(entry, view);
         return true;
+    }
+
+    /** False for an offloaded string no reader has landed yet: a reader thread reads it now. */
+    @Override
+    public boolean resident(byte[] key, int offset, int length, long now, Runnable ready) {
+        Entry entry = findLive(key, offset, length, now);
+        return entry == null || !entry.onDisk() || partition.landed(entry.diskAt, entry.length)
+            || !partition.readLater(entry.diskAt, entry.length, ready);
     }
 
     @Override
@@ -506,7 +521,7 @@ final class TieredTable implements Table {
         for (Entry head : buckets) {
             for (Entry entry = head; entry != null; entry = entry.next) {
                 if (entry.onDisk()) {
-                    partition.release(entry.length);
+                    partition.release(entry.diskAt, entry.length);
                 }
             }
         }

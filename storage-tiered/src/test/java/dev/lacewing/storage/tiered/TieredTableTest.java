@@ -2,19 +2,27 @@ package dev.lacewing.storage.tiered;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.StringEncoding;
+import dev.lacewing.api.StringHandle;
 import dev.lacewing.api.ValueView;
 import dev.lacewing.storage.tck.TestAccessPolicy;
 import dev.lacewing.storage.tck.TestContext;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,9 +37,66 @@ class TieredTableTest {
     }
 
     private TieredPartition partition(boolean eager, int minValueSize, long compactMinBytes, long share) {
+        return partition(eager, minValueSize, compactMinBytes, share, Runnable::run);
+    }
+
+    private TieredPartition partition(boolean eager, int minValueSize, long compactMinBytes, long share,
+                                      Executor readers) {
         TieredSettings settings = new TieredSettings(directory, minValueSize, eager, compactMinBytes);
         return new TieredPartition(new TestContext(() -> 0L, new TestAccessPolicy()), settings,
-            new SegmentFile(directory.resolve("segment")), () -> share);
+            new SegmentFile(directory.resolve("segment")), () -> share, readers);
+    }
+
+    @Test
+    public void aColdReadLandsForTheRerunAndAFailedOneStillSignalsReady() {
+        List<Runnable> reads = new ArrayList<>();
+        TieredPartition partition = partition(true, 16, Long.MAX_VALUE, 0, reads::add);
+        TieredTable table = (TieredTable) partition.newTable();
+        table.put(bytes("cold"), 0, 4, value(500, 1), Keyspace.NO_EXPIRY);
+        table.put(bytes("hot"), 0, 3, value(10, 2), Keyspace.NO_EXPIRY);
+        AtomicInteger ready = new AtomicInteger();
+        assertTrue(table.resident(bytes("hot"), 0, 3, 0, ready::incrementAndGet));
+        assertTrue(table.resident(bytes("absent"), 0, 6, 0, ready::incrementAndGet));
+        assertFalse(table.resident(bytes("cold"), 0, 4, 0, ready::incrementAndGet));
+        assertEquals(1, reads.size());
+        assertEquals(0, ready.get());
+        reads.remove(0).run();
+        assertEquals(1, ready.get());
+        assertTrue(table.resident(bytes("cold"), 0, 4, 0, ready::incrementAndGet), "landed");
+        assertArrayEquals(value(500, 1), (byte[]) table.get(bytes("cold"), 0, 4, 0));
+        assertEquals(0, partition.segment().reads(), "the rerun took the landed value");
+        assertEquals(1, partition.asyncReads());
+
+        assertFalse(table.resident(bytes("cold"), 0, 4, 0, ready::incrementAndGet), "taken: cold again");
+        partition.segment().close();
+        reads.remove(0).run();
+        assertEquals(2, ready.get(), "a failed read still signals");
+        assertThrows(UncheckedIOException.class, () -> table.get(bytes("cold"), 0, 4, 0));
+    }
+
+    @Test
+    public void aSnapshotHandleReadsTheValueOfItsEpochWhateverTheKeyBecame() {
+        TieredPartition partition = partition(true, 16, 1);
+        TieredTable table = (TieredTable) partition.newTable();
+        table.put(bytes("k"), 0, 1, value(300, 1), Keyspace.NO_EXPIRY);
+        ValueView view = new ValueView();
+        view.takesHandles(true);
+        StringHandle[] handle = new StringHandle[1];
+        assertTrue(table.readEntry(bytes("k"), 0, 1, 0, view, (key, offset, length, value, expireAt, access) ->
+            handle[0] = value.handle()));
+        assertEquals(300, handle[0].length());
+        assertTrue(table.remove(bytes("k"), 0, 1, 0));
+        assertEquals(0, partition.segment().liveValues());
+        assertEquals(300, partition.segment().size(), "not emptied while a handle is out");
+        table.put(bytes("k"), 0, 1, value(400, 2), Keyspace.NO_EXPIRY);
+        table.put(bytes("k"), 0, 1, value(400, 3), Keyspace.NO_EXPIRY);
+        assertEquals(1100, partition.segment().size(), "not compacted while a handle is out");
+        assertArrayEquals(value(300, 1), handle[0].read());
+        handle[0].release();
+        assertEquals(0, partition.segment().reads());
+        table.put(bytes("k"), 0, 1, value(400, 4), Keyspace.NO_EXPIRY);
+        assertEquals(400, partition.segment().size(), "emptied once released");
+        assertArrayEquals(value(400, 4), (byte[]) table.get(bytes("k"), 0, 1, 0));
     }
 
     private static byte[] bytes(String text) {

@@ -255,7 +255,8 @@ public final class KeyCommands {
         }
         Object copy = value instanceof TypedValue typed ? typed.copy() : value;
         if (replace) {
-            to.remove(array, destination, destinationLength);
+            // copyCommand counts one change: the store, not the deletion of what it replaces.
+            to.removeForMove(array, destination, destinationLength);
         }
         putTaken(from, array, source, sourceLength, to, destination, destinationLength, copy, expireAt, true);
         KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "copy_to", target, array, destination, destinationLength);
@@ -292,7 +293,8 @@ public final class KeyCommands {
             return;
         }
         putTaken(from, array, key, keyLength, to, key, keyLength, value, expireAt, false);
-        from.remove(array, key, keyLength);
+        // moveCommand counts one change, the store there; the key leaving here is its other half.
+        from.removeForMove(array, key, keyLength);
         KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "move_from", args, 1);
         KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "move_to", (int) target, array, key, keyLength);
         ctx.reply().integer(1);

@@ -505,14 +505,14 @@ final class StreamGroupCommands {
 
     /**
      * XREADGROUP {@code >}: the entries after the group's last ID, now delivered to {@code consumer};
-     * propagated (when {@code keyIndex} is not -1) as streamReplyWithRange does: an XCLAIM per
-     * entry, or with NOACK one XGROUP SETID.
+     * propagated as streamReplyWithRange does, served at once or later: an XCLAIM per entry, or
+     * with NOACK one XGROUP SETID.
      */
     private static void deliverNew(CommandContext ctx, StreamValue stream, StreamGroup group, Consumer consumer,
                                    long count, boolean noAck, long now, int keyIndex, int groupAt) {
         List<Entry> entries = stream.range(group.lastId().next(), StreamId.MAX, count, false);
         StreamCommands.writeEntries(ctx.reply(), stream, entries);
-        boolean propagating = keyIndex >= 0 && AofPropagation.propagating();
+        boolean propagating = AofPropagation.propagating();
         for (Entry entry : entries) {
             group.delivered(entry.id(), consumer, now, noAck, stream.entriesReadAt(group, entry.id()));
             if (propagating && !noAck) {
@@ -606,6 +606,8 @@ final class StreamGroupCommands {
 
         @Override
         public void serve(CommandContext context, int keyArgument) {
+            // serveClientsBlockedOnStreamKey: written as what it delivered, as when not blocked, never as sent.
+            AofPropagation.prevent();
             Arguments args = context.arguments();
             StreamValue stream = stream(context, keyArgument);
             StreamGroup group = stream.group(argument(args, groupAt));
@@ -614,10 +616,16 @@ final class StreamGroupCommands {
                 return;
             }
             long now = System.currentTimeMillis();
-            Consumer consumer = consumerSeen(context, group, argument(args, groupAt + 1), now, keyArgument);
+            byte[] consumerName = argument(args, groupAt + 1);
+            boolean created = group.consumer(consumerName) == null;
+            Consumer consumer = consumerSeen(context, group, consumerName, now, keyArgument);
+            if (created && noAck) {
+                AofPropagation.instead(context.client().database(), XGROUP_NAME, CREATECONSUMER,
+                    argument(args, keyArgument), argument(args, groupAt), consumerName);
+            }
             writeHeader(context, 1);
             writeKey(context, keyArgument);
-            deliverNew(context, stream, group, consumer, count, noAck, now, -1, groupAt);
+            deliverNew(context, stream, group, consumer, count, noAck, now, keyArgument, groupAt);
             context.keyspace().modifiedUnwatched(args.array(), args.offset(keyArgument), args.length(keyArgument));
         }
 

@@ -54,6 +54,16 @@ public final class AofDeletions implements KeyspaceListener {
         RUNNING.set(batch);
     }
 
+    /**
+     * {@link #running(AofBatch)} for a command run inside another's (a blocked command served by
+     * the write that readied its key): returns the batch it replaces, to be put back after.
+     */
+    public static AofBatch replaceRunning(AofBatch batch) {
+        AofBatch outer = RUNNING.get();
+        RUNNING.set(batch);
+        return outer;
+    }
+
     /** The batch of the command this thread runs, or null (none runs, the AOF is off, a replay). */
     static AofBatch running() {
         return RUNNING.get();

@@ -114,6 +114,8 @@ public final class AppendOnlyFile {
     private int pendingSize;
     private long appended;
     private int selected = -1;
+    /** {@code appended} as the last append left it, read without the lock by {@link #replyBarrier}. */
+    private volatile long appendedSoFar;
 
     private final Object writeLock = new Object();
     private final Object syncLock = new Object();
@@ -492,7 +494,26 @@ public final class AppendOnlyFile {
         if (transaction) {
             put(EXEC);
         }
+        appendedSoFar = appended;
         return appended;
+    }
+
+    /**
+     * The offset replies leaving now wait for: everything appended so far, or 0 when that is
+     * already committed (written, and forced under always). Redis writes, and under always
+     * fsyncs, every write of an event-loop pass before any reply of the pass leaves, so no reply,
+     * a read's included, shows a write that a crash can take back; here a connection's flush asks
+     * this before its replies leave and waits for that offset through {@link #afterCommit}, sharing
+     * the group commit of the writes it may show. Two volatile reads.
+     */
+    public long replyBarrier() {
+        long upTo = appendedSoFar;
+        return upTo > committed() ? upTo : 0;
+    }
+
+    /** What is on disk as the policy promises it: forced under always, written otherwise. */
+    private long committed() {
+        return fsync == Fsync.ALWAYS ? synced : written;
     }
 
     private void put(byte[] bytes) {

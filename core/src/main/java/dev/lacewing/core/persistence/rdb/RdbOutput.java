@@ -52,6 +52,16 @@ public final class RdbOutput {
         empty();
     }
 
+    /** Hands bytes {@code [from, to)} of what was written to {@code sink}, keeping them. */
+    void handTo(Sink sink, int from, int to) throws IOException {
+        sink.accept(bytes, from, to - from);
+    }
+
+    /** Drops what was written. */
+    void discard() {
+        empty();
+    }
+
     /** Appends what was written to {@code target} and empties this buffer. */
     void moveTo(RdbOutput target) {
         target.write(bytes, 0, size);

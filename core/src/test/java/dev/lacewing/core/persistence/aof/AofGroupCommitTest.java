@@ -146,4 +146,35 @@ class AofGroupCommitTest {
         assertTrue(forcedBytes.get() >= third);
         assertEquals(2, forces.get());
     }
+
+    /**
+     * A read's reply on another connection, after a write appended but not yet forced, waits for
+     * the force that covers that write, as Redis holds every reply of a pass behind the pass's
+     * fsync; once the file is forced, replies leave at once (no barrier).
+     */
+    @Test
+    void aReplyThatMayShowAnotherConnectionsWriteWaitsForItsForce() throws Exception {
+        assertEquals(0, aof.replyBarrier(), "nothing appended, nothing to wait for");
+        long write = appendSet("a");
+        AtomicLong writerReleased = new AtomicLong(-1);
+        CountDownLatch writerDone = new CountDownLatch(1);
+        flushOnLoop(write, writerReleased, writerDone);
+        assertTrue(forceStarted.tryAcquire(30, TimeUnit.SECONDS), "the force began");
+
+        // The reader's GET ran after the write: its reply may show it.
+        long barrier = aof.replyBarrier();
+        assertEquals(write, barrier);
+        AtomicLong readerReleased = new AtomicLong(-1);
+        CountDownLatch readerDone = new CountDownLatch(1);
+        flushOnLoop(barrier, readerReleased, readerDone);
+        loopIdle();
+        assertEquals(1, readerDone.getCount(), "a read's reply left before the write it may show was forced");
+
+        forceMayEnd.release();
+        assertTrue(readerDone.await(30, TimeUnit.SECONDS));
+        assertTrue(writerDone.await(30, TimeUnit.SECONDS));
+        assertTrue(forcedBytes.get() >= write);
+        assertEquals(0, aof.replyBarrier(), "all forced: replies leave at once");
+        assertEquals(1, forces.get(), "the reader shared the writer's force");
+    }
 }
