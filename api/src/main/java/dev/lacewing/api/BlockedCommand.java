@@ -17,7 +17,8 @@ public interface BlockedCommand {
 
     /**
      * Serves the command from key argument {@code keyArgument}, which {@link #ready} just accepted:
-     * takes what it takes and writes the command's whole reply (an error reply is a reply too).
+     * takes what it takes and writes the command's whole reply (an error reply is a reply too; a
+     * {@link WrongTypeException} from {@link Keyspace#aggregate} is replied as WRONGTYPE, as from a command).
      */
     void serve(CommandContext context, int keyArgument);
 }

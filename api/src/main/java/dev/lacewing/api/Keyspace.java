@@ -1,13 +1,16 @@
 package dev.lacewing.api;
 
+import dev.lacewing.api.storage.Aggregate;
 import java.util.Arrays;
 import java.util.function.Consumer;
 
 /**
  * One database as a command sees it. Keys are byte slices (array, offset, length) and are copied
  * when stored; values are {@code byte[]} for strings (an array {@link #get} returns or a command
- * stores is never changed afterwards; only {@link #editString} edits a string in place), and the data-type objects of core for the
- * aggregate types. Expiry is absolute, in milliseconds since the epoch; {@link #NO_EXPIRY} when
+ * stores is never changed afterwards; only {@link #editString} edits a string in place), and
+ * {@link Aggregate}s, core's datatypes, for the aggregate types: command code takes those through
+ * {@link #aggregate}, typed by an {@link AggregateType}, rather than by testing what {@link #get} gives.
+ * Expiry is absolute, in milliseconds since the epoch; {@link #NO_EXPIRY} when
  * a key has none. A key whose time has passed is absent: lookups delete it (lazy expiry).
  *
  * <p>Thread rule: the engine gives the executing command exclusive access to its keys; nothing
@@ -22,6 +25,20 @@ public interface Keyspace {
 
     default Object get(byte[] key) {
         return get(key, 0, key.length);
+    }
+
+    /**
+     * The live value of a key as an aggregate of {@code type}, or null when the key does not exist:
+     * a lookup as {@link #get}. A key holding another type throws {@link WrongTypeException}, which
+     * ends the command with Redis's WRONGTYPE error; so take every aggregate a command needs before
+     * it replies or writes.
+     */
+    default <T extends Aggregate> T aggregate(byte[] key, int offset, int length, AggregateType<T> type) {
+        return type.of(get(key, offset, length));
+    }
+
+    default <T extends Aggregate> T aggregate(byte[] key, AggregateType<T> type) {
+        return aggregate(key, 0, key.length, type);
     }
 
     /**

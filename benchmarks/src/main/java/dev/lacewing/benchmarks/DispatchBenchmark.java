@@ -3,7 +3,6 @@ package dev.lacewing.benchmarks;
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.Client;
 import dev.lacewing.api.Keyspace;
-import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.api.ValueView;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.CommandTable;
@@ -143,12 +142,12 @@ public class DispatchBenchmark {
     private static final class BenchmarkContext implements CoreContext {
 
         private final Arguments arguments;
-        private final ReplyWriter reply;
+        private final RespWriter reply;
         private final Keyspace keyspace;
         private final ValueView view = new ValueView();
         long now;
 
-        BenchmarkContext(Arguments arguments, ReplyWriter reply, Keyspace keyspace) {
+        BenchmarkContext(Arguments arguments, RespWriter reply, Keyspace keyspace) {
             this.arguments = arguments;
             this.reply = reply;
             this.keyspace = keyspace;
@@ -160,7 +159,7 @@ public class DispatchBenchmark {
         }
 
         @Override
-        public ReplyWriter reply() {
+        public RespWriter reply() {
             return reply;
         }
 

@@ -42,18 +42,7 @@ class ApiDowncastsTest {
         Map.entry("command/generic/SortCommands.java", 2),
         Map.entry("command/server/PersistenceCommands.java", 1),
         Map.entry("command/server/ServerCommands.java", 2),
-        Map.entry("pubsub/KeyspaceEvents.java", 2),
-        // The api's Keyspace taken for core's Database (WATCH, tracking, the dirty counter, gathered
-        // views): they go with the storage SPI, where Database stays core's and is reached typed.
-        Map.entry("command/server/InfoReport.java", 1),
-        Map.entry("server/BlockedClient.java", 1),
-        Map.entry("server/ClientConnection.java", 1),
-        Map.entry("server/GatheredKeyspace.java", 1),
-        Map.entry("server/LacewingServer.java", 1),
-        Map.entry("server/Multi.java", 1),
-        Map.entry("server/Watch.java", 1),
-        // A script's reply writer taken for core's RespWriter, to rewind it when the run is abandoned.
-        Map.entry("server/ScriptRun.java", 1));
+        Map.entry("pubsub/KeyspaceEvents.java", 2));
 
     @Test
     void noFileCastsWhatAnApiAccessorGivesToCoreBeyondTheKnownPlaces() throws IOException {

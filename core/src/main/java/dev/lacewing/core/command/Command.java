@@ -5,6 +5,7 @@ import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.CommandFlag;
 import dev.lacewing.api.CommandHandler;
 import dev.lacewing.api.CommandSpec;
+import dev.lacewing.api.WrongTypeException;
 import dev.lacewing.core.diagnostics.LatencyHistogram;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
@@ -147,12 +148,19 @@ public final class Command<C extends CommandContext> {
         return spec;
     }
 
-    /** Runs the command's body with {@code context}, on the thread that holds what its spec declares. */
+    /**
+     * Runs the command's body with {@code context}, on the thread that holds what its spec declares.
+     * A body that met a key of another type ({@code Keyspace.aggregate}) ends here with WRONGTYPE.
+     */
     public void execute(C context) {
-        if (body != null) {
-            body.execute(context);
-        } else {
-            handler.execute(context);
+        try {
+            if (body != null) {
+                body.execute(context);
+            } else {
+                handler.execute(context);
+            }
+        } catch (WrongTypeException e) {
+            context.reply().error(WrongTypeException.MESSAGE);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.lacewing.core.command;
 
+import dev.lacewing.api.WrongTypeException;
 import dev.lacewing.core.config.Config;
 
 /** Error replies, worded exactly as Redis words them; defined once. */
@@ -11,7 +12,7 @@ public final class Errors {
     public static final String SHUTDOWN_FAILED = "ERR Errors trying to SHUTDOWN. Check logs.";
     public static final String NOT_INTEGER = "ERR value is not an integer or out of range";
     public static final String NOT_FLOAT = "ERR value is not a valid float";
-    public static final String WRONG_TYPE = "WRONGTYPE Operation against a key holding the wrong kind of value";
+    public static final String WRONG_TYPE = WrongTypeException.MESSAGE;
     public static final String NO_SUCH_KEY = "ERR no such key";
     public static final String OVERFLOW = "ERR increment or decrement would overflow";
     public static final String NAN_OR_INFINITY = "ERR increment would produce NaN or Infinity";

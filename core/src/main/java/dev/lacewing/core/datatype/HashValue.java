@@ -1,7 +1,10 @@
 package dev.lacewing.core.datatype;
 
+import dev.lacewing.api.AggregateType;
+import dev.lacewing.api.HashView;
 import dev.lacewing.api.storage.Aggregate;
 import java.util.Arrays;
+import java.util.function.BiConsumer;
 import java.util.function.IntConsumer;
 import java.util.random.RandomGenerator;
 
@@ -20,7 +23,11 @@ import java.util.random.RandomGenerator;
  * <p>Thread rule: stored under one key and touched only by the thread the engine gives the
  * command on that key.
  */
-public final class HashValue implements TypedValue, Aggregate.Packed, Positioned {
+public final class HashValue implements TypedValue, Aggregate.Packed, Positioned, HashView {
+
+    /** Core's hash commands take a stored hash through this token ({@code Keyspace.aggregate}). */
+    public static final AggregateType<HashValue> TYPE = new AggregateType<>("hash", HashValue.class);
+
 
     public static final String LISTPACK = "listpack";
     public static final String HASHTABLE = "hashtable";
@@ -286,5 +293,21 @@ public final class HashValue implements TypedValue, Aggregate.Packed, Positioned
         pairs = null;
         used = 0;
         count = 0;
+    }
+
+    // ---- HashView --------------------------------------------------------------------------
+
+    @Override
+    public byte[] get(byte[] field, int offset, int length) {
+        int position = find(field, offset, length);
+        return position < 0 ? null : value(position);
+    }
+
+    @Override
+    public void forEach(BiConsumer<byte[], byte[]> visitor) {
+        for (int at = first(); at >= 0; at = next(at)) {
+            int fieldOffset = fieldOffset(at);
+            visitor.accept(Arrays.copyOfRange(array(at), fieldOffset, fieldOffset + fieldLength(at)), value(at));
+        }
     }
 }

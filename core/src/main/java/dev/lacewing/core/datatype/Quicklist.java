@@ -1,5 +1,7 @@
 package dev.lacewing.core.datatype;
 
+import dev.lacewing.api.AggregateType;
+import dev.lacewing.api.ListView;
 import dev.lacewing.api.ReplyWriter;
 
 /**
@@ -27,7 +29,11 @@ import dev.lacewing.api.ReplyWriter;
  *
  * <p>Not thread-safe: touched only by the thread holding its key (the engine's rule).
  */
-public final class Quicklist implements TypedValue {
+public final class Quicklist implements TypedValue, ListView {
+
+    /** Core's list commands take a stored list through this token ({@code Keyspace.aggregate}). */
+    public static final AggregateType<Quicklist> TYPE = new AggregateType<>("list", Quicklist.class);
+
 
     /** Redis's optimization_level: node byte limits for fill -1 .. -5. */
     private static final int[] BYTE_LIMITS = {4096, 8192, 16384, 32768, 65536};

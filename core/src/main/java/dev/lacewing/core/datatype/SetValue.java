@@ -1,9 +1,12 @@
 package dev.lacewing.core.datatype;
 
+import dev.lacewing.api.AggregateType;
+import dev.lacewing.api.SetView;
 import dev.lacewing.api.storage.Aggregate;
-import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
+import dev.lacewing.core.command.Numbers;
 import java.util.Arrays;
+import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import java.util.random.RandomGenerator;
 
@@ -23,7 +26,11 @@ import java.util.random.RandomGenerator;
  * <p>Thread rule: stored under one key and touched only by the thread the engine gives the
  * command on that key.
  */
-public final class SetValue implements TypedValue, Aggregate.Packed, Positioned {
+public final class SetValue implements TypedValue, Aggregate.Packed, Positioned, SetView {
+
+    /** Core's set commands take a stored set through this token ({@code Keyspace.aggregate}). */
+    public static final AggregateType<SetValue> TYPE = new AggregateType<>("set", SetValue.class);
+
 
     public static final String INTSET = "intset";
     public static final String HASHTABLE = "hashtable";
@@ -256,5 +263,15 @@ public final class SetValue implements TypedValue, Aggregate.Packed, Positioned 
             throw Numbers.INVALID;
         }
         return Numbers.parseLong(member, offset, length);
+    }
+
+    // ---- SetView ---------------------------------------------------------------------------
+
+    /** Copies, as {@link #member} may share a small integer's array. */
+    @Override
+    public void forEach(Consumer<byte[]> visitor) {
+        for (int at = first(); at >= 0; at = next(at)) {
+            visitor.accept(member(at).clone());
+        }
     }
 }

@@ -1,5 +1,7 @@
 package dev.lacewing.core.datatype;
 
+import dev.lacewing.api.AggregateType;
+import dev.lacewing.api.SortedSetView;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -27,7 +29,11 @@ import java.util.Arrays;
  * <p>Thread rule: owned by the key that holds it; touched only by the thread the engine gives that
  * key's commands.
  */
-public final class SortedSet implements TypedValue {
+public final class SortedSet implements TypedValue, SortedSetView {
+
+    /** Core's sorted-set commands take a stored sorted set through this token ({@code Keyspace.aggregate}). */
+    public static final AggregateType<SortedSet> TYPE = new AggregateType<>("zset", SortedSet.class);
+
 
     /**
      * Gets a member's bytes ({@code length} bytes of {@code array} from {@code offset}) and its

@@ -1,5 +1,6 @@
 package dev.lacewing.core.datatype;
 
+import dev.lacewing.api.AggregateType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -28,6 +29,10 @@ import java.util.TreeMap;
  * stored under one key and touched only by the thread the engine gives the command on that key.
  */
 public final class StreamValue implements TypedValue {
+
+    /** Core's stream commands take a stored stream through this token ({@code Keyspace.aggregate}). */
+    public static final AggregateType<StreamValue> TYPE = new AggregateType<>("stream", StreamValue.class);
+
 
     public static final String ENCODING = "stream";
 

@@ -1,6 +1,5 @@
 package dev.lacewing.core.keyspace;
 
-import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.StorageEngine;
 
 /**
@@ -16,8 +15,9 @@ public abstract class KeyspaceEngine implements StorageEngine {
         this.keyspace = keyspace;
     }
 
+    /** Core's own database: what the server's WATCH, blocking, tracking and gathered views reach. */
     @Override
-    public Keyspace keyspace(int index) {
+    public Database keyspace(int index) {
         return keyspace.database(index);
     }
 

@@ -2,7 +2,6 @@ package dev.lacewing.core.keyspace;
 
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.Invocation;
-import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.storage.Storage;
 import dev.lacewing.api.storage.StorageProvider;
 import java.nio.ByteBuffer;
@@ -126,7 +125,7 @@ public final class PartitionedKeyspace {
         return partitions[index];
     }
 
-    public Keyspace database(int index) {
+    public Database database(int index) {
         return databases[index];
     }
 

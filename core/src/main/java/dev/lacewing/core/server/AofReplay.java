@@ -5,7 +5,6 @@ import dev.lacewing.api.BlockedCommand;
 import dev.lacewing.api.Client;
 import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.Keyspace;
-import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.persistence.aof.AofLoader;
 import dev.lacewing.core.resp.RespWriter;
@@ -62,7 +61,7 @@ final class AofReplay implements CoreContext, Client {
     }
 
     @Override
-    public ReplyWriter reply() {
+    public RespWriter reply() {
         return writer;
     }
 

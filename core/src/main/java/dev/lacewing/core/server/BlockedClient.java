@@ -7,6 +7,7 @@ import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.Invocation;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ValueView;
+import dev.lacewing.api.WrongTypeException;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.keyspace.BlockedKeys;
 import dev.lacewing.core.keyspace.Database;
@@ -152,6 +153,8 @@ final class BlockedClient implements BlockedKeys.Entry {
                 AofBatch outer = AofDeletions.replaceRunning(propagated);
                 try {
                     client.served.serve(context, argument);
+                } catch (WrongTypeException e) {
+                    context.reply().error(WrongTypeException.MESSAGE);
                 } finally {
                     AofDeletions.replaceRunning(outer);
                 }
@@ -222,12 +225,11 @@ final class BlockedClient implements BlockedKeys.Entry {
 
         @Override
         public void run() {
-            if (connection.server().engine().keyspace(database) instanceof Database db) {
-                for (int argument : keyArguments) {
-                    db.blockedKeys(arguments.array(), arguments.offset(argument), arguments.length(argument))
-                        .remove(database, arguments.array(), arguments.offset(argument),
-                            arguments.length(argument), BlockedClient.this);
-                }
+            Database db = connection.server().engine().keyspace(database);
+            for (int argument : keyArguments) {
+                db.blockedKeys(arguments.array(), arguments.offset(argument), arguments.length(argument))
+                    .remove(database, arguments.array(), arguments.offset(argument),
+                        arguments.length(argument), BlockedClient.this);
             }
         }
 

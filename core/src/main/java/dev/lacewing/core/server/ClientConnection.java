@@ -10,7 +10,6 @@ import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.Invocation;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
-import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.acl.Acl;
 import dev.lacewing.core.acl.AclLog;
 import dev.lacewing.core.acl.AclUser;
@@ -910,7 +909,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     /** Core's view of the selected database: blocked keys and residency live there, not in the api. */
     private Database selectedDatabase() {
-        return (Database) server.engine().keyspace(database);
+        return server.engine().keyspace(database);
     }
 
     /** A split read found cold keys in some part and wrote nothing: the connection waits for them as {@link #run()} would. */
@@ -1821,7 +1820,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     // ---- CommandContext -------------------------------------------------------------------
 
     @Override
-    public ReplyWriter reply() {
+    public RespWriter reply() {
         return writer;
     }
 

@@ -1,6 +1,7 @@
 package dev.lacewing.core.server;
 
 import dev.lacewing.api.CommandContext;
+import dev.lacewing.core.resp.RespWriter;
 
 /**
  * The context every command gets from this server: the api's, with what core's own families need
@@ -16,6 +17,10 @@ public interface CoreContext extends CommandContext {
 
     @Override
     ServerState server();
+
+    /** Core's writer: a script run rewinds it when the run is abandoned. */
+    @Override
+    RespWriter reply();
 
     /**
      * The connection the command runs for: its own, or the caller's for a script's call and EXEC's

@@ -2,8 +2,8 @@ package dev.lacewing.core.server;
 
 import dev.lacewing.api.Client;
 import dev.lacewing.api.Keyspace;
-import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.api.ValueView;
+import dev.lacewing.core.resp.RespWriter;
 
 /**
  * A command context that is another one's (a connection's, or a script's caller's) but for its
@@ -33,7 +33,7 @@ abstract class DelegatingContext implements CoreContext {
     }
 
     @Override
-    public ReplyWriter reply() {
+    public RespWriter reply() {
         return delegate.reply();
     }
 

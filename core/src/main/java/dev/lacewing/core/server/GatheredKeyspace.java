@@ -155,7 +155,7 @@ final class GatheredKeyspace implements Keyspace {
 
     /** The engine's database {@code index} as core's {@code Database}, which every engine's keyspace is. */
     static Database database(ServerState server, int index) {
-        return (Database) server.engine().keyspace(index);
+        return server.engine().keyspace(index);
     }
 
     /**

@@ -15,6 +15,7 @@ import dev.lacewing.api.storage.StorageProvider;
 import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.keyspace.Database;
+import dev.lacewing.core.keyspace.KeyspaceEngine;
 import dev.lacewing.core.keyspace.KeyspaceListener;
 import dev.lacewing.core.keyspace.StorageSetup;
 import dev.lacewing.core.persistence.aof.AofDeletions;
@@ -292,7 +293,7 @@ public final class LacewingServer implements AutoCloseable {
             Storage storage = storageProvider.open(new StorageSetup(config, databases(state), System::currentTimeMillis,
                 state.memory()));
             state.storage(storageProvider.name(), storage);
-            StorageEngine engine;
+            KeyspaceEngine engine;
             try {
                 engine = create(engineProvider, config, workers, plan, storage, state);
             } catch (RuntimeException e) {
@@ -322,30 +323,29 @@ public final class LacewingServer implements AutoCloseable {
             }
             // Every database shares the partitions: one view installs the listener in all of them.
             // After loading, so that the keys a dump brings publish no events.
-            if (engine.keyspace(0) instanceof Database database) {
-                int partitions = database.partitionCount();
-                byte[][] partitionKeys = new byte[partitions][];
-                for (int p = 0; p < partitions; p++) {
-                    partitionKeys[p] = KeyspaceTask.partitionKey(p, partitions);
-                }
-                state.backgroundSave().open(new BackgroundSave.Door() {
-                    @Override
-                    public void keyspace(Consumer<List<Keyspace>> body) {
-                        KeyspaceTask.run(engine, workers, databases(state), databases -> {
-                            body.accept(databases);
-                            return null;
-                        });
-                    }
-
-                    @Override
-                    public CompletableFuture<Void> partition(int partition, Runnable body) {
-                        return KeyspaceTask.submit(engine, workers, partitionKeys[partition], body);
-                    }
-                }, database);
-                state.tracking().keyspace(database);
-                database.listen(KeyspaceListener.both(state.keyspaceEvents(),
-                    KeyspaceListener.both(state.tracking(), new AofDeletions(state.aof(), state.settings()))));
+            Database database = engine.keyspace(0);
+            int partitions = database.partitionCount();
+            byte[][] partitionKeys = new byte[partitions][];
+            for (int p = 0; p < partitions; p++) {
+                partitionKeys[p] = KeyspaceTask.partitionKey(p, partitions);
             }
+            state.backgroundSave().open(new BackgroundSave.Door() {
+                @Override
+                public void keyspace(Consumer<List<Keyspace>> body) {
+                    KeyspaceTask.run(engine, workers, databases(state), databases -> {
+                        body.accept(databases);
+                        return null;
+                    });
+                }
+
+                @Override
+                public CompletableFuture<Void> partition(int partition, Runnable body) {
+                    return KeyspaceTask.submit(engine, workers, partitionKeys[partition], body);
+                }
+            }, database);
+            state.tracking().keyspace(database);
+            database.listen(KeyspaceListener.both(state.keyspaceEvents(),
+                KeyspaceListener.both(state.tracking(), new AofDeletions(state.aof(), state.settings()))));
             if (moduleLoader != null) {
                 state.moduleLoader(moduleLoader.apply(state));
             }
@@ -443,10 +443,15 @@ public final class LacewingServer implements AutoCloseable {
             java.util.logging.Logger.getLogger("dev.lacewing").setLevel(mapped);
         }
 
-        /** The engine, over the storage opened for it. */
-        private static StorageEngine create(StorageEngineProvider provider, Config config, Workers workers,
-                                            ThreadingPlan plan, Storage storage, ServerState state) {
-            return provider.create(new EngineContext() {
+        /**
+         * The engine, over the storage opened for it. It must be a {@link KeyspaceEngine}: WATCH,
+         * blocked clients, tracking, keyspace events and BGSAVE are core's, applied in core's
+         * {@link Database}, so the server takes the engine's databases typed from here on rather than
+         * testing what each {@code keyspace(i)} gives. An engine of another kind is a start-up error.
+         */
+        private static KeyspaceEngine create(StorageEngineProvider provider, Config config, Workers workers,
+                                             ThreadingPlan plan, Storage storage, ServerState state) {
+            StorageEngine engine = provider.create(new EngineContext() {
                 @Override
                 public Settings settings() {
                     return config;
@@ -477,6 +482,12 @@ public final class LacewingServer implements AutoCloseable {
                     return state::clientBufferBytes;
                 }
             });
+            if (engine instanceof KeyspaceEngine keyspaceEngine) {
+                return keyspaceEngine;
+            }
+            engine.close();
+            throw new IllegalArgumentException("engine '" + provider.name() + "' does not extend "
+                + KeyspaceEngine.class.getName() + ", which the server's databases need");
         }
 
         private static List<ThreadingStrategy> withBuiltInStrategies(List<ThreadingStrategy> found) {

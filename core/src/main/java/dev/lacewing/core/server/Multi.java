@@ -2,7 +2,6 @@ package dev.lacewing.core.server;
 
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.BlockedCommand;
-import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.CommandFlag;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.Invocation;
@@ -223,13 +222,13 @@ public final class Multi {
     }
 
     /** WATCH key...: run with its keys granted, so each registers where writers of the key look. */
-    public void watch(CommandContext ctx) {
+    public void watch(CoreContext ctx) {
         if (active) {
             ctx.reply().error(WATCH_INSIDE_MULTI);
             return;
         }
         Watch watching = watching();
-        Database database = (Database) ctx.keyspace();
+        Database database = ctx.server().engine().keyspace(ctx.connection().database());
         Arguments args = ctx.arguments();
         for (int i = 1; i < args.count(); i++) {
             byte[] key = args.copy(i);

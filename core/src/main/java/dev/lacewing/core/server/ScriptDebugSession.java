@@ -3,7 +3,6 @@ package dev.lacewing.core.server;
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.Keyspace;
-import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.api.ScriptDebugger;
 import dev.lacewing.api.ScriptHost;
 import dev.lacewing.api.ScriptRuntime;
@@ -290,7 +289,7 @@ public final class ScriptDebugSession implements ScriptDebugger {
     }
 
     /** evalGenericCommand's checks, then the run under the debugger; exactly one reply. */
-    private void evaluate(ReplyWriter reply) {
+    private void evaluate(RespWriter reply) {
         Scripts scripts = server.scripts();
         String refused = refusal(scripts);
         if (refused != null) {
@@ -449,12 +448,12 @@ public final class ScriptDebugSession implements ScriptDebugger {
     /** The connection as the session's commands see it: the session's request, reply and databases, the time now. */
     private final class SessionContext extends DelegatingContext {
         private final Arguments arguments;
-        private final ReplyWriter reply;
+        private final RespWriter reply;
         private final IntFunction<Keyspace> databases;
         /** The command's clock, set by the session before each command (published by the hand-over to the worker). */
         long now = System.currentTimeMillis();
 
-        SessionContext(Arguments arguments, ReplyWriter reply, IntFunction<Keyspace> databases) {
+        SessionContext(Arguments arguments, RespWriter reply, IntFunction<Keyspace> databases) {
             super(connection);
             this.arguments = arguments;
             this.reply = reply;
@@ -467,7 +466,7 @@ public final class ScriptDebugSession implements ScriptDebugger {
         }
 
         @Override
-        public ReplyWriter reply() {
+        public RespWriter reply() {
             return reply;
         }
 

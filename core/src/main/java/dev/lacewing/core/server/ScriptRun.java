@@ -325,7 +325,7 @@ public final class ScriptRun implements ScriptHost {
 
     private void run(Scripts scripts) {
         this.scripts = scripts;
-        RespWriter writer = (RespWriter) ctx.reply();
+        RespWriter writer = ctx.reply();
         int mark = writer.position();
         try {
             script.run(scripts.runtime(), this, writer);
@@ -685,7 +685,7 @@ public final class ScriptRun implements ScriptHost {
         }
 
         @Override
-        public ReplyWriter reply() {
+        public RespWriter reply() {
             return callWriter;
         }
 

@@ -4,7 +4,6 @@ import dev.lacewing.api.CommandFlag;
 import dev.lacewing.api.CommandProvider;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.Server;
-import dev.lacewing.api.StorageEngine;
 import dev.lacewing.api.ThreadingPlan;
 import dev.lacewing.api.storage.Storage;
 import dev.lacewing.core.acl.Acl;
@@ -18,6 +17,7 @@ import dev.lacewing.core.diagnostics.InstantaneousMetric;
 import dev.lacewing.core.diagnostics.LatencyMonitor;
 import dev.lacewing.core.diagnostics.LatencyTracking;
 import dev.lacewing.core.diagnostics.SlowLog;
+import dev.lacewing.core.keyspace.KeyspaceEngine;
 import dev.lacewing.core.keyspace.MemoryPolicy;
 import dev.lacewing.core.persistence.BackgroundSave;
 import dev.lacewing.core.persistence.Snapshots;
@@ -52,7 +52,7 @@ public final class ServerState implements Server, ModuleRegistry {
 
     private final Config config;
     private volatile CommandTable<CoreContext> commands;
-    private StorageEngine engine;
+    private KeyspaceEngine engine;
     private final ThreadingPlan threading;
     private final String transport;
     private final String transportNotes;
@@ -216,7 +216,7 @@ public final class ServerState implements Server, ModuleRegistry {
         this.commands = table;
     }
 
-    void engine(StorageEngine engine) {
+    void engine(KeyspaceEngine engine) {
         this.engine = engine;
     }
 
@@ -255,7 +255,7 @@ public final class ServerState implements Server, ModuleRegistry {
         return commands;
     }
 
-    public StorageEngine engine() {
+    public KeyspaceEngine engine() {
         return engine;
     }
 

@@ -213,7 +213,7 @@ final class Watch implements WatchedKeys.Watcher {
     }
 
     /** MOVE's and COPY's key in the database another argument names, when it names one: its tracking clients invalidated. */
-    private static void invalidateIn(CommandContext ctx, Tracking.Writes writes, Arguments args, int databaseArgument,
+    private static void invalidateIn(CoreContext ctx, Tracking.Writes writes, Arguments args, int databaseArgument,
                                      int keyArgument) {
         int index;
         try {
@@ -221,8 +221,8 @@ final class Watch implements WatchedKeys.Watcher {
         } catch (NumberFormatException e) {
             return;
         }
-        if (index >= 0 && index < ctx.databases() && ctx.keyspace(index) instanceof Database database) {
-            writes.written(database, args.array(), args.offset(keyArgument), args.length(keyArgument));
+        if (index >= 0 && index < ctx.databases()) {
+            writes.written(ctx.server().engine().keyspace(index), args.array(), args.offset(keyArgument), args.length(keyArgument));
         }
     }
 

@@ -80,9 +80,6 @@ public final class GeoCommands {
     /** Ranks read at a time by a COUNT ANY search, which stops between runs once it has enough. */
     private static final int ANY_RUN = 64;
 
-    /** Returned by {@link #lookup} after replying WRONGTYPE; never stored. */
-    private static final SortedSet WRONG_TYPE = new SortedSet();
-
     private GeoCommands() {
     }
 
@@ -137,15 +134,10 @@ public final class GeoCommands {
 
     // ---- shared helpers -----------------------------------------------------------------------
 
-    /** The sorted set at argument {@code index}; null when absent; {@link #WRONG_TYPE} after replying the error. */
+    /** The sorted set at argument {@code index}, or null; WRONGTYPE ends the command for another type. */
     private static SortedSet lookup(CommandContext ctx, int index) {
         Arguments args = ctx.arguments();
-        Object value = ctx.keyspace().get(args.array(), args.offset(index), args.length(index));
-        if (value == null || value instanceof SortedSet) {
-            return (SortedSet) value;
-        }
-        ctx.reply().error(Errors.WRONG_TYPE);
-        return WRONG_TYPE;
+        return ctx.keyspace().aggregate(args.array(), args.offset(index), args.length(index), SortedSet.TYPE);
     }
 
     private static double score(SortedSet set, Arguments args, int index) {
@@ -285,9 +277,6 @@ public final class GeoCommands {
             scores[i] = GeoHash.score(position[0], position[1]);
         }
         SortedSet set = lookup(ctx, 1);
-        if (set == WRONG_TYPE) {
-            return;
-        }
         long maxEntries = maxListpackEntries(ctx);
         long maxValue = maxListpackValue(ctx);
         boolean created = false;
@@ -353,9 +342,6 @@ public final class GeoCommands {
             return;
         }
         SortedSet set = lookup(ctx, 1);
-        if (set == WRONG_TYPE) {
-            return;
-        }
         double first = set == null ? Double.NaN : score(set, args, 2);
         double second = set == null ? Double.NaN : score(set, args, 3);
         if (Double.isNaN(first) || Double.isNaN(second)) {
@@ -374,9 +360,6 @@ public final class GeoCommands {
     private static void geohash(CommandContext ctx) {
         Arguments args = ctx.arguments();
         SortedSet set = lookup(ctx, 1);
-        if (set == WRONG_TYPE) {
-            return;
-        }
         ReplyWriter reply = ctx.reply();
         reply.array(args.count() - 2);
         for (int i = 2; i < args.count(); i++) {
@@ -399,9 +382,6 @@ public final class GeoCommands {
     private static void geopos(CommandContext ctx) {
         Arguments args = ctx.arguments();
         SortedSet set = lookup(ctx, 1);
-        if (set == WRONG_TYPE) {
-            return;
-        }
         ReplyWriter reply = ctx.reply();
         reply.array(args.count() - 2);
         for (int i = 2; i < args.count(); i++) {
@@ -511,9 +491,6 @@ public final class GeoCommands {
         Arguments args = ctx.arguments();
         ReplyWriter reply = ctx.reply();
         SortedSet set = lookup(ctx, sourceIndex);
-        if (set == WRONG_TYPE) {
-            return;
-        }
         boolean write = (flags & SEARCH_STORE) != 0 || (flags & (SEARCH | NO_STORE)) == 0;
         if (set == null && write) {
             // GEORADIUS[BYMEMBER] and GEOSEARCHSTORE are writes that read with lookupKeyRead.

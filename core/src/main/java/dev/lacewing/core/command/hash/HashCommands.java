@@ -82,26 +82,16 @@ public final class HashCommands {
             handler);
     }
 
-    /** The value of the key at argument 1, after a type check; {@link #WRONG_TYPE} when it is not a hash. */
-    private static Object lookup(CommandContext ctx) {
+    /** The hash at argument 1, or null; WRONGTYPE ends the command when the key holds another type. */
+    private static HashValue lookup(CommandContext ctx) {
         Arguments args = ctx.arguments();
-        Object value = ctx.keyspace().get(args.array(), args.offset(1), args.length(1));
-        if (value != null && !(value instanceof HashValue)) {
-            ctx.reply().error(Errors.WRONG_TYPE);
-            return WRONG_TYPE;
-        }
-        return value;
+        return ctx.keyspace().aggregate(args.array(), args.offset(1), args.length(1), HashValue.TYPE);
     }
 
-    private static final Object WRONG_TYPE = new Object();
-
-    /** The hash at argument 1, created (not yet stored) when absent; null after a WRONGTYPE reply. */
+    /** The hash at argument 1, created (not yet stored) when absent. */
     private static HashValue lookupOrCreate(CommandContext ctx) {
-        Object value = lookup(ctx);
-        if (value == WRONG_TYPE) {
-            return null;
-        }
-        return value == null ? new HashValue() : (HashValue) value;
+        HashValue hash = lookup(ctx);
+        return hash == null ? new HashValue() : hash;
     }
 
     /**
@@ -149,9 +139,6 @@ public final class HashCommands {
             return null;
         }
         HashValue hash = lookupOrCreate(ctx);
-        if (hash == null) {
-            return null;
-        }
         boolean created = hash.size() == 0;
         long maxEntries = maxEntries(ctx);
         long maxValue = maxValue(ctx);
@@ -171,9 +158,6 @@ public final class HashCommands {
 
     private static void hsetnx(CommandContext ctx) {
         HashValue hash = lookupOrCreate(ctx);
-        if (hash == null) {
-            return;
-        }
         Arguments args = ctx.arguments();
         byte[] array = args.array();
         if (hash.find(array, args.offset(2), args.length(2)) >= 0) {
@@ -188,15 +172,11 @@ public final class HashCommands {
     }
 
     private static void hdel(CommandContext ctx) {
-        Object value = lookup(ctx);
-        if (value == WRONG_TYPE) {
-            return;
-        }
-        if (value == null) {
+        HashValue hash = lookup(ctx);
+        if (hash == null) {
             ctx.reply().integer(0);
             return;
         }
-        HashValue hash = (HashValue) value;
         Arguments args = ctx.arguments();
         int deleted = 0;
         for (int i = 2; i < args.count() && hash.size() > 0; i++) {
@@ -231,9 +211,6 @@ public final class HashCommands {
             return;
         }
         HashValue hash = lookupOrCreate(ctx);
-        if (hash == null) {
-            return;
-        }
         long current = 0;
         int position = hash.find(array, args.offset(2), args.length(2));
         if (position >= 0) {
@@ -274,9 +251,6 @@ public final class HashCommands {
             return;
         }
         HashValue hash = lookupOrCreate(ctx);
-        if (hash == null) {
-            return;
-        }
         LongDouble current = LongDouble.ZERO;
         int position = hash.find(array, args.offset(2), args.length(2));
         if (position >= 0) {
@@ -303,23 +277,17 @@ public final class HashCommands {
     // ---- reads -----------------------------------------------------------------------------
 
     private static void hget(CommandContext ctx) {
-        Object value = lookup(ctx);
-        if (value == WRONG_TYPE) {
-            return;
-        }
+        HashValue value = lookup(ctx);
         Arguments args = ctx.arguments();
-        replyValue(ctx.reply(), (HashValue) value, args.array(), args.offset(2), args.length(2));
+        replyValue(ctx.reply(), value, args.array(), args.offset(2), args.length(2));
     }
 
     private static void hmget(CommandContext ctx) {
-        Object value = lookup(ctx);
-        if (value == WRONG_TYPE) {
-            return;
-        }
+        HashValue value = lookup(ctx);
         Arguments args = ctx.arguments();
         ctx.reply().array(args.count() - 2);
         for (int i = 2; i < args.count(); i++) {
-            replyValue(ctx.reply(), (HashValue) value, args.array(), args.offset(i), args.length(i));
+            replyValue(ctx.reply(), value, args.array(), args.offset(i), args.length(i));
         }
     }
 
@@ -333,29 +301,21 @@ public final class HashCommands {
     }
 
     private static void hlen(CommandContext ctx) {
-        Object value = lookup(ctx);
-        if (value != WRONG_TYPE) {
-            ctx.reply().integer(value == null ? 0 : ((HashValue) value).size());
-        }
+        HashValue value = lookup(ctx);
+        ctx.reply().integer(value == null ? 0 : value.size());
     }
 
     private static void hstrlen(CommandContext ctx) {
-        Object value = lookup(ctx);
-        if (value == WRONG_TYPE) {
-            return;
-        }
+        HashValue value = lookup(ctx);
         Arguments args = ctx.arguments();
-        int position = value == null ? -1 : ((HashValue) value).find(args.array(), args.offset(2), args.length(2));
-        ctx.reply().integer(position < 0 ? 0 : ((HashValue) value).valueLength(position));
+        int position = value == null ? -1 : value.find(args.array(), args.offset(2), args.length(2));
+        ctx.reply().integer(position < 0 ? 0 : value.valueLength(position));
     }
 
     private static void hexists(CommandContext ctx) {
-        Object value = lookup(ctx);
-        if (value == WRONG_TYPE) {
-            return;
-        }
+        HashValue value = lookup(ctx);
         Arguments args = ctx.arguments();
-        boolean found = value != null && ((HashValue) value).find(args.array(), args.offset(2), args.length(2)) >= 0;
+        boolean found = value != null && value.find(args.array(), args.offset(2), args.length(2)) >= 0;
         ctx.reply().integer(found ? 1 : 0);
     }
 
@@ -373,12 +333,8 @@ public final class HashCommands {
 
     /** HKEYS, HVALS (arrays) and HGETALL (a map in RESP3), in the hash's iteration order. */
     private static void replyAll(CommandContext ctx, boolean fields, boolean values) {
-        Object value = lookup(ctx);
-        if (value == WRONG_TYPE) {
-            return;
-        }
+        HashValue hash = lookup(ctx);
         ReplyWriter reply = ctx.reply();
-        HashValue hash = (HashValue) value;
         int size = hash == null ? 0 : hash.size();
         if (fields && values) {
             reply.map(size);
@@ -407,15 +363,11 @@ public final class HashCommands {
         Arguments args = ctx.arguments();
         ReplyWriter reply = ctx.reply();
         if (args.count() == 2) {
-            Object value = lookup(ctx);
-            if (value == WRONG_TYPE) {
-                return;
-            }
-            if (value == null) {
+            HashValue hash = lookup(ctx);
+            if (hash == null) {
                 reply.nullBulk();
                 return;
             }
-            HashValue hash = (HashValue) value;
             int at = hash.randomPosition(ThreadLocalRandom.current());
             reply.bulk(hash.array(at), hash.fieldOffset(at), hash.fieldLength(at));
             return;
@@ -426,15 +378,11 @@ public final class HashCommands {
         }
         long count = asked.count();
         boolean withValues = asked.withFlag();
-        Object value = lookup(ctx);
-        if (value == WRONG_TYPE) {
-            return;
-        }
-        if (value == null || count == 0) {
+        HashValue hash = lookup(ctx);
+        if (hash == null || count == 0) {
             reply.array(0);
             return;
         }
-        HashValue hash = (HashValue) value;
         RandomGenerator random = ThreadLocalRandom.current();
         int size = hash.size();
         if (count < 0) {
@@ -489,11 +437,8 @@ public final class HashCommands {
             return;
         }
         long cursor = start;
-        Object value = lookup(ctx);
-        if (value == WRONG_TYPE) {
-            return;
-        }
-        if (value == null) {
+        HashValue hash = lookup(ctx);
+        if (hash == null) {
             ScanOptions.replyEmpty(reply);
             return;
         }
@@ -502,7 +447,6 @@ public final class HashCommands {
             return;
         }
         long count = options.count();
-        HashValue hash = (HashValue) value;
         List<byte[]> gathered = new ArrayList<>();
         // Redis counts a field and its value as two of COUNT, and stops after 10 * COUNT buckets.
         long steps = options.maxSteps();

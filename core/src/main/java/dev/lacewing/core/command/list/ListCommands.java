@@ -48,17 +48,6 @@ public final class ListCommands {
     private static final String COUNT_NEGATIVE = "ERR COUNT can't be negative";
     private static final String MAXLEN_NEGATIVE = "ERR MAXLEN can't be negative";
 
-    /** Thrown by {@link #list} after it replied WRONGTYPE; preallocated, no stack trace. */
-    private static final class WrongType extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        WrongType() {
-            super(null, null, false, false);
-        }
-    }
-
-    private static final WrongType WRONG_TYPE = new WrongType();
-
     private ListCommands() {
     }
 
@@ -118,15 +107,10 @@ public final class ListCommands {
 
     // ---- helpers ------------------------------------------------------------------------
 
-    /** The list at key argument {@code index}, or null; replies WRONGTYPE and throws for another type. */
+    /** The list at key argument {@code index}, or null; WRONGTYPE ends the command for another type. */
     private static Quicklist list(CommandContext ctx, int index) {
         Arguments args = ctx.arguments();
-        Object value = ctx.keyspace().get(args.array(), args.offset(index), args.length(index));
-        if (value == null || value instanceof Quicklist) {
-            return (Quicklist) value;
-        }
-        ctx.reply().error(Errors.WRONG_TYPE);
-        throw WRONG_TYPE;
+        return ctx.keyspace().aggregate(args.array(), args.offset(index), args.length(index), Quicklist.TYPE);
     }
 
     /**
@@ -217,29 +201,25 @@ public final class ListCommands {
 
     private static void push(CommandContext ctx, boolean where, boolean onlyIfExists) {
         Arguments args = ctx.arguments();
-        try {
-            Quicklist list = list(ctx, 1);
-            if (list == null) {
-                if (onlyIfExists) {
-                    ctx.reply().integer(0);
-                    return;
-                }
-                list = newList(ctx);
-                for (int i = 2; i < args.count(); i++) {
-                    pushTo(list, where, args.copy(i));
-                }
-                store(ctx, 1, list, pushEvent(where));
-            } else {
-                for (int i = 2; i < args.count(); i++) {
-                    pushTo(list, where, args.copy(i));
-                }
-                changed(ctx, 1, list, pushEvent(where));
+        Quicklist list = list(ctx, 1);
+        if (list == null) {
+            if (onlyIfExists) {
+                ctx.reply().integer(0);
+                return;
             }
-            changedElements(ctx, 1, args.count() - 2);
-            ctx.reply().integer(list.size());
-        } catch (WrongType replied) {
-            // WRONGTYPE was replied.
+            list = newList(ctx);
+            for (int i = 2; i < args.count(); i++) {
+                pushTo(list, where, args.copy(i));
+            }
+            store(ctx, 1, list, pushEvent(where));
+        } else {
+            for (int i = 2; i < args.count(); i++) {
+                pushTo(list, where, args.copy(i));
+            }
+            changed(ctx, 1, list, pushEvent(where));
         }
+        changedElements(ctx, 1, args.count() - 2);
+        ctx.reply().integer(list.size());
     }
 
     private static void pop(CommandContext ctx, boolean where) {
@@ -260,41 +240,33 @@ public final class ListCommands {
                 return;
             }
         }
-        try {
-            Quicklist list = list(ctx, 1);
-            if (list == null) {
-                if (count >= 0) {
-                    ctx.reply().nullArray();
-                } else {
-                    ctx.reply().nullBulk();
-                }
-                return;
-            }
-            if (count < 0) {
-                ctx.reply().bulk(popFrom(list, where));
+        Quicklist list = list(ctx, 1);
+        if (list == null) {
+            if (count >= 0) {
+                ctx.reply().nullArray();
             } else {
-                long popping = Math.min(count, list.size());
-                ctx.reply().array((int) popping);
-                for (long i = 0; i < popping; i++) {
-                    ctx.reply().bulk(popFrom(list, where));
-                }
-                changedElements(ctx, 1, popping);
+                ctx.reply().nullBulk();
             }
-            if (count != 0) {
-                changed(ctx, 1, list, popEvent(where));
+            return;
+        }
+        if (count < 0) {
+            ctx.reply().bulk(popFrom(list, where));
+        } else {
+            long popping = Math.min(count, list.size());
+            ctx.reply().array((int) popping);
+            for (long i = 0; i < popping; i++) {
+                ctx.reply().bulk(popFrom(list, where));
             }
-        } catch (WrongType replied) {
-            // WRONGTYPE was replied.
+            changedElements(ctx, 1, popping);
+        }
+        if (count != 0) {
+            changed(ctx, 1, list, popEvent(where));
         }
     }
 
     private static void llen(CommandContext ctx) {
-        try {
-            Quicklist list = list(ctx, 1);
-            ctx.reply().integer(list == null ? 0 : list.size());
-        } catch (WrongType replied) {
-            // WRONGTYPE was replied.
-        }
+        Quicklist list = list(ctx, 1);
+        ctx.reply().integer(list == null ? 0 : list.size());
     }
 
     // ---- by index -----------------------------------------------------------------------
@@ -304,63 +276,51 @@ public final class ListCommands {
         if (asked == null) {
             return;
         }
-        try {
-            Quicklist list = list(ctx, 1);
-            IndexRange range = list == null ? null : asked.within(list.size());
-            if (range == null) {
-                ctx.reply().array(0);
-                return;
-            }
-            ReplyWriter reply = ctx.reply();
-            reply.array((int) (range.end() - range.start() + 1));
-            list.writeRange(range.start(), range.end(), reply);
-        } catch (WrongType replied) {
-            // WRONGTYPE was replied.
+        Quicklist list = list(ctx, 1);
+        IndexRange range = list == null ? null : asked.within(list.size());
+        if (range == null) {
+            ctx.reply().array(0);
+            return;
         }
+        ReplyWriter reply = ctx.reply();
+        reply.array((int) (range.end() - range.start() + 1));
+        list.writeRange(range.start(), range.end(), reply);
     }
 
     private static void lindex(CommandContext ctx) {
-        try {
-            Quicklist list = list(ctx, 1);
-            if (list == null) {
-                ctx.reply().nullBulk();
-                return;
-            }
-            long index = index(ctx, list);
-            if (index == REPLIED) {
-                return;
-            }
-            if (index < 0) {
-                ctx.reply().nullBulk();
-            } else {
-                ctx.reply().bulk(list.get(index));
-            }
-        } catch (WrongType replied) {
-            // WRONGTYPE was replied.
+        Quicklist list = list(ctx, 1);
+        if (list == null) {
+            ctx.reply().nullBulk();
+            return;
+        }
+        long index = index(ctx, list);
+        if (index == REPLIED) {
+            return;
+        }
+        if (index < 0) {
+            ctx.reply().nullBulk();
+        } else {
+            ctx.reply().bulk(list.get(index));
         }
     }
 
     private static void lset(CommandContext ctx) {
-        try {
-            Quicklist list = list(ctx, 1);
-            if (list == null) {
-                ctx.reply().error(Errors.NO_SUCH_KEY);
-                return;
-            }
-            long index = index(ctx, list);
-            if (index == REPLIED) {
-                return;
-            }
-            if (index < 0) {
-                ctx.reply().error(INDEX_OUT_OF_RANGE);
-                return;
-            }
-            list.set(index, ctx.arguments().copy(3));
-            changed(ctx, 1, list, "lset");
-            ctx.reply().ok();
-        } catch (WrongType replied) {
-            // WRONGTYPE was replied.
+        Quicklist list = list(ctx, 1);
+        if (list == null) {
+            ctx.reply().error(Errors.NO_SUCH_KEY);
+            return;
         }
+        long index = index(ctx, list);
+        if (index == REPLIED) {
+            return;
+        }
+        if (index < 0) {
+            ctx.reply().error(INDEX_OUT_OF_RANGE);
+            return;
+        }
+        list.set(index, ctx.arguments().copy(3));
+        changed(ctx, 1, list, "lset");
+        ctx.reply().ok();
     }
 
     private static void ltrim(CommandContext ctx) {
@@ -368,23 +328,19 @@ public final class ListCommands {
         if (asked == null) {
             return;
         }
-        try {
-            Quicklist list = list(ctx, 1);
-            if (list == null) {
-                ctx.reply().ok();
-                return;
-            }
-            long size = list.size();
-            IndexRange kept = asked.within(size);
-            long leftTrim = kept == null ? size : kept.start();
-            long rightTrim = kept == null ? 0 : size - kept.end() - 1;
-            list.removeRange(0, leftTrim);
-            list.removeRange(list.size() - rightTrim, rightTrim);
-            changed(ctx, 1, list, "ltrim");
+        Quicklist list = list(ctx, 1);
+        if (list == null) {
             ctx.reply().ok();
-        } catch (WrongType replied) {
-            // WRONGTYPE was replied.
+            return;
         }
+        long size = list.size();
+        IndexRange kept = asked.within(size);
+        long leftTrim = kept == null ? size : kept.start();
+        long rightTrim = kept == null ? 0 : size - kept.end() - 1;
+        list.removeRange(0, leftTrim);
+        list.removeRange(list.size() - rightTrim, rightTrim);
+        changed(ctx, 1, list, "ltrim");
+        ctx.reply().ok();
     }
 
     /** What {@link #index} returns once it replied the error. */
@@ -418,22 +374,18 @@ public final class ListCommands {
             ctx.reply().error(Errors.NOT_INTEGER);
             return;
         }
-        try {
-            Quicklist list = list(ctx, 1);
-            if (list == null) {
-                ctx.reply().integer(0);
-                return;
-            }
-            Arguments args = ctx.arguments();
-            long limit = count == 0 ? Long.MAX_VALUE : Math.abs(count == Long.MIN_VALUE ? Long.MAX_VALUE : count);
-            long removed = list.removeEqual(args.array(), args.offset(3), args.length(3), limit, count >= 0);
-            if (removed > 0) {
-                changed(ctx, 1, list, "lrem");
-            }
-            ctx.reply().integer(removed);
-        } catch (WrongType replied) {
-            // WRONGTYPE was replied.
+        Quicklist list = list(ctx, 1);
+        if (list == null) {
+            ctx.reply().integer(0);
+            return;
         }
+        Arguments args = ctx.arguments();
+        long limit = count == 0 ? Long.MAX_VALUE : Math.abs(count == Long.MIN_VALUE ? Long.MAX_VALUE : count);
+        long removed = list.removeEqual(args.array(), args.offset(3), args.length(3), limit, count >= 0);
+        if (removed > 0) {
+            changed(ctx, 1, list, "lrem");
+        }
+        ctx.reply().integer(removed);
     }
 
     private static void linsert(CommandContext ctx) {
@@ -447,26 +399,22 @@ public final class ListCommands {
             ctx.reply().error(Errors.SYNTAX);
             return;
         }
-        try {
-            Quicklist list = list(ctx, 1);
-            if (list == null) {
-                ctx.reply().integer(0);
+        Quicklist list = list(ctx, 1);
+        if (list == null) {
+            ctx.reply().integer(0);
+            return;
+        }
+        Quicklist.Cursor cursor = list.cursor(0, true);
+        while (cursor.hasNext()) {
+            long index = cursor.index();
+            if (argumentEquals(args, 3, cursor.next())) {
+                list.insert(after ? index + 1 : index, args.copy(4));
+                changed(ctx, 1, list, "linsert");
+                ctx.reply().integer(list.size());
                 return;
             }
-            Quicklist.Cursor cursor = list.cursor(0, true);
-            while (cursor.hasNext()) {
-                long index = cursor.index();
-                if (argumentEquals(args, 3, cursor.next())) {
-                    list.insert(after ? index + 1 : index, args.copy(4));
-                    changed(ctx, 1, list, "linsert");
-                    ctx.reply().integer(list.size());
-                    return;
-                }
-            }
-            ctx.reply().integer(-1);
-        } catch (WrongType replied) {
-            // WRONGTYPE was replied.
         }
+        ctx.reply().integer(-1);
     }
 
     private static void lpos(CommandContext ctx) {
@@ -518,61 +466,57 @@ public final class ListCommands {
                 return;
             }
         }
-        try {
-            Quicklist list = list(ctx, 1);
-            if (list == null) {
-                if (count != -1) {
-                    ctx.reply().array(0);
-                } else {
-                    ctx.reply().nullBulk();
-                }
-                return;
+        Quicklist list = list(ctx, 1);
+        if (list == null) {
+            if (count != -1) {
+                ctx.reply().array(0);
+            } else {
+                ctx.reply().nullBulk();
             }
-            /* Redis negates a negative rank in place; -LONG_MIN stays negative there, so every match
-             * from the tail counts as reached, as rank -1 does. */
-            boolean towardsTail = rank > 0;
-            long wanted = rank == Long.MIN_VALUE ? 1 : Math.abs(rank);
-            Quicklist.Cursor cursor = list.cursor(towardsTail ? 0 : list.size() - 1, towardsTail);
-            long matches = 0;
-            long examined = 0;
-            long[] found = count > 0 ? new long[(int) Math.min(count, list.size())] : null;
-            java.util.ArrayList<Long> all = count == 0 ? new java.util.ArrayList<>() : null;
-            int foundCount = 0;
-            while (cursor.hasNext() && (maxlen == 0 || examined < maxlen)) {
-                long index = cursor.index();
-                byte[] entry = cursor.next();
-                examined++;
-                if (argumentEquals(args, 2, entry)) {
-                    matches++;
-                    if (matches >= wanted) {
-                        if (count == -1) {
-                            ctx.reply().integer(index);
-                            return;
-                        }
-                        if (all != null) {
-                            all.add(index);
-                        } else {
-                            found[foundCount++] = index;
-                            if (foundCount == found.length) {
-                                break;
-                            }
+            return;
+        }
+        /* Redis negates a negative rank in place; -LONG_MIN stays negative there, so every match
+         * from the tail counts as reached, as rank -1 does. */
+        boolean towardsTail = rank > 0;
+        long wanted = rank == Long.MIN_VALUE ? 1 : Math.abs(rank);
+        Quicklist.Cursor cursor = list.cursor(towardsTail ? 0 : list.size() - 1, towardsTail);
+        long matches = 0;
+        long examined = 0;
+        long[] found = count > 0 ? new long[(int) Math.min(count, list.size())] : null;
+        java.util.ArrayList<Long> all = count == 0 ? new java.util.ArrayList<>() : null;
+        int foundCount = 0;
+        while (cursor.hasNext() && (maxlen == 0 || examined < maxlen)) {
+            long index = cursor.index();
+            byte[] entry = cursor.next();
+            examined++;
+            if (argumentEquals(args, 2, entry)) {
+                matches++;
+                if (matches >= wanted) {
+                    if (count == -1) {
+                        ctx.reply().integer(index);
+                        return;
+                    }
+                    if (all != null) {
+                        all.add(index);
+                    } else {
+                        found[foundCount++] = index;
+                        if (foundCount == found.length) {
+                            break;
                         }
                     }
                 }
             }
-            if (count == -1) {
-                ctx.reply().nullBulk();
-            } else if (all != null) {
-                ctx.reply().array(all.size());
-                all.forEach(ctx.reply()::integer);
-            } else {
-                ctx.reply().array(foundCount);
-                for (int i = 0; i < foundCount; i++) {
-                    ctx.reply().integer(found[i]);
-                }
+        }
+        if (count == -1) {
+            ctx.reply().nullBulk();
+        } else if (all != null) {
+            ctx.reply().array(all.size());
+            all.forEach(ctx.reply()::integer);
+        } else {
+            ctx.reply().array(foundCount);
+            for (int i = 0; i < foundCount; i++) {
+                ctx.reply().integer(found[i]);
             }
-        } catch (WrongType replied) {
-            // WRONGTYPE was replied.
         }
     }
 
@@ -599,16 +543,12 @@ public final class ListCommands {
      * destination may be one key: the element rotates.
      */
     private static void move(CommandContext ctx, boolean from, boolean to) {
-        try {
-            Quicklist source = list(ctx, 1);
-            if (source == null) {
-                ctx.reply().nullBulk();
-                return;
-            }
-            moveFrom(ctx, source, from, to);
-        } catch (WrongType replied) {
-            // WRONGTYPE was replied.
+        Quicklist source = list(ctx, 1);
+        if (source == null) {
+            ctx.reply().nullBulk();
+            return;
         }
+        moveFrom(ctx, source, from, to);
     }
 
     /** The move once the source is known to be a non-empty list; replies WRONGTYPE for another destination. */
@@ -689,17 +629,13 @@ public final class ListCommands {
         long popCount = count == -1 ? 1 : count;
         int firstKey = numkeysIndex + 1;
         int[] keys = new int[(int) numkeys];
-        try {
-            for (int k = 0; k < numkeys; k++) {
-                keys[k] = firstKey + k;
-                Quicklist list = list(ctx, firstKey + k);
-                if (list != null) {
-                    popMany(ctx, list, firstKey + k, where, popCount);
-                    return;
-                }
+        for (int k = 0; k < numkeys; k++) {
+            keys[k] = firstKey + k;
+            Quicklist list = list(ctx, firstKey + k);
+            if (list != null) {
+                popMany(ctx, list, firstKey + k, where, popCount);
+                return;
             }
-        } catch (WrongType replied) {
-            return;
         }
         if (deadline < 0) {
             ctx.reply().nullArray();
@@ -732,17 +668,13 @@ public final class ListCommands {
             return;
         }
         int[] keys = new int[args.count() - 2];
-        try {
-            for (int k = 1; k < args.count() - 1; k++) {
-                keys[k - 1] = k;
-                Quicklist list = list(ctx, k);
-                if (list != null) {
-                    popOne(ctx, list, k, where);
-                    return;
-                }
+        for (int k = 1; k < args.count() - 1; k++) {
+            keys[k - 1] = k;
+            Quicklist list = list(ctx, k);
+            if (list != null) {
+                popOne(ctx, list, k, where);
+                return;
             }
-        } catch (WrongType replied) {
-            return;
         }
         ctx.block(deadline, keys, -1, new ListWaiter(where, 1, false));
     }
@@ -780,13 +712,9 @@ public final class ListCommands {
         if (deadline == Timeouts.INVALID) {
             return;
         }
-        try {
-            Quicklist source = list(ctx, 1);
-            if (source != null) {
-                moveFrom(ctx, source, from, to);
-                return;
-            }
-        } catch (WrongType replied) {
+        Quicklist source = list(ctx, 1);
+        if (source != null) {
+            moveFrom(ctx, source, from, to);
             return;
         }
         ctx.block(deadline, new int[] {1}, 2, new MoveWaiter(from, to));
@@ -829,11 +757,8 @@ public final class ListCommands {
 
         @Override
         public void serve(CommandContext context, int keyArgument) {
-            try {
-                moveFrom(context, list(context, 1), from, to);
-            } catch (WrongType replied) {
-                // The destination holds another type: WRONGTYPE was replied and the element stays.
-            }
+            // A destination of another type ends the serve with WRONGTYPE; the element stays.
+            moveFrom(context, list(context, 1), from, to);
         }
     }
 }

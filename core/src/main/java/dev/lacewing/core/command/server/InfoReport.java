@@ -3,7 +3,6 @@ package dev.lacewing.core.command.server;
 import dev.lacewing.api.StorageEngine;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.diagnostics.LatencyTracking;
-import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.persistence.BackgroundSave;
 import dev.lacewing.core.persistence.Snapshots;
 import dev.lacewing.core.persistence.aof.AppendOnlyFile;
@@ -245,7 +244,7 @@ final class InfoReport {
         line(text, "evicted_keys", state.engine().evictedKeys());
         line(text, "tracking_total_keys", state.tracking().keys());
         line(text, "tracking_total_items",
-            state.engine().keyspace(0) instanceof Database database ? database.trackedItems() : 0);
+            state.engine().keyspace(0).trackedItems());
         line(text, "tracking_total_prefixes", state.tracking().prefixCount());
         line(text, "keyspace_hits", state.keyspaceHits());
         line(text, "keyspace_misses", state.keyspaceMisses());

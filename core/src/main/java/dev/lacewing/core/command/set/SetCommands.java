@@ -42,8 +42,6 @@ public final class SetCommands {
 
     static final String MAX_INTSET_ENTRIES = "set-max-intset-entries";
     private static final long DEFAULT_MAX_INTSET_ENTRIES = 512;
-    private static final Object WRONG_TYPE = new Object();
-
     private SetCommands() {
     }
 
@@ -94,15 +92,10 @@ public final class SetCommands {
         }
     }
 
-    /** The value of the key at an argument: null, a set, or {@link #WRONG_TYPE} once WRONGTYPE is replied. */
-    private static Object lookup(CommandContext ctx, int index) {
+    /** The set at an argument, or null; WRONGTYPE ends the command when the key holds another type. */
+    private static SetValue lookup(CommandContext ctx, int index) {
         Arguments args = ctx.arguments();
-        Object value = ctx.keyspace().get(args.array(), args.offset(index), args.length(index));
-        if (value != null && !(value instanceof SetValue)) {
-            ctx.reply().error(Errors.WRONG_TYPE);
-            return WRONG_TYPE;
-        }
-        return value;
+        return ctx.keyspace().aggregate(args.array(), args.offset(index), args.length(index), SetValue.TYPE);
     }
 
     private static long maxIntsetEntries(CommandContext ctx) {
@@ -140,13 +133,10 @@ public final class SetCommands {
 
     /** SADD: a new set is an intset when its first member is an integer (setTypeCreate). */
     private static void sadd(CommandContext ctx) {
-        Object value = lookup(ctx, 1);
-        if (value == WRONG_TYPE) {
-            return;
-        }
+        SetValue value = lookup(ctx, 1);
         Arguments args = ctx.arguments();
         byte[] array = args.array();
-        SetValue set = value == null ? SetValue.forFirstMember(array, args.offset(2), args.length(2)) : (SetValue) value;
+        SetValue set = value == null ? SetValue.forFirstMember(array, args.offset(2), args.length(2)) : value;
         long maxIntsetEntries = maxIntsetEntries(ctx);
         int added = 0;
         for (int i = 2; i < args.count(); i++) {
@@ -167,15 +157,11 @@ public final class SetCommands {
     }
 
     private static void srem(CommandContext ctx) {
-        Object value = lookup(ctx, 1);
-        if (value == WRONG_TYPE) {
-            return;
-        }
-        if (value == null) {
+        SetValue set = lookup(ctx, 1);
+        if (set == null) {
             ctx.reply().integer(0);
             return;
         }
-        SetValue set = (SetValue) value;
         Arguments args = ctx.arguments();
         int removed = 0;
         for (int i = 2; i < args.count() && set.size() > 0; i++) {
@@ -200,41 +186,30 @@ public final class SetCommands {
 
     /** SMEMBERS is SINTER of one key in Redis: a set reply in the set's iteration order. */
     private static void smembers(CommandContext ctx) {
-        Object value = lookup(ctx, 1);
-        if (value == WRONG_TYPE) {
-            return;
-        }
-        replySet(ctx.reply(), (SetValue) value);
+        SetValue value = lookup(ctx, 1);
+        replySet(ctx.reply(), value);
     }
 
     private static void sismember(CommandContext ctx) {
-        Object value = lookup(ctx, 1);
-        if (value == WRONG_TYPE) {
-            return;
-        }
+        SetValue value = lookup(ctx, 1);
         Arguments args = ctx.arguments();
-        boolean found = value != null && ((SetValue) value).contains(args.array(), args.offset(2), args.length(2));
+        boolean found = value != null && value.contains(args.array(), args.offset(2), args.length(2));
         ctx.reply().integer(found ? 1 : 0);
     }
 
     private static void smismember(CommandContext ctx) {
-        Object value = lookup(ctx, 1);
-        if (value == WRONG_TYPE) {
-            return;
-        }
+        SetValue value = lookup(ctx, 1);
         Arguments args = ctx.arguments();
         ctx.reply().array(args.count() - 2);
         for (int i = 2; i < args.count(); i++) {
-            boolean found = value != null && ((SetValue) value).contains(args.array(), args.offset(i), args.length(i));
+            boolean found = value != null && value.contains(args.array(), args.offset(i), args.length(i));
             ctx.reply().integer(found ? 1 : 0);
         }
     }
 
     private static void scard(CommandContext ctx) {
-        Object value = lookup(ctx, 1);
-        if (value != WRONG_TYPE) {
-            ctx.reply().integer(value == null ? 0 : ((SetValue) value).size());
-        }
+        SetValue value = lookup(ctx, 1);
+        ctx.reply().integer(value == null ? 0 : value.size());
     }
 
     /**
@@ -260,11 +235,7 @@ public final class SetCommands {
                 return;
             }
         }
-        Object value = lookup(ctx, 1);
-        if (value == WRONG_TYPE) {
-            return;
-        }
-        SetValue set = (SetValue) value;
+        SetValue set = lookup(ctx, 1);
         if (args.count() == 2) {
             if (set == null) {
                 reply.nullBulk();
@@ -325,14 +296,10 @@ public final class SetCommands {
             return;
         }
         if (args.count() == 2) {
-            Object value = lookup(ctx, 1);
-            if (value == WRONG_TYPE) {
-                return;
-            }
-            if (value == null) {
+            SetValue set = lookup(ctx, 1);
+            if (set == null) {
                 reply.nullBulk();
             } else {
-                SetValue set = (SetValue) value;
                 reply.bulk(set.member(set.randomPosition(ThreadLocalRandom.current())));
             }
             return;
@@ -342,11 +309,7 @@ public final class SetCommands {
             return;
         }
         long count = asked.count();
-        Object value = lookup(ctx, 1);
-        if (value == WRONG_TYPE) {
-            return;
-        }
-        SetValue set = (SetValue) value;
+        SetValue set = lookup(ctx, 1);
         if (set == null || count == 0) {
             reply.array(0);
             return;
@@ -388,11 +351,8 @@ public final class SetCommands {
             ctx.reply().integer(0);
             return;
         }
-        if (!(source instanceof SetValue) || (destination != null && !(destination instanceof SetValue))) {
-            ctx.reply().error(Errors.WRONG_TYPE);
-            return;
-        }
-        SetValue from = (SetValue) source;
+        SetValue from = SetValue.TYPE.of(source);
+        SetValue to = SetValue.TYPE.of(destination);
         int memberOffset = args.offset(3);
         int memberLength = args.length(3);
         if (source == destination) {
@@ -404,7 +364,6 @@ public final class SetCommands {
             return;
         }
         afterRemoval(ctx, from, "srem");
-        SetValue to = (SetValue) destination;
         if (to == null) {
             to = SetValue.forFirstMember(array, memberOffset, memberLength);
             to.add(array, memberOffset, memberLength, maxIntsetEntries(ctx));
@@ -480,15 +439,12 @@ public final class SetCommands {
         List<SetValue> sets = new ArrayList<>(keys);
         boolean empty = false;
         for (int i = first; i < first + keys; i++) {
-            Object value = lookup(ctx, i);
-            if (value == WRONG_TYPE) {
-                return;
-            }
+            SetValue value = lookup(ctx, i);
             if (value == null) {
                 missedByStore(ctx, destination, i);
                 empty = true;
             } else {
-                sets.add((SetValue) value);
+                sets.add(value);
             }
         }
         if (empty) {
@@ -566,14 +522,11 @@ public final class SetCommands {
         Arguments args = ctx.arguments();
         List<SetValue> sets = new ArrayList<>();
         for (int i = first; i < args.count(); i++) {
-            Object value = lookup(ctx, i);
-            if (value == WRONG_TYPE) {
-                return;
-            }
+            SetValue value = lookup(ctx, i);
             if (value == null) {
                 missedByStore(ctx, destination, i);
             }
-            sets.add((SetValue) value);
+            sets.add(value);
         }
         SetValue result;
         if (!diff) {
@@ -652,11 +605,8 @@ public final class SetCommands {
             return;
         }
         long cursor = start;
-        Object value = lookup(ctx, 1);
-        if (value == WRONG_TYPE) {
-            return;
-        }
-        if (value == null) {
+        SetValue set = lookup(ctx, 1);
+        if (set == null) {
             ScanOptions.replyEmpty(reply);
             return;
         }
@@ -665,7 +615,6 @@ public final class SetCommands {
             return;
         }
         long count = options.count();
-        SetValue set = (SetValue) value;
         List<byte[]> gathered = new ArrayList<>();
         long steps = options.maxSteps();
         do {

@@ -97,16 +97,13 @@ public final class StreamCommands {
 
     /** Every XINFO subcommand but HELP first needs the stream at argument 2 (xinfoCommand). */
     private static void xinfoOf(CommandContext ctx, BiConsumer<CommandContext, StreamValue> body) {
-        Object value = lookup(ctx, 2);
-        if (value == WRONG_TYPE) {
-            return;
-        }
+        StreamValue value = lookup(ctx, 2);
         if (value == null) {
             KeyspaceEvents.missed(ctx, ctx.arguments(), 2);
             ctx.reply().error(Errors.NO_SUCH_KEY);
             return;
         }
-        body.accept(ctx, (StreamValue) value);
+        body.accept(ctx, value);
     }
 
     public static void register(CommandRegistry registry) {
@@ -138,17 +135,10 @@ public final class StreamCommands {
             handler);
     }
 
-    static final Object WRONG_TYPE = new Object();
-
-    /** The value of the key at argument {@code index}; {@link #WRONG_TYPE} after a WRONGTYPE reply. */
-    static Object lookup(CommandContext ctx, int index) {
+    /** The stream at argument {@code index}, or null; WRONGTYPE ends the command for another type. */
+    static StreamValue lookup(CommandContext ctx, int index) {
         Arguments args = ctx.arguments();
-        Object value = ctx.keyspace().get(args.array(), args.offset(index), args.length(index));
-        if (value != null && !(value instanceof StreamValue)) {
-            ctx.reply().error(Errors.WRONG_TYPE);
-            return WRONG_TYPE;
-        }
-        return value;
+        return ctx.keyspace().aggregate(args.array(), args.offset(index), args.length(index), StreamValue.TYPE);
     }
 
     /** A keyspace event of class {@code t} on the key at argument {@code keyIndex}. */
@@ -477,15 +467,12 @@ public final class StreamCommands {
             reply.error(ID_ZERO);
             return;
         }
-        Object value = lookup(ctx, 1);
-        if (value == WRONG_TYPE) {
-            return;
-        }
+        StreamValue value = lookup(ctx, 1);
         if (value == null && options.noMakeStream) {
             reply.nullBulk();
             return;
         }
-        StreamValue stream = value == null ? new StreamValue() : (StreamValue) value;
+        StreamValue stream = value == null ? new StreamValue() : value;
         StreamId last = stream.lastId();
         if (last.ms() == -1L && last.seq() == -1L) {
             reply.error(EXHAUSTED);
@@ -561,19 +548,16 @@ public final class StreamCommands {
         if (options == null) {
             return;
         }
-        Object value = lookup(ctx, 1);
-        if (value == WRONG_TYPE) {
-            return;
-        }
+        StreamValue value = lookup(ctx, 1);
         if (value == null) {
             ctx.reply().integer(0);
             return;
         }
-        long removed = trim((StreamValue) value, options);
+        long removed = trim(value, options);
         if (removed > 0) {
             if (options.approx && AofPropagation.propagating()) {
                 byte[][] argv = argv(ctx.arguments());
-                exactTrim(argv, (StreamValue) value, options);
+                exactTrim(argv, value, options);
                 AofPropagation.instead(ctx.client().database(), argv);
             }
             modified(ctx);
@@ -585,10 +569,8 @@ public final class StreamCommands {
     // ---- reads -----------------------------------------------------------------------------
 
     private static void xlen(CommandContext ctx) {
-        Object value = lookup(ctx, 1);
-        if (value != WRONG_TYPE) {
-            ctx.reply().integer(value == null ? 0 : ((StreamValue) value).length());
-        }
+        StreamValue value = lookup(ctx, 1);
+        ctx.reply().integer(value == null ? 0 : value.length());
     }
 
     private static void xrange(CommandContext ctx) {
@@ -641,11 +623,8 @@ public final class StreamCommands {
             reply.error(Errors.NOT_INTEGER);
             return;
         }
-        Object value = lookup(ctx, 1);
-        if (value == WRONG_TYPE) {
-            return;
-        }
-        if (value == null) {
+        StreamValue stream = lookup(ctx, 1);
+        if (stream == null) {
             reply.array(0);
             return;
         }
@@ -653,7 +632,6 @@ public final class StreamCommands {
             reply.nullArray();
             return;
         }
-        StreamValue stream = (StreamValue) value;
         List<Entry> entries = reverse ? stream.range(start, end, Math.max(count, 0), true)
             : stream.range(start, end, Math.max(count, 0), false);
         writeEntries(reply, stream, entries);
@@ -754,11 +732,8 @@ public final class StreamCommands {
         StreamId[] after = new StreamId[streams];
         StreamValue[] values = new StreamValue[streams];
         for (int i = 0; i < streams; i++) {
-            Object value = lookup(ctx, streamsAt + i);
-            if (value == WRONG_TYPE) {
-                return;
-            }
-            values[i] = (StreamValue) value;
+            StreamValue value = lookup(ctx, streamsAt + i);
+            values[i] = value;
             int idIndex = streamsAt + streams + i;
             if (args.length(idIndex) == 1 && args.array()[args.offset(idIndex)] == '$') {
                 after[i] = values[i] == null ? StreamId.MIN : values[i].lastId();
@@ -864,11 +839,8 @@ public final class StreamCommands {
 
     /** XDEL key id [id ...]: the IDs are all checked before any goes. */
     private static void xdel(CommandContext ctx) {
-        Object value = lookup(ctx, 1);
-        if (value == WRONG_TYPE) {
-            return;
-        }
-        if (value == null) {
+        StreamValue stream = lookup(ctx, 1);
+        if (stream == null) {
             ctx.reply().integer(0);
             return;
         }
@@ -882,7 +854,6 @@ public final class StreamCommands {
             ctx.reply().error(INVALID_ID);
             return;
         }
-        StreamValue stream = (StreamValue) value;
         int deleted = 0;
         boolean firstDeleted = false;
         for (StreamId id : ids) {
@@ -936,15 +907,11 @@ public final class StreamCommands {
             reply.error(Errors.NOT_INTEGER);
             return;
         }
-        Object value = lookup(ctx, 1);
-        if (value == WRONG_TYPE) {
-            return;
-        }
-        if (value == null) {
+        StreamValue stream = lookup(ctx, 1);
+        if (stream == null) {
             reply.error(Errors.NO_SUCH_KEY);
             return;
         }
-        StreamValue stream = (StreamValue) value;
         if (stream.length() > 0) {
             if (id.compareTo(stream.edge(false).id()) < 0) {
                 reply.error(SETID_BELOW_TOP);

@@ -6,7 +6,6 @@ import static dev.lacewing.api.CommandFlag.FAST;
 import static dev.lacewing.api.CommandFlag.READONLY;
 import static dev.lacewing.api.CommandFlag.WRITE;
 import static dev.lacewing.core.command.stream.StreamCommands.INVALID_ID;
-import static dev.lacewing.core.command.stream.StreamCommands.WRONG_TYPE;
 import static dev.lacewing.core.command.stream.StreamCommands.lookup;
 
 import dev.lacewing.api.Arguments;
@@ -152,10 +151,7 @@ final class StreamGroupCommands {
      */
     private static Object streamFor(CommandContext ctx, boolean mkstream, boolean needsGroup) {
         Arguments args = ctx.arguments();
-        Object value = lookup(ctx, 2);
-        if (value == WRONG_TYPE) {
-            return null;
-        }
+        StreamValue value = lookup(ctx, 2);
         if (mkstream) {
             return value == null ? NO_STREAM : value;
         }
@@ -163,7 +159,7 @@ final class StreamGroupCommands {
             ctx.reply().error(KEY_REQUIRED);
             return null;
         }
-        if (needsGroup && ((StreamValue) value).group(argument(args, 3)) == null) {
+        if (needsGroup && value.group(argument(args, 3)) == null) {
             ctx.reply().error(noGroup(args, 3, 2));
             return null;
         }
@@ -397,19 +393,16 @@ final class StreamGroupCommands {
         StreamId[] after = new StreamId[streams];
         StreamValue[] values = new StreamValue[streams];
         for (int i = 0; i < streams; i++) {
-            Object value = lookup(ctx, streamsAt + i);
-            if (value == WRONG_TYPE) {
-                return;
-            }
+            StreamValue value = lookup(ctx, streamsAt + i);
             if (value == null) {
                 KeyspaceEvents.missed(ctx, args, streamsAt + i);
             }
-            if (value == null || ((StreamValue) value).group(groupName) == null) {
+            if (value == null || value.group(groupName) == null) {
                 reply.error(cError("NOGROUP No such key '" + text(args, streamsAt + i) + "' or consumer group '"
                     + text(args, groupAt) + "' in XREADGROUP with GROUP option"));
                 return;
             }
-            values[i] = (StreamValue) value;
+            values[i] = value;
             int idIndex = streamsAt + streams + i;
             if (isWord(args, idIndex, '$')) {
                 reply.error(DOLLAR_IN_XREADGROUP);
@@ -647,11 +640,8 @@ final class StreamGroupCommands {
 
     private static StreamGroup claimGroup(CommandContext ctx) {
         Arguments args = ctx.arguments();
-        Object value = lookup(ctx, 1);
-        if (value == WRONG_TYPE) {
-            return null;
-        }
-        StreamGroup group = value == null ? null : ((StreamValue) value).group(argument(args, 2));
+        StreamValue value = lookup(ctx, 1);
+        StreamGroup group = value == null ? null : value.group(argument(args, 2));
         if (group == null) {
             ctx.reply().error(cError("NOGROUP No such key '" + text(args, 1) + "' or consumer group '" + text(args, 2) + "'"));
         }
@@ -682,7 +672,7 @@ final class StreamGroupCommands {
         if (group == null) {
             return;
         }
-        StreamValue stream = (StreamValue) ctx.keyspace().get(args.array(), args.offset(1), args.length(1));
+        StreamValue stream = ctx.keyspace().aggregate(args.array(), args.offset(1), args.length(1), StreamValue.TYPE);
         long minIdle;
         try {
             minIdle = Math.max(0, Numbers.parseLong(args.array(), args.offset(4), args.length(4)));
@@ -860,7 +850,7 @@ final class StreamGroupCommands {
         if (group == null) {
             return;
         }
-        StreamValue stream = (StreamValue) ctx.keyspace().get(args.array(), args.offset(1), args.length(1));
+        StreamValue stream = ctx.keyspace().aggregate(args.array(), args.offset(1), args.length(1), StreamValue.TYPE);
         boolean propagating = AofPropagation.propagating();
         if (propagating) {
             // xautoclaimCommand: written as an XCLAIM per entry claimed or dropped as deleted.
@@ -922,11 +912,8 @@ final class StreamGroupCommands {
     /** XACK key group id [id ...]: 0 without the key or the group, the IDs checked first otherwise. */
     private static void xack(CommandContext ctx) {
         Arguments args = ctx.arguments();
-        Object value = lookup(ctx, 1);
-        if (value == WRONG_TYPE) {
-            return;
-        }
-        StreamGroup group = value == null ? null : ((StreamValue) value).group(argument(args, 2));
+        StreamValue value = lookup(ctx, 1);
+        StreamGroup group = value == null ? null : value.group(argument(args, 2));
         if (group == null) {
             ctx.reply().integer(0);
             return;
@@ -1008,11 +995,8 @@ final class StreamGroupCommands {
                 consumerAt = startAt + 3;
             }
         }
-        Object value = lookup(ctx, 1);
-        if (value == WRONG_TYPE) {
-            return;
-        }
-        StreamGroup group = value == null ? null : ((StreamValue) value).group(argument(args, 2));
+        StreamValue value = lookup(ctx, 1);
+        StreamGroup group = value == null ? null : value.group(argument(args, 2));
         if (group == null) {
             reply.error(cError("NOGROUP No such key '" + text(args, 1) + "' or consumer group '" + text(args, 2) + "'"));
             return;

@@ -71,9 +71,6 @@ public final class SortedSetCommands {
     private static final int LT = 1 << 4;
     private static final int CH = 1 << 5;
 
-    /** Returned by {@link #lookup} after replying WRONGTYPE; never stored. */
-    private static final SortedSet WRONG_TYPE = new SortedSet();
-
     private enum RangeType { AUTO, RANK, SCORE, LEX }
 
     private enum SetOperation { UNION, INTER, DIFF }
@@ -187,7 +184,7 @@ public final class SortedSetCommands {
     /**
      * An input of ZUNION, ZINTER, ZDIFF, their store forms and ZINTERCARD: a sorted set, or a set
      * read as one whose members all score 1, as zunionInterDiffGenericCommand reads it; null when
-     * absent; {@link #WRONG_TYPE} after replying the error. A set is copied: O(n), as Redis walks it.
+     * absent; WRONGTYPE ends the command for another type. A set is copied: O(n), as Redis walks it.
      */
     private static SortedSet lookupInput(CommandContext ctx, int index) {
         Arguments args = ctx.arguments();
@@ -199,21 +196,13 @@ public final class SortedSetCommands {
             }
             return scored;
         }
-        return sortedSetOrWrongType(ctx, value);
+        return SortedSet.TYPE.of(value);
     }
 
-    /** The sorted set at argument {@code index}; null when absent; {@link #WRONG_TYPE} after replying the error. */
+    /** The sorted set at argument {@code index}, or null; WRONGTYPE ends the command for another type. */
     private static SortedSet lookup(CommandContext ctx, int index) {
         Arguments args = ctx.arguments();
-        return sortedSetOrWrongType(ctx, ctx.keyspace().get(args.array(), args.offset(index), args.length(index)));
-    }
-
-    private static SortedSet sortedSetOrWrongType(CommandContext ctx, Object value) {
-        if (value == null || value instanceof SortedSet) {
-            return (SortedSet) value;
-        }
-        ctx.reply().error(Errors.WRONG_TYPE);
-        return WRONG_TYPE;
+        return ctx.keyspace().aggregate(args.array(), args.offset(index), args.length(index), SortedSet.TYPE);
     }
 
     private static long maxListpackEntries(CommandContext ctx) {
@@ -550,9 +539,6 @@ public final class SortedSetCommands {
             }
         }
         SortedSet set = lookup(ctx, 1);
-        if (set == WRONG_TYPE) {
-            return;
-        }
         boolean created = false;
         if (set == null) {
             if ((flags & XX) != 0) {
@@ -640,9 +626,6 @@ public final class SortedSetCommands {
     private static void zrem(CommandContext ctx) {
         Arguments args = ctx.arguments();
         SortedSet set = lookup(ctx, 1);
-        if (set == WRONG_TYPE) {
-            return;
-        }
         if (set == null) {
             ctx.reply().integer(0);
             return;
@@ -664,17 +647,12 @@ public final class SortedSetCommands {
 
     private static void zcard(CommandContext ctx) {
         SortedSet set = lookup(ctx, 1);
-        if (set != WRONG_TYPE) {
-            ctx.reply().integer(set == null ? 0 : set.size());
-        }
+        ctx.reply().integer(set == null ? 0 : set.size());
     }
 
     private static void zscore(CommandContext ctx) {
         Arguments args = ctx.arguments();
         SortedSet set = lookup(ctx, 1);
-        if (set == WRONG_TYPE) {
-            return;
-        }
         double score = set == null ? Double.NaN : set.score(args.array(), args.offset(2), args.length(2));
         if (Double.isNaN(score)) {
             ctx.reply().nullBulk();
@@ -686,9 +664,6 @@ public final class SortedSetCommands {
     private static void zmscore(CommandContext ctx) {
         Arguments args = ctx.arguments();
         SortedSet set = lookup(ctx, 1);
-        if (set == WRONG_TYPE) {
-            return;
-        }
         ReplyWriter reply = ctx.reply();
         reply.array(args.count() - 2);
         for (int i = 2; i < args.count(); i++) {
@@ -704,9 +679,6 @@ public final class SortedSetCommands {
     private static void zrank(CommandContext ctx, boolean reverse) {
         Arguments args = ctx.arguments();
         SortedSet set = lookup(ctx, 1);
-        if (set == WRONG_TYPE) {
-            return;
-        }
         int rank = set == null ? -1 : set.rank(args.array(), args.offset(2), args.length(2));
         if (rank < 0) {
             ctx.reply().nullBulk();
@@ -722,9 +694,7 @@ public final class SortedSetCommands {
             return;
         }
         SortedSet set = lookup(ctx, 1);
-        if (set != WRONG_TYPE) {
-            ctx.reply().integer(set == null ? 0 : Math.max(0, range.last(set) - range.first(set) + 1));
-        }
+        ctx.reply().integer(set == null ? 0 : Math.max(0, range.last(set) - range.first(set) + 1));
     }
 
     private static void zlexcount(CommandContext ctx) {
@@ -734,11 +704,9 @@ public final class SortedSetCommands {
             return;
         }
         SortedSet set = lookup(ctx, 1);
-        if (set != WRONG_TYPE) {
-            int[] walked = set != null && range.walked(set) ? range.walk(set, false, 0, -1) : null;
-            ctx.reply().integer(set == null ? 0 : walked != null ? walked[1] - walked[0] + 1
-                : Math.max(0, range.last(set) - range.first(set) + 1));
-        }
+        int[] walked = set != null && range.walked(set) ? range.walk(set, false, 0, -1) : null;
+        ctx.reply().integer(set == null ? 0 : walked != null ? walked[1] - walked[0] + 1
+            : Math.max(0, range.last(set) - range.first(set) + 1));
     }
 
     // ---- ZRANGE and its forms -------------------------------------------------------------------
@@ -832,9 +800,6 @@ public final class SortedSetCommands {
             }
         }
         SortedSet set = lookup(ctx, keyIndex);
-        if (set == WRONG_TYPE) {
-            return;
-        }
         if (set == null && store) {
             KeyspaceEvents.missed(ctx, args, keyIndex);
         }
@@ -917,9 +882,6 @@ public final class SortedSetCommands {
             }
         }
         SortedSet set = lookup(ctx, 1);
-        if (set == WRONG_TYPE) {
-            return;
-        }
         if (set == null) {
             reply.integer(0);
             return;
@@ -993,9 +955,6 @@ public final class SortedSetCommands {
             }
         }
         SortedSet set = lookup(ctx, 1);
-        if (set == WRONG_TYPE) {
-            return;
-        }
         if (set == null || count == 0) {
             reply.array(0);
             return;
@@ -1074,9 +1033,6 @@ public final class SortedSetCommands {
         for (int key = numKeysIndex + 1; key < where; key++) {
             keys[key - numKeysIndex - 1] = key;
             SortedSet set = lookup(ctx, key);
-            if (set == WRONG_TYPE) {
-                return;
-            }
             if (set != null) {
                 popFromKey(ctx, set, key, max, count, true);
                 return;
@@ -1125,9 +1081,6 @@ public final class SortedSetCommands {
         for (int key = 1; key < args.count() - 1; key++) {
             keys[key - 1] = key;
             SortedSet set = lookup(ctx, key);
-            if (set == WRONG_TYPE) {
-                return;
-            }
             if (set != null) {
                 popFromKey(ctx, set, key, max, 1, false);
                 return;
@@ -1151,10 +1104,7 @@ public final class SortedSetCommands {
 
         @Override
         public void serve(CommandContext context, int keyArgument) {
-            Arguments args = context.arguments();
-            SortedSet set = (SortedSet) context.keyspace().get(args.array(), args.offset(keyArgument),
-                args.length(keyArgument));
-            popFromKey(context, set, keyArgument, max, count, many);
+            popFromKey(context, lookup(context, keyArgument), keyArgument, max, count, many);
         }
     }
 
@@ -1165,9 +1115,6 @@ public final class SortedSetCommands {
         ReplyWriter reply = ctx.reply();
         if (args.count() == 2) {
             SortedSet set = lookup(ctx, 1);
-            if (set == WRONG_TYPE) {
-                return;
-            }
             if (set == null) {
                 reply.nullBulk();
             } else {
@@ -1183,9 +1130,6 @@ public final class SortedSetCommands {
         long requested = asked.count();
         boolean withScores = asked.withFlag();
         SortedSet set = lookup(ctx, 1);
-        if (set == WRONG_TYPE) {
-            return;
-        }
         if (set == null || requested == 0) {
             reply.array(0);
             return;
@@ -1255,9 +1199,6 @@ public final class SortedSetCommands {
         int j = numKeysIndex + 1;
         for (int i = 0; i < sources; i++, j++) {
             SortedSet set = lookupInput(ctx, j);
-            if (set == WRONG_TYPE) {
-                return;
-            }
             if (set == null && storeIndex != 0) {
                 // A store form is a write; Redis reads its sources with lookupKeyRead.
                 KeyspaceEvents.missed(ctx, args, j);
@@ -1475,9 +1416,6 @@ public final class SortedSetCommands {
         }
         long cursor = start;
         SortedSet set = lookup(ctx, 1);
-        if (set == WRONG_TYPE) {
-            return;
-        }
         if (set == null) {
             ScanOptions.replyEmpty(reply);
             return;
