@@ -37,7 +37,7 @@ class AofWriteErrorTest {
         Path log = dir.resolve("server.log");
         Process process = new ProcessBuilder("/bin/sh", "-c", "ulimit -f " + FILE_SIZE_BLOCKS + " && exec \"$@\"", "sh",
             java, "-cp", System.getProperty("java.class.path"), AofCrashServer.class.getName(),
-            Integer.toString(port), target.engine(), target.transport(), dir.toString(), "everysec")
+            Integer.toString(port), target.engine(), target.transport(), target.storage(), dir.toString(), "everysec")
             .redirectErrorStream(true)
             .redirectOutput(log.toFile())
             .start();
