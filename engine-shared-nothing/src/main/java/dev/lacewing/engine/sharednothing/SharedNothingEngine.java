@@ -221,7 +221,12 @@ final class SharedNothingEngine extends KeyspaceEngine {
     /**
      * The door: the transaction takes its place in the arrivals of every shard it involves,
      * atomically with respect to every other transaction, so shards grant in one global order;
-     * then each shard is woken to take it in.
+     * then each other shard is woken to take it in, and the calling thread's own shard (the
+     * connection's home, nearly always) takes it in here, a task fewer per transaction. Taking in
+     * drains the arrivals in order, so an earlier transaction still waiting there goes in first
+     * and nothing overtakes it. Called from a grant on this shard (a LOCAL or a split that must
+     * run whole after all), the take-in's grant joins that pass's loop instead of nesting
+     * ({@link TransactionQueue#takeIn}).
      */
     private void schedule(Transaction transaction) {
         synchronized (order) {
@@ -229,8 +234,17 @@ final class SharedNothingEngine extends KeyspaceEngine {
                 queues[shard].arrive(transaction);
             }
         }
+        int here = workers.currentIndex();
+        boolean takenHere = false;
         for (int shard : transaction.shards) {
-            workers.executor(shard).execute(queues[shard].drain);
+            if (shard == here) {
+                takenHere = true;
+            } else {
+                workers.executor(shard).execute(queues[shard].drain);
+            }
+        }
+        if (takenHere) {
+            queues[here].takeIn();
         }
     }
 
