@@ -71,12 +71,21 @@ final class Transaction {
 
     /** The position of {@code shard} among {@link #shards}. */
     int part(int shard) {
+        int part = partOrNone(shard);
+        if (part < 0) {
+            throw new IllegalArgumentException("shard " + shard + " is not part of this transaction");
+        }
+        return part;
+    }
+
+    /** The position of {@code shard} among {@link #shards}, or -1 when it is not involved. */
+    int partOrNone(int shard) {
         for (int i = 0; i < shards.length; i++) {
             if (shards[i] == shard) {
                 return i;
             }
         }
-        throw new IllegalArgumentException("shard " + shard + " is not part of this transaction");
+        return -1;
     }
 
     boolean claimsWhole() {

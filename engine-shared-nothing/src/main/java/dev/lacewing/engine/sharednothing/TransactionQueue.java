@@ -66,8 +66,8 @@ final class TransactionQueue {
     private boolean grantAgain;
     /** The parts one pass of {@link #grant} granted, started after the pass; reused, as passes never nest. */
     private final List<Transaction> started = new ArrayList<>();
-    /** Drains the arrivals; posted to the shard after each enqueue. */
-    final Runnable drain = this::drainArrivals;
+    /** {@link #takeIn}, posted to the shard after an enqueue from another thread. */
+    final Runnable drain = this::takeIn;
 
     TransactionQueue(int shard, BiConsumer<Transaction, Integer> onGranted) {
         this.shard = shard;
@@ -127,7 +127,13 @@ final class TransactionQueue {
         grant();
     }
 
-    private void drainArrivals() {
+    /**
+     * Takes in every transaction that arrived, in order, and grants what it can; on this shard's
+     * thread, from the posted {@link #drain} or from the engine's door when the transaction was
+     * enqueued on this very thread. Inside a grant pass (the door called from a granted part's
+     * work) the grant is left to that pass's loop, which goes round again.
+     */
+    void takeIn() {
         if (takeArrivals()) {
             grant();
         }

@@ -69,7 +69,13 @@ final class ShardStall implements AutoCloseable {
         return sleeper.readReplyText();
     }
 
-    /** Sends {@code command} from {@code client} and returns its reply to come, once CLIENT LIST shows it running. */
+    /**
+     * Sends {@code command} from {@code client} and returns its reply to come, once CLIENT LIST shows
+     * it running. For a multi-shard command from a worker-0 connection that also means it holds its
+     * shard-0 keys: the reader's CLIENT LIST runs on worker 0 after that command's dispatch there,
+     * and the shared-nothing engine takes a transaction into the dispatching thread's own shard
+     * within the dispatch (a take-in posted as a task could be overtaken by a command read meanwhile).
+     */
     Future<String> sendAndAwaitRunning(RespClient client, String... command) throws InterruptedException {
         Future<String> reply = send(client, command);
         awaitCommand(client, command[0].toLowerCase());

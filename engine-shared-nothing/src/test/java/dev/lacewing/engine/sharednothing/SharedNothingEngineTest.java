@@ -1,0 +1,300 @@
+package dev.lacewing.engine.sharednothing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import dev.lacewing.api.Arguments;
+import dev.lacewing.api.CommandSpec;
+import dev.lacewing.api.EngineContext;
+import dev.lacewing.api.Invocation;
+import dev.lacewing.api.KeyScope;
+import dev.lacewing.api.Settings;
+import dev.lacewing.api.ThreadingPlan;
+import dev.lacewing.api.Workers;
+import dev.lacewing.api.storage.Storage;
+import dev.lacewing.api.storage.StorageProvider;
+import dev.lacewing.core.keyspace.MemoryPolicy;
+import dev.lacewing.core.keyspace.Slots;
+import dev.lacewing.core.keyspace.StorageSetup;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import java.util.concurrent.Executor;
+import java.util.function.LongSupplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The door for multi-shard work on two shards whose threads are played by the test: each worker's
+ * tasks wait in a list until the test runs them as that worker, so every interleaving is chosen.
+ */
+class SharedNothingEngineTest {
+
+    private final StepWorkers workers = new StepWorkers(2);
+    private final SharedNothingEngine engine = new SharedNothingEngine(context(workers));
+    private final List<String> events = new ArrayList<>();
+    private final String onZero = keyOn(0);
+    private final String onOne = keyOn(1);
+
+    /**
+     * A split from a connection on worker 0 holds its shard-0 keys once its dispatch returns: a GET
+     * of one, dispatched next on that thread, waits for the split instead of reading the old value
+     * before the split was taken in.
+     */
+    @Test
+    void aSplitHoldsItsHomeShardsKeysWhenItsDispatchReturns() {
+        assertFalse(engine.execute(split("mset", onZero, onOne)));
+        assertFalse(engine.execute(get(onZero)), "the GET of a held key waits");
+        assertEquals(List.of("mset part [0] on 0"), events, "the home part ran in the dispatch; shard 1 did nothing yet");
+
+        workers.runTasks(1);
+        workers.runTasks(0);
+        assertEquals(List.of("mset part [0] on 0", "mset part [1] on 1", "mset join on 1",
+            "get ran on 0", "get completed on 0", "mset completed on 0"), events);
+    }
+
+    /** When the last part ends on another shard, the home shard gets its release and the completion as one task. */
+    @Test
+    void theHomeShardGetsItsReleaseAndTheCompletionAsOneTask() {
+        engine.execute(split("mset", onZero, onOne));
+        workers.runTasks(1);
+        assertEquals(1, workers.pending(0));
+        workers.runTasks(0);
+        assertEquals("mset completed on 0", events.get(events.size() - 1));
+    }
+
+    /**
+     * A split taken in on its caller's own shard never overtakes an earlier one still in that
+     * shard's arrivals: the earlier one, from a worker-1 connection, goes in and runs first.
+     */
+    @Test
+    void aSplitTakenInOnItsCallersShardGoesInAfterEarlierArrivals() {
+        workers.current = 1;
+        engine.execute(split("first", onZero, onOne));
+        workers.current = 0;
+        engine.execute(split("second", onZero, onOne));
+        assertEquals(List.of("first part [1] on 1", "first part [0] on 0", "first join on 0", "second part [0] on 0"),
+            events, "shard 0 took in the first split, then the second once the first released its key");
+
+        workers.runTasks(1);
+        workers.runTasks(0);
+        assertEquals(List.of("first part [1] on 1", "first part [0] on 0", "first join on 0", "second part [0] on 0",
+            "second part [1] on 1", "second join on 1", "first completed on 1", "second completed on 0"), events);
+    }
+
+    private static String keyOn(int shard) {
+        for (int i = 0; ; i++) {
+            String key = "k" + i;
+            byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
+            if (Slots.partitionOf(bytes, 0, bytes.length, 2) == shard) {
+                return key;
+            }
+        }
+    }
+
+    /** A command named {@code name} over {@code keys} that splits into one part per shard, on worker {@code current}'s connection. */
+    private Command split(String name, String... keys) {
+        return new Command(name, workers.current, keys, true);
+    }
+
+    private Command get(String key) {
+        return new Command("get", workers.current, new String[] {key}, false);
+    }
+
+    /** Records what the engine does with it, and on which worker. */
+    private final class Command implements Invocation, Invocation.Split {
+
+        private final String name;
+        private final int home;
+        private final boolean splits;
+        private final byte[] bytes;
+        private final int[] offsets;
+        private final Arguments arguments = new Arguments() {
+            @Override
+            public int count() {
+                return offsets.length - 1;
+            }
+
+            @Override
+            public byte[] array() {
+                return bytes;
+            }
+
+            @Override
+            public int offset(int index) {
+                return offsets[index];
+            }
+
+            @Override
+            public int length(int index) {
+                return offsets[index + 1] - offsets[index];
+            }
+        };
+
+        Command(String name, int home, String[] keys, boolean splits) {
+            this.name = name;
+            this.home = home;
+            this.splits = splits;
+            String joined = name + String.join("", keys);
+            bytes = joined.getBytes(StandardCharsets.UTF_8);
+            offsets = new int[keys.length + 2];
+            offsets[1] = name.length();
+            for (int i = 0; i < keys.length; i++) {
+                offsets[i + 2] = offsets[i + 1] + keys[i].length();
+            }
+        }
+
+        private void record(String what) {
+            events.add(name + " " + what + " on " + workers.current);
+        }
+
+        @Override
+        public CommandSpec spec() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public KeyScope scope() {
+            return KeyScope.KEYS;
+        }
+
+        @Override
+        public Arguments arguments() {
+            return arguments;
+        }
+
+        @Override
+        public int database() {
+            return 0;
+        }
+
+        @Override
+        public int homeWorker() {
+            return home;
+        }
+
+        @Override
+        public int keyCount() {
+            return offsets.length - 2;
+        }
+
+        @Override
+        public int keyArgument(int i) {
+            return i + 1;
+        }
+
+        @Override
+        public void run() {
+            record("ran");
+        }
+
+        @Override
+        public void completed() {
+            record("completed");
+        }
+
+        @Override
+        public Split split() {
+            return splits ? this : null;
+        }
+
+        @Override
+        public Object runPart(int[] keys) {
+            record("part " + java.util.Arrays.toString(keys));
+            return "OK";
+        }
+
+        @Override
+        public void join(int[][] keys, Object[] replies) {
+            record("join");
+        }
+    }
+
+    /** Workers whose tasks wait until the test runs them; {@link #current} is the worker the test plays. */
+    private static final class StepWorkers implements Workers {
+
+        private final List<ArrayDeque<Runnable>> tasks = new ArrayList<>();
+        int current;
+
+        StepWorkers(int count) {
+            for (int i = 0; i < count; i++) {
+                tasks.add(new ArrayDeque<>());
+            }
+        }
+
+        /** Runs worker {@code worker}'s tasks, those they post to it included, as that worker. */
+        void runTasks(int worker) {
+            int was = current;
+            current = worker;
+            for (Runnable task = tasks.get(worker).poll(); task != null; task = tasks.get(worker).poll()) {
+                task.run();
+            }
+            current = was;
+        }
+
+        int pending(int worker) {
+            return tasks.get(worker).size();
+        }
+
+        @Override
+        public int count() {
+            return tasks.size();
+        }
+
+        @Override
+        public Executor executor(int index) {
+            return tasks.get(index)::add;
+        }
+
+        @Override
+        public int currentIndex() {
+            return current;
+        }
+
+        @Override
+        public void scheduleRepeating(int index, Runnable task, LongSupplier periodMillis) {
+        }
+    }
+
+    private static EngineContext context(Workers workers) {
+        Settings settings = name -> Optional.empty();
+        Storage storage = ServiceLoader.load(StorageProvider.class).stream()
+            .map(ServiceLoader.Provider::get)
+            .filter(provider -> provider.name().equals("compact"))
+            .findFirst().orElseThrow()
+            .open(new StorageSetup(settings, 1, System::currentTimeMillis, MemoryPolicy.of(settings)));
+        return new EngineContext() {
+            @Override
+            public Settings settings() {
+                return settings;
+            }
+
+            @Override
+            public Workers workers() {
+                return workers;
+            }
+
+            @Override
+            public int databases() {
+                return 1;
+            }
+
+            @Override
+            public Storage storage() {
+                return storage;
+            }
+
+            @Override
+            public ThreadingPlan threading() {
+                return null;
+            }
+
+            @Override
+            public LongSupplier clientBufferBytes() {
+                return () -> 0;
+            }
+        };
+    }
+}
