@@ -22,6 +22,9 @@ final class ReadLookups implements Keyspace {
     private final LongAdder misses;
     private final KeyspaceEvents events;
     private Keyspace target;
+    /** What this view has added to the server's counters, for {@link #uncount}. */
+    private long countedHits;
+    private long countedMisses;
 
     ReadLookups(LongAdder hits, LongAdder misses, KeyspaceEvents events) {
         this.hits = hits;
@@ -42,11 +45,25 @@ final class ReadLookups implements Keyspace {
     private boolean counted(boolean found, byte[] key, int offset, int length) {
         if (found) {
             hits.increment();
+            countedHits++;
         } else {
             misses.increment();
+            countedMisses++;
             events.missed(target, key, offset, length);
         }
         return found;
+    }
+
+    /**
+     * Takes back the hits and misses this view counted: a split's part that ran while another part
+     * found its keys cold, since the whole request runs again once they landed and counts them then.
+     * (A split runs whole while keyspace notifications publish, so no {@code keymiss} went out.)
+     */
+    void uncount() {
+        hits.add(-countedHits);
+        misses.add(-countedMisses);
+        countedHits = 0;
+        countedMisses = 0;
     }
 
     @Override

@@ -117,7 +117,7 @@ final class SplitRequest implements Invocation.Split {
             if (reply == COLD) {
                 for (Object other : replies) {
                     if (other != COLD) {
-                        ((PartContext) other).buffer.release();
+                        ((PartContext) other).abandon();
                     }
                 }
                 connection.splitCold();
@@ -262,6 +262,14 @@ final class SplitRequest implements Invocation.Split {
             }
             writer.target(buffer);
             writer.protocol(connection.protocol());
+        }
+
+        /** The request runs again (another part's keys were cold): drop the reply and the counts. */
+        void abandon() {
+            buffer.release();
+            if (reads != null) {
+                reads.uncount();
+            }
         }
 
         /**

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.lacewing.it.server.Overlap;
 import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
 import io.lettuce.core.KeyValue;
@@ -54,7 +55,9 @@ class CrossShardAtomicityTest {
              StatefulRedisConnection<String, String> reader2 = Servers.client(target).connect()) {
             writer.sync().mset(generation(keys, 0));
             long deadline = System.nanoTime() + TIME_LIMIT_NANOS;
+            Overlap overlap = new Overlap(2);
             Future<Integer> written = pool.submit(() -> {
+                overlap.awaitReaders();
                 int round = 1;
                 for (; round <= 2000 && System.nanoTime() < deadline; round++) {
                     writer.sync().mset(generation(keys, round));
@@ -72,7 +75,9 @@ class CrossShardAtomicityTest {
                         for (KeyValue<String, String> value : values) {
                             assertEquals(first, value.getValue(), "a torn MSET: " + values);
                         }
-                        checked++;
+                        if (checked++ == 0) {
+                            overlap.checked();
+                        }
                     }
                     return checked;
                 }));

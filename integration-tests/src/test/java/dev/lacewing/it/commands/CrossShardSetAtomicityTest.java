@@ -3,6 +3,7 @@ package dev.lacewing.it.commands;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lacewing.it.server.Overlap;
 import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -45,7 +46,9 @@ class CrossShardSetAtomicityTest {
             }
             w.sadd(sets[0], "m");
             long deadline = System.nanoTime() + TIME_LIMIT_NANOS;
+            Overlap overlap = new Overlap(2);
             Future<Integer> moved = pool.submit(() -> {
+                overlap.awaitReaders();
                 int round = 0;
                 for (; round < 3000 && System.nanoTime() < deadline; round++) {
                     assertTrue(w.smove(sets[round % sets.length], sets[(round + 1) % sets.length], "m"));
@@ -58,7 +61,9 @@ class CrossShardSetAtomicityTest {
                 int checked = 0;
                 while (writing.get() && checked < 4000 && System.nanoTime() < deadline) {
                     assertEquals(Set.of("base", "m"), reader1.sync().sunion(sets), "a torn SMOVE");
-                    checked++;
+                    if (checked++ == 0) {
+                        overlap.checked();
+                    }
                 }
                 return checked;
             }));
@@ -69,7 +74,9 @@ class CrossShardSetAtomicityTest {
                         // Both sets hold "base"; "m" in both at once would make it 2.
                         assertEquals(1L, reader2.sync().sintercard(sets[i], sets[i + 1]), "a torn SMOVE");
                     }
-                    checked++;
+                    if (checked++ == 0) {
+                        overlap.checked();
+                    }
                 }
                 return checked;
             }));

@@ -70,6 +70,9 @@ class CrossShardTransactionsTest {
     @MethodSource("dev.lacewing.it.server.Servers#all")
     void aWriteToAKeyAnMgetHasReadRunsWhileTheMgetWaitsForAnotherShard(Target target) throws Exception {
         assumeTrue(target.engine().equals("shared-nothing"), "transactions queue per shard in the shared-nothing engine");
+        // On the tiered targets every string is on disk: the MGET's shard-0 part finds its key cold,
+        // so the whole MGET runs again once the read lands, as if sent later, and then sees the SET.
+        assumeTrue(target.storage().equals("compact"), "a cold key makes the MGET run again after the SET");
         try (ShardStall stall = ShardStall.start(target)) {
             String read = keyOnShard("read", 0);
             String far = keyOnShard("far", 1);
