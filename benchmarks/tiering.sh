@@ -84,7 +84,7 @@ stop_server() {
 load() { # json-file tool-options... (error replies are counted, not fatal)
   local json=$1
   shift
-  "$tool" -s 127.0.0.1 -p "$port" -t 2 -c 4 -d "$value_size" --hide-histogram --print-percentiles=50,99 \
+  "$tool" -s 127.0.0.1 -p "$port" -t 2 -c 4 -d "$value_size" --distinct-client-seed --hide-histogram --print-percentiles=50,99 \
     --json-out-file="$json" "$@" >"$work/last.txt" 2>&1 || { cat "$work/last.txt" >&2; return 1; }
 }
 
