@@ -25,7 +25,16 @@ import java.util.function.LongSupplier;
  * <p>A command about to read an offloaded string asks {@link #resident} first, which starts the read
  * on a reader thread ({@link TieredPartition#readLater}); the command's rerun then finds the value
  * landed. Any other read of an offloaded string (a rerun that lost the race, MULTI/EXEC, scripts)
- * is a synchronous file read on the caller's thread. A string edited in place (APPEND, SETRANGE) comes back to
+ * is a synchronous file read on the caller's thread.
+ *
+ * <p>What stays in memory is chosen by a CLOCK: a read ({@link #get}, {@link #getValue}) sets the
+ * entry's {@code referenced} bit, and the offload hand ({@link #offload}) clears the bit of each
+ * entry it passes and moves to disk only strings whose bit it found clear, so a value read since the
+ * hand last passed gets a second chance while colder ones remain. An offloaded string read again
+ * before the hand passed it (its bit still set) is hot: it comes back to memory when the partition
+ * has room under its share, the hand first moving colder strings out ({@link TieredPartition#makeRoom}).
+ * The bit, not the access field, tells recency: the LRU clock ticks once a second and the LFU
+ * counter rises by chance, so neither says whether a key was read since the hand's last pass. A string edited in place (APPEND, SETRANGE) comes back to
  * memory, with room past its end, and goes to disk again only when memory is asked for
  * ({@link #offload}), and not while it is the string last opened for editing, which its command
  * may still be writing.
@@ -56,6 +65,8 @@ final class TieredTable implements Table {
         /** A string's length; its array may be longer when {@link #edited}. */
         int length;
         boolean edited;
+        /** Read since the offload hand last passed: the CLOCK's second chance. */
+        boolean referenced;
         long diskAt = -1;
         long expireAt;
         int access;
@@ -290,7 +301,25 @@ final class TieredTable implements Table {
             return null;
         }
         entry.access = accessPolicy.accessed(entry.access, now);
-        return value(entry);
+        Object value = entry.onDisk() && entry.referenced ? promote(entry, string(entry)) : value(entry);
+        entry.referenced = true;
+        return value;
+    }
+
+    /**
+     * A second read of an offloaded string before the hand passed it: its bytes, just read, become
+     * its value in memory if the partition makes room for them; the extent is left to compaction.
+     */
+    private byte[] promote(Entry entry, byte[] bytes) {
+        if (partition.makeRoom(ARRAY_BYTES + entry.length - HANDLE_BYTES)) {
+            // After makeRoom: a compaction it caused has moved the extent.
+            partition.release(entry.diskAt, entry.length);
+            entry.diskAt = -1;
+            entry.value = bytes;
+            count(entry, ARRAY_BYTES + entry.length, true);
+            partition.promoted();
+        }
+        return bytes;
     }
 
     @Override
@@ -322,7 +351,12 @@ final class TieredTable implements Table {
             return false;
         }
         entry.access = accessPolicy.accessed(entry.access, now);
-        view(entry, view);
+        if (entry.onDisk() && entry.referenced && !view.takesHandles()) {
+            view.setString(promote(entry, string(entry)), 0, entry.length);
+        } else {
+            view(entry, view);
+        }
+        entry.referenced = true;
         return true;
     }
 
@@ -673,16 +707,20 @@ final class TieredTable implements Table {
     }
 
     /**
-     * Moves resident strings of at least {@code tiered-min-value-size} bytes to disk, walking on
-     * from where the last call stopped, until {@code bytes} are freed or a whole round found none;
-     * returns the bytes freed.
+     * The CLOCK's hand: walks on from the bucket where the last call stopped, for at most
+     * {@code maxBuckets} buckets or until {@code bytes} are freed, clearing every entry's
+     * {@code referenced} bit and moving to disk the resident strings of at least
+     * {@code tiered-min-value-size} bytes whose bit was already clear; returns the bytes freed.
+     * Two rounds ({@code 2 * capacity()} buckets) move every string that can move.
      */
-    long offload(long bytes) {
+    long offload(long bytes, long maxBuckets) {
         long freed = 0;
-        for (int step = 0; step < buckets.length && freed < bytes; step++) {
+        for (long step = 0; step < maxBuckets && freed < bytes; step++) {
             int bucket = offloadCursor & (buckets.length - 1);
             for (Entry entry = buckets[bucket]; entry != null; entry = entry.next) {
-                if (entry.value instanceof byte[] resident && entry.length >= settings.minValueSize()
+                if (entry.referenced) {
+                    entry.referenced = false;
+                } else if (entry.value instanceof byte[] resident && entry.length >= settings.minValueSize()
                     && entry != editing) {
                     long before = entry.memory;
                     long at = partition.write(resident, 0, entry.length);
