@@ -203,6 +203,7 @@ class TieredStorageTest {
     @MethodSource("engines")
     void underMaxmemoryAHotSetReadRepeatedlyEndsInMemory(Target target) throws Exception {
         try (LacewingServer server = Servers.builder(target).set("storage", "tiered")
+                .set("tiered-offload", "pressure").set("tiered-min-value-size", "64")
                 .set("maxmemory", "4mb").set("maxmemory-policy", "noeviction").start();
              RespClient client = RespClient.connect(server.port())) {
             String value = "v".repeat(1000);
