@@ -25,19 +25,20 @@ import java.util.function.LongSupplier;
  * <p>A command about to read an offloaded string asks {@link #resident} first, which starts the read
  * on a reader thread ({@link TieredPartition#readLater}); the command's rerun then finds the value
  * landed. Any other read of an offloaded string (a rerun that lost the race, MULTI/EXEC, scripts)
- * is a synchronous file read on the caller's thread.
- *
- * <p>What stays in memory is chosen by a CLOCK: a read ({@link #get}, {@link #getValue}) sets the
- * entry's {@code referenced} bit, and the offload hand ({@link #offload}) clears the bit of each
- * entry it passes and moves to disk only strings whose bit it found clear, so a value read since the
- * hand last passed gets a second chance while colder ones remain. An offloaded string read again
- * before the hand passed it (its bit still set) is hot: it comes back to memory when the partition
- * has room under its share, the hand first moving colder strings out ({@link TieredPartition#makeRoom}).
- * The bit, not the access field, tells recency: the LRU clock ticks once a second and the LFU
- * counter rises by chance, so neither says whether a key was read since the hand's last pass. A string edited in place (APPEND, SETRANGE) comes back to
+ * is a synchronous file read on the caller's thread. A string edited in place (APPEND, SETRANGE) comes back to
  * memory, with room past its end, and goes to disk again only when memory is asked for
  * ({@link #offload}), and not while it is the string last opened for editing, which its command
  * may still be writing.
+ *
+ * <p>What stays in memory is chosen by a CLOCK: a read ({@link #get}, {@link #getValue}) sets the
+ * entry's {@code referenced} bit, and the offload hand ({@link #offload}) clears the bit of each
+ * entry it passes and moves to disk only strings whose bit it found clear, so a value read since
+ * the hand last passed gets a second chance while colder ones remain. An offloaded string read
+ * again before the hand passed it (its bit still set) is hot: it comes back to memory when the
+ * partition has room under its share, the hand first moving colder strings out
+ * ({@link TieredPartition#makeRoom}). The bit, not the access field, tells recency: the LRU clock
+ * ticks once a second and the LFU counter rises by chance, so neither says whether a key was read
+ * since the hand's last pass.
  *
  * <p>Memory counts RAM only: per key {@link #ENTRY_BYTES} plus the key's bytes, plus a resident
  * string's array (16 + its capacity), an offloaded string's handle (16) or an aggregate's own
