@@ -712,17 +712,23 @@ final class TieredTable implements Table {
      * {@code maxBuckets} buckets or until {@code bytes} are freed, clearing every entry's
      * {@code referenced} bit and moving to disk the resident strings of at least
      * {@code tiered-min-value-size} bytes whose bit was already clear; returns the bytes freed.
-     * Two rounds ({@code 2 * capacity()} buckets) move every string that can move.
+     * Two rounds ({@code 2 * capacity()} buckets) move every string that can move; a round that
+     * met none ends the walk (keys alone over the share must not cost two rounds a store).
      */
     long offload(long bytes, long maxBuckets) {
         long freed = 0;
-        for (long step = 0; step < maxBuckets && freed < bytes; step++) {
+        boolean movable = false;
+        for (long step = 0; step < maxBuckets && freed < bytes && (movable || step < buckets.length); step++) {
             int bucket = offloadCursor & (buckets.length - 1);
             for (Entry entry = buckets[bucket]; entry != null; entry = entry.next) {
-                if (entry.referenced) {
-                    entry.referenced = false;
-                } else if (entry.value instanceof byte[] resident && entry.length >= settings.minValueSize()
+                boolean secondChance = entry.referenced;
+                entry.referenced = false;
+                if (entry.value instanceof byte[] resident && entry.length >= settings.minValueSize()
                     && entry != editing) {
+                    movable = true;
+                    if (secondChance) {
+                        continue;
+                    }
                     long before = entry.memory;
                     long at = partition.write(resident, 0, entry.length);
                     entry.value = null;
