@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Random;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -195,6 +196,54 @@ class TieredStorageTest {
             for (int i = 0; i < 8000; i += 7) {
                 assertEquals(bulk(value + i), client.call("GET", "key:" + i));
             }
+        }
+    }
+
+    /**
+     * Under maxmemory a hot set read again and again ends in memory while the cold keys stay on
+     * disk: reading the hot set once more reads no disk, and used_memory stays under maxmemory.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("engines")
+    void underMaxmemoryAHotSetReadRepeatedlyEndsInMemory(Target target) throws Exception {
+        try (LacewingServer server = Servers.builder(target).set("storage", "tiered")
+                .set("tiered-offload", "pressure").set("tiered-min-value-size", "64")
+                .set("maxmemory", "4mb").set("maxmemory-policy", "noeviction").start();
+             RespClient client = RespClient.connect(server.port())) {
+            String value = "v".repeat(1000);
+            int keys = 8000;
+            int hot = 100;
+            for (int i = 0; i < keys; i++) {
+                client.send(RespClient.encode(RespClient.toBytes("SET", "key:" + i, value + i)));
+                if (i % 100 == 99) {
+                    for (int j = 0; j < 100; j++) {
+                        assertEquals("+OK\r\n", client.readReplyText());
+                    }
+                }
+            }
+            Random random = new Random(5);
+            for (int round = 0; round < 5; round++) {
+                for (int i = 0; i < hot; i++) {
+                    assertEquals(bulk(value + i), client.call("GET", "key:" + i));
+                    int cold = hot + random.nextInt(keys - hot);
+                    assertEquals(bulk(value + cold), client.call("GET", "key:" + cold));
+                }
+            }
+            long reads = infoField(client, "tiered_reads");
+            for (int i = 0; i < hot; i++) {
+                assertEquals(bulk(value + i), client.call("GET", "key:" + i));
+            }
+            assertEquals(reads, infoField(client, "tiered_reads"), "the hot set reads no disk");
+            assertTrue(infoField(client, "tiered_promotions") > 0);
+            assertTrue(infoField(client, "tiered_offloaded_values") > keys / 2, "the cold keys stay on disk");
+            long used = 0;
+            for (String line : client.call("INFO", "memory").split("\r\n")) {
+                if (line.startsWith("used_memory:")) {
+                    used = Long.parseLong(line.substring("used_memory:".length()));
+                }
+            }
+            assertTrue(used <= 4L << 20, "used_memory " + used);
+            assertTrue(client.call("INFO", "stats").contains("evicted_keys:0\r\n"));
         }
     }
 }

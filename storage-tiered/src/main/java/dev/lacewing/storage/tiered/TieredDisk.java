@@ -78,12 +78,14 @@ final class TieredDisk implements Storage {
         long reads = 0;
         long asyncReads = 0;
         long snapshotReads = 0;
+        long promotions = 0;
         for (TieredPartition partition : partitions) {
             disk += partition.segment().size();
             values += partition.segment().liveValues();
             reads += partition.segment().reads();
             asyncReads += partition.asyncReads();
             snapshotReads += partition.snapshotReads();
+            promotions += partition.promotions();
         }
         Map<String, String> info = new LinkedHashMap<>();
         info.put("tiered_disk_bytes", Long.toString(disk));
@@ -91,6 +93,7 @@ final class TieredDisk implements Storage {
         info.put("tiered_reads", Long.toString(reads + asyncReads + snapshotReads));
         info.put("tiered_async_reads", Long.toString(asyncReads));
         info.put("tiered_snapshot_reads", Long.toString(snapshotReads));
+        info.put("tiered_promotions", Long.toString(promotions));
         return info;
     }
 

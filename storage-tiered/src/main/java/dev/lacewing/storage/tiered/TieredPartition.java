@@ -34,6 +34,11 @@ final class TieredPartition implements PartitionStore {
 
     /** The part of a partition's share of maxmemory its tables keep in memory before strings go to disk. */
     static final double PRESSURE_SHARE = 0.75;
+    /**
+     * Buckets of each table the offload hand may walk to make room for one promoted string: a
+     * read pays for a bounded walk, and a promotion that finds nothing cold enough in it waits.
+     */
+    static final int PROMOTION_WALK = 64;
 
     private final StorageContext context;
     private final TieredSettings settings;
@@ -47,6 +52,8 @@ final class TieredPartition implements PartitionStore {
     private final AtomicLong landedBytes = new AtomicLong();
     private final AtomicLong asyncReads = new AtomicLong();
     private final AtomicLong snapshotReads = new AtomicLong();
+    /** Offloaded strings brought back to memory by a read; written by the holding thread, read racily. */
+    private volatile long promotions;
     /**
      * Handles a snapshot holds ({@link #handle}): while any is out, no offset may come to hold other
      * bytes, so the file is neither compacted nor emptied.
@@ -77,16 +84,53 @@ final class TieredPartition implements PartitionStore {
     }
 
     /**
-     * Moves strings of this partition's tables to disk until {@code bytes} of memory are freed or
-     * none is left to move; returns the bytes freed.
+     * Moves strings of this partition's tables to disk, those read least recently first (the
+     * tables' CLOCK), until {@code bytes} of memory are freed or none is left to move; returns the
+     * bytes freed.
      */
     @Override
     public long offload(long bytes, long now) {
         long freed = 0;
         for (int i = 0; i < tables.size() && freed < bytes; i++) {
-            freed += tables.get(i).offload(bytes - freed);
+            TieredTable table = tables.get(i);
+            freed += table.offload(bytes - freed, 2L * table.capacity());
         }
         return freed;
+    }
+
+    /**
+     * Whether {@code bytes} more fit in memory under {@link #PRESSURE_SHARE} of this partition's
+     * share, after moving out strings the hand finds cold within {@link #PROMOTION_WALK} buckets a
+     * table; never without a maxmemory (then nothing goes to disk under pressure, and an eager
+     * storage keeps its strings there).
+     */
+    boolean makeRoom(long bytes) {
+        long limit = share.getAsLong();
+        if (limit == 0) {
+            return false;
+        }
+        long target = (long) (limit * PRESSURE_SHARE);
+        long excess = usedMemory() + bytes - target;
+        for (int i = 0; i < tables.size() && excess > 0; i++) {
+            excess -= tables.get(i).offload(excess, PROMOTION_WALK);
+        }
+        return excess <= 0;
+    }
+
+    void promoted() {
+        promotions++;
+    }
+
+    long promotions() {
+        return promotions;
+    }
+
+    private long usedMemory() {
+        long used = 0;
+        for (TieredTable table : tables) {
+            used += table.usedMemory();
+        }
+        return used;
     }
 
     /**
@@ -100,10 +144,7 @@ final class TieredPartition implements PartitionStore {
         if (limit == 0) {
             return;
         }
-        long used = 0;
-        for (TieredTable table : tables) {
-            used += table.usedMemory();
-        }
+        long used = usedMemory();
         long target = (long) (limit * PRESSURE_SHARE);
         if (used > target) {
             offload(used - target, 0);

@@ -30,6 +30,16 @@ import java.util.function.LongSupplier;
  * ({@link #offload}), and not while it is the string last opened for editing, which its command
  * may still be writing.
  *
+ * <p>What stays in memory is chosen by a CLOCK: a read ({@link #get}, {@link #getValue}) sets the
+ * entry's {@code referenced} bit, and the offload hand ({@link #offload}) clears the bit of each
+ * entry it passes and moves to disk only strings whose bit it found clear, so a value read since
+ * the hand last passed gets a second chance while colder ones remain. An offloaded string read
+ * again before the hand passed it (its bit still set) is hot: it comes back to memory when the
+ * partition has room under its share, the hand first moving colder strings out
+ * ({@link TieredPartition#makeRoom}). The bit, not the access field, tells recency: the LRU clock
+ * ticks once a second and the LFU counter rises by chance, so neither says whether a key was read
+ * since the hand's last pass.
+ *
  * <p>Memory counts RAM only: per key {@link #ENTRY_BYTES} plus the key's bytes, plus a resident
  * string's array (16 + its capacity), an offloaded string's handle (16) or an aggregate's own
  * {@link Aggregate#memoryUsage}; plus 8 bytes a bucket. Nothing is held that is not live, so
@@ -56,6 +66,8 @@ final class TieredTable implements Table {
         /** A string's length; its array may be longer when {@link #edited}. */
         int length;
         boolean edited;
+        /** Read since the offload hand last passed: the CLOCK's second chance. */
+        boolean referenced;
         long diskAt = -1;
         long expireAt;
         int access;
@@ -290,7 +302,25 @@ final class TieredTable implements Table {
             return null;
         }
         entry.access = accessPolicy.accessed(entry.access, now);
-        return value(entry);
+        Object value = entry.onDisk() && entry.referenced ? promote(entry, string(entry)) : value(entry);
+        entry.referenced = true;
+        return value;
+    }
+
+    /**
+     * A second read of an offloaded string before the hand passed it: its bytes, just read, become
+     * its value in memory if the partition makes room for them; the extent is left to compaction.
+     */
+    private byte[] promote(Entry entry, byte[] bytes) {
+        if (partition.makeRoom(ARRAY_BYTES + entry.length - HANDLE_BYTES)) {
+            // After makeRoom: a compaction it caused has moved the extent.
+            partition.release(entry.diskAt, entry.length);
+            entry.diskAt = -1;
+            entry.value = bytes;
+            count(entry, ARRAY_BYTES + entry.length, true);
+            partition.promoted();
+        }
+        return bytes;
     }
 
     @Override
@@ -322,7 +352,12 @@ final class TieredTable implements Table {
             return false;
         }
         entry.access = accessPolicy.accessed(entry.access, now);
-        view(entry, view);
+        if (entry.onDisk() && entry.referenced && !view.takesHandles()) {
+            view.setString(promote(entry, string(entry)), 0, entry.length);
+        } else {
+            view(entry, view);
+        }
+        entry.referenced = true;
         return true;
     }
 
@@ -673,17 +708,27 @@ final class TieredTable implements Table {
     }
 
     /**
-     * Moves resident strings of at least {@code tiered-min-value-size} bytes to disk, walking on
-     * from where the last call stopped, until {@code bytes} are freed or a whole round found none;
-     * returns the bytes freed.
+     * The CLOCK's hand: walks on from the bucket where the last call stopped, for at most
+     * {@code maxBuckets} buckets or until {@code bytes} are freed, clearing every entry's
+     * {@code referenced} bit and moving to disk the resident strings of at least
+     * {@code tiered-min-value-size} bytes whose bit was already clear; returns the bytes freed.
+     * Two rounds ({@code 2 * capacity()} buckets) move every string that can move; a round that
+     * met none ends the walk (keys alone over the share must not cost two rounds a store).
      */
-    long offload(long bytes) {
+    long offload(long bytes, long maxBuckets) {
         long freed = 0;
-        for (int step = 0; step < buckets.length && freed < bytes; step++) {
+        boolean movable = false;
+        for (long step = 0; step < maxBuckets && freed < bytes && (movable || step < buckets.length); step++) {
             int bucket = offloadCursor & (buckets.length - 1);
             for (Entry entry = buckets[bucket]; entry != null; entry = entry.next) {
+                boolean secondChance = entry.referenced;
+                entry.referenced = false;
                 if (entry.value instanceof byte[] resident && entry.length >= settings.minValueSize()
                     && entry != editing) {
+                    movable = true;
+                    if (secondChance) {
+                        continue;
+                    }
                     long before = entry.memory;
                     long at = partition.write(resident, 0, entry.length);
                     entry.value = null;

@@ -170,6 +170,104 @@ class TieredTableTest {
     }
 
     @Test
+    public void theOffloadHandGivesAValueReadSinceItsLastPassASecondChance() {
+        TieredPartition partition = partition(false, 16, Long.MAX_VALUE);
+        TieredTable table = (TieredTable) partition.newTable();
+        for (int i = 0; i < 100; i++) {
+            byte[] key = bytes("k" + i);
+            table.put(key, 0, key.length, value(100, i), Keyspace.NO_EXPIRY);
+        }
+        for (int i = 0; i < 10; i++) {
+            byte[] key = bytes("k" + i);
+            table.get(key, 0, key.length, 0);
+        }
+        partition.offload(90 * 100, 0);
+        assertEquals(90, partition.segment().liveValues());
+        for (int i = 0; i < 10; i++) {
+            byte[] key = bytes("k" + i);
+            assertEquals(16 + 100, table.valueMemory(key, 0, key.length, 0), "read, so kept: k" + i);
+        }
+        partition.offload(Long.MAX_VALUE, 0);
+        assertEquals(100, partition.segment().liveValues(), "a second pass moves what was read before the first");
+    }
+
+    @Test
+    public void aHotSetReadRepeatedlyEndsInMemoryWhileColdValuesStayOnDisk() {
+        long share = 60_000;
+        TieredPartition partition = partition(false, 16, Long.MAX_VALUE, share);
+        TieredTable table = (TieredTable) partition.newTable();
+        int keys = 300;
+        for (int i = 0; i < keys; i++) {
+            byte[] key = bytes("k" + i);
+            table.put(key, 0, key.length, value(1000, i), Keyspace.NO_EXPIRY);
+        }
+        Random random = new Random(3);
+        for (int round = 0; round < 20; round++) {
+            for (int i = 0; i < 10; i++) {
+                byte[] hot = bytes("k" + (keys - 10 + i));
+                assertArrayEquals(value(1000, keys - 10 + i), (byte[]) table.get(hot, 0, hot.length, 0));
+                int c = random.nextInt(keys - 10);
+                byte[] cold = bytes("k" + c);
+                assertArrayEquals(value(1000, c), (byte[]) table.get(cold, 0, cold.length, 0));
+                assertTrue(table.usedMemory() <= share * TieredPartition.PRESSURE_SHARE, "round " + round);
+            }
+        }
+        long reads = partition.segment().reads();
+        ValueView view = new ValueView();
+        for (int i = keys - 10; i < keys; i++) {
+            byte[] hot = bytes("k" + i);
+            assertEquals(16 + 1000, table.valueMemory(hot, 0, hot.length, 0), "hot k" + i + " in memory");
+            assertTrue(table.getValue(hot, 0, hot.length, 0, view));
+            assertArrayEquals(value(1000, i), Arrays.copyOfRange(view.array(), view.offset(),
+                view.offset() + view.length()));
+        }
+        assertEquals(reads, partition.segment().reads(), "the hot set reads no disk");
+        assertTrue(partition.segment().liveValues() >= keys - 10 - 40, "cold values stay on disk: "
+            + partition.segment().liveValues());
+        assertTrue(partition.promotions() > 0, "promoted " + partition.promotions());
+    }
+
+    @Test
+    public void promotionNeverTakesThePartitionPastItsShare() {
+        long share = 40_000;
+        TieredPartition partition = partition(false, 16, Long.MAX_VALUE, share);
+        TieredTable table = (TieredTable) partition.newTable();
+        int keys = 200;
+        for (int i = 0; i < keys; i++) {
+            byte[] key = bytes("k" + i);
+            table.put(key, 0, key.length, value(1000, i), Keyspace.NO_EXPIRY);
+        }
+        ValueView view = new ValueView();
+        for (int round = 0; round < 5; round++) {
+            for (int i = 0; i < keys; i++) {
+                byte[] key = bytes("k" + i);
+                if (i % 2 == 0) {
+                    assertArrayEquals(value(1000, i), (byte[]) table.get(key, 0, key.length, 0));
+                } else {
+                    assertTrue(table.getValue(key, 0, key.length, 0, view));
+                    assertArrayEquals(value(1000, i), Arrays.copyOfRange(view.array(), view.offset(),
+                        view.offset() + view.length()));
+                }
+                assertTrue(table.usedMemory() <= share * TieredPartition.PRESSURE_SHARE, "round " + round);
+            }
+        }
+        assertEquals(keys, table.size());
+        assertTrue(partition.segment().liveValues() > keys / 2, "on disk " + partition.segment().liveValues());
+    }
+
+    @Test
+    public void eagerWithoutMaxmemoryKeepsReadStringsOnDisk() {
+        TieredPartition partition = partition(true, 16, Long.MAX_VALUE);
+        TieredTable table = (TieredTable) partition.newTable();
+        table.put(bytes("k"), 0, 1, value(100, 1), Keyspace.NO_EXPIRY);
+        for (int i = 0; i < 3; i++) {
+            assertArrayEquals(value(100, 1), (byte[]) table.get(bytes("k"), 0, 1, 0));
+        }
+        assertEquals(3, partition.segment().reads());
+        assertEquals(0, partition.promotions());
+    }
+
+    @Test
     public void editingAnOffloadedStringBringsItBackUntilMemoryIsAskedForAfterItsCommand() {
         TieredPartition partition = partition(true, 4, Long.MAX_VALUE);
         TieredTable table = (TieredTable) partition.newTable();
