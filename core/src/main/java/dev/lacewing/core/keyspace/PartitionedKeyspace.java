@@ -12,7 +12,9 @@ import java.util.HashSet;
 import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntConsumer;
 import java.util.function.IntPredicate;
 import java.util.function.LongSupplier;
 
@@ -21,7 +23,9 @@ import java.util.function.LongSupplier;
  * them. Engines build on it and differ only in who may touch which partition when.
  *
  * <p>It holds the keyspace to {@code maxmemory} ({@link #reclaim}): the check is global, as in
- * Redis, but eviction is local, each command evicting from the partitions it was granted. What is
+ * Redis, and eviction starts local, each command evicting from the partitions it was granted; what
+ * they cannot give is evicted from the others by a task queued on each one's owner
+ * ({@link #evictQueued}), as Redis's eviction timer goes on where a command stopped. What is
  * checked is what Redis's used_memory counts: the keyspace's live bytes ({@link #liveMemory}) and
  * the clients' buffers the server reports.
  *
@@ -43,6 +47,12 @@ public final class PartitionedKeyspace {
      */
     private static final long ESTIMATE_NANOS = 1_000_000;
 
+    /**
+     * Keys one queued eviction task evicts at most before it queues itself again: bounds how long
+     * it holds its partition's owner, as Redis's eviction time limit (about 500 µs) bounds a pass.
+     */
+    private static final int EVICTIONS_PER_TASK = 128;
+
     private final Partition[] partitions;
     private final Database[] databases;
     private final MemoryPolicy memory;
@@ -51,6 +61,10 @@ public final class PartitionedKeyspace {
     private final AtomicLong liveEstimate = new AtomicLong();
     private volatile long estimatedAt;
     private volatile boolean estimated;
+    /** Per partition, 1 while an eviction task is queued for it: at most one at a time. */
+    private final AtomicIntegerArray evictionQueued;
+    /** Runs {@link #evictQueued} for a partition on its owner; set by the engine, none by default. */
+    private volatile IntConsumer evictionRunner;
 
     /** A keyspace under Redis's default memory settings (no limit) on the system clock. */
     public PartitionedKeyspace(int partitionCount, int databaseCount) {
@@ -95,6 +109,7 @@ public final class PartitionedKeyspace {
         this.clock = clock;
         this.clientBufferBytes = clientBufferBytes;
         partitions = new Partition[partitionCount];
+        evictionQueued = new AtomicIntegerArray(partitionCount);
         for (int i = 0; i < partitionCount; i++) {
             partitions[i] = new Partition(databaseCount, storage.partition(i, partitionCount), memory, clock);
         }
@@ -115,6 +130,15 @@ public final class PartitionedKeyspace {
         for (Database database : databases) {
             database.scanReach(reach);
         }
+    }
+
+    /**
+     * How the engine runs {@link #evictQueued} for a partition on the thread allowed to touch it:
+     * {@code runner} queues the task there and returns. Without one, the keyspace evicts only from
+     * the partitions a command holds. Set before serving starts.
+     */
+    public void evictionRunner(IntConsumer runner) {
+        evictionRunner = runner;
     }
 
     public int partitionCount() {
@@ -214,8 +238,10 @@ public final class PartitionedKeyspace {
      * ({@link Partition#offload}), then evicts keys by
      * the policy from those partitions until it is back under the limit or each of them is down
      * to its even share of it (so that a command on a small partition does not empty it while
-     * others hold the excess; their own commands evict there). False when memory stays over the
-     * limit and no granted partition could give more: noeviction, or no candidate left.
+     * others hold the excess). When still over, every other partition over its share gets an
+     * eviction task on its owner ({@link #evictQueued}), as Redis's eviction timer evicts the rest
+     * after a command. False when memory stays over the limit and no granted partition could give
+     * more: noeviction, or no candidate left.
      */
     public boolean reclaim(int[] granted, int count) {
         long limit = memory.maxmemory();
@@ -260,7 +286,76 @@ public final class PartitionedKeyspace {
             used -= before - current;
             liveEstimate.addAndGet(current - before);
         }
+        if (used > limit) {
+            queueEvictions(granted, count, share);
+        }
         return used <= limit || atShare;
+    }
+
+    /**
+     * Queues an eviction task for each partition outside {@code granted[0..count)} over
+     * {@code share} that has none queued. O(partitions x databases) reads, only while over the limit.
+     */
+    private void queueEvictions(int[] granted, int count, long share) {
+        IntConsumer runner = evictionRunner;
+        if (runner == null) {
+            return;
+        }
+        for (int index = 0; index < partitions.length; index++) {
+            if (evictionQueued.get(index) == 0 && !contains(granted, count, index)
+                && partitions[index].liveMemory() > share && evictionQueued.compareAndSet(index, 0, 1)) {
+                runner.accept(index);
+            }
+        }
+    }
+
+    /** Ends partition {@code index}'s queued eviction task unrun: its owner could not touch it then. */
+    public void dropQueuedEviction(int index) {
+        evictionQueued.set(index, 0);
+    }
+
+    private static boolean contains(int[] values, int count, int value) {
+        for (int i = 0; i < count; i++) {
+            if (values[i] == value) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The queued eviction task of partition {@code index}, run by its owner: evicts up to
+     * {@link #EVICTIONS_PER_TASK} keys while the keyspace is over {@code maxmemory} and the
+     * partition over its share, then queues itself again if both still hold, else ends (the next
+     * command over the limit queues a new one). Keys evicted here are counted and published as a
+     * command's evictions are.
+     */
+    public void evictQueued(int index) {
+        boolean more = false;
+        long limit = memory.maxmemory();
+        if (limit != 0 && memory.policy() != EvictionPolicy.NOEVICTION) {
+            long clients = clientBufferBytes.getAsLong();
+            long share = Math.max(0, limit - clients) / partitions.length;
+            long over = liveMemoryEstimate() + clients - limit;
+            Partition partition = partitions[index];
+            long now = clock.getAsLong();
+            long before = partition.liveMemory();
+            long current = before;
+            int evicted = 0;
+            while (before - current < over && current > share && evicted < EVICTIONS_PER_TASK
+                && partition.evictOne(now)) {
+                evicted++;
+                current = partition.liveMemory();
+            }
+            liveEstimate.addAndGet(current - before);
+            more = evicted == EVICTIONS_PER_TASK && before - current < over && current > share;
+        }
+        IntConsumer runner = evictionRunner;
+        if (more && runner != null) {
+            runner.accept(index);
+        } else {
+            evictionQueued.set(index, 0);
+        }
     }
 
     /** {@link #reclaim} for a command holding every partition. */

@@ -11,6 +11,8 @@ import dev.lacewing.api.storage.Storage;
 import dev.lacewing.api.storage.StorageProvider;
 import dev.lacewing.api.storage.Table;
 import java.lang.management.ManagementFactory;
+import java.util.ArrayDeque;
+import java.util.List;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
@@ -210,6 +212,36 @@ class EvictionTest {
         assertTrue(keyspace.reclaim(new int[] {1}, 1));
         assertTrue(keyspace.liveMemory() <= memory.maxmemory());
         assertEquals(first, keyspace.partition(0).liveMemory());
+    }
+
+    /**
+     * What the command's partitions cannot give, the others give on their owners: one queued task
+     * each at a time, a bounded step per run, queueing itself again until the keyspace is under the
+     * limit or the partition at its share. Here the runner only records; the test runs the tasks.
+     */
+    @Test
+    void theRestOfTheExcessIsEvictedByOneQueuedTaskPerOtherPartition() {
+        PartitionedKeyspace keyspace = new PartitionedKeyspace(4, 1, memory, () -> now);
+        memory.set("maxmemory-policy", "allkeys-random");
+        ArrayDeque<Integer> queued = new ArrayDeque<>();
+        keyspace.evictionRunner(queued::add);
+        Keyspace db = keyspace.database(0);
+        fill(db, 0, KEYS, Keyspace.NO_EXPIRY);
+        memory.set("maxmemory", "1");
+        sleepPastEstimate();
+        keyspace.reclaim(new int[] {0}, 1);
+        assertEquals(List.of(1, 2, 3), List.copyOf(queued));
+        keyspace.reclaim(new int[] {0}, 1);
+        assertEquals(3, queued.size(), "no second task while one is queued");
+        int runs = 0;
+        while (!queued.isEmpty() && runs < KEYS) {
+            keyspace.evictQueued(queued.poll());
+            runs++;
+        }
+        assertTrue(queued.isEmpty());
+        assertTrue(runs > 3, "each run evicts a bounded step: " + runs + " runs");
+        assertEquals(0, db.size());
+        assertEquals(KEYS, keyspace.evictedKeys());
     }
 
     /** The keyspace sums its partitions again once its estimate is a millisecond old. */

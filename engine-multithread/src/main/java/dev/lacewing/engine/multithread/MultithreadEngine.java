@@ -4,6 +4,7 @@ import dev.lacewing.api.Arguments;
 import dev.lacewing.api.EngineContext;
 import dev.lacewing.api.Invocation;
 import dev.lacewing.api.KeyScope;
+import dev.lacewing.api.Workers;
 import dev.lacewing.core.keyspace.KeyspaceEngine;
 import dev.lacewing.core.keyspace.MemoryPolicy;
 import dev.lacewing.core.keyspace.Partition;
@@ -37,7 +38,20 @@ final class MultithreadEngine extends KeyspaceEngine {
         for (int i = 0; i < stripes; i++) {
             locks[i] = new ReentrantLock();
         }
+        Workers workers = context.workers();
+        keyspace.evictionRunner(stripe -> workers.executor(stripe % workers.count()).execute(() -> evictQueued(stripe)));
         context.workers().scheduleRepeating(0, this::expireCycle, () -> Partition.cyclePeriodMillis(context.settings()));
+    }
+
+    /** A queued eviction task ({@link PartitionedKeyspace#evictQueued}), holding the stripe's lock. */
+    private void evictQueued(int stripe) {
+        ReentrantLock lock = locks[stripe];
+        lock.lock();
+        try {
+            keyspace.evictQueued(stripe);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** A power of two, {@link #STRIPES_PER_WORKER} per worker or more. */

@@ -69,6 +69,7 @@ final class SharedNothingEngine extends KeyspaceEngine {
             BitSet held = running.get();
             return held == null || held.get(partition);
         });
+        keyspace.evictionRunner(shard -> workers.executor(shard).execute(() -> evictQueued(shard)));
         queues = new TransactionQueue[workers.count()];
         for (int shard = 0; shard < workers.count(); shard++) {
             queues[shard] = new TransactionQueue(shard, this::granted);
@@ -92,6 +93,15 @@ final class SharedNothingEngine extends KeyspaceEngine {
     private void expireCycle(int shard) {
         if (!queues[shard].claimedWhole()) {
             keyspace.partition(shard).expireCycle(System.currentTimeMillis(), 250_000);
+        }
+    }
+
+    /** A queued eviction task, dropped while a transaction claims the shard whole (as {@link #expireCycle}). */
+    private void evictQueued(int shard) {
+        if (queues[shard].claimedWhole()) {
+            keyspace.dropQueuedEviction(shard);
+        } else {
+            keyspace.evictQueued(shard);
         }
     }
 

@@ -96,6 +96,10 @@ class MemoryCommandsTest {
                 assertEquals("OK", sync.set("key:" + i, value));
             }
             // DBSIZE first: it holds the whole keyspace, so it may evict too, as any command in Redis.
+            // Then, with the limit off, nothing evicts between the two counts (eviction tasks queued
+            // on other threads end at their next step, and DBSIZE waits for any step running).
+            sync.dbsize();
+            assertEquals("OK", sync.configSet("maxmemory", "0"));
             long size = sync.dbsize();
             long evicted = info(sync, "stats", "evicted_keys");
             assertTrue(evicted > 1000, "evicted " + evicted);
@@ -103,6 +107,61 @@ class MemoryCommandsTest {
             long after = info(sync, "memory", "used_memory");
             assertTrue(after <= limit + limit / 10, after + " bytes used for a limit of " + limit);
         });
+    }
+
+    /**
+     * One write far over the limit evicts the whole keyspace, not only the write's partition: as
+     * Redis's eviction timer goes on after a command, each other partition over its share evicts
+     * on its own thread. Redis 7.0.15 leaves no key (CONFIG SET maxmemory 1 itself evicts there).
+     * The wait reads INFO keyspace, which holds no partition and so evicts nothing itself (DBSIZE
+     * holds every one and would).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void oneWriteOverTheLimitEvictsFromEveryPartition(Target target) {
+        withServer(target, sync -> {
+            int keys = 20_000;
+            long evictedBefore = 0;
+            for (String policy : new String[] {"allkeys-random", "allkeys-lru"}) {
+                assertEquals("OK", sync.configSet("maxmemory", "0"));
+                for (int batch = 0; batch < keys; batch += 1000) {
+                    Map<String, String> pairs = new HashMap<>();
+                    for (int i = batch; i < batch + 1000; i++) {
+                        pairs.put("key:" + i, "value:" + i);
+                    }
+                    assertEquals("OK", sync.mset(pairs));
+                }
+                assertEquals("OK", sync.configSet("maxmemory-policy", policy));
+                assertEquals("OK", sync.configSet("maxmemory", "1"));
+                int stored = 1;
+                try {
+                    sync.set("key:new", "v");
+                } catch (RedisException refused) {
+                    assertEquals(OOM, refused.getMessage());
+                    stored = 0;
+                }
+                long left = keysInfo(sync);
+                for (long deadline = System.nanoTime() + 10_000_000_000L; left > 0 && System.nanoTime() < deadline; ) {
+                    sleepMillis(10);
+                    left = keysInfo(sync);
+                }
+                assertEquals(0, left, policy + ": keys left");
+                long evicted = info(sync, "stats", "evicted_keys");
+                assertEquals(keys + stored, evicted - evictedBefore, policy + ": evicted");
+                assertEquals(0, sync.dbsize());
+                evictedBefore = evicted;
+            }
+        });
+    }
+
+    /** db0's key count from INFO keyspace (0 when the section leaves it out). */
+    private static long keysInfo(RedisCommands<String, String> sync) {
+        for (String line : sync.info("keyspace").split("\r\n")) {
+            if (line.startsWith("db0:keys=")) {
+                return Long.parseLong(line.substring("db0:keys=".length(), line.indexOf(',')));
+            }
+        }
+        return 0;
     }
 
     /**
