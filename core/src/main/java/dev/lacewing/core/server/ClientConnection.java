@@ -1670,7 +1670,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         if (closed) {
             return;
         }
-        if (!passWrites.isEmpty()) {
+        // A cold read cuts the pass: the replies before it leave now, the pass's invalidations after
+        // the rest of its replies, as when the pass is not cut.
+        if (!passWrites.isEmpty() && !coldWaiting) {
             server.tracking().passEnded(this);
             writeOwnInvalidations();
         }
