@@ -132,7 +132,9 @@ class CrossShardAtomicityTest {
         try (StatefulRedisConnection<String, String> writer = Servers.client(target).connect();
              StatefulRedisConnection<String, String> reader = Servers.client(target).connect()) {
             long deadline = System.nanoTime() + TIME_LIMIT_NANOS;
+            Overlap overlap = new Overlap(1);
             Future<Integer> written = pool.submit(() -> {
+                overlap.awaitReaders();
                 int round = 1;
                 for (; round <= 1000 && System.nanoTime() < deadline; round++) {
                     assertTrue(writer.sync().msetnx(generation(keys, round)), "none of the keys exists");
@@ -149,7 +151,9 @@ class CrossShardAtomicityTest {
                     for (KeyValue<String, String> value : values) {
                         assertEquals(first, value.getValueOrElse(null), "a torn MSETNX: " + values);
                     }
-                    checked++;
+                    if (checked++ == 0) {
+                        overlap.checked();
+                    }
                 }
                 return checked;
             });

@@ -4,6 +4,7 @@ import static dev.lacewing.it.commands.BitmapCommandsTest.keyOnShard;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lacewing.it.server.Overlap;
 import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -34,8 +35,10 @@ class CrossShardBitsAtomicityTest {
 
     /** Keeps {@code a} and {@code b} equal to {@code values[round % n]} until told to stop. */
     private static Future<Integer> writer(ExecutorService pool, StatefulRedisConnection<byte[], byte[]> connection,
-                                          byte[] a, byte[] b, byte[][] values, AtomicBoolean writing, long deadline) {
+                                          byte[] a, byte[] b, byte[][] values, AtomicBoolean writing, long deadline,
+                                          Overlap overlap) {
         return pool.submit(() -> {
+            overlap.awaitReaders();
             int round = 1;
             try {
                 for (; round <= 3000 && System.nanoTime() < deadline; round++) {
@@ -69,7 +72,8 @@ class CrossShardBitsAtomicityTest {
              StatefulRedisConnection<byte[], byte[]> reader = Servers.connect(target)) {
             writerConnection.sync().mset(Map.of(a, values[0], b, values[0]));
             long deadline = System.nanoTime() + TIME_LIMIT_NANOS;
-            Future<Integer> written = writer(pool, writerConnection, a, b, values, writing, deadline);
+            Overlap overlap = new Overlap(1);
+            Future<Integer> written = writer(pool, writerConnection, a, b, values, writing, deadline, overlap);
             Future<Integer> checked = pool.submit(() -> {
                 RedisCommands<byte[], byte[]> sync = reader.sync();
                 int rounds = 0;
@@ -80,7 +84,9 @@ class CrossShardBitsAtomicityTest {
                     for (byte x : xor) {
                         assertEquals(0, x, "BITOP saw the two sources from different MSETs");
                     }
-                    rounds++;
+                    if (rounds++ == 0) {
+                        overlap.checked();
+                    }
                 }
                 return rounds;
             });
@@ -116,7 +122,8 @@ class CrossShardBitsAtomicityTest {
             }
             setup.mset(Map.of(a, values[0], b, values[0]));
             long deadline = System.nanoTime() + TIME_LIMIT_NANOS;
-            Future<Integer> written = writer(pool, writerConnection, a, b, values, writing, deadline);
+            Overlap overlap = new Overlap(1);
+            Future<Integer> written = writer(pool, writerConnection, a, b, values, writing, deadline, overlap);
             Future<Integer> checked = pool.submit(() -> {
                 RedisCommands<byte[], byte[]> sync = reader.sync();
                 int rounds = 0;
@@ -125,7 +132,9 @@ class CrossShardBitsAtomicityTest {
                     sync.del(destination);
                     sync.pfmerge(destination, a, b);
                     assertTrue(sync.pfcount(destination) <= 7, "PFMERGE saw the two sources from different MSETs");
-                    rounds++;
+                    if (rounds++ == 0) {
+                        overlap.checked();
+                    }
                 }
                 return rounds;
             });

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.lacewing.core.server.LacewingServer;
 import dev.lacewing.it.reference.ReferenceRedisExtension;
 import dev.lacewing.it.resp.RespClient;
+import dev.lacewing.it.server.Overlap;
 import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
 import java.util.ArrayList;
@@ -192,7 +193,9 @@ class CrossShardGatherTest {
             writer.call("SADD", sets[0], "member");
             writer.call("RPUSH", lists[0], "element");
             long deadline = System.nanoTime() + TIME_LIMIT_NANOS;
+            Overlap overlap = new Overlap(2);
             Future<Integer> written = pool.submit(() -> {
+                overlap.awaitReaders();
                 int round = 0;
                 for (; round < 2000 && System.nanoTime() < deadline; round++) {
                     int from = round % 2;
@@ -214,6 +217,9 @@ class CrossShardGatherTest {
                         assertEquals(":1\r\n", reader.call("EXISTS", sets[0], sets[1]), "member in both or neither");
                         assertEquals("*1\r\n$6\r\nmember\r\n", reader.call("SUNION", sets[0], sets[1]));
                         assertEquals(":1\r\n", reader.call("EXISTS", lists[0], lists[1]), "element on both or neither");
+                        if (checked == 0) {
+                            overlap.checked();
+                        }
                     }
                     return checked;
                 }));

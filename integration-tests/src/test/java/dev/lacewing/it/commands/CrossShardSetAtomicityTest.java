@@ -102,7 +102,9 @@ class CrossShardSetAtomicityTest {
              StatefulRedisConnection<String, String> reader = Servers.client(target).connect()) {
             RedisCommands<String, String> w = writer.sync();
             long deadline = System.nanoTime() + TIME_LIMIT_NANOS;
+            Overlap overlap = new Overlap(1);
             Future<Integer> stored = pool.submit(() -> {
+                overlap.awaitReaders();
                 int round = 0;
                 for (; round < 2000 && System.nanoTime() < deadline; round++) {
                     // Each round: left and right get the round's members, then their union is stored.
@@ -119,7 +121,9 @@ class CrossShardSetAtomicityTest {
                 while (writing.get() && checked < 4000 && System.nanoTime() < deadline) {
                     long size = reader.sync().scard(destination);
                     assertTrue(size == 0 || size == 3, "a half-stored SUNIONSTORE: " + size);
-                    checked++;
+                    if (checked++ == 0) {
+                        overlap.checked();
+                    }
                 }
                 return checked;
             });

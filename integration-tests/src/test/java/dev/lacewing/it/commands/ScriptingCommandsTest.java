@@ -9,6 +9,7 @@ import dev.lacewing.core.server.LacewingServer;
 import dev.lacewing.core.server.Plugins;
 import dev.lacewing.core.server.Scripts;
 import dev.lacewing.it.resp.RespClient;
+import dev.lacewing.it.server.Overlap;
 import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
 import io.lettuce.core.ScriptOutputType;
@@ -96,10 +97,12 @@ class ScriptingCommandsTest {
             setup.call("MSET", a, "0", b, "0");
         }
         AtomicBoolean stop = new AtomicBoolean();
+        Overlap overlap = new Overlap(1);
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             Future<Integer> writer = pool.submit(() -> {
                 try (RespClient client = RespClient.connect(port)) {
+                    overlap.awaitReaders();
                     long deadline = System.nanoTime() + TIME_LIMIT_NANOS;
                     int i = 1;
                     for (; i <= ROUNDS && System.nanoTime() < deadline; i++) {
@@ -119,7 +122,9 @@ class ScriptingCommandsTest {
                     while (!stop.get() && reads < 50 * ROUNDS) {
                         List<String> values = RespClient.elements(client.call("MGET", a, b));
                         assertEquals(values.get(0), values.get(1), "half of a script seen");
-                        reads++;
+                        if (reads++ == 0) {
+                            overlap.checked();
+                        }
                     }
                 }
                 return reads;

@@ -8,14 +8,12 @@ import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -30,7 +28,6 @@ class AofCrashTest {
 
     private static final int ROUNDS = 3;
     private static final int PIPELINE = 32;
-    private static final long START_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(60);
 
     static Stream<Target> targets() {
         return Servers.all();
@@ -38,29 +35,7 @@ class AofCrashTest {
 
     /** One server process on {@code dir}, answering PING. */
     private static Process start(Target target, Path dir, int port) throws Exception {
-        Assumptions.assumeTrue(Servers.unavailability(target.transport()).isEmpty(), target.transport());
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-            AofCrashServer.class.getName(), Integer.toString(port), target.engine(), target.transport(), target.storage(),
-            dir.toString(), "always")
-            .redirectErrorStream(true)
-            .redirectOutput(dir.resolve("server-" + port + ".log").toFile())
-            .start();
-        long deadline = System.nanoTime() + START_TIMEOUT_NANOS;
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new AssertionError("server exited: " + Files.readString(dir.resolve("server-" + port + ".log")));
-            }
-            try (RespClient client = RespClient.connect(port)) {
-                if (client.call("PING").equals("+PONG\r\n")) {
-                    return process;
-                }
-            } catch (RuntimeException notYet) {
-                Thread.sleep(100);
-            }
-        }
-        process.destroyForcibly();
-        throw new AssertionError("server did not start in 60 s");
+        return AofCrashServer.launch(target, dir, port, "always", dir.resolve("server-" + port + ".log"), List.of());
     }
 
     private static int freePort() throws IOException {

@@ -8,10 +8,9 @@ import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -29,33 +28,10 @@ class AofWriteErrorTest {
     /** The size limit in dash's 512-byte blocks: 512 KiB, several times the empty AOF's start. */
     private static final int FILE_SIZE_BLOCKS = 1024;
     private static final String MISCONF = "-MISCONF Errors writing to the AOF file: File too large\r\n";
-    private static final long START_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(60);
 
     private static Process start(Target target, Path dir, int port) throws Exception {
-        Assumptions.assumeTrue(Servers.unavailability(target.transport()).isEmpty(), target.transport());
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Path log = dir.resolve("server.log");
-        Process process = new ProcessBuilder("/bin/sh", "-c", "ulimit -f " + FILE_SIZE_BLOCKS + " && exec \"$@\"", "sh",
-            java, "-cp", System.getProperty("java.class.path"), AofCrashServer.class.getName(),
-            Integer.toString(port), target.engine(), target.transport(), target.storage(), dir.toString(), "everysec")
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
-        long deadline = System.nanoTime() + START_TIMEOUT_NANOS;
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new AssertionError("server exited: " + Files.readString(log));
-            }
-            try (RespClient client = RespClient.connect(port)) {
-                if (client.call("PING").equals("+PONG\r\n")) {
-                    return process;
-                }
-            } catch (RuntimeException notYet) {
-                Thread.sleep(100);
-            }
-        }
-        process.destroyForcibly();
-        throw new AssertionError("server did not start in 60 s");
+        return AofCrashServer.launch(target, dir, port, "everysec", dir.resolve("server.log"),
+            List.of("/bin/sh", "-c", "ulimit -f " + FILE_SIZE_BLOCKS + " && exec \"$@\"", "sh"));
     }
 
     private static int freePort() throws IOException {
