@@ -113,7 +113,7 @@ final class TieredTable implements Table {
      * cost a store O(1), not a walk of the table looking for the one string just stored.
      */
     private int movableStrings;
-    /** Buckets the hand has walked, for tests; read racily. */
+    /** Buckets the hand has walked; for tests. */
     private long handSteps;
     /** Reads of this table ({@link #get}, {@link #getValue}), wrapping: the clock of {@link Entry#lastRead}. */
     private int reads;
@@ -815,6 +815,10 @@ final class TieredTable implements Table {
 
     long handSteps() {
         return handSteps;
+    }
+
+    int movableStrings() {
+        return movableStrings;
     }
 
     /** Moves every offloaded string of this table into the compacted file. */

@@ -276,6 +276,45 @@ class TieredTableTest {
     }
 
     @Test
+    public void afterStoresEditsReadsAndDeletesAFullOffloadStillFindsEveryMovableString() {
+        TieredPartition partition = partition(false, 16, Long.MAX_VALUE, 40_000);
+        TieredTable table = (TieredTable) partition.newTable();
+        Random random = new Random(11);
+        ValueView view = new ValueView();
+        int keys = 100;
+        String edited = null;
+        for (int n = 1; n <= 5000; n++) {
+            String name = "k" + random.nextInt(keys);
+            byte[] key = bytes(name);
+            switch (random.nextInt(5)) {
+                case 0 -> table.put(key, 0, key.length, value(random.nextBoolean() ? 8 : 200, n), Keyspace.NO_EXPIRY);
+                case 1 -> {
+                    if (table.editString(key, 0, key.length, 20, 0, view)) {
+                        edited = name;
+                    }
+                }
+                case 2 -> {
+                    if (table.remove(key, 0, key.length, 0) && name.equals(edited)) {
+                        edited = null;
+                    }
+                }
+                default -> table.get(key, 0, key.length, 0);
+            }
+            if (n % 100 == 0) {
+                partition.offload(Long.MAX_VALUE, 0);
+                assertEquals(0, table.movableStrings(), "after op " + n);
+                for (int i = 0; i < keys; i++) {
+                    byte[] other = bytes("k" + i);
+                    Object value = table.peek(other, 0, other.length, 0);
+                    if (value != null && ((byte[]) value).length >= 16 && !("k" + i).equals(edited)) {
+                        assertEquals(16, table.valueMemory(other, 0, other.length, 0), "k" + i + " after op " + n);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     public void promotionNeverTakesThePartitionPastItsShare() {
         long share = 40_000;
         TieredPartition partition = partition(false, 16, Long.MAX_VALUE, share);
