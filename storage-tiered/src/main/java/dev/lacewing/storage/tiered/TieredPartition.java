@@ -117,6 +117,12 @@ final class TieredPartition implements PartitionStore {
         return excess <= 0;
     }
 
+    /** Whether the tables hold over {@link #PRESSURE_SHARE} of this partition's share; never without maxmemory. */
+    boolean overPressureShare() {
+        long limit = share.getAsLong();
+        return limit != 0 && usedMemory() > (long) (limit * PRESSURE_SHARE);
+    }
+
     void promoted() {
         promotions++;
     }

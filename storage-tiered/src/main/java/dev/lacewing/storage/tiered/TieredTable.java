@@ -34,8 +34,9 @@ import java.util.function.LongSupplier;
  * entry's {@code referenced} bit, and the offload hand ({@link #offload}) clears the bit of each
  * entry it passes and moves to disk only strings whose bit it found clear, so a value read since
  * the hand last passed gets a second chance while colder ones remain. An offloaded string read
- * again before the hand passed it (its bit still set) is hot: it comes back to memory when the
- * partition has room under its share, the hand first moving colder strings out
+ * twice more before the hand passed it (its bit still set), each read within an eighth of the
+ * table's size in reads of the one before ({@link #readSoon}), is hot: it comes back to memory
+ * when the partition has room under its share, the hand first moving colder strings out
  * ({@link TieredPartition#makeRoom}). The bit, not the access field, tells recency: the LRU clock
  * ticks once a second and the LFU counter rises by chance, so neither says whether a key was read
  * since the hand's last pass.
@@ -56,6 +57,8 @@ final class TieredTable implements Table {
     private static final int MAX_CAPACITY = 1 << 30;
     /** Room an edited string keeps past its end, as Redis's SDS_MAX_PREALLOC bounds it. */
     private static final int MAX_PREALLOC = 1 << 20;
+    /** Reads of the table within which a read counts as soon after the last: {@code size >> PROMOTION_WINDOW_SHIFT}. */
+    static final int PROMOTION_WINDOW_SHIFT = 3;
 
     /** One key; {@code value} is a resident string's array, an aggregate, or null when on disk. */
     static final class Entry {
@@ -68,6 +71,10 @@ final class TieredTable implements Table {
         boolean edited;
         /** Read since the offload hand last passed: the CLOCK's second chance. */
         boolean referenced;
+        /** The table's {@link #reads} count at this entry's last read. */
+        int lastRead;
+        /** Whether its last read came soon after the one before ({@link #readSoon}). */
+        boolean readSoon;
         long diskAt = -1;
         long expireAt;
         int access;
@@ -99,6 +106,17 @@ final class TieredTable implements Table {
     private int offloadCursor;
     /** The entry {@link #editString} last opened: its command may still be writing through the view, so it stays. */
     private Entry editing;
+    /**
+     * Resident strings the hand may move ({@link #movable}). At 0 {@link #offload} has nothing to
+     * find and returns at once, and a string stored while it is the only one goes straight to disk
+     * when the partition is over its pressure share ({@link #store}): keys alone over the share
+     * cost a store O(1), not a walk of the table looking for the one string just stored.
+     */
+    private int movableStrings;
+    /** Buckets the hand has walked; for tests. */
+    private long handSteps;
+    /** Reads of this table ({@link #get}, {@link #getValue}), wrapping: the clock of {@link Entry#lastRead}. */
+    private int reads;
 
     TieredTable(TieredPartition partition, TieredSettings settings, AccessPolicy accessPolicy, LongSupplier clock) {
         this.partition = partition;
@@ -186,6 +204,7 @@ final class TieredTable implements Table {
 
     /** Takes an entry out of its chain and drops its value; its {@code next} stays, for a walk standing on it. */
     private void unlink(Entry entry) {
+        movableStrings -= movable(entry) ? 1 : 0;
         int bucket = (int) (entry.hash & (buckets.length - 1));
         if (buckets[bucket] == entry) {
             buckets[bucket] = entry.next;
@@ -302,14 +321,35 @@ final class TieredTable implements Table {
             return null;
         }
         entry.access = accessPolicy.accessed(entry.access, now);
-        Object value = entry.onDisk() && entry.referenced ? promote(entry, string(entry)) : value(entry);
-        entry.referenced = true;
+        boolean soon = readSoon(entry);
+        Object value = entry.onDisk() && soon && entry.readSoon ? promote(entry, string(entry)) : value(entry);
+        read(entry, soon);
         return value;
     }
 
     /**
-     * A second read of an offloaded string before the hand passed it: its bytes, just read, become
-     * its value in memory if the partition makes room for them; the extent is left to compaction.
+     * Whether an entry read now was last read since the hand passed it and within the last
+     * {@code size >> }{@link #PROMOTION_WINDOW_SHIFT} reads of the table. An offloaded string comes
+     * back to memory on the second such read in a row, three reads close together: a key read that
+     * often is among the hottest and worth a place in memory. The bit alone is not enough: the hand
+     * moves only to make room, so with uniform reads nearly every offloaded key keeps its bit and
+     * promotion would displace one value no colder than itself per disk read, a write each; one
+     * short gap is not enough either, as a uniformly read key has one in eight reads.
+     */
+    private boolean readSoon(Entry entry) {
+        return entry.referenced && reads - entry.lastRead <= Math.max(1, size >> PROMOTION_WINDOW_SHIFT);
+    }
+
+    private void read(Entry entry, boolean soon) {
+        entry.referenced = true;
+        entry.readSoon = soon;
+        entry.lastRead = ++reads;
+    }
+
+    /**
+     * A second read of an offloaded string soon after the first ({@link #readSoon}): its bytes,
+     * just read, become its value in memory if the partition makes room for them; the extent is
+     * left to compaction.
      */
     private byte[] promote(Entry entry, byte[] bytes) {
         if (partition.makeRoom(ARRAY_BYTES + entry.length - HANDLE_BYTES)) {
@@ -318,6 +358,7 @@ final class TieredTable implements Table {
             entry.diskAt = -1;
             entry.value = bytes;
             count(entry, ARRAY_BYTES + entry.length, true);
+            movableStrings += movable(entry) ? 1 : 0;
             partition.promoted();
         }
         return bytes;
@@ -352,12 +393,13 @@ final class TieredTable implements Table {
             return false;
         }
         entry.access = accessPolicy.accessed(entry.access, now);
-        if (entry.onDisk() && entry.referenced && !view.takesHandles()) {
+        boolean soon = readSoon(entry);
+        if (entry.onDisk() && soon && entry.readSoon && !view.takesHandles()) {
             view.setString(promote(entry, string(entry)), 0, entry.length);
         } else {
             view(entry, view);
         }
-        entry.referenced = true;
+        read(entry, soon);
         return true;
     }
 
@@ -448,19 +490,41 @@ final class TieredTable implements Table {
             }
             insert(entry);
             events.created(key, offset, length);
+            movableStrings += movable(entry) ? 1 : 0;
         } else {
             if (!keepExpiry) {
                 changeExpiry(entry, expireAt);
             }
             entry.access = accessPolicy.overwritten(entry.access, now);
+            movableStrings -= movable(entry) ? 1 : 0;
             dropValue(entry);
             if (aggregate != null) {
                 setAggregate(entry, aggregate, true);
             } else {
                 setString(entry, value, valueOffset, valueLength, encoding, true);
             }
+            movableStrings += movable(entry) ? 1 : 0;
+        }
+        if (movableStrings == 1 && movable(entry) && partition.overPressureShare()) {
+            moveToDisk(entry);
         }
         partition.relieve();
+    }
+
+    /** A resident string the hand may move to disk. */
+    private boolean movable(Entry entry) {
+        return entry.value instanceof byte[] && entry.length >= settings.minValueSize() && entry != editing;
+    }
+
+    /** Writes a movable string to the segment file and keeps only its handle; returns the bytes freed. */
+    private long moveToDisk(Entry entry) {
+        movableStrings--;
+        long before = entry.memory;
+        entry.diskAt = partition.write((byte[]) entry.value, 0, entry.length);
+        entry.value = null;
+        entry.edited = false;
+        count(entry, HANDLE_BYTES, true);
+        return before - HANDLE_BYTES;
     }
 
     private void changeExpiry(Entry entry, long expireAt) {
@@ -481,6 +545,12 @@ final class TieredTable implements Table {
     @Override
     public boolean editString(byte[] key, int offset, int length, int minLength, long now, ValueView view) {
         Entry entry = findLive(key, offset, length, now);
+        Entry previous = editing;
+        if (previous != null) {
+            // The string edited before this one may move again, once no longer the one edited.
+            editing = null;
+            movableStrings += movable(previous) ? 1 : 0;
+        }
         if (entry == null) {
             entry = new Entry(Arrays.copyOfRange(key, offset, offset + length), hash(key, offset, length));
             entry.expireAt = Keyspace.NO_EXPIRY;
@@ -499,6 +569,8 @@ final class TieredTable implements Table {
         if (entry.value instanceof Aggregate) {
             return false;
         }
+        // Edited, it stays: no longer movable.
+        movableStrings -= movable(entry) ? 1 : 0;
         int newLength = Math.max(entry.length, minLength);
         if (!entry.edited || newLength > ((byte[]) entry.value).length) {
             byte[] current = entry.onDisk() ? partition.read(entry.diskAt, entry.length) : (byte[]) entry.value;
@@ -567,6 +639,7 @@ final class TieredTable implements Table {
         expireCursor = 0;
         offloadCursor = 0;
         editing = null;
+        movableStrings = 0;
     }
 
     /** Redis's dictScan step: the next bucket in reversed-bit order, 0 after the last. */
@@ -713,34 +786,39 @@ final class TieredTable implements Table {
      * {@code referenced} bit and moving to disk the resident strings of at least
      * {@code tiered-min-value-size} bytes whose bit was already clear; returns the bytes freed.
      * Two rounds ({@code 2 * capacity()} buckets) move every string that can move; a round that
-     * met none ends the walk (keys alone over the share must not cost two rounds a store).
+     * met none ends the walk (keys alone over the share must not cost two rounds a store), and
+     * with no {@link #movableStrings} there is no walk at all.
      */
     long offload(long bytes, long maxBuckets) {
+        if (movableStrings == 0) {
+            return 0;
+        }
         long freed = 0;
         boolean movable = false;
         for (long step = 0; step < maxBuckets && freed < bytes && (movable || step < buckets.length); step++) {
+            handSteps++;
             int bucket = offloadCursor & (buckets.length - 1);
             for (Entry entry = buckets[bucket]; entry != null; entry = entry.next) {
                 boolean secondChance = entry.referenced;
                 entry.referenced = false;
-                if (entry.value instanceof byte[] resident && entry.length >= settings.minValueSize()
-                    && entry != editing) {
+                if (movable(entry)) {
                     movable = true;
-                    if (secondChance) {
-                        continue;
+                    if (!secondChance) {
+                        freed += moveToDisk(entry);
                     }
-                    long before = entry.memory;
-                    long at = partition.write(resident, 0, entry.length);
-                    entry.value = null;
-                    entry.edited = false;
-                    entry.diskAt = at;
-                    count(entry, HANDLE_BYTES, true);
-                    freed += before - HANDLE_BYTES;
                 }
             }
             offloadCursor = (bucket + 1) & (buckets.length - 1);
         }
         return freed;
+    }
+
+    long handSteps() {
+        return handSteps;
+    }
+
+    int movableStrings() {
+        return movableStrings;
     }
 
     /** Moves every offloaded string of this table into the compacted file. */

@@ -228,6 +228,93 @@ class TieredTableTest {
     }
 
     @Test
+    public void uniformlyReadKeysAreSeldomPromotedToDisplaceEachOther() {
+        long share = 930_000;
+        TieredPartition partition = partition(false, 16, Long.MAX_VALUE, share);
+        TieredTable table = (TieredTable) partition.newTable();
+        int keys = 2000;
+        for (int i = 0; i < keys; i++) {
+            byte[] key = bytes("k" + i);
+            table.put(key, 0, key.length, value(1000, i), Keyspace.NO_EXPIRY);
+        }
+        Random random = new Random(5);
+        long reads = partition.segment().reads();
+        int gets = 20_000;
+        for (int n = 0; n < gets; n++) {
+            int i = random.nextInt(keys);
+            byte[] key = bytes("k" + i);
+            assertArrayEquals(value(1000, i), (byte[]) table.get(key, 0, key.length, 0));
+        }
+        long diskReads = partition.segment().reads() - reads;
+        assertTrue(diskReads > gets / 2, "most values stay on disk: " + diskReads);
+        assertTrue(partition.promotions() < gets / 50, "promoted " + partition.promotions() + " of " + diskReads
+            + " values read from disk, each displacing one read as often");
+    }
+
+    @Test
+    public void storesPastAShareTheKeysAloneFillMoveTheirStringWithoutWalkingTheTable() {
+        long share = 100_000;
+        TieredPartition partition = partition(false, 64, Long.MAX_VALUE, share);
+        TieredTable table = (TieredTable) partition.newTable();
+        for (int i = 0; i < 2000; i++) {
+            byte[] key = bytes("small" + i);
+            table.put(key, 0, key.length, value(8, i), Keyspace.NO_EXPIRY);
+        }
+        assertTrue(table.usedMemory() > share * TieredPartition.PRESSURE_SHARE, "keys alone over the share");
+        long walked = table.handSteps();
+        for (int i = 0; i < 200; i++) {
+            byte[] key = bytes("large" + i);
+            table.put(key, 0, key.length, value(100, i), Keyspace.NO_EXPIRY);
+            assertEquals(i + 1, partition.segment().liveValues(), "stored string " + i + " went to disk");
+        }
+        assertTrue(table.handSteps() - walked < table.capacity(), "walked " + (table.handSteps() - walked)
+            + " buckets for 200 stores in " + table.capacity());
+        for (int i = 0; i < 200; i++) {
+            byte[] key = bytes("large" + i);
+            assertArrayEquals(value(100, i), (byte[]) table.get(key, 0, key.length, 0));
+        }
+    }
+
+    @Test
+    public void afterStoresEditsReadsAndDeletesAFullOffloadStillFindsEveryMovableString() {
+        TieredPartition partition = partition(false, 16, Long.MAX_VALUE, 40_000);
+        TieredTable table = (TieredTable) partition.newTable();
+        Random random = new Random(11);
+        ValueView view = new ValueView();
+        int keys = 100;
+        String edited = null;
+        for (int n = 1; n <= 5000; n++) {
+            String name = "k" + random.nextInt(keys);
+            byte[] key = bytes(name);
+            switch (random.nextInt(5)) {
+                case 0 -> table.put(key, 0, key.length, value(random.nextBoolean() ? 8 : 200, n), Keyspace.NO_EXPIRY);
+                case 1 -> {
+                    if (table.editString(key, 0, key.length, 20, 0, view)) {
+                        edited = name;
+                    }
+                }
+                case 2 -> {
+                    if (table.remove(key, 0, key.length, 0) && name.equals(edited)) {
+                        edited = null;
+                    }
+                }
+                default -> table.get(key, 0, key.length, 0);
+            }
+            if (n % 100 == 0) {
+                partition.offload(Long.MAX_VALUE, 0);
+                assertEquals(0, table.movableStrings(), "after op " + n);
+                for (int i = 0; i < keys; i++) {
+                    byte[] other = bytes("k" + i);
+                    Object value = table.peek(other, 0, other.length, 0);
+                    if (value != null && ((byte[]) value).length >= 16 && !("k" + i).equals(edited)) {
+                        assertEquals(16, table.valueMemory(other, 0, other.length, 0), "k" + i + " after op " + n);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     public void promotionNeverTakesThePartitionPastItsShare() {
         long share = 40_000;
         TieredPartition partition = partition(false, 16, Long.MAX_VALUE, share);
