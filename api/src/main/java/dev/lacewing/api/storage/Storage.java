@@ -15,6 +15,15 @@ public interface Storage {
     /** The store of partition {@code index} of {@code count}. */
     PartitionStore partition(int index, int count);
 
+    /**
+     * Whether every value is always in memory, so that every table's {@link Table#resident} answers
+     * true: core then asks nothing before a read. False (the default) for a storage that may answer
+     * false, which core asks for each key of every read-only command.
+     */
+    default boolean alwaysResident() {
+        return false;
+    }
+
     /** Fields INFO shows after {@code lacewing_storage}, as given; read racily. */
     default Map<String, String> info() {
         return Map.of();

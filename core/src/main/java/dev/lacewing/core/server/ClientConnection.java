@@ -801,7 +801,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
      */
     @Override
     public void run() {
-        if (countsReads && !coldRerun && coldKeys()) {
+        if (countsReads && !coldRerun && !server.alwaysResident() && coldKeys()) {
             coldWait = true;
             return;
         }
@@ -886,7 +886,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
      * count was set when the request split ({@link #split}).
      */
     boolean coldPart(int[] keys) {
-        if (!countsReads || coldRerun) {
+        if (!countsReads || coldRerun || server.alwaysResident()) {
             return false;
         }
         boolean cold = false;

@@ -60,6 +60,8 @@ public final class ServerState implements Server, ModuleRegistry {
     private final String engineName;
     private String storageName;
     private Storage storage;
+    /** {@link Storage#alwaysResident}, read before every read-only command. */
+    private boolean alwaysResident;
     private volatile ModuleLoader moduleLoader;
     private volatile Scripts scripts = new Scripts(null);
     private final Map<Long, ClientConnection> clients = new ConcurrentHashMap<>();
@@ -263,11 +265,17 @@ public final class ServerState implements Server, ModuleRegistry {
     void storage(String name, Storage storage) {
         this.storageName = name;
         this.storage = storage;
+        this.alwaysResident = storage.alwaysResident();
     }
 
     /** The {@code storage} setting's provider, as INFO reports it. */
     public String storageName() {
         return storageName;
+    }
+
+    /** Whether no value can be cold, so a read need not ask first ({@link Storage#alwaysResident}). */
+    boolean alwaysResident() {
+        return alwaysResident;
     }
 
     /** The storage the keyspace's tables come from. */

@@ -21,6 +21,16 @@ public final class CompactStorage implements StorageProvider {
     @Override
     public Storage open(StorageContext context) {
         PartitionStore store = () -> new CompactTable(context.access(), context.aggregates(), context.clock());
-        return (index, count) -> store;
+        return new Storage() {
+            @Override
+            public PartitionStore partition(int index, int count) {
+                return store;
+            }
+
+            @Override
+            public boolean alwaysResident() {
+                return true;
+            }
+        };
     }
 }
