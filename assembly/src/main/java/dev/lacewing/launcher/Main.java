@@ -193,6 +193,9 @@ public final class Main {
             builder.configFile(Path.of(args[0]));
         }
         EmbeddedFelix felix = null;
+        // Written before the server answers anything, so a client that got its first reply finds it
+        // (Redis writes it between listening and its event loop's first turn); removed if start fails.
+        PidFile pidFile = PidFile.write(config.value("pidfile"));
         try {
             switch (mode) {
                 case "jpms" -> builder.plugins(PluginLayer.load(pluginsDirectory));
@@ -205,9 +208,10 @@ public final class Main {
                 }
             }
             LacewingServer server = builder.start();
-            return new Running(server, felix, PidFile.write(config.value("pidfile")));
+            return new Running(server, felix, pidFile);
         } catch (Exception | ServiceConfigurationError | LinkageError e) {
             // Exception: Netty rethrows checked ones (BindException) unchecked; the errors: a broken plugin
+            pidFile.remove();
             if (felix != null) {
                 felix.close();
             }
