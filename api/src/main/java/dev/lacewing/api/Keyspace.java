@@ -20,6 +20,9 @@ public interface Keyspace {
 
     long NO_EXPIRY = -1;
 
+    /** This database's number (SELECT's index), as keyspace notifications name it. */
+    int index();
+
     /** The live value of a key, or null. */
     Object get(byte[] key, int offset, int length);
 

@@ -239,6 +239,7 @@ public final class Database implements Keyspace {
         }
     }
 
+    @Override
     public int index() {
         return index;
     }

@@ -196,6 +196,11 @@ final class GatheredKeyspace implements Keyspace {
     }
 
     @Override
+    public int index() {
+        return local.index();
+    }
+
+    @Override
     public Object get(byte[] key, int offset, int length) {
         Entry entry = entry(key, offset, length);
         return entry == null ? local.get(key, offset, length) : entry.value;

@@ -225,7 +225,9 @@ public final class LacewingServer implements AutoCloseable {
          * plugin that is missing or cannot run here; IllegalStateException when it cannot listen.
          */
         public LacewingServer start() {
-            Config config = new Config();
+            Plugins found = plugins != null ? plugins : Plugins.fromClassPath();
+            // Every found plugin's settings are known before the first is read, so their order does not matter.
+            Config config = Config.withPlugins(found.settings());
             List<String> users = new ArrayList<>();
             for (Map.Entry<String, String> setting : settings) {
                 if (Config.isUserDirective(setting.getKey())) {
@@ -242,8 +244,6 @@ public final class LacewingServer implements AutoCloseable {
             if (configFile != null) {
                 config.configFile(configFile.toString());
             }
-            Plugins found = plugins != null ? plugins : Plugins.fromClassPath();
-
             String engineName = config.value("engine");
             ThreadingStrategy strategy = pick(withBuiltInStrategies(found.threadingStrategies()),
                 config.value("threading"), ThreadingStrategy::name, "threading strategy");

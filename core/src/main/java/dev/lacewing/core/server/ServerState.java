@@ -440,6 +440,16 @@ public final class ServerState implements Server, ModuleRegistry {
     }
 
     /** Keyspace notifications, publishing through {@link #pubSub()}. */
+    @Override
+    public int keyspaceEventClasses() {
+        return keyspaceEvents.classes();
+    }
+
+    @Override
+    public void notifyKeyspaceEvent(int type, String event, int database, byte[] key, int offset, int length) {
+        keyspaceEvents.publishIfEnabled(type, event, database, key, offset, length);
+    }
+
     public KeyspaceEvents keyspaceEvents() {
         return keyspaceEvents;
     }
