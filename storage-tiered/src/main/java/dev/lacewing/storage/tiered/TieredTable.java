@@ -69,8 +69,13 @@ import java.util.function.LongSupplier;
  */
 final class TieredTable implements Table {
 
-    /** Bytes of a record before its expiry and key: flags and access, last read, length, locator. */
-    static final int HEADER_BYTES = 20;
+    /** Bytes of a record before its expiry and key: flags and access, last read, locator. */
+    static final int HEADER_BYTES = 16;
+    /** Bits of an offloaded string's locator that hold its length: a string of 64 MiB or more stays in memory. */
+    private static final int LENGTH_BITS = 26;
+    static final int MAX_DISK_LENGTH = (1 << LENGTH_BITS) - 1;
+    /** Bits of an offloaded string's locator that hold its offset: 256 GiB of segment file a partition. */
+    private static final int OFFSET_BITS = 64 - LENGTH_BITS;
     private static final int EXPIRY_BYTES = 8;
     static final int ARRAY_BYTES = 16;
     /** A side-table slot: its reference and the memory counted for its object. */
@@ -198,16 +203,41 @@ final class TieredTable implements Table {
         return (int) INT.get(record, 4);
     }
 
-    private static int length(byte[] record) {
-        return (int) INT.get(record, 8);
+    /** An offloaded string's {@code offset:38 length:26}, an object's {@code length:32 index:32}, or a resident string's length. */
+    private static long locator(byte[] record) {
+        return (long) LONG.get(record, 8);
     }
 
-    private static long locator(byte[] record) {
-        return (long) LONG.get(record, 12);
+    private static int length(byte[] record) {
+        long locator = locator(record);
+        if (has(record, ON_DISK)) {
+            return (int) (locator & MAX_DISK_LENGTH);
+        }
+        return has(record, OBJECT) ? (int) (locator >>> 32) : (int) locator;
+    }
+
+    /** An offloaded string's offset in the segment file. */
+    private static long diskAt(byte[] record) {
+        return locator(record) >>> LENGTH_BITS;
     }
 
     private static int objectIndex(byte[] record) {
         return (int) locator(record);
+    }
+
+    /** What {@link #record} takes as {@code at}: the offset on disk, the object's index, or nothing. */
+    private static long at(byte[] record) {
+        return has(record, ON_DISK) ? diskAt(record) : has(record, OBJECT) ? objectIndex(record) : 0;
+    }
+
+    private static long locator(int flags, int length, long at) {
+        if ((flags & ON_DISK) != 0) {
+            if (length > MAX_DISK_LENGTH || at >>> OFFSET_BITS != 0) {
+                throw new IllegalStateException("extent past the locator: " + at + " + " + length);
+            }
+            return at << LENGTH_BITS | length;
+        }
+        return (flags & OBJECT) != 0 ? (long) length << 32 | at : length;
     }
 
     private static long expireAt(byte[] record) {
@@ -249,10 +279,11 @@ final class TieredTable implements Table {
     }
 
     /**
-     * A new record: {@code flags} (whose {@link #EXPIRES} is set from {@code expireAt}), the key,
-     * and {@code value[valueOffset, valueOffset + length)} after it when the string is inline.
+     * A new record: {@code flags} (whose {@link #EXPIRES} is set from {@code expireAt}), the value's
+     * place {@code at} (offset on disk or object index), the key, and
+     * {@code value[valueOffset, valueOffset + length)} after it when the string is inline.
      */
-    private static byte[] record(int flags, int access, int lastRead, int length, long locator, long expireAt,
+    private static byte[] record(int flags, int access, int lastRead, int length, long at, long expireAt,
                                  byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset) {
         boolean expires = expireAt != Keyspace.NO_EXPIRY;
         flags = expires ? flags | EXPIRES : flags & ~EXPIRES;
@@ -261,8 +292,7 @@ final class TieredTable implements Table {
         byte[] record = new byte[keyAt + keyLength + (inline ? length : 0)];
         INT.set(record, 0, access << 8 | flags);
         INT.set(record, 4, lastRead);
-        INT.set(record, 8, length);
-        LONG.set(record, 12, locator);
+        LONG.set(record, 8, locator(flags, length, at));
         if (expires) {
             LONG.set(record, HEADER_BYTES, expireAt);
         }
@@ -274,10 +304,10 @@ final class TieredTable implements Table {
     }
 
     /** The record with another value (flags' value bits, length, locator, inline bytes), its key, expiry and CLOCK state kept. */
-    private static byte[] withValue(byte[] record, int valueFlags, int length, long locator, byte[] value,
+    private static byte[] withValue(byte[] record, int valueFlags, int length, long at, byte[] value,
                                     int valueOffset) {
         int flags = flags(record) & (REFERENCED | READ_SOON) | valueFlags;
-        return record(flags, access(record), lastRead(record), length, locator, expireAt(record), record,
+        return record(flags, access(record), lastRead(record), length, at, expireAt(record), record,
             keyOffset(record), keyLength(record), value, valueOffset);
     }
 
@@ -436,8 +466,9 @@ final class TieredTable implements Table {
      */
     private void dropValue(byte[] record) {
         if (onDisk(record)) {
-            partition.release(locator(record), length(record));
+            partition.release(diskAt(record), length(record));
             record[0] = (byte) (record[0] & ~ON_DISK | OBJECT);
+            LONG.set(record, 8, 0L);
         } else if (has(record, OBJECT)) {
             freeObject(objectIndex(record));
         }
@@ -488,7 +519,7 @@ final class TieredTable implements Table {
     private byte[] stringRecord(int keep, int access, long expireAt, byte[] key, int keyOffset, int keyLength,
                                 byte[] value, int offset, int length, StringEncoding encoding) {
         int flags = keep | encodingFlags(encoding);
-        if (settings.eager() && length >= settings.minValueSize()) {
+        if (settings.eager() && length >= settings.minValueSize() && length <= MAX_DISK_LENGTH) {
             long at = partition.write(value, offset, length);
             return record(flags | ON_DISK, access, reads, length, at, expireAt, key, keyOffset, keyLength, null, 0);
         }
@@ -505,7 +536,7 @@ final class TieredTable implements Table {
     private byte[] string(byte[] record) {
         int length = length(record);
         if (onDisk(record)) {
-            return partition.read(locator(record), length);
+            return partition.read(diskAt(record), length);
         }
         if (has(record, OBJECT)) {
             return Arrays.copyOf((byte[]) objects[objectIndex(record)], length);
@@ -527,9 +558,9 @@ final class TieredTable implements Table {
         if (aggregate(record)) {
             view.setObject(objects[objectIndex(record)]);
         } else if (onDisk(record) && view.takesHandles()) {
-            view.setHandle(partition.handle(locator(record), length));
+            view.setHandle(partition.handle(diskAt(record), length));
         } else if (onDisk(record)) {
-            view.setString(partition.read(locator(record), length), 0, length);
+            view.setString(partition.read(diskAt(record), length), 0, length);
         } else if (has(record, OBJECT)) {
             view.setString((byte[]) objects[objectIndex(record)], 0, length);
         } else {
@@ -610,7 +641,7 @@ final class TieredTable implements Table {
             return record;
         }
         // After makeRoom: a compaction it caused has moved the extent (in place, in this record).
-        partition.release(locator(record), length);
+        partition.release(diskAt(record), length);
         byte[] promoted = withValue(record, flags(record) & ~(ON_DISK | OBJECT | EDITED | EXPIRES), length, 0,
             bytes, 0);
         replace(bucket, record, promoted);
@@ -665,8 +696,8 @@ final class TieredTable implements Table {
     @Override
     public boolean resident(byte[] key, int offset, int length, long now, Runnable ready) {
         byte[] record = findLive(key, offset, length, now);
-        return record == null || !onDisk(record) || partition.landed(locator(record), length(record))
-            || !partition.readLater(locator(record), length(record), ready);
+        return record == null || !onDisk(record) || partition.landed(diskAt(record), length(record))
+            || !partition.readLater(diskAt(record), length(record), ready);
     }
 
     @Override
@@ -777,7 +808,8 @@ final class TieredTable implements Table {
     /** A resident string the hand may move to disk. */
     private boolean movable(byte[] record) {
         int flags = flags(record);
-        if ((flags & ON_DISK) != 0 || length(record) < settings.minValueSize()) {
+        int length = length(record);
+        if ((flags & ON_DISK) != 0 || length < settings.minValueSize() || length > MAX_DISK_LENGTH) {
             return false;
         }
         return (flags & OBJECT) == 0 || (flags & EDITED) != 0 && objectIndex(record) != editing;
@@ -811,7 +843,7 @@ final class TieredTable implements Table {
             return record;
         }
         expiring += expires ? 1 : -1;
-        byte[] changed = record(flags(record), access(record), lastRead(record), length(record), locator(record),
+        byte[] changed = record(flags(record), access(record), lastRead(record), length(record), at(record),
             expireAt, record, keyOffset(record), keyLength(record), record, inline(record) ? valueOffset(record) : 0);
         replace(bucket, record, changed);
         return changed;
@@ -840,7 +872,7 @@ final class TieredTable implements Table {
         if (editing >= 0) {
             // The string edited before this one may move again, once no longer the one edited.
             editing = -1;
-            movableStrings += editingLength >= settings.minValueSize() ? 1 : 0;
+            movableStrings += editingLength >= settings.minValueSize() && editingLength <= MAX_DISK_LENGTH ? 1 : 0;
         }
         int raw = encodingFlags(StringEncoding.RAW);
         if (record == null) {
@@ -875,7 +907,7 @@ final class TieredTable implements Table {
             if (newLength > oldLength) {
                 Arrays.fill(edited, oldLength, newLength, (byte) 0);
             }
-            INT.set(record, 8, newLength);
+            INT.set(record, 12, newLength);
             record[0] = (byte) (flags(record) & ((1 << ENCODING_SHIFT) - 1) | raw);
         }
         editing = objectIndex(record);
@@ -952,7 +984,7 @@ final class TieredTable implements Table {
 
     private void releaseExtent(byte[] record) {
         if (onDisk(record)) {
-            partition.release(locator(record), length(record));
+            partition.release(diskAt(record), length(record));
         }
     }
 
@@ -1157,7 +1189,8 @@ final class TieredTable implements Table {
 
     private static void relocate(SegmentFile.Compaction compaction, byte[] record) {
         if (onDisk(record)) {
-            LONG.set(record, 12, compaction.move(locator(record), length(record)));
+            int length = length(record);
+            LONG.set(record, 8, locator(ON_DISK, length, compaction.move(diskAt(record), length)));
         }
     }
 
