@@ -11,6 +11,7 @@ import dev.lacewing.api.StringEncoding;
 import dev.lacewing.api.StringHandle;
 import dev.lacewing.api.ValueView;
 import dev.lacewing.storage.tck.TestAccessPolicy;
+import dev.lacewing.storage.tck.TestAggregate;
 import dev.lacewing.storage.tck.TestContext;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -413,6 +414,60 @@ class TieredTableTest {
         }
         assertEquals(model.size(), partition.segment().liveValues());
         assertTrue(largest < 2L * 600 * 200, "the file stayed bounded: " + largest);
+    }
+
+    @Test
+    public void aStringPastTheLocatorsLengthStaysInMemoryWhileShorterOnesGoToDisk() {
+        TieredPartition partition = partition(true, 16, Long.MAX_VALUE);
+        TieredTable table = (TieredTable) partition.newTable();
+        byte[] large = value(TieredTable.MAX_DISK_LENGTH + 1, 1);
+        table.put(bytes("large"), 0, 5, large, Keyspace.NO_EXPIRY);
+        table.put(bytes("small"), 0, 5, value(100, 2), Keyspace.NO_EXPIRY);
+        assertEquals(1, partition.segment().liveValues());
+        assertEquals(large.length, table.valueMemory(bytes("large"), 0, 5, 0));
+        assertEquals(0, table.movableStrings(), "nor does the hand move it");
+        assertArrayEquals(large, (byte[]) table.get(bytes("large"), 0, 5, 0));
+        assertArrayEquals(value(100, 2), (byte[]) table.get(bytes("small"), 0, 5, 0));
+    }
+
+    @Test
+    public void aKeyKeepsItsValueAndFieldsThroughExpiryChangesWhereverItsValueIs() {
+        TieredPartition partition = partition(false, 16, Long.MAX_VALUE);
+        TieredTable table = (TieredTable) partition.newTable();
+        TestAggregate aggregate = new TestAggregate(bytes("fields"), true);
+        table.put(bytes("resident"), 0, 8, value(100, 1), Keyspace.NO_EXPIRY);
+        table.put(bytes("offloaded"), 0, 9, value(100, 2), Keyspace.NO_EXPIRY);
+        table.put(bytes("aggregate"), 0, 9, aggregate, Keyspace.NO_EXPIRY);
+        ValueView view = new ValueView();
+        assertTrue(table.editString(bytes("edited"), 0, 6, 40, 0, view));
+        view.array()[view.offset()] = 7;
+        partition.offload(1, 0);
+        assertEquals(0, table.valueMemory(bytes("offloaded"), 0, 9, 0) * table.valueMemory(bytes("resident"), 0, 8, 0),
+            "one of the two strings went to disk");
+        for (String name : List.of("resident", "offloaded", "aggregate", "edited")) {
+            byte[] key = bytes(name);
+            assertTrue(table.setAccess(key, 0, key.length, 12345, 0));
+            assertTrue(table.setExpireAt(key, 0, key.length, 5000, 0), name);
+            assertEquals(5000, table.expireAt(key, 0, key.length, 0), name);
+            assertEquals(12345, table.access(key, 0, key.length, 0), name);
+            assertTrue(table.setExpireAt(key, 0, key.length, 6000, 0), name);
+            assertEquals(6000, table.expireAt(key, 0, key.length, 0), name);
+        }
+        assertEquals(4, table.expiringSize());
+        assertTrue(table.setExpireAt(bytes("resident"), 0, 8, Keyspace.NO_EXPIRY, 0));
+        assertEquals(Keyspace.NO_EXPIRY, table.expireAt(bytes("resident"), 0, 8, 0));
+        assertEquals(3, table.expiringSize());
+        assertArrayEquals(value(100, 1), (byte[]) table.get(bytes("resident"), 0, 8, 0));
+        assertArrayEquals(value(100, 2), (byte[]) table.get(bytes("offloaded"), 0, 9, 0));
+        assertEquals(aggregate, table.get(bytes("aggregate"), 0, 9, 0));
+        byte[] edited = (byte[]) table.get(bytes("edited"), 0, 6, 0);
+        assertEquals(40, edited.length);
+        assertEquals(7, edited[0]);
+        assertEquals(StringEncoding.RAW, table.stringEncoding(bytes("edited"), 0, 6, 0));
+        assertEquals(null, table.get(bytes("aggregate"), 0, 9, 6000), "its time passed");
+        table.expireSome(6000, table.capacity());
+        assertEquals(1, table.size(), "only the key without an expiry is left after its time");
+        assertEquals(table.usedMemory(), table.liveMemory());
     }
 
     @Test
