@@ -216,6 +216,11 @@ public final class BitmapCommands {
             byte old = view.byteAt(byteIndex);
             int mask = 1 << (7 - (int) (bit & 7));
             view.setByteAt(byteIndex, (byte) (on == 1 ? old | mask : old & ~mask));
+            if (!changed) {
+                // Unsharing alone is no change: the edit's count is taken back.
+                Arguments args = ctx.arguments();
+                ctx.keyspace().changed(args.array(), args.offset(1), args.length(1), -1);
+            }
         }
         view.clear();
         if (changed) {
