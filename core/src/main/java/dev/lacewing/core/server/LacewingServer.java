@@ -166,6 +166,7 @@ public final class LacewingServer implements AutoCloseable {
         private Plugins plugins;
         private Function<ModuleRegistry, ModuleLoader> moduleLoader;
         private Consumer<LacewingServer> onServing = server -> { };
+        private AppendOnlyFile.IncrWrites aofWrites = AppendOnlyFile.IncrWrites.DIRECT;
 
         /**
          * Called with the server once its dataset is loaded, just before its ports open: from then on
@@ -173,6 +174,15 @@ public final class LacewingServer implements AutoCloseable {
          */
         public Builder onServing(Consumer<LacewingServer> callback) {
             onServing = callback;
+            return this;
+        }
+
+        /**
+         * For tests only: how the AOF's incr file is written and forced, in place of the file's own
+         * write and fsync ({@link AppendOnlyFile.IncrWrites#DIRECT}), to stand for a slow or failing disk.
+         */
+        public Builder aofIncrWrites(AppendOnlyFile.IncrWrites writes) {
+            aofWrites = writes;
             return this;
         }
 
@@ -279,7 +289,7 @@ public final class LacewingServer implements AutoCloseable {
                                      MultiThreadIoEventLoopGroup acceptor, ConnectionPlacement placement) {
             NettyWorkers workers = new NettyWorkers(group);
             ServerState state = new ServerState(config, new CommandTable.Builder<CoreContext>("core").build(), plan, engineName,
-                transport.transport().name(), transport.notes(), found.mode());
+                transport.transport().name(), transport.notes(), found.mode(), aofWrites);
             Scripts scripts = new Scripts(found.scripting().isEmpty() ? null : found.scripting().get(0));
             state.scripts(scripts);
             placement.scripts(scripts);
