@@ -1272,14 +1272,18 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
      * {@link #resume}, which sends whatever is left.
      */
     private boolean replyFromHere() {
-        if (hop != HOP_AWAY || !executed || rerunWhole || coldWait || blockedClient != null || closing || closed
+        if (hop != HOP_AWAY || rerunWhole || coldWait || blockedClient != null || closing || closed
             || subscriptions != null || tracking != null || server.aof().enabled()
             || out == null || !out.isReadable() || !out.hasMemoryAddress()
             || transportPendingBytes() != 0 || !channel.isWritable()) {
             return false;
         }
-        decoder.consume();
-        executed = false;
+        // A hop's last advance() consumed its request already (executed false, nothing left), or
+        // took one it could not run (executed false, the request still buffered).
+        if (executed) {
+            decoder.consume();
+            executed = false;
+        }
         if (decoder.hasBufferedBytes() || !HOP.compareAndSet(this, HOP_AWAY, HOP_WRITING)) {
             return false;
         }
