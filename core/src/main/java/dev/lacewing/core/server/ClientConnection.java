@@ -32,17 +32,21 @@ import dev.lacewing.core.persistence.aof.AppendOnlyFile;
 import dev.lacewing.core.resp.RespWriter;
 import dev.lacewing.core.tracking.Tracking;
 import dev.lacewing.core.tracking.TrackingMode;
+import dev.lacewing.core.transport.SocketWrite;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.SingleThreadEventExecutor;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -52,6 +56,7 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.function.Function;
 
 /**
@@ -76,8 +81,12 @@ import java.util.function.Function;
  * later requests wait unread, in order, until a reply for it arrives ({@link #deliver}, written by
  * whichever thread served it into a buffer of its own), its timeout fires, CLIENT UNBLOCK ends it or
  * the client goes. The connection's own buffers stay the home thread's throughout.
+ *
+ * <p>With shard-writes-replies, the thread a command hopped to may also send its reply and hand the
+ * connection back without waking the home thread ({@link #replyFromHere}); {@link #hop} orders that
+ * return against the home thread's events ({@link #reclaim}).
  */
-public final class ClientConnection extends ChannelInboundHandlerAdapter implements Client, CoreContext, Invocation {
+public final class ClientConnection extends ChannelDuplexHandler implements Client, CoreContext, Invocation {
 
     private static final System.Logger LOG = System.getLogger(ClientConnection.class.getName());
 
@@ -169,6 +178,28 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
      * when the command returns. Home thread only; null when none.
      */
     private ByteBuf heldPushes;
+
+    /** shard-writes-replies: a write on this connection's socket from another thread; null when off or not possible. */
+    private final SocketWrite socketWrite;
+    /*
+     * Where a handed-over command stands, for a reply written by the thread that ran it: HOP_HOME
+     * (nothing away, or nothing that may return directly), HOP_AWAY (set by the home thread at the
+     * hand-over), HOP_WRITING (the running thread is writing the reply on the socket), HOP_RETURNED
+     * (it wrote everything and the connection is the home thread's again, though waiting is still
+     * set: the home thread's next event takes it back), HOP_HANDED_BACK (the home thread saw input or
+     * a close meanwhile, or the write fell short: the return goes through resume, as without the
+     * setting). Only AWAY -> WRITING (running thread) and AWAY -> HANDED_BACK (home thread) race,
+     * by compare-and-set; while WRITING the home thread waits, so it never closes the socket under
+     * that write. The volatile store of RETURNED publishes the decoder and out to the home thread.
+     */
+    private static final int HOP_HOME = 0;
+    private static final int HOP_AWAY = 1;
+    private static final int HOP_WRITING = 2;
+    private static final int HOP_RETURNED = 3;
+    private static final int HOP_HANDED_BACK = 4;
+    private static final AtomicIntegerFieldUpdater<ClientConnection> HOP =
+        AtomicIntegerFieldUpdater.newUpdater(ClientConnection.class, "hop");
+    private volatile int hop;
 
     /** CLIENT TRACKING's options while tracking is on, else null; replaced on the home thread. */
     private volatile TrackingMode tracking;
@@ -273,8 +304,14 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     };
 
     ClientConnection(ServerState server, int homeWorker) {
+        this(server, homeWorker, null);
+    }
+
+    /** {@code socketWrite}: the direct write shard-writes-replies uses, or null. */
+    ClientConnection(ServerState server, int homeWorker, SocketWrite socketWrite) {
         this.server = server;
         this.homeWorker = homeWorker;
+        this.socketWrite = socketWrite;
         this.id = server.nextClientId();
         this.user = server.acl().defaultUser();
         this.authenticated = !server.acl().defaultNeedsAuth();
@@ -335,6 +372,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             }
             return;
         }
+        reclaim();
         if (waiting || closing || closed) {
             if (closing || closed) {
                 in.release();
@@ -380,6 +418,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        reclaim();
         closed = true;
         if (debugSession != null) {
             debugSession.clientGone();
@@ -414,10 +453,63 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         releaseFlushed();
     }
 
+    /**
+     * The client closed its side (or the read failed). With shard-writes-replies the transport only
+     * reports it (half closure allowed) and the connection closes through its pipeline, past
+     * {@link #close}; without it the transport closes the connection itself, as Redis does at EOF.
+     */
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event == ChannelInputShutdownEvent.INSTANCE) {
+            // From the pipeline's tail, so that it passes close() below.
+            ctx.channel().close();
+        } else {
+            ctx.fireUserEventTriggered(event);
+        }
+    }
+
+    /**
+     * Every close of a connection with shard-writes-replies passes here first (the transport's own,
+     * at the end of input or a read error, is turned into {@link #userEventTriggered}), so no direct
+     * reply is being written as the socket closes and its file descriptor is reused.
+     */
+    @Override
+    public void close(ChannelHandlerContext ctx, ChannelPromise promise) {
+        reclaim();
+        ctx.close(promise);
+    }
+
+    /**
+     * Home thread, on an event while a command is away: takes back a connection whose reply the
+     * running thread wrote (RETURNED), or makes the return go through {@link #resume} (AWAY), waiting
+     * out a reply being written (WRITING: one non-blocking write).
+     */
+    private void reclaim() {
+        if (!waiting || socketWrite == null) {
+            return;
+        }
+        for (;;) {
+            int state = hop;
+            if (state == HOP_AWAY) {
+                if (HOP.compareAndSet(this, HOP_AWAY, HOP_HANDED_BACK)) {
+                    return;
+                }
+            } else if (state == HOP_WRITING) {
+                Thread.onSpinWait();
+            } else {
+                if (state == HOP_RETURNED) {
+                    hop = HOP_HOME;
+                    waiting = false;
+                }
+                return;
+            }
+        }
+    }
+
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         LOG.log(System.Logger.Level.DEBUG, "client " + id + " closed after an I/O error", cause);
-        ctx.close();
+        ctx.channel().close();
     }
 
     // ---- request processing ---------------------------------------------------------------
@@ -512,6 +604,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     /** The socket drained below the low water mark: a pipeline paused for it goes on. */
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        reclaim();
         if (outputPaused && channel.isWritable() && !waiting && !closing && !closed) {
             outputPaused = false;
             processInput();
@@ -1029,7 +1122,15 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     /** Gives the engine a command to run here or on the thread owning its keys; false when it went there. */
     private boolean handOver(Invocation invocation) {
         handOverMark = out == null ? 0 : out.writerIndex();
-        return server.engine().execute(invocation);
+        if (socketWrite == null) {
+            return server.engine().execute(invocation);
+        }
+        HOP.lazySet(this, HOP_AWAY);
+        boolean ran = server.engine().execute(invocation);
+        if (ran) {
+            HOP.lazySet(this, HOP_HOME);
+        }
+        return ran;
     }
 
     /** A command refused inside MULTI by the transaction's own rules (Redis's rejectCommand). */
@@ -1158,11 +1259,66 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     @Override
     public void completed() {
-        channel.eventLoop().execute(this::resume);
+        if (socketWrite == null || !replyFromHere()) {
+            channel.eventLoop().execute(this::resume);
+        }
+    }
+
+    /**
+     * shard-writes-replies, on the thread that ran the command: when nothing else needs the home
+     * thread (no request left in the decoder, nothing queued in the transport, no pushes, AOF, block
+     * or cold read to follow up), writes the replies on the socket and hands the connection back by
+     * {@link #hop} alone, saving the home thread's wake-up. False: the return goes through
+     * {@link #resume}, which sends whatever is left.
+     */
+    private boolean replyFromHere() {
+        if (hop != HOP_AWAY || rerunWhole || coldWait || blockedClient != null || closing || closed
+            || subscriptions != null || tracking != null || server.aof().enabled()
+            || out == null || !out.isReadable() || !out.hasMemoryAddress()
+            || transportPendingBytes() != 0 || !channel.isWritable()) {
+            return false;
+        }
+        // A hop's last advance() consumed its request already (executed false, nothing left), or
+        // took one it could not run (executed false, the request still buffered).
+        if (executed) {
+            decoder.consume();
+            executed = false;
+        }
+        if (decoder.hasBufferedBytes() || !HOP.compareAndSet(this, HOP_AWAY, HOP_WRITING)) {
+            return false;
+        }
+        int length = out.readableBytes();
+        int written;
+        try {
+            written = socketWrite.write(out.memoryAddress() + out.readerIndex(), length);
+        } catch (IOException e) {
+            // The home thread's flush meets the same error and closes the connection.
+            written = 0;
+        }
+        if (written > 0) {
+            out.skipBytes(written);
+            server.netOutputBytes.add(written);
+        }
+        if (written < length) {
+            hop = HOP_HANDED_BACK;
+            return false;
+        }
+        server.writesProcessed.increment();
+        if (out.capacity() > REUSED_REPLY_BUFFER_BYTES) {
+            out.release();
+            out = null;
+        } else {
+            out.clear();
+        }
+        hop = HOP_RETURNED;
+        return true;
     }
 
     private void resume() {
         waiting = false;
+        if (socketWrite != null) {
+            hop = HOP_HOME;
+        }
         placeHeldPushes();
         if (rerunWhole && !closed) {
             rerunWhole = false;
@@ -2000,7 +2156,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     /** Whether a command of this client is running on another thread; such a client is never idle-closed. */
     boolean busy() {
-        return waiting;
+        return waiting && hop != HOP_RETURNED;
     }
 
     /**

@@ -24,6 +24,7 @@ import dev.lacewing.core.persistence.BackgroundSave;
 import dev.lacewing.core.threading.PerCoreStrategy;
 import dev.lacewing.core.threading.SingleStrategy;
 import dev.lacewing.core.transport.NettyTransport;
+import dev.lacewing.core.transport.SocketWrite;
 import dev.lacewing.core.transport.NioTransport;
 import dev.lacewing.core.transport.TlsContext;
 import io.netty.bootstrap.ServerBootstrap;
@@ -365,10 +366,18 @@ public final class LacewingServer implements AutoCloseable {
             String jvm = "JVM " + System.getProperty("java.vm.version") + " flags " + ServerState.jvmFlags()
                 + ", collector " + ServerState.collectors();
             int keepAliveSeconds = (int) config.longValue("tcp-keepalive");
+            boolean shardWritesReplies = config.flag("shard-writes-replies");
+            NettyTransport connections = transport.transport();
             ChannelInitializer<Channel> plain = new ChannelInitializer<>() {
                 @Override
                 protected void initChannel(Channel channel) {
-                    channel.pipeline().addLast(new ClientConnection(state, workers.indexOf(channel.eventLoop())));
+                    SocketWrite socketWrite = shardWritesReplies ? connections.socketWrite(channel) : null;
+                    if (socketWrite != null) {
+                        // The transport then reports the end of input instead of closing the socket
+                        // itself, so the close passes ClientConnection first (see its close()).
+                        channel.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
+                    }
+                    channel.pipeline().addLast(new ClientConnection(state, workers.indexOf(channel.eventLoop()), socketWrite));
                 }
             };
             ServerBootstrap bootstrap = new ServerBootstrap()

@@ -2,6 +2,7 @@ package dev.lacewing.core.transport;
 
 import dev.lacewing.api.TransportProvider;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.ServerChannel;
 import java.net.SocketAddress;
@@ -47,5 +48,13 @@ public interface NettyTransport extends TransportProvider {
      * (SO_KEEPALIVE is set by the server); nothing by default, leaving the kernel's timing.
      */
     default void configureKeepAlive(ServerBootstrap bootstrap, int seconds) {
+    }
+
+    /**
+     * A direct write on {@code channel}'s socket from another thread (shard-writes-replies), or
+     * null where this mechanism cannot give one; null by default.
+     */
+    default SocketWrite socketWrite(Channel channel) {
+        return null;
     }
 }

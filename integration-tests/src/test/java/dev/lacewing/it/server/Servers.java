@@ -111,6 +111,11 @@ public final class Servers {
         if (target.storage().equals("tiered")) {
             builder.set("tiered-dir", freshDirectory().toString());
         }
+        // -Dlacewing.it.shard-writes-replies=yes runs the suite with the shard writing hopped replies.
+        String shardWritesReplies = System.getProperty("lacewing.it.shard-writes-replies");
+        if (shardWritesReplies != null) {
+            builder.set("shard-writes-replies", shardWritesReplies);
+        }
         return builder;
     }
 

@@ -1,6 +1,9 @@
 package dev.lacewing.transport.iouring;
 
 import dev.lacewing.core.transport.NettyTransport;
+import dev.lacewing.core.transport.SocketWrite;
+import io.netty.channel.Channel;
+import io.netty.channel.unix.UnixChannel;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.ServerChannel;
@@ -130,5 +133,13 @@ public final class IoUringTransport implements NettyTransport {
             text.append("; caused by ").append(inner);
         }
         return text.toString();
+    }
+
+    @Override
+    public SocketWrite socketWrite(Channel channel) {
+        if (!(channel instanceof UnixChannel unix)) {
+            return null;
+        }
+        return (address, length) -> unix.fd().writeAddress(address, 0, length);
     }
 }
