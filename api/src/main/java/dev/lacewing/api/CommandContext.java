@@ -22,6 +22,13 @@ public interface CommandContext {
     /** Swaps two databases (SWAPDB); only for commands of scope {@link KeyScope#ALL}. */
     void swapDatabases(int first, int second);
 
+    /**
+     * Empties every database as FLUSHALL does (Redis's flushAllDataAndResetRDB): the server's
+     * persistence is told too, so a restart does not bring the keys back; only for commands of
+     * scope {@link KeyScope#ALL}.
+     */
+    void flushAll();
+
     /** Milliseconds since the epoch, read once per command so that a command sees one clock. */
     long now();
 
@@ -58,6 +65,13 @@ public interface CommandContext {
     }
 
     Server server();
+
+    /**
+     * Whether the client's user may read every key with this command (Redis's
+     * ACLUserCheckCmdWithUnrestrictedKeyAccess): a command that reaches keys its spec does not
+     * declare, as SORT's BY and GET patterns do, must refuse to where not.
+     */
+    boolean readsEveryKey();
 
     /** Whether the command runs as one of EXEC's queued commands (Redis's server.in_exec). */
     default boolean insideExec() {

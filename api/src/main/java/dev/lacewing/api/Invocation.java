@@ -97,6 +97,17 @@ public interface Invocation {
         }
 
         /**
+         * The engine's pick for a round that runs on one part of the split's choosing (a gathered
+         * EXEC's run): the part over {@code keys}, whose shard is not the calling thread's. The
+         * calling thread's shard takes its part in within the dispatch, so another shard ends the
+         * first round; a lone round there then runs where that round ended, with no hand-over. Asked
+         * at most once, before the first round, on the calling thread. Nothing unless the split
+         * says otherwise.
+         */
+        default void preferLonePart(int[] keys) {
+        }
+
+        /**
          * Whether the part over {@code keys} runs in the round {@link #another} just asked for:
          * asked once per part, on the thread that ended the round before. A part left out replies
          * null and its thread is not woken, so a round with work on one shard costs one hand-over

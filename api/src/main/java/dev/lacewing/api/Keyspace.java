@@ -20,6 +20,9 @@ public interface Keyspace {
 
     long NO_EXPIRY = -1;
 
+    /** This database's number (SELECT's index), as keyspace notifications name it. */
+    int index();
+
     /** The live value of a key, or null. */
     Object get(byte[] key, int offset, int length);
 
@@ -104,6 +107,8 @@ public interface Keyspace {
      * Counts {@code changes} more in the dirty counter (Redis's server.dirty, what save points and
      * the AOF go by), beyond the one each store, {@link #modified} or removal counts: a command that
      * added, removed or set n elements of an aggregate counts n in all, as Redis counts them.
+     * {@code changes} may be -1 to take back the one a store, {@link #modified} or removal counted
+     * where Redis counts none (LMOVE's source: the move of one element is one change).
      */
     default void changed(byte[] key, int offset, int length, long changes) {
     }

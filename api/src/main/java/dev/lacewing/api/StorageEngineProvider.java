@@ -1,7 +1,7 @@
 package dev.lacewing.api;
 
 /** A storage engine plugin, chosen with the {@code engine} setting by {@link #name()}. */
-public interface StorageEngineProvider {
+public interface StorageEngineProvider extends DeclaresSettings {
 
     String name();
 

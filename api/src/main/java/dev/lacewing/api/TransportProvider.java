@@ -8,7 +8,7 @@ import java.util.Optional;
  * which every transport the server can run implements; this interface is what selection and
  * INFO need.
  */
-public interface TransportProvider {
+public interface TransportProvider extends DeclaresSettings {
 
     String name();
 

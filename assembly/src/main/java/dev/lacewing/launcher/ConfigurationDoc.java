@@ -1,14 +1,15 @@
 package dev.lacewing.launcher;
 
-import dev.lacewing.core.config.Config;
 import dev.lacewing.core.config.Setting;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
- * Writes the settings tables of docs/configuration.md from core's settings table, between two
+ * Writes the settings tables of docs/configuration.md from core's settings table and those the
+ * plugins declare ({@link DefaultConf#settings}), between two
  * marker lines, so that the page lists every setting with its real default and cannot fall
  * behind the code: {@code ConfigurationDocTest} fails when the page and the table differ.
  */
@@ -37,9 +38,10 @@ public final class ConfigurationDoc {
     }
 
     static String tables() {
+        List<Setting> settings = DefaultConf.settings();
         StringBuilder text = new StringBuilder("\n### Settings Lacewing acts on\n\n")
             .append("| setting | default | CONFIG SET | what it does |\n| --- | --- | --- | --- |\n");
-        for (Setting setting : Config.TABLE) {
+        for (Setting setting : settings) {
             if (setting.effective()) {
                 text.append("| `").append(setting.name()).append('`');
                 for (String alias : setting.aliases()) {
@@ -58,7 +60,7 @@ public final class ConfigurationDoc {
             .append("Accepted in the file, on the command line and by CONFIG SET, listed by CONFIG GET with the\n")
             .append("value given, and named in one start-up log line when set; Lacewing does not act on them yet.\n\n")
             .append("| directive | default |\n| --- | --- |\n");
-        for (Setting setting : Config.TABLE) {
+        for (Setting setting : settings) {
             if (!setting.effective()) {
                 text.append("| `").append(setting.name()).append("` | `")
                     .append(DefaultConf.defaultValue(setting)).append("` |\n");

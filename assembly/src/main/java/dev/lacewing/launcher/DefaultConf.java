@@ -2,15 +2,18 @@ package dev.lacewing.launcher;
 
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.config.Setting;
+import dev.lacewing.core.server.Plugins;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /**
- * Writes the distribution's conf/lacewing.conf from core's settings table, at build time, so
- * that the file documents every setting with its real default and cannot fall behind the table.
+ * Writes the distribution's conf/lacewing.conf from core's settings table and those the plugins on
+ * the class path declare ({@link #settings}), at build time, so that the file documents every setting
+ * with its real default and cannot fall behind the table.
  */
 public final class DefaultConf {
 
@@ -27,7 +30,13 @@ public final class DefaultConf {
         Files.writeString(output, render(), StandardCharsets.UTF_8);
     }
 
+    /** Core's settings with those of every plugin on the class path (the distribution's), in the server's order. */
+    static List<Setting> settings() {
+        return Config.table(Plugins.settingsOnClassPath());
+    }
+
     static String render() {
+        List<Setting> settings = settings();
         StringBuilder text = new StringBuilder("""
             # Lacewing configuration file (redis.conf syntax).
             #
@@ -47,7 +56,7 @@ public final class DefaultConf {
             #
             # JVM options do not belong here: set LACEWING_JAVA_OPTS (see bin/lacewing-server).
             """);
-        for (Setting setting : Config.TABLE) {
+        for (Setting setting : settings) {
             if (!setting.effective()) {
                 continue;
             }
@@ -69,7 +78,7 @@ public final class DefaultConf {
             # Redis's other directives, with their Redis defaults, are %s:
             # CONFIG GET lists them, and the server logs at start-up which ones were set.
             """.formatted(Config.NO_EFFECT));
-        for (Setting setting : Config.TABLE) {
+        for (Setting setting : settings) {
             if (!setting.effective()) {
                 text.append("# ").append(setting.name()).append(' ').append(defaultValue(setting)).append('\n');
             }

@@ -148,17 +148,12 @@ public final class Main {
         } catch (IllegalArgumentException e) {
             throw new StartupError("Fatal config error: " + e.getMessage(), e);
         }
-        // Checked here, before any plugin loads, so a typo fails fast; the builder checks them again.
+        // Core's settings are checked here, before any plugin loads, so a typo fails fast; the others once
+        // the plugins that may declare them are found (checkSettings); the builder checks them all again.
         Config config = new Config();
         for (ConfigSource.Entry entry : entries) {
-            if (Config.isUserDirective(entry.name())) {
-                continue;
-            }
-            try {
-                config.initialize(entry.name(), entry.value());
-            } catch (IllegalArgumentException e) {
-                throw new StartupError("Fatal config error: '" + entry.name() + " " + entry.value() + "': "
-                    + e.getMessage(), e);
+            if (!Config.isUserDirective(entry.name()) && config.setting(entry.name()).isPresent()) {
+                initialize(config, entry);
             }
         }
         if (config.flag("daemonize")) {
@@ -193,25 +188,63 @@ public final class Main {
             builder.configFile(Path.of(args[0]));
         }
         EmbeddedFelix felix = null;
+        // Written before the server answers anything, so a client that got its first reply finds it
+        // (Redis writes it between listening and its event loop's first turn); removed if start fails.
+        PidFile pidFile = PidFile.write(config.value("pidfile"));
         try {
-            switch (mode) {
-                case "jpms" -> builder.plugins(PluginLayer.load(pluginsDirectory));
-                case "classpath" -> builder.plugins(Plugins.fromClassPath());
+            Plugins plugins = switch (mode) {
+                case "jpms" -> PluginLayer.load(pluginsDirectory);
                 case "osgi" -> {
                     felix = EmbeddedFelix.start(pluginsDirectory);
                     EmbeddedFelix started = felix;
-                    builder.plugins(felix.plugins())
-                        .moduleLoader(registry -> FelixModuleLoader.open(started.context(), registry));
+                    builder.moduleLoader(registry -> FelixModuleLoader.open(started.context(), registry));
+                    yield felix.plugins();
                 }
+                default -> Plugins.fromClassPath();
+            };
+            checkSettings(entries, plugins);
+            LacewingServer server = builder.plugins(plugins).start();
+            return new Running(server, felix, pidFile);
+        } catch (StartupError e) {
+            pidFile.remove();
+            if (felix != null) {
+                felix.close();
             }
-            LacewingServer server = builder.start();
-            return new Running(server, felix, PidFile.write(config.value("pidfile")));
+            throw e;
         } catch (Exception | ServiceConfigurationError | LinkageError e) {
             // Exception: Netty rethrows checked ones (BindException) unchecked; the errors: a broken plugin
+            pidFile.remove();
             if (felix != null) {
                 felix.close();
             }
             throw new StartupError("Failed to start Lacewing: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Every setting given, checked against core's and those the found plugins declare: a name no one
+     * declares, or a bad value, is a fatal config error as for core's own.
+     */
+    private static void checkSettings(List<ConfigSource.Entry> entries, Plugins plugins) throws StartupError {
+        Config config;
+        try {
+            config = Config.withPlugins(plugins.settings());
+        } catch (IllegalArgumentException e) {
+            throw new StartupError("Failed to start Lacewing: " + e.getMessage(), e);
+        }
+        for (ConfigSource.Entry entry : entries) {
+            if (!Config.isUserDirective(entry.name())) {
+                initialize(config, entry);
+            }
+        }
+    }
+
+    private static void initialize(Config config, ConfigSource.Entry entry) throws StartupError {
+        try {
+            config.initialize(entry.name(), entry.value());
+        } catch (IllegalArgumentException e) {
+            throw new StartupError("Fatal config error: '" + entry.name() + " " + entry.value() + "': "
+                + e.getMessage(), e);
         }
     }
 

@@ -6,8 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The {@code pidfile} setting: the process id written once the server listens, removed at exit,
- * as Redis's createPidFile and removePidFile. A file that cannot be written is a warning, not a
+ * The {@code pidfile} setting: the process id written before the server answers its first request,
+ * removed at exit or when start fails, as Redis's createPidFile and removePidFile. A file that cannot be written is a warning, not a
  * fatal error, as in Redis.
  *
  * <p>Thread rule: written by the main thread at start; removed once, by whichever thread closes

@@ -45,7 +45,6 @@ class PackageDependenciesTest {
         // AclCommandIndex reads the subcommand tables of the command.server family.
         "acl -> command.server",
         // Command families reaching server-wide state (ServerState, ClientConnection, Scripts...).
-        "command.generic -> server",
         "command.pubsub -> server",
         "command.scripting -> server",
         "command.server -> server",

@@ -1,13 +1,16 @@
 package dev.lacewing.core.config;
 
+import dev.lacewing.api.SettingSpec;
 import dev.lacewing.api.Settings;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 import java.util.function.Predicate;
@@ -29,7 +32,7 @@ public final class Config implements Settings {
         Integer.toString(Runtime.getRuntime().availableProcessors()), FIXED, Setting.Type.INTEGER,
         "worker threads; default the number of cores (io-threads sets it too)");
 
-    /** Every setting Lacewing has, under Redis's names where Redis has one. */
+    /** Every setting of core's own, under Redis's names where Redis has one; plugins declare theirs ({@link #withPlugins}). */
     public static final List<Setting> TABLE = List.of(
         new Setting("port", List.of(), "6379", MUTABLE, Setting.Type.INTEGER, "TCP port; 0 picks a free one at "
             + "start-up, and closes the TCP listener when set at runtime", 0, 65535),
@@ -148,15 +151,6 @@ public final class Config implements Settings {
         new Setting("storage", List.of(), "compact", FIXED, Setting.Type.STRING,
             "storage plugin the keyspace's tables come from: compact (entries packed in byte pages, in memory)"
             + " or tiered (long strings in files on disk)"),
-        // Read by the tiered storage plugin (StorageContext.settings()); plugins cannot declare settings.
-        new Setting("tiered-dir", List.of(), "", FIXED, Setting.Type.STRING,
-            "where the tiered storage keeps its scratch segment files; empty: <dir>/tiered"),
-        new Setting("tiered-min-value-size", List.of(), "64", FIXED, Setting.Type.MEMORY,
-            "shortest string, in bytes, the tiered storage moves to disk", 1, Integer.MAX_VALUE),
-        new Setting("tiered-offload", List.of(), "pressure", FIXED, Setting.Type.ENUM,
-            "when the tiered storage moves strings to disk: pressure (before eviction, over maxmemory) or eager "
-            + "(every string long enough, when stored)", Long.MIN_VALUE, Long.MAX_VALUE,
-            List.of("pressure", "eager"), true),
         new Setting("transport", List.of(), "auto", FIXED, Setting.Type.STRING,
             "network transport plugin: auto (io_uring, then epoll, then nio), io_uring, epoll or nio"),
         new Setting("threading", List.of(), "per-core", FIXED, Setting.Type.STRING,
@@ -406,6 +400,95 @@ public final class Config implements Settings {
         this(TABLE);
     }
 
+    /**
+     * The settings one plugin declares ({@link dev.lacewing.api.DeclaresSettings}).
+     *
+     * @param chooser the core setting that chooses the plugin ({@code storage}, {@code engine},
+     *     {@code transport}): the plugin's settings follow it in the table, so CONFIG GET, CONFIG
+     *     REWRITE and the docs list them beside it
+     * @param plugin the plugin's name, for errors
+     */
+    public record Declared(String chooser, String plugin, List<SettingSpec> settings) {
+
+        public Declared {
+            settings = List.copyOf(settings);
+        }
+    }
+
+    /** A configuration of core's settings and those {@code declared}, as {@link #table(List)} orders them. */
+    public static Config withPlugins(List<Declared> declared) {
+        return new Config(table(declared));
+    }
+
+    /**
+     * Core's table with the settings plugins declared, each plugin's after its chooser, in the order
+     * given. IllegalArgumentException when a declared name or alias is taken (by core or by another
+     * plugin) or a default does not pass its own checks.
+     */
+    public static List<Setting> table(List<Declared> declared) {
+        Set<String> taken = new HashSet<>();
+        for (Setting setting : TABLE) {
+            taken.add(setting.name());
+            taken.addAll(setting.aliases());
+        }
+        Map<String, List<Setting>> after = new LinkedHashMap<>();
+        for (Declared plugin : declared) {
+            if (TABLE.stream().noneMatch(setting -> setting.name().equals(plugin.chooser()))) {
+                throw new IllegalArgumentException("no setting " + plugin.chooser() + " chooses plugin " + plugin.plugin());
+            }
+            for (SettingSpec spec : plugin.settings()) {
+                Setting setting;
+                try {
+                    setting = of(spec);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("plugin " + plugin.plugin() + " declares '" + spec.name()
+                        + "' with the default '" + spec.defaultValue() + "': " + e.getMessage(), e);
+                }
+                for (String name : names(setting)) {
+                    if (!taken.add(name)) {
+                        throw new IllegalArgumentException("plugin " + plugin.plugin() + " declares the setting '" + name
+                            + "', which the server already has");
+                    }
+                }
+                after.computeIfAbsent(plugin.chooser(), chooser -> new ArrayList<>()).add(setting);
+            }
+        }
+        List<Setting> table = new ArrayList<>(TABLE.size());
+        for (Setting setting : TABLE) {
+            table.add(setting);
+            table.addAll(after.getOrDefault(setting.name(), List.of()));
+        }
+        return List.copyOf(table);
+    }
+
+    private static List<String> names(Setting setting) {
+        List<String> names = new ArrayList<>(setting.aliases());
+        names.add(0, setting.name());
+        return names;
+    }
+
+    /** A declared setting as the table holds it; IllegalArgumentException when its default fails its own checks. */
+    private static Setting of(SettingSpec spec) {
+        Setting.Mutability mutability = switch (spec.mutability()) {
+            case MUTABLE -> MUTABLE;
+            case PROTECTED -> PROTECTED;
+            case FIXED -> FIXED;
+        };
+        Setting.Type type = switch (spec.type()) {
+            case STRING -> Setting.Type.STRING;
+            case BOOLEAN -> Setting.Type.BOOLEAN;
+            case INTEGER -> Setting.Type.INTEGER;
+            case MEMORY -> Setting.Type.MEMORY;
+            case ENUM -> Setting.Type.ENUM;
+        };
+        Setting declared = new Setting(spec.name(), spec.aliases(), spec.defaultValue(), mutability, type,
+            spec.description(), spec.min(), spec.max(), spec.choices(), true);
+        // Kept, as core's defaults are, in the form CONFIG GET replies.
+        return new Setting(spec.name(), spec.aliases(), declared.normalize(spec.defaultValue()), mutability, type,
+            spec.description(), spec.min(), spec.max(), spec.choices(), true);
+    }
+
+
     /** A configuration of other settings than Lacewing's, for tests of the mechanism. */
     Config(List<Setting> table) {
         this.table = List.copyOf(table);
@@ -426,8 +509,8 @@ public final class Config implements Settings {
         return name.equalsIgnoreCase("user");
     }
 
-    /** Every setting, in the table's order. */
-    List<Setting> table() {
+    /** Every setting, core's and those plugins declared, in the table's order. */
+    public List<Setting> table() {
         return table;
     }
 

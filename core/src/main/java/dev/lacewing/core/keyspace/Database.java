@@ -6,6 +6,7 @@ import dev.lacewing.api.ValueView;
 import dev.lacewing.api.storage.Table;
 import dev.lacewing.core.datatype.TypedValue;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.IntPredicate;
 import java.util.function.LongSupplier;
@@ -20,6 +21,8 @@ public final class Database implements Keyspace {
 
     private final int index;
     private final Partition[] partitions;
+    /** The changes no key holds, shared by every database (PartitionedKeyspace#changedWithoutKey). */
+    private final LongAdder keylessChanges;
     private final LongSupplier clock;
     /**
      * The partitions a scan step may go on into: those the running command holds, where each
@@ -28,9 +31,10 @@ public final class Database implements Keyspace {
      */
     private IntPredicate scanReach = partition -> true;
 
-    public Database(int index, Partition[] partitions, LongSupplier clock) {
+    public Database(int index, Partition[] partitions, LongAdder keylessChanges, LongSupplier clock) {
         this.index = index;
         this.partitions = partitions;
+        this.keylessChanges = keylessChanges;
         this.clock = clock;
     }
 
@@ -86,7 +90,7 @@ public final class Database implements Keyspace {
 
     /** Changes to this keyspace's keys (every database) since start-up, as Redis's server.dirty; read racily. */
     public long dirty() {
-        long total = 0;
+        long total = keylessChanges.sum();
         for (Partition partition : partitions) {
             total += partition.dirty();
         }
@@ -157,7 +161,7 @@ public final class Database implements Keyspace {
 
     @Override
     public void changed(byte[] key, int offset, int length, long changes) {
-        if (changes > 0) {
+        if (changes != 0) {
             partitions[Slots.partitionOf(key, offset, length, partitions.length)].dirty(changes);
         }
     }
@@ -239,6 +243,7 @@ public final class Database implements Keyspace {
         }
     }
 
+    @Override
     public int index() {
         return index;
     }
@@ -316,15 +321,13 @@ public final class Database implements Keyspace {
      * Stores a key taken out by {@link #takeOut} again, as the command left it (a string's bytes with
      * their encoding, or an aggregate, or nothing when it deleted the key): clients blocked on it are
      * signalled as a store signals them; when the command {@code changed} it, its watchers are
-     * flagged, and when the change is {@code counted} (not RENAME's removal of a moved key) it
-     * counts one in the dirty counter, as a store in place would have.
+     * flagged, and the dirty counter counts the {@code changes} the command made to it (RENAME's
+     * removal of a moved key none), as they would have counted in place.
      */
     public void putBack(byte[] key, int offset, int length, Object value, long expireAt, StringEncoding encoding,
-                        boolean changed, boolean counted) {
+                        boolean changed, long changes) {
         Partition partition = changing(key, offset, length);
-        if (counted) {
-            partition.dirty(1);
-        }
+        partition.dirty(changes);
         if (changed) {
             touchWatchers(partition, key, offset, length);
         }

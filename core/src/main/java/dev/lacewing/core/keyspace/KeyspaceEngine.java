@@ -26,6 +26,11 @@ public abstract class KeyspaceEngine implements StorageEngine {
         keyspace.swapDatabases(first, second);
     }
 
+    /** {@link PartitionedKeyspace#changedWithoutKey}: a change the dirty counter counts that no key holds. */
+    public void changedWithoutKey() {
+        keyspace.changedWithoutKey();
+    }
+
     @Override
     public long usedMemory() {
         return keyspace.liveMemory();

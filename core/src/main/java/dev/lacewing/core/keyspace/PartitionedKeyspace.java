@@ -14,6 +14,7 @@ import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntConsumer;
 import java.util.function.IntPredicate;
@@ -81,6 +82,8 @@ public final class PartitionedKeyspace {
     private final LongSupplier clock;
     private final LongSupplier clientBufferBytes;
     private final AtomicLong liveEstimate = new AtomicLong();
+    /** Changes Redis counts in server.dirty that no key holds ({@link #changedWithoutKey}); any thread. */
+    private final LongAdder keylessChanges = new LongAdder();
     private volatile long estimatedAt;
     private volatile boolean estimated;
     /** Per partition, 1 while an eviction task is queued for it: at most one at a time. */
@@ -152,7 +155,7 @@ public final class PartitionedKeyspace {
         }
         databases = new Database[databaseCount];
         for (int i = 0; i < databaseCount; i++) {
-            databases[i] = new Database(i, partitions, clock);
+            databases[i] = new Database(i, partitions, keylessChanges, clock);
         }
         memory.onMaxmemorySet(this::maxmemorySet);
     }
@@ -248,10 +251,21 @@ public final class PartitionedKeyspace {
         return added;
     }
 
+    /** SWAPDB: one change in the dirty counter, as swapdbCommand counts it, even for one database with itself. */
     public void swapDatabases(int first, int second) {
         for (Partition partition : partitions) {
             partition.swap(first, second);
         }
+        changedWithoutKey();
+    }
+
+    /**
+     * Counts one change in the dirty counter that no key holds (SWAPDB, FUNCTION LOAD, DELETE,
+     * FLUSH and RESTORE, each server.dirty++ in Redis); callable from any thread.
+     */
+    public void changedWithoutKey() {
+        keylessChanges.increment();
+        ThreadChanges.add(1);
     }
 
     public long approximateSize(int database) {

@@ -3,9 +3,9 @@ package dev.lacewing.core.pubsub;
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.Keyspace;
-import dev.lacewing.core.keyspace.Database;
+import dev.lacewing.api.KeyspaceEventClass;
+import dev.lacewing.api.Server;
 import dev.lacewing.core.keyspace.KeyspaceListener;
-import dev.lacewing.core.server.ServerState;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -25,22 +25,22 @@ import java.util.Arrays;
  */
 public final class KeyspaceEvents implements KeyspaceListener {
 
-    /** Redis's NOTIFY_* classes, bit for bit. */
-    public static final int KEYSPACE = 1;
-    public static final int KEYEVENT = 1 << 1;
-    public static final int GENERIC = 1 << 2;
-    public static final int STRING = 1 << 3;
-    public static final int LIST = 1 << 4;
-    public static final int SET = 1 << 5;
-    public static final int HASH = 1 << 6;
-    public static final int ZSET = 1 << 7;
-    public static final int EXPIRED = 1 << 8;
-    public static final int EVICTED = 1 << 9;
-    public static final int STREAM = 1 << 10;
-    public static final int KEY_MISS = 1 << 11;
-    public static final int LOADED = 1 << 12;
-    public static final int MODULE = 1 << 13;
-    public static final int NEW = 1 << 14;
+    /** Redis's NOTIFY_* classes, bit for bit: the api's {@link KeyspaceEventClass}. */
+    public static final int KEYSPACE = KeyspaceEventClass.KEYSPACE;
+    public static final int KEYEVENT = KeyspaceEventClass.KEYEVENT;
+    public static final int GENERIC = KeyspaceEventClass.GENERIC;
+    public static final int STRING = KeyspaceEventClass.STRING;
+    public static final int LIST = KeyspaceEventClass.LIST;
+    public static final int SET = KeyspaceEventClass.SET;
+    public static final int HASH = KeyspaceEventClass.HASH;
+    public static final int ZSET = KeyspaceEventClass.ZSET;
+    public static final int EXPIRED = KeyspaceEventClass.EXPIRED;
+    public static final int EVICTED = KeyspaceEventClass.EVICTED;
+    public static final int STREAM = KeyspaceEventClass.STREAM;
+    public static final int KEY_MISS = KeyspaceEventClass.KEY_MISS;
+    public static final int LOADED = KeyspaceEventClass.LOADED;
+    public static final int MODULE = KeyspaceEventClass.MODULE;
+    public static final int NEW = KeyspaceEventClass.NEW;
     /** What "A" stands for: g$lshzxet (not m, d, n). */
     public static final int ALL = GENERIC | STRING | LIST | SET | HASH | ZSET | EXPIRED | EVICTED | STREAM;
 
@@ -155,10 +155,7 @@ public final class KeyspaceEvents implements KeyspaceListener {
 
     /** An event on the key in argument {@code index} of the command, in the connection's database. */
     public static void notify(CommandContext ctx, int type, String event, Arguments args, int index) {
-        KeyspaceEvents events = of(ctx);
-        if (events != null && (events.flags & type) != 0) {
-            events.publish(type, event, databaseOf(ctx), args.array(), args.offset(index), args.length(index));
-        }
+        notify(ctx, type, event, -1, args.array(), args.offset(index), args.length(index));
     }
 
     /** An event on a key in the connection's database. */
@@ -166,12 +163,16 @@ public final class KeyspaceEvents implements KeyspaceListener {
         notify(ctx, type, event, -1, key, 0, key.length);
     }
 
-    /** An event on a key of database {@code database} (-1: the connection's), as MOVE and COPY ... DB name one. */
+    /**
+     * An event on a key of database {@code database} (-1: the connection's), as MOVE and COPY ... DB
+     * name one; through the api's {@link Server}, so a context of any server (a test's) serves.
+     */
     public static void notify(CommandContext ctx, int type, String event, int database, byte[] key, int offset,
                               int length) {
-        KeyspaceEvents events = of(ctx);
-        if (events != null && (events.flags & type) != 0) {
-            events.publish(type, event, database < 0 ? databaseOf(ctx) : database, key, offset, length);
+        Server server = ctx.server();
+        if ((server.keyspaceEventClasses() & type) != 0) {
+            server.notifyKeyspaceEvent(type, event, database < 0 ? ctx.keyspace().index() : database, key, offset,
+                length);
         }
     }
 
@@ -184,14 +185,6 @@ public final class KeyspaceEvents implements KeyspaceListener {
         notify(ctx, KEY_MISS, "keymiss", args, index);
     }
 
-    private static KeyspaceEvents of(CommandContext ctx) {
-        return ctx.server() instanceof ServerState state ? state.keyspaceEvents() : null;
-    }
-
-    private static int databaseOf(CommandContext ctx) {
-        return ctx.keyspace() instanceof Database database ? database.index() : 0;
-    }
-
     /**
      * Redis's keymiss (class m): a read lookup found no key, as lookupKey notifies unless the
      * lookup is a write's or asked for no notification (OBJECT, SCAN's TYPE filter). While m is
@@ -199,8 +192,7 @@ public final class KeyspaceEvents implements KeyspaceListener {
      */
     public void missed(Keyspace keyspace, byte[] key, int offset, int length) {
         if ((flags & KEY_MISS) != 0) {
-            publish(KEY_MISS, "keymiss", keyspace instanceof Database database ? database.index() : 0, key, offset,
-                length);
+            publish(KEY_MISS, "keymiss", keyspace.index(), key, offset, length);
         }
     }
 
@@ -228,6 +220,18 @@ public final class KeyspaceEvents implements KeyspaceListener {
     }
 
     /** Redis's notifyKeyspaceEvent once the class is on: the keyspace channel first, then the keyevent one. */
+    /** The classes enabled now: the api's {@link Server#keyspaceEventClasses}. */
+    public int classes() {
+        return flags;
+    }
+
+    /** An event of class {@code type}, published where enabled: the api's {@link Server#notifyKeyspaceEvent}. */
+    public void publishIfEnabled(int type, String event, int database, byte[] key, int offset, int length) {
+        if ((flags & type) != 0) {
+            publish(type, event, database, key, offset, length);
+        }
+    }
+
     private void publish(int type, String event, int database, byte[] key, int offset, int length) {
         int current = flags;
         if ((current & type) == 0 || !pubSub.hasSubscribers()) {

@@ -22,7 +22,8 @@ import java.util.Set;
  *       the queue it holds: taken out with its expiry when a queued command may write it, a
  *       detached copy when the queue only reads it; a key claimed only because it is watched is
  *       not moved;</li>
- *   <li>run: on the destination's thread alone (the first key a queued command may write), the watch
+ *   <li>run: on the destination's thread alone (the first key a queued command may write, or reads,
+ *       in the part the engine picks, {@link #preferLonePart}; else in the whole queue), the watch
  *       check and every queued command, each by its own handler, over a {@link GatheredKeyspace}:
  *       that shard's keys are its database, the others what was gathered;</li>
  *   <li>put back: after the run, each shard that gave up keys stores them as the queue left them
@@ -60,8 +61,8 @@ final class GatheredExec implements Invocation.Split, GatheredKeyspace.Keys {
     private final Arguments keys;
     private final byte[] roles;
     private final int database;
-    /** The key index whose part runs the queue. */
-    private final int destination;
+    /** The key index whose part runs the queue ({@link #preferLonePart} may move it before the first round). */
+    private int destination;
     private final GatheredKeyspace gathered = new GatheredKeyspace();
     private int round = GATHER;
     private boolean whole;
@@ -137,6 +138,26 @@ final class GatheredExec implements Invocation.Split, GatheredKeyspace.Keys {
         gathered.over(db);
         exec.runGathered(this);
         return null;
+    }
+
+    /**
+     * The queue runs on the engine's pick when that part holds a key of the queue (not only watched
+     * ones): its shard ends the gathering, so the run follows there with no hand-over, and the
+     * connection's home gets the release and the reply as one task.
+     */
+    @Override
+    public void preferLonePart(int[] part) {
+        int read = -1;
+        for (int key : part) {
+            if (roles[key] == GatheredKeyspace.WRITTEN) {
+                destination = key;
+                return;
+            }
+            read = read < 0 && roles[key] == GatheredKeyspace.READ ? key : read;
+        }
+        if (read >= 0) {
+            destination = read;
+        }
     }
 
     private boolean destinationPart(int[] part) {

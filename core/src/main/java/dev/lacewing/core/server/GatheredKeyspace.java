@@ -61,8 +61,8 @@ final class GatheredKeyspace implements Keyspace {
         StringEncoding encoding;
         /** Changed by the command: its watchers are flagged when it is put back. */
         boolean changed;
-        /** Changed other than by RENAME's removal of a moved key: one change for the dirty counter. */
-        boolean counted;
+        /** The changes counted for the dirty counter (RENAME's removal of a moved key counts none). */
+        long changes;
 
         Entry(byte[] key, int part, boolean taken, Object value, long expireAt, StringEncoding encoding) {
             this.key = key;
@@ -172,10 +172,10 @@ final class GatheredKeyspace implements Keyspace {
         for (Entry entry : gathered.values()) {
             if (entry.part == part && entry.taken) {
                 db.putBack(entry.key, 0, entry.key.length, entry.value, entry.expireAt, entry.encoding, entry.changed,
-                    entry.counted);
+                    entry.changes);
                 entry.value = null;
                 entry.changed = false;
-                entry.counted = false;
+                entry.changes = 0;
                 any = true;
             }
         }
@@ -193,6 +193,11 @@ final class GatheredKeyspace implements Keyspace {
     GatheredKeyspace over(Keyspace database) {
         this.local = database;
         return this;
+    }
+
+    @Override
+    public int index() {
+        return local.index();
     }
 
     @Override
@@ -240,17 +245,25 @@ final class GatheredKeyspace implements Keyspace {
             local.modified(key, offset, length);
         } else {
             entry.changed = true;
-            entry.counted = true;
-            ThreadChanges.add(1);
+            count(entry, 1);
         }
     }
 
-    /** Counted for a key of the destination's own shard; a gathered key counts when it is put back. */
+    /** Counted for a key of the destination's own shard; a gathered key's when it is put back. */
     @Override
     public void changed(byte[] key, int offset, int length, long changes) {
-        if (entry(key, offset, length) == null) {
+        Entry entry = entry(key, offset, length);
+        if (entry == null) {
             local.changed(key, offset, length, changes);
+        } else {
+            count(entry, changes);
         }
+    }
+
+    /** Changes to a gathered key: its shard counts them at the put-back, this thread's command now. */
+    private static void count(Entry entry, long changes) {
+        entry.changes += changes;
+        ThreadChanges.add(changes);
     }
 
     @Override
@@ -319,8 +332,7 @@ final class GatheredKeyspace implements Keyspace {
         entry.expireAt = expireAt;
         entry.encoding = value instanceof byte[] ? encoding : StringEncoding.FROM_BYTES;
         entry.changed = true;
-        entry.counted = true;
-        ThreadChanges.add(1);
+        count(entry, 1);
     }
 
     @Override
@@ -368,8 +380,7 @@ final class GatheredKeyspace implements Keyspace {
         }
         entry.expireAt = expireAt;
         entry.changed = true;
-        entry.counted = true;
-        ThreadChanges.add(1);
+        count(entry, 1);
         return true;
     }
 
@@ -384,8 +395,7 @@ final class GatheredKeyspace implements Keyspace {
         }
         entry.value = null;
         entry.changed = true;
-        entry.counted = true;
-        ThreadChanges.add(1);
+        count(entry, 1);
         return true;
     }
 

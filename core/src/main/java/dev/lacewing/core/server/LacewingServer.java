@@ -166,6 +166,7 @@ public final class LacewingServer implements AutoCloseable {
         private Plugins plugins;
         private Function<ModuleRegistry, ModuleLoader> moduleLoader;
         private Consumer<LacewingServer> onServing = server -> { };
+        private AppendOnlyFile.IncrWrites aofWrites = AppendOnlyFile.IncrWrites.DIRECT;
 
         /**
          * Called with the server once its dataset is loaded, just before its ports open: from then on
@@ -173,6 +174,15 @@ public final class LacewingServer implements AutoCloseable {
          */
         public Builder onServing(Consumer<LacewingServer> callback) {
             onServing = callback;
+            return this;
+        }
+
+        /**
+         * For tests only: how the AOF's incr file is written and forced, in place of the file's own
+         * write and fsync ({@link AppendOnlyFile.IncrWrites#DIRECT}), to stand for a slow or failing disk.
+         */
+        public Builder aofIncrWrites(AppendOnlyFile.IncrWrites writes) {
+            aofWrites = writes;
             return this;
         }
 
@@ -225,7 +235,9 @@ public final class LacewingServer implements AutoCloseable {
          * plugin that is missing or cannot run here; IllegalStateException when it cannot listen.
          */
         public LacewingServer start() {
-            Config config = new Config();
+            Plugins found = plugins != null ? plugins : Plugins.fromClassPath();
+            // Every found plugin's settings are known before the first is read, so their order does not matter.
+            Config config = Config.withPlugins(found.settings());
             List<String> users = new ArrayList<>();
             for (Map.Entry<String, String> setting : settings) {
                 if (Config.isUserDirective(setting.getKey())) {
@@ -242,8 +254,6 @@ public final class LacewingServer implements AutoCloseable {
             if (configFile != null) {
                 config.configFile(configFile.toString());
             }
-            Plugins found = plugins != null ? plugins : Plugins.fromClassPath();
-
             String engineName = config.value("engine");
             ThreadingStrategy strategy = pick(withBuiltInStrategies(found.threadingStrategies()),
                 config.value("threading"), ThreadingStrategy::name, "threading strategy");
@@ -279,7 +289,7 @@ public final class LacewingServer implements AutoCloseable {
                                      MultiThreadIoEventLoopGroup acceptor, ConnectionPlacement placement) {
             NettyWorkers workers = new NettyWorkers(group);
             ServerState state = new ServerState(config, new CommandTable.Builder<CoreContext>("core").build(), plan, engineName,
-                transport.transport().name(), transport.notes(), found.mode());
+                transport.transport().name(), transport.notes(), found.mode(), aofWrites);
             Scripts scripts = new Scripts(found.scripting().isEmpty() ? null : found.scripting().get(0));
             state.scripts(scripts);
             placement.scripts(scripts);

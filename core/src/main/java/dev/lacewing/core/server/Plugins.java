@@ -6,7 +6,9 @@ import dev.lacewing.api.StorageEngineProvider;
 import dev.lacewing.api.ThreadingStrategy;
 import dev.lacewing.api.TransportProvider;
 import dev.lacewing.api.storage.StorageProvider;
+import dev.lacewing.core.config.Config;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.ServiceLoader;
 
@@ -28,6 +30,33 @@ public record Plugins(String mode, List<StorageEngineProvider> engines, List<Sto
         threadingStrategies = List.copyOf(threadingStrategies);
         commands = List.copyOf(commands);
         scripting = List.copyOf(scripting);
+    }
+
+    /**
+     * The settings every storage, engine and transport found declares, whether chosen or not, each
+     * kind in the order of the plugins' names: what the configuration knows besides core's own, from
+     * its first line on.
+     */
+    public List<Config.Declared> settings() {
+        List<Config.Declared> declared = new ArrayList<>();
+        storages.stream().sorted(Comparator.comparing(StorageProvider::name))
+            .forEach(provider -> declared.add(new Config.Declared("storage", provider.name(), provider.settings())));
+        engines.stream().sorted(Comparator.comparing(StorageEngineProvider::name))
+            .forEach(provider -> declared.add(new Config.Declared("engine", provider.name(), provider.settings())));
+        transports.stream().sorted(Comparator.comparing(TransportProvider::name))
+            .forEach(provider -> declared.add(new Config.Declared("transport", provider.name(), provider.settings())));
+        return declared;
+    }
+
+    /**
+     * {@link #settings} of the storages, engines and transports on the class path, loading no other
+     * kind of provider: what the generated docs and conf/lacewing.conf list besides core's settings.
+     */
+    public static List<Config.Declared> settingsOnClassPath() {
+        ClassLoader loader = Plugins.class.getClassLoader();
+        return new Plugins("classpath", load(ServiceLoader.load(StorageEngineProvider.class, loader)),
+            load(ServiceLoader.load(StorageProvider.class, loader)), load(ServiceLoader.load(TransportProvider.class,
+            loader)), List.of(), List.of(), List.of()).settings();
     }
 
     /** Providers visible to the class loader of core (the class path, or core's module layer). */

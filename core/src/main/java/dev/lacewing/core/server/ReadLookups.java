@@ -67,6 +67,11 @@ final class ReadLookups implements Keyspace {
     }
 
     @Override
+    public int index() {
+        return target.index();
+    }
+
+    @Override
     public Object get(byte[] key, int offset, int length) {
         Object value = target.get(key, offset, length);
         counted(value != null, key, offset, length);

@@ -124,7 +124,7 @@ public final class ServerState implements Server, ModuleRegistry {
     private final Acl acl;
 
     ServerState(Config config, CommandTable<CoreContext> commands, ThreadingPlan threading, String engineName, String transport,
-                String transportNotes, String pluginMode) {
+                String transportNotes, String pluginMode, AppendOnlyFile.IncrWrites aofWrites) {
         this.config = config;
         this.commands = commands;
         this.threading = threading;
@@ -139,7 +139,7 @@ public final class ServerState implements Server, ModuleRegistry {
         acl.defaultPassword(config.value("requirepass"));
         this.snapshots = new Snapshots(config, REDIS_VERSION, this::usedMemory, this::scripts);
         this.backgroundSave = new BackgroundSave(config, snapshots, REDIS_VERSION, this::usedMemory, this::scripts);
-        this.aof = new AppendOnlyFile(config, snapshots, backgroundSave);
+        this.aof = new AppendOnlyFile(config, snapshots, backgroundSave, aofWrites);
         backgroundSave.rewriting(aof::rewriteInProgress);
         this.slowLog = new SlowLog(config.longValue("slowlog-log-slower-than"), config.longValue("slowlog-max-len"));
         this.latencyMonitor = new LatencyMonitor(config.longValue("latency-monitor-threshold"));
@@ -440,6 +440,16 @@ public final class ServerState implements Server, ModuleRegistry {
     }
 
     /** Keyspace notifications, publishing through {@link #pubSub()}. */
+    @Override
+    public int keyspaceEventClasses() {
+        return keyspaceEvents.classes();
+    }
+
+    @Override
+    public void notifyKeyspaceEvent(int type, String event, int database, byte[] key, int offset, int length) {
+        keyspaceEvents.publishIfEnabled(type, event, database, key, offset, length);
+    }
+
     public KeyspaceEvents keyspaceEvents() {
         return keyspaceEvents;
     }

@@ -230,6 +230,19 @@ public final class FakeCommandContext implements CommandContext, Client, Server,
     }
 
     @Override
+    public void flushAll() {
+        for (int i = 0; i < databases; i++) {
+            keyspace(i).clear();
+        }
+    }
+
+    /** No ACL here: the test's client is the default user, who reads every key. */
+    @Override
+    public boolean readsEveryKey() {
+        return true;
+    }
+
+    @Override
     public Client client() {
         return this;
     }
@@ -302,6 +315,16 @@ public final class FakeCommandContext implements CommandContext, Client, Server,
     @Override
     public String version() {
         return "test";
+    }
+
+    /** No subscribers here: notifications are off. */
+    @Override
+    public int keyspaceEventClasses() {
+        return 0;
+    }
+
+    @Override
+    public void notifyKeyspaceEvent(int type, String event, int database, byte[] key, int offset, int length) {
     }
 
     @Override

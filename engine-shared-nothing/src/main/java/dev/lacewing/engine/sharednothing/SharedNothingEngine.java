@@ -228,8 +228,14 @@ final class SharedNothingEngine extends KeyspaceEngine {
             keys[part][filled[part]++] = i;
         }
         long[][] intents = new long[parts][];
+        int here = workers.currentIndex();
+        int lone = -1;
         for (int part = 0; part < parts; part++) {
             intents[part] = intents(invocation, keys[part]);
+            lone = lone < 0 && shards[part] != here ? part : lone;
+        }
+        if (lone >= 0) {
+            split.preferLonePart(keys[lone]);
         }
         schedule(new Transaction(Transaction.Kind.SPLIT, invocation, split, shards, keys, intents));
     }

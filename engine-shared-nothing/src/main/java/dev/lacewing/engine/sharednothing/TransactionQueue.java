@@ -4,7 +4,6 @@ import dev.lacewing.api.Arguments;
 import dev.lacewing.api.Invocation;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -58,7 +57,7 @@ final class TransactionQueue {
      * names the key): the {@link Transaction} itself while it is the only one, else an
      * {@link ArrayDeque} of them.
      */
-    private final HashMap<Long, Object> claimed = new HashMap<>();
+    private final IntentTable claimed = new IntentTable();
     private int wholeClaims;
     /** Called on this thread for each part granted here. */
     private final BiConsumer<Transaction, Integer> onGranted;
@@ -263,7 +262,7 @@ final class TransactionQueue {
             ArrayDeque<Transaction> several = new ArrayDeque<>(4);
             several.addLast((Transaction) line);
             several.addLast(transaction);
-            claimed.put(key, several);
+            claimed.replace(key, several);
         }
     }
 
@@ -282,7 +281,7 @@ final class TransactionQueue {
         several.removeFirstOccurrence(transaction);
         candidates.add(several.peekFirst());
         if (several.size() == 1) {
-            claimed.put(key, several.peekFirst());
+            claimed.replace(key, several.peekFirst());
         }
     }
 

@@ -84,6 +84,26 @@ class SharedNothingEngineTest {
             "second part [1] on 1", "second join on 1", "first completed on 1", "second completed on 0"), events);
     }
 
+    /**
+     * A split that runs a second round on one part of its choosing (a gathered EXEC) is offered its
+     * part off the caller's shard: that shard ends the first round, runs the lone round at once,
+     * and the home gets the release and completion as one task: two hand-overs in all, not three.
+     */
+    @Test
+    void aLoneRoundRunsOnTheShardThatEndedTheFirstRound() {
+        Command exec = new Command("exec", 0, new String[] {onZero, onOne}, true);
+        exec.lone = new int[] {0};
+        exec.rounds = 2;
+        engine.execute(exec);
+        workers.runTasks(1);
+        assertEquals(List.of("exec prefers [1] on 0", "exec part [0] on 0", "exec part [1] on 1", "exec part [1] on 1",
+            "exec join on 1"), events);
+        assertEquals(1, workers.pending(0));
+        assertEquals(0, workers.pending(1));
+        workers.runTasks(0);
+        assertEquals("exec completed on 0", events.get(events.size() - 1));
+    }
+
     private static String keyOn(int shard) {
         for (int i = 0; ; i++) {
             String key = "k" + i;
@@ -111,6 +131,10 @@ class SharedNothingEngineTest {
         private final boolean splits;
         private final byte[] bytes;
         private final int[] offsets;
+        /** Rounds it runs; after the first, only the part over {@link #lone} runs. */
+        int rounds = 1;
+        int[] lone;
+        private int round;
         private final Arguments arguments = new Arguments() {
             @Override
             public int count() {
@@ -209,6 +233,24 @@ class SharedNothingEngineTest {
         @Override
         public void join(int[][] keys, Object[] replies) {
             record("join");
+        }
+
+        @Override
+        public void preferLonePart(int[] keys) {
+            if (lone != null) {
+                record("prefers " + java.util.Arrays.toString(keys));
+                lone = keys;
+            }
+        }
+
+        @Override
+        public boolean another(Object[] replies) {
+            return ++round < rounds;
+        }
+
+        @Override
+        public boolean runsPart(int[] keys) {
+            return lone == null || java.util.Arrays.equals(keys, lone);
         }
     }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.config.Setting;
+import dev.lacewing.core.server.Plugins;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -67,7 +68,7 @@ class DistributionLayoutTest {
     @Test
     void theConfFileDocumentsEverySettingWithItsDefault() throws IOException {
         String conf = Files.readString(DISTRIBUTION.resolve("conf/lacewing.conf"));
-        for (Setting setting : Config.TABLE) {
+        for (Setting setting : Config.table(Plugins.settingsOnClassPath())) {
             assertTrue(conf.contains("\n# " + setting.name() + " ") && conf.contains(setting.description()),
                 setting.name() + " is not documented in conf/lacewing.conf");
         }

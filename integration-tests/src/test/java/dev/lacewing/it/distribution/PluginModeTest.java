@@ -123,7 +123,10 @@ class PluginModeTest {
         }
     }
 
-    /** The tiered storage, built against the API alone, loads from plugins/ as an outside jar in both modes. */
+    /**
+     * The tiered storage, built against the API alone, loads from plugins/ as an outside jar in both modes,
+     * and the settings it declares are the server's: given on the command line, listed by CONFIG GET, fixed.
+     */
     @ParameterizedTest
     @ValueSource(strings = {"jpms", "osgi"})
     void theTieredStorageLoadsFromThePluginsDirectory(String mode) throws IOException {
@@ -135,7 +138,32 @@ class PluginModeTest {
             assertEquals("OK", server.cli("SET", "key", "a value of more than 16 bytes"));
             assertEquals("a value of more than 16 bytes", server.cli("GET", "key"));
             assertEquals("1", server.info("server").get("tiered_offloaded_values"));
+            assertEquals("tiered-offload\neager", server.cli("CONFIG", "GET", "tiered-offload"));
+            assertEquals("tiered-min-value-size\n16", server.cli("CONFIG", "GET", "tiered-min-value-size"));
+            assertEquals("ERR CONFIG SET failed (possibly related to argument 'tiered-offload') - can't set immutable "
+                + "config", server.cli("CONFIG", "SET", "tiered-offload", "pressure"));
         }
+    }
+
+    /** A plugin's settings are known where the plugin is installed, chosen or not, and only there. */
+    @Test
+    void aPluginsSettingIsAFatalConfigErrorWithoutThePlugin() throws IOException {
+        try (LacewingProcess server = LacewingProcess.start("--plugins-dir", plugins.toString(), "--threads", "2",
+            "--tiered-offload", "eager")) {
+            assertEquals("compact", server.info("server").get("lacewing_storage"));
+            assertEquals("tiered-offload\neager", server.cli("CONFIG", "GET", "tiered-offload"));
+        }
+        try (Stream<Path> jars = Files.list(plugins)) {
+            for (Path jar : jars.filter(jar -> jar.getFileName().toString().startsWith("lacewing-storage-tiered-"))
+                .toList()) {
+                Files.delete(jar);
+            }
+        }
+        LacewingProcess.Exited exited = LacewingProcess.run("--plugins-dir", plugins.toString(), "--tiered-offload",
+            "eager");
+        assertEquals(1, exited.code(), exited.output());
+        assertTrue(exited.output().contains("Fatal config error: 'tiered-offload eager': Bad directive or wrong number "
+            + "of arguments"), exited.output());
     }
 
     @Test

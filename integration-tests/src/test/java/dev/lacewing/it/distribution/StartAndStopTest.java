@@ -64,6 +64,7 @@ class StartAndStopTest {
         "--enable-module-command on  | Fatal config error: 'enable-module-command on': argument(s) must be one of the following: no, yes, local",
         "--daemonize yes             | Fatal config error: 'daemonize yes': a JVM cannot fork",
         "--threading io-pool         | no threading strategy named 'io-pool'",
+        "--tiered-offload sometimes  | Fatal config error: 'tiered-offload sometimes': argument(s) must be one of the following: pressure, eager",
         "--keyspace-layout objects   | Fatal config error: 'keyspace-layout objects': no keyspace layout named 'objects' (removed: see docs/architecture.md)",
     })
     void aStartUpErrorIsOneRedisStyleLineAndExitStatusOne(String arguments, String message) {

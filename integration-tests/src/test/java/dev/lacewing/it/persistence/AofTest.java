@@ -5,14 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lacewing.core.persistence.aof.AppendOnlyFile;
 import dev.lacewing.core.server.LacewingServer;
 import dev.lacewing.it.reference.ReferenceRedis;
 import dev.lacewing.it.resp.RespClient;
 import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
 import java.io.IOException;
-import java.lang.reflect.Field;
-import java.lang.reflect.Proxy;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -433,12 +432,13 @@ class AofTest {
     @MethodSource("targets")
     void aReadShowingAWriteIsNotAnsweredBeforeTheWritesFsync(Target target) throws Exception {
         Path dir = Servers.freshDirectory();
-        try (LacewingServer server = start(target, dir); RespClient writer = RespClient.connect(server.port());
+        Semaphore forceStarted = new Semaphore(0);
+        Semaphore forceMayEnd = new Semaphore(0);
+        AtomicBoolean holding = new AtomicBoolean(true);
+        LacewingServer.Builder builder = Servers.builder(target).set("dir", dir.toString()).set("appendonly", "yes")
+            .set("appendfsync", "always").aofIncrWrites(heldForces(holding, forceStarted, forceMayEnd));
+        try (LacewingServer server = builder.start(); RespClient writer = RespClient.connect(server.port());
              RespClient reader = RespClient.connect(server.port())) {
-            Semaphore forceStarted = new Semaphore(0);
-            Semaphore forceMayEnd = new Semaphore(0);
-            AtomicBoolean holding = new AtomicBoolean(true);
-            holdForces(server, holding, forceStarted, forceMayEnd);
             try {
                 writer.send(RespClient.encode(RespClient.toBytes("SET", "k", "v")));
                 assertTrue(forceStarted.tryAcquire(10, TimeUnit.SECONDS), "the SET's fsync began");
@@ -454,36 +454,24 @@ class AofTest {
         }
     }
 
-    /**
-     * Puts a force that waits for {@code forceMayEnd} while {@code holding} in place of the AOF's
-     * own (AppendOnlyFile's IncrWrites, reached by reflection: the server has no setting for a
-     * slow disk).
-     */
-    private static void holdForces(LacewingServer server, AtomicBoolean holding, Semaphore forceStarted,
-                                   Semaphore forceMayEnd) throws ReflectiveOperationException {
-        Object aof = server.state().aof();
-        Field writes = aof.getClass().getDeclaredField("writes");
-        writes.setAccessible(true);
-        Class<?> incrWrites = writes.getType();
-        Object held = Proxy.newProxyInstance(incrWrites.getClassLoader(), new Class<?>[] {incrWrites},
-            (proxy, method, args) -> {
-                if (method.getDeclaringClass() == Object.class) {
-                    return method.getName().equals("equals") ? proxy == args[0]
-                        : method.getName().equals("hashCode") ? System.identityHashCode(proxy) : "held forces";
+    /** The AOF's own writes, each force waiting for {@code forceMayEnd} while {@code holding}: a slow disk. */
+    private static AppendOnlyFile.IncrWrites heldForces(AtomicBoolean holding, Semaphore forceStarted,
+                                                        Semaphore forceMayEnd) {
+        return new AppendOnlyFile.IncrWrites() {
+            @Override
+            public void write(FileChannel file, ByteBuffer bytes) throws IOException {
+                AppendOnlyFile.IncrWrites.DIRECT.write(file, bytes);
+            }
+
+            @Override
+            public void force(FileChannel file) throws IOException {
+                if (holding.get()) {
+                    forceStarted.release();
+                    forceMayEnd.acquireUninterruptibly();
                 }
-                FileChannel file = (FileChannel) args[0];
-                if (method.getName().equals("write")) {
-                    file.write((ByteBuffer) args[1]);
-                } else if (method.getName().equals("force")) {
-                    if (holding.get()) {
-                        forceStarted.release();
-                        forceMayEnd.acquireUninterruptibly();
-                    }
-                    file.force(false);
-                }
-                return null;
-            });
-        writes.set(aof, held);
+                AppendOnlyFile.IncrWrites.DIRECT.force(file);
+            }
+        };
     }
 
     @ParameterizedTest(name = "{0}")

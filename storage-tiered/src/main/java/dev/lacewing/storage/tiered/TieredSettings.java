@@ -1,10 +1,14 @@
 package dev.lacewing.storage.tiered;
 
+import dev.lacewing.api.SettingSpec;
 import dev.lacewing.api.Settings;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
- * The tiered storage's settings, read once when it opens (all are fixed at start-up).
+ * The tiered storage's settings, read once when it opens (all are fixed at start-up). The storage
+ * declares them ({@link #DECLARED}), so the server checks and normalizes their values; the checks in
+ * {@link #of} serve a context of another server, as the TCK's.
  *
  * @param directory       where the segment files go ({@code tiered-dir}; {@code <dir>/tiered} when empty)
  * @param minValueSize    strings of at least this many bytes may move to disk ({@code tiered-min-value-size})
@@ -40,6 +44,15 @@ record TieredSettings(Path directory, int minValueSize, boolean eager, long comp
     static final String MIN_VALUE_SIZE = "tiered-min-value-size";
     static final String OFFLOAD = "tiered-offload";
     static final long COMPACT_MIN_BYTES = 1 << 20;
+
+    /** What the storage declares to the server: these settings, as redis.conf, CONFIG GET and the docs show them. */
+    static final List<SettingSpec> DECLARED = List.of(
+        SettingSpec.string(DIRECTORY, "", "where the tiered storage keeps its scratch segment files; empty: <dir>/tiered"),
+        SettingSpec.memory(MIN_VALUE_SIZE, "64", 1, Integer.MAX_VALUE,
+            "shortest string, in bytes, the tiered storage moves to disk"),
+        SettingSpec.choice(OFFLOAD, "pressure", List.of("pressure", "eager"),
+            "when the tiered storage moves strings to disk: pressure (before eviction, over maxmemory) or eager "
+            + "(every string long enough, when stored)"));
 
     static TieredSettings of(Settings settings) {
         String directory = settings.get(DIRECTORY, "");

@@ -1,8 +1,10 @@
 package dev.lacewing.storage.tiered;
 
+import dev.lacewing.api.SettingSpec;
 import dev.lacewing.api.storage.Storage;
 import dev.lacewing.api.storage.StorageContext;
 import dev.lacewing.api.storage.StorageProvider;
+import java.util.List;
 
 /**
  * The {@code tiered} storage: keys, expiry, access fields and aggregates in memory, strings of at
@@ -16,6 +18,12 @@ public final class TieredStorage implements StorageProvider {
     @Override
     public String name() {
         return NAME;
+    }
+
+    /** {@link TieredSettings}'s three, all fixed at start-up. */
+    @Override
+    public List<SettingSpec> settings() {
+        return TieredSettings.DECLARED;
     }
 
     @Override

@@ -11,6 +11,7 @@ import dev.lacewing.api.StringEncoding;
 import dev.lacewing.api.StringHandle;
 import dev.lacewing.api.ValueView;
 import dev.lacewing.storage.tck.TestAccessPolicy;
+import dev.lacewing.storage.tck.TestAggregate;
 import dev.lacewing.storage.tck.TestContext;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -99,6 +100,10 @@ class TieredTableTest {
         assertArrayEquals(value(400, 4), (byte[]) table.get(bytes("k"), 0, 1, 0));
     }
 
+    /** What moving a 100-byte value to disk frees from the record of a key of 2 or 3 bytes (the same, rounded to 8). */
+    private static final long MOVED_100 = TieredTable.recordBytes(TieredTable.HEADER_BYTES + 2 + 100)
+        - TieredTable.recordBytes(TieredTable.HEADER_BYTES + 2);
+
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
     }
@@ -118,8 +123,9 @@ class TieredTableTest {
         table.put(bytes("long"), 0, 4, value(1000, 2), Keyspace.NO_EXPIRY);
         assertEquals(1, partition.segment().liveValues());
         assertEquals(1000, partition.segment().size());
-        assertEquals(empty + 2 * TieredTable.ENTRY_BYTES + 5 + 4 + (16 + 15) + 16, table.usedMemory(),
-            "RAM only: the long value's bytes are not counted");
+        assertEquals(empty + TieredTable.recordBytes(TieredTable.HEADER_BYTES + 5 + 15)
+            + TieredTable.recordBytes(TieredTable.HEADER_BYTES + 4), table.usedMemory(),
+            "RAM only: the short value in its key's record, the long value's bytes not counted");
         assertArrayEquals(value(1000, 2), (byte[]) table.get(bytes("long"), 0, 4, 0));
         ValueView view = new ValueView();
         assertTrue(table.getValue(bytes("long"), 0, 4, 0, view));
@@ -141,8 +147,8 @@ class TieredTableTest {
         assertTrue(freed >= 1000, "freed " + freed);
         assertEquals(before - freed, table.usedMemory());
         assertEquals(partition.segment().liveValues() * 100, partition.segment().size());
-        assertEquals(before - 100 * partition.segment().liveValues(), table.usedMemory(),
-            "each moved value leaves a handle of 16 bytes for its array of 16 + 100");
+        assertEquals(before - MOVED_100 * partition.segment().liveValues(), table.usedMemory(),
+            "each moved value leaves its key's record, 100 bytes shorter");
         partition.offload(Long.MAX_VALUE, 0);
         assertEquals(100, partition.segment().liveValues());
         for (int i = 0; i < 100; i++) {
@@ -156,14 +162,14 @@ class TieredTableTest {
         TieredPartition partition = partition(false, 16, Long.MAX_VALUE, 50_000);
         TieredTable first = (TieredTable) partition.newTable();
         TieredTable second = (TieredTable) partition.newTable();
-        for (int i = 0; i < 200; i++) {
+        for (int i = 0; i < 300; i++) {
             byte[] key = bytes("k" + i);
             (i % 2 == 0 ? first : second).put(key, 0, key.length, value(100, i), Keyspace.NO_EXPIRY);
             assertTrue(first.usedMemory() + second.usedMemory() <= 50_000 * TieredPartition.PRESSURE_SHARE,
                 "after store " + i);
         }
         assertTrue(partition.segment().liveValues() > 20, "moved " + partition.segment().liveValues());
-        for (int i = 0; i < 200; i++) {
+        for (int i = 0; i < 300; i++) {
             byte[] key = bytes("k" + i);
             assertArrayEquals(value(100, i), (byte[]) (i % 2 == 0 ? first : second).get(key, 0, key.length, 0));
         }
@@ -181,11 +187,11 @@ class TieredTableTest {
             byte[] key = bytes("k" + i);
             table.get(key, 0, key.length, 0);
         }
-        partition.offload(90 * 100, 0);
+        partition.offload(90 * MOVED_100, 0);
         assertEquals(90, partition.segment().liveValues());
         for (int i = 0; i < 10; i++) {
             byte[] key = bytes("k" + i);
-            assertEquals(16 + 100, table.valueMemory(key, 0, key.length, 0), "read, so kept: k" + i);
+            assertEquals(100, table.valueMemory(key, 0, key.length, 0), "read, so kept: k" + i);
         }
         partition.offload(Long.MAX_VALUE, 0);
         assertEquals(100, partition.segment().liveValues(), "a second pass moves what was read before the first");
@@ -193,7 +199,7 @@ class TieredTableTest {
 
     @Test
     public void aHotSetReadRepeatedlyEndsInMemoryWhileColdValuesStayOnDisk() {
-        long share = 60_000;
+        long share = 40_000;
         TieredPartition partition = partition(false, 16, Long.MAX_VALUE, share);
         TieredTable table = (TieredTable) partition.newTable();
         int keys = 300;
@@ -216,7 +222,7 @@ class TieredTableTest {
         ValueView view = new ValueView();
         for (int i = keys - 10; i < keys; i++) {
             byte[] hot = bytes("k" + i);
-            assertEquals(16 + 1000, table.valueMemory(hot, 0, hot.length, 0), "hot k" + i + " in memory");
+            assertEquals(1000, table.valueMemory(hot, 0, hot.length, 0), "hot k" + i + " in memory");
             assertTrue(table.getValue(hot, 0, hot.length, 0, view));
             assertArrayEquals(value(1000, i), Arrays.copyOfRange(view.array(), view.offset(),
                 view.offset() + view.length()));
@@ -307,7 +313,7 @@ class TieredTableTest {
                     byte[] other = bytes("k" + i);
                     Object value = table.peek(other, 0, other.length, 0);
                     if (value != null && ((byte[]) value).length >= 16 && !("k" + i).equals(edited)) {
-                        assertEquals(16, table.valueMemory(other, 0, other.length, 0), "k" + i + " after op " + n);
+                        assertEquals(0, table.valueMemory(other, 0, other.length, 0), "k" + i + " after op " + n);
                     }
                 }
             }
@@ -408,6 +414,60 @@ class TieredTableTest {
         }
         assertEquals(model.size(), partition.segment().liveValues());
         assertTrue(largest < 2L * 600 * 200, "the file stayed bounded: " + largest);
+    }
+
+    @Test
+    public void aStringPastTheLocatorsLengthStaysInMemoryWhileShorterOnesGoToDisk() {
+        TieredPartition partition = partition(true, 16, Long.MAX_VALUE);
+        TieredTable table = (TieredTable) partition.newTable();
+        byte[] large = value(TieredTable.MAX_DISK_LENGTH + 1, 1);
+        table.put(bytes("large"), 0, 5, large, Keyspace.NO_EXPIRY);
+        table.put(bytes("small"), 0, 5, value(100, 2), Keyspace.NO_EXPIRY);
+        assertEquals(1, partition.segment().liveValues());
+        assertEquals(large.length, table.valueMemory(bytes("large"), 0, 5, 0));
+        assertEquals(0, table.movableStrings(), "nor does the hand move it");
+        assertArrayEquals(large, (byte[]) table.get(bytes("large"), 0, 5, 0));
+        assertArrayEquals(value(100, 2), (byte[]) table.get(bytes("small"), 0, 5, 0));
+    }
+
+    @Test
+    public void aKeyKeepsItsValueAndFieldsThroughExpiryChangesWhereverItsValueIs() {
+        TieredPartition partition = partition(false, 16, Long.MAX_VALUE);
+        TieredTable table = (TieredTable) partition.newTable();
+        TestAggregate aggregate = new TestAggregate(bytes("fields"), true);
+        table.put(bytes("resident"), 0, 8, value(100, 1), Keyspace.NO_EXPIRY);
+        table.put(bytes("offloaded"), 0, 9, value(100, 2), Keyspace.NO_EXPIRY);
+        table.put(bytes("aggregate"), 0, 9, aggregate, Keyspace.NO_EXPIRY);
+        ValueView view = new ValueView();
+        assertTrue(table.editString(bytes("edited"), 0, 6, 40, 0, view));
+        view.array()[view.offset()] = 7;
+        partition.offload(1, 0);
+        assertEquals(0, table.valueMemory(bytes("offloaded"), 0, 9, 0) * table.valueMemory(bytes("resident"), 0, 8, 0),
+            "one of the two strings went to disk");
+        for (String name : List.of("resident", "offloaded", "aggregate", "edited")) {
+            byte[] key = bytes(name);
+            assertTrue(table.setAccess(key, 0, key.length, 12345, 0));
+            assertTrue(table.setExpireAt(key, 0, key.length, 5000, 0), name);
+            assertEquals(5000, table.expireAt(key, 0, key.length, 0), name);
+            assertEquals(12345, table.access(key, 0, key.length, 0), name);
+            assertTrue(table.setExpireAt(key, 0, key.length, 6000, 0), name);
+            assertEquals(6000, table.expireAt(key, 0, key.length, 0), name);
+        }
+        assertEquals(4, table.expiringSize());
+        assertTrue(table.setExpireAt(bytes("resident"), 0, 8, Keyspace.NO_EXPIRY, 0));
+        assertEquals(Keyspace.NO_EXPIRY, table.expireAt(bytes("resident"), 0, 8, 0));
+        assertEquals(3, table.expiringSize());
+        assertArrayEquals(value(100, 1), (byte[]) table.get(bytes("resident"), 0, 8, 0));
+        assertArrayEquals(value(100, 2), (byte[]) table.get(bytes("offloaded"), 0, 9, 0));
+        assertEquals(aggregate, table.get(bytes("aggregate"), 0, 9, 0));
+        byte[] edited = (byte[]) table.get(bytes("edited"), 0, 6, 0);
+        assertEquals(40, edited.length);
+        assertEquals(7, edited[0]);
+        assertEquals(StringEncoding.RAW, table.stringEncoding(bytes("edited"), 0, 6, 0));
+        assertEquals(null, table.get(bytes("aggregate"), 0, 9, 6000), "its time passed");
+        table.expireSome(6000, table.capacity());
+        assertEquals(1, table.size(), "only the key without an expiry is left after its time");
+        assertEquals(table.usedMemory(), table.liveMemory());
     }
 
     @Test

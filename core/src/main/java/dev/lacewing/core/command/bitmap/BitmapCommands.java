@@ -216,6 +216,11 @@ public final class BitmapCommands {
             byte old = view.byteAt(byteIndex);
             int mask = 1 << (7 - (int) (bit & 7));
             view.setByteAt(byteIndex, (byte) (on == 1 ? old | mask : old & ~mask));
+            if (!changed) {
+                // Unsharing alone is no change: the edit's count is taken back.
+                Arguments args = ctx.arguments();
+                ctx.keyspace().changed(args.array(), args.offset(1), args.length(1), -1);
+            }
         }
         view.clear();
         if (changed) {
@@ -647,10 +652,10 @@ public final class BitmapCommands {
         if (found == REPLIED) {
             return;
         }
-        // A write that created or grew the string, or changed bits, is a change ("setbit") in Redis
-        // 7.0; an overflow that FAIL skipped is not, even on a string it created.
+        // Each write that created or grew the string, or changed bits, is a change ("setbit", one in
+        // server.dirty) in Redis 7.0; an overflow that FAIL skipped is not, even on a string it created.
         boolean grown = found == MISSING || (highestWrite >>> 3) >= view.length();
-        boolean changed = false;
+        int changes = 0;
         openForWriting(ctx, view, highestWrite >>> 3);
         Window window = Window.of(view, operations, operationCount);
         byte[] value = window.array;
@@ -678,12 +683,15 @@ public final class BitmapCommands {
             long stored = overflowed ? limited[0] : target;
             reply.integer(operation.opcode == INCRBY ? stored : previous);
             write(value, start, operation.offset, operation.bits, stored);
-            changed |= grown
-                || read(value, start, length, operation.offset, operation.bits, operation.signed) != previous;
+            if (grown || read(value, start, length, operation.offset, operation.bits, operation.signed) != previous) {
+                changes++;
+            }
         }
         window.writeBack(view);
         view.clear();
-        if (changed) {
+        // The edit counted one change already.
+        ctx.keyspace().changed(args.array(), args.offset(1), args.length(1), changes - 1);
+        if (changes > 0) {
             KeyspaceEvents.notify(ctx, KeyspaceEvents.STRING, "setbit", ctx.arguments(), 1);
         }
     }

@@ -15,7 +15,6 @@ import dev.lacewing.api.KeyScope;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
-import dev.lacewing.core.command.server.PersistenceCommands;
 import java.util.Set;
 
 /**
@@ -95,11 +94,7 @@ final class DatabaseCommands {
 
     private static void flushall(CommandContext ctx) {
         if (flushModeOrReply(ctx)) {
-            PersistenceCommands.flushAll(ctx, () -> {
-                for (int i = 0; i < ctx.databases(); i++) {
-                    ctx.keyspace(i).clear();
-                }
-            });
+            ctx.flushAll();
             ctx.reply().ok();
         }
     }

@@ -12,8 +12,6 @@ import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
-import dev.lacewing.core.acl.Acl;
-import dev.lacewing.core.command.Command;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.PartialQuicksort;
@@ -23,8 +21,6 @@ import dev.lacewing.core.datatype.Quicklist;
 import dev.lacewing.core.datatype.SetValue;
 import dev.lacewing.core.datatype.SortedSet;
 import dev.lacewing.core.pubsub.KeyspaceEvents;
-import dev.lacewing.core.server.ClientConnection;
-import dev.lacewing.core.server.ServerState;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -188,20 +184,10 @@ public final class SortCommands {
          * the client's user may not read every key; null when none.
          */
         String error(CommandContext ctx) {
-            if (keyAccessError != null && keyAccessAt < errorAt && !readsEveryKey(ctx)) {
+            if (keyAccessError != null && keyAccessAt < errorAt && !ctx.readsEveryKey()) {
                 return keyAccessError;
             }
             return error;
-        }
-
-        private static boolean readsEveryKey(CommandContext ctx) {
-            if (!(ctx.client() instanceof ClientConnection connection) || connection.user().rules().unrestricted()) {
-                return true;
-            }
-            ServerState server = (ServerState) ctx.server();
-            Arguments args = ctx.arguments();
-            Command<?> command = server.commands().lookup(args.array(), args.offset(0), args.length(0));
-            return command == null || server.acl().allowsEveryKey(connection.user().rules(), command, args, Acl.READ);
         }
 
         /**
@@ -361,6 +347,8 @@ public final class SortCommands {
         int destination = options.store;
         if (outputLength > 0) {
             keyspace.put(args.array(), args.offset(destination), args.length(destination), stored, Keyspace.NO_EXPIRY);
+            // server.dirty += outputlen: one change per element stored.
+            keyspace.changed(args.array(), args.offset(destination), args.length(destination), outputLength - 1);
             KeyspaceEvents.notify(ctx, KeyspaceEvents.LIST, "sortstore", args, destination);
         } else if (keyspace.remove(args.array(), args.offset(destination), args.length(destination))) {
             KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "del", args, destination);

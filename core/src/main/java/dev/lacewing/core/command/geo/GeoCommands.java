@@ -314,6 +314,8 @@ public final class GeoCommands {
             ctx.keyspace().modified(args.array(), args.offset(1), args.length(1));
         }
         if (added + updated > 0) {
+            // zaddGenericCommand's server.dirty += added + updated, whether CH replies them or not.
+            ctx.keyspace().changed(args.array(), args.offset(1), args.length(1), added + updated - 1);
             KeyspaceEvents.notify(ctx, KeyspaceEvents.ZSET, "zadd", args, 1);
         }
         reply.integer(changed ? added + updated : added);
@@ -764,6 +766,8 @@ public final class GeoCommands {
             }
             ctx.keyspace().put(args.array(), args.offset(storeKey), args.length(storeKey), result,
                 Keyspace.NO_EXPIRY);
+            // server.dirty += returned_items: one change per member stored.
+            ctx.keyspace().changed(args.array(), args.offset(storeKey), args.length(storeKey), returned - 1);
             KeyspaceEvents.notify(ctx, KeyspaceEvents.ZSET, event, args, storeKey);
         }
         ctx.reply().integer(returned);

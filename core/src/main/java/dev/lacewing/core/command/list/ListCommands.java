@@ -565,6 +565,8 @@ public final class ListCommands {
         }
         if (destination != source) {
             changed(ctx, 1, source, popEvent(from));
+            // lmoveGenericCommand counts the move as one change (server.dirty++), not one per list.
+            changedElements(ctx, 1, 0);
         } else {
             KeyspaceEvents.notify(ctx, KeyspaceEvents.LIST, popEvent(from), ctx.arguments(), 1);
         }

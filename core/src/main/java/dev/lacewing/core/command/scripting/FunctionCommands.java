@@ -145,6 +145,7 @@ public final class FunctionCommands {
         if (error != null) {
             ctx.reply().error("ERR " + error);
         } else {
+            ctx.server().engine().changedWithoutKey();
             ctx.reply().bulk(Functions.metadata(args.copy(at)).name());
         }
     }
@@ -217,6 +218,7 @@ public final class FunctionCommands {
 
     private static void delete(CoreContext ctx) {
         if (scripts(ctx).functions().delete(ctx.arguments().string(2))) {
+            ctx.server().engine().changedWithoutKey();
             ctx.reply().ok();
         } else {
             ctx.reply().error("ERR Library not found");
@@ -230,6 +232,7 @@ public final class FunctionCommands {
             return;
         }
         scripts(ctx).functions().flush();
+        ctx.server().engine().changedWithoutKey();
         ctx.reply().ok();
     }
 

@@ -17,7 +17,6 @@ import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.persistence.BackgroundSave;
 import dev.lacewing.core.persistence.Snapshots;
-import dev.lacewing.core.persistence.aof.AofPropagation;
 import dev.lacewing.core.persistence.aof.AppendOnlyFile;
 import dev.lacewing.core.server.CoreContext;
 import dev.lacewing.core.server.ServerState;
@@ -60,31 +59,6 @@ public final class PersistenceCommands {
             all.add(ctx.keyspace(i));
         }
         return all;
-    }
-
-    /**
-     * FLUSHALL's flushAllDataAndResetRDB, holding the whole keyspace (a server without persistence,
-     * as a test's, only empties the databases): a running BGSAVE is stopped
-     * before the databases are emptied (its older image must not replace the file afterwards), and
-     * under save points the empty dataset is saved at once, so a restart does not bring the
-     * flushed keys back from the last dump. The flush counts one change per key removed, as in
-     * 7.0.15 (an empty FLUSHALL is still written to the AOF: {@link AofPropagation#always}).
-     */
-    public static void flushAll(CommandContext ctx, Runnable emptyDatabases) {
-        if (!(ctx.server() instanceof ServerState state)) {
-            emptyDatabases.run();
-            return;
-        }
-        if (state.backgroundSave().running()) {
-            state.backgroundSave().cancel();
-        }
-        emptyDatabases.run();
-        if (!state.settings().value("save").isEmpty()) {
-            List<Keyspace> databases = databases(ctx);
-            if (state.snapshots().save(databases)) {
-                state.backgroundSave().saved(databases);
-            }
-        }
     }
 
     /** SAVE: OK, or a bare ERR when the file could not be written (the log says why). */

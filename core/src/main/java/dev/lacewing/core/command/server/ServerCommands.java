@@ -9,14 +9,13 @@ import static dev.lacewing.api.CommandFlag.READONLY;
 import static dev.lacewing.api.CommandFlag.STALE;
 
 import dev.lacewing.api.Arguments;
-import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.CommandFlag;
-import dev.lacewing.api.CommandRegistry;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.acl.Acl;
 import dev.lacewing.core.command.Command;
+import dev.lacewing.core.command.CommandTable;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Glob;
 import dev.lacewing.core.command.Numbers;
@@ -26,6 +25,7 @@ import dev.lacewing.core.config.Setting;
 import dev.lacewing.core.diagnostics.MemoryStats;
 import dev.lacewing.core.server.ClientConnection;
 import dev.lacewing.core.server.ClientText;
+import dev.lacewing.core.server.CoreContext;
 import dev.lacewing.core.server.ModuleLoader;
 import dev.lacewing.core.server.ServerState;
 import java.nio.charset.StandardCharsets;
@@ -47,24 +47,24 @@ public final class ServerCommands {
     private ServerCommands() {
     }
 
-    public static void register(CommandRegistry registry) {
-        registry.register(spec("info", -1, "Get information and statistics about the server", LOADING, STALE),
+    public static void register(CommandTable.Builder<CoreContext> registry) {
+        registry.registerCore(spec("info", -1, "Get information and statistics about the server", LOADING, STALE),
             ServerCommands::info);
-        registry.register(CONFIG.container(spec("config", -2, "A container for server configuration commands")),
+        registry.registerCore(CONFIG.container(spec("config", -2, "A container for server configuration commands")),
             ServerCommands::config);
-        registry.register(COMMAND.container(spec("command", -1, "Get array of Redis command details", LOADING,
+        registry.registerCore(COMMAND.container(spec("command", -1, "Get array of Redis command details", LOADING,
             STALE)), ServerCommands::command);
         // Routed by MEMORY USAGE's key: the only subcommand with one, at the same index.
-        registry.register(MEMORY.container(new CommandSpec("memory", -2, Set.of(), 2, 2, 1, KeyScope.KEYS, "server",
+        registry.registerCore(MEMORY.container(new CommandSpec("memory", -2, Set.of(), 2, 2, 1, KeyScope.KEYS, "server",
             "A container for memory diagnostics commands")), ServerCommands::memory);
-        registry.register(spec("debug", -2, "A container for debugging commands", ADMIN, NOSCRIPT, LOADING, STALE,
+        registry.registerCore(spec("debug", -2, "A container for debugging commands", ADMIN, NOSCRIPT, LOADING, STALE,
             PROTECTED), ServerCommands::debug);
-        registry.register(spec("time", 1, "Return the current server time", LOADING, STALE, FAST), ServerCommands::time);
+        registry.registerCore(spec("time", 1, "Return the current server time", LOADING, STALE, FAST), ServerCommands::time);
         // Over the whole keyspace: its save is one instant across every shard, as SAVE's.
-        registry.register(new CommandSpec("shutdown", -1, Set.of(ADMIN, NOSCRIPT, LOADING, STALE, CommandFlag.NO_MULTI,
+        registry.registerCore(new CommandSpec("shutdown", -1, Set.of(ADMIN, NOSCRIPT, LOADING, STALE, CommandFlag.NO_MULTI,
             CommandFlag.ALLOW_BUSY), 0, 0, 0, KeyScope.ALL, "server",
             "Synchronously save the dataset to disk and then shut down the server"), ServerCommands::shutdown);
-        registry.register(MODULE.container(spec("module", -2, "A container for module commands")),
+        registry.registerCore(MODULE.container(spec("module", -2, "A container for module commands")),
             ServerCommands::module);
     }
 
@@ -72,8 +72,10 @@ public final class ServerCommands {
         return new CommandSpec(name, arity, Set.of(flags), 0, 0, 0, KeyScope.NONE, "server", summary);
     }
 
-    private static ServerState state(CommandContext ctx) {
-        return (ServerState) ctx.server();
+    /** Whether the command came over a local connection; AOF replay, sent by no client, is the server's own. */
+    private static boolean isLocal(CoreContext ctx) {
+        ClientConnection connection = ctx.connection();
+        return connection == null || connection.isLocal();
     }
 
     // ---- INFO -------------------------------------------------------------------------------
@@ -84,7 +86,7 @@ public final class ServerCommands {
     private static final List<String> ALL_SECTIONS = List.of("server", "clients", "memory", "persistence", "stats",
         "replication", "cpu", "commandstats", "errorstats", "latencystats", "keyspace");
 
-    private static void info(CommandContext ctx) {
+    private static void info(CoreContext ctx) {
         Arguments args = ctx.arguments();
         Set<String> sections = new LinkedHashSet<>();
         if (args.count() == 1) {
@@ -98,18 +100,18 @@ public final class ServerCommands {
                 default -> sections.add(section);
             }
         }
-        ctx.reply().verbatim(InfoReport.render(state(ctx), sections));
+        ctx.reply().verbatim(InfoReport.render(ctx.server(), sections));
     }
 
     // ---- CONFIG -----------------------------------------------------------------------------
 
-    private static final Subcommands<CommandContext> CONFIG = new Subcommands<CommandContext>("config", "server")
+    private static final Subcommands<CoreContext> CONFIG = new Subcommands<CoreContext>("config", "server")
         .add("get", -3, "Get the values of configuration parameters", ServerCommands::configGet,
             ADMIN, NOSCRIPT, LOADING, STALE)
         .add("set", -4, "Set configuration parameters to the given values", ServerCommands::configSet,
             ADMIN, NOSCRIPT, LOADING, STALE)
         .add("resetstat", 2, "Reset the stats returned by INFO", ctx -> {
-            state(ctx).resetStats();
+            ctx.server().resetStats();
             ctx.reply().ok();
         }, ADMIN, NOSCRIPT, LOADING, STALE)
         .add("rewrite", 2, "Rewrite the configuration file with the in memory configuration",
@@ -121,17 +123,17 @@ public final class ServerCommands {
             "REWRITE", "    Rewrite the configuration file."));
 
     /** CONFIG REWRITE: the file the server started with, rewritten as Redis does ({@link ConfigRewrite}). */
-    private static void configRewrite(CommandContext ctx) {
+    private static void configRewrite(CoreContext ctx) {
         try {
-            Acl acl = state(ctx).acl();
-            ConfigRewrite.rewrite(state(ctx).settings(), acl.hasFile() ? null : acl.userLines());
+            Acl acl = ctx.server().acl();
+            ConfigRewrite.rewrite(ctx.server().settings(), acl.hasFile() ? null : acl.userLines());
             ctx.reply().ok();
         } catch (IllegalStateException e) {
             ctx.reply().error("ERR " + e.getMessage());
         }
     }
 
-    private static void config(CommandContext ctx) {
+    private static void config(CoreContext ctx) {
         CONFIG.dispatch(ctx);
     }
 
@@ -140,9 +142,9 @@ public final class ServerCommands {
      * alias) and is replied under the name as given, as Redis 7 does; a glob matches names and
      * aliases. Each name is replied once.
      */
-    private static void configGet(CommandContext ctx) {
+    private static void configGet(CoreContext ctx) {
         Arguments args = ctx.arguments();
-        Config config = state(ctx).settings();
+        Config config = ctx.server().settings();
         Map<String, String> found = new LinkedHashMap<>();
         for (int i = 2; i < args.count(); i++) {
             String pattern = args.string(i);
@@ -169,9 +171,9 @@ public final class ServerCommands {
      * first (unknown, immutable or protected, given twice), then values are set, and a value that
      * fails undoes those already set.
      */
-    private static void configSet(CommandContext ctx) {
+    private static void configSet(CoreContext ctx) {
         Arguments args = ctx.arguments();
-        Config config = state(ctx).settings();
+        Config config = ctx.server().settings();
         if (args.count() % 2 != 0) {
             ctx.reply().error(Errors.SYNTAX);
             return;
@@ -184,7 +186,7 @@ public final class ServerCommands {
                 ctx.reply().error("ERR Unknown option or number of arguments for CONFIG SET - '" + name + "'");
                 return;
             }
-            String refusal = config.refusal(setting.get(), ((ClientConnection) ctx.client()).isLocal());
+            String refusal = config.refusal(setting.get(), isLocal(ctx));
             if (refusal != null) {
                 ctx.reply().error(configSetFailed(name, refusal));
                 return;
@@ -227,15 +229,15 @@ public final class ServerCommands {
 
     // ---- COMMAND ----------------------------------------------------------------------------
 
-    private static final Subcommands<CommandContext> COMMAND = new Subcommands<CommandContext>("command", "server")
-        .add("count", 2, "Get total number of Redis commands", ctx -> ctx.reply().integer(state(ctx).commands().size()),
+    private static final Subcommands<CoreContext> COMMAND = new Subcommands<CoreContext>("command", "server")
+        .add("count", 2, "Get total number of Redis commands", ctx -> ctx.reply().integer(ctx.server().commands().size()),
             LOADING, STALE)
         .add("info", -2, "Get array of specific Redis command details, or all when no argument is given.",
             ServerCommands::commandInfo, LOADING, STALE)
         .add("docs", -2, "Get array of specific Redis command documentation", ServerCommands::commandDocs,
             LOADING, STALE)
-        .add("list", -2, "Get an array of Redis command names", ctx -> commandList(ctx, state(ctx)), LOADING, STALE)
-        .add("getkeys", -4, "Extract keys given a full Redis command", ctx -> commandGetKeys(ctx, state(ctx)),
+        .add("list", -2, "Get an array of Redis command names", ctx -> commandList(ctx, ctx.server()), LOADING, STALE)
+        .add("getkeys", -4, "Extract keys given a full Redis command", ctx -> commandGetKeys(ctx, ctx.server()),
             LOADING, STALE)
         .help(ctx -> ConnectionCommands.help(ctx.reply(), "COMMAND",
             "(no subcommand)", "    Return details about all Redis commands.",
@@ -245,7 +247,7 @@ public final class ServerCommands {
             "DOCS [<command-name> ...]", "    Return documentation details about multiple Redis commands.",
             "GETKEYS <full-command>", "    Return the keys from a full Redis command."));
 
-    private static void command(CommandContext ctx) {
+    private static void command(CoreContext ctx) {
         if (ctx.arguments().count() == 1) {
             allCommandInfo(ctx);
         } else {
@@ -253,20 +255,20 @@ public final class ServerCommands {
         }
     }
 
-    private static void allCommandInfo(CommandContext ctx) {
-        ServerState state = state(ctx);
+    private static void allCommandInfo(CoreContext ctx) {
+        ServerState state = ctx.server();
         ctx.reply().array(state.commands().size());
         state.commands().commands().forEach(command -> CommandDescriptions.info(ctx.reply(), command));
     }
 
     /** COMMAND INFO [name ...]: a null bulk for a name the server does not know, as Redis 7.0 replies. */
-    private static void commandInfo(CommandContext ctx) {
+    private static void commandInfo(CoreContext ctx) {
         Arguments args = ctx.arguments();
         if (args.count() == 2) {
             allCommandInfo(ctx);
             return;
         }
-        ServerState state = state(ctx);
+        ServerState state = ctx.server();
         ctx.reply().array(args.count() - 2);
         for (int i = 2; i < args.count(); i++) {
             Command<?> command = state.commands().lookup(args.string(i));
@@ -278,9 +280,9 @@ public final class ServerCommands {
         }
     }
 
-    private static void commandDocs(CommandContext ctx) {
+    private static void commandDocs(CoreContext ctx) {
         Arguments args = ctx.arguments();
-        ServerState state = state(ctx);
+        ServerState state = ctx.server();
         List<Command<?>> selected = new ArrayList<>();
         if (args.count() == 2) {
             selected.addAll(state.commands().commands());
@@ -296,7 +298,7 @@ public final class ServerCommands {
     }
 
     /** COMMAND LIST [FILTERBY MODULE name | ACLCAT category | PATTERN pattern]: subcommands listed after their container. */
-    private static void commandList(CommandContext ctx, ServerState state) {
+    private static void commandList(CoreContext ctx, ServerState state) {
         Arguments args = ctx.arguments();
         List<Command<?>> all = new ArrayList<>();
         for (Command<?> command : state.commands().commands()) {
@@ -334,7 +336,7 @@ public final class ServerCommands {
         names.forEach(ctx.reply()::bulk);
     }
 
-    private static void commandGetKeys(CommandContext ctx, ServerState state) {
+    private static void commandGetKeys(CoreContext ctx, ServerState state) {
         Arguments args = ctx.arguments();
         Command<?> command = state.commands().lookup(args.string(2));
         if (command == null) {
@@ -389,12 +391,12 @@ public final class ServerCommands {
 
     // ---- MEMORY, DEBUG, TIME, SHUTDOWN, MODULE -------------------------------------------
 
-    private static final Subcommands<CommandContext> MEMORY = new Subcommands<CommandContext>("memory", "server")
+    private static final Subcommands<CoreContext> MEMORY = new Subcommands<CoreContext>("memory", "server")
         .add("usage", -3, 2, 2, 1, KeyScope.KEYS, "Estimate the memory usage of a key", ServerCommands::memoryUsage,
             READONLY)
         .add("stats", 2, "Show memory usage details", ServerCommands::memoryStats)
         .add("doctor", 2, "Outputs memory problems report", ctx -> ctx.reply().verbatim(
-            MemoryStats.doctor(memoryFigures(state(ctx)), MemoryStats.Jvm.now())))
+            MemoryStats.doctor(memoryFigures(ctx.server()), MemoryStats.Jvm.now())))
         .add("malloc-stats", 2, "Show allocator internal stats", ctx -> ctx.reply().verbatim(
             MemoryStats.mallocStats()))
         .add("purge", 2, "Ask the allocator to release memory", ServerCommands::memoryPurge)
@@ -406,7 +408,7 @@ public final class ServerCommands {
             "USAGE <key> [SAMPLES <count>]", "    Return memory in bytes used by <key> and its value."));
 
     /** MEMORY PURGE: OK as Redis's; what the JVM gave back goes to the log. */
-    private static void memoryPurge(CommandContext ctx) {
+    private static void memoryPurge(CoreContext ctx) {
         LOG.log(System.Logger.Level.INFO, "MEMORY PURGE: " + MemoryStats.purge().describe());
         ctx.reply().ok();
     }
@@ -427,8 +429,8 @@ public final class ServerCommands {
     }
 
     /** MEMORY STATS: Redis 7.0's fields, in its order; ratios as doubles, each database's overheads as a map. */
-    private static void memoryStats(CommandContext ctx) {
-        Map<String, Object> stats = MemoryStats.stats(memoryFigures(state(ctx)), MemoryStats.Jvm.now());
+    private static void memoryStats(CoreContext ctx) {
+        Map<String, Object> stats = MemoryStats.stats(memoryFigures(ctx.server()), MemoryStats.Jvm.now());
         ReplyWriter reply = ctx.reply();
         reply.map(stats.size());
         stats.forEach((name, value) -> {
@@ -447,12 +449,12 @@ public final class ServerCommands {
         });
     }
 
-    private static void memory(CommandContext ctx) {
+    private static void memory(CoreContext ctx) {
         MEMORY.dispatch(ctx);
     }
 
     /** MEMORY USAGE key [SAMPLES count]: options are checked before the key is read. */
-    private static void memoryUsage(CommandContext ctx) {
+    private static void memoryUsage(CoreContext ctx) {
         Arguments args = ctx.arguments();
         ReplyWriter reply = ctx.reply();
         for (int i = 3; i < args.count(); i++) {
@@ -478,7 +480,7 @@ public final class ServerCommands {
         }
     }
 
-    private static void debug(CommandContext ctx) {
+    private static void debug(CoreContext ctx) {
         Arguments args = ctx.arguments();
         ReplyWriter reply = ctx.reply();
         if (args.is(1, "SLEEP") && args.count() == 3) {
@@ -499,7 +501,7 @@ public final class ServerCommands {
         }
     }
 
-    private static void time(CommandContext ctx) {
+    private static void time(CoreContext ctx) {
         java.time.Instant now = java.time.Instant.now();
         ctx.reply().array(2);
         ctx.reply().bulk(Long.toString(now.getEpochSecond()));
@@ -512,7 +514,7 @@ public final class ServerCommands {
      * running with Redis's error unless FORCE. NOW has nothing to skip: there are no replicas to
      * wait for. ABORT finds no shutdown in progress, since one never waits here.
      */
-    private static void shutdown(CommandContext ctx) {
+    private static void shutdown(CoreContext ctx) {
         Arguments args = ctx.arguments();
         boolean noSave = false;
         boolean save = false;
@@ -544,13 +546,13 @@ public final class ServerCommands {
             return;
         }
         LOG.log(System.Logger.Level.WARNING, "User requested shutdown...");
-        state(ctx).backgroundSave().cancel();
-        if (!state(ctx).snapshots().saveBeforeShutdown(PersistenceCommands.databases(ctx), noSave, save, force)) {
+        ctx.server().backgroundSave().cancel();
+        if (!ctx.server().snapshots().saveBeforeShutdown(PersistenceCommands.databases(ctx), noSave, save, force)) {
             ctx.reply().error(Errors.SHUTDOWN_FAILED);
             return;
         }
         ctx.client().closeAfterReply();
-        state(ctx).requestShutdown();
+        ctx.server().requestShutdown();
     }
 
     /** Redis's replies when a module cannot be loaded or unloaded; the reason goes to the log. */
@@ -558,7 +560,7 @@ public final class ServerCommands {
     private static final String MODULE_UNLOAD_IMPOSSIBLE = "ERR Error unloading module: operation not possible.";
     private static final String NO_SUCH_MODULE = "ERR Error unloading module: no such module with that name";
 
-    private static final Subcommands<CommandContext> MODULE = new Subcommands<CommandContext>("module", "server")
+    private static final Subcommands<CoreContext> MODULE = new Subcommands<CoreContext>("module", "server")
         .add("list", 2, "List all modules loaded by the server", ServerCommands::moduleList, ADMIN, NOSCRIPT)
         .add("load", -3, "Load a module", ctx -> moduleChange(ctx, MODULE_LOAD_FAILED, loader -> {
             String path = ctx.arguments().string(2);
@@ -585,12 +587,12 @@ public final class ServerCommands {
             "LOAD <path> [<arg> ...]", "    Load a module plugin jar from <path>.",
             "UNLOAD <name>", "    Unload a module."));
 
-    private static void module(CommandContext ctx) {
+    private static void module(CoreContext ctx) {
         MODULE.dispatch(ctx);
     }
 
-    private static void moduleList(CommandContext ctx) {
-        ModuleLoader loader = state(ctx).moduleLoader();
+    private static void moduleList(CoreContext ctx) {
+        ModuleLoader loader = ctx.server().moduleLoader();
         ReplyWriter reply = ctx.reply();
         List<ModuleLoader.LoadedModule> modules = loader == null ? List.of() : loader.list();
         reply.array(modules.size());
@@ -619,13 +621,13 @@ public final class ServerCommands {
      * Runs MODULE LOAD or UNLOAD. Without a loader (plugin-mode jpms or classpath), or when it
      * fails, the client gets Redis's {@code failure} reply and the log gets the reason, as in Redis.
      */
-    private static void moduleChange(CommandContext ctx, String failure, ModuleChange change) {
-        ModuleLoader loader = state(ctx).moduleLoader();
+    private static void moduleChange(CoreContext ctx, String failure, ModuleChange change) {
+        ModuleLoader loader = ctx.server().moduleLoader();
         String operation = "MODULE " + ctx.arguments().string(1).toUpperCase(Locale.ROOT) + " "
             + ClientText.quote(ctx.arguments().string(2));
         if (loader == null) {
             LOG.log(System.Logger.Level.WARNING, operation + " refused: loading and unloading plugins at runtime "
-                + "needs plugin-mode osgi, and this server runs with plugin-mode " + state(ctx).pluginMode());
+                + "needs plugin-mode osgi, and this server runs with plugin-mode " + ctx.server().pluginMode());
             ctx.reply().error(failure);
             return;
         }

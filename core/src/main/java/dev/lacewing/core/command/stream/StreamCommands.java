@@ -157,6 +157,12 @@ public final class StreamCommands {
         ctx.keyspace().modifiedUnwatched(args.array(), args.offset(1), args.length(1));
     }
 
+    /** The stream at argument {@code index} had {@code changes} entries, PEL entries or consumers changed: the dirty counter counts each. */
+    static void changed(CommandContext ctx, int index, long changes) {
+        Arguments args = ctx.arguments();
+        ctx.keyspace().changed(args.array(), args.offset(index), args.length(index), changes - 1);
+    }
+
     // ---- IDs -------------------------------------------------------------------------------
 
     /** Thrown by the ID parsers; the command replies {@link #INVALID_ID}. */
@@ -561,6 +567,7 @@ public final class StreamCommands {
                 AofPropagation.instead(ctx.client().database(), argv);
             }
             modified(ctx);
+            changed(ctx, 1, removed);
             notify(ctx, "xtrim", 1);
         }
         ctx.reply().integer(removed);
@@ -867,6 +874,7 @@ public final class StreamCommands {
                 stream.settleFirstId();
             }
             modified(ctx);
+            changed(ctx, 1, deleted);
             notify(ctx, "xdel", 1);
         }
         ctx.reply().integer(deleted);

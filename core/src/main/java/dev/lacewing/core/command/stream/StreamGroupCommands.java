@@ -218,7 +218,8 @@ final class StreamGroupCommands {
                 return;
             }
         }
-        if (stream == null) {
+        boolean created = stream == null;
+        if (created) {
             stream = new StreamValue();
             ctx.keyspace().put(args.array(), args.offset(2), args.length(2), stream, Keyspace.NO_EXPIRY);
         }
@@ -227,6 +228,10 @@ final class StreamGroupCommands {
             return;
         }
         ctx.keyspace().modifiedUnwatched(args.array(), args.offset(2), args.length(2));
+        if (created) {
+            // xgroupCommand counts the group alone (server.dirty++), not the stream MKSTREAM made.
+            StreamCommands.changed(ctx, 2, 0);
+        }
         StreamCommands.notify(ctx, "xgroup-create", 2);
         ctx.reply().ok();
     }
@@ -455,6 +460,8 @@ final class StreamGroupCommands {
                     writeHistory(ctx.reply(), values[i], consumer, after[i], count, now);
                 }
                 ctx.keyspace().modifiedUnwatched(args.array(), args.offset(streamsAt + i), args.length(streamsAt + i));
+                // xreadCommand: server.dirty++ per stream served, streamCreateConsumer's one more for a new consumer.
+                StreamCommands.changed(ctx, streamsAt + i, created ? 2 : 1);
             }
             return;
         }
@@ -728,7 +735,8 @@ final class StreamGroupCommands {
             AofPropagation.prevent();
         }
         boolean propagateLastId = false;
-        if (lastId.compareTo(group.lastId()) > 0) {
+        boolean lastIdMoved = lastId.compareTo(group.lastId()) > 0;
+        if (lastIdMoved) {
             group.setLastId(lastId, group.entriesRead());
             propagateLastId = true;
         }
@@ -736,12 +744,15 @@ final class StreamGroupCommands {
             deliveryTime = now;
         }
         List<StreamId> claimed = new ArrayList<>();
+        int dropped = 0;
         Consumer consumer = null;
+        boolean created = false;
         for (StreamId id : ids) {
             Pending entry = group.pending().get(id);
             if (!exists(stream, id)) {
                 if (entry != null) {
                     group.dropPending(id);
+                    dropped++;
                     if (propagating) {
                         propagateClaim(ctx, 1, 2, group, id, entry);
                         propagateLastId = false;
@@ -759,6 +770,7 @@ final class StreamGroupCommands {
                 continue;
             }
             if (consumer == null) {
+                created = group.consumer(argument(args, 3)) == null;
                 consumer = consumerSeen(ctx, group, argument(args, 3), now, 1);
             }
             group.claim(id, entry, consumer, deliveryTime, retryCount, justId);
@@ -775,7 +787,14 @@ final class StreamGroupCommands {
         for (StreamId id : claimed) {
             writeClaimed(reply, stream, id, justId);
         }
-        StreamCommands.modifiedUnwatched(ctx);
+        // xclaimCommand's server.dirty: one per entry claimed or dropped as deleted, one for a new
+        // consumer, and one for a LASTID that moved the group when no entry did.
+        long moved = claimed.size() + dropped;
+        long changes = moved + (created ? 1 : 0) + (lastIdMoved && moved == 0 ? 1 : 0);
+        if (changes > 0) {
+            StreamCommands.modifiedUnwatched(ctx);
+            StreamCommands.changed(ctx, 1, changes);
+        }
     }
 
     /** An XCLAIM option's value that is not an integer: the error names the option. */
@@ -861,6 +880,7 @@ final class StreamGroupCommands {
         List<StreamId> claimed = new ArrayList<>();
         List<StreamId> deleted = new ArrayList<>();
         Consumer consumer = null;
+        boolean created = false;
         StreamId cursor = start;
         boolean end = false;
         while (attempts-- > 0 && count > 0) {
@@ -884,6 +904,7 @@ final class StreamGroupCommands {
                 continue;
             }
             if (consumer == null) {
+                created = group.consumer(argument(args, 3)) == null;
                 consumer = consumerSeen(ctx, group, argument(args, 3), now, 1);
             }
             group.claim(id, entry, consumer, now, -1, justId);
@@ -904,7 +925,12 @@ final class StreamGroupCommands {
         for (StreamId id : deleted) {
             StreamCommands.writeId(reply, id);
         }
-        StreamCommands.modifiedUnwatched(ctx);
+        // xautoclaimCommand's server.dirty: one per entry claimed or dropped as deleted, one for a new consumer.
+        long changes = claimed.size() + deleted.size() + (created ? 1 : 0);
+        if (changes > 0) {
+            StreamCommands.modifiedUnwatched(ctx);
+            StreamCommands.changed(ctx, 1, changes);
+        }
     }
 
     // ---- XACK, XPENDING --------------------------------------------------------------------
@@ -935,6 +961,7 @@ final class StreamGroupCommands {
         }
         if (acknowledged > 0) {
             StreamCommands.modifiedUnwatched(ctx);
+            StreamCommands.changed(ctx, 1, acknowledged);
         }
         ctx.reply().integer(acknowledged);
     }

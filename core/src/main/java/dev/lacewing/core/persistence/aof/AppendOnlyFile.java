@@ -81,8 +81,13 @@ public final class AppendOnlyFile {
     /** appendfsync. */
     public enum Fsync { ALWAYS, EVERYSEC, NO }
 
-    /** How commands reach the incr file: the file's own write and force, or a test's. */
-    interface IncrWrites {
+    /**
+     * How commands reach the incr file: {@link #DIRECT}, the file's own write and force, or a test's
+     * (a slow or failing disk), set through {@code LacewingServer.Builder#aofIncrWrites}. Called on the
+     * thread that writes or forces, under the lock that orders it; one implementation per server,
+     * so the call costs what a direct one does once compiled.
+     */
+    public interface IncrWrites {
         IncrWrites DIRECT = new IncrWrites() {
             @Override
             public void write(FileChannel file, ByteBuffer bytes) throws IOException {
@@ -145,8 +150,9 @@ public final class AppendOnlyFile {
     private Thread syncer;
     private boolean syncerStopping;
 
-    public AppendOnlyFile(Config config, Snapshots snapshots, BackgroundSave backgroundSave) {
-        this(config, snapshots, backgroundSave, IncrWrites.DIRECT, line -> {
+    /** {@code writes}: how the incr file is written and forced, {@link IncrWrites#DIRECT} but in tests. */
+    public AppendOnlyFile(Config config, Snapshots snapshots, BackgroundSave backgroundSave, IncrWrites writes) {
+        this(config, snapshots, backgroundSave, writes, line -> {
             LOG.log(System.Logger.Level.ERROR, line);
             // As Redis's exit(1): no shutdown work, which would write the AOF again.
             Runtime.getRuntime().halt(1);

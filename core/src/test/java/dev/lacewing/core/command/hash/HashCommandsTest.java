@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lacewing.core.command.FakeCommandContext;
 import dev.lacewing.core.command.generic.KeyCommands;
-import dev.lacewing.core.command.server.ServerCommands;
 import dev.lacewing.core.command.string.StringCommands;
 import dev.lacewing.core.datatype.TypedValue;
 import java.util.HashSet;
@@ -21,7 +20,7 @@ class HashCommandsTest {
     private static final String WRONG_TYPE = "-WRONGTYPE Operation against a key holding the wrong kind of value\r\n";
 
     private final FakeCommandContext ctx = new FakeCommandContext(HashCommands::register, StringCommands::register,
-        KeyCommands::register, ServerCommands::register);
+        KeyCommands::register);
 
     /** What OBJECT ENCODING replies for a key (OBJECT itself belongs to another family). */
     private String encoding(String key) {
@@ -168,13 +167,13 @@ class HashCommandsTest {
     }
 
     @Test
-    void memoryUsageFollowsTheHash() {
+    void valueMemoryFollowsTheHash() {
         ctx.call("HSET", "h", "a", "1");
-        long small = (Long) ctx.reply("MEMORY", "USAGE", "h");
+        long small = ctx.keyspace().valueMemory(FakeCommandContext.bytes("h"), 0, 1);
         for (int i = 0; i < 1000; i++) {
             ctx.call("HSET", "h", "field" + i, "value" + i);
         }
-        long large = (Long) ctx.reply("MEMORY", "USAGE", "h");
+        long large = ctx.keyspace().valueMemory(FakeCommandContext.bytes("h"), 0, 1);
         assertTrue(large > small + 1000 * 20, small + " " + large);
     }
 }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lacewing.core.command.FakeCommandContext;
 import dev.lacewing.core.command.generic.KeyCommands;
-import dev.lacewing.core.command.server.ServerCommands;
 import dev.lacewing.core.command.string.StringCommands;
 import dev.lacewing.core.datatype.TypedValue;
 import java.util.HashSet;
@@ -21,7 +20,7 @@ class SetCommandsTest {
     private static final String EMPTY = "*0\r\n";
 
     private final FakeCommandContext ctx = new FakeCommandContext(SetCommands::register, StringCommands::register,
-        KeyCommands::register, ServerCommands::register);
+        KeyCommands::register);
 
     private String encoding(String key) {
         return ((TypedValue) ctx.keyspace().get(FakeCommandContext.bytes(key))).encoding();
