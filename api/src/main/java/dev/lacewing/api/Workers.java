@@ -13,6 +13,15 @@ public interface Workers {
 
     Executor executor(int index);
 
+    /**
+     * Runs {@code task} on worker {@code index} after the I/O the worker has ready, as a timer of 0
+     * ms runs in Redis's event loop: a task that queues itself again this way lets the worker read
+     * and write between its runs, where one queued with {@link #executor} may run again first.
+     */
+    default void executeAfterIo(int index, Runnable task) {
+        executor(index).execute(task);
+    }
+
     /** The index of the calling worker thread, or -1 when the caller is not a worker. */
     int currentIndex();
 

@@ -285,6 +285,16 @@ public final class Partition {
         return false;
     }
 
+    /**
+     * Whether {@link #evictOne} has a key to take under the current policy: any key, or any key
+     * with an expiry under a volatile policy; never under noeviction. One size read per database;
+     * racy, so another thread may ask it.
+     */
+    public boolean hasEvictionCandidates() {
+        EvictionPolicy policy = memory.policy();
+        return policy.victim() != EvictionPolicy.Victim.NONE && hasCandidates(policy.volatileOnly());
+    }
+
     private boolean hasCandidates(boolean volatileOnly) {
         for (Table table : databases) {
             if ((volatileOnly ? table.expiringSize() : table.size()) > 0) {

@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntConsumer;
 import java.util.function.IntPredicate;
 import java.util.function.LongSupplier;
@@ -54,6 +55,27 @@ public final class PartitionedKeyspace {
      */
     private static final int EVICTIONS_PER_TASK = 128;
 
+    /**
+     * Bytes one queued eviction task asks its storage to offload at most before it queues itself
+     * again: bounds the disk writes one run makes on its partition's owner, as
+     * {@link #EVICTIONS_PER_TASK} bounds its evictions.
+     */
+    private static final long OFFLOAD_BYTES_PER_TASK = 1 << 20;
+
+    /**
+     * How long a command evicts before it runs, and CONFIG SET maxmemory before it replies:
+     * Redis's eviction time limit at the default maxmemory-eviction-tenacity (500 µs).
+     */
+    private static final long EVICTION_TIME_LIMIT_NANOS = 500_000;
+
+    /**
+     * How long CONFIG SET maxmemory waits, at most, for the first run of the tasks it queued on
+     * other threads: each is one bounded step, so this bounds only a thread that is not scheduled.
+     */
+    private static final long FIRST_RUN_WAIT_NANOS = 20_000_000;
+
+    private static final System.Logger LOG = System.getLogger(PartitionedKeyspace.class.getName());
+
     private final Partition[] partitions;
     private final Database[] databases;
     private final MemoryPolicy memory;
@@ -68,6 +90,20 @@ public final class PartitionedKeyspace {
     private final AtomicIntegerArray evictionQueued;
     /** Runs {@link #evictQueued} for a partition on its owner; set by the engine, none by default. */
     private volatile IntConsumer evictionRunner;
+    /** Runs work on a partition on the calling thread where it may; set by the engine, none by default. */
+    private volatile PartitionHere evictionHere;
+    /** Per partition, the runs of its eviction task so far, for {@link #maxmemorySet} to wait on. */
+    private final AtomicIntegerArray evictionRuns;
+
+    /**
+     * How an engine lets the calling thread, which runs a keyless command (CONFIG SET), work on a
+     * partition at once: {@link #runHolding} runs {@code body} holding the partition and returns
+     * true when the thread may take it without waiting for anyone; else it runs nothing.
+     */
+    @FunctionalInterface
+    public interface PartitionHere {
+        boolean runHolding(int partition, Runnable body);
+    }
 
     /** A keyspace under Redis's default memory settings (no limit) on the system clock. */
     public PartitionedKeyspace(int partitionCount, int databaseCount) {
@@ -113,6 +149,7 @@ public final class PartitionedKeyspace {
         this.clientBufferBytes = clientBufferBytes;
         partitions = new Partition[partitionCount];
         evictionQueued = new AtomicIntegerArray(partitionCount);
+        evictionRuns = new AtomicIntegerArray(partitionCount);
         for (int i = 0; i < partitionCount; i++) {
             partitions[i] = new Partition(databaseCount, storage.partition(i, partitionCount), memory, clock);
         }
@@ -120,6 +157,7 @@ public final class PartitionedKeyspace {
         for (int i = 0; i < databaseCount; i++) {
             databases[i] = new Database(i, partitions, keylessChanges, clock);
         }
+        memory.onMaxmemorySet(this::maxmemorySet);
     }
 
     /**
@@ -142,6 +180,15 @@ public final class PartitionedKeyspace {
      */
     public void evictionRunner(IntConsumer runner) {
         evictionRunner = runner;
+    }
+
+    /**
+     * How CONFIG SET maxmemory evicts on its own thread before it replies, where that thread may
+     * take a partition ({@link PartitionHere}); without it, every partition's eviction is queued.
+     * Set before serving starts.
+     */
+    public void evictionHere(PartitionHere here) {
+        evictionHere = here;
     }
 
     public int partitionCount() {
@@ -252,10 +299,13 @@ public final class PartitionedKeyspace {
      * ({@link Partition#offload}), then evicts keys by
      * the policy from those partitions until it is back under the limit or each of them is down
      * to its even share of it (so that a command on a small partition does not empty it while
-     * others hold the excess). When still over, every other partition over its share gets an
-     * eviction task on its owner ({@link #evictQueued}), as Redis's eviction timer evicts the rest
-     * after a command. False when memory stays over the limit and no granted partition could give
-     * more: noeviction, or no candidate left.
+     * others hold the excess), for at most Redis's eviction time limit (checked every 16 keys, as
+     * performEvictions does). When still over, every other partition over its share gets an
+     * eviction task on its owner ({@link #evictQueued}), the granted ones too when the time limit
+     * cut it short, as Redis's eviction timer evicts the rest after a command. False, as Redis's EVICT_FAIL, only when memory stays over the limit and
+     * nothing is left to evict: noeviction, or no candidate in the granted partitions and none in
+     * another partition over its share. While another partition's task has keys to evict the answer
+     * is true, as Redis admits a write when its time limit cut eviction short (EVICT_RUNNING).
      */
     public boolean reclaim(int[] granted, int count) {
         long limit = memory.maxmemory();
@@ -282,11 +332,15 @@ public final class PartitionedKeyspace {
         }
         // The clients' buffers are not evictable: the keyspace's shares divide what they leave.
         long share = Math.max(0, limit - clients) / partitions.length;
+        // Without queued tasks to go on, nothing would evict the rest: no time limit then.
+        long deadline = evictionRunner != null ? System.nanoTime() + EVICTION_TIME_LIMIT_NANOS : Long.MAX_VALUE;
         boolean atShare = false;
-        for (int i = 0; i < count && used > limit; i++) {
+        boolean timedOut = false;
+        for (int i = 0; i < count && used > limit && !timedOut; i++) {
             Partition partition = partitions[granted[i]];
             long before = partition.liveMemory();
             long current = before;
+            int evicted = 0;
             while (before - current < used - limit) {
                 if (current <= share) {
                     atShare = true;
@@ -296,31 +350,121 @@ public final class PartitionedKeyspace {
                     break;
                 }
                 current = partition.liveMemory();
+                if (++evicted % 16 == 0 && System.nanoTime() > deadline) {
+                    timedOut = true;
+                    break;
+                }
             }
             used -= before - current;
             liveEstimate.addAndGet(current - before);
         }
-        if (used > limit) {
-            queueEvictions(granted, count, share);
+        if (used <= limit) {
+            return true;
         }
-        return used <= limit || atShare;
+        // Cut short by the time limit, the granted partitions' tasks go on after the command too.
+        return queueEvictions(granted, timedOut ? 0 : count, share) || timedOut || atShare;
     }
 
     /**
      * Queues an eviction task for each partition outside {@code granted[0..count)} over
-     * {@code share} that has none queued. O(partitions x databases) reads, only while over the limit.
+     * {@code share} with a key to evict that has none queued. O(partitions x databases) reads,
+     * only while over the limit.
+     *
+     * @return whether such a partition has a task queued or running: eviction goes on elsewhere
      */
-    private void queueEvictions(int[] granted, int count, long share) {
+    private boolean queueEvictions(int[] granted, int count, long share) {
         IntConsumer runner = evictionRunner;
         if (runner == null) {
-            return;
+            return false;
         }
+        boolean evicting = false;
         for (int index = 0; index < partitions.length; index++) {
-            if (evictionQueued.get(index) == 0 && !contains(granted, count, index)
-                && partitions[index].liveMemory() > share && evictionQueued.compareAndSet(index, 0, 1)) {
+            Partition partition = partitions[index];
+            if (contains(granted, count, index) || partition.liveMemory() <= share
+                || !partition.hasEvictionCandidates()) {
+                continue;
+            }
+            evicting = true;
+            if (evictionQueued.get(index) == 0 && evictionQueued.compareAndSet(index, 0, 1)) {
                 runner.accept(index);
             }
         }
+        return evicting;
+    }
+
+    /**
+     * CONFIG SET maxmemory, as Redis's updateMaxmemory: below the memory in use it logs Redis's
+     * warning and evicts at once (performEvictions) rather than at the next command. Each
+     * partition over its share with a key to evict is evicted on this thread, while Redis's time
+     * limit lasts, where the engine lets it take the partition ({@link #evictionHere}), or gets an
+     * eviction task on its owner, whose first run (one bounded step) is awaited: so a small
+     * excess is gone before the reply, as in Redis, and a large one goes on in the background
+     * while writes are admitted. Runs on the setting's thread, which holds no partition.
+     */
+    private void maxmemorySet() {
+        long limit = memory.maxmemory();
+        if (limit == 0) {
+            return;
+        }
+        long clients = clientBufferBytes.getAsLong();
+        long live = liveMemory();
+        liveEstimate.set(live);
+        estimatedAt = System.nanoTime();
+        estimated = true;
+        if (live + clients <= limit) {
+            return;
+        }
+        LOG.log(System.Logger.Level.WARNING, "WARNING: the new maxmemory value set via CONFIG SET (" + limit
+            + ") is smaller than the current memory usage (" + (live + clients) + "). This will result in key "
+            + "eviction and/or the inability to accept new write commands depending on the maxmemory-policy.");
+        IntConsumer runner = evictionRunner;
+        PartitionHere here = evictionHere;
+        if (runner == null || memory.policy() == EvictionPolicy.NOEVICTION) {
+            return;
+        }
+        long share = Math.max(0, limit - clients) / partitions.length;
+        long deadline = System.nanoTime() + EVICTION_TIME_LIMIT_NANOS;
+        int[] awaited = new int[partitions.length];
+        int[] runsBefore = new int[partitions.length];
+        int waits = 0;
+        for (int index = 0; index < partitions.length; index++) {
+            Partition partition = partitions[index];
+            if (partition.liveMemory() <= share || !partition.hasEvictionCandidates()
+                || !evictionQueued.compareAndSet(index, 0, 1)) {
+                continue;
+            }
+            int owned = index;
+            boolean[] more = {true};
+            if (here != null && here.runHolding(index, () -> more[0] = evictUntil(owned, deadline))) {
+                if (more[0]) {
+                    runner.accept(index);
+                } else {
+                    evictionQueued.set(index, 0);
+                }
+                continue;
+            }
+            runsBefore[index] = evictionRuns.get(index);
+            awaited[waits++] = index;
+            runner.accept(index);
+        }
+        long waitUntil = System.nanoTime() + FIRST_RUN_WAIT_NANOS;
+        for (int i = 0; i < waits && System.nanoTime() < waitUntil; ) {
+            int index = awaited[i];
+            if (evictionQueued.get(index) == 0 || evictionRuns.get(index) != runsBefore[index]) {
+                i++;
+            } else {
+                LockSupport.parkNanos(20_000);
+            }
+        }
+    }
+
+    /** Eviction steps on partition {@code index} (held) until done or past {@code deadline}; whether more is left. */
+    private boolean evictUntil(int index, long deadline) {
+        boolean more = true;
+        while (more && System.nanoTime() < deadline) {
+            more = evictStep(index);
+        }
+        return more;
     }
 
     /** Ends partition {@code index}'s queued eviction task unrun: its owner could not touch it then. */
@@ -338,13 +482,27 @@ public final class PartitionedKeyspace {
     }
 
     /**
-     * The queued eviction task of partition {@code index}, run by its owner: evicts up to
-     * {@link #EVICTIONS_PER_TASK} keys while the keyspace is over {@code maxmemory} and the
-     * partition over its share, then queues itself again if both still hold, else ends (the next
-     * command over the limit queues a new one). Keys evicted here are counted and published as a
-     * command's evictions are.
+     * The queued eviction task of partition {@code index}, run by its owner. While the keyspace is
+     * over {@code maxmemory} and the partition over its share it first asks the storage to offload
+     * (up to {@link #OFFLOAD_BYTES_PER_TASK}), as {@link #reclaim} does, and evicts no key while
+     * that frees all it was asked; else it evicts up to {@link #EVICTIONS_PER_TASK} keys for the
+     * rest. It queues itself again while both still hold and it did all a run may, else ends (the
+     * next command over the limit queues a new one). Keys evicted here are counted and published
+     * as a command's evictions are.
      */
     public void evictQueued(int index) {
+        boolean more = evictStep(index);
+        evictionRuns.incrementAndGet(index);
+        IntConsumer runner = evictionRunner;
+        if (more && runner != null) {
+            runner.accept(index);
+        } else {
+            evictionQueued.set(index, 0);
+        }
+    }
+
+    /** One run of partition {@code index}'s eviction ({@link #evictQueued}), holding it; whether it should run again. */
+    private boolean evictStep(int index) {
         boolean more = false;
         long limit = memory.maxmemory();
         if (limit != 0 && memory.policy() != EvictionPolicy.NOEVICTION) {
@@ -353,23 +511,27 @@ public final class PartitionedKeyspace {
             long over = liveMemoryEstimate() + clients - limit;
             Partition partition = partitions[index];
             long now = clock.getAsLong();
-            long before = partition.liveMemory();
-            long current = before;
-            int evicted = 0;
-            while (before - current < over && current > share && evicted < EVICTIONS_PER_TASK
-                && partition.evictOne(now)) {
-                evicted++;
-                current = partition.liveMemory();
+            long wanted = Math.min(over, partition.liveMemory() - share);
+            long asked = Math.min(wanted, OFFLOAD_BYTES_PER_TASK);
+            long freed = asked > 0 ? partition.offload(asked, now) : 0;
+            liveEstimate.addAndGet(-freed);
+            if (freed > 0 && freed >= asked) {
+                more = wanted > freed;
+            } else {
+                over -= freed;
+                long before = partition.liveMemory();
+                long current = before;
+                int evicted = 0;
+                while (before - current < over && current > share && evicted < EVICTIONS_PER_TASK
+                    && partition.evictOne(now)) {
+                    evicted++;
+                    current = partition.liveMemory();
+                }
+                liveEstimate.addAndGet(current - before);
+                more = evicted == EVICTIONS_PER_TASK && before - current < over && current > share;
             }
-            liveEstimate.addAndGet(current - before);
-            more = evicted == EVICTIONS_PER_TASK && before - current < over && current > share;
         }
-        IntConsumer runner = evictionRunner;
-        if (more && runner != null) {
-            runner.accept(index);
-        } else {
-            evictionQueued.set(index, 0);
-        }
+        return more;
     }
 
     /** {@link #reclaim} for a command holding every partition. */

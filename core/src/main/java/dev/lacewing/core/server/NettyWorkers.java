@@ -52,6 +52,12 @@ final class NettyWorkers implements Workers {
         return loops[index];
     }
 
+    /** A task scheduled now is taken from the schedule at the loop's next task run, after its I/O. */
+    @Override
+    public void executeAfterIo(int index, Runnable task) {
+        loops[index].schedule(task, 0, TimeUnit.NANOSECONDS);
+    }
+
     @Override
     public int currentIndex() {
         for (int i = 0; i < loops.length; i++) {

@@ -223,16 +223,18 @@ class EvictionTest {
     void theRestOfTheExcessIsEvictedByOneQueuedTaskPerOtherPartition() {
         PartitionedKeyspace keyspace = new PartitionedKeyspace(4, 1, memory, () -> now);
         memory.set("maxmemory-policy", "allkeys-random");
-        ArrayDeque<Integer> queued = new ArrayDeque<>();
-        keyspace.evictionRunner(queued::add);
         Keyspace db = keyspace.database(0);
         fill(db, 0, KEYS, Keyspace.NO_EXPIRY);
         memory.set("maxmemory", "1");
+        ArrayDeque<Integer> queued = new ArrayDeque<>();
+        keyspace.evictionRunner(queued::add);
         sleepPastEstimate();
-        keyspace.reclaim(new int[] {0}, 1);
-        assertEquals(List.of(1, 2, 3), List.copyOf(queued));
-        keyspace.reclaim(new int[] {0}, 1);
-        assertEquals(3, queued.size(), "no second task while one is queued");
+        assertTrue(keyspace.reclaim(new int[] {0}, 1), "admitted while the other partitions evict");
+        // Partition 0 too when the time limit cut the command's eviction short.
+        assertTrue(queued.containsAll(List.of(1, 2, 3)), queued::toString);
+        int tasks = queued.size();
+        assertTrue(keyspace.reclaim(new int[] {0}, 1));
+        assertEquals(tasks, queued.size(), "no second task while one is queued");
         int runs = 0;
         while (!queued.isEmpty() && runs < KEYS) {
             keyspace.evictQueued(queued.poll());
@@ -242,6 +244,88 @@ class EvictionTest {
         assertTrue(runs > 3, "each run evicts a bounded step: " + runs + " runs");
         assertEquals(0, db.size());
         assertEquals(KEYS, keyspace.evictedKeys());
+        sleepPastEstimate();
+        assertFalse(keyspace.reclaim(new int[] {0}, 1), "refused once nothing is left to evict");
+        assertTrue(queued.isEmpty());
+    }
+
+    /**
+     * As Redis's updateMaxmemory: a limit set below the memory in use starts eviction at once, one
+     * task queued on every partition over its share, without waiting for a command; a limit above
+     * it queues none.
+     */
+    @Test
+    void settingALimitBelowTheMemoryInUseQueuesEvictionOnEveryPartition() {
+        PartitionedKeyspace keyspace = new PartitionedKeyspace(4, 1, memory, () -> now);
+        memory.set("maxmemory-policy", "allkeys-lru");
+        ArrayDeque<Integer> queued = new ArrayDeque<>();
+        keyspace.evictionRunner(queued::add);
+        fill(keyspace.database(0), 0, KEYS, Keyspace.NO_EXPIRY);
+        memory.set("maxmemory", Long.toString(keyspace.liveMemory() * 2));
+        assertTrue(queued.isEmpty());
+        memory.set("maxmemory", Long.toString(keyspace.liveMemory() / 2));
+        assertEquals(List.of(0, 1, 2, 3), List.copyOf(queued));
+        while (!queued.isEmpty()) {
+            keyspace.evictQueued(queued.poll());
+        }
+        assertTrue(keyspace.liveMemory() <= memory.maxmemory(), keyspace.liveMemory() + " > " + memory.maxmemory());
+        assertTrue(keyspace.evictedKeys() > 0);
+    }
+
+    /**
+     * A queued task asks its storage to offload before it evicts, as a command's reclaim does: no
+     * key goes while offloading frees all it was asked, and keys go only once it frees less.
+     */
+    @Test
+    void aQueuedTaskOffloadsBeforeItEvicts() {
+        long[] offloadable = {0};
+        PartitionedKeyspace keyspace = new PartitionedKeyspace(4, 16, offloading(offloadable), memory, () -> now,
+            () -> 0);
+        memory.set("maxmemory-policy", "allkeys-lru");
+        fill(keyspace.database(0), 0, KEYS, Keyspace.NO_EXPIRY);
+        offloadable[0] = Long.MAX_VALUE;
+        ArrayDeque<Integer> queued = new ArrayDeque<>();
+        keyspace.evictionRunner(queued::add);
+        memory.set("maxmemory", Long.toString(keyspace.liveMemory() / 2));
+        assertEquals(4, queued.size());
+        for (int runs = 0; runs < 1000 && !queued.isEmpty(); runs++) {
+            keyspace.evictQueued(queued.poll());
+        }
+        assertTrue(queued.isEmpty());
+        assertEquals(0, keyspace.evictedKeys(), "offloading covered the excess");
+        offloadable[0] = 0;
+        sleepPastEstimate();
+        memory.set("maxmemory", Long.toString(keyspace.liveMemory() / 2));
+        for (int runs = 0; runs < 1000 && !queued.isEmpty(); runs++) {
+            keyspace.evictQueued(queued.poll());
+        }
+        assertTrue(keyspace.evictedKeys() > 0, "evicted once nothing is left to offload");
+    }
+
+    /**
+     * The compact storage, whose partitions claim to offload up to {@code offloadable[0]} bytes in
+     * all (freeing nothing: the test's keyspace does not see its memory fall).
+     */
+    private Storage offloading(long[] offloadable) {
+        StorageProvider compact = ServiceLoader.load(StorageProvider.class).stream()
+            .map(ServiceLoader.Provider::get).filter(provider -> provider.name().equals("compact")).findFirst()
+            .orElseThrow();
+        Storage inner = compact.open(new StorageSetup(name -> Optional.empty(), 16, () -> now, memory));
+        return (index, count) -> new PartitionStore() {
+            private final PartitionStore store = inner.partition(index, count);
+
+            @Override
+            public Table newTable() {
+                return store.newTable();
+            }
+
+            @Override
+            public long offload(long bytes, long now) {
+                long freed = Math.min(bytes, offloadable[0]);
+                offloadable[0] -= freed;
+                return freed;
+            }
+        };
     }
 
     /** The keyspace sums its partitions again once its estimate is a millisecond old. */

@@ -39,7 +39,20 @@ final class MultithreadEngine extends KeyspaceEngine {
             locks[i] = new ReentrantLock();
         }
         Workers workers = context.workers();
-        keyspace.evictionRunner(stripe -> workers.executor(stripe % workers.count()).execute(() -> evictQueued(stripe)));
+        keyspace.evictionRunner(stripe -> workers.executeAfterIo(stripe % workers.count(), () -> evictQueued(stripe)));
+        // CONFIG SET maxmemory evicts every stripe it can lock at once before it replies.
+        keyspace.evictionHere((stripe, body) -> {
+            ReentrantLock lock = locks[stripe];
+            if (!lock.tryLock()) {
+                return false;
+            }
+            try {
+                body.run();
+            } finally {
+                lock.unlock();
+            }
+            return true;
+        });
         context.workers().scheduleRepeating(0, this::expireCycle, () -> Partition.cyclePeriodMillis(context.settings()));
     }
 

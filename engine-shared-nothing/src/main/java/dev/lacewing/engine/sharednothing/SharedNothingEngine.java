@@ -69,7 +69,8 @@ final class SharedNothingEngine extends KeyspaceEngine {
             BitSet held = running.get();
             return held == null || held.get(partition);
         });
-        keyspace.evictionRunner(shard -> workers.executor(shard).execute(() -> evictQueued(shard)));
+        keyspace.evictionRunner(shard -> workers.executeAfterIo(shard, () -> evictQueued(shard)));
+        keyspace.evictionHere(this::evictHere);
         queues = new TransactionQueue[workers.count()];
         for (int shard = 0; shard < workers.count(); shard++) {
             queues[shard] = new TransactionQueue(shard, this::granted);
@@ -94,6 +95,15 @@ final class SharedNothingEngine extends KeyspaceEngine {
         if (!queues[shard].claimedWhole()) {
             keyspace.partition(shard).expireCycle(System.currentTimeMillis(), 250_000);
         }
+    }
+
+    /** CONFIG SET maxmemory evicts its own thread's shard before it replies, unless a transaction claims it whole. */
+    private boolean evictHere(int shard, Runnable body) {
+        if (workers.currentIndex() != shard || queues[shard].claimedWhole()) {
+            return false;
+        }
+        body.run();
+        return true;
     }
 
     /** A queued eviction task, dropped while a transaction claims the shard whole (as {@link #expireCycle}). */

@@ -43,6 +43,16 @@ class TieredStorageTest {
         return "$" + value.length() + "\r\n" + value + "\r\n";
     }
 
+    /** A field of INFO's default sections (memory, stats...). */
+    private static long defaultInfoField(RespClient client, String name) {
+        for (String line : client.call("INFO").split("\r\n")) {
+            if (line.startsWith(name + ":")) {
+                return Long.parseLong(line.substring(name.length() + 1));
+            }
+        }
+        throw new AssertionError(name + " missing from INFO");
+    }
+
     private static long infoField(RespClient client, String name) {
         for (String line : client.call("INFO", "server").split("\r\n")) {
             if (line.startsWith(name + ":")) {
@@ -196,6 +206,44 @@ class TieredStorageTest {
             for (int i = 0; i < 8000; i += 7) {
                 assertEquals(bulk(value + i), client.call("GET", "key:" + i));
             }
+        }
+    }
+
+    /**
+     * A limit set below the memory in use is met by offloading before any key is evicted, also by
+     * the eviction tasks queued on every partition (CONFIG SET maxmemory starts them, and a keyless
+     * command, which holds no partition to offload from, queues them too): under allkeys-lru,
+     * 8,000 values of 1 KB go to disk and no key goes.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("engines")
+    void queuedEvictionOffloadsBeforeItEvicts(Target target) throws Exception {
+        try (LacewingServer server = Servers.builder(target).set("tiered-offload", "pressure")
+                .set("tiered-min-value-size", "64").set("maxmemory-policy", "allkeys-lru").start();
+             RespClient client = RespClient.connect(server.port())) {
+            String value = "v".repeat(1000);
+            int keys = 8000;
+            for (int i = 0; i < keys; i++) {
+                client.send(RespClient.encode(RespClient.toBytes("SET", "key:" + i, value + i)));
+                if (i % 100 == 99) {
+                    for (int j = 0; j < 100; j++) {
+                        assertEquals("+OK\r\n", client.readReplyText());
+                    }
+                }
+            }
+            assertEquals(0, infoField(client, "tiered_offloaded_values"));
+            long limit = defaultInfoField(client, "used_memory") / 2;
+            assertEquals("+OK\r\n", client.call("CONFIG", "SET", "maxmemory", Long.toString(limit)));
+            long used = defaultInfoField(client, "used_memory");
+            for (long deadline = System.nanoTime() + 20_000_000_000L; used > limit && System.nanoTime() < deadline; ) {
+                Thread.sleep(10);
+                used = defaultInfoField(client, "used_memory");
+            }
+            assertTrue(used <= limit, "used_memory " + used + " over " + limit);
+            assertEquals(0, defaultInfoField(client, "evicted_keys"));
+            assertTrue(infoField(client, "tiered_offloaded_values") > keys / 4);
+            assertEquals(":" + keys + "\r\n", client.call("DBSIZE"));
+            assertEquals(bulk(value + 7), client.call("GET", "key:7"));
         }
     }
 
