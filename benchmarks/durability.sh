@@ -5,17 +5,21 @@
 #    restarted from its AOF; lost = acknowledged INCRs - the counter after the restart. A SIGKILL
 #    leaves the OS's page cache, so this measures a process crash, not a power loss.
 # 2. Restart time with N keys (SET key:i, 16-byte values), from an RDB file (SAVE) and from an AOF
-#    (the keys written with appendonly yes, everysec: an incr file of N SETs, no rewrite): wall time
-#    from the process start until DBSIZE answers N, and the server's own "loaded" log line.
+#    (the keys written with appendonly yes, everysec, auto-aof-rewrite-percentage 0: an incr file of
+#    N SETs; without it both servers rewrite past 64 MB, at different moments, and the restart loads
+#    an RDB preamble plus a tail of unknown length): wall time from the process start until DBSIZE
+#    answers N, and the server's own "loaded" log line. Lacewing runs each engine of
+#    DURABILITY_ENGINES in turn (default: shared-nothing multithread); the loss test runs its default.
 # Ports come from the OS. Machine load is printed with each run.
 #
-# Usage: benchmarks/durability.sh [keys] [kill-after-seconds]   (defaults 1000000, 3)
+# Usage: [DURABILITY_ENGINES=...] benchmarks/durability.sh [keys] [kill-after-seconds]   (defaults 1000000, 3)
 # Needs: redis-server, redis-cli, python3, and the distribution built by
 #        `mvn -B -o -q package -DskipTests`.
 set -euo pipefail
 
 keys=${1:-1000000}
 kill_after=${2:-3}
+engines=${DURABILITY_ENGINES:-shared-nothing multithread}
 root=$(cd "$(dirname "$0")/.." && pwd)
 dist="$root/assembly/target/lacewing"
 [ -x "$dist/bin/lacewing-server" ] || { echo "build first: mvn -B -o -q package -DskipTests" >&2; exit 1; }
@@ -26,12 +30,13 @@ free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-start() { # kind dir port extra-args...
+start() { # kind (redis, lacewing or lacewing-ENGINE) dir port extra-args...
   local kind=$1 dir=$2 port=$3; shift 3
   mkdir -p "$dir"
   if [ "$kind" = redis ]; then
     redis-server --port "$port" --bind 127.0.0.1 --dir "$dir" --daemonize no "$@" >>"$dir/server.log" 2>&1 &
   else
+    [ "$kind" = lacewing ] || set -- --engine "${kind#lacewing-}" "$@"
     "$dist/bin/lacewing-server" --port "$port" --bind 127.0.0.1 --dir "$dir" "$@" >>"$dir/server.log" 2>&1 &
   fi
   pid=$!; pids+=("$pid")
@@ -120,14 +125,16 @@ for i in range(int(sys.argv[1])):
     key = b"key:%d" % i
     out.write(b"*3\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$16\r\nvalue-0123456789\r\n" % (len(key), key))
 PY
-printf "%-9s %-4s %10s %12s  %s\n" server from seconds file-bytes "server's log"
-for kind in redis lacewing; do
+printf "%-24s %-4s %10s %12s  %s\n" server from seconds file-bytes "server's log"
+kinds=(redis)
+for engine in $engines; do kinds+=("lacewing-$engine"); done
+for kind in "${kinds[@]}"; do
   for from in rdb aof; do
     dir="$work/$kind-$from"; port=$(free_port)
     if [ "$from" = rdb ]; then
       start "$kind" "$dir" "$port" --save '' --appendonly no
     else
-      start "$kind" "$dir" "$port" --save '' --appendonly yes --appendfsync everysec
+      start "$kind" "$dir" "$port" --save '' --appendonly yes --appendfsync everysec --auto-aof-rewrite-percentage 0
     fi
     wait_ready "$port"
     redis-cli -p "$port" --pipe <"$work/keys.resp" >/dev/null
@@ -139,10 +146,11 @@ for kind in redis lacewing; do
     if [ "$from" = rdb ]; then
       start "$kind" "$dir" "$port" --save '' --appendonly no
     else
-      start "$kind" "$dir" "$port" --save '' --appendonly yes --appendfsync everysec
+      start "$kind" "$dir" "$port" --save '' --appendonly yes --appendfsync everysec --auto-aof-rewrite-percentage 0
     fi
     seconds=$(ready_after "$port" "$keys" "$began")
-    printf "%-9s %-4s %10s %12s  %s\n" "$kind" "$from" "$seconds" "$bytes" "$(load_line "$kind" "$dir")"
+    printf "%-24s %-4s %10s %12s  %s\n" "$kind" "$from" "$seconds" "$bytes" "$(load_line "$kind" "$dir")"
     kill "$pid"; wait "$pid" 2>/dev/null || true
+    rm -rf "$dir"
   done
 done
