@@ -9,15 +9,17 @@
 #   fill      maxmemory-policy noeviction; the same SETs until the first OOM error stops
 #             redis-benchmark (it stops at an error reply)
 #   base      no load measured: the idle RSS, then again after a warm-up (the same SETs over 1,000
-#             keys, so the data stays a few hundred KB) and 12 s of rest (past a native heap
-#             trim): the base with the JIT's code and the load's threads and buffers in it
+#             keys, so the data stays a few hundred KB) and 25 s of rest (past a native heap trim
+#             and ZGC's 20 s collection interval, so the warm-up's garbage is not counted): the
+#             warmed base, with the JIT's code and the load's threads and buffers in it
 # Each load reports peak RSS (sampled every 0.1 s while it runs), final RSS (3 s after it ends),
 # used_memory and maxmemory, and Lacewing's lacewing_used_memory_allocated (the keyspace's pages
 # with the space awaiting compaction) and heap committed, and the server's CPU per SET (user and
 # system time over the load's requests: steadier than SETs a second on a shared machine).
 #
-# Usage: [MAXMEMORY_LOADS="evict"] benchmarks/maxmemory-rss.sh [--smoke] [maxmemory] [java-home ...]
+# Usage: [MAXMEMORY_LOADS="evict"] [ENGINES=multithread] [SKIP_REDIS=1] benchmarks/maxmemory-rss.sh [--smoke] [maxmemory] [java-home ...]
 #   MAXMEMORY_LOADS  the loads to run, default "evict fill base"; LACEWING_JAVA_OPTS reaches the launcher
+#   ENGINES    Lacewing's engines, default "shared-nothing multithread"; SKIP_REDIS=1 leaves out redis-server
 #   --smoke    10mb and a tenth of the requests: a check that the script works
 #   maxmemory  default 100mb (Redis's memory syntax: 100mb, 1gb)
 #   java-home  one Lacewing run per JDK (default: JAVA_HOME, or java on the PATH), e.g.
@@ -77,7 +79,7 @@ run_load() { # label load
   local peak=0 current final used allocated heap keys ticks
   if [ "$2" = base ]; then
     redis-benchmark -p "$port" -t set -d 256 -r 1000 -n $((requests / 10)) -c 50 -P 16 -q >"$work/load.log" 2>&1
-    sleep 12
+    sleep 25
     printf "%-34s %-6s %9.1f %9s %9.1f\n" "$1" "$2" "$(mib $((idle * 1024)))" "" "$(mib $(($(rss_kib "$pid") * 1024)))"
     return
   fi
@@ -114,14 +116,16 @@ echo "SETs a second; server CPU microseconds a SET. base: idle RSS, and under fi
 printf "%-34s %-6s %9s %9s %9s %9s %9s %9s %9s %8s %8s %7s\n" server load idle peak final used max allocated heap keys SET/s cpu-us
 for load in ${MAXMEMORY_LOADS:-evict fill base}; do
   policy=allkeys-lru; [ "$load" = fill ] && policy=noeviction
-  start_server redis "" "$policy"
-  sleep 5; idle=$(rss_kib "$pid")
-  run_load "redis-server $(redis-server --version | awk '{print $3}' | tr -d v=)" "$load"
-  stop_server
+  if [ -z "${SKIP_REDIS:-}" ]; then
+    start_server redis "" "$policy"
+    sleep 5; idle=$(rss_kib "$pid")
+    run_load "redis-server $(redis-server --version | awk '{print $3}' | tr -d v=)" "$load"
+    stop_server
+  fi
   for jdk in "${jdks[@]}"; do
     java="${jdk:+$jdk/bin/}java"
     version=$("$java" -version 2>&1 | awk -F'"' '/version/ {print $2; exit}')
-    for engine in shared-nothing multithread; do
+    for engine in ${ENGINES:-shared-nothing multithread}; do
       start_server "$engine" "$jdk" "$policy"
       sleep 5; idle=$(rss_kib "$pid")
       run_load "lacewing $engine jdk $version" "$load"
