@@ -2,6 +2,7 @@
 module dev.lacewing.transport.iouring {
     requires dev.lacewing.api;
     requires dev.lacewing.core;
+    requires io.netty.buffer;
     requires io.netty.common;
     requires io.netty.transport;
     requires io.netty.transport.classes.io_uring;

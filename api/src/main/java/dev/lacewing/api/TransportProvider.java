@@ -17,4 +17,13 @@ public interface TransportProvider extends DeclaresSettings {
 
     /** {@code transport auto} picks the available transport with the highest preference. */
     int preference();
+
+    /**
+     * Asynchronous file reads over this transport's I/O mechanism, for the storage
+     * ({@code StorageContext.fileReads}); empty when it has none. Called once per server, and only
+     * when the transport is available; what it returns holds no thread until a file is opened.
+     */
+    default Optional<FileReads> fileReads() {
+        return Optional.empty();
+    }
 }

@@ -1,6 +1,8 @@
 package dev.lacewing.api.storage;
 
+import dev.lacewing.api.FileReads;
 import dev.lacewing.api.Settings;
+import java.util.Optional;
 import java.util.function.LongSupplier;
 
 /** What the server gives a storage when it opens it ({@link StorageProvider#open}). */
@@ -19,4 +21,12 @@ public interface StorageContext {
 
     /** How a table turns a packed aggregate back into a value. */
     AggregateCodec aggregates();
+
+    /**
+     * Asynchronous file reads, when the server's transport offers them ({@code io_uring}); empty
+     * otherwise. They live as long as the server: the storage closes the files it opened.
+     */
+    default Optional<FileReads> fileReads() {
+        return Optional.empty();
+    }
 }

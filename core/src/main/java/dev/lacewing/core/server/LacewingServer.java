@@ -302,7 +302,7 @@ public final class LacewingServer implements AutoCloseable {
             }
             state.acl().loadAtStartup(users);
             Storage storage = storageProvider.open(new StorageSetup(config, databases(state), System::currentTimeMillis,
-                state.memory()));
+                state.memory(), transport.transport().fileReads()));
             state.storage(storageProvider.name(), storage);
             KeyspaceEngine engine;
             try {

@@ -1,5 +1,6 @@
 package dev.lacewing.storage.tiered;
 
+import dev.lacewing.api.FileReads;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -7,6 +8,9 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * A partition's append-only file of string values: a value is written once at the end and known
@@ -15,9 +19,9 @@ import java.nio.file.StandardOpenOption;
  * is created empty, and deleted when closed.
  *
  * <p>Thread rule: written and compacted only by the thread holding the partition;
- * {@link #readConcurrently} and {@link #generation} from any thread (a positional read of the
- * channel, which a compaction or truncation may close or change under it: {@link #generation}
- * tells); the figures ({@link #size}, {@link #liveBytes}, {@link #liveValues}, {@link #reads}) are
+ * {@link #readConcurrently}, {@link #readThroughFileReads} and {@link #generation} from any thread
+ * (a positional read of the file, which a compaction or truncation may close or change under it:
+ * {@link #generation} tells); the figures ({@link #size}, {@link #liveBytes}, {@link #liveValues}, {@link #reads}) are
  * read racily by INFO.
  */
 final class SegmentFile implements AutoCloseable {
@@ -33,10 +37,33 @@ final class SegmentFile implements AutoCloseable {
     private volatile long liveBytes;
     private volatile long liveValues;
     private volatile long reads;
+    /** The transport's asynchronous reads; null when it offers none. */
+    private final FileReads fileReads;
+    /** The file as {@link #fileReads} read it, reopened when compaction swaps files; null for none. */
+    private volatile FileReads.ReadableFile readable;
+    private final AtomicLong fileReadCount = new AtomicLong();
 
     SegmentFile(Path path) {
+        this(path, Optional.empty());
+    }
+
+    SegmentFile(Path path, Optional<FileReads> fileReads) {
         this.path = path;
         this.channel = open(path);
+        this.fileReads = fileReads.orElse(null);
+        this.readable = openReadable();
+    }
+
+    /** The file opened for {@link #fileReads}; null without them or when they cannot open it (then threads read). */
+    private FileReads.ReadableFile openReadable() {
+        if (fileReads == null) {
+            return null;
+        }
+        try {
+            return fileReads.open(path);
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     private static FileChannel open(Path path) {
@@ -83,6 +110,31 @@ final class SegmentFile implements AutoCloseable {
      */
     byte[] readConcurrently(long at, int length) {
         return readFrom(channel, at, length);
+    }
+
+    /**
+     * Starts reading an extent through the transport's file reads: {@code done} then gets the
+     * value, or null when the read failed, on their completion thread; the caller compares
+     * {@link #generation} as for {@link #readConcurrently}. False, starting nothing, when there are
+     * none or they are busy: the caller reads another way.
+     */
+    boolean readThroughFileReads(long at, int length, Consumer<byte[]> done) {
+        FileReads.ReadableFile file = readable;
+        if (file == null) {
+            return false;
+        }
+        byte[] value = new byte[length];
+        return file.read(at, value, failure -> {
+            if (failure == null) {
+                fileReadCount.incrementAndGet();
+            }
+            done.accept(failure == null ? value : null);
+        });
+    }
+
+    /** Extents read through the transport's file reads. */
+    long fileReads() {
+        return fileReadCount.get();
     }
 
     long generation() {
@@ -193,11 +245,21 @@ final class SegmentFile implements AutoCloseable {
             size = written;
             liveBytes = written;
             generation++;
+            FileReads.ReadableFile old = readable;
+            readable = openReadable();
+            if (old != null) {
+                old.close();
+            }
         }
     }
 
     @Override
     public void close() {
+        FileReads.ReadableFile file = readable;
+        readable = null;
+        if (file != null) {
+            file.close();
+        }
         try {
             channel.close();
             Files.deleteIfExists(path);

@@ -1,5 +1,6 @@
 package dev.lacewing.storage.tiered;
 
+import dev.lacewing.api.FileReads;
 import dev.lacewing.api.storage.PartitionStore;
 import dev.lacewing.api.storage.Storage;
 import dev.lacewing.api.storage.StorageContext;
@@ -19,9 +20,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * One server's tiered storage: a directory of its own under {@code tiered-dir} (so that servers
  * sharing a directory never meet) holding one segment file per partition; the directory is
- * deleted when the storage closes. Cold reads run on {@link #READER_THREADS} reader threads of its
- * own, behind a queue of at most {@link #READ_QUEUE} reads; a read that finds the queue full is
- * made synchronously by the command instead.
+ * deleted when the storage closes. Cold reads go through the transport's file reads when it offers
+ * them (io_uring: {@code tiered_file_reads} in INFO counts them); otherwise, or while those are busy,
+ * they run on {@link #READER_THREADS} reader threads of its own, behind a queue of at most
+ * {@link #READ_QUEUE} reads; a read that finds the queue full is made synchronously by the command
+ * instead.
  *
  * <p>Thread rule: {@link #partition} on the thread building the keyspace, {@link #info} from any
  * thread (racy sums), {@link #close} once, after the engine closed.
@@ -66,7 +69,8 @@ final class TieredDisk implements Storage {
     @Override
     public PartitionStore partition(int index, int count) {
         TieredPartition partition = new TieredPartition(context, settings,
-            new SegmentFile(directory.resolve("partition-" + index + ".segment")), () -> maxmemory / count, readers);
+            new SegmentFile(directory.resolve("partition-" + index + ".segment"), context.fileReads()),
+            () -> maxmemory / count, readers);
         partitions.add(partition);
         return partition;
     }
@@ -79,6 +83,7 @@ final class TieredDisk implements Storage {
         long asyncReads = 0;
         long snapshotReads = 0;
         long promotions = 0;
+        long fileReads = 0;
         for (TieredPartition partition : partitions) {
             disk += partition.segment().size();
             values += partition.segment().liveValues();
@@ -86,6 +91,7 @@ final class TieredDisk implements Storage {
             asyncReads += partition.asyncReads();
             snapshotReads += partition.snapshotReads();
             promotions += partition.promotions();
+            fileReads += partition.segment().fileReads();
         }
         Map<String, String> info = new LinkedHashMap<>();
         info.put("tiered_disk_bytes", Long.toString(disk));
@@ -93,6 +99,8 @@ final class TieredDisk implements Storage {
         info.put("tiered_reads", Long.toString(reads + asyncReads + snapshotReads));
         info.put("tiered_async_reads", Long.toString(asyncReads));
         info.put("tiered_snapshot_reads", Long.toString(snapshotReads));
+        info.put("tiered_async_read_mechanism", context.fileReads().map(FileReads::name).orElse("threads"));
+        info.put("tiered_file_reads", Long.toString(fileReads));
         info.put("tiered_promotions", Long.toString(promotions));
         return info;
     }

@@ -20,14 +20,15 @@ import java.util.function.LongSupplier;
  * first compacts the file when under half of it is live (so that no caller holds an extent being
  * moved: the value being stored has none yet).
  *
- * <p>A cold read ({@link #readLater}) runs on the storage's reader threads and leaves the value in
+ * <p>A cold read ({@link #readLater}) runs through the transport's file reads (io_uring) or on the
+ * storage's reader threads, and leaves the value in
  * {@link #landed}, keyed by its offset and tagged with the segment's generation, where the rerun of
  * the command that asked takes it ({@link #read}). Landed values are bounded by
  * {@link #LANDED_BYTES} a partition: past it a read still lands nothing, and the rerun reads
  * synchronously.
  *
  * <p>Thread rule: as {@link PartitionStore}: only the thread holding the partition, except
- * {@link #readLater}'s work on a reader thread, which touches only the segment's channel and
+ * {@link #readLater}'s work on a reader or completion thread, which touches only the segment's file and
  * {@link #landed}; INFO reads the segment's figures racily.
  */
 final class TieredPartition implements PartitionStore {
@@ -195,27 +196,34 @@ final class TieredPartition implements PartitionStore {
     }
 
     /**
-     * Reads an extent on a reader thread and runs {@code ready} there once it landed in
-     * {@link #landed}, or failed (the rerun then reads synchronously and meets the error itself).
-     * False, running nothing, when the readers' queue is full: the caller reads synchronously.
+     * Reads an extent off the holding thread and runs {@code ready} once it landed in
+     * {@link #landed}, or failed (the rerun then reads synchronously and meets the error itself):
+     * through the transport's file reads when it offers them, on their completion thread;
+     * otherwise, or when they are busy, on a reader thread. False, running nothing, when the
+     * readers' queue is full too: the caller reads synchronously. The test hook's read delay
+     * ({@link TieredSettings#readDelayMillis}) takes the reader threads, where it may sleep.
      */
     boolean readLater(long at, int length, Runnable ready) {
         long generation = segment.generation();
+        if (settings.readDelayMillis() == 0 && segment.readThroughFileReads(at, length, value -> {
+            try {
+                if (value != null) {
+                    asyncReads.incrementAndGet();
+                    land(at, generation, value);
+                }
+            } finally {
+                ready.run();
+            }
+        })) {
+            return true;
+        }
         try {
             readers.execute(() -> {
                 try {
                     settings.pauseBeforeRead();
                     byte[] value = segment.readConcurrently(at, length);
                     asyncReads.incrementAndGet();
-                    if (segment.generation() == generation
-                        && landedBytes.addAndGet(length) <= LANDED_BYTES) {
-                        Landed old = landed.put(at, new Landed(generation, value));
-                        if (old != null) {
-                            landedBytes.addAndGet(-old.value.length);
-                        }
-                    } else if (segment.generation() == generation) {
-                        landedBytes.addAndGet(-length);
-                    }
+                    land(at, generation, value);
                 } catch (UncheckedIOException e) {
                     // Compacted or emptied under the read, or a failing disk: nothing lands.
                 } finally {
@@ -225,6 +233,19 @@ final class TieredPartition implements PartitionStore {
             return true;
         } catch (RejectedExecutionException e) {
             return false;
+        }
+    }
+
+    /** Keeps a value read in {@code generation} for the rerun, unless stale or over {@link #LANDED_BYTES}. */
+    private void land(long at, long generation, byte[] value) {
+        int length = value.length;
+        if (segment.generation() == generation && landedBytes.addAndGet(length) <= LANDED_BYTES) {
+            Landed old = landed.put(at, new Landed(generation, value));
+            if (old != null) {
+                landedBytes.addAndGet(-old.value.length);
+            }
+        } else if (segment.generation() == generation) {
+            landedBytes.addAndGet(-length);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.lacewing.transport.iouring;
 
+import dev.lacewing.api.FileReads;
 import dev.lacewing.core.transport.NettyTransport;
 import dev.lacewing.core.transport.SocketWrite;
 import io.netty.channel.Channel;
@@ -66,6 +67,12 @@ public final class IoUringTransport implements NettyTransport {
         } catch (LinkageError e) {
             return Optional.of(describe(e));
         }
+    }
+
+    /** Cold reads of a storage go through an io_uring loop of their own ({@link IoUringFileReads}). */
+    @Override
+    public Optional<FileReads> fileReads() {
+        return unavailabilityCause().isEmpty() ? Optional.of(new IoUringFileReads()) : Optional.empty();
     }
 
     @Override
