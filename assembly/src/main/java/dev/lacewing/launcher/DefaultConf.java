@@ -18,7 +18,7 @@ import java.util.Map;
 public final class DefaultConf {
 
     /** Defaults that depend on the machine the server runs on, not the one that built it. */
-    private static final Map<String, String> MACHINE_DEFAULTS = Map.of("threads", "<number of cores>", "dir", "./");
+    private static final Map<String, String> MACHINE_DEFAULTS = Map.of("threads", "<3/4 of the cores, at least 1>", "dir", "./");
 
     private DefaultConf() {
     }

@@ -29,8 +29,20 @@ public final class Config implements Settings {
     private static final Setting.Mutability PROTECTED = Setting.Mutability.PROTECTED;
 
     private static final Setting THREADS = new Setting("threads", List.of(),
-        Integer.toString(Runtime.getRuntime().availableProcessors()), FIXED, Setting.Type.INTEGER,
-        "worker threads; default the number of cores (io-threads sets it too)");
+        Integer.toString(defaultThreads(Runtime.getRuntime().availableProcessors())), FIXED, Setting.Type.INTEGER,
+        "worker threads; default three quarters of the cores, at least 1 (io-threads sets it too)");
+
+    /**
+     * Three quarters of the cores, at least one: the rest is left to the kernel's network stack and
+     * to clients on the same machine, as Redis advises for io-threads (2-3 of 4 cores, 6 of 8). On a
+     * 2-core machine that is one thread: measured there, one shard served GET and SET at pipeline 1
+     * at 0.67-0.86x redis-server's CPU per request where two needed 1.04-1.30x (the cross-thread
+     * hop's wake-ups on cores the client shares), for 5-10% less at pipeline 30
+     * (docs/benchmarks.md, "Throughput and CPU").
+     */
+    static int defaultThreads(int cores) {
+        return Math.max(1, cores * 3 / 4);
+    }
 
     /** Every setting of core's own, under Redis's names where Redis has one; plugins declare theirs ({@link #withPlugins}). */
     public static final List<Setting> TABLE = List.of(

@@ -31,6 +31,14 @@ class ConfigTest {
     }
 
     @Test
+    void theDefaultThreadCountLeavesAQuarterOfTheCoresAndIsAtLeastOne() {
+        assertEquals(List.of(1, 1, 2, 3, 6, 12, 48),
+            List.of(1, 2, 3, 4, 8, 16, 64).stream().map(Config::defaultThreads).toList());
+        assertEquals(Integer.toString(Config.defaultThreads(Runtime.getRuntime().availableProcessors())),
+            new Config().value("threads"));
+    }
+
+    @Test
     void aProtectedSettingIsRefusedByDefault() {
         Config config = withProtectedDir("no");
         Setting dir = config.setting("dir").orElseThrow();
