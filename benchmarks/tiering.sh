@@ -50,8 +50,8 @@ hz=$(getconf CLK_TCK)
 
 rss_kib() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
 mib() { awk -v b="${1:-0}" 'BEGIN { printf "%.1f", b / 1048576 }'; }
-info_field() { # port field
-  redis-cli -p "$1" info everything | tr -d '\r' | awk -F: -v f="$2" '$1 == f {print $2; exit}'
+info_field() { # port field (awk reads to the end: an early exit would fail the pipeline with SIGPIPE)
+  redis-cli -p "$1" info everything | tr -d '\r' | awk -F: -v f="$2" '$1 == f && !found {print $2; found = 1}'
 }
 
 port=; pid=; sampler=

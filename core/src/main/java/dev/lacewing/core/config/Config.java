@@ -256,9 +256,6 @@ public final class Config implements Settings {
             "serve GET /metrics in Prometheus's text format on this port (redis_exporter's names); 0 = off", 0, 65535),
         new Setting("metrics-bind", List.of(), "127.0.0.1", FIXED, Setting.Type.STRING,
             "the address the metrics port listens on"),
-        new Setting("shard-writes-replies", List.of(), "no", FIXED, Setting.Type.BOOLEAN,
-            "a shard that ran a hopped command writes its reply on the socket itself (epoll, io_uring; not TLS) "
-            + "instead of handing the connection back to its event loop first"),
         new Setting("latency-tracking", List.of(), "yes", MUTABLE, Setting.Type.BOOLEAN,
             "record each command's latencies in a histogram (LATENCY HISTOGRAM, INFO latencystats)"),
         new Setting("latency-tracking-info-percentiles", List.of(), "50 99 99.9", MUTABLE, Setting.Type.PERCENTILES,

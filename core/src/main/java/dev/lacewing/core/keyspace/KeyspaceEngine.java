@@ -26,6 +26,17 @@ public abstract class KeyspaceEngine implements StorageEngine {
         keyspace.swapDatabases(first, second);
     }
 
+    /**
+     * Whether the thread that ran a command for another thread's connection writes the reply on the
+     * socket itself, where the transport gives a direct write ({@code NettyTransport#socketWrite}),
+     * instead of handing the connection back to its event loop first; read once, before the server
+     * accepts connections. False by default: an engine that never runs a connection's command
+     * elsewhere has nothing to write.
+     */
+    public boolean writesRepliesWhereRun() {
+        return false;
+    }
+
     /** {@link PartitionedKeyspace#changedWithoutKey}: a change the dirty counter counts that no key holds. */
     public void changedWithoutKey() {
         keyspace.changedWithoutKey();

@@ -270,9 +270,9 @@ public final class LacewingServer implements AutoCloseable {
             ConnectionPlacement placement = new ConnectionPlacement();
             MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(plan.workers(),
                 new ThreadPerTaskExecutor(new DefaultThreadFactory("lacewing-worker")), placement,
-                transport.transport().ioHandlerFactory());
+                transport.transport().ioHandlerFactory(config));
             MultiThreadIoEventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1,
-                new DefaultThreadFactory("lacewing-accept"), transport.transport().acceptorIoHandlerFactory());
+                new DefaultThreadFactory("lacewing-accept"), transport.transport().acceptorIoHandlerFactory(config));
             try {
                 return start(config, users, found, plan, engineName, engineProvider, storageProvider, transport, tls,
                     group, acceptor, placement);
@@ -366,7 +366,7 @@ public final class LacewingServer implements AutoCloseable {
             String jvm = "JVM " + System.getProperty("java.vm.version") + " flags " + ServerState.jvmFlags()
                 + ", collector " + ServerState.collectors();
             int keepAliveSeconds = (int) config.longValue("tcp-keepalive");
-            boolean shardWritesReplies = config.flag("shard-writes-replies");
+            boolean shardWritesReplies = engine.writesRepliesWhereRun();
             NettyTransport connections = transport.transport();
             ChannelInitializer<Channel> plain = new ChannelInitializer<>() {
                 @Override

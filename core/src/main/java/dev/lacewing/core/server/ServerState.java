@@ -309,15 +309,21 @@ public final class ServerState implements Server, ModuleRegistry {
     }
 
     /**
-     * INFO's used_memory: the keyspace as the engine counts it (the heap in use where it cannot)
-     * plus the clients' buffers.
+     * INFO's used_memory, what maxmemory is held against: {@link #keyspaceMemory} plus the clients'
+     * buffers.
      */
     public long usedMemory() {
+        return keyspaceMemory() + clientBufferBytes();
+    }
+
+    /**
+     * INFO's lacewing_used_memory_keyspace: the keyspace as the engine counts it, or the heap in use
+     * where it cannot.
+     */
+    public long keyspaceMemory() {
         long keyspace = engine.usedMemory();
-        if (keyspace < 0) {
-            keyspace = java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-        }
-        return keyspace + clientBufferBytes();
+        return keyspace >= 0 ? keyspace
+            : java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     }
 
     public ThreadingPlan threading() {

@@ -1,5 +1,6 @@
 package dev.lacewing.core.transport;
 
+import dev.lacewing.api.Settings;
 import dev.lacewing.api.TransportProvider;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -14,16 +15,19 @@ import java.net.SocketAddress;
  */
 public interface NettyTransport extends TransportProvider {
 
-    /** The IoHandler of each worker's event loop, which serves connections. */
-    IoHandlerFactory ioHandlerFactory();
+    /**
+     * The IoHandler of each worker's event loop, which serves connections; {@code settings} are the
+     * server's, where the transport reads the ones it declares ({@link #settings()}).
+     */
+    IoHandlerFactory ioHandlerFactory(Settings settings);
 
     /**
      * The IoHandler of the listeners' event loop, which only accepts connections and hands them
      * to the workers: the workers' own by default. A mechanism whose worker handler holds what
      * only connections use (io_uring's receive-buffer ring) gives one without it.
      */
-    default IoHandlerFactory acceptorIoHandlerFactory() {
-        return ioHandlerFactory();
+    default IoHandlerFactory acceptorIoHandlerFactory(Settings settings) {
+        return ioHandlerFactory(settings);
     }
 
     Class<? extends ServerChannel> serverChannelClass();

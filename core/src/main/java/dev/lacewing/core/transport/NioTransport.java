@@ -1,5 +1,6 @@
 package dev.lacewing.core.transport;
 
+import dev.lacewing.api.Settings;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.nio.NioIoHandler;
@@ -28,7 +29,7 @@ public final class NioTransport implements NettyTransport {
     }
 
     @Override
-    public IoHandlerFactory ioHandlerFactory() {
+    public IoHandlerFactory ioHandlerFactory(Settings settings) {
         return NioIoHandler.newFactory();
     }
 

@@ -5,6 +5,7 @@ import dev.lacewing.api.CommandFlag;
 import dev.lacewing.api.EngineContext;
 import dev.lacewing.api.Invocation;
 import dev.lacewing.api.KeyScope;
+import dev.lacewing.api.SettingSpec;
 import dev.lacewing.api.Workers;
 import dev.lacewing.core.keyspace.KeyspaceEngine;
 import dev.lacewing.core.keyspace.MemoryPolicy;
@@ -45,6 +46,12 @@ final class SharedNothingEngine extends KeyspaceEngine {
      */
     private static final int SCAN_WHOLE_UP_TO = 1024;
 
+    /** The engine's own setting ({@link SharedNothingEngineProvider#settings}), read once at start-up. */
+    static final SettingSpec SHARD_WRITES_REPLIES = SettingSpec.flag("shard-writes-replies", "no",
+        "a shard that ran a hopped command writes its reply on the socket itself (epoll, io_uring; not TLS) "
+            + "instead of handing the connection back to its event loop first");
+
+    private final boolean shardWritesReplies;
     private final Workers workers;
     private final TransactionQueue[] queues;
     /**
@@ -63,6 +70,7 @@ final class SharedNothingEngine extends KeyspaceEngine {
         super(new PartitionedKeyspace(context.workers().count(), context.databases(), context.storage(),
             MemoryPolicy.of(context.settings()), System::currentTimeMillis, context.clientBufferBytes()));
         workers = context.workers();
+        shardWritesReplies = context.settings().get(SHARD_WRITES_REPLIES.name()).map("yes"::equals).orElse(false);
         int shardCount = keyspace.partitionCount();
         reclaimScratch = ThreadLocal.withInitial(() -> new int[shardCount]);
         keyspace.scanReach(partition -> {
@@ -78,6 +86,11 @@ final class SharedNothingEngine extends KeyspaceEngine {
             workers.scheduleRepeating(shard, () -> expireCycle(owned),
                 () -> Partition.cyclePeriodMillis(context.settings()));
         }
+    }
+
+    @Override
+    public boolean writesRepliesWhereRun() {
+        return shardWritesReplies;
     }
 
     /**

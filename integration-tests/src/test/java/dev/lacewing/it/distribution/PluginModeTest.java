@@ -166,6 +166,45 @@ class PluginModeTest {
             + "of arguments"), exited.output());
     }
 
+    /**
+     * The settings an engine and a transport declare (shard-writes-replies, iouring-ring-size) are the
+     * server's in both modes, whether their plugin is the one chosen or not.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"jpms", "osgi"})
+    void theEnginesAndTransportsSettingsLoadWithThem(String mode) {
+        try (LacewingProcess server = LacewingProcess.start("--plugin-mode", mode, "--plugins-dir", plugins.toString(),
+            "--threads", "2", "--engine", "multithread", "--shard-writes-replies", "yes", "--iouring-ring-size", "256")) {
+            assertEquals("multithread", server.info("server").get("lacewing_engine"));
+            assertEquals("shard-writes-replies\nyes", server.cli("CONFIG", "GET", "shard-writes-replies"));
+            assertEquals("iouring-ring-size\n256", server.cli("CONFIG", "GET", "iouring-ring-size"));
+            assertEquals("OK", server.cli("SET", "key", "value"));
+            assertEquals("value", server.cli("GET", "key"));
+        }
+    }
+
+    /** Without the shared-nothing engine or the io_uring transport installed, their settings are bad directives. */
+    @ParameterizedTest
+    @ValueSource(strings = {"jpms", "osgi"})
+    void anEnginesOrTransportsSettingIsAFatalConfigErrorWithoutIt(String mode) throws IOException {
+        try (Stream<Path> jars = Files.list(plugins)) {
+            for (Path jar : jars.filter(jar -> jar.getFileName().toString().startsWith("lacewing-engine-shared-nothing-")
+                || jar.getFileName().toString().startsWith("lacewing-transport-iouring-")).toList()) {
+                Files.delete(jar);
+            }
+        }
+        LacewingProcess.Exited engine = LacewingProcess.run("--plugin-mode", mode, "--plugins-dir", plugins.toString(),
+            "--engine", "multithread", "--shard-writes-replies", "yes");
+        assertEquals(1, engine.code(), engine.output());
+        assertTrue(engine.output().contains("Fatal config error: 'shard-writes-replies yes': Bad directive or wrong "
+            + "number of arguments"), engine.output());
+        LacewingProcess.Exited transport = LacewingProcess.run("--plugin-mode", mode, "--plugins-dir",
+            plugins.toString(), "--engine", "multithread", "--iouring-ring-size", "256");
+        assertEquals(1, transport.code(), transport.output());
+        assertTrue(transport.output().contains("Fatal config error: 'iouring-ring-size 256': Bad directive or wrong "
+            + "number of arguments"), transport.output());
+    }
+
     @Test
     void theSameJarsWorkOnAPlainClassPath() throws IOException {
         Path lib = LacewingProcess.DISTRIBUTION.resolve("lib");

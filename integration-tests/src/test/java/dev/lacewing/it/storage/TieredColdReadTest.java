@@ -1,12 +1,12 @@
 package dev.lacewing.it.storage;
 
+import static dev.lacewing.it.storage.TieredServers.bulk;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lacewing.core.server.LacewingServer;
 import dev.lacewing.it.resp.RespClient;
-import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,33 +23,16 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class TieredColdReadTest {
 
-    private static final String DELAY = "lacewing.tiered.read-delay-ms";
-
     static Stream<Target> engines() {
-        return Servers.ENGINES.stream().map(engine -> new Target(engine, "nio"));
+        return TieredServers.engines();
     }
 
     private static LacewingServer start(Target target, int threads, long readDelayMillis) {
-        System.setProperty(DELAY, Long.toString(readDelayMillis));
-        try {
-            return Servers.builder(target).threads(threads).set("storage", "tiered")
-                .set("tiered-offload", "eager").set("tiered-min-value-size", "16").start();
-        } finally {
-            System.clearProperty(DELAY);
-        }
-    }
-
-    private static String bulk(String value) {
-        return "$" + value.length() + "\r\n" + value + "\r\n";
+        return TieredServers.startWithReadDelay(TieredServers.eager(target).threads(threads), readDelayMillis);
     }
 
     private static long infoField(RespClient client, String name) {
-        for (String line : client.call("INFO", "server").split("\r\n")) {
-            if (line.startsWith(name + ":")) {
-                return Long.parseLong(line.substring(name.length() + 1));
-            }
-        }
-        throw new AssertionError(name + " missing from INFO server");
+        return TieredServers.infoField(client, "server", name);
     }
 
     @ParameterizedTest(name = "{0}")

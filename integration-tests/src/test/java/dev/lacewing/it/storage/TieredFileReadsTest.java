@@ -37,12 +37,7 @@ class TieredFileReadsTest {
     }
 
     private static String infoValue(RespClient client, String name) {
-        for (String line : client.call("INFO", "server").split("\r\n")) {
-            if (line.startsWith(name + ":")) {
-                return line.substring(name.length() + 1);
-            }
-        }
-        throw new AssertionError(name + " missing from INFO server");
+        return TieredServers.infoValue(client, "server", name);
     }
 
     private static byte[] key(int index) {
@@ -106,8 +101,7 @@ class TieredFileReadsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("targets")
     void coldReadsGoThroughTheTransportsFileReadsWhereItHasThem(Target target) throws Exception {
-        try (LacewingServer server = Servers.builder(target).set("tiered-offload", "eager")
-                .set("tiered-min-value-size", "16").start();
+        try (LacewingServer server = TieredServers.eager(target).start();
              RespClient client = RespClient.connect(server.port())) {
             boolean ioUring = target.transport().equals("io_uring");
             assertEquals(ioUring ? "io_uring" : "threads", infoValue(client, "tiered_async_read_mechanism"));

@@ -27,20 +27,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class TieredSnapshotTest {
 
-    private static final String DELAY = "lacewing.tiered.read-delay-ms";
     private static final int KEYS = 40;
 
     static Stream<Target> engines() {
-        return Servers.ENGINES.stream().map(engine -> new Target(engine, "nio"));
+        return TieredServers.engines();
     }
 
     private static long infoField(RespClient client, String section, String name) {
-        for (String line : client.call("INFO", section).split("\r\n")) {
-            if (line.startsWith(name + ":")) {
-                return Long.parseLong(line.substring(name.length() + 1));
-            }
-        }
-        throw new AssertionError(name + " missing from INFO " + section);
+        return TieredServers.infoField(client, section, name);
     }
 
     private static byte[] bulk(byte[] value) {
@@ -61,14 +55,7 @@ class TieredSnapshotTest {
         Path dir = Servers.freshDirectory();
         byte[][] values = new byte[KEYS][];
         Random random = new Random(21);
-        System.setProperty(DELAY, "30");
-        LacewingServer server;
-        try {
-            server = Servers.builder(target).set("dir", dir.toString()).set("storage", "tiered")
-                .set("tiered-offload", "eager").set("tiered-min-value-size", "16").start();
-        } finally {
-            System.clearProperty(DELAY);
-        }
+        LacewingServer server = TieredServers.startWithReadDelay(TieredServers.eager(target).set("dir", dir.toString()), 30);
         try (server; RespClient client = RespClient.connect(server.port())) {
             for (int i = 0; i < KEYS; i++) {
                 values[i] = new byte[16 + random.nextInt(3000)];
@@ -99,7 +86,8 @@ class TieredSnapshotTest {
         }
         Path dump = dir.resolve("dump.rdb");
         assertTrue(Files.exists(dump));
-        try (LacewingServer compact = Servers.builder(target).set("dir", dir.toString()).start();
+        try (LacewingServer compact = Servers.builder(new Target(target.engine(), target.transport()))
+                .set("dir", dir.toString()).start();
              RespClient client = RespClient.connect(compact.port())) {
             assertEquals(":" + KEYS + "\r\n", client.call("DBSIZE"));
             for (int i = 0; i < KEYS; i++) {

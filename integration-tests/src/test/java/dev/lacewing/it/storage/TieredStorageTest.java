@@ -1,5 +1,6 @@
 package dev.lacewing.it.storage;
 
+import static dev.lacewing.it.storage.TieredServers.bulk;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,37 +30,21 @@ class TieredStorageTest {
 
     private static final String LONG = "0123456789abcdefghij";
 
-    /** Both engines, over the nio transport: the suite's own targets cover tiered on every transport. */
     static Stream<Target> engines() {
-        return Servers.ENGINES.stream().map(engine -> new Target(engine, "nio", "tiered"));
+        return TieredServers.engines();
     }
 
     private static LacewingServer.Builder tiered(Target target, Path dir) {
-        return Servers.builder(target).set("dir", dir.toString()).set("tiered-dir", "")
-            .set("tiered-offload", "eager").set("tiered-min-value-size", "16");
-    }
-
-    private static String bulk(String value) {
-        return "$" + value.length() + "\r\n" + value + "\r\n";
+        return TieredServers.eager(target).set("dir", dir.toString()).set("tiered-dir", "");
     }
 
     /** A field of INFO's default sections (memory, stats...). */
     private static long defaultInfoField(RespClient client, String name) {
-        for (String line : client.call("INFO").split("\r\n")) {
-            if (line.startsWith(name + ":")) {
-                return Long.parseLong(line.substring(name.length() + 1));
-            }
-        }
-        throw new AssertionError(name + " missing from INFO");
+        return TieredServers.infoField(client, "", name);
     }
 
     private static long infoField(RespClient client, String name) {
-        for (String line : client.call("INFO", "server").split("\r\n")) {
-            if (line.startsWith(name + ":")) {
-                return Long.parseLong(line.substring(name.length() + 1));
-            }
-        }
-        throw new AssertionError(name + " missing from INFO server");
+        return TieredServers.infoField(client, "server", name);
     }
 
     @ParameterizedTest(name = "{0}")

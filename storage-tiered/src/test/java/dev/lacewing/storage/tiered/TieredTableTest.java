@@ -108,6 +108,16 @@ class TieredTableTest {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
+    /** A new table of {@code partition} holding k0 ... k{keys - 1}, each with {@code value(1000, i)}. */
+    private static TieredTable withThousandByteValues(TieredPartition partition, int keys) {
+        TieredTable table = (TieredTable) partition.newTable();
+        for (int i = 0; i < keys; i++) {
+            byte[] key = bytes("k" + i);
+            table.put(key, 0, key.length, value(1000, i), Keyspace.NO_EXPIRY);
+        }
+        return table;
+    }
+
     private static byte[] value(int length, int seed) {
         byte[] value = new byte[length];
         new Random(seed).nextBytes(value);
@@ -201,12 +211,8 @@ class TieredTableTest {
     public void aHotSetReadRepeatedlyEndsInMemoryWhileColdValuesStayOnDisk() {
         long share = 40_000;
         TieredPartition partition = partition(false, 16, Long.MAX_VALUE, share);
-        TieredTable table = (TieredTable) partition.newTable();
         int keys = 300;
-        for (int i = 0; i < keys; i++) {
-            byte[] key = bytes("k" + i);
-            table.put(key, 0, key.length, value(1000, i), Keyspace.NO_EXPIRY);
-        }
+        TieredTable table = withThousandByteValues(partition, keys);
         Random random = new Random(3);
         for (int round = 0; round < 20; round++) {
             for (int i = 0; i < 10; i++) {
@@ -237,12 +243,8 @@ class TieredTableTest {
     public void uniformlyReadKeysAreSeldomPromotedToDisplaceEachOther() {
         long share = 930_000;
         TieredPartition partition = partition(false, 16, Long.MAX_VALUE, share);
-        TieredTable table = (TieredTable) partition.newTable();
         int keys = 2000;
-        for (int i = 0; i < keys; i++) {
-            byte[] key = bytes("k" + i);
-            table.put(key, 0, key.length, value(1000, i), Keyspace.NO_EXPIRY);
-        }
+        TieredTable table = withThousandByteValues(partition, keys);
         Random random = new Random(5);
         long reads = partition.segment().reads();
         int gets = 20_000;

@@ -1,5 +1,6 @@
 package dev.lacewing.transport.epoll;
 
+import dev.lacewing.api.Settings;
 import dev.lacewing.core.transport.NettyTransport;
 import dev.lacewing.core.transport.SocketWrite;
 import io.netty.channel.Channel;
@@ -47,7 +48,7 @@ public final class EpollTransport implements NettyTransport {
     }
 
     @Override
-    public IoHandlerFactory ioHandlerFactory() {
+    public IoHandlerFactory ioHandlerFactory(Settings settings) {
         return EpollIoHandler.newFactory();
     }
 

@@ -1,6 +1,8 @@
 package dev.lacewing.transport.iouring;
 
 import dev.lacewing.api.FileReads;
+import dev.lacewing.api.SettingSpec;
+import dev.lacewing.api.Settings;
 import dev.lacewing.core.transport.NettyTransport;
 import dev.lacewing.core.transport.SocketWrite;
 import io.netty.channel.Channel;
@@ -18,6 +20,7 @@ import io.netty.channel.uring.IoUringIoHandlerConfig;
 import io.netty.channel.uring.IoUringServerDomainSocketChannel;
 import io.netty.channel.uring.IoUringServerSocketChannel;
 import java.net.SocketAddress;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -33,6 +36,8 @@ import java.util.Optional;
  * completion more (docs/benchmarks.md, "CPU per request at pipeline 1"). The connection gives a
  * buffer back as soon as it has copied the bytes out (see {@code ClientConnection}), so the ring
  * does not grow with the number of clients, as a read buffer per connection would.
+ *
+ * <p>{@code iouring-ring-size} sets each worker's submission queue ({@link #RING_SIZE}).
  */
 public final class IoUringTransport implements NettyTransport {
 
@@ -51,9 +56,24 @@ public final class IoUringTransport implements NettyTransport {
     /** Redis's read size (PROTO_IOBUF_LEN): a pipeline of 30 SETs of 256 bytes arrives in one buffer. */
     private static final int RECEIVE_BUFFER_BYTES = 16 * 1024;
 
+    /**
+     * Entries in each worker's submission queue: the I/O requests (receives, sends, accepts) its event
+     * loop queues before it must enter the kernel to submit them. Netty's default is 128; Netty sizes
+     * the completion queue at 4096 where the kernel lets it, and a submission queue may not be larger.
+     * The kernel rounds the size up to a power of two.
+     */
+    static final SettingSpec RING_SIZE = SettingSpec.integer("iouring-ring-size", "128", 16, 4096,
+        "entries in each worker's io_uring submission queue, rounded up to a power of two: how many I/O requests "
+            + "an event loop queues before it enters the kernel (io_uring transport)");
+
     @Override
     public String name() {
         return "io_uring";
+    }
+
+    @Override
+    public List<SettingSpec> settings() {
+        return List.of(RING_SIZE);
     }
 
     @Override
@@ -81,22 +101,26 @@ public final class IoUringTransport implements NettyTransport {
     }
 
     @Override
-    public IoHandlerFactory ioHandlerFactory() {
-        if (!receivesThroughRing()) {
-            return IoUringIoHandler.newFactory();
+    public IoHandlerFactory ioHandlerFactory(Settings settings) {
+        IoUringIoHandlerConfig config = new IoUringIoHandlerConfig()
+            .setRingSize((int) settings.getLong(RING_SIZE.name(), Long.parseLong(RING_SIZE.defaultValue())));
+        if (receivesThroughRing()) {
+            config.setBufferRingConfig(IoUringBufferRingConfig.builder()
+                .bufferGroupId(RECEIVE_BUFFER_GROUP)
+                .bufferRingSize(RECEIVE_BUFFERS)
+                .batchSize(RECEIVE_BUFFER_BATCH)
+                .allocator(new IoUringFixedBufferRingAllocator(RECEIVE_BUFFER_BYTES))
+                .build());
         }
-        IoUringBufferRingConfig receiveBuffers = IoUringBufferRingConfig.builder()
-            .bufferGroupId(RECEIVE_BUFFER_GROUP)
-            .bufferRingSize(RECEIVE_BUFFERS)
-            .batchSize(RECEIVE_BUFFER_BATCH)
-            .allocator(new IoUringFixedBufferRingAllocator(RECEIVE_BUFFER_BYTES))
-            .build();
-        return IoUringIoHandler.newFactory(new IoUringIoHandlerConfig().setBufferRingConfig(receiveBuffers));
+        return IoUringIoHandler.newFactory(config);
     }
 
-    /** The listeners' loop receives nothing: no buffer ring, whose buffers would sit unused. */
+    /**
+     * The listeners' loop receives nothing: no buffer ring, whose buffers would sit unused; it
+     * submits an accept per connection, so Netty's default ring serves it.
+     */
     @Override
-    public IoHandlerFactory acceptorIoHandlerFactory() {
+    public IoHandlerFactory acceptorIoHandlerFactory(Settings settings) {
         return IoUringIoHandler.newFactory();
     }
 

@@ -99,28 +99,26 @@ final class InfoReport {
         line(text, "tracking_clients", state.tracking().clients());
     }
 
-    /**
-     * used_memory is what Redis's counts and what maxmemory is held against: the keyspace's live
-     * entries and the structures indexing them (lacewing_used_memory_keyspace; the heap in use
-     * where the storage cannot count) plus the clients' buffers (mem_clients_normal). Page space
-     * awaiting reuse or compaction is left out, as Redis leaves freed space inside allocator pages
-     * to fragmentation; lacewing_used_memory_allocated includes it. used_memory_rss is the whole
-     * process, as Redis's, and mem_fragmentation_ratio their quotient.
-     */
     /** used_memory_peak: the heap committed, or what is used when more. */
     static long peakMemory(long used) {
         return Math.max(used, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted());
     }
 
+    /**
+     * used_memory is what Redis's counts and what maxmemory is held against ({@link ServerState#usedMemory},
+     * which the metrics endpoint reports too): the keyspace's live entries and the structures indexing
+     * them (lacewing_used_memory_keyspace) plus the clients' buffers (mem_clients_normal), read once
+     * here so that the report's figures add up. Page space awaiting reuse or compaction is left out,
+     * as Redis leaves freed space inside allocator pages to fragmentation; lacewing_used_memory_allocated
+     * includes it. used_memory_rss is the whole process, as Redis's, and mem_fragmentation_ratio their
+     * quotient.
+     */
     private static void memory(ServerState state, StringBuilder text) {
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         long heapUsed = memory.getHeapMemoryUsage().getUsed();
         long nonHeap = memory.getNonHeapMemoryUsage().getUsed();
         long rss = residentSetSize();
-        long keyspace = state.engine().usedMemory();
-        if (keyspace < 0) {
-            keyspace = heapUsed;
-        }
+        long keyspace = state.keyspaceMemory();
         long clients = state.clientBufferBytes();
         long used = keyspace + clients;
         text.append("# Memory\r\n");
