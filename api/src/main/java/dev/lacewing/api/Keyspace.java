@@ -90,9 +90,19 @@ public interface Keyspace {
      * HSET on a stored hash, an LPUSH on a stored list): the keyspace recounts the bytes it holds,
      * and a keyspace that keeps small aggregates as bytes rather than objects writes the change
      * back, so a change must be reported before the command goes on to other keys. A command that
-     * empties an aggregate removes the key instead, as Redis does.
+     * empties an aggregate removes the key instead, as Redis does. One change for the dirty counter.
      */
-    void modified(byte[] key, int offset, int length);
+    default void modified(byte[] key, int offset, int length) {
+        modified(key, offset, length, 1);
+    }
+
+    /**
+     * As {@link #modified(byte[], int, int)}, counting {@code changes} in the dirty counter (Redis's
+     * server.dirty, what save points and the AOF go by): the command counts at the source what it
+     * changed, one per element added, removed or set as Redis counts them, 0 where Redis counts
+     * nothing (a list element served to a blocked BLPOP or BLMOVE, LMOVE's source).
+     */
+    void modified(byte[] key, int offset, int length, long changes);
 
     /**
      * As {@link #modified}, for a change Redis 7.0 makes without signalModifiedKey, so that it leaves
@@ -104,11 +114,8 @@ public interface Keyspace {
     }
 
     /**
-     * Counts {@code changes} more in the dirty counter (Redis's server.dirty, what save points and
-     * the AOF go by), beyond the one each store, {@link #modified} or removal counts: a command that
-     * added, removed or set n elements of an aggregate counts n in all, as Redis counts them.
-     * {@code changes} may be -1 to take back the one a store, {@link #modified} or removal counted
-     * where Redis counts none (LMOVE's source: the move of one element is one change).
+     * Counts {@code changes} (never negative) more in the dirty counter, beyond what a store,
+     * {@link #modified} or removal counted; the key's watchers are left as they are.
      */
     default void changed(byte[] key, int offset, int length, long changes) {
     }
@@ -116,8 +123,19 @@ public interface Keyspace {
     /** The expiry of a live key, {@link #NO_EXPIRY}, or -2 when the key does not exist. */
     long expireAt(byte[] key, int offset, int length);
 
-    /** Stores a value with an expiry ({@link #NO_EXPIRY} for none), replacing any old value and expiry. */
-    void put(byte[] key, int offset, int length, Object value, long expireAt);
+    /**
+     * Stores a value with an expiry ({@link #NO_EXPIRY} for none), replacing any old value and
+     * expiry: one change for the dirty counter.
+     */
+    default void put(byte[] key, int offset, int length, Object value, long expireAt) {
+        put(key, offset, length, value, expireAt, 1);
+    }
+
+    /**
+     * {@link #put(byte[], int, int, Object, long)}, counting {@code changes} as {@link
+     * #modified(byte[], int, int, long)} does: a new aggregate of n elements counts n.
+     */
+    void put(byte[] key, int offset, int length, Object value, long expireAt, long changes);
 
     /** Stores a string from a slice (copied), as {@link #put} does. */
     default void putString(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength,
@@ -171,9 +189,27 @@ public interface Keyspace {
      * edits costs time linear in the bytes added; it is marked {@link StringEncoding#RAW} and keeps
      * its expiry. A missing key is created as {@code minLength} zero bytes with no spare room and no
      * expiry. {@code view} then shows the whole string, writable until the keyspace next changes.
-     * False, with nothing changed, when the key holds another type.
+     * False, with nothing changed, when the key holds another type. One change for the dirty counter.
      */
-    boolean editString(byte[] key, int offset, int length, int minLength, ValueView view);
+    default boolean editString(byte[] key, int offset, int length, int minLength, ValueView view) {
+        return editString(key, offset, length, minLength, view, 1);
+    }
+
+    /**
+     * {@link #editString(byte[], int, int, int, ValueView)}, counting {@code changes}; 0 counts none
+     * and leaves the key's watchers alone, for an edit that only unshares the string
+     * (dbUnshareStringValue: SETBIT of a bit already so) or whose changes are counted once known
+     * ({@link #edited}).
+     */
+    boolean editString(byte[] key, int offset, int length, int minLength, ValueView view, long changes);
+
+    /**
+     * A string opened by {@link #editString(byte[], int, int, int, ValueView, long)} counting none
+     * changed after all: counts {@code changes} and, when there are any, flags the key's watchers
+     * (BITFIELD, whose changes are known once its operations ran: bitfieldGeneric's
+     * signalModifiedKey and server.dirty += changes).
+     */
+    void edited(byte[] key, int offset, int length, long changes);
 
     /**
      * The bytes the keyspace counts for a live key's value, the spare room of an edited string
@@ -184,18 +220,18 @@ public interface Keyspace {
     /** Sets the expiry of a live key; false when the key does not exist. */
     boolean setExpireAt(byte[] key, int offset, int length, long expireAt);
 
-    /** Deletes a key; false when it did not exist. */
-    boolean remove(byte[] key, int offset, int length);
+    /** Deletes a key, one change for the dirty counter; false when it did not exist. */
+    default boolean remove(byte[] key, int offset, int length) {
+        return remove(key, offset, length, 1);
+    }
 
     /**
-     * Deletes a key whose value the running command stores under another key (RENAME's source and
-     * the destination it replaces): its watchers are flagged as by {@link #remove}, but the deletion
-     * is not counted in the dirty counter, the store of the moved value being the one change Redis
-     * counts for the move. False when it did not exist.
+     * Deletes a key, counting {@code changes} where it existed, as {@link #modified(byte[], int, int,
+     * long)} does: n for a list emptied by popping n elements, 0 where the running command counts its
+     * change elsewhere (RENAME's source and the destination it replaces: the store of the moved value
+     * is the one change Redis counts) or Redis counts none. Its watchers are flagged all the same.
      */
-    default boolean removeForMove(byte[] key, int offset, int length) {
-        return remove(key, offset, length);
-    }
+    boolean remove(byte[] key, int offset, int length, long changes);
 
     /** Number of keys, counting keys whose time has passed but are not yet reclaimed. */
     long size();

@@ -70,7 +70,14 @@ public final class Database implements Keyspace {
      * a missing key, SREM of a missing member, ZADD XX of a missing one), as Redis does.
      */
     private void changed(Partition partition, byte[] key, int offset, int length) {
-        partition.dirty(1);
+        changed(partition, key, offset, length, 1);
+    }
+
+    /** As the one-change form, counting {@code changes}: watchers are flagged even when that is 0. */
+    private void changed(Partition partition, byte[] key, int offset, int length, long changes) {
+        if (changes != 0) {
+            partition.dirty(changes);
+        }
         touchWatchers(partition, key, offset, length);
     }
 
@@ -144,9 +151,9 @@ public final class Database implements Keyspace {
      * invariant: however a waited key gains something, its waiters are checked ({@code ready}).
      */
     @Override
-    public void modified(byte[] key, int offset, int length) {
+    public void modified(byte[] key, int offset, int length, long changes) {
         Partition partition = changing(key, offset, length);
-        changed(partition, key, offset, length);
+        changed(partition, key, offset, length, changes);
         partition.table(index).modified(key, offset, length, clock.getAsLong());
         partition.blockedKeys().signal(index, key, offset, length);
     }
@@ -167,6 +174,13 @@ public final class Database implements Keyspace {
     }
 
     @Override
+    public void edited(byte[] key, int offset, int length, long changes) {
+        if (changes != 0) {
+            changed(partitions[Slots.partitionOf(key, offset, length, partitions.length)], key, offset, length, changes);
+        }
+    }
+
+    @Override
     public long expireAt(byte[] key, int offset, int length) {
         return table(key, offset, length).expireAt(key, offset, length, clock.getAsLong());
     }
@@ -176,9 +190,9 @@ public final class Database implements Keyspace {
      * once the running command is done ({@link BlockedKeys#signal}). A string never serves one.
      */
     @Override
-    public void put(byte[] key, int offset, int length, Object value, long expireAt) {
+    public void put(byte[] key, int offset, int length, Object value, long expireAt, long changes) {
         Partition partition = changing(key, offset, length);
-        changed(partition, key, offset, length);
+        changed(partition, key, offset, length, changes);
         partition.table(index).put(key, offset, length, value, expireAt);
         if (value instanceof TypedValue) {
             partition.blockedKeys().signal(index, key, offset, length);
@@ -218,11 +232,11 @@ public final class Database implements Keyspace {
     }
 
     @Override
-    public boolean editString(byte[] key, int offset, int length, int minLength, ValueView view) {
+    public boolean editString(byte[] key, int offset, int length, int minLength, ValueView view, long changes) {
         Partition partition = changing(key, offset, length);
         boolean edited = partition.table(index).editString(key, offset, length, minLength, clock.getAsLong(), view);
-        if (edited) {
-            changed(partition, key, offset, length);
+        if (edited && changes != 0) {
+            changed(partition, key, offset, length, changes);
         }
         return edited;
     }
@@ -282,21 +296,11 @@ public final class Database implements Keyspace {
     }
 
     @Override
-    public boolean remove(byte[] key, int offset, int length) {
+    public boolean remove(byte[] key, int offset, int length, long changes) {
         Partition partition = changing(key, offset, length);
         boolean removed = partition.table(index).remove(key, offset, length, clock.getAsLong());
         if (removed) {
-            changed(partition, key, offset, length);
-        }
-        return removed;
-    }
-
-    @Override
-    public boolean removeForMove(byte[] key, int offset, int length) {
-        Partition partition = changing(key, offset, length);
-        boolean removed = partition.table(index).remove(key, offset, length, clock.getAsLong());
-        if (removed) {
-            touchWatchers(partition, key, offset, length);
+            changed(partition, key, offset, length, changes);
         }
         return removed;
     }

@@ -239,13 +239,13 @@ final class GatheredKeyspace implements Keyspace {
     }
 
     @Override
-    public void modified(byte[] key, int offset, int length) {
+    public void modified(byte[] key, int offset, int length, long changes) {
         Entry entry = entry(key, offset, length);
         if (entry == null) {
-            local.modified(key, offset, length);
+            local.modified(key, offset, length, changes);
         } else {
             entry.changed = true;
-            count(entry, 1);
+            count(entry, changes);
         }
     }
 
@@ -256,6 +256,17 @@ final class GatheredKeyspace implements Keyspace {
         if (entry == null) {
             local.changed(key, offset, length, changes);
         } else {
+            count(entry, changes);
+        }
+    }
+
+    @Override
+    public void edited(byte[] key, int offset, int length, long changes) {
+        Entry entry = entry(key, offset, length);
+        if (entry == null) {
+            local.edited(key, offset, length, changes);
+        } else if (changes != 0) {
+            entry.changed = true;
             count(entry, changes);
         }
     }
@@ -276,12 +287,12 @@ final class GatheredKeyspace implements Keyspace {
     }
 
     @Override
-    public void put(byte[] key, int offset, int length, Object value, long expireAt) {
+    public void put(byte[] key, int offset, int length, Object value, long expireAt, long changes) {
         Entry entry = entry(key, offset, length);
         if (entry == null) {
-            local.put(key, offset, length, value, expireAt);
+            local.put(key, offset, length, value, expireAt, changes);
         } else {
-            store(entry, value, expireAt, StringEncoding.FROM_BYTES);
+            store(entry, value, expireAt, StringEncoding.FROM_BYTES, changes);
         }
     }
 
@@ -328,11 +339,15 @@ final class GatheredKeyspace implements Keyspace {
     }
 
     private static void store(Entry entry, Object value, long expireAt, StringEncoding encoding) {
+        store(entry, value, expireAt, encoding, 1);
+    }
+
+    private static void store(Entry entry, Object value, long expireAt, StringEncoding encoding, long changes) {
         entry.value = value;
         entry.expireAt = expireAt;
         entry.encoding = value instanceof byte[] ? encoding : StringEncoding.FROM_BYTES;
         entry.changed = true;
-        count(entry, 1);
+        count(entry, changes);
     }
 
     @Override
@@ -346,17 +361,20 @@ final class GatheredKeyspace implements Keyspace {
 
     /** A gathered string is edited in a copy of its own: its shard gets the result back. */
     @Override
-    public boolean editString(byte[] key, int offset, int length, int minLength, ValueView view) {
+    public boolean editString(byte[] key, int offset, int length, int minLength, ValueView view, long changes) {
         Entry entry = entry(key, offset, length);
         if (entry == null) {
-            return local.editString(key, offset, length, minLength, view);
+            return local.editString(key, offset, length, minLength, view, changes);
         }
         if (entry.value != null && !(entry.value instanceof byte[])) {
             return false;
         }
         byte[] old = entry.value == null ? new byte[0] : (byte[]) entry.value;
         byte[] edited = Arrays.copyOf(old, Math.max(old.length, minLength));
-        store(entry, edited, entry.value == null ? NO_EXPIRY : entry.expireAt, StringEncoding.RAW);
+        boolean changedBefore = entry.changed;
+        store(entry, edited, entry.value == null ? NO_EXPIRY : entry.expireAt, StringEncoding.RAW, changes);
+        // Only unshared: its watchers are left alone, as a no-op SETBIT leaves them in Redis.
+        entry.changed = changedBefore || changes != 0;
         view.setString(edited, 0, edited.length);
         return true;
     }
@@ -385,32 +403,17 @@ final class GatheredKeyspace implements Keyspace {
     }
 
     @Override
-    public boolean remove(byte[] key, int offset, int length) {
+    public boolean remove(byte[] key, int offset, int length, long changes) {
         Entry entry = entry(key, offset, length);
         if (entry == null) {
-            return local.remove(key, offset, length);
+            return local.remove(key, offset, length, changes);
         }
         if (entry.value == null) {
             return false;
         }
         entry.value = null;
         entry.changed = true;
-        count(entry, 1);
-        return true;
-    }
-
-    /** A gathered key moved elsewhere: its watchers are flagged at the put-back, nothing counted. */
-    @Override
-    public boolean removeForMove(byte[] key, int offset, int length) {
-        Entry entry = entry(key, offset, length);
-        if (entry == null) {
-            return local.removeForMove(key, offset, length);
-        }
-        if (entry.value == null) {
-            return false;
-        }
-        entry.value = null;
-        entry.changed = true;
+        count(entry, changes);
         return true;
     }
 

@@ -101,8 +101,8 @@ final class ReadLookups implements Keyspace {
     }
 
     @Override
-    public void modified(byte[] key, int offset, int length) {
-        target.modified(key, offset, length);
+    public void modified(byte[] key, int offset, int length, long changes) {
+        target.modified(key, offset, length, changes);
     }
 
     @Override
@@ -116,13 +116,18 @@ final class ReadLookups implements Keyspace {
     }
 
     @Override
+    public void edited(byte[] key, int offset, int length, long changes) {
+        target.edited(key, offset, length, changes);
+    }
+
+    @Override
     public long expireAt(byte[] key, int offset, int length) {
         return target.expireAt(key, offset, length);
     }
 
     @Override
-    public void put(byte[] key, int offset, int length, Object value, long expireAt) {
-        target.put(key, offset, length, value, expireAt);
+    public void put(byte[] key, int offset, int length, Object value, long expireAt, long changes) {
+        target.put(key, offset, length, value, expireAt, changes);
     }
 
     @Override
@@ -152,8 +157,8 @@ final class ReadLookups implements Keyspace {
     }
 
     @Override
-    public boolean editString(byte[] key, int offset, int length, int minLength, ValueView view) {
-        return target.editString(key, offset, length, minLength, view);
+    public boolean editString(byte[] key, int offset, int length, int minLength, ValueView view, long changes) {
+        return target.editString(key, offset, length, minLength, view, changes);
     }
 
     @Override
@@ -167,13 +172,8 @@ final class ReadLookups implements Keyspace {
     }
 
     @Override
-    public boolean remove(byte[] key, int offset, int length) {
-        return target.remove(key, offset, length);
-    }
-
-    @Override
-    public boolean removeForMove(byte[] key, int offset, int length) {
-        return target.removeForMove(key, offset, length);
+    public boolean remove(byte[] key, int offset, int length, long changes) {
+        return target.remove(key, offset, length, changes);
     }
 
     @Override

@@ -22,6 +22,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class DirtyCounterTest {
 
+    private static final String RESTORE =
+        "return redis.call('RESTORE', KEYS[2], 0, redis.call('DUMP', KEYS[1]), unpack(ARGV))";
+    private static final String RESTORE_TTL =
+        "return redis.call('RESTORE', KEYS[2], ARGV[1], redis.call('DUMP', KEYS[1]), unpack(ARGV, 2))";
+
     private static final List<String[]> COMMANDS = List.of(
         new String[] {"SET", "s", "v"},
         new String[] {"MSET", "a", "1", "b", "2", "c", "3"},
@@ -225,6 +230,47 @@ class DirtyCounterTest {
         new String[] {"PEXPIREAT", "s", "99999999999999"},
         new String[] {"SET", "e", "v"},
         new String[] {"EXPIRE", "e", "-1"},
+        // RESTORE one change, REPLACE included; a TTL already past stores nothing, one change only
+        // where REPLACE deleted the old value (restoreCommand). Through EVAL for the binary payload.
+        new String[] {"RPUSH", "dl", "a", "b", "c"},
+        new String[] {"HSET", "dh", "a", "1", "b", "2"},
+        new String[] {"EVAL", RESTORE, "2", "dl", "rl"},
+        new String[] {"EVAL", RESTORE, "2", "dl", "rl"},
+        new String[] {"EVAL", RESTORE, "2", "dl", "rl", "REPLACE"},
+        new String[] {"EVAL", RESTORE, "2", "dh", "rl", "REPLACE"},
+        new String[] {"EVAL", RESTORE_TTL, "2", "dh", "rh", "1000", "ABSTTL"},
+        new String[] {"EVAL", RESTORE_TTL, "2", "dh", "rl", "1", "ABSTTL", "REPLACE"},
+        new String[] {"EVAL", RESTORE_TTL, "2", "dh", "rl", "1", "ABSTTL", "REPLACE"},
+        new String[] {"EVAL", RESTORE_TTL, "2", "dh", "rh", "100000", "IDLETIME", "100"},
+        new String[] {"EVAL", RESTORE, "2", "dl", "rh", "REPLACE", "FREQ", "5"},
+        new String[] {"EVAL", RESTORE, "2", "dl", "rh", "REPLACE", "IDLETIME", "5"},
+        new String[] {"EVAL", RESTORE, "2", "dl", "rh", "REPLACE", "FREQ", "300"},
+        new String[] {"RESTORE", "rg", "0", "garbage"},
+        new String[] {"RESTORE", "rg", "0", "garbage", "REPLACE"},
+        // Reads count nothing, nor does a key found expired and deleted; EXPIRE to a past time deletes: one.
+        new String[] {"LPOS", "dl", "b"},
+        new String[] {"LPOS", "dl", "x", "COUNT", "0"},
+        new String[] {"SORT_RO", "dl", "ALPHA"},
+        new String[] {"SORT", "dl", "ALPHA"},
+        new String[] {"OBJECT", "ENCODING", "dl"},
+        new String[] {"OBJECT", "REFCOUNT", "dl"},
+        new String[] {"OBJECT", "IDLETIME", "dl"},
+        new String[] {"DUMP", "dl"},
+        new String[] {"DEBUG", "SLEEP", "0"},
+        new String[] {"SET", "gone", "v", "PX", "1"},
+        new String[] {"DEBUG", "SLEEP", "0.2"},
+        new String[] {"GET", "gone"},
+        new String[] {"SET", "gone", "v", "PX", "1"},
+        new String[] {"DEBUG", "SLEEP", "0.2"},
+        new String[] {"EXISTS", "gone"},
+        new String[] {"SET", "gone", "v", "PX", "1"},
+        new String[] {"DEBUG", "SLEEP", "0.3"},
+        new String[] {"DBSIZE"},
+        new String[] {"SET", "gone", "v"},
+        new String[] {"DEL", "gone"},
+        new String[] {"EXPIRE", "dh", "0"},
+        new String[] {"PEXPIREAT", "dl", "1"},
+        new String[] {"EXPIRE", "missing", "-1"},
         new String[] {"FUNCTION", "LOAD", "#!lua name=lib\nredis.register_function('f', function() return 1 end)"},
         new String[] {"FUNCTION", "LOAD", "REPLACE", "#!lua name=lib\nredis.register_function('f', function() return 1 end)"},
         new String[] {"FUNCTION", "DELETE", "lib"},
@@ -242,7 +288,7 @@ class DirtyCounterTest {
         long before = 0;
         for (String[] command : COMMANDS) {
             String reply = client.call(command);
-            if (command[0].equals("OBJECT")) {
+            if (command[0].equals("OBJECT") && command[1].equals("ENCODING")) {
                 steps.add(reply);
             }
             Matcher matcher = field.matcher(client.call("INFO", "persistence"));
@@ -258,7 +304,7 @@ class DirtyCounterTest {
     @MethodSource("dev.lacewing.it.server.Servers#all")
     void eachCommandCountsWhatRedisCounts(Target target) throws Exception {
         List<String> expected;
-        try (ReferenceRedis redis = ReferenceRedis.start("--save", "");
+        try (ReferenceRedis redis = ReferenceRedis.start("--save", "", "--enable-debug-command", "yes");
              RespClient client = RespClient.connect(redis.port())) {
             expected = changes(client);
         }
@@ -266,5 +312,110 @@ class DirtyCounterTest {
              RespClient client = RespClient.connect(server.port())) {
             assertEquals(String.join("\n", expected), String.join("\n", changes(client)));
         }
+    }
+
+    /** The dirty counter's move over one step. */
+    private static long delta(RespClient client, Runnable step) {
+        long before = dirty(client);
+        step.run();
+        return dirty(client) - before;
+    }
+
+    private static long dirty(RespClient client) {
+        Matcher matcher = Pattern.compile("rdb_changes_since_last_save:(\\d+)").matcher(client.call("INFO", "persistence"));
+        matcher.find();
+        return Long.parseLong(matcher.group(1));
+    }
+
+    /**
+     * FUNCTION RESTORE of the server's own FUNCTION DUMP under each policy, then clients blocked on
+     * a key and served by another client's write: what the write and the serving count together.
+     */
+    private static List<String> servingChanges(int port) {
+        List<String> steps = new ArrayList<>();
+        try (RespClient client = RespClient.connect(port); RespClient blocked = RespClient.connect(port)) {
+            client.call("FUNCTION", "LOAD", "#!lua name=lib\nredis.register_function('f', function() return 1 end)");
+            client.call("FUNCTION", "LOAD", "#!lua name=lib2\nredis.register_function('g', function() return 1 end)");
+            byte[] dump = client.callBytes(RespClient.toBytes("FUNCTION", "DUMP"));
+            byte[] payload = java.util.Arrays.copyOfRange(dump, new String(dump, java.nio.charset.StandardCharsets.ISO_8859_1).indexOf("\r\n") + 2, dump.length - 2);
+            for (String policy : List.of("", "APPEND", "REPLACE", "FLUSH", "FLUSH-THEN-NONE")) {
+                if (policy.equals("FLUSH-THEN-NONE")) {
+                    client.call("FUNCTION", "FLUSH");
+                }
+                List<byte[]> command = new ArrayList<>(List.of(RespClient.toBytes("FUNCTION", "RESTORE").toArray(byte[][]::new)));
+                command.add(payload);
+                if (!policy.isEmpty() && !policy.equals("FLUSH-THEN-NONE")) {
+                    command.add(RespClient.bytes(policy));
+                }
+                steps.add("FUNCTION RESTORE " + policy + " -> " + delta(client, () -> client.callBytes(command)));
+            }
+            steps.add("FUNCTION RESTORE garbage -> " + delta(client, () -> client.call("FUNCTION", "RESTORE", "garbage")));
+            client.call("XGROUP", "CREATE", "xg", "g", "$", "MKSTREAM");
+            client.call("XGROUP", "CREATE", "xg2", "g", "$", "MKSTREAM");
+            String[][] cases = {
+                {"BLPOP bl 0", "RPUSH bl a b"},
+                {"BLPOP bl2 0", "RPUSH bl2 a"},
+                {"BRPOP bl3 0", "LPUSH bl3 a b c"},
+                {"BLMOVE bm bmd LEFT RIGHT 0", "RPUSH bm a b"},
+                {"BLMOVE bm2 bm2d LEFT RIGHT 0", "RPUSH bm2 a"},
+                {"BRPOPLPUSH bm3 bm3d 0", "RPUSH bm3 a"},
+                {"BLMPOP 0 1 bp LEFT COUNT 3", "RPUSH bp a b"},
+                {"BZPOPMIN bz 0", "ZADD bz 1 a 2 b"},
+                {"BZPOPMAX bz2 0", "ZADD bz2 1 a"},
+                {"BZMPOP 0 1 bz3 MIN COUNT 5", "ZADD bz3 1 a 2 b"},
+                {"XREAD BLOCK 0 STREAMS xs $", "XADD xs 1-1 f v"},
+                {"XREADGROUP GROUP g c BLOCK 0 STREAMS xg >", "XADD xg 2-1 f v"},
+                {"XREADGROUP GROUP g c BLOCK 0 NOACK STREAMS xg2 >", "XADD xg2 2-1 f v"},
+            };
+            for (String[] pair : cases) {
+                blocked.send(RespClient.encode(RespClient.toBytes(pair[0].split(" "))));
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                while (!client.call("INFO", "clients").contains("blocked_clients:1") && System.nanoTime() < deadline) {
+                    Thread.onSpinWait();
+                }
+                long moved = delta(client, () -> client.call(pair[1].split(" ")));
+                blocked.readReply();
+                steps.add(pair[0] + " served by " + pair[1] + " -> " + (moved + delta(client, () -> { })));
+            }
+        }
+        return steps;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void restoringFunctionsAndServingBlockedClientsCountWhatRedisCounts(Target target) throws Exception {
+        List<String> expected;
+        try (ReferenceRedis redis = ReferenceRedis.start("--save", "")) {
+            expected = servingChanges(redis.port());
+        }
+        try (LacewingServer server = Servers.builder(target).set("save", "").start()) {
+            assertEquals(String.join("\n", expected), String.join("\n", servingChanges(server.port())));
+        }
+    }
+
+    /** FLUSHALL with a save point saves, then counts one change (flushAllDataAndResetRDB). */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void flushallWithASavePointLeavesOneChange(Target target) throws Exception {
+        List<Long> expected;
+        try (ReferenceRedis redis = ReferenceRedis.start("--save", "3600 1000");
+             RespClient client = RespClient.connect(redis.port())) {
+            expected = flushes(client);
+        }
+        try (LacewingServer server = Servers.builder(target).set("save", "3600 1000").start();
+             RespClient client = RespClient.connect(server.port())) {
+            assertEquals(expected, flushes(client));
+        }
+    }
+
+    private static List<Long> flushes(RespClient client) {
+        client.call("MSET", "a", "1", "b", "2", "c", "3");
+        client.call("FLUSHALL");
+        long afterFull = dirty(client);
+        client.call("FLUSHALL");
+        long afterEmpty = dirty(client);
+        client.call("SET", "a", "1");
+        client.call("FLUSHDB");
+        return List.of(afterFull, afterEmpty, dirty(client));
     }
 }

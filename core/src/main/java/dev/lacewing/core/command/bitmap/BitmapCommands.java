@@ -134,10 +134,10 @@ public final class BitmapCommands {
      * (lookupStringForBitCommand): grown with zero bytes to hold byte {@code lastByte}, raw, with
      * its expiry; a missing key is created at that length without one. The view shows it.
      */
-    private static void openForWriting(CommandContext ctx, ValueView view, long lastByte) {
+    private static void openForWriting(CommandContext ctx, ValueView view, long lastByte, long changes) {
         Arguments args = ctx.arguments();
         view.clear();
-        ctx.keyspace().editString(args.array(), args.offset(1), args.length(1), (int) (lastByte + 1), view);
+        ctx.keyspace().editString(args.array(), args.offset(1), args.length(1), (int) (lastByte + 1), view, changes);
     }
 
     private static boolean isRaw(CommandContext ctx) {
@@ -210,17 +210,13 @@ public final class BitmapCommands {
         int previous = found == FOUND ? bitAt(view, bit) : 0;
         // Created, grown or a bit flipped: only then does Redis 7.0 tell of a change ("setbit").
         boolean changed = found == MISSING || byteIndex >= view.length() || previous != on;
-        // Redis unshares the value first (dbUnshareStringValue): even an unchanged bit leaves it raw.
+        // Redis unshares the value first (dbUnshareStringValue): even an unchanged bit leaves it raw,
+        // though that alone is no change, counted or signalled.
         if (changed || !isRaw(ctx)) {
-            openForWriting(ctx, view, byteIndex);
+            openForWriting(ctx, view, byteIndex, changed ? 1 : 0);
             byte old = view.byteAt(byteIndex);
             int mask = 1 << (7 - (int) (bit & 7));
             view.setByteAt(byteIndex, (byte) (on == 1 ? old | mask : old & ~mask));
-            if (!changed) {
-                // Unsharing alone is no change: the edit's count is taken back.
-                Arguments args = ctx.arguments();
-                ctx.keyspace().changed(args.array(), args.offset(1), args.length(1), -1);
-            }
         }
         view.clear();
         if (changed) {
@@ -656,7 +652,7 @@ public final class BitmapCommands {
         // server.dirty) in Redis 7.0; an overflow that FAIL skipped is not, even on a string it created.
         boolean grown = found == MISSING || (highestWrite >>> 3) >= view.length();
         int changes = 0;
-        openForWriting(ctx, view, highestWrite >>> 3);
+        openForWriting(ctx, view, highestWrite >>> 3, 0);
         Window window = Window.of(view, operations, operationCount);
         byte[] value = window.array;
         int start = window.offset;
@@ -689,8 +685,8 @@ public final class BitmapCommands {
         }
         window.writeBack(view);
         view.clear();
-        // The edit counted one change already.
-        ctx.keyspace().changed(args.array(), args.offset(1), args.length(1), changes - 1);
+        // Counted and signalled once known: bitfieldGeneric's signalModifiedKey and server.dirty += changes.
+        ctx.keyspace().edited(args.array(), args.offset(1), args.length(1), changes);
         if (changes > 0) {
             KeyspaceEvents.notify(ctx, KeyspaceEvents.STRING, "setbit", ctx.arguments(), 1);
         }

@@ -131,13 +131,16 @@ public final class DumpCommands {
         if (ttl != 0 && !absoluteTtl) {
             expireAt = ttl + ctx.now();
         }
-        boolean deleted = replace && keyspace.remove(array, key, keyLength);
         if (ttl != 0 && expireAt <= ctx.now()) {
-            if (deleted) {
+            if (replace && keyspace.remove(array, key, keyLength)) {
                 KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "del", args, 1);
             }
             ctx.reply().ok();
             return;
+        }
+        if (replace) {
+            // The value replaced is not a change of its own: restoreCommand counts its delete and add as one.
+            keyspace.remove(array, key, keyLength, 0);
         }
         keyspace.put(array, key, keyLength, value, ttl == 0 ? Keyspace.NO_EXPIRY : expireAt);
         int access = MemoryPolicy.snapshot(ctx.server().settings()).restored(frequency, idleSeconds, ctx.now());

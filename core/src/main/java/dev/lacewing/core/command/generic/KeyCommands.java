@@ -191,10 +191,10 @@ public final class KeyCommands {
         if (!sameKey) {
             // As Redis's dbDelete then dbAdd: a key replaced is created anew (a "new" event). The
             // store alone counts in the dirty counter: Redis counts a rename as one change.
-            keyspace.removeForMove(array, destination, destinationLength);
+            keyspace.remove(array, destination, destinationLength, 0);
             putTaken(keyspace, array, source, sourceLength, keyspace, destination, destinationLength, value,
                 expireAt, false);
-            keyspace.removeForMove(array, source, sourceLength);
+            keyspace.remove(array, source, sourceLength, 0);
             KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "rename_from", args, 1);
             KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "rename_to", args, 2);
         }
@@ -256,7 +256,7 @@ public final class KeyCommands {
         Object copy = value instanceof TypedValue typed ? typed.copy() : value;
         if (replace) {
             // copyCommand counts one change: the store, not the deletion of what it replaces.
-            to.removeForMove(array, destination, destinationLength);
+            to.remove(array, destination, destinationLength, 0);
         }
         putTaken(from, array, source, sourceLength, to, destination, destinationLength, copy, expireAt, true);
         KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "copy_to", target, array, destination, destinationLength);
@@ -294,7 +294,7 @@ public final class KeyCommands {
         }
         putTaken(from, array, key, keyLength, to, key, keyLength, value, expireAt, false);
         // moveCommand counts one change, the store there; the key leaving here is its other half.
-        from.removeForMove(array, key, keyLength);
+        from.remove(array, key, keyLength, 0);
         KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "move_from", args, 1);
         KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "move_to", (int) target, array, key, keyLength);
         ctx.reply().integer(1);

@@ -346,9 +346,9 @@ public final class SortCommands {
         }
         int destination = options.store;
         if (outputLength > 0) {
-            keyspace.put(args.array(), args.offset(destination), args.length(destination), stored, Keyspace.NO_EXPIRY);
             // server.dirty += outputlen: one change per element stored.
-            keyspace.changed(args.array(), args.offset(destination), args.length(destination), outputLength - 1);
+            keyspace.put(args.array(), args.offset(destination), args.length(destination), stored, Keyspace.NO_EXPIRY,
+                outputLength);
             KeyspaceEvents.notify(ctx, KeyspaceEvents.LIST, "sortstore", args, destination);
         } else if (keyspace.remove(args.array(), args.offset(destination), args.length(destination))) {
             KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "del", args, destination);

@@ -764,10 +764,9 @@ public final class GeoCommands {
                 result.add(point.member(), storeDistances ? point.distance() / metersPerUnit : point.score(),
                     maxEntries, maxValue);
             }
-            ctx.keyspace().put(args.array(), args.offset(storeKey), args.length(storeKey), result,
-                Keyspace.NO_EXPIRY);
             // server.dirty += returned_items: one change per member stored.
-            ctx.keyspace().changed(args.array(), args.offset(storeKey), args.length(storeKey), returned - 1);
+            ctx.keyspace().put(args.array(), args.offset(storeKey), args.length(storeKey), result,
+                Keyspace.NO_EXPIRY, returned);
             KeyspaceEvents.notify(ctx, KeyspaceEvents.ZSET, event, args, storeKey);
         }
         ctx.reply().integer(returned);

@@ -124,11 +124,12 @@ public final class ListCommands {
 
     /**
      * Stores a new list at key argument {@code index}: a key creation, which wakes its blocked
-     * clients; then the keyspace event of the command that made it.
+     * clients, counting {@code changes} in the dirty counter; then the keyspace event of the
+     * command that made it.
      */
-    private static void store(CommandContext ctx, int index, Quicklist list, String event) {
+    private static void store(CommandContext ctx, int index, Quicklist list, String event, long changes) {
         Arguments args = ctx.arguments();
-        ctx.keyspace().put(args.array(), args.offset(index), args.length(index), list, Keyspace.NO_EXPIRY);
+        ctx.keyspace().put(args.array(), args.offset(index), args.length(index), list, Keyspace.NO_EXPIRY, changes);
         KeyspaceEvents.notify(ctx, KeyspaceEvents.LIST, event, args, index);
     }
 
@@ -137,23 +138,25 @@ public final class ListCommands {
      * the command's keyspace event, and "del" when the key went.
      */
     private static void changed(CommandContext ctx, int index, Quicklist list, String event) {
+        changed(ctx, index, list, event, 1);
+    }
+
+    /**
+     * As the one-change form, counting {@code changes} in the dirty counter: one per element pushed
+     * or popped, as Redis counts them, 0 where Redis counts none.
+     */
+    private static void changed(CommandContext ctx, int index, Quicklist list, String event, long changes) {
         Arguments args = ctx.arguments();
         boolean emptied = list.size() == 0;
         if (emptied) {
-            ctx.keyspace().remove(args.array(), args.offset(index), args.length(index));
+            ctx.keyspace().remove(args.array(), args.offset(index), args.length(index), changes);
         } else {
-            ctx.keyspace().modified(args.array(), args.offset(index), args.length(index));
+            ctx.keyspace().modified(args.array(), args.offset(index), args.length(index), changes);
         }
         KeyspaceEvents.notify(ctx, KeyspaceEvents.LIST, event, args, index);
         if (emptied) {
             KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "del", args, index);
         }
-    }
-
-    /** The list at key argument {@code index} gained or lost {@code elements}: the dirty counter counts each. */
-    private static void changedElements(CommandContext ctx, int index, long elements) {
-        Arguments args = ctx.arguments();
-        ctx.keyspace().changed(args.array(), args.offset(index), args.length(index), elements - 1);
     }
 
     private static String pushEvent(boolean where) {
@@ -211,14 +214,13 @@ public final class ListCommands {
             for (int i = 2; i < args.count(); i++) {
                 pushTo(list, where, args.copy(i));
             }
-            store(ctx, 1, list, pushEvent(where));
+            store(ctx, 1, list, pushEvent(where), args.count() - 2);
         } else {
             for (int i = 2; i < args.count(); i++) {
                 pushTo(list, where, args.copy(i));
             }
-            changed(ctx, 1, list, pushEvent(where));
+            changed(ctx, 1, list, pushEvent(where), args.count() - 2);
         }
-        changedElements(ctx, 1, args.count() - 2);
         ctx.reply().integer(list.size());
     }
 
@@ -249,18 +251,17 @@ public final class ListCommands {
             }
             return;
         }
+        long popping = count < 0 ? 1 : Math.min(count, list.size());
         if (count < 0) {
             ctx.reply().bulk(popFrom(list, where));
         } else {
-            long popping = Math.min(count, list.size());
             ctx.reply().array((int) popping);
             for (long i = 0; i < popping; i++) {
                 ctx.reply().bulk(popFrom(list, where));
             }
-            changedElements(ctx, 1, popping);
         }
-        if (count != 0) {
-            changed(ctx, 1, list, popEvent(where));
+        if (popping != 0) {
+            changed(ctx, 1, list, popEvent(where), popping);
         }
     }
 
@@ -548,25 +549,27 @@ public final class ListCommands {
             ctx.reply().nullBulk();
             return;
         }
-        moveFrom(ctx, source, from, to);
+        moveFrom(ctx, source, from, to, 1);
     }
 
-    /** The move once the source is known to be a non-empty list; replies WRONGTYPE for another destination. */
-    private static void moveFrom(CommandContext ctx, Quicklist source, boolean from, boolean to) {
+    /**
+     * The move once the source is known to be a non-empty list; replies WRONGTYPE for another
+     * destination. The move counts {@code changes} in the dirty counter, at the destination:
+     * lmoveGenericCommand counts one (server.dirty++), not one per list; a served BLMOVE none.
+     */
+    private static void moveFrom(CommandContext ctx, Quicklist source, boolean from, boolean to, long changes) {
         Quicklist destination = list(ctx, 2);
         byte[] value = popFrom(source, from);
         if (destination == null) {
             destination = newList(ctx);
             pushTo(destination, to, value);
-            store(ctx, 2, destination, pushEvent(to));
+            store(ctx, 2, destination, pushEvent(to), changes);
         } else {
             pushTo(destination, to, value);
-            changed(ctx, 2, destination, pushEvent(to));
+            changed(ctx, 2, destination, pushEvent(to), changes);
         }
         if (destination != source) {
-            changed(ctx, 1, source, popEvent(from));
-            // lmoveGenericCommand counts the move as one change (server.dirty++), not one per list.
-            changedElements(ctx, 1, 0);
+            changed(ctx, 1, source, popEvent(from), 0);
         } else {
             KeyspaceEvents.notify(ctx, KeyspaceEvents.LIST, popEvent(from), ctx.arguments(), 1);
         }
@@ -656,8 +659,7 @@ public final class ListCommands {
         for (long i = 0; i < popping; i++) {
             reply.bulk(popFrom(list, where));
         }
-        changedElements(ctx, keyIndex, popping);
-        changed(ctx, keyIndex, list, popEvent(where));
+        changed(ctx, keyIndex, list, popEvent(where), popping);
     }
 
     // ---- blocking -----------------------------------------------------------------------
@@ -674,20 +676,20 @@ public final class ListCommands {
             keys[k - 1] = k;
             Quicklist list = list(ctx, k);
             if (list != null) {
-                popOne(ctx, list, k, where);
+                popOne(ctx, list, k, where, 1);
                 return;
             }
         }
         ctx.block(deadline, keys, -1, new ListWaiter(where, 1, false));
     }
 
-    /** Replies [key, element] for one element popped from one end. */
-    private static void popOne(CommandContext ctx, Quicklist list, int keyIndex, boolean where) {
+    /** Replies [key, element] for one element popped from one end, counting {@code changes}. */
+    private static void popOne(CommandContext ctx, Quicklist list, int keyIndex, boolean where, long changes) {
         ReplyWriter reply = ctx.reply();
         reply.array(2);
         bulkArgument(reply, ctx.arguments(), keyIndex);
         reply.bulk(popFrom(list, where));
-        changed(ctx, keyIndex, list, popEvent(where));
+        changed(ctx, keyIndex, list, popEvent(where), changes);
     }
 
     private static void blmove(CommandContext ctx) {
@@ -716,7 +718,7 @@ public final class ListCommands {
         }
         Quicklist source = list(ctx, 1);
         if (source != null) {
-            moveFrom(ctx, source, from, to);
+            moveFrom(ctx, source, from, to, 1);
             return;
         }
         ctx.block(deadline, new int[] {1}, 2, new MoveWaiter(from, to));
@@ -732,7 +734,11 @@ public final class ListCommands {
         return ctx.keyspace().get(args.array(), args.offset(index), args.length(index)) instanceof Quicklist;
     }
 
-    /** A blocked BLPOP, BRPOP (one element, [key, element]) or BLMPOP (up to count, [key, [elements]]). */
+    /**
+     * A blocked BLPOP, BRPOP (one element, [key, element]) or BLMPOP (up to count, [key, [elements]]).
+     * Redis 7.0 counts no change for the element served to a BLPOP or BRPOP (serveClientBlockedOnList
+     * leaves server.dirty alone), but one for each a served BLMPOP pops.
+     */
     private record ListWaiter(boolean where, long count, boolean many) implements BlockedCommand {
         @Override
         public boolean ready(CommandContext context, int keyArgument) {
@@ -745,12 +751,15 @@ public final class ListCommands {
             if (many) {
                 popMany(context, list, keyArgument, where, count);
             } else {
-                popOne(context, list, keyArgument, where);
+                popOne(context, list, keyArgument, where, 0);
             }
         }
     }
 
-    /** A blocked BLMOVE or BRPOPLPUSH: served as LMOVE once its source holds a list. */
+    /**
+     * A blocked BLMOVE or BRPOPLPUSH: served as LMOVE once its source holds a list, though counting
+     * no change, as serveClientBlockedOnList counts none.
+     */
     private record MoveWaiter(boolean from, boolean to) implements BlockedCommand {
         @Override
         public boolean ready(CommandContext context, int keyArgument) {
@@ -760,7 +769,7 @@ public final class ListCommands {
         @Override
         public void serve(CommandContext context, int keyArgument) {
             // A destination of another type ends the serve with WRONGTYPE; the element stays.
-            moveFrom(context, list(context, 1), from, to);
+            moveFrom(context, list(context, 1), from, to, 0);
         }
     }
 }

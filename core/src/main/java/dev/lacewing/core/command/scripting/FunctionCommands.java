@@ -306,6 +306,7 @@ public final class FunctionCommands {
         if (error != null) {
             ctx.reply().error("ERR " + error);
         } else {
+            ctx.server().engine().changedWithoutKey();
             ctx.reply().ok();
         }
     }

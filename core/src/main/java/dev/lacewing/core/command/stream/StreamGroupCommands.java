@@ -221,16 +221,16 @@ final class StreamGroupCommands {
         boolean created = stream == null;
         if (created) {
             stream = new StreamValue();
-            ctx.keyspace().put(args.array(), args.offset(2), args.length(2), stream, Keyspace.NO_EXPIRY);
         }
         if (stream.createGroup(argument(args, 3), id, entriesRead) == null) {
             ctx.reply().error(BUSYGROUP);
             return;
         }
-        ctx.keyspace().modifiedUnwatched(args.array(), args.offset(2), args.length(2));
         if (created) {
             // xgroupCommand counts the group alone (server.dirty++), not the stream MKSTREAM made.
-            StreamCommands.changed(ctx, 2, 0);
+            ctx.keyspace().put(args.array(), args.offset(2), args.length(2), stream, Keyspace.NO_EXPIRY);
+        } else {
+            ctx.keyspace().modifiedUnwatched(args.array(), args.offset(2), args.length(2));
         }
         StreamCommands.notify(ctx, "xgroup-create", 2);
         ctx.reply().ok();
