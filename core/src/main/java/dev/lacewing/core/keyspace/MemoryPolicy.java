@@ -3,8 +3,6 @@ package dev.lacewing.core.keyspace;
 import dev.lacewing.api.Settings;
 import dev.lacewing.api.StringEncoding;
 import dev.lacewing.api.storage.AccessPolicy;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -40,8 +38,6 @@ public final class MemoryPolicy implements AccessPolicy {
     private volatile int samples = 5;
     private volatile int lfuLogFactor = 10;
     private volatile int lfuDecayTime = 1;
-    /** Told after each change of {@code maxmemory}, on the thread that set it. */
-    private final List<Runnable> maxmemoryListeners = new CopyOnWriteArrayList<>();
 
     /** Redis's defaults: no limit, noeviction, 5 samples, log factor 10, decay time 1. */
     public MemoryPolicy() {
@@ -67,10 +63,7 @@ public final class MemoryPolicy implements AccessPolicy {
     /** Takes a setting's normalized value; names it does not keep are ignored. */
     public void set(String name, String value) {
         switch (name) {
-            case "maxmemory" -> {
-                maxmemory = Long.parseLong(value);
-                maxmemoryListeners.forEach(Runnable::run);
-            }
+            case "maxmemory" -> maxmemory = Long.parseLong(value);
             case "maxmemory-policy" -> policy = EvictionPolicy.named(value);
             case "maxmemory-samples" -> samples = Integer.parseInt(value);
             case "lfu-log-factor" -> lfuLogFactor = Integer.parseInt(value);
@@ -78,11 +71,6 @@ public final class MemoryPolicy implements AccessPolicy {
             default -> {
             }
         }
-    }
-
-    /** Runs {@code listener} after each change of {@code maxmemory} (CONFIG SET), on the setting's thread. */
-    public void onMaxmemorySet(Runnable listener) {
-        maxmemoryListeners.add(listener);
     }
 
     /** Bytes the keyspace may hold; 0 for no limit. */

@@ -12,10 +12,11 @@ import java.util.HashSet;
 import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntConsumer;
 import java.util.function.IntPredicate;
 import java.util.function.LongSupplier;
@@ -68,12 +69,6 @@ public final class PartitionedKeyspace {
      */
     private static final long EVICTION_TIME_LIMIT_NANOS = 500_000;
 
-    /**
-     * How long CONFIG SET maxmemory waits, at most, for the first run of the tasks it queued on
-     * other threads: each is one bounded step, so this bounds only a thread that is not scheduled.
-     */
-    private static final long FIRST_RUN_WAIT_NANOS = 20_000_000;
-
     private static final System.Logger LOG = System.getLogger(PartitionedKeyspace.class.getName());
 
     private final Partition[] partitions;
@@ -92,8 +87,12 @@ public final class PartitionedKeyspace {
     private volatile IntConsumer evictionRunner;
     /** Runs work on a partition on the calling thread where it may; set by the engine, none by default. */
     private volatile PartitionHere evictionHere;
-    /** Per partition, the runs of its eviction task so far, for {@link #maxmemorySet} to wait on. */
-    private final AtomicIntegerArray evictionRuns;
+    /**
+     * Per partition, what waits for the end of its queued eviction task's next run
+     * ({@link #maxmemoryChanged}'s countdown); null when nothing does. Set only by the thread that
+     * queued the task, before queueing it, so one run ends one wait.
+     */
+    private final AtomicReferenceArray<Runnable> afterNextRun;
 
     /**
      * How an engine lets the calling thread, which runs a keyless command (CONFIG SET), work on a
@@ -149,7 +148,7 @@ public final class PartitionedKeyspace {
         this.clientBufferBytes = clientBufferBytes;
         partitions = new Partition[partitionCount];
         evictionQueued = new AtomicIntegerArray(partitionCount);
-        evictionRuns = new AtomicIntegerArray(partitionCount);
+        afterNextRun = new AtomicReferenceArray<>(partitionCount);
         for (int i = 0; i < partitionCount; i++) {
             partitions[i] = new Partition(databaseCount, storage.partition(i, partitionCount), memory, clock);
         }
@@ -157,7 +156,6 @@ public final class PartitionedKeyspace {
         for (int i = 0; i < databaseCount; i++) {
             databases[i] = new Database(i, partitions, keylessChanges, clock);
         }
-        memory.onMaxmemorySet(this::maxmemorySet);
     }
 
     /**
@@ -397,14 +395,20 @@ public final class PartitionedKeyspace {
      * warning and evicts at once (performEvictions) rather than at the next command. Each
      * partition over its share with a key to evict is evicted on this thread, while Redis's time
      * limit lasts, where the engine lets it take the partition ({@link #evictionHere}), or gets an
-     * eviction task on its owner, whose first run (one bounded step) is awaited: so a small
-     * excess is gone before the reply, as in Redis, and a large one goes on in the background
-     * while writes are admitted. Runs on the setting's thread, which holds no partition.
+     * eviction task on its owner: so a small excess is gone before the reply, as in Redis, and a
+     * large one goes on in the background while writes are admitted. The caller holds no partition.
+     *
+     * <p>Nothing waits here for another thread: when tasks were queued, {@code firstRunsEnded} (if
+     * given) runs once, on the thread that ends the last of their first runs (each one bounded
+     * step), and the reply waits for it.
+     *
+     * @return whether {@code firstRunsEnded} will run; false when nothing was queued or every
+     *         queued task has run once already (it then never runs)
      */
-    private void maxmemorySet() {
+    public boolean maxmemoryChanged(Runnable firstRunsEnded) {
         long limit = memory.maxmemory();
         if (limit == 0) {
-            return;
+            return false;
         }
         long clients = clientBufferBytes.getAsLong();
         long live = liveMemory();
@@ -412,7 +416,7 @@ public final class PartitionedKeyspace {
         estimatedAt = System.nanoTime();
         estimated = true;
         if (live + clients <= limit) {
-            return;
+            return false;
         }
         LOG.log(System.Logger.Level.WARNING, "WARNING: the new maxmemory value set via CONFIG SET (" + limit
             + ") is smaller than the current memory usage (" + (live + clients) + "). This will result in key "
@@ -420,13 +424,17 @@ public final class PartitionedKeyspace {
         IntConsumer runner = evictionRunner;
         PartitionHere here = evictionHere;
         if (runner == null || memory.policy() == EvictionPolicy.NOEVICTION) {
-            return;
+            return false;
         }
         long share = Math.max(0, limit - clients) / partitions.length;
         long deadline = System.nanoTime() + EVICTION_TIME_LIMIT_NANOS;
-        int[] awaited = new int[partitions.length];
-        int[] runsBefore = new int[partitions.length];
-        int waits = 0;
+        // One count per task awaited, and one for this loop, so that no run ends the wait before it is set up.
+        AtomicInteger pending = new AtomicInteger(1);
+        Runnable ranOnce = () -> {
+            if (pending.decrementAndGet() == 0) {
+                firstRunsEnded.run();
+            }
+        };
         for (int index = 0; index < partitions.length; index++) {
             Partition partition = partitions[index];
             if (partition.liveMemory() <= share || !partition.hasEvictionCandidates()
@@ -443,19 +451,13 @@ public final class PartitionedKeyspace {
                 }
                 continue;
             }
-            runsBefore[index] = evictionRuns.get(index);
-            awaited[waits++] = index;
+            if (firstRunsEnded != null) {
+                pending.incrementAndGet();
+                afterNextRun.set(index, ranOnce);
+            }
             runner.accept(index);
         }
-        long waitUntil = System.nanoTime() + FIRST_RUN_WAIT_NANOS;
-        for (int i = 0; i < waits && System.nanoTime() < waitUntil; ) {
-            int index = awaited[i];
-            if (evictionQueued.get(index) == 0 || evictionRuns.get(index) != runsBefore[index]) {
-                i++;
-            } else {
-                LockSupport.parkNanos(20_000);
-            }
-        }
+        return pending.decrementAndGet() != 0;
     }
 
     /** Eviction steps on partition {@code index} (held) until done or past {@code deadline}; whether more is left. */
@@ -469,7 +471,11 @@ public final class PartitionedKeyspace {
 
     /** Ends partition {@code index}'s queued eviction task unrun: its owner could not touch it then. */
     public void dropQueuedEviction(int index) {
+        Runnable waiting = afterNextRun.getAndSet(index, null);
         evictionQueued.set(index, 0);
+        if (waiting != null) {
+            waiting.run();
+        }
     }
 
     private static boolean contains(int[] values, int count, int value) {
@@ -492,12 +498,15 @@ public final class PartitionedKeyspace {
      */
     public void evictQueued(int index) {
         boolean more = evictStep(index);
-        evictionRuns.incrementAndGet(index);
+        Runnable waiting = afterNextRun.getAndSet(index, null);
         IntConsumer runner = evictionRunner;
         if (more && runner != null) {
             runner.accept(index);
         } else {
             evictionQueued.set(index, 0);
+        }
+        if (waiting != null) {
+            waiting.run();
         }
     }
 

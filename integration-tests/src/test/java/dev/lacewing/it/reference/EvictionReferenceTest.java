@@ -6,6 +6,7 @@ import dev.lacewing.core.server.LacewingServer;
 import dev.lacewing.it.resp.RespClient;
 import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
+import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -100,6 +101,47 @@ class EvictionReferenceTest {
             client.call("CONFIG", "SET", "notify-keyspace-events", "");
         }
         return transcript;
+    }
+
+    /**
+     * CONFIG SET maxmemory below the memory in use, pipelined in one write with the requests behind
+     * it: its OK, which may wait for eviction on other threads, comes in its place, and the
+     * requests behind it run after it, in order.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void theRequestsPipelinedBehindConfigSetMaxmemoryAreAnsweredAfterItInOrder(Target target) {
+        List<String> expected = pipelinedTranscript(redis.port());
+        assertEquals(List.of("+OK\r\n", "+OK\r\n", "+PONG\r\n", "$5\r\nafter\r\n", "+OK\r\n"), expected);
+        try (LacewingServer server = Servers.builder(target).start()) {
+            assertEquals(expected, pipelinedTranscript(server.port()), target::toString);
+        }
+    }
+
+    private static List<String> pipelinedTranscript(int port) {
+        List<String> transcript = new ArrayList<>();
+        try (RespClient client = RespClient.connect(port)) {
+            client.call("FLUSHALL");
+            fill(client, 20_000);
+            String[][] pipeline = {
+                {"CONFIG", "SET", "maxmemory-policy", "allkeys-random"}, {"CONFIG", "SET", "maxmemory", "1"},
+                {"PING"}, {"ECHO", "after"}, {"CONFIG", "SET", "maxmemory", "0"}};
+            client.send(join(List.of(pipeline)));
+            for (int i = 0; i < pipeline.length; i++) {
+                transcript.add(client.readReplyText());
+            }
+            client.call("CONFIG", "SET", "maxmemory-policy", "noeviction");
+        }
+        return transcript;
+    }
+
+    /** Requests encoded one after another, to be sent in one write. */
+    private static byte[] join(List<String[]> requests) {
+        ByteArrayOutputStream write = new ByteArrayOutputStream();
+        for (String[] request : requests) {
+            write.writeBytes(RespClient.encode(RespClient.toBytes(request)));
+        }
+        return write.toByteArray();
     }
 
     /** {@code count} keys {@code key:<n>}, written by pipelined MSETs of 1,000. */
