@@ -51,23 +51,10 @@ public final class PartitionedKeyspace {
     private static final long ESTIMATE_NANOS = 1_000_000;
 
     /**
-     * Keys one queued eviction task evicts at most before it queues itself again: bounds how long
-     * it holds its partition's owner, as Redis's eviction time limit (about 500 µs) bounds a pass.
-     */
-    private static final int EVICTIONS_PER_TASK = 128;
-
-    /**
-     * Bytes one queued eviction task asks its storage to offload at most before it queues itself
-     * again: bounds the disk writes one run makes on its partition's owner, as
-     * {@link #EVICTIONS_PER_TASK} bounds its evictions.
+     * Bytes one eviction step asks its storage to offload at most: between steps the time limit
+     * ({@link MemoryPolicy#evictionTimeLimitNanos}) is checked, as it is every 16 keys evicted.
      */
     private static final long OFFLOAD_BYTES_PER_TASK = 1 << 20;
-
-    /**
-     * How long a command evicts before it runs, and CONFIG SET maxmemory before it replies:
-     * Redis's eviction time limit at the default maxmemory-eviction-tenacity (500 µs).
-     */
-    private static final long EVICTION_TIME_LIMIT_NANOS = 500_000;
 
     private static final System.Logger LOG = System.getLogger(PartitionedKeyspace.class.getName());
 
@@ -331,7 +318,7 @@ public final class PartitionedKeyspace {
         // The clients' buffers are not evictable: the keyspace's shares divide what they leave.
         long share = Math.max(0, limit - clients) / partitions.length;
         // Without queued tasks to go on, nothing would evict the rest: no time limit then.
-        long deadline = evictionRunner != null ? System.nanoTime() + EVICTION_TIME_LIMIT_NANOS : Long.MAX_VALUE;
+        long deadline = evictionRunner != null ? evictionDeadline() : Long.MAX_VALUE;
         boolean atShare = false;
         boolean timedOut = false;
         for (int i = 0; i < count && used > limit && !timedOut; i++) {
@@ -427,7 +414,10 @@ public final class PartitionedKeyspace {
             return false;
         }
         long share = Math.max(0, limit - clients) / partitions.length;
-        long deadline = System.nanoTime() + EVICTION_TIME_LIMIT_NANOS;
+        long deadline = evictionDeadline();
+        // The first partition taken here gets one step however short the limit, as performEvictions
+        // checks its limit only after 16 keys; the others only while time is left.
+        boolean[] timeLeft = {true};
         // One count per task awaited, and one for this loop, so that no run ends the wait before it is set up.
         AtomicInteger pending = new AtomicInteger(1);
         Runnable ranOnce = () -> {
@@ -443,7 +433,8 @@ public final class PartitionedKeyspace {
             }
             int owned = index;
             boolean[] more = {true};
-            if (here != null && here.runHolding(index, () -> more[0] = evictUntil(owned, deadline))) {
+            if (here != null && here.runHolding(index, () -> more[0] = !timeLeft[0] || evictUntil(owned, deadline))) {
+                timeLeft[0] = System.nanoTime() <= deadline;
                 if (more[0]) {
                     runner.accept(index);
                 } else {
@@ -460,13 +451,19 @@ public final class PartitionedKeyspace {
         return pending.decrementAndGet() != 0;
     }
 
-    /** Eviction steps on partition {@code index} (held) until done or past {@code deadline}; whether more is left. */
+    /** Eviction steps on partition {@code index} (held), one at least, until done or past {@code deadline}; whether more is left. */
     private boolean evictUntil(int index, long deadline) {
-        boolean more = true;
-        while (more && System.nanoTime() < deadline) {
-            more = evictStep(index);
-        }
+        boolean more;
+        do {
+            more = evictStep(index, deadline);
+        } while (more && System.nanoTime() <= deadline);
         return more;
+    }
+
+    /** When an eviction pass starting now must stop: {@link Long#MAX_VALUE} at tenacity 100. */
+    private long evictionDeadline() {
+        long limit = memory.evictionTimeLimitNanos();
+        return limit == Long.MAX_VALUE ? Long.MAX_VALUE : System.nanoTime() + limit;
     }
 
     /** Ends partition {@code index}'s queued eviction task unrun: its owner could not touch it then. */
@@ -488,16 +485,17 @@ public final class PartitionedKeyspace {
     }
 
     /**
-     * The queued eviction task of partition {@code index}, run by its owner. While the keyspace is
-     * over {@code maxmemory} and the partition over its share it first asks the storage to offload
-     * (up to {@link #OFFLOAD_BYTES_PER_TASK}), as {@link #reclaim} does, and evicts no key while
-     * that frees all it was asked; else it evicts up to {@link #EVICTIONS_PER_TASK} keys for the
-     * rest. It queues itself again while both still hold and it did all a run may, else ends (the
-     * next command over the limit queues a new one). Keys evicted here are counted and published
+     * The queued eviction task of partition {@code index}, run by its owner, as Redis's
+     * evictionTimeProc: steps for at most the eviction time limit. While the keyspace is over
+     * {@code maxmemory} and the partition over its share each step first asks the storage to
+     * offload (up to {@link #OFFLOAD_BYTES_PER_TASK}), as {@link #reclaim} does, and evicts no key
+     * while that frees all it was asked; else it evicts keys for the rest until the limit (checked
+     * every 16 keys). It queues itself again while both still hold when the time is up, else ends
+     * (the next command over the limit queues a new one). Keys evicted here are counted and published
      * as a command's evictions are.
      */
     public void evictQueued(int index) {
-        boolean more = evictStep(index);
+        boolean more = evictUntil(index, evictionDeadline());
         Runnable waiting = afterNextRun.getAndSet(index, null);
         IntConsumer runner = evictionRunner;
         if (more && runner != null) {
@@ -510,8 +508,8 @@ public final class PartitionedKeyspace {
         }
     }
 
-    /** One run of partition {@code index}'s eviction ({@link #evictQueued}), holding it; whether it should run again. */
-    private boolean evictStep(int index) {
+    /** One step of partition {@code index}'s eviction ({@link #evictQueued}), holding it; whether more is left. */
+    private boolean evictStep(int index, long deadline) {
         boolean more = false;
         long limit = memory.maxmemory();
         if (limit != 0 && memory.policy() != EvictionPolicy.NOEVICTION) {
@@ -531,13 +529,16 @@ public final class PartitionedKeyspace {
                 long before = partition.liveMemory();
                 long current = before;
                 int evicted = 0;
-                while (before - current < over && current > share && evicted < EVICTIONS_PER_TASK
-                    && partition.evictOne(now)) {
-                    evicted++;
+                boolean timedOut = false;
+                while (before - current < over && current > share && partition.evictOne(now)) {
                     current = partition.liveMemory();
+                    if (++evicted % 16 == 0 && System.nanoTime() > deadline) {
+                        timedOut = true;
+                        break;
+                    }
                 }
                 liveEstimate.addAndGet(current - before);
-                more = evicted == EVICTIONS_PER_TASK && before - current < over && current > share;
+                more = timedOut && before - current < over && current > share;
             }
         }
         return more;

@@ -224,6 +224,8 @@ class EvictionTest {
     void theRestOfTheExcessIsEvictedByOneQueuedTaskPerOtherPartition() {
         PartitionedKeyspace keyspace = new PartitionedKeyspace(4, 1, memory, () -> now);
         memory.set("maxmemory-policy", "allkeys-random");
+        // No time for more than 16 keys per pass, whatever the machine's speed.
+        memory.set("maxmemory-eviction-tenacity", "0");
         Keyspace db = keyspace.database(0);
         fill(db, 0, KEYS, Keyspace.NO_EXPIRY);
         memory.set("maxmemory", "1");
@@ -273,6 +275,43 @@ class EvictionTest {
         }
         assertTrue(keyspace.liveMemory() <= memory.maxmemory(), keyspace.liveMemory() + " > " + memory.maxmemory());
         assertTrue(keyspace.evictedKeys() > 0);
+    }
+
+    /**
+     * maxmemory-eviction-tenacity bounds each pass as Redis's evictionTimeLimitUs, checked every 16
+     * keys: at 0 a queued run evicts 16 keys and queues itself again; at 100 one run evicts all its
+     * partition must give.
+     */
+    @Test
+    void tenacityBoundsEachQueuedRunFromSixteenKeysToNoLimit() {
+        PartitionedKeyspace keyspace = new PartitionedKeyspace(1, 1, memory, () -> now);
+        memory.set("maxmemory-policy", "allkeys-random");
+        ArrayDeque<Integer> queued = new ArrayDeque<>();
+        keyspace.evictionRunner(queued::add);
+        fill(keyspace.database(0), 0, KEYS, Keyspace.NO_EXPIRY);
+        memory.set("maxmemory", "1");
+        memory.set("maxmemory-eviction-tenacity", "0");
+        assertTrue(keyspace.reclaim(new int[0], 0));
+        assertEquals(List.of(0), List.copyOf(queued));
+        keyspace.evictQueued(queued.poll());
+        assertEquals(16, keyspace.evictedKeys());
+        assertEquals(List.of(0), List.copyOf(queued), "queued again");
+        memory.set("maxmemory-eviction-tenacity", "100");
+        keyspace.evictQueued(queued.poll());
+        assertEquals(KEYS, keyspace.evictedKeys());
+        assertTrue(queued.isEmpty(), "done in one run");
+    }
+
+    /** The limits of Redis's evictionTimeLimitUs, in nanoseconds. */
+    @Test
+    void tenacityGivesRedisEvictionTimeLimits() {
+        assertEquals(0, MemoryPolicy.evictionTimeLimitNanos(0));
+        assertEquals(250_000, MemoryPolicy.evictionTimeLimitNanos(5));
+        assertEquals(500_000, MemoryPolicy.evictionTimeLimitNanos(10));
+        assertEquals(575_000, MemoryPolicy.evictionTimeLimitNanos(11));
+        assertEquals(133_931_000, MemoryPolicy.evictionTimeLimitNanos(50));
+        assertEquals(Long.MAX_VALUE, MemoryPolicy.evictionTimeLimitNanos(100));
+        assertEquals(500_000, memory.evictionTimeLimitNanos(), "the default, 10");
     }
 
     /**
