@@ -122,6 +122,8 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
     private int replyStart;
     private long deferredBytes;
     private boolean readPaused;
+    /** Whether the transport is delivering a read batch (channelRead until channelReadComplete). Home thread only. */
+    private boolean reading;
 
     private Channel channel;
     private ByteBuf out;
@@ -409,7 +411,25 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
             channel.eventLoop().execute(this::processInput);
             return;
         }
+        reading = true;
         processInput();
+    }
+
+    /**
+     * The transport's read batch ended: the replies of every request it brought, and before them the
+     * BCAST invalidations of their writes, go out at once, as Redis writes a pass's replies in
+     * beforeSleep; a pipeline the transport reads in several buffers is still one pass.
+     */
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (reading) {
+            reading = false;
+            if (!waiting) {
+                flush();
+                accountBuffers();
+            }
+        }
+        ctx.fireChannelReadComplete();
     }
 
     /**
@@ -524,9 +544,10 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
     // ---- request processing ---------------------------------------------------------------
 
     /**
-     * Runs every complete request buffered, then flushes their replies at once. The query buffer
-     * limit is checked once the complete requests have run, on what Redis's query buffer would
-     * hold ({@link RequestDecoder#queryBufferBytes()}). A protocol error is logged at verbose
+     * Runs every complete request buffered, then flushes their replies at once (within a read
+     * batch, at its end: {@link #channelReadComplete}). The query buffer limit is checked once the
+     * complete requests have run, on what Redis's query buffer would hold
+     * ({@link RequestDecoder#queryBufferBytes()}). A protocol error is logged at verbose
      * (System.Logger DEBUG), as Redis does, so that bad clients cannot fill the log at notice.
      */
     private void processInput() {
@@ -578,8 +599,9 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
                 decoder.consume();
             }
         }
-        if (!waiting) {
+        if (!waiting && !reading) {
             // While a command is away its reply is being written into `out`: flush on resume.
+            // Within a read batch, at its end (channelReadComplete).
             flush();
             accountBuffers();
         }
