@@ -88,6 +88,9 @@ public final class Config implements Settings {
             "most keys tracked for client-side caching (CLIENT TRACKING), shared evenly among partitions; over it, "
             + "the oldest keys of a partition are dropped and their clients invalidated; 0 for no limit",
             0, Long.MAX_VALUE),
+        new Setting("maxmemory-eviction-tenacity", List.of(), "10", MUTABLE, Setting.Type.INTEGER,
+            "how long one eviction pass may run (a command's, CONFIG SET maxmemory's, each background run): 50 "
+            + "microseconds per step up to 10 (500), 15% more per step above, no limit at 100", 0, 100),
         new Setting("maxmemory-samples", List.of(), "5", MUTABLE, Setting.Type.INTEGER,
             "keys sampled per database for each LRU, LFU or TTL eviction", 1, Integer.MAX_VALUE),
         new Setting("lfu-log-factor", List.of(), "10", MUTABLE, Setting.Type.INTEGER,
@@ -270,7 +273,6 @@ public final class Config implements Settings {
         inert("masterauth", List.of(), "", MUTABLE, Setting.Type.STRING),
         inert("masteruser", List.of(), "", MUTABLE, Setting.Type.STRING),
         inert("maxmemory-clients", List.of(), "0", MUTABLE, Setting.Type.STRING),
-        inert("maxmemory-eviction-tenacity", List.of(), "10", MUTABLE, Setting.Type.INTEGER, 0, 100),
         inert("min-replicas-max-lag", List.of("min-slaves-max-lag"), "10", MUTABLE, Setting.Type.INTEGER, 0, Integer.MAX_VALUE),
         inert("min-replicas-to-write", List.of("min-slaves-to-write"), "0", MUTABLE, Setting.Type.INTEGER, 0, Integer.MAX_VALUE),
         inert("no-appendfsync-on-rewrite", List.of(), "no", MUTABLE, Setting.Type.BOOLEAN),

@@ -42,6 +42,11 @@ public abstract class KeyspaceEngine implements StorageEngine {
         keyspace.changedWithoutKey();
     }
 
+    /** {@link PartitionedKeyspace#maxmemoryChanged}: CONFIG SET maxmemory evicts at once. */
+    public boolean maxmemoryChanged(Runnable firstRunsEnded) {
+        return keyspace.maxmemoryChanged(firstRunsEnded);
+    }
+
     @Override
     public long usedMemory() {
         return keyspace.liveMemory();

@@ -3,13 +3,12 @@ package dev.lacewing.core.keyspace;
 import dev.lacewing.api.Settings;
 import dev.lacewing.api.StringEncoding;
 import dev.lacewing.api.storage.AccessPolicy;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The memory settings a keyspace obeys ({@code maxmemory}, {@code maxmemory-policy},
- * {@code maxmemory-samples}, {@code lfu-log-factor}, {@code lfu-decay-time}) and the arithmetic
+ * {@code maxmemory-samples}, {@code lfu-log-factor}, {@code lfu-decay-time},
+ * {@code maxmemory-eviction-tenacity}) and the arithmetic
  * of the 24-bit access field every key carries, as Redis keeps it in each robj's {@code lru}:
  *
  * <ul>
@@ -40,8 +39,7 @@ public final class MemoryPolicy implements AccessPolicy {
     private volatile int samples = 5;
     private volatile int lfuLogFactor = 10;
     private volatile int lfuDecayTime = 1;
-    /** Told after each change of {@code maxmemory}, on the thread that set it. */
-    private final List<Runnable> maxmemoryListeners = new CopyOnWriteArrayList<>();
+    private volatile long evictionTimeLimitNanos = evictionTimeLimitNanos(10);
 
     /** Redis's defaults: no limit, noeviction, 5 samples, log factor 10, decay time 1. */
     public MemoryPolicy() {
@@ -58,7 +56,7 @@ public final class MemoryPolicy implements AccessPolicy {
     public static MemoryPolicy snapshot(Settings settings) {
         MemoryPolicy memory = new MemoryPolicy();
         for (String name : new String[] {"maxmemory", "maxmemory-policy", "maxmemory-samples", "lfu-log-factor",
-            "lfu-decay-time"}) {
+            "lfu-decay-time", "maxmemory-eviction-tenacity"}) {
             settings.get(name).ifPresent(value -> memory.set(name, value));
         }
         return memory;
@@ -67,22 +65,15 @@ public final class MemoryPolicy implements AccessPolicy {
     /** Takes a setting's normalized value; names it does not keep are ignored. */
     public void set(String name, String value) {
         switch (name) {
-            case "maxmemory" -> {
-                maxmemory = Long.parseLong(value);
-                maxmemoryListeners.forEach(Runnable::run);
-            }
+            case "maxmemory" -> maxmemory = Long.parseLong(value);
             case "maxmemory-policy" -> policy = EvictionPolicy.named(value);
             case "maxmemory-samples" -> samples = Integer.parseInt(value);
             case "lfu-log-factor" -> lfuLogFactor = Integer.parseInt(value);
             case "lfu-decay-time" -> lfuDecayTime = Integer.parseInt(value);
+            case "maxmemory-eviction-tenacity" -> evictionTimeLimitNanos = evictionTimeLimitNanos(Integer.parseInt(value));
             default -> {
             }
         }
-    }
-
-    /** Runs {@code listener} after each change of {@code maxmemory} (CONFIG SET), on the setting's thread. */
-    public void onMaxmemorySet(Runnable listener) {
-        maxmemoryListeners.add(listener);
     }
 
     /** Bytes the keyspace may hold; 0 for no limit. */
@@ -92,6 +83,29 @@ public final class MemoryPolicy implements AccessPolicy {
 
     public EvictionPolicy policy() {
         return policy;
+    }
+
+    /**
+     * How long one eviction pass may run (a command's before it runs, CONFIG SET maxmemory's before it
+     * replies, each run of a queued eviction task), checked every 16 keys; {@link Long#MAX_VALUE}
+     * for no limit.
+     */
+    public long evictionTimeLimitNanos() {
+        return evictionTimeLimitNanos;
+    }
+
+    /**
+     * Redis's evictionTimeLimitUs for a maxmemory-eviction-tenacity (0-100): 50 µs per step up to the
+     * default 10 (500 µs), then 15% more per step (about 2 minutes at 99), and no limit at 100.
+     */
+    static long evictionTimeLimitNanos(int tenacity) {
+        if (tenacity <= 10) {
+            return 50_000L * tenacity;
+        }
+        if (tenacity < 100) {
+            return (long) (500.0 * Math.pow(1.15, tenacity - 10.0)) * 1000;
+        }
+        return Long.MAX_VALUE;
     }
 
     /** Keys sampled per database for each eviction, as maxmemory-samples. */

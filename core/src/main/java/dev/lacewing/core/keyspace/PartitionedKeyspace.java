@@ -12,10 +12,11 @@ import java.util.HashSet;
 import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntConsumer;
 import java.util.function.IntPredicate;
 import java.util.function.LongSupplier;
@@ -50,29 +51,10 @@ public final class PartitionedKeyspace {
     private static final long ESTIMATE_NANOS = 1_000_000;
 
     /**
-     * Keys one queued eviction task evicts at most before it queues itself again: bounds how long
-     * it holds its partition's owner, as Redis's eviction time limit (about 500 µs) bounds a pass.
-     */
-    private static final int EVICTIONS_PER_TASK = 128;
-
-    /**
-     * Bytes one queued eviction task asks its storage to offload at most before it queues itself
-     * again: bounds the disk writes one run makes on its partition's owner, as
-     * {@link #EVICTIONS_PER_TASK} bounds its evictions.
+     * Bytes one eviction step asks its storage to offload at most: between steps the time limit
+     * ({@link MemoryPolicy#evictionTimeLimitNanos}) is checked, as it is every 16 keys evicted.
      */
     private static final long OFFLOAD_BYTES_PER_TASK = 1 << 20;
-
-    /**
-     * How long a command evicts before it runs, and CONFIG SET maxmemory before it replies:
-     * Redis's eviction time limit at the default maxmemory-eviction-tenacity (500 µs).
-     */
-    private static final long EVICTION_TIME_LIMIT_NANOS = 500_000;
-
-    /**
-     * How long CONFIG SET maxmemory waits, at most, for the first run of the tasks it queued on
-     * other threads: each is one bounded step, so this bounds only a thread that is not scheduled.
-     */
-    private static final long FIRST_RUN_WAIT_NANOS = 20_000_000;
 
     private static final System.Logger LOG = System.getLogger(PartitionedKeyspace.class.getName());
 
@@ -92,8 +74,12 @@ public final class PartitionedKeyspace {
     private volatile IntConsumer evictionRunner;
     /** Runs work on a partition on the calling thread where it may; set by the engine, none by default. */
     private volatile PartitionHere evictionHere;
-    /** Per partition, the runs of its eviction task so far, for {@link #maxmemorySet} to wait on. */
-    private final AtomicIntegerArray evictionRuns;
+    /**
+     * Per partition, what waits for the end of its queued eviction task's next run
+     * ({@link #maxmemoryChanged}'s countdown); null when nothing does. Set only by the thread that
+     * queued the task, before queueing it, so one run ends one wait.
+     */
+    private final AtomicReferenceArray<Runnable> afterNextRun;
 
     /**
      * How an engine lets the calling thread, which runs a keyless command (CONFIG SET), work on a
@@ -149,7 +135,7 @@ public final class PartitionedKeyspace {
         this.clientBufferBytes = clientBufferBytes;
         partitions = new Partition[partitionCount];
         evictionQueued = new AtomicIntegerArray(partitionCount);
-        evictionRuns = new AtomicIntegerArray(partitionCount);
+        afterNextRun = new AtomicReferenceArray<>(partitionCount);
         for (int i = 0; i < partitionCount; i++) {
             partitions[i] = new Partition(databaseCount, storage.partition(i, partitionCount), memory, clock);
         }
@@ -157,7 +143,6 @@ public final class PartitionedKeyspace {
         for (int i = 0; i < databaseCount; i++) {
             databases[i] = new Database(i, partitions, keylessChanges, clock);
         }
-        memory.onMaxmemorySet(this::maxmemorySet);
     }
 
     /**
@@ -333,7 +318,7 @@ public final class PartitionedKeyspace {
         // The clients' buffers are not evictable: the keyspace's shares divide what they leave.
         long share = Math.max(0, limit - clients) / partitions.length;
         // Without queued tasks to go on, nothing would evict the rest: no time limit then.
-        long deadline = evictionRunner != null ? System.nanoTime() + EVICTION_TIME_LIMIT_NANOS : Long.MAX_VALUE;
+        long deadline = evictionRunner != null ? evictionDeadline() : Long.MAX_VALUE;
         boolean atShare = false;
         boolean timedOut = false;
         for (int i = 0; i < count && used > limit && !timedOut; i++) {
@@ -397,14 +382,20 @@ public final class PartitionedKeyspace {
      * warning and evicts at once (performEvictions) rather than at the next command. Each
      * partition over its share with a key to evict is evicted on this thread, while Redis's time
      * limit lasts, where the engine lets it take the partition ({@link #evictionHere}), or gets an
-     * eviction task on its owner, whose first run (one bounded step) is awaited: so a small
-     * excess is gone before the reply, as in Redis, and a large one goes on in the background
-     * while writes are admitted. Runs on the setting's thread, which holds no partition.
+     * eviction task on its owner: so a small excess is gone before the reply, as in Redis, and a
+     * large one goes on in the background while writes are admitted. The caller holds no partition.
+     *
+     * <p>Nothing waits here for another thread: when tasks were queued, {@code firstRunsEnded} (if
+     * given) runs once, on the thread that ends the last of their first runs (each one bounded
+     * step), and the reply waits for it.
+     *
+     * @return whether {@code firstRunsEnded} will run; false when nothing was queued or every
+     *         queued task has run once already (it then never runs)
      */
-    private void maxmemorySet() {
+    public boolean maxmemoryChanged(Runnable firstRunsEnded) {
         long limit = memory.maxmemory();
         if (limit == 0) {
-            return;
+            return false;
         }
         long clients = clientBufferBytes.getAsLong();
         long live = liveMemory();
@@ -412,7 +403,7 @@ public final class PartitionedKeyspace {
         estimatedAt = System.nanoTime();
         estimated = true;
         if (live + clients <= limit) {
-            return;
+            return false;
         }
         LOG.log(System.Logger.Level.WARNING, "WARNING: the new maxmemory value set via CONFIG SET (" + limit
             + ") is smaller than the current memory usage (" + (live + clients) + "). This will result in key "
@@ -420,13 +411,20 @@ public final class PartitionedKeyspace {
         IntConsumer runner = evictionRunner;
         PartitionHere here = evictionHere;
         if (runner == null || memory.policy() == EvictionPolicy.NOEVICTION) {
-            return;
+            return false;
         }
         long share = Math.max(0, limit - clients) / partitions.length;
-        long deadline = System.nanoTime() + EVICTION_TIME_LIMIT_NANOS;
-        int[] awaited = new int[partitions.length];
-        int[] runsBefore = new int[partitions.length];
-        int waits = 0;
+        long deadline = evictionDeadline();
+        // The first partition taken here gets one step however short the limit, as performEvictions
+        // checks its limit only after 16 keys; the others only while time is left.
+        boolean[] timeLeft = {true};
+        // One count per task awaited, and one for this loop, so that no run ends the wait before it is set up.
+        AtomicInteger pending = new AtomicInteger(1);
+        Runnable ranOnce = () -> {
+            if (pending.decrementAndGet() == 0) {
+                firstRunsEnded.run();
+            }
+        };
         for (int index = 0; index < partitions.length; index++) {
             Partition partition = partitions[index];
             if (partition.liveMemory() <= share || !partition.hasEvictionCandidates()
@@ -435,7 +433,8 @@ public final class PartitionedKeyspace {
             }
             int owned = index;
             boolean[] more = {true};
-            if (here != null && here.runHolding(index, () -> more[0] = evictUntil(owned, deadline))) {
+            if (here != null && here.runHolding(index, () -> more[0] = !timeLeft[0] || evictUntil(owned, deadline))) {
+                timeLeft[0] = System.nanoTime() <= deadline;
                 if (more[0]) {
                     runner.accept(index);
                 } else {
@@ -443,33 +442,37 @@ public final class PartitionedKeyspace {
                 }
                 continue;
             }
-            runsBefore[index] = evictionRuns.get(index);
-            awaited[waits++] = index;
+            if (firstRunsEnded != null) {
+                pending.incrementAndGet();
+                afterNextRun.set(index, ranOnce);
+            }
             runner.accept(index);
         }
-        long waitUntil = System.nanoTime() + FIRST_RUN_WAIT_NANOS;
-        for (int i = 0; i < waits && System.nanoTime() < waitUntil; ) {
-            int index = awaited[i];
-            if (evictionQueued.get(index) == 0 || evictionRuns.get(index) != runsBefore[index]) {
-                i++;
-            } else {
-                LockSupport.parkNanos(20_000);
-            }
-        }
+        return pending.decrementAndGet() != 0;
     }
 
-    /** Eviction steps on partition {@code index} (held) until done or past {@code deadline}; whether more is left. */
+    /** Eviction steps on partition {@code index} (held), one at least, until done or past {@code deadline}; whether more is left. */
     private boolean evictUntil(int index, long deadline) {
-        boolean more = true;
-        while (more && System.nanoTime() < deadline) {
-            more = evictStep(index);
-        }
+        boolean more;
+        do {
+            more = evictStep(index, deadline);
+        } while (more && System.nanoTime() <= deadline);
         return more;
+    }
+
+    /** When an eviction pass starting now must stop: {@link Long#MAX_VALUE} at tenacity 100. */
+    private long evictionDeadline() {
+        long limit = memory.evictionTimeLimitNanos();
+        return limit == Long.MAX_VALUE ? Long.MAX_VALUE : System.nanoTime() + limit;
     }
 
     /** Ends partition {@code index}'s queued eviction task unrun: its owner could not touch it then. */
     public void dropQueuedEviction(int index) {
+        Runnable waiting = afterNextRun.getAndSet(index, null);
         evictionQueued.set(index, 0);
+        if (waiting != null) {
+            waiting.run();
+        }
     }
 
     private static boolean contains(int[] values, int count, int value) {
@@ -482,27 +485,31 @@ public final class PartitionedKeyspace {
     }
 
     /**
-     * The queued eviction task of partition {@code index}, run by its owner. While the keyspace is
-     * over {@code maxmemory} and the partition over its share it first asks the storage to offload
-     * (up to {@link #OFFLOAD_BYTES_PER_TASK}), as {@link #reclaim} does, and evicts no key while
-     * that frees all it was asked; else it evicts up to {@link #EVICTIONS_PER_TASK} keys for the
-     * rest. It queues itself again while both still hold and it did all a run may, else ends (the
-     * next command over the limit queues a new one). Keys evicted here are counted and published
+     * The queued eviction task of partition {@code index}, run by its owner, as Redis's
+     * evictionTimeProc: steps for at most the eviction time limit. While the keyspace is over
+     * {@code maxmemory} and the partition over its share each step first asks the storage to
+     * offload (up to {@link #OFFLOAD_BYTES_PER_TASK}), as {@link #reclaim} does, and evicts no key
+     * while that frees all it was asked; else it evicts keys for the rest until the limit (checked
+     * every 16 keys). It queues itself again while both still hold when the time is up, else ends
+     * (the next command over the limit queues a new one). Keys evicted here are counted and published
      * as a command's evictions are.
      */
     public void evictQueued(int index) {
-        boolean more = evictStep(index);
-        evictionRuns.incrementAndGet(index);
+        boolean more = evictUntil(index, evictionDeadline());
+        Runnable waiting = afterNextRun.getAndSet(index, null);
         IntConsumer runner = evictionRunner;
         if (more && runner != null) {
             runner.accept(index);
         } else {
             evictionQueued.set(index, 0);
         }
+        if (waiting != null) {
+            waiting.run();
+        }
     }
 
-    /** One run of partition {@code index}'s eviction ({@link #evictQueued}), holding it; whether it should run again. */
-    private boolean evictStep(int index) {
+    /** One step of partition {@code index}'s eviction ({@link #evictQueued}), holding it; whether more is left. */
+    private boolean evictStep(int index, long deadline) {
         boolean more = false;
         long limit = memory.maxmemory();
         if (limit != 0 && memory.policy() != EvictionPolicy.NOEVICTION) {
@@ -522,13 +529,16 @@ public final class PartitionedKeyspace {
                 long before = partition.liveMemory();
                 long current = before;
                 int evicted = 0;
-                while (before - current < over && current > share && evicted < EVICTIONS_PER_TASK
-                    && partition.evictOne(now)) {
-                    evicted++;
+                boolean timedOut = false;
+                while (before - current < over && current > share && partition.evictOne(now)) {
                     current = partition.liveMemory();
+                    if (++evicted % 16 == 0 && System.nanoTime() > deadline) {
+                        timedOut = true;
+                        break;
+                    }
                 }
                 liveEstimate.addAndGet(current - before);
-                more = evicted == EVICTIONS_PER_TASK && before - current < over && current > share;
+                more = timedOut && before - current < over && current > share;
             }
         }
         return more;

@@ -57,6 +57,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -121,6 +122,8 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
     private int replyStart;
     private long deferredBytes;
     private boolean readPaused;
+    /** Whether the transport is delivering a read batch (channelRead until channelReadComplete). Home thread only. */
+    private boolean reading;
 
     private Channel channel;
     private ByteBuf out;
@@ -293,6 +296,14 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
      * whatever is cold again. {@code coldPending} counts the reads outstanding plus one for the
      * command's return home; whoever takes it to 0 posts the rerun to the home thread.
      */
+    /**
+     * A reply that waits for work on other threads ({@link #replyWhenReady}: CONFIG SET maxmemory's
+     * first eviction runs): the command leaves {@code lateReply}, the home thread then waits
+     * ({@code replyWaiting}: input is deferred, out is this thread's, the replies before it gone)
+     * until {@link #replyReady} posts it back, and writes it then. Home thread only.
+     */
+    private Consumer<RespWriter> lateReply;
+    private boolean replyWaiting;
     private boolean coldWait;
     private boolean coldWaiting;
     private boolean coldRerun;
@@ -400,7 +411,25 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
             channel.eventLoop().execute(this::processInput);
             return;
         }
+        reading = true;
         processInput();
+    }
+
+    /**
+     * The transport's read batch ended: the replies of every request it brought, and before them the
+     * BCAST invalidations of their writes, go out at once, as Redis writes a pass's replies in
+     * beforeSleep; a pipeline the transport reads in several buffers is still one pass.
+     */
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (reading) {
+            reading = false;
+            if (!waiting) {
+                flush();
+                accountBuffers();
+            }
+        }
+        ctx.fireChannelReadComplete();
     }
 
     /**
@@ -443,7 +472,7 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
             earlyReply.release();
             earlyReply = null;
         }
-        if (!waiting || blocked || postponed || coldWaiting) {
+        if (outIsOwn()) {
             releaseOut();
         }
         if (heldPushes != null) {
@@ -515,9 +544,10 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
     // ---- request processing ---------------------------------------------------------------
 
     /**
-     * Runs every complete request buffered, then flushes their replies at once. The query buffer
-     * limit is checked once the complete requests have run, on what Redis's query buffer would
-     * hold ({@link RequestDecoder#queryBufferBytes()}). A protocol error is logged at verbose
+     * Runs every complete request buffered, then flushes their replies at once (within a read
+     * batch, at its end: {@link #channelReadComplete}). The query buffer limit is checked once the
+     * complete requests have run, on what Redis's query buffer would hold
+     * ({@link RequestDecoder#queryBufferBytes()}). A protocol error is logged at verbose
      * (System.Logger DEBUG), as Redis does, so that bad clients cannot fill the log at notice.
      */
     private void processInput() {
@@ -569,8 +599,9 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
                 decoder.consume();
             }
         }
-        if (!waiting) {
+        if (!waiting && !reading) {
             // While a command is away its reply is being written into `out`: flush on resume.
+            // Within a read batch, at its end (channelReadComplete).
             flush();
             accountBuffers();
         }
@@ -716,6 +747,9 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
         }
         if (!waiting && coldWait) {
             awaitCold();
+        }
+        if (!waiting && lateReply != null) {
+            awaitLateReply();
         }
     }
 
@@ -1021,6 +1055,52 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
         waiting = true;
         flush();
         coldLanded.run();
+    }
+
+    /**
+     * The running command, a keyless one on the home thread, replies later: {@code reply} writes its
+     * reply once {@link #replyReady} has been run, from any thread, once. Meanwhile this thread goes
+     * on serving other connections, and this one's later requests wait.
+     */
+    public void replyWhenReady(Consumer<RespWriter> reply) {
+        lateReply = reply;
+    }
+
+    /** What ends a {@link #replyWhenReady} wait; from any thread. */
+    public void replyReady() {
+        channel.eventLoop().execute(this::writeLateReply);
+    }
+
+    /** On the home thread, once the command that replies later returned: the replies before it go out, input waits. */
+    private void awaitLateReply() {
+        replyWaiting = true;
+        waiting = true;
+        flush();
+    }
+
+    /**
+     * Whether out is this thread's though the connection waits: blocked, postponed, awaiting cold
+     * reads or a late reply; else a command away on another thread writes into it.
+     */
+    private boolean outIsOwn() {
+        return !waiting || blocked || postponed || coldWaiting || replyWaiting;
+    }
+
+    /** On the home thread: the late reply is written and the input behind it goes on. */
+    private void writeLateReply() {
+        Consumer<RespWriter> reply = lateReply;
+        lateReply = null;
+        replyWaiting = false;
+        waiting = false;
+        if (closed) {
+            releaseOut();
+            releaseDeferred();
+            return;
+        }
+        writer.target(muted ? discardedReplies() : out());
+        reply.accept(writer);
+        decoder.consume();
+        continueInput();
     }
 
     /** On the home thread: every cold read landed; the request runs again, reading what is cold again synchronously. */
@@ -1562,7 +1642,7 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
         // on its own, unless earlier replies still wait in out, which it must not overtake. A
         // blocked or postponed connection's out is this thread's, and may still hold replies that
         // wait for their AOF entry to be written: the message goes in behind them.
-        boolean own = !waiting || blocked || postponed || coldWaiting;
+        boolean own = outIsOwn();
         boolean held = !own && handOverMark > 0;
         ByteBuf target;
         if (own) {
@@ -1623,7 +1703,7 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
             pushedAside = false;
             channel.flush();
         }
-        if (!waiting || blocked || postponed || coldWaiting) {
+        if (outIsOwn()) {
             flush();
             accountBuffers();
         }
@@ -1828,7 +1908,7 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
         }
         // A cold read cuts the pass: the replies before it leave now, the pass's invalidations after
         // the rest of its replies, as when the pass is not cut.
-        if (!passWrites.isEmpty() && !coldWaiting) {
+        if (!passWrites.isEmpty() && !coldWaiting && !replyWaiting) {
             server.tracking().passEnded(this);
             writeOwnInvalidations();
         }
@@ -1845,7 +1925,7 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
                 aof.afterCommit(aofOffset, channel.eventLoop(), committed -> {
                     awaitingAof = false;
                     aofCommitted = Math.max(aofCommitted, committed);
-                    if (!waiting || blocked || postponed || coldWaiting) {
+                    if (outIsOwn()) {
                         flush(false);
                     }
                 });

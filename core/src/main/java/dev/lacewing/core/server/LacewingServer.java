@@ -355,6 +355,7 @@ public final class LacewingServer implements AutoCloseable {
                 }
             }, database);
             state.tracking().keyspace(database);
+            state.tracking().workers(workers);
             database.listen(KeyspaceListener.both(state.keyspaceEvents(),
                 KeyspaceListener.both(state.tracking(), new AofDeletions(state.aof(), state.settings()))));
             if (moduleLoader != null) {

@@ -2,6 +2,7 @@ package dev.lacewing.core.tracking;
 
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.CommandSpec;
+import dev.lacewing.api.Workers;
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.keyspace.KeyspaceListener;
@@ -29,10 +30,15 @@ import java.util.function.Function;
  * Client-side caching (CLIENT TRACKING), as Redis's tracking.c. In the default mode the keys a
  * tracking client reads are remembered in their partition's {@link TrackedKeys}; a write to one takes
  * its entry and sends each client an invalidation. In BCAST mode nothing is remembered: every write
- * to a key under a client's prefix is sent to it, the keys of one client's pass (the requests of one
- * read, {@link #passEnded}) batched per prefix, as Redis batches each event-loop pass's in
- * beforeSleep. A key deleted because its time passed or evicted is invalidated as a write
- * ({@link KeyspaceListener}). FLUSHDB and FLUSHALL send every tracking client a null invalidation.
+ * to a key under a client's prefix is sent to it, batched per pass as Redis's beforeSleep sends them
+ * (trackingBroadcastInvalidationMessages): one message per prefix with every key, sorted, none to
+ * a NOLOOP client for its own writes. The keys a client's commands wrote go out at the
+ * end of its pass, just before its replies ({@link #passEnded}), as beforeSleep queues them before
+ * it writes the replies; those no client's command wrote (active expiry, eviction in the background,
+ * a blocked client served) at the end of the event-loop pass of the worker that deleted them, by an
+ * after-I/O task ({@link WorkerPass}). A key deleted because its
+ * time passed or evicted is invalidated as a write ({@link KeyspaceListener}). FLUSHDB and FLUSHALL
+ * send every tracking client a null invalidation.
  *
  * <p>The write path (the central write hook, {@code Watch.written}) asks {@link #active()} first, so
  * while no client tracks a write pays one volatile read. Invalidations reach a client on any thread
@@ -41,7 +47,8 @@ import java.util.function.Function;
  * the client whose command made them they follow that command's reply, as in Redis.
  *
  * <p>Thread rule: the counters and the prefix registry are concurrent; the prefix arrays are replaced
- * (copy on write) by their clients' home threads; the tables belong to their partitions' threads.
+ * (copy on write) by their clients' home threads; the tables belong to their partitions' threads;
+ * each worker's pass is that worker's.
  */
 public final class Tracking implements KeyspaceListener {
 
@@ -60,6 +67,9 @@ public final class Tracking implements KeyspaceListener {
     private volatile long maxKeys;
     /** The keyspace, whose partitions hold the tables; set before clients connect. */
     private volatile Database keyspace;
+    /** Where BCAST keys wait for the end of their worker's pass; none (sent at once) until set. */
+    private volatile Workers workers;
+    private volatile WorkerPass[] passes = new WorkerPass[0];
 
     public Tracking(Map<Long, ClientConnection> clients, Config config) {
         this.clients = clients;
@@ -70,6 +80,16 @@ public final class Tracking implements KeyspaceListener {
     /** Set once the engine is up: expired and evicted keys are looked up in its partitions. */
     public void keyspace(Database database) {
         keyspace = database;
+    }
+
+    /** Set before clients connect: BCAST keys are sent once per pass of the worker that has them. */
+    public void workers(Workers workers) {
+        WorkerPass[] each = new WorkerPass[workers.count()];
+        for (int i = 0; i < each.length; i++) {
+            each[i] = new WorkerPass(workers, i);
+        }
+        passes = each;
+        this.workers = workers;
     }
 
     /** Whether any client tracks: false nearly always, and then the write path does nothing more. */
@@ -234,8 +254,8 @@ public final class Tracking implements KeyspaceListener {
         /**
          * The command is done: its BCAST keys join the pass of its client, or of the client whose
          * command deleted them (a key found expired or evicted, {@link #running}), and go out at the
-         * pass's end ({@link #passEnded}), as Redis's beforeSleep sends them; those of no client's
-         * command (active expiry, a blocked client served) at once.
+         * pass's end ({@link #passEnded}); those of no client's command (active expiry, eviction in
+         * the background, a blocked client served) at the end of this worker's event-loop pass.
          */
         public void done() {
             if (written == null) {
@@ -246,9 +266,7 @@ public final class Tracking implements KeyspaceListener {
                 pass.passWrites().addAll(written);
                 return;
             }
-            TreeSet<byte[]> keys = new TreeSet<>(BYTES);
-            keys.addAll(written);
-            broadcast(keys, null);
+            joinPass(written);
         }
     }
 
@@ -266,8 +284,9 @@ public final class Tracking implements KeyspaceListener {
     }
 
     /**
-     * Redis's trackingBroadcastInvalidationMessages, at the end of {@code connection}'s pass, before
-     * its replies go out, on its home thread: the keys its pass wrote ({@link ClientConnection#passWrites}).
+     * Redis's trackingBroadcastInvalidationMessages for {@code connection}'s pass, before its replies
+     * go out, on its home thread: the keys its commands wrote since its last replies
+     * ({@link ClientConnection#passWrites}); a NOLOOP client is not sent its own.
      */
     public void passEnded(ClientConnection connection) {
         Queue<byte[]> pending = connection.passWrites();
@@ -283,8 +302,59 @@ public final class Tracking implements KeyspaceListener {
     }
 
     /**
-     * For each prefix in order, its keys among {@code keys}, sorted and once each, to each of its
-     * clients but a NOLOOP {@code writer}.
+     * Keys no client's command wrote join the calling worker's event-loop pass ({@link WorkerPass});
+     * sent at once where the caller is no worker (or before the workers are set).
+     */
+    private void joinPass(List<byte[]> keys) {
+        Workers known = workers;
+        int worker = known == null ? -1 : known.currentIndex();
+        if (worker >= 0) {
+            passes[worker].add(keys);
+            return;
+        }
+        TreeSet<byte[]> alone = new TreeSet<>(BYTES);
+        alone.addAll(keys);
+        broadcast(alone, null);
+    }
+
+    /**
+     * The BCAST keys no client's command wrote in one event-loop pass of a worker (its active
+     * expiry, its background eviction, the blocked clients it served): the first key of a pass
+     * queues {@link #run} after the worker's I/O, which sends them all, as Redis's beforeSleep sends
+     * what its cron and timers deleted. Thread rule: its worker's only.
+     */
+    private final class WorkerPass implements Runnable {
+
+        private final Workers workers;
+        private final int worker;
+        private TreeSet<byte[]> keys = new TreeSet<>(BYTES);
+        private boolean queued;
+
+        WorkerPass(Workers workers, int worker) {
+            this.workers = workers;
+            this.worker = worker;
+        }
+
+        void add(List<byte[]> written) {
+            keys.addAll(written);
+            if (!queued) {
+                queued = true;
+                workers.executeAfterIo(worker, this);
+            }
+        }
+
+        @Override
+        public void run() {
+            TreeSet<byte[]> sent = keys;
+            keys = new TreeSet<>(BYTES);
+            queued = false;
+            broadcast(sent, null);
+        }
+    }
+
+    /**
+     * For each prefix in order, its keys among {@code keys}, sorted and once each, in one message to
+     * each of its clients but a NOLOOP {@code writer} (null: no client wrote them).
      */
     private void broadcast(TreeSet<byte[]> keys, ClientConnection writer) {
         TreeMap<byte[], ClientConnection[]> matched = new TreeMap<>(BYTES);

@@ -17,6 +17,7 @@ import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.function.LongUnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /** maxmemory and eviction over {@link PartitionedKeyspace#reclaim}. */
@@ -223,6 +224,8 @@ class EvictionTest {
     void theRestOfTheExcessIsEvictedByOneQueuedTaskPerOtherPartition() {
         PartitionedKeyspace keyspace = new PartitionedKeyspace(4, 1, memory, () -> now);
         memory.set("maxmemory-policy", "allkeys-random");
+        // No time for more than 16 keys per pass, whatever the machine's speed.
+        memory.set("maxmemory-eviction-tenacity", "0");
         Keyspace db = keyspace.database(0);
         fill(db, 0, KEYS, Keyspace.NO_EXPIRY);
         memory.set("maxmemory", "1");
@@ -262,14 +265,106 @@ class EvictionTest {
         keyspace.evictionRunner(queued::add);
         fill(keyspace.database(0), 0, KEYS, Keyspace.NO_EXPIRY);
         memory.set("maxmemory", Long.toString(keyspace.liveMemory() * 2));
+        assertFalse(keyspace.maxmemoryChanged(null));
         assertTrue(queued.isEmpty());
         memory.set("maxmemory", Long.toString(keyspace.liveMemory() / 2));
+        assertFalse(keyspace.maxmemoryChanged(null), "no reply to hold");
         assertEquals(List.of(0, 1, 2, 3), List.copyOf(queued));
         while (!queued.isEmpty()) {
             keyspace.evictQueued(queued.poll());
         }
         assertTrue(keyspace.liveMemory() <= memory.maxmemory(), keyspace.liveMemory() + " > " + memory.maxmemory());
         assertTrue(keyspace.evictedKeys() > 0);
+    }
+
+    /**
+     * maxmemory-eviction-tenacity bounds each pass as Redis's evictionTimeLimitUs, checked every 16
+     * keys: at 0 a queued run evicts 16 keys and queues itself again; at 100 one run evicts all its
+     * partition must give.
+     */
+    @Test
+    void tenacityBoundsEachQueuedRunFromSixteenKeysToNoLimit() {
+        PartitionedKeyspace keyspace = new PartitionedKeyspace(1, 1, memory, () -> now);
+        memory.set("maxmemory-policy", "allkeys-random");
+        ArrayDeque<Integer> queued = new ArrayDeque<>();
+        keyspace.evictionRunner(queued::add);
+        fill(keyspace.database(0), 0, KEYS, Keyspace.NO_EXPIRY);
+        memory.set("maxmemory", "1");
+        memory.set("maxmemory-eviction-tenacity", "0");
+        assertTrue(keyspace.reclaim(new int[0], 0));
+        assertEquals(List.of(0), List.copyOf(queued));
+        keyspace.evictQueued(queued.poll());
+        assertEquals(16, keyspace.evictedKeys());
+        assertEquals(List.of(0), List.copyOf(queued), "queued again");
+        memory.set("maxmemory-eviction-tenacity", "100");
+        keyspace.evictQueued(queued.poll());
+        assertEquals(KEYS, keyspace.evictedKeys());
+        assertTrue(queued.isEmpty(), "done in one run");
+    }
+
+    /** The limits of Redis's evictionTimeLimitUs, in nanoseconds. */
+    @Test
+    void tenacityGivesRedisEvictionTimeLimits() {
+        assertEquals(0, MemoryPolicy.evictionTimeLimitNanos(0));
+        assertEquals(250_000, MemoryPolicy.evictionTimeLimitNanos(5));
+        assertEquals(500_000, MemoryPolicy.evictionTimeLimitNanos(10));
+        assertEquals(575_000, MemoryPolicy.evictionTimeLimitNanos(11));
+        assertEquals(133_931_000, MemoryPolicy.evictionTimeLimitNanos(50));
+        assertEquals(Long.MAX_VALUE, MemoryPolicy.evictionTimeLimitNanos(100));
+        assertEquals(500_000, memory.evictionTimeLimitNanos(), "the default, 10");
+    }
+
+    /**
+     * CONFIG SET maxmemory's reply waits for the first run of every task it queued on another
+     * thread, without waiting on this one: what ends the wait runs once, on the thread that ends
+     * the last first run (here the test's, which runs the tasks), a dropped task counting as run.
+     */
+    @Test
+    void settingALimitReportsTheEndOfEveryQueuedTasksFirstRunOnce() {
+        PartitionedKeyspace keyspace = new PartitionedKeyspace(4, 1, memory, () -> now);
+        memory.set("maxmemory-policy", "allkeys-lru");
+        ArrayDeque<Integer> queued = new ArrayDeque<>();
+        keyspace.evictionRunner(queued::add);
+        fill(keyspace.database(0), 0, KEYS, Keyspace.NO_EXPIRY);
+        memory.set("maxmemory", Long.toString(keyspace.liveMemory() / 2));
+        int[] ended = {0};
+        assertTrue(keyspace.maxmemoryChanged(() -> ended[0]++));
+        assertEquals(List.of(0, 1, 2, 3), List.copyOf(queued));
+        keyspace.evictQueued(queued.poll());
+        keyspace.dropQueuedEviction(queued.poll());
+        keyspace.evictQueued(queued.poll());
+        assertEquals(0, ended[0], "one first run still to end");
+        keyspace.evictQueued(queued.poll());
+        assertEquals(1, ended[0]);
+        for (int runs = 0; runs < KEYS && !queued.isEmpty(); runs++) {
+            keyspace.evictQueued(queued.poll());
+        }
+        assertEquals(1, ended[0], "later runs end nothing");
+    }
+
+    /**
+     * Where the setting's thread may take every partition, it evicts them itself, within the time
+     * limit, and queues only what that leaves, never waiting for a partition it took.
+     */
+    @Test
+    void settingALimitEvictsHereWhereThePartitionsMayBeTaken() {
+        PartitionedKeyspace keyspace = new PartitionedKeyspace(4, 1, memory, () -> now);
+        memory.set("maxmemory-policy", "allkeys-lru");
+        ArrayDeque<Integer> queued = new ArrayDeque<>();
+        keyspace.evictionRunner(queued::add);
+        keyspace.evictionHere((partition, body) -> {
+            body.run();
+            return true;
+        });
+        fill(keyspace.database(0), 0, 40, Keyspace.NO_EXPIRY);
+        memory.set("maxmemory", Long.toString(keyspace.liveMemory() / 2));
+        assertFalse(keyspace.maxmemoryChanged(() -> {
+            throw new AssertionError("nothing to wait for");
+        }));
+        while (!queued.isEmpty()) {
+            keyspace.evictQueued(queued.poll());
+        }
+        assertTrue(keyspace.liveMemory() <= memory.maxmemory());
     }
 
     /**
@@ -287,6 +382,7 @@ class EvictionTest {
         ArrayDeque<Integer> queued = new ArrayDeque<>();
         keyspace.evictionRunner(queued::add);
         memory.set("maxmemory", Long.toString(keyspace.liveMemory() / 2));
+        keyspace.maxmemoryChanged(null);
         assertEquals(4, queued.size());
         for (int runs = 0; runs < 1000 && !queued.isEmpty(); runs++) {
             keyspace.evictQueued(queued.poll());
@@ -296,6 +392,7 @@ class EvictionTest {
         offloadable[0] = 0;
         sleepPastEstimate();
         memory.set("maxmemory", Long.toString(keyspace.liveMemory() / 2));
+        keyspace.maxmemoryChanged(null);
         for (int runs = 0; runs < 1000 && !queued.isEmpty(); runs++) {
             keyspace.evictQueued(queued.poll());
         }
@@ -307,6 +404,15 @@ class EvictionTest {
      * all (freeing nothing: the test's keyspace does not see its memory fall).
      */
     private Storage offloading(long[] offloadable) {
+        return offloading(bytes -> {
+            long freed = Math.min(bytes, offloadable[0]);
+            offloadable[0] -= freed;
+            return freed;
+        });
+    }
+
+    /** The compact storage, whose partitions answer an offload of some bytes with what {@code offload} says it freed. */
+    private Storage offloading(LongUnaryOperator offload) {
         StorageProvider compact = ServiceLoader.load(StorageProvider.class).stream()
             .map(ServiceLoader.Provider::get).filter(provider -> provider.name().equals("compact")).findFirst()
             .orElseThrow();
@@ -321,39 +427,22 @@ class EvictionTest {
 
             @Override
             public long offload(long bytes, long now) {
-                long freed = Math.min(bytes, offloadable[0]);
-                offloadable[0] -= freed;
-                return freed;
+                return offload.applyAsLong(bytes);
             }
         };
     }
 
-    /** The keyspace sums its partitions again once its estimate is a millisecond old. */
     /**
      * A storage that can move values out of memory is asked to, for the whole excess, before any key
      * is evicted: here it covers all of it (as it says), so nothing is evicted, even under noeviction.
      */
     @Test
     void aStorageThatOffloadsIsAskedForTheExcessBeforeAnyKeyIsEvicted() {
-        StorageProvider compact = ServiceLoader.load(StorageProvider.class).stream()
-            .map(ServiceLoader.Provider::get).filter(provider -> provider.name().equals("compact")).findFirst()
-            .orElseThrow();
-        Storage inner = compact.open(new StorageSetup(name -> Optional.empty(), 16, () -> now, memory));
         long[] asked = {0};
-        Storage offloading = (index, count) -> new PartitionStore() {
-            private final PartitionStore store = inner.partition(index, count);
-
-            @Override
-            public Table newTable() {
-                return store.newTable();
-            }
-
-            @Override
-            public long offload(long bytes, long now) {
-                asked[0] += bytes;
-                return bytes;
-            }
-        };
+        Storage offloading = offloading(bytes -> {
+            asked[0] += bytes;
+            return bytes;
+        });
         PartitionedKeyspace keyspace = new PartitionedKeyspace(1, 16, offloading, memory, () -> now, () -> 0);
         fill(keyspace.database(0), 0, KEYS, Keyspace.NO_EXPIRY);
         long used = keyspace.liveMemory();
@@ -365,6 +454,7 @@ class EvictionTest {
         assertEquals(KEYS, keyspace.database(0).size());
     }
 
+    /** The keyspace sums its partitions again once its estimate is a millisecond old. */
     private static void sleepPastEstimate() {
         try {
             Thread.sleep(2);

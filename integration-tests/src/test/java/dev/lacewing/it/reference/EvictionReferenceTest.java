@@ -6,6 +6,7 @@ import dev.lacewing.core.server.LacewingServer;
 import dev.lacewing.it.resp.RespClient;
 import dev.lacewing.it.server.Servers;
 import dev.lacewing.it.server.Target;
+import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -100,6 +101,94 @@ class EvictionReferenceTest {
             client.call("CONFIG", "SET", "notify-keyspace-events", "");
         }
         return transcript;
+    }
+
+    /**
+     * CONFIG SET maxmemory below the memory in use, pipelined in one write with the requests behind
+     * it: its OK, which may wait for eviction on other threads, comes in its place, and the
+     * requests behind it run after it, in order.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void theRequestsPipelinedBehindConfigSetMaxmemoryAreAnsweredAfterItInOrder(Target target) {
+        List<String> expected = pipelinedTranscript(redis.port());
+        assertEquals(List.of("+OK\r\n", "+OK\r\n", "+PONG\r\n", "$5\r\nafter\r\n", "+OK\r\n"), expected);
+        try (LacewingServer server = Servers.builder(target).start()) {
+            assertEquals(expected, pipelinedTranscript(server.port()), target::toString);
+        }
+    }
+
+    private static List<String> pipelinedTranscript(int port) {
+        List<String> transcript = new ArrayList<>();
+        try (RespClient client = RespClient.connect(port)) {
+            client.call("FLUSHALL");
+            fill(client, 20_000);
+            String[][] pipeline = {
+                {"CONFIG", "SET", "maxmemory-policy", "allkeys-random"}, {"CONFIG", "SET", "maxmemory", "1"},
+                {"PING"}, {"ECHO", "after"}, {"CONFIG", "SET", "maxmemory", "0"}};
+            client.send(join(List.of(pipeline)));
+            for (int i = 0; i < pipeline.length; i++) {
+                transcript.add(client.readReplyText());
+            }
+            client.call("CONFIG", "SET", "maxmemory-policy", "noeviction");
+        }
+        return transcript;
+    }
+
+    /**
+     * maxmemory-eviction-tenacity 100 lifts the time limit: CONFIG SET maxmemory evicts all it must
+     * before it replies, so an INFO pipelined behind it counts every key evicted.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void atTenacity100ConfigSetMaxmemoryEvictsEverythingBeforeItReplies(Target target) {
+        List<String> expected = tenacityTranscript(redis.port(), 100);
+        assertEquals(List.of("+OK\r\n", "evicted 20000"), expected);
+        try (LacewingServer server = Servers.builder(target).start()) {
+            assertEquals(expected, tenacityTranscript(server.port(), 100), target::toString);
+        }
+    }
+
+    /**
+     * maxmemory-eviction-tenacity 0 leaves no time: CONFIG SET maxmemory evicts the 16 keys after
+     * which the limit is first checked, and the rest goes on in the background, after the INFO
+     * pipelined behind it. On one thread, where nothing else evicts in between.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void atTenacity0ConfigSetMaxmemoryEvictsSixteenKeysBeforeItReplies(Target target) {
+        List<String> expected = tenacityTranscript(redis.port(), 0);
+        assertEquals(List.of("+OK\r\n", "evicted 16"), expected);
+        try (LacewingServer server = Servers.builder(target).threads(1).start()) {
+            assertEquals(expected, tenacityTranscript(server.port(), 0), target::toString);
+        }
+    }
+
+    private static List<String> tenacityTranscript(int port, int tenacity) {
+        List<String> transcript = new ArrayList<>();
+        try (RespClient client = RespClient.connect(port)) {
+            client.call("FLUSHALL");
+            client.call("CONFIG", "RESETSTAT");
+            fill(client, 20_000);
+            client.call("CONFIG", "SET", "maxmemory-policy", "allkeys-random");
+            client.call("CONFIG", "SET", "maxmemory-eviction-tenacity", Integer.toString(tenacity));
+            client.send(join(List.of(new String[] {"CONFIG", "SET", "maxmemory", "1"}, new String[] {"INFO", "stats"})));
+            transcript.add(client.readReplyText());
+            transcript.add("evicted " + infoField(client.readReplyText(), "evicted_keys"));
+            client.call("CONFIG", "SET", "maxmemory", "0");
+            client.call("CONFIG", "SET", "maxmemory-policy", "noeviction");
+            client.call("CONFIG", "SET", "maxmemory-eviction-tenacity", "10");
+        }
+        return transcript;
+    }
+
+    /** Requests encoded one after another, to be sent in one write. */
+    private static byte[] join(List<String[]> requests) {
+        ByteArrayOutputStream write = new ByteArrayOutputStream();
+        for (String[] request : requests) {
+            write.writeBytes(RespClient.encode(RespClient.toBytes(request)));
+        }
+        return write.toByteArray();
     }
 
     /** {@code count} keys {@code key:<n>}, written by pipelined MSETs of 1,000. */

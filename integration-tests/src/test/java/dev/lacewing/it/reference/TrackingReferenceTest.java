@@ -239,6 +239,66 @@ class TrackingReferenceTest {
         }
     }
 
+    /**
+     * Keys deleted by active expiry, no client's command, go out once per event-loop pass as Redis's
+     * beforeSleep sends them: 50 keys of one prefix (one hash tag, so one partition) expiring
+     * together come to a BCAST client in one message, sorted, as redis-server 7.0.15 sends them.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void keysExpiringTogetherAreInvalidatedInOneMessagePerPass(Target target) {
+        String prefix = "{be" + RUNS.incrementAndGet() + "}";
+        List<String> expected = activeExpiryTranscript(redis.port(), prefix);
+        assertEquals(List.of("written 50", "expiry set 50", "expired 50 in 1 message(s)"), expected.subList(0, 3));
+        List<String> actual = activeExpiryTranscript(Servers.server(target).port(), prefix);
+        assertEquals(String.join("\n", expected), String.join("\n", actual));
+    }
+
+    private static List<String> activeExpiryTranscript(int port, String prefix) {
+        List<String> transcript = new ArrayList<>();
+        try (RespClient reader = RespClient.connect(port); RespClient writer = RespClient.connect(port)) {
+            reader.call("HELLO", "3");
+            reader.call("CLIENT", "TRACKING", "ON", "BCAST", "PREFIX", prefix);
+            List<String> mset = new ArrayList<>(List.of("MSET"));
+            for (int i = 0; i < 50; i++) {
+                mset.add(prefix + i);
+                mset.add("v");
+            }
+            writer.call(mset.toArray(String[]::new));
+            transcript.add("written " + invalidatedKeys(reader.readReplyText()));
+            long at = System.currentTimeMillis() + 300;
+            ByteArrayOutputStream pipeline = new ByteArrayOutputStream();
+            for (int i = 0; i < 50; i++) {
+                pipeline.writeBytes(RespClient.encode(RespClient.toBytes("PEXPIREAT", prefix + i, Long.toString(at))));
+            }
+            writer.send(pipeline.toByteArray());
+            for (int i = 0; i < 50; i++) {
+                writer.readReply();
+            }
+            transcript.add("expiry set " + invalidatedKeys(reader.readReplyText()));
+            int keys = 0;
+            int messages = 0;
+            String last = "";
+            for (long deadline = System.nanoTime() + 10_000_000_000L; keys < 50 && System.nanoTime() < deadline; ) {
+                if (reader.available(100)) {
+                    last = reader.readReplyText();
+                    keys += invalidatedKeys(last);
+                    messages++;
+                }
+            }
+            transcript.add("expired " + keys + " in " + messages + " message(s)");
+            transcript.add(RespClient.escape(RespClient.bytes(last)));
+        }
+        return transcript;
+    }
+
+    /** How many keys an invalidation push names. */
+    private static int invalidatedKeys(String push) {
+        String head = ">2\r\n$10\r\ninvalidate\r\n*";
+        assertTrue(push.startsWith(head), push);
+        return Integer.parseInt(push.substring(head.length(), push.indexOf('\r', head.length())));
+    }
+
     private static void pause(long millis) {
         try {
             Thread.sleep(millis);

@@ -23,6 +23,7 @@ import dev.lacewing.core.config.Config;
 import dev.lacewing.core.config.ConfigRewrite;
 import dev.lacewing.core.config.Setting;
 import dev.lacewing.core.diagnostics.MemoryStats;
+import dev.lacewing.core.resp.RespWriter;
 import dev.lacewing.core.server.ClientConnection;
 import dev.lacewing.core.server.ClientText;
 import dev.lacewing.core.server.CoreContext;
@@ -220,7 +221,26 @@ public final class ServerCommands {
             ctx.reply().error(configSetFailed(e.setting(), e.getMessage()));
             return;
         }
+        if (previous.containsKey("maxmemory") && maxmemoryChangedLater(ctx)) {
+            return;
+        }
         ctx.reply().ok();
+    }
+
+    /**
+     * Redis's updateMaxmemory: a limit below the memory in use evicts at once. What this thread may
+     * not touch gets a task on its owner, and the OK waits for their first runs without blocking this
+     * thread (true: the connection replies then). Inside EXEC the eviction starts alike and the
+     * reply does not wait: only a connection's own command on its home thread can hold its reply.
+     */
+    private static boolean maxmemoryChangedLater(CoreContext ctx) {
+        ClientConnection connection = ctx.connection();
+        boolean own = connection == ctx;
+        if (!ctx.server().engine().maxmemoryChanged(own ? connection::replyReady : null) || !own) {
+            return false;
+        }
+        connection.replyWhenReady(RespWriter::ok);
+        return true;
     }
 
     private static String configSetFailed(String name, String reason) {
