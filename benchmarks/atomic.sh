@@ -20,10 +20,15 @@
 #
 # Before the rows every server runs each redis-benchmark workload once unmeasured (ATOMIC_WARMUP
 # requests, default 50000; 0 skips it), so that the rows compare steady states: without it the first
-# row also measures the JVM compiling its hot paths, which redis-server never does.
+# row also measures the JVM compiling its hot paths, which redis-server never does. The transaction
+# rows (MULTI, EXEC2, GET +EXEC) warm up the same way, with the load tool for ATOMIC_WARMUP_SECONDS
+# (default 10) per server: their paths (MULTI's queue, the cross-shard gather) are on no
+# redis-benchmark row's, and right after start a JVM on 2 busy cores spent half its CPU in the C2
+# compiler during an EXEC2 run, which the row charged to EXEC2.
 #
 # Usage: benchmarks/atomic.sh [requests-per-run]   (default 200000; ATOMIC_SECONDS for the
 #        load-tool rows, default 10; ATOMIC_THREADS server threads, default nproc; ATOMIC_WARMUP;
+#        ATOMIC_WARMUP_SECONDS;
 #        ATOMIC_ONLY a comma-separated list of the workloads to run, default all; LACEWING_DIST another
 #        distribution to measure, e.g. a build of an earlier commit; LACEWING_BASELINE a second
 #        distribution measured beside it in the same run, its rows named baseline-ENGINE, for a
@@ -35,6 +40,7 @@ requests=${1:-200000}
 seconds=${ATOMIC_SECONDS:-10}
 threads=${ATOMIC_THREADS:-$(nproc)}
 warmup=${ATOMIC_WARMUP:-50000}
+warmup_seconds=${ATOMIC_WARMUP_SECONDS:-10}
 root=$(cd "$(dirname "$0")/.." && pwd)
 dist=${LACEWING_DIST:-"$root/assembly/target/lacewing"}
 only=${ATOMIC_ONLY:-}
@@ -138,6 +144,13 @@ done
 # load-tool rows: MULTI/SET/GET/EXEC, then GET p99 alone and beside an MSET10 load
 exec2=(--command=MULTI --command="SET x:__key__ __data__" --command="SET y:__key__ __data__" --command=EXEC
   --key-maximum=100000)
+multi=(--command=MULTI --command="SET __key__ __data__" --command="GET __key__" --command=EXEC --key-maximum=100000)
+if [ "$warmup" -gt 0 ] && [ "$warmup_seconds" -gt 0 ] && { wanted MULTI || wanted EXEC2 || wanted "GET +EXEC"; }; then
+  for server in "${servers[@]}"; do
+    load "${port[$server]}" "$work/warmup.json" --test-time="$warmup_seconds" -t 2 -c 25 "${multi[@]}"
+    load "${port[$server]}" "$work/warmup.json" --test-time="$warmup_seconds" -t 2 -c 25 "${exec2[@]}"
+  done
+fi
 for workload in MULTI "GET alone" "GET +MSET" "GET +RENAME" "GET +SUNIONSTORE" EXEC2 "GET +EXEC"; do
   wanted "$workload" || continue
   declare -A ops cpu p99
@@ -145,8 +158,7 @@ for workload in MULTI "GET alone" "GET +MSET" "GET +RENAME" "GET +SUNIONSTORE" E
     p=${port[$server]}
     beside=""
     case $workload in
-      MULTI) options=(-t 2 -c 25 --command=MULTI --command="SET __key__ __data__" --command="GET __key__"
-        --command=EXEC --key-maximum=100000) ;;
+      MULTI) options=(-t 2 -c 25 "${multi[@]}") ;;
       EXEC2) options=(-t 2 -c 25 "${exec2[@]}") ;;
       GET*) options=(-t 2 -c 10 --ratio=0:1 --key-pattern=R:R --key-maximum=100000) ;;
     esac

@@ -3,7 +3,6 @@ package dev.lacewing.core.server;
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.CommandFlag;
 import dev.lacewing.api.CommandSpec;
-import dev.lacewing.api.Invocation;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ValueView;
 import dev.lacewing.core.command.Command;
@@ -13,63 +12,35 @@ import dev.lacewing.core.keyspace.ThreadChanges;
 import dev.lacewing.core.resp.RespWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import java.util.Arrays;
 
 /**
  * A command over keys of several shards that reads some and writes one ({@link KeySplit#GATHER}:
- * RENAME, SMOVE, LMOVE, the STORE forms...), run as parts under key claims, so that the other keys
- * of those shards stay free. Two rounds and a put-back, the engine holding every part's keys
- * throughout:
- * <ol>
- *   <li>gather: each part on a shard other than the destination's, on its own thread, hands over
- *       its keys: a detached copy of a key the command only reads (its key specs say RO), or the
- *       value itself, taken out of the shard with its expiry, of a key it may write (RENAME's
- *       source, SMOVE's, LMOVE's);</li>
- *   <li>run: the destination's part alone (no other shard is woken) runs the command's own
- *       handler on its thread, over a view
- *       where its shard's keys are the database's and the others are what was gathered
- *       ({@link GatheredKeyspace}), so errors, checks and their order are the handler's own
- *       (a WRONGTYPE destination leaves LMOVE's source as it was);</li>
- *   <li>put back: after the reply is joined, each part that took keys stores them again as the
- *       command left them (or leaves them deleted), signals their watchers and serves clients
- *       blocked on them, on its own thread just before its claims there end ({@link #settle}).</li>
- * </ol>
- * A key taken out is absent from its shard until it is put back, but its claim keeps every other
- * command off it until then, so no client sees the source gone and the destination not yet
- * written. It runs whole instead (null from {@link #of}) while keyspace
- * notifications or client tracking are on (their events and invalidations would come from several
- * threads, out of Redis's order), for COPY into another database, and when a part finds a client
- * blocked to move an element to another shard ({@link #whole}).
+ * RENAME, SMOVE, LMOVE, the STORE forms...), run as parts under key claims in the rounds of a
+ * {@link GatheredSplit}, so that the other keys of those shards stay free. The destination is the
+ * last key the command may write (RENAME's, SMOVE's, LMOVE's source is taken out), or the first;
+ * the run is the command's own handler over the gathered view, so errors, checks and their order
+ * are the handler's own (a WRONGTYPE destination leaves LMOVE's source as it was). A key taken out
+ * is absent from its shard until it is put back, but its claim keeps every other command off it
+ * until then, so no client sees the source gone and the destination not yet written. It runs
+ * whole instead (null from {@link #of}) while keyspace notifications or client tracking are on
+ * (their events and invalidations would come from several threads, out of Redis's order), and for
+ * COPY into another database.
  *
- * <p>Thread rule: created on the connection's thread, which then waits. Each round's parts run on
- * their shards' threads; the fields are written only by the thread that ends a round
- * ({@link #another}) or by the one running part, and the engine's hand-offs between rounds order
- * them.
+ * <p>Thread rule: as {@link GatheredSplit}'s; the joined reply is written by the thread that ran
+ * the last round.
  */
-final class GatherRequest implements Invocation.Split, GatheredKeyspace.Keys {
+final class GatherRequest extends GatheredSplit {
 
-    private static final int GATHER = 0;
-    private static final int RUN = 1;
-
-    private final ClientConnection connection;
     private final Command<CoreContext> command;
     private final Arguments request;
-    private final int database;
     private final long now;
-    /** The key index whose part runs the handler: the last key the command may write, or the first. */
-    private final int destination;
-    private final GatheredKeyspace gathered = new GatheredKeyspace();
-    private int round = GATHER;
-    private boolean whole;
     private RunContext ran;
 
     private GatherRequest(ClientConnection connection, Command<CoreContext> command, Arguments request, int destination) {
-        this.connection = connection;
+        super(connection, destination);
         this.command = command;
         this.request = request;
-        this.database = connection.database();
         this.now = connection.now();
-        this.destination = destination;
     }
 
     /** The gather of the connection's current request, or null when it runs whole. */
@@ -93,19 +64,6 @@ final class GatherRequest implements Invocation.Split, GatheredKeyspace.Keys {
     }
 
     @Override
-    public Object runPart(int[] keys) {
-        Database db = GatheredKeyspace.database(connection.server(), database);
-        if (round == GATHER) {
-            return GatheredKeyspace.gather(db, keys, destinationPart(keys), this);
-        }
-        return run(db);
-    }
-
-    private boolean destinationPart(int[] keys) {
-        return Arrays.binarySearch(keys, destination) >= 0;
-    }
-
-    @Override
     public Arguments request() {
         return request;
     }
@@ -123,7 +81,8 @@ final class GatherRequest implements Invocation.Split, GatheredKeyspace.Keys {
     }
 
     /** Round two on the destination's thread: the handler over the gathered view; its keys' watchers signalled. */
-    private Object run(Database db) {
+    @Override
+    Object run(Database db) {
         RunContext context = new RunContext(db);
         long start = System.nanoTime();
         long changesBefore = ThreadChanges.count();
@@ -137,41 +96,6 @@ final class GatherRequest implements Invocation.Split, GatheredKeyspace.Keys {
         BlockedClient.serveReadyKeys(connection.server());
         ran = context;
         return context;
-    }
-
-    /**
-     * After gathering, every part's entries join the view and the destination's part alone runs
-     * next; after that the join, and each part's put-back as its claims end ({@link #settle}). A
-     * part that found a mover elsewhere ends the rounds: the taken keys go back unchanged and the
-     * command runs whole.
-     */
-    @Override
-    public boolean another(Object[] replies) {
-        if (round != GATHER) {
-            return false;
-        }
-        whole = gathered.join(replies);
-        round = RUN;
-        return !whole;
-    }
-
-    @Override
-    public boolean runsPart(int[] keys) {
-        return destinationPart(keys);
-    }
-
-    @Override
-    public boolean whole(Object[] replies) {
-        return whole;
-    }
-
-    /** On each part's thread as its claims end: the keys it took stored again as the command left them. */
-    @Override
-    public void settle(int[] keys) {
-        if (!destinationPart(keys)) {
-            ServerState server = connection.server();
-            gathered.putBack(database, keys[0], server);
-        }
     }
 
     @Override

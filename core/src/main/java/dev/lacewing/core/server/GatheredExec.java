@@ -3,34 +3,23 @@ package dev.lacewing.core.server;
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.CommandFlag;
 import dev.lacewing.api.CommandSpec;
-import dev.lacewing.api.Invocation;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.keyspace.Database;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
 
 /**
  * EXEC over keys of several shards with key-level claims: the engine claims exactly the keys the
  * queued commands declare (their key specs) and the watched keys, in its global order, and runs
- * this gather in two rounds and a put-back under those claims, as {@link GatherRequest} runs one
- * command:
- * <ol>
- *   <li>gather: each shard other than the destination's, on its own thread, hands over the keys of
- *       the queue it holds: taken out with its expiry when a queued command may write it, a
- *       detached copy when the queue only reads it; a key claimed only because it is watched is
- *       not moved;</li>
- *   <li>run: on the destination's thread alone (the first key a queued command may write, or reads,
- *       in the part the engine picks, {@link #preferLonePart}; else in the whole queue), the watch
- *       check and every queued command, each by its own handler, over a {@link GatheredKeyspace}:
- *       that shard's keys are its database, the others what was gathered;</li>
- *   <li>put back: after the run, each shard that gave up keys stores them as the queue left them
- *       (or leaves them deleted), flags the watchers of those the queue changed, and serves
- *       clients blocked on them, just before its claims end ({@link #settle}).</li>
- * </ol>
- * Other keys of every involved shard stay free throughout, so single-key traffic on them never
+ * the queue in the rounds of a {@link GatheredSplit}, as {@link GatherRequest} runs one command. A
+ * key written anywhere in the queue is taken out, one it only reads is copied, one claimed only
+ * because it is watched is not moved. The run is the watch check and every queued command, each
+ * by its own handler, on the destination's thread: the first key a queued command may write, or
+ * reads, in the part the engine picks ({@link #preferLonePart}); else in the whole queue.
+ *
+ * <p>Other keys of every involved shard stay free throughout, so single-key traffic on them never
  * waits for the transaction; a command on one of its keys waits for its claim and sees all of it
  * or none. A queue that needs more runs with every involved shard claimed whole (null from
  * {@link #of}): while keyspace notifications or client tracking are on (their order), under
@@ -39,14 +28,9 @@ import java.util.Set;
  * copied whole), and the gather adds a hand-over to the destination's thread when the gathering
  * did not end there.
  *
- * <p>Thread rule: created on the connection's thread, which then waits. Each round's parts run on
- * their shards' threads; fields are written by the running part or the thread ending a round
- * ({@link #another}), ordered by the engine's hand-offs between rounds.
+ * <p>Thread rule: as {@link GatheredSplit}'s.
  */
-final class GatheredExec implements Invocation.Split, GatheredKeyspace.Keys {
-
-    private static final int GATHER = 0;
-    private static final int RUN = 1;
+final class GatheredExec extends GatheredSplit {
 
     /**
      * Queued commands that reach past the keys they declare, or past one database: the connection's
@@ -56,24 +40,15 @@ final class GatheredExec implements Invocation.Split, GatheredKeyspace.Keys {
     private static final Set<String> WHOLE = Set.of("select", "move", "swapdb", "eval", "evalsha", "eval_ro",
         "evalsha_ro", "fcall", "fcall_ro", "object", "memory", "debug");
 
-    private final ClientConnection connection;
     private final Multi.Exec exec;
     private final Arguments keys;
     private final byte[] roles;
-    private final int database;
-    /** The key index whose part runs the queue ({@link #preferLonePart} may move it before the first round). */
-    private int destination;
-    private final GatheredKeyspace gathered = new GatheredKeyspace();
-    private int round = GATHER;
-    private boolean whole;
 
     private GatheredExec(ClientConnection connection, Multi.Exec exec, byte[] roles, int destination) {
-        this.connection = connection;
+        super(connection, destination);
         this.exec = exec;
         this.keys = exec.arguments();
         this.roles = roles;
-        this.database = connection.database();
-        this.destination = destination;
     }
 
     /** Whether a queued command may run over a gathered view of the keys it declares. */
@@ -129,12 +104,9 @@ final class GatheredExec implements Invocation.Split, GatheredKeyspace.Keys {
         return command.readOnly() ? connection.server().readLookups().of(gathered) : gathered;
     }
 
+    /** The watch check and the queue, writing EXEC's reply into the connection's buffer. */
     @Override
-    public Object runPart(int[] part) {
-        Database db = GatheredKeyspace.database(connection.server(), database);
-        if (round == GATHER) {
-            return GatheredKeyspace.gather(db, part, destinationPart(part), this);
-        }
+    Object run(Database db) {
         gathered.over(db);
         exec.runGathered(this);
         return null;
@@ -160,10 +132,6 @@ final class GatheredExec implements Invocation.Split, GatheredKeyspace.Keys {
         }
     }
 
-    private boolean destinationPart(int[] part) {
-        return Arrays.binarySearch(part, destination) >= 0;
-    }
-
     @Override
     public Arguments request() {
         return keys;
@@ -178,41 +146,6 @@ final class GatheredExec implements Invocation.Split, GatheredKeyspace.Keys {
     @Override
     public byte role(int key) {
         return roles[key];
-    }
-
-    /**
-     * After gathering, every part's entries join the view and the destination's part alone runs
-     * the queue next; each part puts its keys back as its claims end ({@link #settle}). A part
-     * that found a mover elsewhere ends the rounds: the taken keys go back unchanged and EXEC runs
-     * whole.
-     */
-    @Override
-    public boolean another(Object[] replies) {
-        if (round != GATHER) {
-            return false;
-        }
-        whole = gathered.join(replies);
-        round = RUN;
-        return !whole;
-    }
-
-    @Override
-    public boolean runsPart(int[] part) {
-        return destinationPart(part);
-    }
-
-    @Override
-    public boolean whole(Object[] replies) {
-        return whole;
-    }
-
-    /** On each part's thread as its claims end: the keys it took stored again as the queue left them. */
-    @Override
-    public void settle(int[] part) {
-        if (!destinationPart(part)) {
-            ServerState server = connection.server();
-            gathered.putBack(database, part[0], server);
-        }
     }
 
     /** EXEC's reply was written into the connection's buffer by the run, which the connection lent it. */

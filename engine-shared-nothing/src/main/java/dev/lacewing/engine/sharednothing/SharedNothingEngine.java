@@ -11,6 +11,7 @@ import dev.lacewing.core.keyspace.KeyspaceEngine;
 import dev.lacewing.core.keyspace.MemoryPolicy;
 import dev.lacewing.core.keyspace.Partition;
 import dev.lacewing.core.keyspace.PartitionedKeyspace;
+import java.util.Arrays;
 import java.util.BitSet;
 
 /**
@@ -64,6 +65,8 @@ final class SharedNothingEngine extends KeyspaceEngine {
     private final ThreadLocal<BitSet> running = new ThreadLocal<>();
     /** Room for every shard's index, per thread, for {@link #reclaimMemory}. */
     private final ThreadLocal<int[]> reclaimScratch;
+    /** Per thread, {@link #scheduleSplit}'s counts per shard and shard per key; grown as needed. */
+    private final ThreadLocal<int[]> splitScratch = ThreadLocal.withInitial(() -> new int[0]);
     private static final int[] NO_SHARDS = new int[0];
 
     SharedNothingEngine(EngineContext context) {
@@ -214,31 +217,42 @@ final class SharedNothingEngine extends KeyspaceEngine {
     private void scheduleSplit(Invocation invocation, Invocation.Split split) {
         Arguments args = invocation.arguments();
         int keyCount = invocation.keyCount();
-        int[] shardOfKey = new int[keyCount];
-        int[] keysOnShard = new int[keyspace.partitionCount()];
+        int shardCount = keyspace.partitionCount();
+        // Which shard each key is on and how many keys each shard has, in this thread's scratch:
+        // only what the transaction keeps (its shards, their keys and intents) is allocated.
+        int[] scratch = splitScratch.get();
+        if (scratch.length < 2 * shardCount + keyCount) {
+            scratch = new int[2 * shardCount + keyCount];
+            splitScratch.set(scratch);
+        }
+        int keysOf = 0;
+        int partOf = shardCount;
+        int shardOf = 2 * shardCount;
+        Arrays.fill(scratch, keysOf, partOf, 0);
         for (int i = 0; i < keyCount; i++) {
             int argument = invocation.keyArgument(i);
-            shardOfKey[i] = keyspace.partitionOf(args.array(), args.offset(argument), args.length(argument));
-            keysOnShard[shardOfKey[i]]++;
+            int shard = keyspace.partitionOf(args.array(), args.offset(argument), args.length(argument));
+            scratch[shardOf + i] = shard;
+            scratch[keysOf + shard]++;
         }
         int parts = 0;
-        for (int count : keysOnShard) {
-            parts += count > 0 ? 1 : 0;
+        for (int shard = 0; shard < shardCount; shard++) {
+            parts += scratch[keysOf + shard] > 0 ? 1 : 0;
         }
         int[] shards = new int[parts];
         int[][] keys = new int[parts][];
-        int[] partOfShard = new int[keysOnShard.length];
-        for (int shard = 0, part = 0; shard < keysOnShard.length; shard++) {
-            if (keysOnShard[shard] > 0) {
+        for (int shard = 0, part = 0; shard < shardCount; shard++) {
+            if (scratch[keysOf + shard] > 0) {
                 shards[part] = shard;
-                keys[part] = new int[keysOnShard[shard]];
-                partOfShard[shard] = part++;
+                keys[part] = new int[scratch[keysOf + shard]];
+                scratch[partOf + shard] = part++;
             }
         }
-        int[] filled = new int[parts];
+        // keysOf now counts the keys placed in each shard's part.
+        Arrays.fill(scratch, keysOf, partOf, 0);
         for (int i = 0; i < keyCount; i++) {
-            int part = partOfShard[shardOfKey[i]];
-            keys[part][filled[part]++] = i;
+            int shard = scratch[shardOf + i];
+            keys[scratch[partOf + shard]][scratch[keysOf + shard]++] = i;
         }
         long[][] intents = new long[parts][];
         int here = workers.currentIndex();
@@ -293,7 +307,7 @@ final class SharedNothingEngine extends KeyspaceEngine {
             case LOCAL -> runLocal(transaction, shard);
             case SPLIT -> runPart(transaction, shard);
             case WHOLE -> {
-                if (transaction.outstanding.decrementAndGet() == 0) {
+                if (transaction.countDown()) {
                     runWhole(transaction, shard);
                 }
             }
@@ -323,7 +337,7 @@ final class SharedNothingEngine extends KeyspaceEngine {
         if (transaction.split.releasesEachPart()) {
             queues[shard].release(transaction);
         }
-        if (transaction.outstanding.decrementAndGet() == 0) {
+        if (transaction.countDown()) {
             endRound(transaction, shard);
         }
     }
@@ -367,7 +381,7 @@ final class SharedNothingEngine extends KeyspaceEngine {
             endRound(transaction, current);
             return;
         }
-        transaction.outstanding.set(running);
+        transaction.expect(running);
         int here = -1;
         for (int part = 0; part < runs.length; part++) {
             int shard = transaction.shards[part];

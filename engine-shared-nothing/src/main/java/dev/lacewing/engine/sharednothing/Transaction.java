@@ -1,7 +1,8 @@
 package dev.lacewing.engine.sharednothing;
 
 import dev.lacewing.api.Invocation;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * One command through the door for ordered work ({@link SharedNothingEngine#schedule}): a command
@@ -52,9 +53,30 @@ final class Transaction {
      */
     final long[][] intents;
     final boolean[] granted;
+    /**
+     * Per involved shard, this transaction's previous and next in that shard's queue's chains of
+     * active and of waiting transactions ({@link TransactionQueue}): part {@code i}'s links start
+     * at {@code i * LINKS_PER_PART}; its shard's thread's only.
+     */
+    final Transaction[] links;
+    static final int ACTIVE_LINKS = 0;
+    static final int WAITING_LINKS = 2;
+    static final int LINKS_PER_PART = 4;
     final Object[] replies;
-    /** SPLIT: parts not yet run in this round; WHOLE: shards not yet granted. */
-    final AtomicInteger outstanding;
+    /**
+     * SPLIT: parts not yet run in this round; WHOLE: shards not yet granted. A field of its own
+     * ({@link #OUTSTANDING}), not an {@code AtomicInteger}: one object fewer per transaction.
+     */
+    private volatile int outstanding;
+    private static final VarHandle OUTSTANDING;
+
+    static {
+        try {
+            OUTSTANDING = MethodHandles.lookup().findVarHandle(Transaction.class, "outstanding", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     Transaction(Kind kind, Invocation invocation, Invocation.Split split, int[] shards, int[][] keys,
                 long[][] intents) {
@@ -65,8 +87,19 @@ final class Transaction {
         this.keys = keys;
         this.intents = intents;
         this.granted = new boolean[shards.length];
+        this.links = new Transaction[shards.length * LINKS_PER_PART];
         this.replies = kind == Kind.SPLIT ? new Object[shards.length] : null;
-        this.outstanding = new AtomicInteger(shards.length);
+        this.outstanding = shards.length;
+    }
+
+    /** Counts one part run or one shard granted; true for the last. */
+    boolean countDown() {
+        return (int) OUTSTANDING.getAndAdd(this, -1) == 1;
+    }
+
+    /** The parts the next round runs; set before they are handed to their shards. */
+    void expect(int parts) {
+        outstanding = parts;
     }
 
     /** The position of {@code shard} among {@link #shards}. */

@@ -4,9 +4,6 @@ import dev.lacewing.api.Arguments;
 import dev.lacewing.api.Invocation;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.BiConsumer;
 
@@ -42,9 +39,9 @@ final class TransactionQueue {
     private final int shard;
     private final ConcurrentLinkedQueue<Transaction> arrivals = new ConcurrentLinkedQueue<>();
     /** Unreleased transactions, in order: granted ones and those waiting. */
-    private final LinkedHashSet<Transaction> active = new LinkedHashSet<>();
+    private final Chain active = new Chain(Transaction.ACTIVE_LINKS);
     /** The transactions of {@link #active} not granted yet, in order. */
-    private final LinkedHashSet<Transaction> waiting = new LinkedHashSet<>();
+    private final Chain waiting = new Chain(Transaction.WAITING_LINKS);
     /**
      * Waiting parts that may have become grantable since the last pass: arrivals, and the parts a
      * release left heading a line. Some may be granted or gone already; the pass skips those.
@@ -64,7 +61,7 @@ final class TransactionQueue {
     private boolean granting;
     private boolean grantAgain;
     /** The parts one pass of {@link #grant} granted, started after the pass; reused, as passes never nest. */
-    private final List<Transaction> started = new ArrayList<>();
+    private final ArrayList<Transaction> started = new ArrayList<>();
     /** {@link #takeIn}, posted to the shard after an enqueue from another thread. */
     final Runnable drain = this::takeIn;
 
@@ -175,8 +172,9 @@ final class TransactionQueue {
             do {
                 grantAgain = false;
                 pass();
-                for (Transaction transaction : started) {
-                    onGranted.accept(transaction, shard);
+                // Indexed, not an iterator: this runs for every part on every shard.
+                for (int i = 0; i < started.size(); i++) {
+                    onGranted.accept(started.get(i), shard);
                 }
                 started.clear();
             } while (grantAgain);
@@ -194,10 +192,11 @@ final class TransactionQueue {
         if (wholeClaims > 0 || wholeReleased) {
             passAll();
         } else {
-            for (Transaction transaction : candidates) {
+            for (int i = 0; i < candidates.size(); i++) {
+                Transaction transaction = candidates.get(i);
                 int part = transaction.part(shard);
-                if (!transaction.granted[part] && heads(transaction, transaction.intents[part])
-                    && waiting.remove(transaction)) {
+                if (!transaction.granted[part] && heads(transaction, transaction.intents[part])) {
+                    waiting.remove(transaction);
                     grant(transaction, part);
                 }
             }
@@ -215,22 +214,22 @@ final class TransactionQueue {
         if (waiting.isEmpty()) {
             return;
         }
-        Transaction first = active.iterator().next();
+        Transaction first = active.first();
         if (first.claimsWhole() && first.granted[first.part(shard)]) {
             return;
         }
-        for (Iterator<Transaction> in = waiting.iterator(); in.hasNext(); ) {
-            Transaction transaction = in.next();
+        for (Transaction transaction = waiting.first(), next; transaction != null; transaction = next) {
+            next = waiting.next(transaction);
             int part = transaction.part(shard);
             if (transaction.claimsWhole()) {
                 if (transaction == first) {
-                    in.remove();
+                    waiting.remove(transaction);
                     grant(transaction, part);
                 }
                 return;
             }
             if (heads(transaction, transaction.intents[part])) {
-                in.remove();
+                waiting.remove(transaction);
                 grant(transaction, part);
             }
         }
@@ -282,6 +281,73 @@ final class TransactionQueue {
         candidates.add(several.peekFirst());
         if (several.size() == 1) {
             claimed.replace(key, several.peekFirst());
+        }
+    }
+
+    /**
+     * Transactions of this shard in arrival order, linked through their own
+     * {@link Transaction#links} (at {@code slot} of this shard's part): adding and removing
+     * allocate nothing, where a {@code LinkedHashSet} made a node per transaction per shard
+     * and per set, and hashed each by identity. A transaction is in a chain at most once.
+     */
+    private final class Chain {
+        private final int slot;
+        private Transaction head;
+        private Transaction tail;
+
+        Chain(int slot) {
+            this.slot = slot;
+        }
+
+        boolean isEmpty() {
+            return head == null;
+        }
+
+        Transaction first() {
+            return head;
+        }
+
+        Transaction next(Transaction transaction) {
+            return transaction.links[at(transaction) + 1];
+        }
+
+        void add(Transaction transaction) {
+            int at = at(transaction);
+            transaction.links[at] = tail;
+            transaction.links[at + 1] = null;
+            if (tail == null) {
+                head = transaction;
+            } else {
+                tail.links[at(tail) + 1] = transaction;
+            }
+            tail = transaction;
+        }
+
+        /** Takes {@code transaction} out; nothing when it is not in the chain. */
+        void remove(Transaction transaction) {
+            int at = at(transaction);
+            Transaction previous = transaction.links[at];
+            Transaction next = transaction.links[at + 1];
+            if (previous == null && head != transaction) {
+                return;
+            }
+            if (previous == null) {
+                head = next;
+            } else {
+                previous.links[at(previous) + 1] = next;
+            }
+            if (next == null) {
+                tail = previous;
+            } else {
+                next.links[at(next)] = previous;
+            }
+            transaction.links[at] = null;
+            transaction.links[at + 1] = null;
+        }
+
+        /** Where this chain's previous and next links of {@code transaction} are. */
+        private int at(Transaction transaction) {
+            return transaction.part(shard) * Transaction.LINKS_PER_PART + slot;
         }
     }
 
