@@ -29,9 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * appendfsync always's group commit: no flush is released before the file is forced past its
- * write; an event loop forces the file itself at the end of its iteration, as Redis's beforeSleep
- * does, and a loop that finds the file being forced by another thread hands its flushes to the
- * fsync thread and serves on. The file's force is held by the test, in place of a slow disk.
+ * write; the only event loop forces the file itself at the end of its iteration, as Redis's
+ * beforeSleep does, and once several loops wait they hand their flushes to the fsync thread and
+ * serve on. The file's force is held by the test, in place of a slow disk.
  */
 class AofGroupCommitTest {
 
@@ -148,14 +148,14 @@ class AofGroupCommitTest {
     }
 
     @Test
-    void aLoopThatFindsTheFileBeingForcedServesOnAndItsRepliesLeaveOnceForEachForce() throws Exception {
+    void onceSeveralLoopsWaitTheFsyncThreadForcesForThemWhileTheyServeOnAndReleasesOnceForEachLoop() throws Exception {
         long first = appendSet("a");
         AtomicLong firstReleased = new AtomicLong(-1);
         CountDownLatch firstDone = new CountDownLatch(1);
         flushOn(loop, first, firstReleased, firstDone);
         assertTrue(forceStarted.tryAcquire(30, TimeUnit.SECONDS), "the first loop's force began");
 
-        // The other loop's iteration finds the file being forced: its flush goes to the fsync thread.
+        // A second loop waits for the file: its flush goes to the fsync thread and it serves on.
         AtomicInteger releasesFromTheFsyncThread = new AtomicInteger();
         Executor other = task -> {
             if (Thread.currentThread().getName().equals("aof-fsync")) {
