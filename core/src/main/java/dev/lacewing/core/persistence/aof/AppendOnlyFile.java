@@ -49,9 +49,9 @@ import java.util.function.LongConsumer;
  * writes and forces everything appended by then and only then releases the iteration's replies,
  * as Redis's beforeSleep does, with no thread hop; with several loops it hands the iteration's
  * flushes to the fsync thread as one ticket and the loop serves on, and the fsync thread forces
- * once for every ticket that waits (group commit across loops). Under
- * {@code everysec} the task writes the buffer and a background thread forces the file once a
- * second; under {@code no} the OS does.
+ * once for every ticket that waits (group commit across loops). Under {@code everysec} the task
+ * writes the buffer and a background thread forces the file once a second; under {@code no} the
+ * OS does.
  *
  * <p>Rewrite (BGREWRITEAOF, the auto-rewrite), Redis 7.0's flow without the fork. The epoch runs
  * holding every database (the engine's whole-keyspace door, {@link WholeKeyspace}), briefly: it
