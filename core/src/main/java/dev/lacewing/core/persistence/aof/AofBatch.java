@@ -1,7 +1,6 @@
 package dev.lacewing.core.persistence.aof;
 
 import dev.lacewing.api.Arguments;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -99,12 +98,20 @@ public final class AofBatch {
         bytes[size++] = '\n';
     }
 
+    /** {@code prefix}, {@code number} (a count or a length, not negative) in decimal, CRLF; allocates nothing. */
     private void ascii(char prefix, int number) {
-        byte[] digits = Integer.toString(number).getBytes(StandardCharsets.US_ASCII);
-        ensure(digits.length + 3);
+        int digits = 1;
+        for (int rest = number / 10; rest > 0; rest /= 10) {
+            digits++;
+        }
+        ensure(digits + 3);
         bytes[size++] = (byte) prefix;
-        System.arraycopy(digits, 0, bytes, size, digits.length);
-        size += digits.length;
+        int rest = number;
+        for (int at = size + digits - 1; at >= size; at--) {
+            bytes[at] = (byte) ('0' + rest % 10);
+            rest /= 10;
+        }
+        size += digits;
         bytes[size++] = '\r';
         bytes[size++] = '\n';
     }

@@ -29,6 +29,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongConsumer;
@@ -44,11 +45,13 @@ import java.util.function.LongConsumer;
  * (with SELECT when the database changes, MULTI/EXEC around a batch of several), so the buffer is
  * in the order the keys were changed. Replies wait for the file: a connection with appended
  * commands hands its flush to {@link #afterCommit}, which gathers every such flush of one event-loop
- * iteration behind one task. Under {@code appendfsync always} that task hands the iteration's
- * flushes to the fsync thread as one ticket and the loop serves on; the fsync thread writes and
- * forces everything appended by then, once for every ticket that waits (group commit, across all
- * loops), and only then are those replies released. Under {@code everysec} the task writes the
- * buffer and a background thread forces the file once a second; under {@code no} the OS does.
+ * iteration behind one task. Under {@code appendfsync always}, with one event loop, that task
+ * writes and forces everything appended by then and only then releases the iteration's replies,
+ * as Redis's beforeSleep does, with no thread hop; with several loops it hands the iteration's
+ * flushes to the fsync thread as one ticket and the loop serves on, and the fsync thread forces
+ * once for every ticket that waits (group commit across loops). Under {@code everysec} the task
+ * writes the buffer and a background thread forces the file once a second; under {@code no} the
+ * OS does.
  *
  * <p>Rewrite (BGREWRITEAOF, the auto-rewrite), Redis 7.0's flow without the fork. The epoch runs
  * holding every database (the engine's whole-keyspace door, {@link WholeKeyspace}), briefly: it
@@ -64,8 +67,8 @@ import java.util.function.LongConsumer;
  * <p>Thread rule: {@link #append} from any command thread (under {@code this}); the file is written
  * under {@code writeLock} and forced under {@code syncLock}, taken in that order; the group of
  * waiting flushes is per event-loop thread, the tickets for the fsync thread are under
- * {@code tickets}; whether a rewrite runs is decided under
- * {@code rewriteLock}; the rest is volatile.
+ * {@code tickets}; whether a rewrite runs is decided under {@code rewriteLock}; the rest is
+ * volatile.
  */
 public final class AppendOnlyFile {
 
@@ -144,7 +147,9 @@ public final class AppendOnlyFile {
     private final Object rewriteLock = new Object();
     private ScheduledExecutorService cron;
 
-    private final ThreadLocal<Group> groups = ThreadLocal.withInitial(Group::new);
+    private final ThreadLocal<Group> groups = ThreadLocal.withInitial(this::newGroup);
+    // How many event-loop threads have waited for the file: while only one has, it forces the file itself.
+    private final AtomicInteger loops = new AtomicInteger();
     // Under itself: the tickets waiting for the fsync thread, which runs while syncer is set.
     private final ArrayDeque<Ticket> tickets = new ArrayDeque<>();
     private Thread syncer;
@@ -552,9 +557,12 @@ public final class AppendOnlyFile {
      * Runs {@code then} on this event-loop thread once everything appended up to {@code offset} is
      * written, and forced under appendfsync always. Every call of one loop iteration shares one
      * commit: the first schedules it as a task of {@code loop}, which runs after the iteration's
-     * reads, and the commit covers all that was appended by then. Under always the loop does not
-     * wait for the disk: the iteration's flushes go to the fsync thread ({@link #syncLoop}) as one
-     * ticket, and the loop serves on while the file is forced.
+     * reads, and the commit covers all that was appended by then (Redis's beforeSleep). Under
+     * always, while this loop is the only one that waited for the file, it writes and forces the
+     * file itself and then releases the iteration's replies, as Redis does; once several loops
+     * have, the iteration's flushes go to the fsync thread as one ticket ({@link #syncLoop}) and
+     * the loop serves on, so the loops share fsyncs rather than queue for them one behind the
+     * other (measured: a loop forcing beside the fsync thread made more, smaller fsyncs).
      */
     public void afterCommit(long offset, Executor loop, LongConsumer then) {
         Group group = groups.get();
@@ -565,22 +573,35 @@ public final class AppendOnlyFile {
         }
     }
 
-    /** The flushes of one event-loop thread waiting for the file. */
+    private Group newGroup() {
+        loops.incrementAndGet();
+        return new Group();
+    }
+
+    /**
+     * The flushes of one event-loop thread waiting for the file. {@code waiting} and {@code spare}
+     * swap each commit, so a commit the loop runs itself allocates nothing.
+     */
     private static final class Group {
-        private final List<LongConsumer> waiting = new ArrayList<>();
+        private List<LongConsumer> waiting = new ArrayList<>();
+        private List<LongConsumer> spare = new ArrayList<>();
         private boolean scheduled;
 
         void drain(AppendOnlyFile aof, Executor loop) {
             scheduled = false;
-            List<LongConsumer> ready = new ArrayList<>(waiting);
-            waiting.clear();
-            if (aof.fsync == Fsync.ALWAYS && aof.syncing()) {
-                aof.sync(new Ticket(loop, ready));
+            boolean always = aof.fsync == Fsync.ALWAYS;
+            if (always && aof.loops.get() > 1 && aof.syncing()) {
+                aof.sync(new Ticket(loop, new ArrayList<>(waiting)));
+                waiting.clear();
                 return;
             }
+            List<LongConsumer> ready = waiting;
+            waiting = spare;
             long upTo = aof.appended();
-            aof.commit(upTo, aof.fsync == Fsync.ALWAYS);
+            aof.commit(upTo, always);
             Ticket.release(ready, upTo);
+            ready.clear();
+            spare = ready;
         }
     }
 
@@ -608,12 +629,11 @@ public final class AppendOnlyFile {
     }
 
     /**
-     * The fsync thread, appendfsync always's group commit (Redis's beforeSleep write and fsync of
-     * aof_buf, before the iteration's replies): takes every ticket waiting, writes and forces all
-     * that was appended by then, which covers every taken ticket, and hands each ticket's replies
-     * back to its loop. Tickets that come while it forces wait for the next round, so fsyncs run
-     * back to back and each covers every write of every loop since the one before. Ends once
-     * {@link #close} asked and no ticket waits.
+     * The fsync thread, appendfsync always's group commit when several event loops wait: takes
+     * every ticket waiting, writes and forces all that was appended by then, which covers every
+     * taken ticket, and hands the replies back, one task per loop however many of its iterations
+     * waited. Tickets that come while it forces wait for the next round. Ends once {@link #close}
+     * asked and no ticket waits.
      */
     private void syncLoop() {
         List<Ticket> taken = new ArrayList<>();
@@ -638,14 +658,27 @@ public final class AppendOnlyFile {
             } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.WARNING, "AOF fsync failed", e);
             }
-            for (Ticket ticket : taken) {
-                try {
-                    ticket.loop().execute(() -> Ticket.release(ticket.waiting(), upTo));
-                } catch (RejectedExecutionException e) {
-                    LOG.log(System.Logger.Level.DEBUG, "event loop gone before the AOF fsync ended");
+            releaseByLoop(taken, upTo);
+        }
+    }
+
+    /** Releases {@code taken} (emptied) with one task per loop, after a commit up to {@code upTo}. */
+    private static void releaseByLoop(List<Ticket> taken, long upTo) {
+        while (!taken.isEmpty()) {
+            Executor loop = taken.get(0).loop();
+            List<LongConsumer> waiting = new ArrayList<>();
+            taken.removeIf(ticket -> {
+                if (ticket.loop() != loop) {
+                    return false;
                 }
+                waiting.addAll(ticket.waiting());
+                return true;
+            });
+            try {
+                loop.execute(() -> Ticket.release(waiting, upTo));
+            } catch (RejectedExecutionException e) {
+                LOG.log(System.Logger.Level.DEBUG, "event loop gone before the AOF fsync ended");
             }
-            taken.clear();
         }
     }
 

@@ -13,7 +13,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
@@ -27,8 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * appendfsync always's group commit: no flush is released before the file is forced past its
- * write, and an event loop serves on while the file is forced. The file's force is held by the
- * test, in place of a slow disk.
+ * write; the only event loop forces the file itself at the end of its iteration, as Redis's
+ * beforeSleep does, and once several loops wait they hand their flushes to the fsync thread and
+ * serve on. The file's force is held by the test, in place of a slow disk.
  */
 class AofGroupCommitTest {
 
@@ -40,7 +43,9 @@ class AofGroupCommitTest {
     private final AtomicInteger forces = new AtomicInteger();
     private final AtomicLong writtenBytes = new AtomicLong();
     private final AtomicLong forcedBytes = new AtomicLong();
-    private final ExecutorService loop = Executors.newSingleThreadExecutor();
+    private final List<String> forcingThreads = new CopyOnWriteArrayList<>();
+    private final ExecutorService loop = Executors.newSingleThreadExecutor(task -> new Thread(task, "loop"));
+    private final ExecutorService otherLoop = Executors.newSingleThreadExecutor(task -> new Thread(task, "other-loop"));
     private AppendOnlyFile aof;
 
     @BeforeEach
@@ -61,6 +66,7 @@ class AofGroupCommitTest {
 
             @Override
             public void force(FileChannel file) throws IOException {
+                forcingThreads.add(Thread.currentThread().getName());
                 forceStarted.release();
                 forceMayEnd.acquireUninterruptibly();
                 file.force(false);
@@ -78,6 +84,7 @@ class AofGroupCommitTest {
         forceMayEnd.release(1000);
         aof.close();
         loop.shutdownNow();
+        otherLoop.shutdownNow();
     }
 
     private long appendSet(String key) {
@@ -90,11 +97,12 @@ class AofGroupCommitTest {
         return text.getBytes(StandardCharsets.US_ASCII);
     }
 
-    /** Runs {@code then} on the loop with what it released, as a connection's flush does. */
-    private void flushOnLoop(long offset, AtomicLong released, CountDownLatch done) throws InterruptedException {
+    /** Runs {@code then} on {@code on} with what it released, as a connection's flush does. */
+    private void flushOn(Executor on, long offset, AtomicLong released, CountDownLatch done)
+        throws InterruptedException {
         CountDownLatch handed = new CountDownLatch(1);
-        loop.execute(() -> {
-            aof.afterCommit(offset, loop, committed -> {
+        on.execute(() -> {
+            aof.afterCommit(offset, on, committed -> {
                 released.set(committed);
                 done.countDown();
             });
@@ -103,48 +111,89 @@ class AofGroupCommitTest {
         assertTrue(handed.await(30, TimeUnit.SECONDS));
     }
 
-    /** Every task the loop had, the flushes' hand-overs to the fsync thread included, ran. */
-    private void loopIdle() throws InterruptedException {
+    /** Every task {@code on} had, the flushes' commits or hand-overs to the fsync thread included, ran. */
+    private static void idle(Executor on) throws InterruptedException {
         CountDownLatch ran = new CountDownLatch(1);
-        loop.execute(ran::countDown);
+        on.execute(ran::countDown);
         assertTrue(ran.await(30, TimeUnit.SECONDS));
     }
 
     @Test
-    void aReplyWaitsForTheForceThatCoversItsWriteWhileTheLoopServesOn() throws Exception {
+    void theLoopForcesItsIterationsWritesItselfBeforeReleasingItsReplies() throws Exception {
         long first = appendSet("a");
         AtomicLong firstReleased = new AtomicLong(-1);
         CountDownLatch firstDone = new CountDownLatch(1);
-        flushOnLoop(first, firstReleased, firstDone);
+        flushOn(loop, first, firstReleased, firstDone);
         assertTrue(forceStarted.tryAcquire(30, TimeUnit.SECONDS), "the first force began");
-
-        // The disk is busy with the first force: the loop still runs the next commands' work.
-        CountDownLatch loopServed = new CountDownLatch(1);
-        loop.execute(loopServed::countDown);
-        assertTrue(loopServed.await(10, TimeUnit.SECONDS), "the event loop waited for the disk");
+        assertEquals(List.of("loop"), forcingThreads, "the loop forced the file itself, no thread hop");
         assertEquals(1, firstDone.getCount(), "a reply left before its write was forced");
 
+        // A write appended while the file is forced waits for the next force.
         long second = appendSet("b");
-        long third = appendSet("c");
-        AtomicLong laterReleased = new AtomicLong(-1);
-        CountDownLatch laterDone = new CountDownLatch(2);
-        flushOnLoop(second, laterReleased, laterDone);
-        flushOnLoop(third, laterReleased, laterDone);
-        loopIdle();
+        forceMayEnd.release();
+        assertTrue(firstDone.await(30, TimeUnit.SECONDS));
+        assertTrue(firstReleased.get() >= first && firstReleased.get() < second);
+        assertTrue(forcedBytes.get() >= first);
+
+        AtomicLong secondReleased = new AtomicLong(-1);
+        CountDownLatch secondDone = new CountDownLatch(1);
+        flushOn(loop, second, secondReleased, secondDone);
+        assertTrue(forceStarted.tryAcquire(30, TimeUnit.SECONDS), "the second force began");
+        assertEquals(1, secondDone.getCount(), "a reply left before its write was forced");
+        forceMayEnd.release();
+        assertTrue(secondDone.await(30, TimeUnit.SECONDS));
+        assertTrue(secondReleased.get() >= second);
+        assertTrue(forcedBytes.get() >= second);
+        assertEquals(2, forces.get());
+    }
+
+    @Test
+    void onceSeveralLoopsWaitTheFsyncThreadForcesForThemWhileTheyServeOnAndReleasesOnceForEachLoop() throws Exception {
+        long first = appendSet("a");
+        AtomicLong firstReleased = new AtomicLong(-1);
+        CountDownLatch firstDone = new CountDownLatch(1);
+        flushOn(loop, first, firstReleased, firstDone);
+        assertTrue(forceStarted.tryAcquire(30, TimeUnit.SECONDS), "the first loop's force began");
+
+        // A second loop waits for the file: its flush goes to the fsync thread and it serves on.
+        AtomicInteger releasesFromTheFsyncThread = new AtomicInteger();
+        Executor other = task -> {
+            if (Thread.currentThread().getName().equals("aof-fsync")) {
+                releasesFromTheFsyncThread.incrementAndGet();
+            }
+            otherLoop.execute(task);
+        };
+        long second = appendSet("b");
+        AtomicLong otherReleased = new AtomicLong(-1);
+        CountDownLatch secondDone = new CountDownLatch(1);
+        flushOn(other, second, otherReleased, secondDone);
+        idle(otherLoop);
+        assertEquals(1, secondDone.getCount(), "a reply left before its write was forced");
 
         forceMayEnd.release();
         assertTrue(firstDone.await(30, TimeUnit.SECONDS));
-        assertTrue(firstReleased.get() >= first);
-        assertTrue(forcedBytes.get() >= first);
-        assertEquals(2, laterDone.getCount(), "later writes were released by a force that began before them");
+        assertTrue(forceStarted.tryAcquire(30, TimeUnit.SECONDS), "the fsync thread's force began");
+        assertEquals(List.of("loop", "aof-fsync"), forcingThreads);
 
-        // One more force covers both writes that came during the first.
-        assertTrue(forceStarted.tryAcquire(30, TimeUnit.SECONDS), "the second force began");
+        // Two more iterations of the other loop while the fsync thread forces: they wait for its next
+        // round, and both are released by one task on their loop.
+        long third = appendSet("c");
+        long fourth = appendSet("d");
+        CountDownLatch laterDone = new CountDownLatch(2);
+        flushOn(other, third, otherReleased, laterDone);
+        idle(otherLoop);
+        flushOn(other, fourth, otherReleased, laterDone);
+        idle(otherLoop);
+        forceMayEnd.release();
+        assertTrue(secondDone.await(30, TimeUnit.SECONDS));
+        assertEquals(2, laterDone.getCount(), "later writes were released by a force that began before them");
+        assertTrue(forceStarted.tryAcquire(30, TimeUnit.SECONDS), "the fsync thread's next force began");
         forceMayEnd.release();
         assertTrue(laterDone.await(30, TimeUnit.SECONDS));
-        assertTrue(laterReleased.get() >= third);
-        assertTrue(forcedBytes.get() >= third);
-        assertEquals(2, forces.get());
+        assertTrue(otherReleased.get() >= fourth);
+        assertTrue(forcedBytes.get() >= fourth);
+        assertEquals(3, forces.get());
+        assertEquals(2, releasesFromTheFsyncThread.get(), "one release task per loop per force");
     }
 
     /**
@@ -158,16 +207,16 @@ class AofGroupCommitTest {
         long write = appendSet("a");
         AtomicLong writerReleased = new AtomicLong(-1);
         CountDownLatch writerDone = new CountDownLatch(1);
-        flushOnLoop(write, writerReleased, writerDone);
+        flushOn(loop, write, writerReleased, writerDone);
         assertTrue(forceStarted.tryAcquire(30, TimeUnit.SECONDS), "the force began");
 
-        // The reader's GET ran after the write: its reply may show it.
+        // The reader's GET ran after the write, on another loop: its reply may show it.
         long barrier = aof.replyBarrier();
         assertEquals(write, barrier);
         AtomicLong readerReleased = new AtomicLong(-1);
         CountDownLatch readerDone = new CountDownLatch(1);
-        flushOnLoop(barrier, readerReleased, readerDone);
-        loopIdle();
+        flushOn(otherLoop, barrier, readerReleased, readerDone);
+        idle(otherLoop);
         assertEquals(1, readerDone.getCount(), "a read's reply left before the write it may show was forced");
 
         forceMayEnd.release();

@@ -57,6 +57,23 @@ class AofPropagationTest {
     }
 
     @Test
+    void aRequestIsWrittenInRespWithItsCountAndLengthsInDecimal() {
+        String[] words = new String[12];
+        words[0] = "RPUSH";
+        words[1] = "";
+        for (int i = 2; i < words.length; i++) {
+            words[i] = "v".repeat(i == 11 ? 123_456 : i * 5);
+        }
+        AofBatch batch = new AofBatch();
+        batch.add(0, args(words));
+        StringBuilder expected = new StringBuilder("*12\r\n");
+        for (String word : words) {
+            expected.append('$').append(word.length()).append("\r\n").append(word).append("\r\n");
+        }
+        assertEquals(expected.toString(), new String(batch.bytes(), 0, batch.end(0), StandardCharsets.ISO_8859_1));
+    }
+
+    @Test
     void relativeTimesBecomeAbsolute() {
         assertEquals("SET k v PXAT 1700000010000", propagated("+OK\r\n", "SET", "k", "v", "EX", "10"));
         assertEquals("SET k v PXAT 1700000000010", propagated("+OK\r\n", "set", "k", "v", "px", "10"));
