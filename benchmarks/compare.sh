@@ -12,6 +12,8 @@
 #   COMPARE_SECONDS  seconds per workload (default 15; 2 when short)
 #   COMPARE_KEYS     keys filled (default 1000000; 100000 when short)
 #   COMPARE_THREADS  server threads (default: nproc); the tool runs 2 threads x 25 connections
+#   COMPARE_BASELINE another distribution (e.g. main's, packaged in a worktree of its own) run beside
+#                    this one under the same load, its servers named baseline-ENGINE: to measure a change
 # Needs: redis-server, redis-cli, and the distribution built by `mvn -B package`.
 set -euo pipefail
 
@@ -49,14 +51,21 @@ pid[redis]=$!; pids+=("${pid[redis]}")
 wait_ready "${port[redis]}"
 
 servers=(redis)
+distributions=("lacewing=$dist")
+if [ -n "${COMPARE_BASELINE:-}" ]; then
+  [ -x "$COMPARE_BASELINE/bin/lacewing-server" ] || { echo "no distribution at $COMPARE_BASELINE" >&2; exit 1; }
+  distributions+=("baseline=$COMPARE_BASELINE")
+fi
 for engine in shared-nothing multithread; do
-  name="lacewing-$engine"
-  port[$name]=$(free_port)
-  "$dist/bin/lacewing-server" --save "" --dir "$work" --port "${port[$name]}" --engine "$engine" --threads "$threads" \
-    >"$work/$name.log" 2>&1 &
-  pid[$name]=$!; pids+=("${pid[$name]}")
-  wait_ready "${port[$name]}"
-  servers+=("$name")
+  for named in "${distributions[@]}"; do
+    name="${named%%=*}-$engine"
+    port[$name]=$(free_port)
+    "${named#*=}/bin/lacewing-server" --save "" --dir "$work" --port "${port[$name]}" --engine "$engine" \
+      --threads "$threads" >"$work/$name.log" 2>&1 &
+    pid[$name]=$!; pids+=("${pid[$name]}")
+    wait_ready "${port[$name]}"
+    servers+=("$name")
+  done
 done
 
 echo "filling $keys keys of 256 bytes into each server; then ${seconds}s per workload" >&2

@@ -4,7 +4,9 @@ import com.sun.management.HotSpotDiagnosticMXBean;
 import com.sun.management.OperatingSystemMXBean;
 import dev.lacewing.core.config.ConfigSource;
 import dev.lacewing.core.config.Setting;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -35,6 +37,12 @@ import java.util.function.Function;
  *     keyspace on every cycle and needs much more headroom to avoid allocation stalls.</li>
  * <li>{@code -XX:+UseCompactObjectHeaders} where it is a product flag (JDK 25+): 8 bytes less per
  *     object. On JDK 24 it is experimental and left to the user.</li>
+ * <li>{@code -XX:+UseTransparentHugePages} under G1 where the kernel gives huge pages on request
+ *     (its mode is madvise, Debian's default): a GET or SET over a million keys reads an index slot
+ *     and an entry at random places of a heap of hundreds of megabytes, and with 4 KiB pages each
+ *     read also misses the TLB; 2 MiB pages cut the server's CPU per GET at pipeline 30 by about a
+ *     tenth (docs/benchmarks.md). Not under a maxmemory of up to 256 MiB, where the process's memory
+ *     against the bound matters more than a lookup's speed and a huge page is a visible share of the heap.</li>
  * <li>Heap: with {@code maxmemory} set, the keyspace (its pages are on-heap {@code byte[]}) is
  *     bounded by it: used_memory, the live entries, their index and the clients' buffers, is
  *     held to maxmemory, and the pages hold at most 8/7 of the live entries plus a page per table.
@@ -148,6 +156,7 @@ public final class JvmOptions {
      */
     static final long C2_LIMITS_UP_TO = 256L << 20;
     static final int C2_INLINE_SMALL_CODE = 1000;
+    static final String TRANSPARENT_HUGE_PAGES = "UseTransparentHugePages";
     static final String LEAK_DETECTION_OFF = "-Dio.netty.leakDetection.level=disabled";
     static final String UNSAFE_ALLOWED = "--sun-misc-unsafe-memory-access=allow";
     /** Starts an output line that names a config file read rather than an option. */
@@ -162,7 +171,10 @@ public final class JvmOptions {
      * What the probed JVM offers: its product flags by name (value as the JVM prints it) and its
      * physical or container memory.
      */
-    record Jvm(Function<String, Optional<String>> productFlag, long physicalMemory) {
+    record Jvm(Function<String, Optional<String>> productFlag, long physicalMemory, boolean hugePagesOnRequest) {
+
+        /** The kernel's transparent huge page mode; "[madvise]" marks the one in force. */
+        private static final Path HUGE_PAGE_MODE = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
 
         boolean has(String flag) {
             return productFlag.apply(flag).isPresent();
@@ -178,12 +190,29 @@ public final class JvmOptions {
                 } catch (IllegalArgumentException absentOrLocked) {
                     return Optional.empty();
                 }
-            }, system.getTotalMemorySize());
+            }, system.getTotalMemorySize(), hugePagesOnRequest(HUGE_PAGE_MODE));
         }
 
-        /** A JVM with exactly these flags, for tests. */
+        /**
+         * Whether the kernel gives transparent huge pages to memory that asks for them (madvise)
+         * and only to it: under "always" the heap has them without asking, under "never" asking
+         * only makes the JVM warn. False where the file cannot be read (not Linux).
+         */
+        static boolean hugePagesOnRequest(Path mode) {
+            try {
+                return Files.readString(mode).contains("[madvise]");
+            } catch (IOException | RuntimeException unreadable) {
+                return false;
+            }
+        }
+
+        /** A JVM with exactly these flags, for tests; its kernel gives no huge pages on request. */
         static Jvm of(Map<String, String> flags, long physicalMemory) {
-            return new Jvm(name -> Optional.ofNullable(flags.get(name)), physicalMemory);
+            return of(flags, physicalMemory, false);
+        }
+
+        static Jvm of(Map<String, String> flags, long physicalMemory, boolean hugePagesOnRequest) {
+            return new Jvm(name -> Optional.ofNullable(flags.get(name)), physicalMemory, hugePagesOnRequest);
         }
     }
 
@@ -248,6 +277,11 @@ public final class JvmOptions {
             if (userOptions.stream().noneMatch(o -> o.startsWith(name))) {
                 options.add(option);
             }
+        }
+        if (g1 && jvm.hugePagesOnRequest() && jvm.has(TRANSPARENT_HUGE_PAGES)
+                && !(maxmemory > 0 && maxmemory <= C2_LIMITS_UP_TO)
+                && userOptions.stream().noneMatch(o -> o.endsWith("UseTransparentHugePages"))) {
+            options.add("-XX:+" + TRANSPARENT_HUGE_PAGES);
         }
         if (jvm.has("UseCompactObjectHeaders")) {
             options.add("-XX:+UseCompactObjectHeaders");

@@ -1,6 +1,7 @@
 package dev.lacewing.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -45,6 +46,32 @@ class JvmOptionsTest {
         expected.add("-XX:TrimNativeHeapInterval=10000");
         expected.add("-XX:MaxRAMPercentage=50");
         assertEquals(expected, JvmOptions.choose(JDK_17, 0, List.of()));
+    }
+
+    @Test
+    void g1AsksForTransparentHugePagesWhereTheKernelGivesThemOnRequest() {
+        Map<String, String> flags = Map.of("UseZGC", "false", "UseG1GC", "true", "UseTransparentHugePages", "false");
+        JvmOptions.Jvm madvise = JvmOptions.Jvm.of(flags, 24 * GIB, true);
+        assertTrue(JvmOptions.choose(madvise, 0, List.of()).contains("-XX:+UseTransparentHugePages"));
+        assertTrue(JvmOptions.choose(madvise, 1 * GIB, List.of()).contains("-XX:+UseTransparentHugePages"));
+        // Not where the kernel's mode is always or never, nor under a small maxmemory, nor over the user's choice.
+        assertFalse(JvmOptions.choose(JvmOptions.Jvm.of(flags, 24 * GIB, false), 0, List.of())
+            .contains("-XX:+UseTransparentHugePages"));
+        assertFalse(JvmOptions.choose(madvise, 100L << 20, List.of()).contains("-XX:+UseTransparentHugePages"));
+        assertFalse(JvmOptions.choose(madvise, 0, List.of("-XX:-UseTransparentHugePages"))
+            .contains("-XX:+UseTransparentHugePages"));
+        // ZGC's heap is shared memory, which this mode does not cover.
+        assertFalse(JvmOptions.choose(madvise, 0, List.of("-XX:+UseZGC")).contains("-XX:+UseTransparentHugePages"));
+    }
+
+    @Test
+    void theKernelsHugePageModeIsReadFromItsFile(@TempDir Path dir) throws IOException {
+        Path mode = dir.resolve("enabled");
+        Files.writeString(mode, "always [madvise] never\n");
+        assertTrue(JvmOptions.Jvm.hugePagesOnRequest(mode));
+        Files.writeString(mode, "[always] madvise never\n");
+        assertFalse(JvmOptions.Jvm.hugePagesOnRequest(mode));
+        assertFalse(JvmOptions.Jvm.hugePagesOnRequest(dir.resolve("absent")));
     }
 
     @Test

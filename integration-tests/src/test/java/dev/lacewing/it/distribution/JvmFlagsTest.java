@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
@@ -39,6 +40,22 @@ class JvmFlagsTest {
                 },
                 () -> assertEquals(LacewingProcess.jvmArguments(server.pid()).stream()
                     .filter(argument -> argument.startsWith("-X")).toList(), List.of(flags.split(" "))));
+        }
+    }
+
+    @Test
+    void g1AsksForTransparentHugePagesWhereTheKernelGivesThemOnRequest() throws Exception {
+        Path mode = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
+        assumeTrue(Files.isReadable(mode) && Files.readString(mode).contains("[madvise]"),
+            "the kernel does not give huge pages on request");
+        try (LacewingProcess server = LacewingProcess.start(Map.of(), List.of("--threads", "1"))) {
+            Map<String, String> info = server.info("server");
+            String flags = info.get("lacewing_jvm_flags");
+            assertEquals(info.get("lacewing_gc").startsWith("G1"), flags.contains("-XX:+UseTransparentHugePages"), flags);
+        }
+        try (LacewingProcess small = LacewingProcess.start(Map.of(), List.of("--threads", "1", "--maxmemory", "100mb"))) {
+            String flags = small.info("server").get("lacewing_jvm_flags");
+            assertFalse(flags.contains("UseTransparentHugePages"), flags);
         }
     }
 
