@@ -21,7 +21,6 @@ import dev.lacewing.core.persistence.aof.AofPropagation;
 import dev.lacewing.core.resp.RespWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -80,8 +79,9 @@ public final class ScriptRun implements ScriptHost {
     private final Arguments alsoGranted;
     /** The connection, when a refused run can be run again over the whole keyspace. */
     private final ClientConnection rerunnable;
-    private final RespWriter callWriter = new RespWriter();
-    private ByteBuf scratch;
+    /** This thread's writer and buffer for the replies of the commands the script calls. */
+    private final Scripts.CallReplies callReplies;
+    private final RespWriter callWriter;
     /** Read by SCRIPT KILL from another thread. */
     private volatile boolean wrote;
     /** Set by SCRIPT KILL from another thread. */
@@ -125,6 +125,8 @@ public final class ScriptRun implements ScriptHost {
         this.firstKey = 3;
         this.keyCount = keyCount;
         this.readOnly = readOnly || (script.flags() & Scripts.NO_WRITES) != 0;
+        this.callReplies = server.scripts().callReplies();
+        this.callWriter = callReplies.writer;
         ClientConnection connection = ctx.connection();
         if (connection == ctx) {
             wholeGranted = connection.scope() == KeyScope.ALL;
@@ -177,7 +179,7 @@ public final class ScriptRun implements ScriptHost {
             reply.error(Scripts.NOT_AVAILABLE);
             return;
         }
-        Scripts.Script script = bySha ? scripts.get(Scripts.shaArgument(args)) : compiled(ctx, scripts, args);
+        Scripts.Script script = bySha ? scripts.named(args) : compiled(ctx, scripts, args);
         if (script == null) {
             if (bySha) {
                 reply.error(Scripts.NOSCRIPT);
@@ -293,10 +295,7 @@ public final class ScriptRun implements ScriptHost {
     /** A debugging session's run ended: its slow commands are logged. */
     void debuggingEnded() {
         logSlowCalls();
-        if (scratch != null) {
-            scratch.release();
-            scratch = null;
-        }
+        callReplies.runEnded();
     }
 
     /** EVAL's script: known by its SHA, or compiled and stored now; null after replying an error. */
@@ -346,9 +345,7 @@ public final class ScriptRun implements ScriptHost {
         } finally {
             scripts.notBusy(this);
             logSlowCalls();
-            if (scratch != null) {
-                scratch.release();
-            }
+            callReplies.runEnded();
         }
     }
 
@@ -529,11 +526,7 @@ public final class ScriptRun implements ScriptHost {
             return error(Errors.OOM);
         }
         checkGrant(spec, args);
-        if (scratch == null) {
-            scratch = Unpooled.buffer(256);
-        }
-        scratch.clear();
-        callWriter.target(scratch);
+        ByteBuf replyBuffer = callReplies.clear();
         callWriter.protocol(protocol);
         long start = System.nanoTime();
         long errorsBefore = callWriter.errorCount();
@@ -572,7 +565,7 @@ public final class ScriptRun implements ScriptHost {
                 slowCallsDropped++;
             }
         }
-        byte[] reply = ByteBufUtil.getBytes(scratch);
+        byte[] reply = ByteBufUtil.getBytes(replyBuffer);
         // Redis 7 replicates a script's effects: each write that changed something, MULTI/EXEC around several.
         if (write && !failed && !privateCopy && (ThreadChanges.count() != changesBefore || AofPropagation.always(spec.name()))
             && server.aof().enabled()

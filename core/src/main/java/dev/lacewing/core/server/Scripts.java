@@ -6,6 +6,10 @@ import dev.lacewing.api.ScriptHost;
 import dev.lacewing.api.ScriptFunction;
 import dev.lacewing.api.ScriptRuntime;
 import dev.lacewing.api.ScriptingProvider;
+import dev.lacewing.core.resp.RespWriter;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.util.concurrent.FastThreadLocal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -81,12 +85,32 @@ public final class Scripts {
     /** One script (EVAL). */
     public static final class Script extends Program {
         final String sha;
+        /** The SHA's 40 lower-case hex digits, for comparing an EVALSHA argument without decoding it. */
+        private final byte[] shaDigits;
         final byte[] body;
 
         Script(String sha, byte[] body, int flags) {
             super(flags);
             this.sha = sha;
+            this.shaDigits = sha.getBytes(StandardCharsets.US_ASCII);
             this.body = body;
+        }
+
+        /** Whether argument {@code index} is this script's SHA in either case (evalShaCommand lowers it). */
+        boolean named(Arguments args, int index) {
+            if (args.length(index) != shaDigits.length) {
+                return false;
+            }
+            byte[] array = args.array();
+            int offset = args.offset(index);
+            for (int i = 0; i < shaDigits.length; i++) {
+                byte digit = shaDigits[i];
+                byte given = array[offset + i];
+                if (given != digit && !(digit >= 'a' && given == digit - ('a' - 'A'))) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         @Override
@@ -103,29 +127,75 @@ public final class Scripts {
         }
     }
 
-    /** A thread's runtime and the flush generation its compiled scripts belong to. */
-    private static final class Slot {
-        final ScriptRuntime runtime;
+    /**
+     * What one thread keeps: its runtime (made on first use) and the flush generations its compiled
+     * scripts and functions belong to; the last body it hashed, so that dispatch and the handler hash
+     * one EVAL once; the last script an EVALSHA named, so that a client repeating one EVALSHA finds it
+     * without decoding the SHA (dispatch and the handler each look it up); the writer and buffer its
+     * scripts' calls reply into.
+     */
+    private static final class Local {
+        ScriptRuntime runtime;
         int generation;
         int functionsGeneration;
+        byte[] hashedBody = new byte[0];
+        String hashedSha;
+        Script named;
+        /** The flush generation read before {@link #named} was looked up: a flush since makes it stale. */
+        int namedGeneration;
+        final CallReplies callReplies = new CallReplies();
+    }
 
-        Slot(ScriptRuntime runtime, int generation) {
-            this.runtime = runtime;
-            this.generation = generation;
+    /** A call buffer grown past this by a large reply is let go when its run ends. */
+    private static final int CALL_BUFFER_KEPT = 64 * 1024;
+
+    /**
+     * The writer the commands a thread's scripts call reply into, and its buffer (made on first use),
+     * kept from run to run ({@link ScriptRun}) instead of made for each. One run at a time uses them:
+     * a script cannot run another, and a run ends before its thread starts the next.
+     */
+    static final class CallReplies {
+        final RespWriter writer = new RespWriter();
+        private ByteBuf buffer;
+
+        /** The buffer, emptied and aimed at by {@link #writer}. */
+        ByteBuf clear() {
+            if (buffer == null) {
+                buffer = Unpooled.buffer(256);
+            }
+            buffer.clear();
+            writer.target(buffer);
+            return buffer;
+        }
+
+        /** A run ended: a buffer a large reply grew is let go. */
+        void runEnded() {
+            if (buffer != null && buffer.capacity() > CALL_BUFFER_KEPT) {
+                buffer.release();
+                buffer = null;
+            }
         }
     }
 
-    /** The last body a thread hashed, so that dispatch and the handler hash one EVAL once. */
-    private static final class LastHash {
-        byte[] body = new byte[0];
-        String sha;
+    /** This thread's call replies. */
+    CallReplies callReplies() {
+        return local.get().callReplies;
     }
 
     private final ScriptingProvider provider;
     private final Functions functions = new Functions();
     private final ConcurrentHashMap<String, Script> bySha = new ConcurrentHashMap<>();
-    private final ThreadLocal<Slot> runtimes = new ThreadLocal<>();
-    private final ThreadLocal<LastHash> lastHash = ThreadLocal.withInitial(LastHash::new);
+    /**
+     * Netty's indexed thread-local, as ThreadChanges: on a worker it is an array slot, where a JDK
+     * ThreadLocal probes the thread's hash map, and a collision there (a profile of EVALSHA showed
+     * them) costs a walk on every script run.
+     */
+    private final FastThreadLocal<Local> local = new FastThreadLocal<>() {
+        @Override
+        protected Local initialValue() {
+            return new Local();
+        }
+    };
     private volatile int generation;
     /** busy-reply-threshold, in nanoseconds, as of the last CONFIG SET. */
     private volatile long busyThresholdNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(5000);
@@ -217,13 +287,13 @@ public final class Scripts {
 
     /** This thread's runtime, flushed if SCRIPT FLUSH ran since it last ran. Only when {@link #available()}. */
     public ScriptRuntime runtime() {
-        Slot slot = runtimes.get();
+        Local slot = local.get();
         int current = generation;
         int currentFunctions = functions.generation();
-        if (slot == null) {
-            slot = new Slot(provider.newRuntime(), current);
+        if (slot.runtime == null) {
+            slot.runtime = provider.newRuntime();
+            slot.generation = current;
             slot.functionsGeneration = currentFunctions;
-            runtimes.set(slot);
         } else {
             if (slot.generation != current) {
                 slot.runtime.flush();
@@ -332,26 +402,44 @@ public final class Scripts {
      * NOSCRIPT, so it needs nothing.
      */
     public boolean needsWholeKeyspace(Arguments args, boolean bySha) {
-        Script script = bySha ? get(shaArgument(args)) : get(shaOf(args, 1));
+        Script script = bySha ? named(args) : get(shaOf(args, 1));
         return script == null ? !bySha : script.needsWholeKeyspace();
     }
 
-    /** An EVALSHA's SHA argument, lower case as Redis compares it. */
-    public static String shaArgument(Arguments args) {
-        return args.length(1) == 40 ? args.string(1).toLowerCase(Locale.ROOT) : "";
+    /**
+     * The script an EVALSHA names (argument 1, in either case, as Redis compares it), or null. The
+     * last one this thread found is checked first, so a repeated EVALSHA neither decodes nor hashes
+     * its SHA.
+     */
+    public Script named(Arguments args) {
+        if (args.length(1) != 40) {
+            return null;
+        }
+        Local slot = local.get();
+        Script last = slot.named;
+        if (last != null && slot.namedGeneration == generation && last.named(args, 1)) {
+            return last;
+        }
+        int current = generation;
+        Script script = bySha.get(args.string(1).toLowerCase(Locale.ROOT));
+        if (script != null) {
+            slot.named = script;
+            slot.namedGeneration = current;
+        }
+        return script;
     }
 
     /** The SHA1 of argument {@code index} in hex; the last body hashed on this thread is remembered. */
     public String shaOf(Arguments args, int index) {
-        LastHash last = lastHash.get();
+        Local slot = local.get();
         int offset = args.offset(index);
         int length = args.length(index);
-        if (Arrays.equals(last.body, 0, last.body.length, args.array(), offset, offset + length)) {
-            return last.sha;
+        if (Arrays.equals(slot.hashedBody, 0, slot.hashedBody.length, args.array(), offset, offset + length)) {
+            return slot.hashedSha;
         }
-        last.body = args.copy(index);
-        last.sha = sha1Hex(last.body);
-        return last.sha;
+        slot.hashedBody = args.copy(index);
+        slot.hashedSha = sha1Hex(slot.hashedBody);
+        return slot.hashedSha;
     }
 
     public static String sha1Hex(byte[] body) {

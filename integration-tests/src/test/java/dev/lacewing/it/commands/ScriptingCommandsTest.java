@@ -387,6 +387,40 @@ class ScriptingCommandsTest {
         }
     }
 
+    /**
+     * A thread remembers the last script an EVALSHA named: the same SHA in either case finds it, a SHA
+     * one byte away (a digit, or a byte equal to a digit but for case bit 0x20) does not, and after
+     * SCRIPT FLUSH it answers NOSCRIPT until the script is loaded again, on a dedicated server so
+     * that no other test's flush interleaves. Redis 7.0.15 answers the same.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void evalshaFindsTheScriptInEitherCaseAndForgetsItAfterFlush(Target target) {
+        try (LacewingServer server = Servers.builder(target).start();
+             RespClient client = RespClient.connect(server.port())) {
+            String sha = "4d45611d6aa4d489bd6e35d8ba85bcb7e5123095";
+            assertEquals("$40\r\n" + sha + "\r\n", client.call("SCRIPT", "LOAD", "return 'sha'..ARGV[1]"));
+            String upper = sha.toUpperCase(java.util.Locale.ROOT);
+            String mixed = sha.substring(0, 20) + upper.substring(20);
+            for (int i = 0; i < 3; i++) {
+                assertEquals("$4\r\nsha1\r\n", client.call("EVALSHA", sha, "0", "1"));
+                assertEquals("$4\r\nsha2\r\n", client.call("EVALSHA", upper, "0", "2"));
+                assertEquals("$4\r\nsha3\r\n", client.call("EVALSHA", mixed, "0", "3"));
+            }
+            String noscript = "-" + Scripts.NOSCRIPT + "\r\n";
+            assertEquals(noscript, client.call("EVALSHA", "5" + sha.substring(1), "0"));
+            // '0' (0x30) is 0x10 with case bit 0x20 set, as 'a' is 'A': only a letter's case may differ.
+            assertEquals(noscript, client.call("EVALSHA", "\u0014" + sha.substring(1), "0"));
+            assertEquals(noscript, client.call("EVALSHA", sha.substring(0, 4) + "\u0016" + sha.substring(5), "0"));
+            assertEquals("$4\r\nsha4\r\n", client.call("EVALSHA", sha, "0", "4"));
+            assertEquals("+OK\r\n", client.call("SCRIPT", "FLUSH"));
+            assertEquals(noscript, client.call("EVALSHA", sha, "0", "5"));
+            assertEquals(noscript, client.call("EVALSHA", upper, "0", "5"));
+            assertEquals("$40\r\n" + sha + "\r\n", client.call("SCRIPT", "LOAD", "return 'sha'..ARGV[1]"));
+            assertEquals("$4\r\nsha6\r\n", client.call("EVALSHA", upper, "0", "6"));
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.lacewing.it.server.Servers#all")
     void compileErrorsNameTheLine(Target target) {

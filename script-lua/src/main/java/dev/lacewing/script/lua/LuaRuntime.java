@@ -108,6 +108,11 @@ final class LuaRuntime implements ScriptRuntime {
     }
 
     private final ReadonlyTable globals;
+    /**
+     * The names of the globals and of the library tables' entries, each mapped to itself: the key
+     * object its table holds. See {@link #withSharedNames}.
+     */
+    private final LuaTable names;
     /** The server's math.random sequence, shared by every runtime as Redis shares its one Lua state's. */
     private final RedisRandom random;
 
@@ -176,6 +181,31 @@ final class LuaRuntime implements ScriptRuntime {
     LuaRuntime(RedisRandom random) {
         this.random = random;
         globals = sandbox(true);
+        names = namesOf(globals);
+    }
+
+    private static LuaTable namesOf(LuaTable globals) {
+        LuaTable names = new LuaTable();
+        LuaValue key = LuaValue.NIL;
+        while (true) {
+            Varargs next = globals.next(key);
+            key = next.arg1();
+            if (key.isnil()) {
+                return names;
+            }
+            names.rawset(key, key);
+            LuaValue value = next.arg(2);
+            if (value.istable() && value != globals) {
+                LuaValue inner = LuaValue.NIL;
+                while (true) {
+                    inner = value.next(inner).arg1();
+                    if (inner.isnil()) {
+                        break;
+                    }
+                    names.rawset(inner, inner);
+                }
+            }
+        }
     }
 
     private ReadonlyTable sandbox(boolean keysAndArgv) {
@@ -315,6 +345,7 @@ final class LuaRuntime implements ScriptRuntime {
             LuaThread.setGlobals(globals);
             Prototype prototype = LuaC.compile(new ByteArrayInputStream(withoutShebang(body)), "@user_script");
             withoutTailCalls(prototype);
+            withSharedNames(prototype);
             compiled.put(sha, new LuaClosure(prototype, globals));
             return null;
         } catch (LuaError e) {
@@ -341,6 +372,31 @@ final class LuaRuntime implements ScriptRuntime {
         if (prototype.p != null) {
             for (Prototype inner : prototype.p) {
                 withoutTailCalls(inner);
+            }
+        }
+    }
+
+    /**
+     * Replaces each string constant that names a global or a library entry ({@code redis},
+     * {@code call}, {@code KEYS}) by the key object the table holds. luaj 2.0.3 does not intern
+     * strings and computes a string's hash on every use: a lookup by an equal but distinct string
+     * hashes it, then hashes both and compares their bytes at the slot; by the table's own key it
+     * hashes once and ends at the identity check. A script's constants are values no script can tell
+     * apart, so only the lookups change.
+     */
+    private void withSharedNames(Prototype prototype) {
+        LuaValue[] constants = prototype.k;
+        for (int i = 0; i < constants.length; i++) {
+            if (constants[i].type() == LuaValue.TSTRING) {
+                LuaValue shared = names.rawget(constants[i]);
+                if (!shared.isnil()) {
+                    constants[i] = shared;
+                }
+            }
+        }
+        if (prototype.p != null) {
+            for (Prototype inner : prototype.p) {
+                withSharedNames(inner);
             }
         }
     }
