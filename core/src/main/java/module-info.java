@@ -4,6 +4,7 @@
  */
 module dev.lacewing.core {
     requires transitive dev.lacewing.api;
+    requires transitive dev.lacewing.transport.spi;
     requires io.netty.common;
     requires io.netty.buffer;
     requires io.netty.transport;
@@ -18,11 +19,12 @@ module dev.lacewing.core {
     requires java.logging;
 
     // What the project's other modules use, and no more: the embedding API and the settings
-    // table (the launcher, embedders), the keyspace the engines are built over, the Netty
-    // transport base the native transports extend. Those exports cannot be qualified: plugins are
-    // loaded in a child module layer (JPMS mode), where a parent's qualified export does not
-    // reach, or as bundles in unnamed modules (OSGi mode). Command, storage and scripting plugins
-    // need only dev.lacewing.api. The benchmarks, on the boot layer with core, measure internals.
+    // table (the launcher, embedders), the keyspace the engines are built over, the NIO transport
+    // and TlsContext (the TLS tests). Those exports cannot be qualified: plugins are loaded in a
+    // child module layer (JPMS mode), where a parent's qualified export does not reach, or as
+    // bundles in unnamed modules (OSGi mode). Command, storage and scripting plugins need only
+    // dev.lacewing.api; transports need dev.lacewing.transport.spi, not core. The benchmarks, on
+    // the boot layer with core, measure internals.
     exports dev.lacewing.core.config;
     exports dev.lacewing.core.server;
     exports dev.lacewing.core.keyspace;

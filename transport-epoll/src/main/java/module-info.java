@@ -1,7 +1,7 @@
 /** The epoll transport: Netty's native epoll I/O on Linux. */
 module dev.lacewing.transport.epoll {
     requires dev.lacewing.api;
-    requires dev.lacewing.core;
+    requires dev.lacewing.transport.spi;
     requires io.netty.common;
     requires io.netty.transport;
     requires io.netty.transport.classes.epoll;

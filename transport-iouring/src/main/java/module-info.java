@@ -1,7 +1,7 @@
 /** The io_uring transport: Netty's native io_uring I/O on Linux. */
 module dev.lacewing.transport.iouring {
     requires dev.lacewing.api;
-    requires dev.lacewing.core;
+    requires dev.lacewing.transport.spi;
     requires io.netty.buffer;
     requires io.netty.common;
     requires io.netty.transport;

@@ -4,9 +4,9 @@ import java.util.Optional;
 
 /**
  * A network transport plugin, chosen with the {@code transport} setting by {@link #name()}.
- * The binding to an I/O mechanism lives in core ({@code dev.lacewing.core.transport.NettyTransport}),
- * which every transport the server can run implements; this interface is what selection and
- * INFO need.
+ * The binding to an I/O mechanism lives in the transport-spi module
+ * ({@code dev.lacewing.transport.spi.NettyTransport}), which every transport the server can run
+ * implements; this interface is what selection and INFO need.
  */
 public interface TransportProvider extends DeclaresSettings {
 

@@ -32,7 +32,7 @@ import dev.lacewing.core.persistence.aof.AppendOnlyFile;
 import dev.lacewing.core.resp.RespWriter;
 import dev.lacewing.core.tracking.Tracking;
 import dev.lacewing.core.tracking.TrackingMode;
-import dev.lacewing.core.transport.SocketWrite;
+import dev.lacewing.transport.spi.SocketWrite;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;

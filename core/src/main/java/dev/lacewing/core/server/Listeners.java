@@ -1,8 +1,8 @@
 package dev.lacewing.core.server;
 
 import dev.lacewing.core.config.Config;
-import dev.lacewing.core.transport.NettyTransport;
 import dev.lacewing.core.transport.TlsContext;
+import dev.lacewing.transport.spi.NettyTransport;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.MultiThreadIoEventLoopGroup;

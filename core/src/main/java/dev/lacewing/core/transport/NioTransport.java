@@ -1,6 +1,7 @@
 package dev.lacewing.core.transport;
 
 import dev.lacewing.api.Settings;
+import dev.lacewing.transport.spi.NettyTransport;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.nio.NioIoHandler;

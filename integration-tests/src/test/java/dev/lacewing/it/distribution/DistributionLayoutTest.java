@@ -1,15 +1,22 @@
 package dev.lacewing.it.distribution;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lacewing.core.config.Config;
 import dev.lacewing.core.config.Setting;
 import dev.lacewing.core.server.Plugins;
 import java.io.IOException;
+import java.io.InputStream;
+import java.lang.module.ModuleDescriptor;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
+import java.util.jar.JarFile;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -29,9 +36,10 @@ class DistributionLayoutTest {
     }
 
     @Test
-    void libHoldsTheApiCoreLauncherNettyAndFelix() throws IOException {
+    void libHoldsTheApiTransportSpiCoreLauncherNettyAndFelix() throws IOException {
         List<String> lib = names("lib");
-        for (String prefix : List.of("lacewing-api-", "lacewing-core-", "lacewing-launcher-", "netty-common-",
+        for (String prefix : List.of("lacewing-api-", "lacewing-transport-spi-", "lacewing-core-", "lacewing-launcher-",
+            "netty-common-",
             "netty-transport-4", "netty-transport-classes-epoll-", "netty-transport-native-epoll-",
             "netty-transport-classes-io_uring-", "netty-transport-native-io_uring-", "org.apache.felix.framework-")) {
             assertTrue(lib.stream().anyMatch(name -> name.startsWith(prefix)), prefix + " missing from " + lib);
@@ -62,7 +70,32 @@ class DistributionLayoutTest {
             assertTrue(plugins.stream().anyMatch(name -> name.startsWith(prefix)), prefix + " missing from " + plugins);
         }
         assertTrue(plugins.stream().noneMatch(name -> name.startsWith("lacewing-test-plugin")
-            || name.startsWith("lacewing-storage-tck")), plugins.toString());
+            || name.startsWith("lacewing-storage-tck") || name.startsWith("lacewing-transport-spi")), plugins.toString());
+    }
+
+    /**
+     * A transport plugin builds against the API, the transport SPI and Netty, not core: neither its
+     * module descriptor (JPMS mode) nor its bundle's Import-Package (OSGi mode) names core.
+     */
+    @Test
+    void transportPluginsDependOnTheTransportSpiNotCore() throws IOException {
+        List<String> transports = names("plugins").stream().filter(name -> name.startsWith("lacewing-transport-")).toList();
+        assertEquals(2, transports.size(), transports.toString());
+        for (String name : transports) {
+            try (JarFile jar = new JarFile(DISTRIBUTION.resolve("plugins").resolve(name).toFile())) {
+                ModuleDescriptor descriptor;
+                try (InputStream in = jar.getInputStream(jar.getEntry("module-info.class"))) {
+                    descriptor = ModuleDescriptor.read(in);
+                }
+                Set<String> requires = descriptor.requires().stream().map(ModuleDescriptor.Requires::name)
+                    .collect(Collectors.toSet());
+                assertTrue(requires.contains("dev.lacewing.transport.spi"), name + " requires " + requires);
+                assertFalse(requires.contains("dev.lacewing.core"), name + " requires core: " + requires);
+                String imports = jar.getManifest().getMainAttributes().getValue("Import-Package");
+                assertTrue(imports.contains("dev.lacewing.transport.spi"), name + " imports " + imports);
+                assertFalse(imports.contains("dev.lacewing.core"), name + " imports core: " + imports);
+            }
+        }
     }
 
     @Test

@@ -1,8 +1,8 @@
 package dev.lacewing.transport.epoll;
 
 import dev.lacewing.api.Settings;
-import dev.lacewing.core.transport.NettyTransport;
-import dev.lacewing.core.transport.SocketWrite;
+import dev.lacewing.transport.spi.NettyTransport;
+import dev.lacewing.transport.spi.SocketWrite;
 import io.netty.channel.Channel;
 import io.netty.channel.unix.UnixChannel;
 import io.netty.bootstrap.ServerBootstrap;

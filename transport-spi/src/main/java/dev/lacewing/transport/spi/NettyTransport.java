@@ -1,4 +1,4 @@
-package dev.lacewing.core.transport;
+package dev.lacewing.transport.spi;
 
 import dev.lacewing.api.Settings;
 import dev.lacewing.api.TransportProvider;

@@ -1,4 +1,4 @@
-package dev.lacewing.core.transport;
+package dev.lacewing.transport.spi;
 
 import java.io.IOException;
 
