@@ -440,7 +440,7 @@ class CompactTableTest {
     }
 
     @Test
-    void deletesSpreadOverEveryPageKeepThePagesWithinAnEighthOfTheLiveBytes() {
+    void deletesSpreadOverEveryPageKeepThePagesWithinASixteenthOfTheLiveBytes() {
         CompactTable table = newTable();
         int keys = 50_000;
         for (int i = 0; i < keys; i++) {
@@ -455,7 +455,8 @@ class CompactTableTest {
             }
         }
         long pages = table.usedMemory() - table.liveMemory() + table.liveBytes();
-        assertTrue(pages <= table.liveBytes() * 8 / 7 + 2 * CompactTable.PAGE_SIZE,
+        // 3.3 MB live: 64 KiB pages; the open page and two spares of the 128 KiB pages filled first.
+        assertTrue(pages <= table.liveBytes() * 16 / 15 + 3 * 128 * 1024,
             "pages " + pages + " for " + table.liveBytes() + " live bytes");
         for (int i = 0; i < keys; i++) {
             byte[] key = bytes("key:" + i);
@@ -703,7 +704,7 @@ class CompactTableTest {
      */
     @Test
     void aRunOfEditsPastTheEndGrowsIntoRoomThatIsCountedUntilANewValueIsStored() {
-        Table table = newTable();
+        CompactTable table = newTable();
         byte[] k = bytes("log");
         ValueView view = new ValueView();
         byte[] other = bytes("other");
@@ -736,16 +737,18 @@ class CompactTableTest {
         assertEquals(Long.MAX_VALUE - 1, table.expireAt(k, 0, k.length, 0));
         assertEquals(StringEncoding.RAW, table.stringEncoding(k, 0, k.length, 0));
 
-        Table stored = newTable();
+        CompactTable stored = newTable();
         stored.put(other, 0, other.length, bytes("x"), Keyspace.NO_EXPIRY);
         stored.put(k, 0, k.length, Arrays.copyOf(expected, length), Long.MAX_VALUE - 1);
         long room = table.valueMemory(k, 0, k.length, 0) - stored.valueMemory(k, 0, k.length, 0);
         long chunkHeaders = 24L * (length / EditedString.CHUNK + 8);
         assertTrue(room >= EditedString.MAX_PREALLOC - EditedString.CHUNK
             && room <= EditedString.MAX_PREALLOC + EditedString.CHUNK + chunkHeaders, "room " + room);
-        long uncounted = table.usedMemory() - stored.usedMemory() - room;
-        // Compact: the entry that points into the side table, and that table's first slot arrays.
-        assertTrue(uncounted >= 0 && uncounted <= 256, uncounted + " bytes held beyond the value's count");
+        long uncounted = table.usedMemory() - table.spareBytes() - stored.usedMemory() + stored.spareBytes() - room;
+        // Compact: the entry that points into the side table, and that table's first slot arrays;
+        // and a small page the string's moves left open (a small table's pages grow with its
+        // entries). Dropped pages kept as spares are counted, but are no value's.
+        assertTrue(uncounted >= 0 && uncounted <= 256 + CompactTable.MIN_PAGE_SIZE, uncounted + " bytes held beyond the value's count");
 
         byte[] copy = (byte[]) table.get(k, 0, k.length, 0);
         assertTrue(table.editString(k, 0, k.length, 1, 0, view));
@@ -801,7 +804,7 @@ class CompactTableTest {
     @Test
     void editingAMissingKeyCreatesZerosWithoutRoomAndAnotherTypeIsLeftAlone() {
         Table table = newTable();
-        Table stored = newTable();
+        CompactTable stored = newTable();
         ValueView view = new ValueView();
         for (int length : new int[] {1, 100, 100_000, 3_000_000}) {
             byte[] k = bytes("new" + length);
