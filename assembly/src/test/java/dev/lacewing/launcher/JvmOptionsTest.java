@@ -130,9 +130,9 @@ class JvmOptionsTest {
 
     @Test
     void zgcPacesItsCollectionsByASoftHeapBelowTheMaximum() {
-        // maxmemory 1 GiB: ZGC's maximum 1.4 GiB + 32 MiB, its soft heap G1's 1.25 GiB + 32 MiB
+        // maxmemory 1 GiB: ZGC's maximum 1.3 GiB + 32 MiB, its soft heap G1's 1.15 GiB + 32 MiB
         List<String> bounded = JvmOptions.choose(JDK_25, GIB, List.of());
-        assertTrue(bounded.contains("-XX:SoftMaxHeapSize=1312m") && bounded.contains("-Xmx1466m"), bounded.toString());
+        assertTrue(bounded.contains("-XX:SoftMaxHeapSize=1210m") && bounded.contains("-Xmx1364m"), bounded.toString());
         // Without maxmemory a fixed soft heap, where half the memory leaves it below the maximum.
         assertTrue(JvmOptions.choose(JDK_25, 0, List.of()).contains("-XX:SoftMaxHeapSize=384m"));
         JvmOptions.Jvm smallContainer = JvmOptions.Jvm.of(Map.of("UseZGC", "false", "ZYoungCompactionLimit", "25.000000",
@@ -163,9 +163,9 @@ class JvmOptionsTest {
 
     @Test
     void maxmemorySizesTheHeapWithTheCollectorsHeadroom() {
-        // 1 GiB keyspace: 1.25 GiB + 32 MiB under G1, 1.4 GiB + 32 MiB under ZGC
-        assertEquals("-Xmx1312m", last(JvmOptions.choose(JDK_17, GIB, List.of())));
-        assertEquals("-Xmx1466m", last(JvmOptions.choose(JDK_25, GIB, List.of())));
+        // 1 GiB keyspace: 1.15 GiB + 32 MiB under G1, 1.3 GiB + 32 MiB under ZGC
+        assertEquals("-Xmx1210m", last(JvmOptions.choose(JDK_17, GIB, List.of())));
+        assertEquals("-Xmx1364m", last(JvmOptions.choose(JDK_25, GIB, List.of())));
         assertEquals(JvmOptions.FIXED_HEADROOM_MIB + 1, JvmOptions.heapMib(1, false));
     }
 

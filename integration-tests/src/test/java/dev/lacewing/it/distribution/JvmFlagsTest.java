@@ -89,14 +89,14 @@ class JvmFlagsTest {
         }
         try (server) {
             String flags = server.info("server").get("lacewing_jvm_flags");
-            // 100 MiB of keyspace: 125 MiB (G1) or 140 MiB (ZGC) plus 32 MiB for everything else
-            assertTrue(flags.endsWith(" -Xmx157m") || flags.endsWith(" -Xmx172m"), flags);
+            // 100 MiB of keyspace: 115 MiB (G1) or 130 MiB (ZGC) plus 32 MiB for everything else
+            assertTrue(flags.endsWith(" -Xmx147m") || flags.endsWith(" -Xmx162m"), flags);
         }
         try (LacewingProcess user = LacewingProcess.start(Map.of("LACEWING_JAVA_OPTS", "-Xmx300m"),
             List.of("--threads", "1", "--maxmemory", "100mb"))) {
             String flags = user.info("server").get("lacewing_jvm_flags");
             assertTrue(flags.endsWith(" -Xmx300m"), flags);
-            assertFalse(flags.contains("-Xmx157m") || flags.contains("-Xmx172m"), flags);
+            assertFalse(flags.contains("-Xmx147m") || flags.contains("-Xmx162m"), flags);
         }
     }
 }

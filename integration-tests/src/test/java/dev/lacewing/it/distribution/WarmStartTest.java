@@ -50,12 +50,12 @@ class WarmStartTest {
         Path memory = Files.writeString(directory.resolve("memory.conf"), "maxmemory 100mb\n");
         Path conf = Files.writeString(directory.resolve("lacewing.conf"), "threads 1\ninclude " + memory + "\n");
 
-        assertEquals(2, javaStarts(invocations, () -> assertHeap(environment, port, conf, "-Xmx157m", "-Xmx172m")).size());
-        assertEquals(1, javaStarts(invocations, () -> assertHeap(environment, port, conf, "-Xmx157m", "-Xmx172m")).size());
+        assertEquals(2, javaStarts(invocations, () -> assertHeap(environment, port, conf, "-Xmx147m", "-Xmx162m")).size());
+        assertEquals(1, javaStarts(invocations, () -> assertHeap(environment, port, conf, "-Xmx147m", "-Xmx162m")).size());
         Files.writeString(memory, "maxmemory 200mb\n");
-        // 200 MiB of keyspace: 250 MiB (G1) or 300 MiB (ZGC) plus 32 MiB
-        assertEquals(2, javaStarts(invocations, () -> assertHeap(environment, port, conf, "-Xmx282m", "-Xmx332m")).size());
-        assertEquals(1, javaStarts(invocations, () -> assertHeap(environment, port, conf, "-Xmx282m", "-Xmx332m")).size());
+        // 200 MiB of keyspace: 230 MiB (G1) or 260 MiB (ZGC) plus 32 MiB
+        assertEquals(2, javaStarts(invocations, () -> assertHeap(environment, port, conf, "-Xmx262m", "-Xmx292m")).size());
+        assertEquals(1, javaStarts(invocations, () -> assertHeap(environment, port, conf, "-Xmx262m", "-Xmx292m")).size());
     }
 
     @Test

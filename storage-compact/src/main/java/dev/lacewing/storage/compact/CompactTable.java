@@ -57,14 +57,16 @@ import java.util.function.LongSupplier;
  * remove the key) before it goes on to other keys. A small hash so costs its entry (header, two
  * varints, key, pairs) and index slot: no side-table slot, object header or array header.
  *
- * <p>Pages are {@code byte[]} of {@link #PAGE_SIZE}, filled by a bump pointer. byte[] rather than
+ * <p>Pages are {@code byte[]} of up to {@link #PAGE_SIZE}, filled by a bump pointer. byte[] rather than
  * direct buffers: replies copy a value straight from the page ({@link ValueView}) with the
  * array-based writes Netty and the RESP writer already have, key comparison uses the
  * {@code Arrays.equals} intrinsic, and a few hundred arrays cost the GC nothing to trace. About 256 KiB
  * keeps a page well under G1's humongous threshold (half a region, at least 512 KiB), where a
- * 1 MiB page would take a 2 MiB region. An entry of {@link #LARGE_ENTRY} bytes or more gets a
- * page of its own, of its exact size (a byte more when that is {@link #PAGE_SIZE}: a page's length
- * tells its kind, shared pages being exactly that long).
+ * 1 MiB page would take a 2 MiB region. A table smaller than {@value #PAGES_PER_TABLE} such pages
+ * opens smaller ones (16 KiB and up, by its live bytes), so that the few pages of slack a table
+ * keeps stay a small share of it. An entry of {@link #LARGE_ENTRY} bytes or more gets a
+ * page of its own, of its exact size (a byte more when that is a shared page's length: a page's
+ * length tells its kind, shared pages being a power of two less the array header long).
  *
  * <p>A string edited in place ({@link #editString}: APPEND, SETRANGE, SETBIT, BITFIELD) that
  * outgrows its entry moves to a new one with room to spare past its value, as Redis's
@@ -86,10 +88,10 @@ import java.util.function.LongSupplier;
  * it is dropped. So every page but the open one is at least half live, and compaction copies at
  * most one byte per byte freed, in steps of at most half a page. Over the whole table, once more
  * than {@code 1/}{@link #DEAD_SHARE} of the page bytes (less one page, the open page's end) are
- * dead, the sparsest page is compacted too: the pages stay within 8/7 of the live bytes plus a page
- * (deletes spread evenly leave every page above half live, up to twice the live bytes, without
- * it), at most seven bytes copied per byte freed where every page is equally sparse, and a scan of
- * the page table per compaction, which frees at least an eighth of a page.
+ * dead, the page with the smallest live share is compacted too (a table of fewer than 48 pages may hold
+ * three pages dead): the pages stay within 16/15 of the live bytes plus four pages (deletes spread evenly leave every page above half live, up to twice the
+ * live bytes, without it), at most fifteen bytes copied per byte freed where every page is equally
+ * sparse, and a scan of the page table per compaction, which frees at least a sixteenth of a page.
  *
  * <p>{@link #usedMemory} is exact: pages and index arrays as allocated, plus the estimate that
  * side-table aggregates give of themselves. Held values are a bounded cache of what the pages
@@ -101,17 +103,41 @@ import java.util.function.LongSupplier;
  */
 public final class CompactTable implements Table {
 
-    /** 256 KiB less the array header, so that pages tile G1 regions (1 MiB or more) without a gap. */
+    /**
+     * The largest shared page: 256 KiB less the array header, so that pages tile G1 regions (1 MiB
+     * or more) without a gap. Shared pages are a power of two of 16 KiB to this, less the header.
+     */
     static final int PAGE_SIZE = 256 * 1024 - 16;
+    static final int MIN_PAGE_SIZE = 16 * 1024 - 16;
+    /**
+     * A new shared page is the largest that is at most this share of the table's live bytes: a
+     * table's slack (the open page's unfilled end, the spares, the page the compaction bound
+     * allows) is a few pages, so it stays a modest share of a small table too. Not more: pages
+     * under 256 KiB cost CPU under churn. With 32, the multithread engine's 16 stripes of 6 MiB
+     * (maxmemory 100mb) got 128 KiB pages and an eviction load took 1.2-1.5x the CPU per SET it
+     * takes with 256 KiB pages, for 3 MiB less of pages (110 against 113 MiB).
+     */
+    private static final int PAGES_PER_TABLE = 16;
+    /** The fewest spare pages a table keeps ({@link #spareLimit}). */
+    private static final int MIN_SPARES = 2;
     static final int LARGE_ENTRY = PAGE_SIZE / 4;
-    /** A full page with fewer live bytes is compacted. */
-    private static final int COMPACT_BELOW = PAGE_SIZE / 2;
     /**
      * The share of the page bytes that may be dead (beyond the open page's unfilled end) before the
-     * sparsest page is compacted: 1/8, where Redis's active defrag starts (10%). It bounds the
-     * pages at 8/7 of the live bytes, which is what lets the launcher size the heap from maxmemory.
+     * sparsest page is compacted: 1/16. It bounds the pages at 16/15 of the live bytes, which is
+     * what lets the launcher size the heap from maxmemory: at 1/8 (near the 10% where Redis's
+     * active defrag starts) a 100 MB eviction load held 113 MiB of pages for 99 MiB of
+     * used_memory, at 1/16 106 MiB.
      */
-    private static final int DEAD_SHARE = 8;
+    private static final int DEAD_SHARE = 16;
+    /**
+     * The dead space the bound allows a table at least, in its pages: three. A 16th of a table of a
+     * few dozen pages is a page or two, and deletes spread over every page then leave the sparsest
+     * one nearly as live as the rest: the multithread engine's 16 stripes of 6 MiB (maxmemory
+     * 100mb) spent a fifth of their samples compacting under an eviction load, at 4.2-4.5 µs of
+     * CPU a SET against 3.6-4.1 with three pages (as an 8th allowed them before), for 5 MiB more
+     * of pages. A large table (a shard's 100 MB, 400 pages) keeps 1/16.
+     */
+    private static final int MIN_DEAD_PAGES = 3;
 
     private static final int OFFSET_BITS = 18;
     private static final int PAGE_BITS = 21;
@@ -170,13 +196,16 @@ public final class CompactTable implements Table {
     private long pageBytes;
     private long liveBytes;
     /**
-     * A dropped full-size page kept for the next page the table opens, or null. Under churn
-     * (eviction, compaction) a table drops pages about as fast as it opens them; reusing one
-     * keeps those 256 KiB arrays, which have lived long enough to be old, from becoming old-
-     * generation garbage at the write rate, which G1 reclaims only after a marking cycle and,
-     * in a heap sized close to the keyspace, with full collections.
+     * Dropped shared pages, all of one length, kept for the next pages the table opens: at most
+     * {@link #spareLimit}. Under churn (eviction, compaction) a table drops pages about as fast
+     * as it opens them, but not in turn: with one spare, a fifth of the drops under a 100 MB
+     * eviction load found it taken and became garbage. Those arrays have lived long enough to be
+     * old, and G1 reclaims old garbage only after a marking cycle and, in a heap sized close to
+     * the keyspace, with full collections (9 in that run).
      */
-    private byte[] sparePage;
+    private byte[][] spares = new byte[0][];
+    private int spareCount;
+    private long spareBytes;
 
     private Object[] objects = new Object[0];
     private int[] freeObjects = new int[0];
@@ -260,7 +289,7 @@ public final class CompactTable implements Table {
 
     @Override
     public long usedMemory() {
-        return structureBytes() + pageBytes + (sparePage == null ? 0 : sparePage.length);
+        return structureBytes() + pageBytes + spareBytes;
     }
 
     /** The index, the page table and the side table with its objects' counted size. */
@@ -271,7 +300,7 @@ public final class CompactTable implements Table {
 
     /**
      * {@link #usedMemory} less the page space not holding a live entry (dead entries awaiting
-     * compaction, the open page's unfilled end, the spare page): what Redis's used_memory would count, freed space
+     * compaction, the open page's unfilled end, the spares): what Redis's used_memory would count, freed space
      * inside pages being fragmentation, as freed chunks inside an allocator's pages are for Redis.
      * maxmemory is held against it, since deleting an entry lowers it at once.
      */
@@ -285,7 +314,12 @@ public final class CompactTable implements Table {
         return liveBytes;
     }
 
-    /** Pages held, of either size. */
+    /** Bytes of the spare pages, counted in {@link #usedMemory}: for tests. */
+    long spareBytes() {
+        return spareBytes;
+    }
+
+    /** Pages held, of either kind. */
     public int pageCount() {
         return pageCount - freePageCount;
     }
@@ -436,9 +470,13 @@ public final class CompactTable implements Table {
         page[position] = (byte) value;
     }
 
-    /** Whether a page is an entry's own: shared pages are exactly {@link #PAGE_SIZE} long, own ones never. */
+    /** Whether a page is an entry's own: shared pages are a power of two less 16 bytes long, own ones never. */
     private boolean ownPage(int page) {
-        return pages[page].length != PAGE_SIZE;
+        return !sharedLength(pages[page].length);
+    }
+
+    private static boolean sharedLength(int length) {
+        return length >= MIN_PAGE_SIZE && length <= PAGE_SIZE && Integer.bitCount(length + 16) == 1;
     }
 
     /** Bytes of room past the entry the entry fields hold, which sits at {@code slot}: only an own page has any. */
@@ -470,11 +508,12 @@ public final class CompactTable implements Table {
             } else {
                 releasePage(page);
             }
-        } else if (page != openPage && pages[page].length == PAGE_SIZE && pageLive[page] < COMPACT_BELOW) {
+        } else if (page != openPage && underHalfLive(page)) {
             queueCompaction(page);
         }
         compactQueued();
-        if (pageBytes - liveBytes > pageBytes / DEAD_SHARE + PAGE_SIZE) {
+        long open = openPage < 0 ? 0 : pages[openPage].length;
+        if (pageBytes - liveBytes > Math.max(pageBytes / DEAD_SHARE, MIN_DEAD_PAGES * open) + open) {
             compactSparsest();
         }
     }
@@ -486,10 +525,10 @@ public final class CompactTable implements Table {
         if (size >= LARGE_ENTRY) {
             return allocateOwn(size, size);
         }
-        if (openPage < 0 || pageUsed[openPage] + size > PAGE_SIZE) {
+        if (openPage < 0 || pageUsed[openPage] + size > pages[openPage].length) {
             int full = openPage;
-            openPage = newPage(takeSparePage());
-            if (full >= 0 && pageLive[full] < COMPACT_BELOW) {
+            openPage = newPage(takeSparePage(size));
+            if (full >= 0 && pageLive[full] < pages[full].length / 2) {
                 queueCompaction(full);
             }
         }
@@ -505,7 +544,7 @@ public final class CompactTable implements Table {
      * location. The whole page is live, room included.
      */
     private long allocateOwn(int size, int length) {
-        int page = newPage(new byte[length == PAGE_SIZE ? length + 1 : length]);
+        int page = newPage(new byte[sharedLength(length) ? length + 1 : length]);
         pageUsed[page] = size;
         pageLive[page] = pages[page].length;
         liveBytes += pages[page].length;
@@ -536,21 +575,60 @@ public final class CompactTable implements Table {
         return page;
     }
 
-    private byte[] takeSparePage() {
-        byte[] page = sparePage;
-        sparePage = null;
-        return page != null ? page : new byte[PAGE_SIZE];
+    /** A shared page for an entry of {@code size} bytes: a spare if the spares are of the length the table's pages have now. */
+    private byte[] takeSparePage(int size) {
+        int length = sharedPageLength(size);
+        if (spareCount > 0 && spares[0].length != length) {
+            Arrays.fill(spares, 0, spareCount, null);
+            spareCount = 0;
+            spareBytes = 0;
+        }
+        if (spareCount == 0) {
+            return new byte[length];
+        }
+        byte[] page = spares[--spareCount];
+        spares[spareCount] = null;
+        spareBytes -= length;
+        return page;
     }
 
-    /** Drops a page, keeping it as the spare if it is of the full size and there is none. */
+    /** The spares a table keeps: a 64th of its pages, at least {@value #MIN_SPARES}. */
+    private int spareLimit() {
+        return Math.max(MIN_SPARES, pageCount() / 64);
+    }
+
+    /**
+     * The length of a new shared page: the largest of the page sizes that is at most a
+     * {@value #PAGES_PER_TABLE}th of the live bytes, and more than the entry.
+     */
+    private int sharedPageLength(int size) {
+        long want = Math.max(liveBytes / PAGES_PER_TABLE, 2L * (size + 16));
+        int bytes = MIN_PAGE_SIZE + 16;
+        while (bytes < PAGE_SIZE + 16 && bytes * 2L <= want) {
+            bytes *= 2;
+        }
+        return bytes - 16;
+    }
+
+    /** Whether a shared page other than the open one holds under half its length live: it is compacted. */
+    private boolean underHalfLive(int page) {
+        return !ownPage(page) && pageLive[page] < pages[page].length / 2;
+    }
+
+    /** Drops a page, keeping it as a spare if it is shared and there is room for one. */
     private void releasePage(int page) {
         if (entryPage == pages[page]) {
             // The decoded entry's page must not outlive the page: a dropped 300 MB value stayed
             // reachable through this field until the next decode.
             entryPage = null;
         }
-        if (sparePage == null && pages[page].length == PAGE_SIZE) {
-            sparePage = pages[page];
+        byte[] array = pages[page];
+        if (!ownPage(page) && spareCount < spareLimit() && (spareCount == 0 || spares[0].length == array.length)) {
+            if (spareCount == spares.length) {
+                spares = Arrays.copyOf(spares, Math.max(MIN_SPARES, spareCount * 2));
+            }
+            spares[spareCount++] = array;
+            spareBytes += array.length;
         }
         pageBytes -= pages[page].length;
         pages[page] = null;
@@ -578,8 +656,7 @@ public final class CompactTable implements Table {
         try {
             while (compactionQueued > 0) {
                 int page = compactionQueue[--compactionQueued];
-                if (page != openPage && pages[page] != null && pages[page].length == PAGE_SIZE
-                    && pageLive[page] < COMPACT_BELOW) {
+                if (page != openPage && pages[page] != null && underHalfLive(page)) {
                     compact(page);
                 }
             }
@@ -588,16 +665,16 @@ public final class CompactTable implements Table {
         }
     }
 
-    /** Compacts the full page with the fewest live bytes, other than the open page. O(pages). */
+    /** Compacts the shared page with the smallest live share, other than the open page. O(pages). */
     private void compactSparsest() {
         int sparsest = -1;
         for (int page = 0; page < pageCount; page++) {
-            if (page != openPage && pages[page] != null && pages[page].length == PAGE_SIZE
-                && (sparsest < 0 || pageLive[page] < pageLive[sparsest])) {
+            if (page != openPage && pages[page] != null && !ownPage(page)
+                && (sparsest < 0 || (long) pageLive[page] * pages[sparsest].length < (long) pageLive[sparsest] * pages[page].length)) {
                 sparsest = page;
             }
         }
-        if (sparsest >= 0 && pageLive[sparsest] < PAGE_SIZE && !compacting) {
+        if (sparsest >= 0 && pageLive[sparsest] < pages[sparsest].length && !compacting) {
             compacting = true;
             try {
                 compact(sparsest);
@@ -1231,7 +1308,9 @@ public final class CompactTable implements Table {
         openPage = -1;
         pageBytes = 0;
         liveBytes = 0;
-        sparePage = null;
+        spares = new byte[0][];
+        spareCount = 0;
+        spareBytes = 0;
         objects = new Object[0];
         freeObjects = new int[0];
         objectSizes = new long[0];
