@@ -301,7 +301,6 @@ class DirtyCounterTest {
 
     /** rdb_changes_since_last_save after each command; OBJECT's reply too. */
     private static List<String> changes(RespClient client) {
-        Pattern field = Pattern.compile("rdb_changes_since_last_save:(\\d+)");
         List<String> steps = new ArrayList<>();
         long before = 0;
         for (String[] command : COMMANDS) {
@@ -309,9 +308,7 @@ class DirtyCounterTest {
             if (command[0].equals("OBJECT") && command[1].equals("ENCODING")) {
                 steps.add(reply);
             }
-            Matcher matcher = field.matcher(client.call("INFO", "persistence"));
-            matcher.find();
-            long now = Long.parseLong(matcher.group(1));
+            long now = dirty(client);
             steps.add(String.join(" ", command) + " -> " + (now - before));
             before = now;
         }
