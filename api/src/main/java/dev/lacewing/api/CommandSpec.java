@@ -54,8 +54,10 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
 
     public CommandSpec {
         name = name.toLowerCase(Locale.ROOT);
-        // An EnumSet: has() runs several times per command, and a bit test beats Set.of's probing.
-        flags = flags.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(flags));
+        // An EnumSet, empty ones included: has() runs several times per command, and a bit test on
+        // one set class beats Set.of's probing.
+        flags = Collections.unmodifiableSet(
+            flags.isEmpty() ? EnumSet.noneOf(CommandFlag.class) : EnumSet.copyOf(flags));
         Objects.requireNonNull(details);
     }
 

@@ -110,7 +110,12 @@ public interface Keyspace {
      * XCLAIM, XAUTOCLAIM, XREADGROUP) and XSETID. A keyspace without watchers need not tell them apart.
      */
     default void modifiedUnwatched(byte[] key, int offset, int length) {
-        modified(key, offset, length);
+        modifiedUnwatched(key, offset, length, 1);
+    }
+
+    /** As {@link #modifiedUnwatched(byte[], int, int)}, counting {@code changes} as {@link #modified} does. */
+    default void modifiedUnwatched(byte[] key, int offset, int length, long changes) {
+        modified(key, offset, length, changes);
     }
 
     /**

@@ -159,9 +159,11 @@ public final class Database implements Keyspace {
     }
 
     @Override
-    public void modifiedUnwatched(byte[] key, int offset, int length) {
+    public void modifiedUnwatched(byte[] key, int offset, int length, long changes) {
         Partition partition = changing(key, offset, length);
-        partition.dirty(1);
+        if (changes != 0) {
+            partition.dirty(changes);
+        }
         partition.table(index).modified(key, offset, length, clock.getAsLong());
         partition.blockedKeys().signal(index, key, offset, length);
     }

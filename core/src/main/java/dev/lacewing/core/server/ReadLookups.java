@@ -106,8 +106,8 @@ final class ReadLookups implements Keyspace {
     }
 
     @Override
-    public void modifiedUnwatched(byte[] key, int offset, int length) {
-        target.modifiedUnwatched(key, offset, length);
+    public void modifiedUnwatched(byte[] key, int offset, int length, long changes) {
+        target.modifiedUnwatched(key, offset, length, changes);
     }
 
     @Override

@@ -32,6 +32,17 @@ class EvictionTest {
         return new PartitionedKeyspace(1, 16, memory, () -> now);
     }
 
+    /** Eviction tasks the keyspace queued, partition by partition, for the test to run. */
+    private final ArrayDeque<Integer> queued = new ArrayDeque<>();
+
+    /** A keyspace of one database whose eviction tasks are queued on {@link #queued}, under a policy. */
+    private PartitionedKeyspace queuingEviction(int partitions, String policy) {
+        PartitionedKeyspace keyspace = new PartitionedKeyspace(partitions, 1, memory, () -> now);
+        memory.set("maxmemory-policy", policy);
+        keyspace.evictionRunner(queued::add);
+        return keyspace;
+    }
+
     private static byte[] key(int i) {
         return ("key:" + i).getBytes(StandardCharsets.US_ASCII);
     }
@@ -229,7 +240,6 @@ class EvictionTest {
         Keyspace db = keyspace.database(0);
         fill(db, 0, KEYS, Keyspace.NO_EXPIRY);
         memory.set("maxmemory", "1");
-        ArrayDeque<Integer> queued = new ArrayDeque<>();
         keyspace.evictionRunner(queued::add);
         sleepPastEstimate();
         assertTrue(keyspace.reclaim(new int[] {0}, 1), "admitted while the other partitions evict");
@@ -259,10 +269,7 @@ class EvictionTest {
      */
     @Test
     void settingALimitBelowTheMemoryInUseQueuesEvictionOnEveryPartition() {
-        PartitionedKeyspace keyspace = new PartitionedKeyspace(4, 1, memory, () -> now);
-        memory.set("maxmemory-policy", "allkeys-lru");
-        ArrayDeque<Integer> queued = new ArrayDeque<>();
-        keyspace.evictionRunner(queued::add);
+        PartitionedKeyspace keyspace = queuingEviction(4, "allkeys-lru");
         fill(keyspace.database(0), 0, KEYS, Keyspace.NO_EXPIRY);
         memory.set("maxmemory", Long.toString(keyspace.liveMemory() * 2));
         assertFalse(keyspace.maxmemoryChanged(null));
@@ -284,10 +291,7 @@ class EvictionTest {
      */
     @Test
     void tenacityBoundsEachQueuedRunFromSixteenKeysToNoLimit() {
-        PartitionedKeyspace keyspace = new PartitionedKeyspace(1, 1, memory, () -> now);
-        memory.set("maxmemory-policy", "allkeys-random");
-        ArrayDeque<Integer> queued = new ArrayDeque<>();
-        keyspace.evictionRunner(queued::add);
+        PartitionedKeyspace keyspace = queuingEviction(1, "allkeys-random");
         fill(keyspace.database(0), 0, KEYS, Keyspace.NO_EXPIRY);
         memory.set("maxmemory", "1");
         memory.set("maxmemory-eviction-tenacity", "0");
@@ -321,10 +325,7 @@ class EvictionTest {
      */
     @Test
     void settingALimitReportsTheEndOfEveryQueuedTasksFirstRunOnce() {
-        PartitionedKeyspace keyspace = new PartitionedKeyspace(4, 1, memory, () -> now);
-        memory.set("maxmemory-policy", "allkeys-lru");
-        ArrayDeque<Integer> queued = new ArrayDeque<>();
-        keyspace.evictionRunner(queued::add);
+        PartitionedKeyspace keyspace = queuingEviction(4, "allkeys-lru");
         fill(keyspace.database(0), 0, KEYS, Keyspace.NO_EXPIRY);
         memory.set("maxmemory", Long.toString(keyspace.liveMemory() / 2));
         int[] ended = {0};
@@ -348,10 +349,7 @@ class EvictionTest {
      */
     @Test
     void settingALimitEvictsHereWhereThePartitionsMayBeTaken() {
-        PartitionedKeyspace keyspace = new PartitionedKeyspace(4, 1, memory, () -> now);
-        memory.set("maxmemory-policy", "allkeys-lru");
-        ArrayDeque<Integer> queued = new ArrayDeque<>();
-        keyspace.evictionRunner(queued::add);
+        PartitionedKeyspace keyspace = queuingEviction(4, "allkeys-lru");
         keyspace.evictionHere((partition, body) -> {
             body.run();
             return true;
@@ -379,7 +377,6 @@ class EvictionTest {
         memory.set("maxmemory-policy", "allkeys-lru");
         fill(keyspace.database(0), 0, KEYS, Keyspace.NO_EXPIRY);
         offloadable[0] = Long.MAX_VALUE;
-        ArrayDeque<Integer> queued = new ArrayDeque<>();
         keyspace.evictionRunner(queued::add);
         memory.set("maxmemory", Long.toString(keyspace.liveMemory() / 2));
         keyspace.maxmemoryChanged(null);

@@ -9,6 +9,7 @@ import dev.lacewing.it.server.Target;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -34,10 +35,20 @@ class EvictionReferenceTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.lacewing.it.server.Servers#all")
     void aWriteIsAdmittedWhileEvictionGoesOnAndRefusedOnceNothingIsLeft(Target target) {
-        List<String> expected = admissionTranscript(redis.port());
-        assertEquals(List.of("+OK\r\n", "+OK\r\n", "keys left 0", "evicted 50001", OOM), expected);
-        try (LacewingServer server = Servers.builder(target).start()) {
-            assertEquals(expected, admissionTranscript(server.port()), target::toString);
+        assertRedisThenLacewingGive(List.of("+OK\r\n", "+OK\r\n", "keys left 0", "evicted 50001", OOM),
+            target, Servers.builder(target), EvictionReferenceTest::admissionTranscript);
+    }
+
+    /**
+     * Runs {@code transcript} on redis-server, which must give {@code expected}, then on a Lacewing
+     * server of its own for the target, which must give the same.
+     */
+    private static void assertRedisThenLacewingGive(List<String> expected, Target target,
+                                                    LacewingServer.Builder lacewing,
+                                                    IntFunction<List<String>> transcript) {
+        assertEquals(expected, transcript.apply(redis.port()));
+        try (LacewingServer server = lacewing.start()) {
+            assertEquals(expected, transcript.apply(server.port()), target::toString);
         }
     }
 
@@ -71,11 +82,8 @@ class EvictionReferenceTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.lacewing.it.server.Servers#all")
     void configSetMaxmemoryEvictsWithoutAnotherCommand(Target target) {
-        List<String> expected = configSetTranscript(redis.port());
-        assertEquals(List.of("+OK\r\n", "evicted events 5000", OOM), expected);
-        try (LacewingServer server = Servers.builder(target).start()) {
-            assertEquals(expected, configSetTranscript(server.port()), target::toString);
-        }
+        assertRedisThenLacewingGive(List.of("+OK\r\n", "evicted events 5000", OOM),
+            target, Servers.builder(target), EvictionReferenceTest::configSetTranscript);
     }
 
     private static List<String> configSetTranscript(int port) {
@@ -111,11 +119,8 @@ class EvictionReferenceTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.lacewing.it.server.Servers#all")
     void theRequestsPipelinedBehindConfigSetMaxmemoryAreAnsweredAfterItInOrder(Target target) {
-        List<String> expected = pipelinedTranscript(redis.port());
-        assertEquals(List.of("+OK\r\n", "+OK\r\n", "+PONG\r\n", "$5\r\nafter\r\n", "+OK\r\n"), expected);
-        try (LacewingServer server = Servers.builder(target).start()) {
-            assertEquals(expected, pipelinedTranscript(server.port()), target::toString);
-        }
+        assertRedisThenLacewingGive(List.of("+OK\r\n", "+OK\r\n", "+PONG\r\n", "$5\r\nafter\r\n", "+OK\r\n"),
+            target, Servers.builder(target), EvictionReferenceTest::pipelinedTranscript);
     }
 
     private static List<String> pipelinedTranscript(int port) {
@@ -142,11 +147,8 @@ class EvictionReferenceTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.lacewing.it.server.Servers#all")
     void atTenacity100ConfigSetMaxmemoryEvictsEverythingBeforeItReplies(Target target) {
-        List<String> expected = tenacityTranscript(redis.port(), 100);
-        assertEquals(List.of("+OK\r\n", "evicted 20000"), expected);
-        try (LacewingServer server = Servers.builder(target).start()) {
-            assertEquals(expected, tenacityTranscript(server.port(), 100), target::toString);
-        }
+        assertRedisThenLacewingGive(List.of("+OK\r\n", "evicted 20000"), target, Servers.builder(target),
+            port -> tenacityTranscript(port, 100));
     }
 
     /**
@@ -157,11 +159,8 @@ class EvictionReferenceTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.lacewing.it.server.Servers#all")
     void atTenacity0ConfigSetMaxmemoryEvictsSixteenKeysBeforeItReplies(Target target) {
-        List<String> expected = tenacityTranscript(redis.port(), 0);
-        assertEquals(List.of("+OK\r\n", "evicted 16"), expected);
-        try (LacewingServer server = Servers.builder(target).threads(1).start()) {
-            assertEquals(expected, tenacityTranscript(server.port(), 0), target::toString);
-        }
+        assertRedisThenLacewingGive(List.of("+OK\r\n", "evicted 16"), target, Servers.builder(target).threads(1),
+            port -> tenacityTranscript(port, 0));
     }
 
     private static List<String> tenacityTranscript(int port, int tenacity) {

@@ -12,6 +12,8 @@ import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -109,11 +111,22 @@ class TrackingReferenceTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.lacewing.it.server.Servers#all")
     void readsWritesAndTrackingCommandsGiveRedisRepliesAndPushes(Target target) {
-        String prefix = "{trk" + RUNS.incrementAndGet() + "}";
-        List<String> expected = transcript(redis.port(), prefix);
-        assertTrue(expected.stream().filter(line -> line.startsWith("  push >2")).count() >= 15,
-            () -> "the corpus should make invalidations: " + String.join("\n", expected));
-        List<String> actual = transcript(Servers.server(target).port(), prefix);
+        assertLacewingGivesRedisTranscript(target, "{trk" + RUNS.incrementAndGet() + "}",
+            TrackingReferenceTest::transcript,
+            expected -> assertTrue(expected.stream().filter(line -> line.startsWith("  push >2")).count() >= 15,
+                () -> "the corpus should make invalidations: " + String.join("\n", expected)));
+    }
+
+    /**
+     * Runs {@code transcript} on redis-server, whose lines {@code redisGave} checks, then on the
+     * target's shared server, which must give the same lines.
+     */
+    private static void assertLacewingGivesRedisTranscript(Target target, String prefix,
+                                                           BiFunction<Integer, String, List<String>> transcript,
+                                                           Consumer<List<String>> redisGave) {
+        List<String> expected = transcript.apply(redis.port(), prefix);
+        redisGave.accept(expected);
+        List<String> actual = transcript.apply(Servers.server(target).port(), prefix);
         assertEquals(String.join("\n", expected), String.join("\n", actual));
     }
 
@@ -148,11 +161,10 @@ class TrackingReferenceTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.lacewing.it.server.Servers#all")
     void broadcastInvalidationsOfAPipelineComeOnceAfterItsRepliesAsRedisSendsThem(Target target) {
-        String prefix = "{bp" + RUNS.incrementAndGet() + "}";
-        List<String> expected = pipelineTranscript(redis.port(), prefix);
-        assertTrue(expected.stream().filter(line -> line.startsWith(">2")).count() >= 2, () -> String.join("\n", expected));
-        List<String> actual = pipelineTranscript(Servers.server(target).port(), prefix);
-        assertEquals(String.join("\n", expected), String.join("\n", actual));
+        assertLacewingGivesRedisTranscript(target, "{bp" + RUNS.incrementAndGet() + "}",
+            TrackingReferenceTest::pipelineTranscript,
+            expected -> assertTrue(expected.stream().filter(line -> line.startsWith(">2")).count() >= 2,
+                () -> String.join("\n", expected)));
     }
 
     /** Each frame the writer receives for its pipeline, up to a PING sent after it. */
@@ -247,11 +259,10 @@ class TrackingReferenceTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.lacewing.it.server.Servers#all")
     void keysExpiringTogetherAreInvalidatedInOneMessagePerPass(Target target) {
-        String prefix = "{be" + RUNS.incrementAndGet() + "}";
-        List<String> expected = activeExpiryTranscript(redis.port(), prefix);
-        assertEquals(List.of("written 50", "expiry set 50", "expired 50 in 1 message(s)"), expected.subList(0, 3));
-        List<String> actual = activeExpiryTranscript(Servers.server(target).port(), prefix);
-        assertEquals(String.join("\n", expected), String.join("\n", actual));
+        assertLacewingGivesRedisTranscript(target, "{be" + RUNS.incrementAndGet() + "}",
+            TrackingReferenceTest::activeExpiryTranscript,
+            expected -> assertEquals(List.of("written 50", "expiry set 50", "expired 50 in 1 message(s)"),
+                expected.subList(0, 3)));
     }
 
     private static List<String> activeExpiryTranscript(int port, String prefix) {

@@ -362,16 +362,10 @@ class CompactTableTest {
     void overwritesAndDeletesCompactPagesSoMemoryFollowsTheLiveData() {
         CompactTable table = newTable();
         int keys = 50_000;
-        for (int i = 0; i < keys; i++) {
-            byte[] key = bytes("key:" + i);
-            table.put(key, 0, key.length, new byte[32], Keyspace.NO_EXPIRY);
-        }
+        putKeys(table, keys, 32);
         long full = table.usedMemory();
         // Grow every value: each entry is rewritten elsewhere and its old copy dies.
-        for (int i = 0; i < keys; i++) {
-            byte[] key = bytes("key:" + i);
-            table.put(key, 0, key.length, new byte[33], Keyspace.NO_EXPIRY);
-        }
+        putKeys(table, keys, 33);
         assertTrue(table.usedMemory() < full * 3 / 2, table.usedMemory() + " after rewriting, from " + full);
         // Delete nine in ten: pages are compacted or dropped.
         for (int i = 0; i < keys; i++) {
@@ -443,10 +437,7 @@ class CompactTableTest {
     void deletesSpreadOverEveryPageKeepThePagesWithinASixteenthOfTheLiveBytesOrThreePages() {
         CompactTable table = newTable();
         int keys = 50_000;
-        for (int i = 0; i < keys; i++) {
-            byte[] key = bytes("key:" + i);
-            table.put(key, 0, key.length, new byte[100], Keyspace.NO_EXPIRY);
-        }
+        putKeys(table, keys, 100);
         // Two in five, spread evenly: no page falls under half live on its own.
         for (int i = 0; i < keys; i++) {
             if (i % 5 < 2) {
@@ -477,10 +468,7 @@ class CompactTableTest {
     void aSmallTableMayHoldThreePagesDeadBeforeTheBoundCompacts() {
         CompactTable table = newTable();
         int keys = 24_000;
-        for (int i = 0; i < keys; i++) {
-            byte[] key = bytes("key:" + i);
-            table.put(key, 0, key.length, new byte[256], Keyspace.NO_EXPIRY);
-        }
+        putKeys(table, keys, 256);
         int pageCount = table.pageCount();
         // One in eight, spread evenly: about 800 KB dead, more than a 16th of the 6.5 MB of pages
         // and the open page, fewer than three 256 KiB pages and the open page.
@@ -666,6 +654,14 @@ class CompactTableTest {
                 assertTrue(table.remove(key, 0, key.length, 0));
             }
             assertEquals(empty, table.usedMemory());
+        }
+    }
+
+    /** Stores keys "key:0" to "key:{keys - 1}", each a zeroed value of {@code valueLength} bytes. */
+    private static void putKeys(CompactTable table, int keys, int valueLength) {
+        for (int i = 0; i < keys; i++) {
+            byte[] key = bytes("key:" + i);
+            table.put(key, 0, key.length, new byte[valueLength], Keyspace.NO_EXPIRY);
         }
     }
 

@@ -306,16 +306,16 @@ public final class GeoCommands {
                 added++;
             }
         }
+        // zaddGenericCommand's server.dirty += added + updated, whether CH replies them or not.
         if (created) {
             if (set.size() > 0) {
-                ctx.keyspace().put(args.array(), args.offset(1), args.length(1), set, Keyspace.NO_EXPIRY);
+                ctx.keyspace().put(args.array(), args.offset(1), args.length(1), set, Keyspace.NO_EXPIRY,
+                    added + updated);
             }
         } else if (added + updated > 0) {
-            ctx.keyspace().modified(args.array(), args.offset(1), args.length(1));
+            ctx.keyspace().modified(args.array(), args.offset(1), args.length(1), added + updated);
         }
         if (added + updated > 0) {
-            // zaddGenericCommand's server.dirty += added + updated, whether CH replies them or not.
-            ctx.keyspace().changed(args.array(), args.offset(1), args.length(1), added + updated - 1);
             KeyspaceEvents.notify(ctx, KeyspaceEvents.ZSET, "zadd", args, 1);
         }
         reply.integer(changed ? added + updated : added);

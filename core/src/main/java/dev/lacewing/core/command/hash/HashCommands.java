@@ -96,14 +96,14 @@ public final class HashCommands {
 
     /**
      * Stores a hash created by {@link #lookupOrCreate}, or tells the keyspace an existing one
-     * changed; then the command's keyspace event.
+     * changed, {@code changes} for the dirty counter; then the command's keyspace event.
      */
-    private static void store(CommandContext ctx, HashValue hash, boolean created, String event) {
+    private static void store(CommandContext ctx, HashValue hash, boolean created, String event, long changes) {
         Arguments args = ctx.arguments();
         if (created) {
-            ctx.keyspace().put(args.array(), args.offset(1), args.length(1), hash, Keyspace.NO_EXPIRY);
+            ctx.keyspace().put(args.array(), args.offset(1), args.length(1), hash, Keyspace.NO_EXPIRY, changes);
         } else {
-            ctx.keyspace().modified(args.array(), args.offset(1), args.length(1));
+            ctx.keyspace().modified(args.array(), args.offset(1), args.length(1), changes);
         }
         KeyspaceEvents.notify(ctx, KeyspaceEvents.HASH, event, args, 1);
     }
@@ -150,9 +150,8 @@ public final class HashCommands {
                 added++;
             }
         }
-        store(ctx, hash, created, "hset");
         // hsetCommand counts every pair, new or not.
-        ctx.keyspace().changed(array, args.offset(1), args.length(1), (args.count() - 2) / 2 - 1);
+        store(ctx, hash, created, "hset", (args.count() - 2) / 2);
         return added;
     }
 
@@ -167,7 +166,7 @@ public final class HashCommands {
         boolean created = hash.size() == 0;
         hash.set(array, args.offset(2), args.length(2), array, args.offset(3), args.length(3), maxEntries(ctx),
             maxValue(ctx));
-        store(ctx, hash, created, "hset");
+        store(ctx, hash, created, "hset", 1);
         ctx.reply().integer(1);
     }
 
@@ -185,12 +184,11 @@ public final class HashCommands {
             }
         }
         if (hash.size() == 0) {
-            ctx.keyspace().remove(args.array(), args.offset(1), args.length(1));
+            ctx.keyspace().remove(args.array(), args.offset(1), args.length(1), deleted);
         } else if (deleted > 0) {
-            ctx.keyspace().modified(args.array(), args.offset(1), args.length(1));
+            ctx.keyspace().modified(args.array(), args.offset(1), args.length(1), deleted);
         }
         if (deleted > 0) {
-            ctx.keyspace().changed(args.array(), args.offset(1), args.length(1), deleted - 1);
             KeyspaceEvents.notify(ctx, KeyspaceEvents.HASH, "hdel", args, 1);
         }
         if (hash.size() == 0) {
@@ -231,7 +229,7 @@ public final class HashCommands {
         byte[] bytes = Numbers.toBytes(result);
         boolean created = hash.size() == 0;
         hash.set(array, args.offset(2), args.length(2), bytes, 0, bytes.length, maxEntries(ctx), maxValue(ctx));
-        store(ctx, hash, created, "hincrby");
+        store(ctx, hash, created, "hincrby", 1);
         ctx.reply().integer(result);
     }
 
@@ -270,7 +268,7 @@ public final class HashCommands {
         byte[] bytes = sum.toHumanBytes();
         boolean created = hash.size() == 0;
         hash.set(array, args.offset(2), args.length(2), bytes, 0, bytes.length, maxEntries(ctx), maxValue(ctx));
-        store(ctx, hash, created, "hincrbyfloat");
+        store(ctx, hash, created, "hincrbyfloat", 1);
         ctx.reply().bulk(bytes);
     }
 

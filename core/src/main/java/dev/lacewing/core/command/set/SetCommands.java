@@ -102,31 +102,26 @@ public final class SetCommands {
         return ctx.server().settings().getLong(MAX_INTSET_ENTRIES, DEFAULT_MAX_INTSET_ENTRIES);
     }
 
-    private static void modified(CommandContext ctx, int index) {
+    /** The set at an argument changed in place: {@code changes} members for the dirty counter. */
+    private static void modified(CommandContext ctx, int index, long changes) {
         Arguments args = ctx.arguments();
-        ctx.keyspace().modified(args.array(), args.offset(index), args.length(index));
+        ctx.keyspace().modified(args.array(), args.offset(index), args.length(index), changes);
     }
 
-    /** Deletes the key at an argument; false when there was none. */
-    private static boolean removeKey(CommandContext ctx, int index) {
+    /** Deletes the key at an argument, {@code changes} for the dirty counter; false when there was none. */
+    private static boolean removeKey(CommandContext ctx, int index, long changes) {
         Arguments args = ctx.arguments();
-        return ctx.keyspace().remove(args.array(), args.offset(index), args.length(index));
+        return ctx.keyspace().remove(args.array(), args.offset(index), args.length(index), changes);
     }
 
     private static void notify(CommandContext ctx, int type, String event, int index) {
         KeyspaceEvents.notify(ctx, type, event, ctx.arguments(), index);
     }
 
-    /** Stores a new set under the key at an argument. */
-    /** The key at an argument changed {@code changes} members: the dirty counter counts each. */
-    private static void changedMembers(CommandContext ctx, int index, long changes) {
+    /** Stores a new set under the key at an argument, {@code changes} for the dirty counter. */
+    private static void put(CommandContext ctx, int index, SetValue set, long changes) {
         Arguments args = ctx.arguments();
-        ctx.keyspace().changed(args.array(), args.offset(index), args.length(index), changes - 1);
-    }
-
-    private static void put(CommandContext ctx, int index, SetValue set) {
-        Arguments args = ctx.arguments();
-        ctx.keyspace().put(args.array(), args.offset(index), args.length(index), set, Keyspace.NO_EXPIRY);
+        ctx.keyspace().put(args.array(), args.offset(index), args.length(index), set, Keyspace.NO_EXPIRY, changes);
     }
 
     // ---- single-key commands ---------------------------------------------------------------
@@ -145,12 +140,11 @@ public final class SetCommands {
             }
         }
         if (value == null) {
-            put(ctx, 1, set);
+            put(ctx, 1, set, added);
         } else if (added > 0) {
-            modified(ctx, 1);
+            modified(ctx, 1, added);
         }
         if (added > 0) {
-            changedMembers(ctx, 1, added);
             notify(ctx, KeyspaceEvents.SET, "sadd", 1);
         }
         ctx.reply().integer(added);
@@ -170,12 +164,11 @@ public final class SetCommands {
             }
         }
         if (set.size() == 0) {
-            removeKey(ctx, 1);
+            removeKey(ctx, 1, removed);
         } else if (removed > 0) {
-            modified(ctx, 1);
+            modified(ctx, 1, removed);
         }
         if (removed > 0) {
-            changedMembers(ctx, 1, removed);
             notify(ctx, KeyspaceEvents.SET, "srem", 1);
         }
         if (set.size() == 0) {
@@ -244,7 +237,7 @@ public final class SetCommands {
             int at = set.randomPosition(ThreadLocalRandom.current());
             reply.bulk(set.member(at));
             set.removeAt(at);
-            afterRemoval(ctx, set, "spop");
+            afterRemoval(ctx, set, "spop", 1);
             return;
         }
         if (set == null || count == 0) {
@@ -253,8 +246,7 @@ public final class SetCommands {
         }
         if (count >= set.size()) {
             replySet(reply, union(ctx, List.of(set)));
-            changedMembers(ctx, 1, set.size());
-            removeKey(ctx, 1);
+            removeKey(ctx, 1, set.size());
             notify(ctx, KeyspaceEvents.SET, "spop", 1);
             notify(ctx, KeyspaceEvents.GENERIC, "del", 1);
             return;
@@ -266,17 +258,19 @@ public final class SetCommands {
             reply.bulk(set.member(at));
             set.removeAt(at);
         }
-        changedMembers(ctx, 1, count);
-        afterRemoval(ctx, set, "spop");
+        afterRemoval(ctx, set, "spop", count);
     }
 
-    /** The set at argument 1 lost members: the keyspace hears of it, then the event, then "del" if it went. */
-    private static void afterRemoval(CommandContext ctx, SetValue set, String event) {
+    /**
+     * The set at argument 1 lost {@code changes} members: the keyspace hears of it, then the event,
+     * then "del" if it went.
+     */
+    private static void afterRemoval(CommandContext ctx, SetValue set, String event, long changes) {
         boolean emptied = set.size() == 0;
         if (emptied) {
-            removeKey(ctx, 1);
+            removeKey(ctx, 1, changes);
         } else {
-            modified(ctx, 1);
+            modified(ctx, 1, changes);
         }
         notify(ctx, KeyspaceEvents.SET, event, 1);
         if (emptied) {
@@ -363,14 +357,14 @@ public final class SetCommands {
             ctx.reply().integer(0);
             return;
         }
-        afterRemoval(ctx, from, "srem");
+        afterRemoval(ctx, from, "srem", 1);
         if (to == null) {
             to = SetValue.forFirstMember(array, memberOffset, memberLength);
             to.add(array, memberOffset, memberLength, maxIntsetEntries(ctx));
-            put(ctx, 2, to);
+            put(ctx, 2, to, 1);
             notify(ctx, KeyspaceEvents.SET, "sadd", 2);
         } else if (to.add(array, memberOffset, memberLength, maxIntsetEntries(ctx))) {
-            modified(ctx, 2);
+            modified(ctx, 2, 1);
             notify(ctx, KeyspaceEvents.SET, "sadd", 2);
         }
         ctx.reply().integer(1);
@@ -449,7 +443,7 @@ public final class SetCommands {
         }
         if (empty) {
             if (destination != 0) {
-                if (removeKey(ctx, destination)) {
+                if (removeKey(ctx, destination, 1)) {
                     notify(ctx, KeyspaceEvents.GENERIC, "del", destination);
                 }
                 reply.integer(0);
@@ -575,9 +569,9 @@ public final class SetCommands {
     /** A *STORE result replaces the destination (whatever its type), or deletes it when empty. */
     private static void storeResult(CommandContext ctx, int destination, SetValue result, String event) {
         if (result.size() > 0) {
-            put(ctx, destination, result);
+            put(ctx, destination, result, 1);
             notify(ctx, KeyspaceEvents.SET, event, destination);
-        } else if (removeKey(ctx, destination)) {
+        } else if (removeKey(ctx, destination, 1)) {
             notify(ctx, KeyspaceEvents.GENERIC, "del", destination);
         }
         ctx.reply().integer(result.size());

@@ -146,21 +146,21 @@ public final class StreamCommands {
         KeyspaceEvents.notify(ctx, KeyspaceEvents.STREAM, event, ctx.arguments(), keyIndex);
     }
 
-    static void modified(CommandContext ctx) {
+    /**
+     * The stream at argument 1 had {@code changes} entries, PEL entries or consumers changed: the
+     * dirty counter counts each.
+     */
+    static void modified(CommandContext ctx, long changes) {
         Arguments args = ctx.arguments();
-        ctx.keyspace().modified(args.array(), args.offset(1), args.length(1));
+        ctx.keyspace().modified(args.array(), args.offset(1), args.length(1), changes);
     }
 
-    /** The stream at argument 1 changed where Redis 7.0 leaves its watchers alone (groups, XSETID). */
-    static void modifiedUnwatched(CommandContext ctx) {
+    /**
+     * As {@link #modified}, where Redis 7.0 leaves the stream's watchers alone (groups, XSETID).
+     */
+    static void modifiedUnwatched(CommandContext ctx, long changes) {
         Arguments args = ctx.arguments();
-        ctx.keyspace().modifiedUnwatched(args.array(), args.offset(1), args.length(1));
-    }
-
-    /** The stream at argument {@code index} had {@code changes} entries, PEL entries or consumers changed: the dirty counter counts each. */
-    static void changed(CommandContext ctx, int index, long changes) {
-        Arguments args = ctx.arguments();
-        ctx.keyspace().changed(args.array(), args.offset(index), args.length(index), changes - 1);
+        ctx.keyspace().modifiedUnwatched(args.array(), args.offset(1), args.length(1), changes);
     }
 
     // ---- IDs -------------------------------------------------------------------------------
@@ -538,7 +538,7 @@ public final class StreamCommands {
         if (value == null) {
             ctx.keyspace().put(args.array(), args.offset(1), args.length(1), stream, Keyspace.NO_EXPIRY);
         } else {
-            modified(ctx);
+            modified(ctx, 1);
         }
         notify(ctx, "xadd", 1);
         if (trimmed > 0) {
@@ -566,8 +566,7 @@ public final class StreamCommands {
                 exactTrim(argv, value, options);
                 AofPropagation.instead(ctx.client().database(), argv);
             }
-            modified(ctx);
-            changed(ctx, 1, removed);
+            modified(ctx, removed);
             notify(ctx, "xtrim", 1);
         }
         ctx.reply().integer(removed);
@@ -873,8 +872,7 @@ public final class StreamCommands {
             if (stream.length() == 0 || firstDeleted) {
                 stream.settleFirstId();
             }
-            modified(ctx);
-            changed(ctx, 1, deleted);
+            modified(ctx, deleted);
             notify(ctx, "xdel", 1);
         }
         ctx.reply().integer(deleted);
@@ -931,7 +929,7 @@ public final class StreamCommands {
             }
         }
         stream.setIds(id, entriesAdded, maxDeleted == null || maxDeleted.isZero() ? null : maxDeleted);
-        modifiedUnwatched(ctx);
+        modifiedUnwatched(ctx, 1);
         notify(ctx, "xsetid", 1);
         reply.ok();
     }

@@ -459,9 +459,9 @@ final class StreamGroupCommands {
                 } else {
                     writeHistory(ctx.reply(), values[i], consumer, after[i], count, now);
                 }
-                ctx.keyspace().modifiedUnwatched(args.array(), args.offset(streamsAt + i), args.length(streamsAt + i));
                 // xreadCommand: server.dirty++ per stream served, streamCreateConsumer's one more for a new consumer.
-                StreamCommands.changed(ctx, streamsAt + i, created ? 2 : 1);
+                ctx.keyspace().modifiedUnwatched(args.array(), args.offset(streamsAt + i), args.length(streamsAt + i),
+                    created ? 2 : 1);
             }
             return;
         }
@@ -792,8 +792,7 @@ final class StreamGroupCommands {
         long moved = claimed.size() + dropped;
         long changes = moved + (created ? 1 : 0) + (lastIdMoved && moved == 0 ? 1 : 0);
         if (changes > 0) {
-            StreamCommands.modifiedUnwatched(ctx);
-            StreamCommands.changed(ctx, 1, changes);
+            StreamCommands.modifiedUnwatched(ctx, changes);
         }
     }
 
@@ -928,8 +927,7 @@ final class StreamGroupCommands {
         // xautoclaimCommand's server.dirty: one per entry claimed or dropped as deleted, one for a new consumer.
         long changes = claimed.size() + deleted.size() + (created ? 1 : 0);
         if (changes > 0) {
-            StreamCommands.modifiedUnwatched(ctx);
-            StreamCommands.changed(ctx, 1, changes);
+            StreamCommands.modifiedUnwatched(ctx, changes);
         }
     }
 
@@ -960,8 +958,7 @@ final class StreamGroupCommands {
             }
         }
         if (acknowledged > 0) {
-            StreamCommands.modifiedUnwatched(ctx);
-            StreamCommands.changed(ctx, 1, acknowledged);
+            StreamCommands.modifiedUnwatched(ctx, acknowledged);
         }
         ctx.reply().integer(acknowledged);
     }

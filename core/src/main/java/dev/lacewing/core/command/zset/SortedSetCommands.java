@@ -215,15 +215,16 @@ public final class SortedSetCommands {
 
     /**
      * After changing a stored set in place: removes the key when the set is empty, as Redis does;
-     * then the command's keyspace event, and "del" when the key went.
+     * then the command's keyspace event, and "del" when the key went. The dirty counter counts
+     * {@code members}, one per member removed.
      */
-    private static void changed(CommandContext ctx, int keyIndex, SortedSet set, String event) {
+    private static void changed(CommandContext ctx, int keyIndex, SortedSet set, String event, long members) {
         Arguments args = ctx.arguments();
         boolean emptied = set.size() == 0;
         if (emptied) {
-            ctx.keyspace().remove(args.array(), args.offset(keyIndex), args.length(keyIndex));
+            ctx.keyspace().remove(args.array(), args.offset(keyIndex), args.length(keyIndex), members);
         } else {
-            ctx.keyspace().modified(args.array(), args.offset(keyIndex), args.length(keyIndex));
+            ctx.keyspace().modified(args.array(), args.offset(keyIndex), args.length(keyIndex), members);
         }
         KeyspaceEvents.notify(ctx, KeyspaceEvents.ZSET, event, args, keyIndex);
         if (emptied) {
@@ -588,15 +589,16 @@ public final class SortedSetCommands {
                 processed++;
             }
         }
+        // zaddGenericCommand's server.dirty += added + updated, whether CH replies them or not.
         if (created) {
             if (set.size() > 0) {
-                ctx.keyspace().put(args.array(), args.offset(1), args.length(1), set, Keyspace.NO_EXPIRY);
+                ctx.keyspace().put(args.array(), args.offset(1), args.length(1), set, Keyspace.NO_EXPIRY,
+                    added + updated);
             }
         } else if (added + updated > 0) {
-            ctx.keyspace().modified(args.array(), args.offset(1), args.length(1));
+            ctx.keyspace().modified(args.array(), args.offset(1), args.length(1), added + updated);
         }
         if (added + updated > 0) {
-            changedMembers(ctx, 1, added + updated);
             KeyspaceEvents.notify(ctx, KeyspaceEvents.ZSET, incr ? "zincr" : "zadd", args, 1);
         }
         if (error != null) {
@@ -617,12 +619,6 @@ public final class SortedSetCommands {
         }
     }
 
-    /** The set at key argument {@code index} had {@code members} added, updated or removed: the dirty counter counts each. */
-    private static void changedMembers(CommandContext ctx, int index, long members) {
-        Arguments args = ctx.arguments();
-        ctx.keyspace().changed(args.array(), args.offset(index), args.length(index), members - 1);
-    }
-
     private static void zrem(CommandContext ctx) {
         Arguments args = ctx.arguments();
         SortedSet set = lookup(ctx, 1);
@@ -637,8 +633,7 @@ public final class SortedSetCommands {
             }
         }
         if (deleted > 0) {
-            changedMembers(ctx, 1, deleted);
-            changed(ctx, 1, set, "zrem");
+            changed(ctx, 1, set, "zrem", deleted);
         }
         ctx.reply().integer(deleted);
     }
@@ -907,12 +902,11 @@ public final class SortedSetCommands {
         int removed = Math.max(0, to - from + 1);
         if (removed > 0) {
             set.removeRange(from, to);
-            changedMembers(ctx, 1, removed);
             changed(ctx, 1, set, switch (type) {
                 case RANK -> "zremrangebyrank";
                 case SCORE -> "zremrangebyscore";
                 default -> "zremrangebylex";
-            });
+            }, removed);
         }
         reply.integer(removed);
     }
@@ -963,8 +957,7 @@ public final class SortedSetCommands {
         boolean nested = hasCount && reply.protocol() > 2;
         reply.array(nested ? popped : popped * 2);
         popMembers(set, max, popped, nested, reply);
-        changedMembers(ctx, 1, popped);
-        changed(ctx, 1, set, popEvent(max));
+        changed(ctx, 1, set, popEvent(max), popped);
     }
 
     /**
@@ -1063,8 +1056,7 @@ public final class SortedSetCommands {
             reply.bulk(args.array(), args.offset(key), args.length(key));
         }
         popMembers(set, max, popped, many, reply);
-        changedMembers(ctx, key, popped);
-        changed(ctx, key, set, popEvent(max));
+        changed(ctx, key, set, popEvent(max), popped);
     }
 
     /**

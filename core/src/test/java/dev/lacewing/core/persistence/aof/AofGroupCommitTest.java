@@ -111,6 +111,16 @@ class AofGroupCommitTest {
         assertTrue(handed.await(30, TimeUnit.SECONDS));
     }
 
+    /**
+     * {@link #flushOn} through the other loop ({@code on} runs its tasks there), once that loop has
+     * served on past the flush, whether its release came or not.
+     */
+    private void flushOnTheOtherLoop(Executor on, long offset, AtomicLong released, CountDownLatch done)
+        throws InterruptedException {
+        flushOn(on, offset, released, done);
+        idle(otherLoop);
+    }
+
     /** Every task {@code on} had, the flushes' commits or hand-overs to the fsync thread included, ran. */
     private static void idle(Executor on) throws InterruptedException {
         CountDownLatch ran = new CountDownLatch(1);
@@ -166,8 +176,7 @@ class AofGroupCommitTest {
         long second = appendSet("b");
         AtomicLong otherReleased = new AtomicLong(-1);
         CountDownLatch secondDone = new CountDownLatch(1);
-        flushOn(other, second, otherReleased, secondDone);
-        idle(otherLoop);
+        flushOnTheOtherLoop(other, second, otherReleased, secondDone);
         assertEquals(1, secondDone.getCount(), "a reply left before its write was forced");
 
         forceMayEnd.release();
@@ -180,10 +189,8 @@ class AofGroupCommitTest {
         long third = appendSet("c");
         long fourth = appendSet("d");
         CountDownLatch laterDone = new CountDownLatch(2);
-        flushOn(other, third, otherReleased, laterDone);
-        idle(otherLoop);
-        flushOn(other, fourth, otherReleased, laterDone);
-        idle(otherLoop);
+        flushOnTheOtherLoop(other, third, otherReleased, laterDone);
+        flushOnTheOtherLoop(other, fourth, otherReleased, laterDone);
         forceMayEnd.release();
         assertTrue(secondDone.await(30, TimeUnit.SECONDS));
         assertEquals(2, laterDone.getCount(), "later writes were released by a force that began before them");
@@ -215,8 +222,7 @@ class AofGroupCommitTest {
         assertEquals(write, barrier);
         AtomicLong readerReleased = new AtomicLong(-1);
         CountDownLatch readerDone = new CountDownLatch(1);
-        flushOn(otherLoop, barrier, readerReleased, readerDone);
-        idle(otherLoop);
+        flushOnTheOtherLoop(otherLoop, barrier, readerReleased, readerDone);
         assertEquals(1, readerDone.getCount(), "a read's reply left before the write it may show was forced");
 
         forceMayEnd.release();
