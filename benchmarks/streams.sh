@@ -3,8 +3,8 @@
 # servers alternated (each round runs them all, even rounds in reverse order) so drift hits all.
 #
 # Workloads, each at pipeline depth 1 and 30:
-# - XADD: redis-benchmark `XADD s * f v` (50 connections), after an untimed warm-up pass; the
-#   stream is deleted before each run.
+# - XADD: redis-benchmark `XADD s * f v` (50 connections), after an untimed warm-up pass at each
+#   depth; the stream is deleted before each run.
 # - XREADGROUP+XACK: dev.lacewing.benchmarks.StreamGroupLoad pre-fills stream s (two small fields
 #   an entry), creates group g, then C connections each do XREADGROUP GROUP g c<i> COUNT 1
 #   STREAMS s > and XACK s g <id>; at depth 30 a connection sends 30 XREADGROUPs, reads them,
@@ -77,10 +77,16 @@ group() { # server pipeline -> "ops/s cpu-s-per-M note"
   echo "$(field "$line" pairs_per_s) $(field "$line" cpu_s_per_M) $note"
 }
 
-# An untimed pass first, so the JIT has compiled XADD's path before the measured runs.
+# An untimed pass first at each depth measured, so the JIT has compiled XADD's path before the
+# measured runs. Depth 1 takes its own pass: a depth-30 pass makes a thirtieth of the reads and
+# sends, too few for C2 to compile the per-request transport path, which the first depth-1 round
+# then compiles while it is timed (C2's CPU alone added half the server's CPU per request).
 for server in "${servers[@]}"; do
-  redis-benchmark -p "${port[$server]}" -n 200000 -c "$connections" -P 30 xadd s '*' f v >/dev/null 2>&1
-  redis-cli -p "${port[$server]}" del s >/dev/null
+  for depth in 30 1; do
+    redis-benchmark -p "${port[$server]}" -n $((depth > 1 ? 200000 : 100000)) -c "$connections" -P "$depth" \
+      xadd s '*' f v >/dev/null 2>&1
+    redis-cli -p "${port[$server]}" del s >/dev/null
+  done
 done
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores, $connections connections"
