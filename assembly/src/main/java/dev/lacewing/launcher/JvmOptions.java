@@ -109,14 +109,6 @@ public final class JvmOptions {
      */
     static final double G1_HEADROOM = 1.15;
     static final double ZGC_HEADROOM = 1.3;
-    /*
-     * The multithread engine keeps the headroom of before (1.25 and 1.4): its keyspace is one table
-     * per lock stripe (16), each small enough that the compaction bound's floor of three pages'
-     * slack applies, so its pages hold 117-120 MiB for 99 MiB of used_memory at maxmemory 100mb,
-     * and a 147 MiB G1 heap ran full collections under an eviction load (14 in one run), where
-     * 157 MiB ran none.
-     */
-    static final double STRIPED_EXTRA_HEADROOM = 0.1;
     static final long FIXED_HEADROOM_MIB = 32;
     static final int DEFAULT_RAM_PERCENTAGE = 50;
     static final int MIN_FREE_PERCENT = 5;
@@ -235,14 +227,6 @@ public final class JvmOptions {
      * @param userOptions {@code LACEWING_JAVA_OPTS}, which come after these and win
      */
     static List<String> choose(Jvm jvm, long maxmemory, List<String> userOptions) {
-        return choose(jvm, maxmemory, false, userOptions);
-    }
-
-    /**
-     * As {@link #choose(Jvm, long, List)}, for an engine whose keyspace is {@code striped} into many
-     * small tables (the multithread engine), which gets {@link #STRIPED_EXTRA_HEADROOM} more heap.
-     */
-    static List<String> choose(Jvm jvm, long maxmemory, boolean striped, List<String> userOptions) {
         List<String> options = new ArrayList<>();
         boolean userCollector = userOptions.stream().anyMatch(o -> o.startsWith("-XX:+Use") && o.endsWith("GC"));
         boolean zgc;
@@ -277,7 +261,7 @@ public final class JvmOptions {
                 footprint.add("-XX:ZUncommitDelay=" + ZGC_UNCOMMIT_SECONDS);
             }
             if (jvm.has("SoftMaxHeapSize") && !userHeap(userOptions)) {
-                zgcSoftMaxMib(maxmemory, striped, jvm.physicalMemory()).ifPresent(mib -> footprint.add("-XX:SoftMaxHeapSize=" + mib + "m"));
+                zgcSoftMaxMib(maxmemory, jvm.physicalMemory()).ifPresent(mib -> footprint.add("-XX:SoftMaxHeapSize=" + mib + "m"));
             }
             if (!userHeap(userOptions) && userOptions.stream().noneMatch(o -> o.startsWith("-Xms")
                     || o.startsWith("-XX:MinHeapSize=") || o.startsWith("-XX:InitialRAMPercentage="))) {
@@ -307,7 +291,7 @@ public final class JvmOptions {
         }
         if (!userHeap(userOptions)) {
             if (maxmemory > 0) {
-                options.add("-Xmx" + heapMib(maxmemory, zgc, striped) + "m");
+                options.add("-Xmx" + heapMib(maxmemory, zgc) + "m");
             } else {
                 options.add("-XX:MaxRAMPercentage=" + DEFAULT_RAM_PERCENTAGE);
             }
@@ -343,12 +327,8 @@ public final class JvmOptions {
      * below the maximum, which the JVM refuses to start with.
      */
     static Optional<Long> zgcSoftMaxMib(long maxmemory, long physicalMemory) {
-        return zgcSoftMaxMib(maxmemory, false, physicalMemory);
-    }
-
-    static Optional<Long> zgcSoftMaxMib(long maxmemory, boolean striped, long physicalMemory) {
         if (maxmemory > 0) {
-            return Optional.of(heapMib(maxmemory, false, striped));
+            return Optional.of(heapMib(maxmemory, false));
         }
         long ceilingMib = physicalMemory / 100 * DEFAULT_RAM_PERCENTAGE / MIB;
         return ceilingMib >= 2 * ZGC_SOFT_MAX_MIB ? Optional.of(ZGC_SOFT_MAX_MIB) : Optional.empty();
@@ -356,12 +336,7 @@ public final class JvmOptions {
 
     /** The heap for a keyspace bounded by {@code maxmemory} bytes, in MiB, rounded up. */
     static long heapMib(long maxmemory, boolean zgc) {
-        return heapMib(maxmemory, zgc, false);
-    }
-
-    /** As {@link #heapMib(long, boolean)}, with more headroom for a {@code striped} keyspace. */
-    static long heapMib(long maxmemory, boolean zgc, boolean striped) {
-        double headroom = (zgc ? ZGC_HEADROOM : G1_HEADROOM) + (striped ? STRIPED_EXTRA_HEADROOM : 0);
+        double headroom = zgc ? ZGC_HEADROOM : G1_HEADROOM;
         long keyspaceMib = (long) Math.ceil(maxmemory * headroom / MIB);
         return keyspaceMib + FIXED_HEADROOM_MIB;
     }
@@ -388,25 +363,6 @@ public final class JvmOptions {
 
     static long maxmemory(String[] serverArgs) {
         return maxmemory(serverArgs, file -> { });
-    }
-
-    /**
-     * Whether the server's arguments (a conf file, then --name value; the last one wins) choose the
-     * multithread engine, whose keyspace is striped into many small tables; false when they do not
-     * parse (the server reports that itself).
-     */
-    static boolean stripedEngine(String[] serverArgs) {
-        String engine = "";
-        try {
-            for (ConfigSource.Entry entry : ConfigSource.fromCommandLine(serverArgs, file -> { })) {
-                if (entry.name().equals("engine")) {
-                    engine = entry.value();
-                }
-            }
-        } catch (Exception unreadable) {
-            return false;
-        }
-        return engine.strip().equalsIgnoreCase("multithread");
     }
 
     /**
@@ -464,7 +420,7 @@ public final class JvmOptions {
         // First, so that the heap size stays the last of the flags INFO reports.
         Jvm jvm = Jvm.current();
         classDataSharing(jvm, Runtime.version().feature(), userOptions).ifPresent(System.out::println);
-        for (String option : choose(jvm, maxmemory, stripedEngine(args), userOptions)) {
+        for (String option : choose(jvm, maxmemory, userOptions)) {
             System.out.println(option);
         }
         for (String property : nettyProperties(userOptions)) {

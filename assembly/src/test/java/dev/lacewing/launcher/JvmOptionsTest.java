@@ -170,25 +170,6 @@ class JvmOptionsTest {
     }
 
     @Test
-    void theMultithreadEnginesStripedKeyspaceGetsATenthMoreHeap() {
-        // 1 GiB keyspace in 16 stripes: 1.25 GiB + 32 MiB under G1, 1.4 GiB + 32 MiB under ZGC
-        assertEquals("-Xmx1312m", last(JvmOptions.choose(JDK_17, GIB, true, List.of())));
-        assertEquals("-Xmx1466m", last(JvmOptions.choose(JDK_25, GIB, true, List.of())));
-        assertTrue(JvmOptions.choose(JDK_25, GIB, true, List.of()).contains("-XX:SoftMaxHeapSize=1312m"));
-        assertEquals("-Xmx1210m", last(JvmOptions.choose(JDK_17, GIB, false, List.of())));
-    }
-
-    @Test
-    void theEngineComesFromTheConfFileThenTheLastFlag(@TempDir Path directory) throws IOException {
-        Path conf = Files.writeString(directory.resolve("lacewing.conf"), "port 7000\nengine multithread\n");
-        assertTrue(JvmOptions.stripedEngine(new String[] {conf.toString()}));
-        assertFalse(JvmOptions.stripedEngine(new String[] {conf.toString(), "--engine", "shared-nothing"}));
-        assertTrue(JvmOptions.stripedEngine(new String[] {"--engine", "MULTITHREAD"}));
-        assertFalse(JvmOptions.stripedEngine(new String[] {"--port", "7000"}));
-        assertFalse(JvmOptions.stripedEngine(new String[] {"/no/such/lacewing.conf"}));
-    }
-
-    @Test
     void theUsersCollectorAndHeapReplaceTheLaunchersChoice() {
         List<String> g1 = JvmOptions.choose(JDK_25, GIB, List.of("-XX:+UseG1GC", "-Xmx4g"));
         assertEquals("-XX:+UseCompactObjectHeaders", last(g1));

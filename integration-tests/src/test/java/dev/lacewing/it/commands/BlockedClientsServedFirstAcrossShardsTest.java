@@ -44,7 +44,7 @@ class BlockedClientsServedFirstAcrossShardsTest {
     private static final int MINIMUM_ROUNDS = 20;
 
     /**
-     * A key on {@code shard} of the test servers' two shards; with their multithread engine's 32
+     * A key on {@code shard} of the test servers' two shards; with their multithread engine's 8
      * stripes (ranges of slots too), keys of different shards are on different stripes as well.
      */
     private static byte[] keyOnShard(Target target, String name, int shard) {
