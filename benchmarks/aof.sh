@@ -40,20 +40,32 @@ set_load() { # port pipeline requests
   redis-benchmark -p "$1" -t set -n "$3" -c 50 -r 100000 -d 3 -P "$2" -q 2>/dev/null
 }
 
-# "ops/s cpu-us/SET" of SET on a port at a pipeline depth, after the warm-up (the JVM's JIT); the
-# CPU is the server's ($pid).
+# The CPU ticks of the JVM's compiler threads (C1, C2) of a process; none for redis-server.
+jit_ticks() { # pid
+  local task total=0
+  for task in /proc/"$1"/task/*; do
+    case "$(cat "$task/comm" 2>/dev/null)" in
+      C1\ Compiler*|C2\ Compiler*) total=$((total + $(awk '{print $14 + $15}' "$task/stat" 2>/dev/null || echo 0))) ;;
+    esac
+  done
+  echo "$total"
+}
+
+# "ops/s cpu-us/SET jit-us/SET" of SET on a port at a pipeline depth, after the warm-up; the CPU is
+# the server's ($pid), the JIT's that part of it spent compiling.
 set_rate() { # port pipeline
   set_load "$1" "$2" "$requests" >/dev/null
   if [ "$warmup_requests" -gt 0 ]; then
     timeout "$warmup_seconds" redis-benchmark -p "$1" -t set -n "$warmup_requests" -c 50 -r 100000 -d 3 -P "$2" \
       -q >/dev/null 2>&1 || true
   fi
-  local before after rate
-  before=$(cpu_ticks "$pid")
+  local before after jit_before jit_after rate
+  before=$(cpu_ticks "$pid"); jit_before=$(jit_ticks "$pid")
   rate=$(set_load "$1" "$2" "$requests" | tr '\r' '\n' \
     | awk '/^SET: [0-9.]+ requests per second/ && !done {print $2; done = 1}')
-  after=$(cpu_ticks "$pid")
-  awk -v r="$rate" -v t=$((after - before)) -v hz="$hz" -v n="$requests" 'BEGIN {printf "%s %.3f\n", r, t / hz / n * 1e6}'
+  after=$(cpu_ticks "$pid"); jit_after=$(jit_ticks "$pid")
+  awk -v r="$rate" -v t=$((after - before)) -v j=$((jit_after - jit_before)) -v hz="$hz" -v n="$requests" \
+    'BEGIN {printf "%s %.3f %.3f\n", r, t / hz / n * 1e6, j / hz / n * 1e6}'
 }
 
 start_redis() { # fsync
@@ -80,17 +92,18 @@ stop() {
 
 echo "== SET, appendonly yes, $requests requests per measured run after a warm-up of $requests + $warmup_requests" \
   "(at most ${warmup_seconds}s), 50 connections ($(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg))"
-echo "   us/SET: server CPU (user+system) per SET over the measured run"
-printf "%-9s %-3s %-9s %10s %8s %8s %8s\n" fsync P server ops/s us/SET "x ops" "x cpu"
+echo "   us/SET: server CPU (user+system) per SET over the measured run; jit: the part the JVM's compiler threads took"
+printf "%-9s %-3s %-9s %10s %8s %8s %8s %8s\n" fsync P server ops/s us/SET jit "x ops" "x cpu"
 for row in $rows; do
   fsync=${row%/*} pipeline=${row#*/}
-  start_redis "$fsync"; read -r redis_rate redis_cpu < <(set_rate "$port" "$pipeline"); stop
-  printf "%-9s %-3s %-9s %10.0f %8.3f\n" "$fsync" "$pipeline" redis "$redis_rate" "$redis_cpu"
+  start_redis "$fsync"; read -r redis_rate redis_cpu _ < <(set_rate "$port" "$pipeline"); stop
+  printf "%-9s %-3s %-9s %10.0f %8.3f %8s\n" "$fsync" "$pipeline" redis "$redis_rate" "$redis_cpu" -
   named=(lacewing="$dist")
   [ -z "$baseline" ] || named=(baseline="$baseline" "${named[@]}")
   for entry in "${named[@]}"; do
-    start_lacewing "${entry#*=}" "$fsync"; read -r rate cpu < <(set_rate "$port" "$pipeline"); stop
-    awk -v f="$fsync" -v p="$pipeline" -v s="${entry%%=*}" -v r="$rate" -v c="$cpu" -v rr="$redis_rate" -v rc="$redis_cpu" \
-      'BEGIN { printf "%-9s %-3s %-9s %10.0f %8.3f %7.2fx %7.2fx\n", f, p, s, r, c, (rr > 0 ? r / rr : 0), (rc > 0 ? c / rc : 0) }'
+    start_lacewing "${entry#*=}" "$fsync"; read -r rate cpu jit < <(set_rate "$port" "$pipeline"); stop
+    awk -v f="$fsync" -v p="$pipeline" -v s="${entry%%=*}" -v r="$rate" -v c="$cpu" -v j="$jit" -v rr="$redis_rate" \
+      -v rc="$redis_cpu" 'BEGIN { printf "%-9s %-3s %-9s %10.0f %8.3f %8.3f %7.2fx %7.2fx\n", f, p, s, r, c, j,
+        (rr > 0 ? r / rr : 0), (rc > 0 ? c / rc : 0) }'
   done
 done
