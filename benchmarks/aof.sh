@@ -7,25 +7,27 @@
 # server process from /proc/PID/stat over the measured run, divided by the requests: Redis's forked
 # rewrite child is not in it, Lacewing's rewrite thread is) and the ratios Lacewing/Redis.
 #
-# The warm-up matters for Lacewing, not for Redis: after one warm-up run of a few hundred thousand
-# requests the JVM's C2 compiler is still compiling the SET path, and the first automatic AOF
-# rewrite (at auto-aof-rewrite-min-size, about 1.5 million SETs) makes it recompile the hot
-# methods once; both fall into a short measured run as server CPU. The default warm-up goes past
-# both; AOF_WARMUP_REQUESTS=0 gives the cold figure (one warm-up run of the measured size).
+# The warm-up matters for Lacewing, not for Redis: after one run of a few hundred thousand requests
+# the JVM's C2 compiler is still compiling the SET path, and the first automatic AOF rewrite (at
+# auto-aof-rewrite-min-size, about 1.5 million SETs) makes it recompile the hot methods once; both
+# fall into a short measured run as server CPU, the more so on a loaded machine, where the
+# compiler thread gets less CPU. So each server is warmed up with runs of the measured size until
+# its compiler threads took under 5% of its CPU over one run (redis-server: after the first), for at
+# most AOF_WARMUP_SECONDS; the jit column shows what they still took in the measured run, and
+# warm-up how many requests the warm-up sent. AOF_WARMUP_SECONDS=0 gives the cold figure (one
+# warm-up run).
 #
 # Usage: benchmarks/aof.sh [requests-per-run]   (default 200000)
-#   AOF_WARMUP_REQUESTS  warm-up requests per row, besides one run of the measured size (default
-#                        2000000), cut at AOF_WARMUP_SECONDS (default 30)
-#   AOF_BASELINE         another distribution (e.g. main's, packaged in a worktree of its own) run in
-#                        each row beside this one, under the same load: to measure a change
-#   AOF_ROWS             which rows, as fsync/pipeline words (default "always/1 always/30 everysec/1 everysec/30")
+#   AOF_WARMUP_SECONDS  the longest warm-up per server and row (default 120)
+#   AOF_BASELINE        another distribution (e.g. main's, packaged in a worktree of its own) run in
+#                       each row beside this one, under the same load: to measure a change
+#   AOF_ROWS            which rows, as fsync/pipeline words (default "always/1 always/30 everysec/1 everysec/30")
 # Needs: redis-server, redis-benchmark, redis-cli, and the distribution built by
 #        `mvn -B -o -q package -DskipTests`.
 set -euo pipefail
 
 requests=${1:-200000}
-warmup_requests=${AOF_WARMUP_REQUESTS:-2000000}
-warmup_seconds=${AOF_WARMUP_SECONDS:-30}
+warmup_seconds=${AOF_WARMUP_SECONDS:-120}
 rows=${AOF_ROWS:-"always/1 always/30 everysec/1 everysec/30"}
 root=$(cd "$(dirname "$0")/.." && pwd)
 dist="$root/assembly/target/lacewing"
@@ -33,7 +35,7 @@ baseline=${AOF_BASELINE:-}
 [ -x "$dist/bin/lacewing-server" ] || { echo "build first: mvn -B -o -q package -DskipTests" >&2; exit 1; }
 [ -z "$baseline" ] || [ -x "$baseline/bin/lacewing-server" ] || { echo "no distribution at $baseline" >&2; exit 1; }
 source "$root/benchmarks/servers.sh"
-require_tools redis-server redis-benchmark redis-cli timeout
+require_tools redis-server redis-benchmark redis-cli
 hz=$(getconf CLK_TCK)
 
 set_load() { # port pipeline requests
@@ -51,21 +53,33 @@ jit_ticks() { # pid
   echo "$total"
 }
 
-# "ops/s cpu-us/SET jit-us/SET" of SET on a port at a pipeline depth, after the warm-up; the CPU is
-# the server's ($pid), the JIT's that part of it spent compiling.
+# Runs of the measured load on a port until the server's ($pid) compiler threads took under 5% of
+# its CPU over one, for at most warmup_seconds; prints the requests sent.
+warm_up() { # port pipeline
+  local started=$SECONDS sent=0 before jit_before
+  while true; do
+    before=$(cpu_ticks "$pid"); jit_before=$(jit_ticks "$pid")
+    set_load "$1" "$2" "$requests" >/dev/null
+    sent=$((sent + requests))
+    if [ $(( ($(jit_ticks "$pid") - jit_before) * 20 )) -le $(( $(cpu_ticks "$pid") - before )) ] \
+      || [ $((SECONDS - started)) -ge "$warmup_seconds" ]; then
+      echo "$sent"
+      return
+    fi
+  done
+}
+
+# "ops/s cpu-us/SET jit-us/SET warm-up-requests" of SET on a port at a pipeline depth, after the
+# warm-up; the CPU is the server's ($pid), the JIT's that part of it spent compiling.
 set_rate() { # port pipeline
-  set_load "$1" "$2" "$requests" >/dev/null
-  if [ "$warmup_requests" -gt 0 ]; then
-    timeout "$warmup_seconds" redis-benchmark -p "$1" -t set -n "$warmup_requests" -c 50 -r 100000 -d 3 -P "$2" \
-      -q >/dev/null 2>&1 || true
-  fi
-  local before after jit_before jit_after rate
+  local sent before after jit_before jit_after rate
+  sent=$(warm_up "$1" "$2")
   before=$(cpu_ticks "$pid"); jit_before=$(jit_ticks "$pid")
   rate=$(set_load "$1" "$2" "$requests" | tr '\r' '\n' \
     | awk '/^SET: [0-9.]+ requests per second/ && !done {print $2; done = 1}')
   after=$(cpu_ticks "$pid"); jit_after=$(jit_ticks "$pid")
-  awk -v r="$rate" -v t=$((after - before)) -v j=$((jit_after - jit_before)) -v hz="$hz" -v n="$requests" \
-    'BEGIN {printf "%s %.3f %.3f\n", r, t / hz / n * 1e6, j / hz / n * 1e6}'
+  awk -v r="$rate" -v t=$((after - before)) -v j=$((jit_after - jit_before)) -v hz="$hz" -v n="$requests" -v w="$sent" \
+    'BEGIN {printf "%s %.3f %.3f %d\n", r, t / hz / n * 1e6, j / hz / n * 1e6, w}'
 }
 
 start_redis() { # fsync
@@ -90,20 +104,20 @@ stop() {
   kill "$pid"; wait "$pid" 2>/dev/null || true
 }
 
-echo "== SET, appendonly yes, $requests requests per measured run after a warm-up of $requests + $warmup_requests" \
-  "(at most ${warmup_seconds}s), 50 connections ($(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "== SET, appendonly yes, $requests requests per measured run after a warm-up (at most ${warmup_seconds}s)," \
+  "50 connections ($(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg))"
 echo "   us/SET: server CPU (user+system) per SET over the measured run; jit: the part the JVM's compiler threads took"
-printf "%-9s %-3s %-9s %10s %8s %8s %8s %8s\n" fsync P server ops/s us/SET jit "x ops" "x cpu"
+printf "%-9s %-3s %-9s %10s %8s %8s %8s %8s %9s\n" fsync P server ops/s us/SET jit "x ops" "x cpu" warm-up
 for row in $rows; do
   fsync=${row%/*} pipeline=${row#*/}
-  start_redis "$fsync"; read -r redis_rate redis_cpu _ < <(set_rate "$port" "$pipeline"); stop
-  printf "%-9s %-3s %-9s %10.0f %8.3f %8s\n" "$fsync" "$pipeline" redis "$redis_rate" "$redis_cpu" -
+  start_redis "$fsync"; read -r redis_rate redis_cpu _ sent < <(set_rate "$port" "$pipeline"); stop
+  printf "%-9s %-3s %-9s %10.0f %8.3f %8s %8s %8s %9d\n" "$fsync" "$pipeline" redis "$redis_rate" "$redis_cpu" - - - "$sent"
   named=(lacewing="$dist")
   [ -z "$baseline" ] || named=(baseline="$baseline" "${named[@]}")
   for entry in "${named[@]}"; do
-    start_lacewing "${entry#*=}" "$fsync"; read -r rate cpu jit < <(set_rate "$port" "$pipeline"); stop
+    start_lacewing "${entry#*=}" "$fsync"; read -r rate cpu jit sent < <(set_rate "$port" "$pipeline"); stop
     awk -v f="$fsync" -v p="$pipeline" -v s="${entry%%=*}" -v r="$rate" -v c="$cpu" -v j="$jit" -v rr="$redis_rate" \
-      -v rc="$redis_cpu" 'BEGIN { printf "%-9s %-3s %-9s %10.0f %8.3f %8.3f %7.2fx %7.2fx\n", f, p, s, r, c, j,
-        (rr > 0 ? r / rr : 0), (rc > 0 ? c / rc : 0) }'
+      -v rc="$redis_cpu" -v w="$sent" 'BEGIN { printf "%-9s %-3s %-9s %10.0f %8.3f %8.3f %7.2fx %7.2fx %9d\n", f, p, s, r,
+        c, j, (rr > 0 ? r / rr : 0), (rc > 0 ? c / rc : 0), w }'
   done
 done
