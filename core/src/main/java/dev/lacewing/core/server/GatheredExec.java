@@ -7,6 +7,7 @@ import dev.lacewing.api.Keyspace;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.keyspace.Database;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -40,6 +41,12 @@ final class GatheredExec extends GatheredSplit {
     private static final Set<String> WHOLE = Set.of("select", "move", "swapdb", "eval", "evalsha", "eval_ro",
         "evalsha_ro", "fcall", "fcall_ro", "object", "memory", "debug");
 
+    /**
+     * Up to this many keys in a queue, {@link #widenWritten} compares each pair (no allocation, as
+     * nearly every transaction names a few keys); past it, it hashes the written ones.
+     */
+    private static final int PAIRWISE_UP_TO = 16;
+
     private final Multi.Exec exec;
     private final Arguments keys;
     private final byte[] roles;
@@ -63,6 +70,22 @@ final class GatheredExec extends GatheredSplit {
      * {@link GatheredKeyspace#WRITTEN}.
      */
     static byte[] widenWritten(Arguments keys, byte[] roles) {
+        if (roles.length > PAIRWISE_UP_TO) {
+            return widenWrittenHashed(keys, roles);
+        }
+        for (int i = 0; i < roles.length; i++) {
+            for (int j = 0; j < roles.length && roles[i] != GatheredKeyspace.WRITTEN; j++) {
+                if (roles[j] == GatheredKeyspace.WRITTEN && Arrays.equals(keys.array(), keys.offset(i + 1),
+                    keys.offset(i + 1) + keys.length(i + 1), keys.array(), keys.offset(j + 1),
+                    keys.offset(j + 1) + keys.length(j + 1))) {
+                    roles[i] = GatheredKeyspace.WRITTEN;
+                }
+            }
+        }
+        return roles;
+    }
+
+    private static byte[] widenWrittenHashed(Arguments keys, byte[] roles) {
         Set<ByteBuffer> written = new HashSet<>();
         for (int i = 0; i < roles.length; i++) {
             if (roles[i] == GatheredKeyspace.WRITTEN) {

@@ -84,8 +84,8 @@ final class SharedNothingEngine extends KeyspaceEngine {
         keyspace.evictionHere(this::evictHere);
         queues = new TransactionQueue[workers.count()];
         for (int shard = 0; shard < workers.count(); shard++) {
-            queues[shard] = new TransactionQueue(shard, this::granted);
             int owned = shard;
+            queues[shard] = new TransactionQueue(shard, this::granted, task -> workers.executeAfterIo(owned, task));
             workers.scheduleRepeating(shard, () -> expireCycle(owned),
                 () -> Partition.cyclePeriodMillis(context.settings()));
         }

@@ -104,14 +104,52 @@ class SharedNothingEngineTest {
         assertEquals("exec completed on 0", events.get(events.size() - 1));
     }
 
+    /**
+     * A shard that has a burst of other shards' parts to run starts a pass's budget of them, then
+     * returns to its I/O: a GET hopped to it behind the burst runs before the rest, which follow
+     * after the I/O in their order.
+     */
+    @Test
+    void aShardRunsABudgetOfPartsThenWhatQueuedBehindThemBeforeTheRest() {
+        int burst = TransactionQueue.PARTS_PER_PASS + 2;
+        List<String> zeros = keysOn(0, burst);
+        List<String> ones = keysOn(1, burst + 1);
+        for (int i = 0; i < burst; i++) {
+            engine.execute(split("m" + i, zeros.get(i), ones.get(i)));
+        }
+        engine.execute(get(ones.get(burst)));
+        events.clear();
+
+        workers.runTasks(1);
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < TransactionQueue.PARTS_PER_PASS; i++) {
+            expected.addAll(List.of("m" + i + " part [1] on 1", "m" + i + " join on 1"));
+        }
+        expected.addAll(List.of("get ran on 1", "get completed on 1"));
+        assertEquals(expected, events, "the parts past the budget wait for the I/O");
+
+        // Shard 0 left the home parts of these past its own budget for after its I/O: no join yet.
+        workers.runAfterIo(1);
+        for (int i = TransactionQueue.PARTS_PER_PASS; i < burst; i++) {
+            expected.add("m" + i + " part [1] on 1");
+        }
+        assertEquals(expected, events);
+    }
+
     private static String keyOn(int shard) {
-        for (int i = 0; ; i++) {
+        return keysOn(shard, 1).get(0);
+    }
+
+    private static List<String> keysOn(int shard, int count) {
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; keys.size() < count; i++) {
             String key = "k" + i;
             byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
             if (Slots.partitionOf(bytes, 0, bytes.length, 2) == shard) {
-                return key;
+                keys.add(key);
             }
         }
+        return keys;
     }
 
     /** A command named {@code name} over {@code keys} that splits into one part per shard, on worker {@code current}'s connection. */
@@ -258,12 +296,22 @@ class SharedNothingEngineTest {
     private static final class StepWorkers implements Workers {
 
         private final List<ArrayDeque<Runnable>> tasks = new ArrayList<>();
+        private final List<ArrayDeque<Runnable>> afterIo = new ArrayList<>();
         int current;
 
         StepWorkers(int count) {
             for (int i = 0; i < count; i++) {
                 tasks.add(new ArrayDeque<>());
+                afterIo.add(new ArrayDeque<>());
             }
+        }
+
+        /** Runs the tasks worker {@code worker} was to run after its I/O, then its tasks. */
+        void runAfterIo(int worker) {
+            ArrayDeque<Runnable> due = new ArrayDeque<>(afterIo.get(worker));
+            afterIo.get(worker).clear();
+            tasks.get(worker).addAll(due);
+            runTasks(worker);
         }
 
         /** Runs worker {@code worker}'s tasks, those they post to it included, as that worker. */
@@ -288,6 +336,11 @@ class SharedNothingEngineTest {
         @Override
         public Executor executor(int index) {
             return tasks.get(index)::add;
+        }
+
+        @Override
+        public void executeAfterIo(int index, Runnable task) {
+            afterIo.get(index).add(task);
         }
 
         @Override

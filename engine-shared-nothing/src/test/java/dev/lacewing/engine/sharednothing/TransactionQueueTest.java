@@ -16,7 +16,9 @@ import org.junit.jupiter.api.Test;
 class TransactionQueueTest {
 
     private final List<Transaction> granted = new ArrayList<>();
-    private final TransactionQueue queue = new TransactionQueue(0, (transaction, shard) -> granted.add(transaction));
+    private final List<Runnable> afterIo = new ArrayList<>();
+    private final TransactionQueue queue = new TransactionQueue(0, (transaction, shard) -> granted.add(transaction),
+        afterIo::add);
 
     private static Transaction claiming(String... keys) {
         long[] intents = new long[keys.length];
@@ -167,6 +169,46 @@ class TransactionQueueTest {
         assertEquals(List.of(holding), granted);
         queue.release(holding);
         assertEquals(List.of(holding, local), granted);
+    }
+
+    /**
+     * Past a pass's budget, granted parts wait for the shard's I/O, in order, holding their keys;
+     * a part granted meanwhile goes behind them.
+     */
+    @Test
+    void partsPastAPassesBudgetStartAfterTheIoInGrantOrder() {
+        List<Transaction> parts = new ArrayList<>();
+        for (int i = 0; i < TransactionQueue.PARTS_PER_PASS + 2; i++) {
+            parts.add(claiming("k" + i));
+        }
+        arrive(parts.toArray(new Transaction[0]));
+        assertEquals(parts.subList(0, TransactionQueue.PARTS_PER_PASS), granted);
+        assertEquals(1, afterIo.size(), "one start after the I/O is queued");
+        assertFalse(queue.free(command("k" + TransactionQueue.PARTS_PER_PASS)), "a part left for later keeps its key");
+
+        Transaction later = claiming("other");
+        arrive(later);
+        assertEquals(TransactionQueue.PARTS_PER_PASS, granted.size(), "nothing overtakes the parts left for later");
+        assertEquals(1, afterIo.size());
+
+        afterIo.remove(0).run();
+        parts.add(later);
+        assertEquals(parts, granted);
+        assertTrue(afterIo.isEmpty());
+    }
+
+    /** The budget is counted across passes, so an idle shard defers one start per budget, not one per part. */
+    @Test
+    void theBudgetIsCountedAcrossPassesUntilTheShardReturnsToItsIo() {
+        for (int i = 0; i < TransactionQueue.PARTS_PER_PASS; i++) {
+            arrive(claiming("k" + i));
+        }
+        assertEquals(TransactionQueue.PARTS_PER_PASS, granted.size());
+        assertTrue(afterIo.isEmpty());
+        arrive(claiming("one more"));
+        assertEquals(TransactionQueue.PARTS_PER_PASS, granted.size());
+        afterIo.remove(0).run();
+        assertEquals(TransactionQueue.PARTS_PER_PASS + 1, granted.size());
     }
 
     /** GET key: one key, argument 1. */
