@@ -66,7 +66,7 @@ import java.util.function.Function;
  * connection runs one command at a time) and the {@link CommandContext} the command sees.
  *
  * <p>Thread rule: owned by its event loop (its home worker). While the engine runs a command
- * on another thread ({@link #waiting}), the connection touches neither the request bytes nor
+ * on another thread ({@link Wait#AWAY}), the connection touches neither the request bytes nor
  * the outbound buffer; bytes that arrive meanwhile wait in {@link #deferredInput}. The engine's
  * hand-over and {@link #completed()}'s hop back order the accesses; in between, that thread may
  * go on with the pipeline's next buffered requests ({@link #advance()}).
@@ -78,7 +78,7 @@ import java.util.function.Function;
  * counts against client-output-buffer-limit ({@link #checkOutputLimits}), and a client over it is
  * closed, as Redis closes it.
  *
- * <p>A blocked command ({@link #block}) keeps the connection {@link #waiting} the same way: its
+ * <p>A blocked command ({@link #block}) keeps the connection waiting the same way ({@link Wait#BLOCKED}): its
  * later requests wait unread, in order, until a reply for it arrives ({@link #deliver}, written by
  * whichever thread served it into a buffer of its own), its timeout fires, CLIENT UNBLOCK ends it or
  * the client goes. The connection's own buffers stay the home thread's throughout.
@@ -137,7 +137,31 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
     /** The table entry the running command's counters go to: {@link #current}, or its subcommand. */
     private Command<CoreContext> counted;
     private long commandMillis;
-    private boolean waiting;
+
+    /**
+     * Why the connection runs none of its input now: one reason at a time, each entered from
+     * {@link Wait#NONE} and left back to it ({@link #waitFor}, {@link #endWait}). Input that arrives
+     * meanwhile waits in {@link #deferredInput}. Set on the home thread; read racily by {@link #busy}.
+     */
+    private enum Wait {
+        /** Input runs. */
+        NONE,
+        /**
+         * The command was handed to another thread, which owns the decoder and {@code out} until it
+         * returns ({@link #resume}, or {@link #reclaim} of a reply that thread wrote itself).
+         */
+        AWAY,
+        /** A blocked command waits for its reply, its timeout or CLIENT UNBLOCK ({@link #endBlock}). */
+        BLOCKED,
+        /** The request waits for CLIENT PAUSE to end ({@link #retryPostponed}). */
+        POSTPONED,
+        /** A command that found cold keys waits for their reads ({@link #rerunCold}). */
+        COLD_READS,
+        /** The command's reply waits for work on other threads ({@link #writeLateReply}). */
+        LATE_REPLY
+    }
+
+    private Wait waitingFor = Wait.NONE;
     /**
      * Whether the request the decoder holds has run and awaits consume(): false only when the
      * engine hands back a request {@link #advance()} took but could not run on its shard.
@@ -155,8 +179,6 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
     private long accountedBufferBytes;
     /** The blocked command, from the moment it blocks (on whatever thread ran it) until it ends. */
     private volatile BlockedClient blockedClient;
-    /** Whether the home thread has taken the block in (stopped dispatching, armed the timeout). */
-    private boolean blocked;
     /** A reply for the blocked command that arrived before the home thread took the block in. */
     private ByteBuf earlyReply;
     /**
@@ -228,11 +250,6 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
     private boolean skipNextReply;
     private boolean muted;
     private ByteBuf discarded;
-    /**
-     * Whether the request the decoder holds waits for CLIENT PAUSE to end: the connection is
-     * {@link #waiting} meanwhile, so later input waits too. Home thread.
-     */
-    private boolean postponed;
     /** Set while a postponed request is dispatched again, which must not count for CLIENT CACHING twice. */
     private boolean retryingPostponed;
     /** Whether the previous command was CLIENT, which keeps {@link #cachingGiven}. */
@@ -291,7 +308,7 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
      * Cold reads (docs/architecture.md, "Storage plugins"): a read-only command whose keys' values
      * the storage must first read from disk runs nothing; {@link #coldKeys} starts the reads, the
      * command's thread sets {@code coldWait} and returns, and the home thread then waits
-     * ({@code coldWaiting}: input is deferred, out is this thread's) until every read landed, and
+     * ({@link Wait#COLD_READS}: input is deferred, out is this thread's) until every read landed, and
      * reruns the request through the engine once ({@link #rerunCold}), reading synchronously
      * whatever is cold again. {@code coldPending} counts the reads outstanding plus one for the
      * command's return home; whoever takes it to 0 posts the rerun to the home thread.
@@ -299,13 +316,11 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
     /**
      * A reply that waits for work on other threads ({@link #replyWhenReady}: CONFIG SET maxmemory's
      * first eviction runs): the command leaves {@code lateReply}, the home thread then waits
-     * ({@code replyWaiting}: input is deferred, out is this thread's, the replies before it gone)
+     * ({@link Wait#LATE_REPLY}: input is deferred, out is this thread's, the replies before it gone)
      * until {@link #replyReady} posts it back, and writes it then. Home thread only.
      */
     private Consumer<RespWriter> lateReply;
-    private boolean replyWaiting;
     private boolean coldWait;
-    private boolean coldWaiting;
     private boolean coldRerun;
     private final AtomicInteger coldPending = new AtomicInteger();
     private final Runnable coldLanded = () -> {
@@ -387,7 +402,7 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
             return;
         }
         reclaim();
-        if (waiting || closing || closed) {
+        if (waiting() || closing || closed) {
             if (closing || closed) {
                 in.release();
             } else {
@@ -427,7 +442,7 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
     public void channelReadComplete(ChannelHandlerContext ctx) {
         if (reading) {
             reading = false;
-            if (!waiting) {
+            if (!waiting()) {
                 flush();
                 accountBuffers();
             }
@@ -517,7 +532,7 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
      * out a reply being written (WRITING: one non-blocking write).
      */
     private void reclaim() {
-        if (!waiting || socketWrite == null) {
+        if (waitingFor != Wait.AWAY || socketWrite == null) {
             return;
         }
         for (;;) {
@@ -531,7 +546,7 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
             } else {
                 if (state == HOP_RETURNED) {
                     hop = HOP_HOME;
-                    waiting = false;
+                    endWait(Wait.AWAY);
                 }
                 return;
             }
@@ -557,7 +572,7 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
         decoder.maxBulkLength(server.protoMaxBulkLength());
         decoder.queryBufferLimit(server.clientQueryBufferLimit());
         outputPaused = false;
-        while (!waiting && !closing && !closed && debugSession == null) {
+        while (!waiting() && !closing && !closed && debugSession == null) {
             if (!channel.isWritable()) {
                 // The client is not reading its replies: run nothing more until the socket drains,
                 // so that the replies of a pipeline it never reads are never made. A closed channel
@@ -598,11 +613,11 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
                 flush();
             }
             dispatch();
-            if (!waiting) {
+            if (!waiting()) {
                 decoder.consume();
             }
         }
-        if (!waiting && !reading) {
+        if (!waiting() && !reading) {
             // While a command is away its reply is being written into `out`: flush on resume.
             // Within a read batch, at its end (channelReadComplete).
             flush();
@@ -639,10 +654,10 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
         reclaim();
-        if (outputPaused && channel.isWritable() && !waiting && !closing && !closed) {
+        if (outputPaused && channel.isWritable() && !waiting() && !closing && !closed) {
             outputPaused = false;
             processInput();
-        } else if (!waiting) {
+        } else if (!waiting()) {
             accountBuffers();
         }
         ctx.fireChannelWritabilityChanged();
@@ -715,9 +730,8 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
         }
         begin(command);
         execute(spec.scope(args));
-        if (!waiting && blockedClient != null && !blocked) {
+        if (!waiting() && blockedClient != null) {
             decoder.consume();
-            waiting = true;
             enterBlocked();
         }
     }
@@ -740,17 +754,17 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
         if (scope == KeyScope.NONE || (scope == KeyScope.KEYS && keyCount() == 0)) {
             run();
         } else {
-            waiting = !handOver(this);
+            handOver(this);
         }
-        while (!waiting && rerunWhole) {
+        while (!waiting() && rerunWhole) {
             rerunWhole = false;
             granted = KeyScope.ALL;
-            waiting = !handOver(this);
+            handOver(this);
         }
-        if (!waiting && coldWait) {
+        if (!waiting() && coldWait) {
             awaitCold();
         }
-        if (!waiting && lateReply != null) {
+        if (!waiting() && lateReply != null) {
             awaitLateReply();
         }
     }
@@ -1053,8 +1067,7 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
      */
     private void awaitCold() {
         coldWait = false;
-        coldWaiting = true;
-        waiting = true;
+        waitFor(Wait.COLD_READS);
         flush();
         coldLanded.run();
     }
@@ -1075,8 +1088,7 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
 
     /** On the home thread, once the command that replies later returned: the replies before it go out, input waits. */
     private void awaitLateReply() {
-        replyWaiting = true;
-        waiting = true;
+        waitFor(Wait.LATE_REPLY);
         flush();
     }
 
@@ -1085,15 +1097,31 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
      * reads or a late reply; else a command away on another thread writes into it.
      */
     private boolean outIsOwn() {
-        return !waiting || blocked || postponed || coldWaiting || replyWaiting;
+        return waitingFor != Wait.AWAY;
+    }
+
+    /** Whether the connection runs none of its input now ({@link Wait}). */
+    private boolean waiting() {
+        return waitingFor != Wait.NONE;
+    }
+
+    /** The connection stops running its input for {@code reason}; it ran it until now. */
+    private void waitFor(Wait reason) {
+        assert waitingFor == Wait.NONE : waitingFor + " then " + reason;
+        waitingFor = reason;
+    }
+
+    /** The wait for {@code reason}, the one the connection is in, ends. */
+    private void endWait(Wait reason) {
+        assert waitingFor == reason : waitingFor + " ended as " + reason;
+        waitingFor = Wait.NONE;
     }
 
     /** On the home thread: the late reply is written and the input behind it goes on. */
     private void writeLateReply() {
         Consumer<RespWriter> reply = lateReply;
         lateReply = null;
-        replyWaiting = false;
-        waiting = false;
+        endWait(Wait.LATE_REPLY);
         if (closed) {
             releaseOut();
             releaseDeferred();
@@ -1107,19 +1135,17 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
 
     /** On the home thread: every cold read landed; the request runs again, reading what is cold again synchronously. */
     private void rerunCold() {
-        coldWaiting = false;
+        endWait(Wait.COLD_READS);
         if (closed) {
-            waiting = false;
             releaseOut();
             releaseDeferred();
             return;
         }
-        waiting = false;
         coldRerun = true;
         writer.target(muted ? discardedReplies() : out());
         markReply();
         execute(granted);
-        if (!waiting) {
+        if (!waiting()) {
             decoder.consume();
             continueInput();
         }
@@ -1196,22 +1222,28 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
         if (exec.scope() == KeyScope.NONE) {
             exec.run();
         } else {
-            waiting = !handOver(exec);
+            handOver(exec);
         }
     }
 
-    /** Gives the engine a command to run here or on the thread owning its keys; false when it went there. */
-    private boolean handOver(Invocation invocation) {
+    /**
+     * Gives the engine a command to run here or on the thread owning its keys; when it went there,
+     * the connection waits for it ({@link Wait#AWAY}).
+     */
+    private void handOver(Invocation invocation) {
         handOverMark = out == null ? 0 : out.writerIndex();
         if (socketWrite == null) {
-            return server.engine().execute(invocation);
+            if (!server.engine().execute(invocation)) {
+                waitFor(Wait.AWAY);
+            }
+            return;
         }
         HOP.lazySet(this, HOP_AWAY);
-        boolean ran = server.engine().execute(invocation);
-        if (ran) {
+        if (server.engine().execute(invocation)) {
             HOP.lazySet(this, HOP_HOME);
+        } else {
+            waitFor(Wait.AWAY);
         }
-        return ran;
     }
 
     /** A command refused inside MULTI by the transaction's own rules (Redis's rejectCommand). */
@@ -1396,7 +1428,7 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
     }
 
     private void resume() {
-        waiting = false;
+        endWait(Wait.AWAY);
         if (socketWrite != null) {
             hop = HOP_HOME;
         }
@@ -1404,7 +1436,7 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
         if (rerunWhole && !closed) {
             rerunWhole = false;
             execute(KeyScope.ALL);
-            if (waiting) {
+            if (waiting()) {
                 return;
             }
         }
@@ -1420,8 +1452,7 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
             releaseDeferred();
             return;
         }
-        if (blockedClient != null && !blocked) {
-            waiting = true;
+        if (blockedClient != null) {
             enterBlocked();
             return;
         }
@@ -1464,7 +1495,7 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
      * pipeline go out, the timeout is armed, and a reply that already came ends the block at once.
      */
     private void enterBlocked() {
-        blocked = true;
+        waitFor(Wait.BLOCKED);
         BlockedClient client = blockedClient;
         if (client.deadline > 0) {
             armTimeout(client, Math.max(0, client.deadline - System.currentTimeMillis()));
@@ -1500,7 +1531,7 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
             appendedElsewhere(aofEnd);
             if (closed || client != blockedClient) {
                 reply.release();
-            } else if (!blocked) {
+            } else if (waitingFor != Wait.BLOCKED) {
                 earlyReply = reply;
             } else {
                 endBlock(reply);
@@ -1515,8 +1546,7 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
             client.timer.cancel(false);
         }
         blockedClient = null;
-        blocked = false;
-        waiting = false;
+        endWait(Wait.BLOCKED);
         if (reply != null) {
             out().writeBytes(reply);
             reply.release();
@@ -1802,8 +1832,7 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
      */
     private void postpone(long untilMillis) {
         flush();
-        waiting = true;
-        postponed = true;
+        waitFor(Wait.POSTPONED);
         if (!server.postpone(this)) {
             channel.eventLoop().execute(this::retryPostponed);
             return;
@@ -1814,14 +1843,13 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
 
     /** On the home thread: the postponed request is dispatched again, and the input behind it goes on. */
     void retryPostponed() {
-        if (!postponed || closed) {
+        if (waitingFor != Wait.POSTPONED || closed) {
             return;
         }
-        postponed = false;
-        waiting = false;
+        endWait(Wait.POSTPONED);
         retryingPostponed = true;
         dispatch();
-        if (!waiting) {
+        if (!waiting()) {
             decoder.consume();
             continueInput();
         }
@@ -1909,7 +1937,7 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
         }
         // A cold read cuts the pass: the replies before it leave now, the pass's invalidations after
         // the rest of its replies, as when the pass is not cut.
-        if (!passWrites.isEmpty() && !coldWaiting && !replyWaiting) {
+        if (!passWrites.isEmpty() && waitingFor != Wait.COLD_READS && waitingFor != Wait.LATE_REPLY) {
             server.tracking().passEnded(this);
             writeOwnInvalidations();
         }
@@ -2237,7 +2265,7 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
 
     /** Whether a command of this client is running on another thread; such a client is never idle-closed. */
     boolean busy() {
-        return waiting && hop != HOP_RETURNED;
+        return waiting() && hop != HOP_RETURNED;
     }
 
     /**
