@@ -367,46 +367,42 @@ public final class JvmOptions {
     }
 
     /**
-     * The last {@code maxmemory} of the server's arguments (a conf file, then --name value), in
-     * bytes; 0 when there is none or the arguments do not parse: the server itself then reports
-     * the error, with its own wording, when it starts. {@code fileRead} is told each config file
-     * opened (the file and its includes).
+     * What the launcher needs of the server's arguments (a conf file, then --name value; the last
+     * of each setting wins), read in one pass: {@code maxmemory} in bytes, 0 when there is none or
+     * it does not parse, and whether the engine is the multithread one, whose keyspace is striped
+     * into many small tables. Arguments that do not parse give 0 and false: the server itself then
+     * reports the error, with its own wording, when it starts.
      */
-    static long maxmemory(String[] serverArgs, Consumer<Path> fileRead) {
-        long maxmemory = 0;
-        try {
-            for (ConfigSource.Entry entry : ConfigSource.fromCommandLine(serverArgs, fileRead)) {
-                if (entry.name().equals("maxmemory")) {
-                    maxmemory = Setting.parseMemory(entry.value());
-                }
+    record ServerArgs(long maxmemory, boolean striped) {
+
+        /** {@code fileRead} is told each config file opened (the file and its includes). */
+        static ServerArgs read(String[] serverArgs, Consumer<Path> fileRead) {
+            List<ConfigSource.Entry> entries;
+            try {
+                entries = ConfigSource.fromCommandLine(serverArgs, fileRead);
+            } catch (Exception unreadable) {
+                return new ServerArgs(0, false);
             }
-        } catch (Exception unreadable) {
-            return 0;
-        }
-        return maxmemory;
-    }
-
-    static long maxmemory(String[] serverArgs) {
-        return maxmemory(serverArgs, file -> { });
-    }
-
-    /**
-     * Whether the server's arguments (a conf file, then --name value; the last one wins) choose the
-     * multithread engine, whose keyspace is striped into many small tables; false when they do not
-     * parse (the server reports that itself).
-     */
-    static boolean stripedEngine(String[] serverArgs) {
-        String engine = "";
-        try {
-            for (ConfigSource.Entry entry : ConfigSource.fromCommandLine(serverArgs, file -> { })) {
-                if (entry.name().equals("engine")) {
+            long maxmemory = 0;
+            boolean maxmemoryParses = true;
+            String engine = "";
+            for (ConfigSource.Entry entry : entries) {
+                if (entry.name().equals("maxmemory") && maxmemoryParses) {
+                    try {
+                        maxmemory = Setting.parseMemory(entry.value());
+                    } catch (RuntimeException unparsable) {
+                        maxmemoryParses = false;
+                    }
+                } else if (entry.name().equals("engine")) {
                     engine = entry.value();
                 }
             }
-        } catch (Exception unreadable) {
-            return false;
+            return new ServerArgs(maxmemoryParses ? maxmemory : 0, engine.strip().equalsIgnoreCase("multithread"));
         }
-        return engine.strip().equalsIgnoreCase("multithread");
+
+        static ServerArgs read(String[] serverArgs) {
+            return read(serverArgs, file -> { });
+        }
     }
 
     /**
@@ -460,11 +456,11 @@ public final class JvmOptions {
         String user = System.getenv().getOrDefault("LACEWING_JAVA_OPTS", "").strip();
         List<String> userOptions = user.isEmpty() ? List.of() : Arrays.asList(user.split("\\s+"));
         Set<Path> configFiles = new LinkedHashSet<>();
-        long maxmemory = maxmemory(args, configFiles::add);
+        ServerArgs server = ServerArgs.read(args, configFiles::add);
         // First, so that the heap size stays the last of the flags INFO reports.
         Jvm jvm = Jvm.current();
         classDataSharing(jvm, Runtime.version().feature(), userOptions).ifPresent(System.out::println);
-        for (String option : choose(jvm, maxmemory, stripedEngine(args), userOptions)) {
+        for (String option : choose(jvm, server.maxmemory(), server.striped(), userOptions)) {
             System.out.println(option);
         }
         for (String property : nettyProperties(userOptions)) {

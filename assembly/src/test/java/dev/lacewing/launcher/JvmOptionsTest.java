@@ -181,11 +181,23 @@ class JvmOptionsTest {
     @Test
     void theEngineComesFromTheConfFileThenTheLastFlag(@TempDir Path directory) throws IOException {
         Path conf = Files.writeString(directory.resolve("lacewing.conf"), "port 7000\nengine multithread\n");
-        assertTrue(JvmOptions.stripedEngine(new String[] {conf.toString()}));
-        assertFalse(JvmOptions.stripedEngine(new String[] {conf.toString(), "--engine", "shared-nothing"}));
-        assertTrue(JvmOptions.stripedEngine(new String[] {"--engine", "MULTITHREAD"}));
-        assertFalse(JvmOptions.stripedEngine(new String[] {"--port", "7000"}));
-        assertFalse(JvmOptions.stripedEngine(new String[] {"/no/such/lacewing.conf"}));
+        assertTrue(JvmOptions.ServerArgs.read(new String[] {conf.toString()}).striped());
+        assertFalse(JvmOptions.ServerArgs.read(new String[] {conf.toString(), "--engine", "shared-nothing"}).striped());
+        assertTrue(JvmOptions.ServerArgs.read(new String[] {"--engine", "MULTITHREAD"}).striped());
+        assertFalse(JvmOptions.ServerArgs.read(new String[] {"--port", "7000"}).striped());
+        assertFalse(JvmOptions.ServerArgs.read(new String[] {"/no/such/lacewing.conf"}).striped());
+    }
+
+    @Test
+    void oneReadOfTheArgumentsGivesMaxmemoryAndTheEngineAndOpensEachFileOnce(@TempDir Path directory) throws IOException {
+        Path conf = Files.writeString(directory.resolve("lacewing.conf"), "engine multithread\nmaxmemory 100mb\n");
+        List<Path> read = new ArrayList<>();
+        JvmOptions.ServerArgs server = JvmOptions.ServerArgs.read(new String[] {conf.toString(), "--maxmemory", "1gb"}, read::add);
+        assertEquals(new JvmOptions.ServerArgs(1L << 30, true), server);
+        assertEquals(List.of(conf), read);
+        // A maxmemory the server will refuse leaves the heap to the default, not the engine.
+        assertEquals(new JvmOptions.ServerArgs(0, true),
+            JvmOptions.ServerArgs.read(new String[] {conf.toString(), "--maxmemory", "lots", "--maxmemory", "1gb"}));
     }
 
     @Test
@@ -211,15 +223,15 @@ class JvmOptionsTest {
     @Test
     void maxmemoryComesFromTheConfFileThenTheLastFlagInRedisMemorySyntax(@TempDir Path directory) throws IOException {
         Path conf = Files.writeString(directory.resolve("lacewing.conf"), "port 7000\nmaxmemory 100mb\n");
-        assertEquals(100L << 20, JvmOptions.maxmemory(new String[] {conf.toString()}));
-        assertEquals(2_000_000_000L, JvmOptions.maxmemory(new String[] {conf.toString(), "--maxmemory", "2g"}));
-        assertEquals(0, JvmOptions.maxmemory(new String[] {"--port", "7000"}));
+        assertEquals(100L << 20, JvmOptions.ServerArgs.read(new String[] {conf.toString()}).maxmemory());
+        assertEquals(2_000_000_000L, JvmOptions.ServerArgs.read(new String[] {conf.toString(), "--maxmemory", "2g"}).maxmemory());
+        assertEquals(0, JvmOptions.ServerArgs.read(new String[] {"--port", "7000"}).maxmemory());
     }
 
     @Test
     void argumentsTheServerWillRefuseLeaveTheHeapToTheDefault() {
-        assertEquals(0, JvmOptions.maxmemory(new String[] {"/no/such/lacewing.conf"}));
-        assertEquals(0, JvmOptions.maxmemory(new String[] {"--maxmemory", "lots"}));
+        assertEquals(0, JvmOptions.ServerArgs.read(new String[] {"/no/such/lacewing.conf"}).maxmemory());
+        assertEquals(0, JvmOptions.ServerArgs.read(new String[] {"--maxmemory", "lots"}).maxmemory());
     }
 
     @Test
@@ -227,11 +239,11 @@ class JvmOptionsTest {
         Path inner = Files.writeString(directory.resolve("inner.conf"), "maxmemory 10mb\n");
         Path outer = Files.writeString(directory.resolve("outer.conf"), "include " + inner + "\nport 7000\n");
         List<Path> read = new ArrayList<>();
-        assertEquals(10L << 20, JvmOptions.maxmemory(new String[] {outer.toString(), "--port", "7001"}, read::add));
+        assertEquals(10L << 20, JvmOptions.ServerArgs.read(new String[] {outer.toString(), "--port", "7001"}, read::add).maxmemory());
         assertEquals(List.of(outer, inner), read);
         read.clear();
         Path missing = directory.resolve("missing.conf");
-        assertEquals(0, JvmOptions.maxmemory(new String[] {missing.toString()}, read::add));
+        assertEquals(0, JvmOptions.ServerArgs.read(new String[] {missing.toString()}, read::add).maxmemory());
         assertEquals(List.of(missing), read);
     }
 
