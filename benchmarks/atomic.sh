@@ -19,8 +19,13 @@
 # /proc/PID/stat: for "GET +MSET" it includes the MSET load) and each Lacewing/Redis ratio.
 #
 # Before the rows every server runs each redis-benchmark workload once unmeasured (ATOMIC_WARMUP
-# requests, default 50000; 0 skips it), so that the rows compare steady states: without it the first
-# row also measures the JVM compiling its hot paths, which redis-server never does. The transaction
+# requests, default the rows' own count; 0 skips it), so that the rows compare steady states: without
+# it the first row also measures the JVM compiling its hot paths, which redis-server never does, and
+# the heap growing to its working size. A warm-up of 50,000 left G1 still expanding the heap during
+# the EVAL and EVALSHA rows, and where the heap has transparent huge pages each fresh 2 MiB page is a
+# fault that zeroes it: on a VM whose balloon reports free 2 MiB blocks to the host (free page
+# reporting, page_reporting_order 9) such a fault cost 2-4 ms, 14-18% of the server's CPU in those
+# rows (clear_page_erms), against under 1% for the same growth in 4 KiB pages. The transaction
 # rows (MULTI, EXEC2, GET +EXEC) warm up the same way, with the load tool for ATOMIC_WARMUP_SECONDS
 # (default 10) per server: their paths (MULTI's queue, the cross-shard gather) are on no
 # redis-benchmark row's, and right after start a JVM on 2 busy cores spent half its CPU in the C2
@@ -39,7 +44,7 @@ set -euo pipefail
 requests=${1:-200000}
 seconds=${ATOMIC_SECONDS:-10}
 threads=${ATOMIC_THREADS:-$(nproc)}
-warmup=${ATOMIC_WARMUP:-50000}
+warmup=${ATOMIC_WARMUP:-$requests}
 warmup_seconds=${ATOMIC_WARMUP_SECONDS:-10}
 root=$(cd "$(dirname "$0")/.." && pwd)
 dist=${LACEWING_DIST:-"$root/assembly/target/lacewing"}
