@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# What one request at pipeline 1 (or PER_REQUEST_PIPELINE) costs each server in system calls and context switches: counts,
-# which a shared machine does not blur as it blurs CPU time. Debian's redis-server and Lacewing
-# (each engine x transport given) are filled with PER_REQUEST_KEYS keys of 256 bytes, warmed up,
-# then for GET and SET over random keys at pipeline 1 (the load tool's 2 threads x 25 connections,
-# as compare.sh):
+# What one request at pipeline 1 (or PER_REQUEST_PIPELINE) costs each server in system calls and
+# context switches: counts, which a shared machine does not blur as it blurs CPU time. Debian's
+# redis-server and Lacewing (each engine x transport given) are filled with PER_REQUEST_KEYS keys
+# of 256 bytes, warmed up, then for each workload of PER_REQUEST_WORKLOADS (GET and SET over random
+# keys; XADD: `XADD s * f v` to one stream; EVALSHA: a loaded `return 1`) at pipeline 1 (the load
+# tool's 2 threads x 25 connections, as compare.sh):
 #   - a counted run of PER_REQUEST_COUNT requests: context switches (voluntary and involuntary,
 #     summed over the server's threads from /proc/PID/task/*/status) and CPU microseconds
 #     (/proc/PID/stat) per request;
@@ -18,7 +19,9 @@
 # Usage: benchmarks/per-request.sh [engine/transport ...]   (default: every engine x io_uring, epoll)
 #   PER_REQUEST_KEYS (100000), PER_REQUEST_COUNT (200000), PER_REQUEST_TRACED (50000; 0: no strace),
 #   PER_REQUEST_THREADS (Lacewing --threads, default nproc), PER_REQUEST_PIPELINE (1: requests each
-#   connection sends before it waits for their replies, for GET and SET),
+#   connection sends before it waits for their replies), PER_REQUEST_WORKLOADS ("GET SET"; also XADD,
+#   EVALSHA), PER_REQUEST_WARMUP (requests before each workload is measured, default 100000: XADD
+#   needs about 300000 before the JIT stops taking a core from the load tool on 2 cores),
 #   PER_REQUEST_DIST (the distribution to run, default assembly/target/lacewing: to compare builds)
 # Needs: redis-server, redis-cli, strace, and the distribution built by `mvn -B package`.
 set -euo pipefail
@@ -28,6 +31,8 @@ counted=${PER_REQUEST_COUNT:-200000}
 traced=${PER_REQUEST_TRACED:-50000}
 threads=${PER_REQUEST_THREADS:-$(nproc)}
 pipeline=${PER_REQUEST_PIPELINE:-1}
+read -r -a workloads <<<"${PER_REQUEST_WORKLOADS:-GET SET}"
+warmup=${PER_REQUEST_WARMUP:-100000}
 root=$(cd "$(dirname "$0")/.." && pwd)
 dist=${PER_REQUEST_DIST:-$root/assembly/target/lacewing}
 tool="$dist/bin/lacewing-benchmark"
@@ -78,7 +83,7 @@ measure() { # name pid port workload-options...
   local name=$1 server=$2 port=$3 workload=$4
   shift 4
   local per_client=$((counted / clients)) before_cs after_cs
-  load "$port" 2000 "$@"   # warm-up: the JIT, the connections' buffers
+  load "$port" $((warmup / clients)) "$@"   # warm-up: the JIT, the connections' buffers
   before_cs=$(context_switches "$server"); thread_ticks "$server" >"$work/before.txt"
   local counter=""
   if [ -n "$perf_events" ]; then
@@ -139,13 +144,22 @@ traced_run() { # name workload label port requests-per-client strace-targets... 
 }
 
 run_server() { # name pid port
-  local name=$1 server=$2 port=$3
+  local name=$1 server=$2 port=$3 workload sha
   load "$port" allkeys --ratio=1:0 --key-pattern=P:P --key-minimum=1 --key-maximum="$keys" \
     --pipeline=30
-  measure "$name" "$server" "$port" GET --ratio=0:1 --key-pattern=R:R --key-minimum=1 --key-maximum="$keys" \
-    --pipeline="$pipeline"
-  measure "$name" "$server" "$port" SET --ratio=1:0 --key-pattern=R:R --key-minimum=1 --key-maximum="$keys" \
-    --pipeline="$pipeline"
+  for workload in "${workloads[@]}"; do
+    case $workload in
+      GET) measure "$name" "$server" "$port" GET --ratio=0:1 --key-pattern=R:R --key-minimum=1 \
+        --key-maximum="$keys" --pipeline="$pipeline" ;;
+      SET) measure "$name" "$server" "$port" SET --ratio=1:0 --key-pattern=R:R --key-minimum=1 \
+        --key-maximum="$keys" --pipeline="$pipeline" ;;
+      XADD) measure "$name" "$server" "$port" XADD --command="XADD s * f v" --pipeline="$pipeline" ;;
+      EVALSHA)
+        sha=$(redis-cli -p "$port" script load "return 1")
+        measure "$name" "$server" "$port" EVAL --command="EVALSHA $sha 0" --pipeline="$pipeline" ;;
+      *) echo "unknown workload $workload (GET, SET, XADD, EVALSHA)" >&2; exit 1 ;;
+    esac
+  done
 }
 
 mkdir -p "$work/redis"
