@@ -20,8 +20,9 @@
 #   PER_REQUEST_KEYS (100000), PER_REQUEST_COUNT (200000), PER_REQUEST_TRACED (50000; 0: no strace),
 #   PER_REQUEST_THREADS (Lacewing --threads, default nproc), PER_REQUEST_PIPELINE (1: requests each
 #   connection sends before it waits for their replies), PER_REQUEST_WORKLOADS ("GET SET"; also XADD,
-#   EVALSHA), PER_REQUEST_WARMUP (requests before each workload is measured, default 100000: XADD
-#   needs about 300000 before the JIT stops taking a core from the load tool on 2 cores),
+#   EVALSHA), PER_REQUEST_WARMUP (requests before each workload is measured, default 100000; the JIT
+#   still compiled XADD's path after 300000, at 0.8 us of compiler CPU per request in the next 200000
+#   on 2 cores: the counts hold, CPU per request wants a longer warm-up),
 #   PER_REQUEST_DIST (the distribution to run, default assembly/target/lacewing: to compare builds)
 # Needs: redis-server, redis-cli, strace, and the distribution built by `mvn -B package`.
 set -euo pipefail
