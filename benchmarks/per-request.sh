@@ -1,18 +1,28 @@
 #!/usr/bin/env bash
-# What one request at pipeline 1 costs each server in system calls and context switches: counts,
-# which a shared machine does not blur as it blurs CPU time. Debian's redis-server and Lacewing
-# (each engine x transport given) are filled with PER_REQUEST_KEYS keys of 256 bytes, warmed up,
-# then for GET and SET over random keys at pipeline 1 (the load tool's 2 threads x 25 connections,
-# as compare.sh):
+# What one request at pipeline 1 (or PER_REQUEST_PIPELINE) costs each server in system calls and
+# context switches: counts, which a shared machine does not blur as it blurs CPU time. Debian's
+# redis-server and Lacewing (each engine x transport given) are filled with PER_REQUEST_KEYS keys
+# of 256 bytes, warmed up, then for each workload of PER_REQUEST_WORKLOADS (GET and SET over random
+# keys; XADD: `XADD s * f v` to one stream; EVALSHA: a loaded `return 1`) at pipeline 1 (the load
+# tool's 2 threads x 25 connections, as compare.sh):
 #   - a counted run of PER_REQUEST_COUNT requests: context switches (voluntary and involuntary,
 #     summed over the server's threads from /proc/PID/task/*/status) and CPU microseconds
 #     (/proc/PID/stat) per request;
 #   - a traced run of PER_REQUEST_TRACED requests under `strace -c -f`: system calls per request
-#     by name (strace slows the server; the counts per request stay valid).
+#     by name (strace slows the server; the counts per request stay valid);
+#   - another traced run of the event loops alone (Lacewing's lacewing-worker threads, redis-server's
+#     main thread): what the request path itself calls, without the JIT compiler's and the acceptor's
+#     calls that the whole process's count includes (gettid, futex, sysinfo while C1/C2 compile).
+# Under perf, io_uring_enter calls are also counted apart from those that wait (min_complete > 0):
+# a pass that sleeps enters once to submit and wait, and again for what its completions queued.
 #
 # Usage: benchmarks/per-request.sh [engine/transport ...]   (default: every engine x io_uring, epoll)
 #   PER_REQUEST_KEYS (100000), PER_REQUEST_COUNT (200000), PER_REQUEST_TRACED (50000; 0: no strace),
-#   PER_REQUEST_THREADS (Lacewing --threads, default nproc),
+#   PER_REQUEST_THREADS (Lacewing --threads, default nproc), PER_REQUEST_PIPELINE (1: requests each
+#   connection sends before it waits for their replies), PER_REQUEST_WORKLOADS ("GET SET"; also XADD,
+#   EVALSHA), PER_REQUEST_WARMUP (requests before each workload is measured, default 100000; the JIT
+#   still compiled XADD's path after 300000, at 0.8 us of compiler CPU per request in the next 200000
+#   on 2 cores: the counts hold, CPU per request wants a longer warm-up),
 #   PER_REQUEST_DIST (the distribution to run, default assembly/target/lacewing: to compare builds)
 # Needs: redis-server, redis-cli, strace, and the distribution built by `mvn -B package`.
 set -euo pipefail
@@ -21,6 +31,9 @@ keys=${PER_REQUEST_KEYS:-100000}
 counted=${PER_REQUEST_COUNT:-200000}
 traced=${PER_REQUEST_TRACED:-50000}
 threads=${PER_REQUEST_THREADS:-$(nproc)}
+pipeline=${PER_REQUEST_PIPELINE:-1}
+read -r -a workloads <<<"${PER_REQUEST_WORKLOADS:-GET SET}"
+warmup=${PER_REQUEST_WARMUP:-100000}
 root=$(cd "$(dirname "$0")/.." && pwd)
 dist=${PER_REQUEST_DIST:-$root/assembly/target/lacewing}
 tool="$dist/bin/lacewing-benchmark"
@@ -40,6 +53,11 @@ if command -v perf >/dev/null && perf stat -e raw_syscalls:sys_enter true >/dev/
   perf_events=raw_syscalls:sys_enter,sched:sched_switch,sched:sched_wakeup
   perf stat -e io_uring:io_uring_submit_req true >/dev/null 2>&1 \
     && perf_events+=,io_uring:io_uring_submit_req,io_uring:io_uring_complete,io_uring:io_uring_poll_arm
+fi
+# io_uring_enter calls, all and (the same event again, filtered) those that wait for a completion.
+enter_events=()
+if [ -n "$perf_events" ] && perf stat -e syscalls:sys_enter_io_uring_enter true >/dev/null 2>&1; then
+  enter_events=(-e syscalls:sys_enter_io_uring_enter -e syscalls:sys_enter_io_uring_enter --filter 'min_complete > 0')
 fi
 
 load() { # port requests-per-client tool-options...
@@ -66,11 +84,11 @@ measure() { # name pid port workload-options...
   local name=$1 server=$2 port=$3 workload=$4
   shift 4
   local per_client=$((counted / clients)) before_cs after_cs
-  load "$port" 2000 "$@"   # warm-up: the JIT, the connections' buffers
+  load "$port" $((warmup / clients)) "$@"   # warm-up: the JIT, the connections' buffers
   before_cs=$(context_switches "$server"); thread_ticks "$server" >"$work/before.txt"
   local counter=""
   if [ -n "$perf_events" ]; then
-    perf stat -x, -e "$perf_events" -p "$server" -o "$work/perf.txt" 2>/dev/null &
+    perf stat -x, -e "$perf_events" "${enter_events[@]}" -p "$server" -o "$work/perf.txt" 2>/dev/null &
     counter=$!
     sleep 0.5
   fi
@@ -79,6 +97,7 @@ measure() { # name pid port workload-options...
   if [ -n "$counter" ]; then
     kill -INT "$counter"; wait "$counter" 2>/dev/null || true
     awk -F, -v n=$((per_client * clients)) -v name="$name" -v workload="$workload" '
+      $3 == "syscalls:sys_enter_io_uring_enter" { $3 = entered++ ? "io_uring_enter(waiting)" : "io_uring_enter" }
       $1 ~ /^[0-9]+$/ && $1 > 0 { line = line sprintf(" %s %.3f", $3, $1 / n) }
       END { printf "%-34s %-4s kernel events/req:%s\n", name, workload, line }' "$work/perf.txt"
   fi
@@ -96,27 +115,52 @@ measure() { # name pid port workload-options...
       printf "%-34s %-4s cpu us/req user+system: %.2f+%.2f =%.2f;%s\n", name, workload, user * 1e6 / hz / n,
         sys * 1e6 / hz / n, (user + sys) * 1e6 / hz / n, line }' "$work/before.txt" "$work/after.txt"
   [ "$traced" -gt 0 ] || return 0
+  per_client=$((traced / clients))
+  traced_run "$name" "$workload" "syscalls/req" "$port" "$per_client" -f -p "$server" -- "$@"
+  local loops=() task
+  for task in /proc/"$server"/task/*; do
+    case $(cat "$task/comm" 2>/dev/null) in lacewing-worker*) loops+=(-p "${task##*/}") ;; esac
+  done
+  [ ${#loops[@]} -gt 0 ] || loops=(-p "$server")   # redis-server: its main thread runs the event loop
+  traced_run "$name" "$workload" "event-loop syscalls/req" "$port" "$per_client" "${loops[@]}" -- "$@"
+}
+
+traced_run() { # name workload label port requests-per-client strace-targets... -- workload-options...
+  local name=$1 workload=$2 label=$3 port=$4 per_client=$5 targets=()
+  shift 5
+  while [ "$1" != "--" ]; do targets+=("$1"); shift; done
+  shift
   local trace="$work/strace.txt"
-  strace -c -f -q -p "$server" -o "$trace" &
+  strace -c -q "${targets[@]}" -o "$trace" &
   local tracer=$!
   sleep 1   # strace attaches to every thread before the run starts
-  per_client=$((traced / clients))
   load "$port" "$per_client" "$@"
   kill -INT "$tracer"; wait "$tracer" 2>/dev/null || true
-  awk -v n=$((per_client * clients)) -v name="$name" -v workload="$workload" '
+  awk -v n=$((per_client * clients)) -v name="$name" -v workload="$workload" -v label="$label" '
     $1 ~ /^[0-9.]+$/ && NF >= 5 && $NF != "total" {
       calls = $4; sys = $NF; errors = (NF == 6 ? $5 : 0)
       if (calls / n >= 0.001) { line = line sprintf(" %s %.3f", sys, calls / n); if (errors > 0) line = line sprintf(" (%.3f failed)", errors / n) }
       total += calls }
-    END { printf "%-34s %-4s syscalls/req %.3f:%s\n", name, workload, total / n, line }' "$trace"
+    END { printf "%-34s %-4s %s %.3f:%s\n", name, workload, label, total / n, line }' "$trace"
 }
 
 run_server() { # name pid port
-  local name=$1 server=$2 port=$3
+  local name=$1 server=$2 port=$3 workload sha
   load "$port" allkeys --ratio=1:0 --key-pattern=P:P --key-minimum=1 --key-maximum="$keys" \
     --pipeline=30
-  measure "$name" "$server" "$port" GET --ratio=0:1 --key-pattern=R:R --key-minimum=1 --key-maximum="$keys"
-  measure "$name" "$server" "$port" SET --ratio=1:0 --key-pattern=R:R --key-minimum=1 --key-maximum="$keys"
+  for workload in "${workloads[@]}"; do
+    case $workload in
+      GET) measure "$name" "$server" "$port" GET --ratio=0:1 --key-pattern=R:R --key-minimum=1 \
+        --key-maximum="$keys" --pipeline="$pipeline" ;;
+      SET) measure "$name" "$server" "$port" SET --ratio=1:0 --key-pattern=R:R --key-minimum=1 \
+        --key-maximum="$keys" --pipeline="$pipeline" ;;
+      XADD) measure "$name" "$server" "$port" XADD --command="XADD s * f v" --pipeline="$pipeline" ;;
+      EVALSHA)
+        sha=$(redis-cli -p "$port" script load "return 1")
+        measure "$name" "$server" "$port" EVAL --command="EVALSHA $sha 0" --pipeline="$pipeline" ;;
+      *) echo "unknown workload $workload (GET, SET, XADD, EVALSHA)" >&2; exit 1 ;;
+    esac
+  done
 }
 
 mkdir -p "$work/redis"
