@@ -62,4 +62,17 @@ class CommandSpecTest {
         assertTrue(spec.has(CommandFlag.FAST));
         assertFalse(spec.has(CommandFlag.WRITE));
     }
+
+    @Test
+    void lastKeyIndexCountsANegativeLastKeyFromTheEnd() {
+        CommandSpec fixed = new CommandSpec("get", 2, Set.of(), 1, 1, 1, KeyScope.KEYS, "string", "x");
+        CommandSpec toTheEnd = new CommandSpec("del", -2, Set.of(), 1, -1, 1, KeyScope.KEYS, "generic", "x");
+        CommandSpec beforeTheLast = new CommandSpec("smove", 4, Set.of(), 1, -2, 1, KeyScope.KEYS, "set", "x");
+        assertEquals(1, fixed.lastKeyIndex(2));
+        assertEquals(1, fixed.lastKeyIndex(7));
+        assertEquals(1, toTheEnd.lastKeyIndex(2));
+        assertEquals(4, toTheEnd.lastKeyIndex(5));
+        assertEquals(2, beforeTheLast.lastKeyIndex(4));
+        assertEquals(0, new CommandSpec("ping", -1, Set.of(), 0, 0, 0, KeyScope.NONE, "connection", "x").lastKeyIndex(3));
+    }
 }
