@@ -42,12 +42,8 @@ public final class Command<C extends CommandContext> {
     private static final AtomicInteger NEXT_ACL_ID = new AtomicInteger();
 
     private final CommandSpec spec;
-    /**
-     * The command's body: a family's of core taking C, or a plugin's (or a context-free family's)
-     * handler behind an adapter. One field, so that running a command is one call without a branch on
-     * which kind it has: a branch that the commands of a benchmark never take made the compiled
-     * hot path deoptimize at the first command of the other kind.
-     */
+    /** Exactly one of the two is set: a plugin's (or a context-free family's) handler, or a body taking C. */
+    private final CommandHandler handler;
     private final ContextHandler<? super C> body;
     private final byte[] name;
     /** Who registered it: "core" or a plugin's name; MODULE UNLOAD removes by it. */
@@ -83,7 +79,8 @@ public final class Command<C extends CommandContext> {
         this.spec = spec;
         this.parent = parent;
         this.aclId = ACL_IDS.computeIfAbsent(spec.name(), name -> NEXT_ACL_ID.getAndIncrement());
-        this.body = body != null ? body : handler::execute;
+        this.handler = handler;
+        this.body = body;
         this.owner = owner;
         this.name = spec.name().getBytes(StandardCharsets.US_ASCII);
         this.keySplit = KeySplit.of(spec);
@@ -91,7 +88,7 @@ public final class Command<C extends CommandContext> {
         for (CommandSpec subcommand : spec.details().subcommands()) {
             String fullName = subcommand.name();
             byName.put(fullName.substring(fullName.indexOf('|') + 1),
-                new Command<>(subcommand, null, this.body, owner, this));
+                new Command<>(subcommand, handler, body, owner, this));
         }
         this.subcommands = Collections.unmodifiableMap(byName);
         this.guarded = spec.has(CommandFlag.PROTECTED)
@@ -157,7 +154,11 @@ public final class Command<C extends CommandContext> {
      */
     public void execute(C context) {
         try {
-            body.execute(context);
+            if (body != null) {
+                body.execute(context);
+            } else {
+                handler.execute(context);
+            }
         } catch (WrongTypeException e) {
             context.reply().error(WrongTypeException.MESSAGE);
         }
