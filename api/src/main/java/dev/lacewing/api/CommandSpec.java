@@ -1,8 +1,9 @@
 package dev.lacewing.api;
 
-import java.util.Collections;
-import java.util.EnumSet;
+import java.util.AbstractSet;
+import java.util.Iterator;
 import java.util.Locale;
+import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -54,10 +55,9 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
 
     public CommandSpec {
         name = name.toLowerCase(Locale.ROOT);
-        // An EnumSet, empty ones included: has() runs several times per command, and a bit test on
-        // one set class beats Set.of's probing.
-        flags = Collections.unmodifiableSet(
-            flags.isEmpty() ? EnumSet.noneOf(CommandFlag.class) : EnumSet.copyOf(flags));
+        // has() runs several times per command: one final set class holding the flags as bits makes it a
+        // field load and a bit test, where a wrapped EnumSet cost a megamorphic Set.contains call.
+        flags = Flags.of(flags);
         Objects.requireNonNull(details);
     }
 
@@ -230,7 +230,7 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
     }
 
     public boolean has(CommandFlag flag) {
-        return flags.contains(flag);
+        return ((Flags) flags).has(flag);
     }
 
     /** Whether {@code argumentCount} (the name included) satisfies the arity. */
@@ -238,8 +238,80 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
         return arity >= 0 ? argumentCount == arity : argumentCount >= -arity;
     }
 
-    /** The index of the last key for a request of {@code argumentCount} arguments. */
+    /**
+     * The index of the last key for a request of {@code argumentCount} arguments. Without a branch:
+     * {@code lastKey >> 31} is all ones only for a negative lastKey, which then counts from the end.
+     * A branch here, profiled on one command's sign, made the compiled dispatch path deoptimize when
+     * the first command of the other sign arrived (DEL after XADD).
+     */
     public int lastKeyIndex(int argumentCount) {
-        return lastKey >= 0 ? lastKey : argumentCount + lastKey;
+        return lastKey + (argumentCount & (lastKey >> 31));
+    }
+
+    /**
+     * An unmodifiable set of flags held as one bit per {@link CommandFlag#ordinal()}; it iterates in
+     * declaration order, as an EnumSet does. Immutable, so any thread may read it.
+     */
+    static final class Flags extends AbstractSet<CommandFlag> {
+        private static final CommandFlag[] ALL = CommandFlag.values();
+
+        static {
+            if (ALL.length > Long.SIZE) {
+                throw new IllegalStateException("more command flags than bits in a long");
+            }
+        }
+
+        private final long bits;
+
+        private Flags(long bits) {
+            this.bits = bits;
+        }
+
+        static Flags of(Set<CommandFlag> flags) {
+            if (flags instanceof Flags given) {
+                return given;
+            }
+            long bits = 0;
+            for (CommandFlag flag : flags) {
+                bits |= 1L << flag.ordinal();
+            }
+            return new Flags(bits);
+        }
+
+        boolean has(CommandFlag flag) {
+            return (bits & (1L << flag.ordinal())) != 0;
+        }
+
+        @Override
+        public boolean contains(Object o) {
+            return o instanceof CommandFlag flag && has(flag);
+        }
+
+        @Override
+        public int size() {
+            return Long.bitCount(bits);
+        }
+
+        @Override
+        public Iterator<CommandFlag> iterator() {
+            return new Iterator<>() {
+                private long left = bits;
+
+                @Override
+                public boolean hasNext() {
+                    return left != 0;
+                }
+
+                @Override
+                public CommandFlag next() {
+                    if (left == 0) {
+                        throw new NoSuchElementException();
+                    }
+                    CommandFlag flag = ALL[Long.numberOfTrailingZeros(left)];
+                    left &= left - 1;
+                    return flag;
+                }
+            };
+        }
     }
 }

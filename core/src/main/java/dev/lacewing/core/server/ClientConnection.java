@@ -679,7 +679,7 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
             reject(command, Errors.wrongArity(spec.name()));
             return;
         }
-        if (args.count() >= 2 && !command.subcommands().isEmpty() && !subcommandAccepted(command, args)) {
+        if (args.count() >= 2 && command.container() && !subcommandAccepted(command, args)) {
             return;
         }
         Command<CoreContext> guarded = command.protectedEntry(args);
@@ -800,7 +800,7 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
      * then replies that error, which Redis gives before this check.
      */
     private static Command<CoreContext> subcommandNamed(Command<CoreContext> command, Arguments args) {
-        if (args.count() < 2 || command.subcommands().isEmpty()) {
+        if (args.count() < 2 || !command.container()) {
             return command;
         }
         Command<CoreContext> subcommand = command.subcommand(args.string(1).toLowerCase(java.util.Locale.ROOT));
