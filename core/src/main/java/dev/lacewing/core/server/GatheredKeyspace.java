@@ -74,7 +74,16 @@ final class GatheredKeyspace implements Keyspace {
         }
     }
 
-    private final Map<ByteBuffer, Entry> gathered = new HashMap<>();
+    /**
+     * Up to this many gathered keys, a lookup compares each (no map, no key wrapper per lookup: a
+     * transaction gathers a key or two); past it, they are hashed as well.
+     */
+    private static final int LISTED_UP_TO = 16;
+
+    /** The gathered entries, each key once, in gathering order. */
+    private final ArrayList<Entry> entries = new ArrayList<>(4);
+    /** The same entries by key, made only past {@link #LISTED_UP_TO}. */
+    private Map<ByteBuffer, Entry> byKey;
     /** Whether a part took keys out of its shard, to put back at the end. */
     private boolean taken;
     private Keyspace local;
@@ -145,12 +154,28 @@ final class GatheredKeyspace implements Keyspace {
                 whole = true;
             } else if (reply != null) {
                 for (Entry entry : (List<Entry>) reply) {
-                    gathered.putIfAbsent(ByteBuffer.wrap(entry.key), entry);
-                    taken |= entry.taken;
+                    add(entry);
                 }
             }
         }
         return whole;
+    }
+
+    /** Adds a part's entry unless an earlier part gathered the same key. */
+    private void add(Entry entry) {
+        if (entry(entry.key, 0, entry.key.length) != null) {
+            return;
+        }
+        entries.add(entry);
+        taken |= entry.taken;
+        if (byKey != null) {
+            byKey.put(ByteBuffer.wrap(entry.key), entry);
+        } else if (entries.size() > LISTED_UP_TO) {
+            byKey = new HashMap<>();
+            for (Entry listed : entries) {
+                byKey.put(ByteBuffer.wrap(listed.key), listed);
+            }
+        }
     }
 
     /** The engine's database {@code index} as core's {@code Database}, which every engine's keyspace is. */
@@ -169,7 +194,7 @@ final class GatheredKeyspace implements Keyspace {
         }
         Database db = database(server, database);
         boolean any = false;
-        for (Entry entry : gathered.values()) {
+        for (Entry entry : entries) {
             if (entry.part == part && entry.taken) {
                 db.putBack(entry.key, 0, entry.key.length, entry.value, entry.expireAt, entry.encoding, entry.changed,
                     entry.changes);
@@ -186,7 +211,16 @@ final class GatheredKeyspace implements Keyspace {
 
     /** The gathered entry of a key, or null when the key lives on the destination's shard. */
     Entry entry(byte[] key, int offset, int length) {
-        return gathered.isEmpty() ? null : gathered.get(ByteBuffer.wrap(key, offset, length));
+        if (byKey != null) {
+            return byKey.get(ByteBuffer.wrap(key, offset, length));
+        }
+        for (int i = 0; i < entries.size(); i++) {
+            Entry entry = entries.get(i);
+            if (Arrays.equals(entry.key, 0, entry.key.length, key, offset, offset + length)) {
+                return entry;
+            }
+        }
+        return null;
     }
 
     /** Points this view at the destination shard's database for the run. */

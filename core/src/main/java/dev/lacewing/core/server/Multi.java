@@ -271,11 +271,9 @@ public final class Multi {
             super(command);
             KeyScope widest = KeyScope.NONE;
             KeyList list = new KeyList();
-            java.io.ByteArrayOutputStream roleList = new java.io.ByteArrayOutputStream();
             if (watch != null) {
                 for (Watch.Watched watched : watch.keys) {
-                    list.add(watched.key(), 0, watched.key().length);
-                    roleList.write(GatheredKeyspace.WATCHED);
+                    list.add(watched.key(), 0, watched.key().length, GatheredKeyspace.WATCHED);
                 }
             }
             boolean eligible = true;
@@ -289,13 +287,13 @@ public final class Multi {
                 int count = scope == KeyScope.KEYS ? spec.keyCount(q.arguments) : 0;
                 for (int i = 0; i < count; i++) {
                     int argument = spec.keyArgument(q.arguments, i);
-                    list.add(q.arguments, argument);
-                    roleList.write(spec.has(CommandFlag.WRITE) && !Watch.onlyRead(spec, q.arguments, argument)
-                        ? GatheredKeyspace.WRITTEN : GatheredKeyspace.READ);
+                    list.add(q.arguments.array(), q.arguments.offset(argument), q.arguments.length(argument),
+                        spec.has(CommandFlag.WRITE) && !Watch.onlyRead(spec, q.arguments, argument)
+                            ? GatheredKeyspace.WRITTEN : GatheredKeyspace.READ);
                 }
             }
-            this.keys = list.finish();
-            this.roles = GatheredExec.widenWritten(keys, roleList.toByteArray());
+            this.keys = list;
+            this.roles = GatheredExec.widenWritten(keys, list.roles());
             this.gatherable = eligible;
             this.scope = widest == KeyScope.ALL ? KeyScope.ALL : keys.count() > 1 ? KeyScope.KEYS : KeyScope.NONE;
         }
@@ -475,7 +473,7 @@ public final class Multi {
 
         @Override
         public Arguments arguments() {
-            return new KeyList().finish();
+            return new KeyList();
         }
 
         @Override
@@ -505,32 +503,41 @@ public final class Multi {
         }
     }
 
-    /** The key arguments of an EXEC: {@code exec} and each key, copied into one array. */
+    /**
+     * The key arguments of an EXEC: {@code exec} and each key, copied into one array that grows as
+     * keys are added, with each key's role ({@link GatheredKeyspace#WATCHED}, {@code READ},
+     * {@code WRITTEN}). Sized for a few keys, as nearly every transaction names.
+     */
     private static final class KeyList implements Arguments {
-        private final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        private static final byte[] EXEC = {'e', 'x', 'e', 'c'};
+        private byte[] array = new byte[64];
         private int[] offsets = new int[8];
+        private byte[] roles = new byte[7];
         private int count;
-        private byte[] array;
 
         KeyList() {
-            add("exec".getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, 4);
+            System.arraycopy(EXEC, 0, array, 0, EXEC.length);
+            offsets[1] = EXEC.length;
+            count = 1;
         }
 
-        void add(Arguments args, int index) {
-            add(args.array(), args.offset(index), args.length(index));
-        }
-
-        void add(byte[] source, int offset, int length) {
+        void add(byte[] source, int offset, int length, byte role) {
             if (count + 2 > offsets.length) {
                 offsets = java.util.Arrays.copyOf(offsets, offsets.length * 2);
+                roles = java.util.Arrays.copyOf(roles, offsets.length - 1);
             }
-            bytes.write(source, offset, length);
-            offsets[++count] = bytes.size();
+            int end = offsets[count];
+            if (end + length > array.length) {
+                array = java.util.Arrays.copyOf(array, Math.max(array.length * 2, end + length));
+            }
+            System.arraycopy(source, offset, array, end, length);
+            roles[count - 1] = role;
+            offsets[++count] = end + length;
         }
 
-        KeyList finish() {
-            array = bytes.toByteArray();
-            return this;
+        /** Key {@code i}'s role at index {@code i}, one per key. */
+        byte[] roles() {
+            return java.util.Arrays.copyOf(roles, count - 1);
         }
 
         @Override
