@@ -12,7 +12,8 @@ import java.util.function.LongSupplier;
  * as due up to half the shortest period early, so that a duty whose period is a multiple of the
  * shortest one falls on the same ticks as that one instead of waking the worker a moment after it:
  * at the default {@code hz} of 10, expiry, the 100 ms samples and the once-a-second clients cron
- * wake an idle worker 10 times a second, not 21.
+ * wake an idle worker 10 times a second. With a timer each, they woke it 10 to 21 times, as their
+ * phases, set by when each was scheduled, happened to fall.
  *
  * <p>The clock is the caller's ({@link System#nanoTime()} on a worker), so that a test can step it.
  *
