@@ -26,9 +26,12 @@ public interface Workers {
     int currentIndex();
 
     /**
-     * Runs {@code task} on worker {@code index} again and again until the server stops, waiting
-     * {@code periodMillis} between one run's start and the next; the period is read again after
-     * each run, so a setting such as {@code hz} changed at runtime takes effect at the next run.
+     * Runs {@code task} on worker {@code index} again and again until the server stops, about
+     * {@code periodMillis} from one run's start to the next; the period is read again after each
+     * run, so a setting such as {@code hz} changed at runtime takes effect at the next run. A
+     * worker's repeating tasks share one timer, as Redis's serverCron duties do: a run may come up
+     * to half the worker's shortest period early, so that tasks whose periods are multiples of
+     * the shortest one run on the same wake-ups.
      */
     void scheduleRepeating(int index, Runnable task, LongSupplier periodMillis);
 }

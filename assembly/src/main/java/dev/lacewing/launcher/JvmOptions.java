@@ -410,7 +410,9 @@ public final class JvmOptions {
      * {@value #CONFIG_FILE_LINE} and each config file read, named as the arguments and the include
      * directives name it (relative to the working directory or absolute): bin/lacewing-server
      * keeps the options in a cache that stays valid while those files, the java binary, the
-     * environment and the arguments do not change, so that a later start runs one JVM.
+     * environment and the arguments read here (the config file's name and {@code --maxmemory}) do
+     * not change, so that a later start runs one JVM. An argument this starts reading must join
+     * the script's key (its {@code options_arguments}).
      */
     public static void main(String[] args) {
         String user = System.getenv().getOrDefault("LACEWING_JAVA_OPTS", "").strip();

@@ -7,6 +7,7 @@ import io.netty.util.concurrent.EventExecutor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -14,11 +15,12 @@ import java.util.function.LongSupplier;
  * The transport's event loops as the engines see them: numbered executors, no Netty type in
  * the API. Worker {@code i} is event loop {@code i} of the group.
  *
- * <p>Thread rule: immutable after construction.
+ * <p>Thread rule: immutable after construction; each worker's periodic timer is its own loop's.
  */
 final class NettyWorkers implements Workers {
 
     private final EventLoop[] loops;
+    private final LoopTimer[] timers;
 
     NettyWorkers(MultiThreadIoEventLoopGroup group) {
         List<EventLoop> found = new ArrayList<>();
@@ -26,6 +28,10 @@ final class NettyWorkers implements Workers {
             found.add((EventLoop) executor);
         }
         loops = found.toArray(new EventLoop[0]);
+        timers = new LoopTimer[loops.length];
+        for (int i = 0; i < loops.length; i++) {
+            timers[i] = new LoopTimer(loops[i]);
+        }
     }
 
     EventLoop loop(int index) {
@@ -68,29 +74,54 @@ final class NettyWorkers implements Workers {
         return -1;
     }
 
+    /**
+     * Adds {@code task} to worker {@code index}'s one periodic timer (see {@link PeriodicDuties}), so
+     * that an idle worker wakes at its shortest duty's period, not once per duty.
+     */
     @Override
     public void scheduleRepeating(int index, Runnable task, LongSupplier periodMillis) {
-        new Repeating(loops[index], task, periodMillis).scheduleNext(System.nanoTime());
+        LoopTimer timer = timers[index];
+        timer.loop.execute(() -> timer.add(task, periodMillis));
     }
 
-    /** A task that schedules its next run after each run, with the period read again each time. */
-    private record Repeating(EventLoop loop, Runnable task, LongSupplier periodMillis) implements Runnable {
+    /**
+     * A worker's periodic duties and the one scheduled task that runs them.
+     *
+     * <p>Thread rule: touched only by its event loop's thread.
+     */
+    private static final class LoopTimer implements Runnable {
+        final EventLoop loop;
+        private final PeriodicDuties duties = new PeriodicDuties();
+        private ScheduledFuture<?> pending;
+        private long pendingAtNanos;
+
+        LoopTimer(EventLoop loop) {
+            this.loop = loop;
+        }
+
+        void add(Runnable task, LongSupplier periodMillis) {
+            duties.add(task, periodMillis, System.nanoTime());
+            scheduleNext();
+        }
 
         @Override
         public void run() {
-            long started = System.nanoTime();
-            try {
-                task.run();
-            } finally {
-                scheduleNext(started);
-            }
+            pending = null;
+            duties.runDue(System.nanoTime());
+            scheduleNext();
         }
 
-        void scheduleNext(long from) {
-            if (!loop.isShuttingDown()) {
-                long wait = TimeUnit.MILLISECONDS.toNanos(periodMillis.getAsLong()) - (System.nanoTime() - from);
-                loop.schedule(this, Math.max(0, wait), TimeUnit.NANOSECONDS);
+        /** One pending tick at the next duty's time; an added duty due sooner moves it. */
+        private void scheduleNext() {
+            long next = duties.nextDueNanos();
+            if (loop.isShuttingDown() || next == Long.MAX_VALUE || (pending != null && pendingAtNanos <= next)) {
+                return;
             }
+            if (pending != null) {
+                pending.cancel(false);
+            }
+            pendingAtNanos = next;
+            pending = loop.schedule(this, Math.max(0, next - System.nanoTime()), TimeUnit.NANOSECONDS);
         }
     }
 }

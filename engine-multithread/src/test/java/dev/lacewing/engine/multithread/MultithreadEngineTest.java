@@ -2,21 +2,15 @@ package dev.lacewing.engine.multithread;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.lacewing.api.EngineContext;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.Settings;
-import dev.lacewing.api.ThreadingPlan;
 import dev.lacewing.api.Workers;
-import dev.lacewing.api.storage.Storage;
-import dev.lacewing.api.storage.StorageProvider;
-import dev.lacewing.core.keyspace.MemoryPolicy;
 import dev.lacewing.core.keyspace.PartitionedKeyspace;
-import dev.lacewing.core.keyspace.StorageSetup;
+import dev.lacewing.core.testing.TestEngineContext;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
-import java.util.ServiceLoader;
 import java.util.concurrent.Executor;
 import java.util.function.LongSupplier;
 import java.util.logging.Level;
@@ -44,7 +38,7 @@ class MultithreadEngineTest {
         KEYSPACE_LOG.setLevel(Level.SEVERE);
         Settings settings = name -> Optional.ofNullable(Map.of("maxmemory", Long.toString(MAXMEMORY),
             "maxmemory-policy", "allkeys-lru", "maxmemory-eviction-tenacity", "100").get(name));
-        MultithreadEngine engine = new MultithreadEngine(context(settings, new OneWorker()));
+        MultithreadEngine engine = new MultithreadEngine(TestEngineContext.of(settings, new OneWorker()));
         Keyspace keyspace = engine.keyspace(0);
         byte[] value = new byte[256];
         int keyRange = (int) (MAXMEMORY / 300 * 8);
@@ -60,45 +54,6 @@ class MultithreadEngineTest {
         long allocated = engine.allocatedMemory();
         assertTrue(live > MAXMEMORY * 9 / 10, live + " bytes live for a limit of " + MAXMEMORY);
         assertTrue(allocated <= live * 9 / 8, allocated + " bytes allocated for " + live + " live");
-    }
-
-    private static EngineContext context(Settings settings, Workers workers) {
-        Storage storage = ServiceLoader.load(StorageProvider.class).stream()
-            .map(ServiceLoader.Provider::get)
-            .filter(provider -> provider.name().equals("compact"))
-            .findFirst().orElseThrow()
-            .open(new StorageSetup(settings, 1, System::currentTimeMillis, MemoryPolicy.of(settings)));
-        return new EngineContext() {
-            @Override
-            public Settings settings() {
-                return settings;
-            }
-
-            @Override
-            public Workers workers() {
-                return workers;
-            }
-
-            @Override
-            public int databases() {
-                return 1;
-            }
-
-            @Override
-            public Storage storage() {
-                return storage;
-            }
-
-            @Override
-            public ThreadingPlan threading() {
-                return null;
-            }
-
-            @Override
-            public LongSupplier clientBufferBytes() {
-                return () -> 0;
-            }
-        };
     }
 
     /** One worker, the test's thread: tasks run at once, repeating ones never. */

@@ -5,23 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.CommandSpec;
-import dev.lacewing.api.EngineContext;
 import dev.lacewing.api.Invocation;
 import dev.lacewing.api.KeyScope;
-import dev.lacewing.api.Settings;
-import dev.lacewing.api.ThreadingPlan;
 import dev.lacewing.api.Workers;
-import dev.lacewing.api.storage.Storage;
-import dev.lacewing.api.storage.StorageProvider;
-import dev.lacewing.core.keyspace.MemoryPolicy;
 import dev.lacewing.core.keyspace.Slots;
-import dev.lacewing.core.keyspace.StorageSetup;
+import dev.lacewing.core.testing.TestEngineContext;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.ServiceLoader;
 import java.util.concurrent.Executor;
 import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
@@ -33,7 +26,7 @@ import org.junit.jupiter.api.Test;
 class SharedNothingEngineTest {
 
     private final StepWorkers workers = new StepWorkers(2);
-    private final SharedNothingEngine engine = new SharedNothingEngine(context(workers));
+    private final SharedNothingEngine engine = new SharedNothingEngine(TestEngineContext.of(name -> Optional.empty(), workers));
     private final List<String> events = new ArrayList<>();
     private final String onZero = keyOn(0);
     private final String onOne = keyOn(1);
@@ -351,45 +344,5 @@ class SharedNothingEngineTest {
         @Override
         public void scheduleRepeating(int index, Runnable task, LongSupplier periodMillis) {
         }
-    }
-
-    private static EngineContext context(Workers workers) {
-        Settings settings = name -> Optional.empty();
-        Storage storage = ServiceLoader.load(StorageProvider.class).stream()
-            .map(ServiceLoader.Provider::get)
-            .filter(provider -> provider.name().equals("compact"))
-            .findFirst().orElseThrow()
-            .open(new StorageSetup(settings, 1, System::currentTimeMillis, MemoryPolicy.of(settings)));
-        return new EngineContext() {
-            @Override
-            public Settings settings() {
-                return settings;
-            }
-
-            @Override
-            public Workers workers() {
-                return workers;
-            }
-
-            @Override
-            public int databases() {
-                return 1;
-            }
-
-            @Override
-            public Storage storage() {
-                return storage;
-            }
-
-            @Override
-            public ThreadingPlan threading() {
-                return null;
-            }
-
-            @Override
-            public LongSupplier clientBufferBytes() {
-                return () -> 0;
-            }
-        };
     }
 }

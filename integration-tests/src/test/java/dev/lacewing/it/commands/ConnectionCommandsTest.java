@@ -59,6 +59,24 @@ class ConnectionCommandsTest {
         }
     }
 
+    /** The clients cron (once a second, on the worker's periodic timer) closes what was idle past {@code timeout}. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void aClientIdleLongerThanTimeoutIsClosedAndOneThatKeepsTalkingIsNot(Target target) {
+        try (LacewingServer server = Servers.builder(target).set("timeout", "2").start();
+             RespClient idle = RespClient.connect(server.port());
+             RespClient talking = RespClient.connect(server.port())) {
+            assertEquals("+PONG\r\n", idle.call("PING"));
+            boolean closed = false;
+            for (int round = 0; round < 50 && !closed; round++) {
+                assertEquals("+PONG\r\n", talking.call("PING"));
+                closed = idle.closedByServer(200);
+            }
+            assertTrue(closed, "closed within 50 rounds of 200 ms, timeout 2 s");
+            assertEquals("+PONG\r\n", talking.call("PING"), "a client that talked every 200 ms stays");
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.lacewing.it.server.Servers#all")
     void requirepassGatesCommandsUntilAuthOrHelloAuth(Target target) {

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * bin/lacewing-server runs one JVM when it has started with the same java, environment, arguments
- * and config files before: the options JvmOptions chose are cached. The JVMs are counted through a
+ * bin/lacewing-server runs one JVM when it has started with the same java, environment, maxmemory
+ * arguments and config files before: the options JvmOptions chose are cached. The JVMs are counted through a
  * JAVA_HOME whose bin/java logs each invocation and then becomes the real java.
  */
 @Tag("distribution")
@@ -38,8 +38,21 @@ class WarmStartTest {
         List<String> warm = javaStarts(invocations, () -> startAndStop(environment, port, "--threads", "1"));
         assertEquals(1, warm.size(), warm.toString());
         assertTrue(warm.get(0).contains(SERVER_MAIN), warm.toString());
-        List<String> otherArguments = javaStarts(invocations, () -> startAndStop(environment, port, "--threads", "2"));
-        assertEquals(2, otherArguments.size(), otherArguments.toString());
+    }
+
+    /** Tests start many servers, each on a port the OS gave: only maxmemory and the config file choose options. */
+    @Test
+    void anotherPortOrThreadCountRunsOneJvmAndAnotherMaxmemoryTwo(@TempDir Path directory) throws IOException {
+        Path invocations = directory.resolve("invocations.log");
+        Map<String, String> environment = Map.of("JAVA_HOME", countingJavaHome(directory, invocations).toString());
+
+        assertEquals(2, javaStarts(invocations, () -> startAndStop(environment, LacewingProcess.freePort(), "--threads", "1")).size());
+        List<String> otherPort = javaStarts(invocations, () -> startAndStop(environment, LacewingProcess.freePort(), "--threads", "2"));
+        assertEquals(1, otherPort.size(), otherPort.toString());
+        List<String> otherMaxmemory = javaStarts(invocations,
+            () -> startAndStop(environment, LacewingProcess.freePort(), "--threads", "2", "--maxmemory", "100mb"));
+        assertEquals(2, otherMaxmemory.size(), otherMaxmemory.toString());
+        assertTrue(otherMaxmemory.get(1).contains("-Xmx"), otherMaxmemory.toString());
     }
 
     @Test
