@@ -140,7 +140,7 @@ public final class Config implements Settings {
             "record in the latency monitor (LATENCY LATEST, HISTORY) the commands that take at least this many "
             + "milliseconds; 0 turns it off", 0, Long.MAX_VALUE),
         new Setting("hz", List.of(), "10", MUTABLE, Setting.Type.HZ,
-            "background tasks (active expiry) per second, clamped to 1..500; the engines read it at startup", 0,
+            "background tasks (active expiry) per second, clamped to 1..500; a CONFIG SET applies from the next cycle", 0,
             Integer.MAX_VALUE),
         new Setting("hash-max-listpack-entries", List.of("hash-max-ziplist-entries"), "512", MUTABLE,
             Setting.Type.INTEGER, "most fields a hash keeps in the compact listpack encoding", 0, Long.MAX_VALUE),
