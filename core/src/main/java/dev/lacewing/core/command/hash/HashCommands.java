@@ -428,30 +428,18 @@ public final class HashCommands {
      * were visited.
      */
     private static void hscan(CommandContext ctx) {
+        ScanOptions.KeyScan<HashValue> scan = ScanOptions.ofKey(ctx, HashValue.TYPE);
+        if (scan == null) {
+            return;
+        }
+        HashValue hash = scan.value();
+        ScanOptions options = scan.options();
+        List<byte[]> gathered = new ArrayList<>();
+        // Redis counts a field and its value as two of COUNT.
+        PairCopier visitor = new PairCopier(hash, gathered);
+        long cursor = options.walk(scan.cursor(), bucket -> hash.scan(bucket, 1, visitor), gathered);
         Arguments args = ctx.arguments();
         ReplyWriter reply = ctx.reply();
-        Long start = ScanOptions.cursor(ctx, 2);
-        if (start == null) {
-            return;
-        }
-        long cursor = start;
-        HashValue hash = lookup(ctx);
-        if (hash == null) {
-            ScanOptions.replyEmpty(reply);
-            return;
-        }
-        ScanOptions options = ScanOptions.parse(ctx, 3, false);
-        if (options == null) {
-            return;
-        }
-        long count = options.count();
-        List<byte[]> gathered = new ArrayList<>();
-        // Redis counts a field and its value as two of COUNT, and stops after 10 * COUNT buckets.
-        long steps = options.maxSteps();
-        PairCopier visitor = new PairCopier(hash, gathered);
-        do {
-            cursor = hash.scan(cursor, 1, visitor);
-        } while (cursor != 0 && --steps > 0 && gathered.size() < count);
         List<byte[]> replied = new ArrayList<>(gathered.size());
         for (int i = 0; i < gathered.size(); i += 2) {
             byte[] field = gathered.get(i);

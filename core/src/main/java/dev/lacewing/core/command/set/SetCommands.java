@@ -592,34 +592,23 @@ public final class SetCommands {
 
     /** SSCAN key cursor [MATCH pattern] [COUNT count]: as HSCAN, over members. */
     private static void sscan(CommandContext ctx) {
-        Arguments args = ctx.arguments();
-        ReplyWriter reply = ctx.reply();
-        Long start = ScanOptions.cursor(ctx, 2);
-        if (start == null) {
+        ScanOptions.KeyScan<SetValue> scan = ScanOptions.ofKey(ctx, SetValue.TYPE);
+        if (scan == null) {
             return;
         }
-        long cursor = start;
-        SetValue set = lookup(ctx, 1);
-        if (set == null) {
-            ScanOptions.replyEmpty(reply);
-            return;
-        }
-        ScanOptions options = ScanOptions.parse(ctx, 3, false);
-        if (options == null) {
-            return;
-        }
-        long count = options.count();
+        SetValue set = scan.value();
+        ScanOptions options = scan.options();
         List<byte[]> gathered = new ArrayList<>();
-        long steps = options.maxSteps();
-        do {
-            cursor = set.scan(cursor, 1, at -> gathered.add(set.member(at)));
-        } while (cursor != 0 && --steps > 0 && gathered.size() < count);
+        long cursor = options.walk(scan.cursor(), bucket -> set.scan(bucket, 1, at -> gathered.add(set.member(at))),
+            gathered);
+        Arguments args = ctx.arguments();
         List<byte[]> replied = new ArrayList<>(gathered.size());
         for (byte[] member : gathered) {
             if (options.matches(args, member)) {
                 replied.add(member);
             }
         }
+        ReplyWriter reply = ctx.reply();
         ScanOptions.replyHead(reply, cursor, replied.size());
         replied.forEach(reply::bulk);
     }

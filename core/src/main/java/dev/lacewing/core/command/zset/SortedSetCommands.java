@@ -1400,36 +1400,24 @@ public final class SortedSetCommands {
      * buckets. Scores are bulk strings in both protocols, as scanGenericCommand replies them.
      */
     private static void zscan(CommandContext ctx) {
-        Arguments args = ctx.arguments();
-        ReplyWriter reply = ctx.reply();
-        Long start = ScanOptions.cursor(ctx, 2);
-        if (start == null) {
+        ScanOptions.KeyScan<SortedSet> scan = ScanOptions.ofKey(ctx, SortedSet.TYPE);
+        if (scan == null) {
             return;
         }
-        long cursor = start;
-        SortedSet set = lookup(ctx, 1);
-        if (set == null) {
-            ScanOptions.replyEmpty(reply);
-            return;
-        }
-        ScanOptions options = ScanOptions.parse(ctx, 3, false);
-        if (options == null) {
-            return;
-        }
-        long count = options.count();
+        SortedSet set = scan.value();
+        ScanOptions options = scan.options();
         // Slices of the set's own bytes: nothing changes the set before the reply is written.
         List<Scanned> members = new ArrayList<>();
         SortedSet.Visitor gather =
             (array, offset, length, score) -> members.add(new Scanned(array, offset, length, score));
+        long cursor = 0;
         if (!set.isLarge()) {
             set.visit(0, set.size() - 1, false, gather);
-            cursor = 0;
         } else {
-            long steps = options.maxSteps();
-            do {
-                cursor = set.scan(cursor, 1, gather);
-            } while (cursor != 0 && --steps > 0 && members.size() < count);
+            cursor = options.walk(scan.cursor(), bucket -> set.scan(bucket, 1, gather), members);
         }
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
         members.removeIf(member -> !options.matches(args, member.array, member.offset, member.length));
         ScanOptions.replyHead(reply, cursor, members.size() * 2);
         for (Scanned member : members) {
