@@ -14,6 +14,7 @@ import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.core.command.AggregateChanges;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
@@ -183,16 +184,9 @@ public final class HashCommands {
                 deleted++;
             }
         }
-        if (hash.size() == 0) {
-            ctx.keyspace().remove(args.array(), args.offset(1), args.length(1), deleted);
-        } else if (deleted > 0) {
-            ctx.keyspace().modified(args.array(), args.offset(1), args.length(1), deleted);
-        }
+        // A stored hash is never empty: deleting nothing leaves it as it was.
         if (deleted > 0) {
-            KeyspaceEvents.notify(ctx, KeyspaceEvents.HASH, "hdel", args, 1);
-        }
-        if (hash.size() == 0) {
-            KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "del", args, 1);
+            AggregateChanges.changedInPlace(ctx, 1, hash.size() == 0, deleted, KeyspaceEvents.HASH, "hdel");
         }
         ctx.reply().integer(deleted);
     }

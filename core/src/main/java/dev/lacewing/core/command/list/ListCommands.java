@@ -17,6 +17,7 @@ import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.core.command.AggregateChanges;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.IndexRange;
 import dev.lacewing.core.command.Numbers;
@@ -146,17 +147,7 @@ public final class ListCommands {
      * or popped, as Redis counts them, 0 where Redis counts none.
      */
     private static void changed(CommandContext ctx, int index, Quicklist list, String event, long changes) {
-        Arguments args = ctx.arguments();
-        boolean emptied = list.size() == 0;
-        if (emptied) {
-            ctx.keyspace().remove(args.array(), args.offset(index), args.length(index), changes);
-        } else {
-            ctx.keyspace().modified(args.array(), args.offset(index), args.length(index), changes);
-        }
-        KeyspaceEvents.notify(ctx, KeyspaceEvents.LIST, event, args, index);
-        if (emptied) {
-            KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "del", args, index);
-        }
+        AggregateChanges.changedInPlace(ctx, index, list.size() == 0, changes, KeyspaceEvents.LIST, event);
     }
 
     private static String pushEvent(boolean where) {

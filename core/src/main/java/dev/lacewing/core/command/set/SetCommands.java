@@ -14,6 +14,7 @@ import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.core.command.AggregateChanges;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
@@ -163,16 +164,9 @@ public final class SetCommands {
                 removed++;
             }
         }
-        if (set.size() == 0) {
-            removeKey(ctx, 1, removed);
-        } else if (removed > 0) {
-            modified(ctx, 1, removed);
-        }
+        // A stored set is never empty: removing nothing leaves it as it was.
         if (removed > 0) {
-            notify(ctx, KeyspaceEvents.SET, "srem", 1);
-        }
-        if (set.size() == 0) {
-            notify(ctx, KeyspaceEvents.GENERIC, "del", 1);
+            afterRemoval(ctx, set, "srem", removed);
         }
         ctx.reply().integer(removed);
     }
@@ -266,16 +260,7 @@ public final class SetCommands {
      * then "del" if it went.
      */
     private static void afterRemoval(CommandContext ctx, SetValue set, String event, long changes) {
-        boolean emptied = set.size() == 0;
-        if (emptied) {
-            removeKey(ctx, 1, changes);
-        } else {
-            modified(ctx, 1, changes);
-        }
-        notify(ctx, KeyspaceEvents.SET, event, 1);
-        if (emptied) {
-            notify(ctx, KeyspaceEvents.GENERIC, "del", 1);
-        }
+        AggregateChanges.changedInPlace(ctx, 1, set.size() == 0, changes, KeyspaceEvents.SET, event);
     }
 
     /**

@@ -17,6 +17,7 @@ import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.core.command.AggregateChanges;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.IndexRange;
 import dev.lacewing.core.command.Numbers;
@@ -219,17 +220,7 @@ public final class SortedSetCommands {
      * {@code members}, one per member removed.
      */
     private static void changed(CommandContext ctx, int keyIndex, SortedSet set, String event, long members) {
-        Arguments args = ctx.arguments();
-        boolean emptied = set.size() == 0;
-        if (emptied) {
-            ctx.keyspace().remove(args.array(), args.offset(keyIndex), args.length(keyIndex), members);
-        } else {
-            ctx.keyspace().modified(args.array(), args.offset(keyIndex), args.length(keyIndex), members);
-        }
-        KeyspaceEvents.notify(ctx, KeyspaceEvents.ZSET, event, args, keyIndex);
-        if (emptied) {
-            KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "del", args, keyIndex);
-        }
+        AggregateChanges.changedInPlace(ctx, keyIndex, set.size() == 0, members, KeyspaceEvents.ZSET, event);
     }
 
     /**
