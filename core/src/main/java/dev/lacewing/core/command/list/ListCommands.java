@@ -20,6 +20,7 @@ import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.AggregateChanges;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.IndexRange;
+import dev.lacewing.core.command.MultiPopOptions;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Timeouts;
 import dev.lacewing.core.datatype.Quicklist;
@@ -42,8 +43,6 @@ public final class ListCommands {
 
     private static final String INDEX_OUT_OF_RANGE = "ERR index out of range";
     private static final String NOT_POSITIVE = "ERR value is out of range, must be positive";
-    private static final String NUMKEYS = "ERR numkeys should be greater than 0";
-    private static final String COUNT_NOT_POSITIVE = "ERR count should be greater than 0";
     private static final String RANK_ZERO = "ERR RANK can't be zero: use 1 to start from the first match, 2 from "
         + "the second ... or use negative to start from the end of the list";
     private static final String COUNT_NEGATIVE = "ERR COUNT can't be negative";
@@ -576,44 +575,11 @@ public final class ListCommands {
      * {@code timeoutIndex} (0 seconds: for ever).
      */
     private static void mpop(CommandContext ctx, int numkeysIndex, int timeoutIndex) {
-        Arguments args = ctx.arguments();
-        long numkeys;
-        try {
-            numkeys = parseLong(ctx, numkeysIndex);
-        } catch (Numbers.InvalidNumber e) {
-            numkeys = 0;
-        }
-        if (numkeys <= 0) {
-            ctx.reply().error(NUMKEYS);
+        MultiPopOptions options = MultiPopOptions.parse(ctx, numkeysIndex, "left", "right");
+        if (options == null) {
             return;
         }
-        long whereIndex = numkeysIndex + numkeys + 1;
-        if (whereIndex >= args.count()) {
-            ctx.reply().error(Errors.SYNTAX);
-            return;
-        }
-        Boolean where = side(ctx, (int) whereIndex);
-        if (where == null) {
-            return;
-        }
-        long count = -1;
-        for (int i = (int) whereIndex + 1; i < args.count(); i++) {
-            if (count == -1 && args.is(i, "count") && i + 1 < args.count()) {
-                i++;
-                try {
-                    count = parseLong(ctx, i);
-                } catch (Numbers.InvalidNumber e) {
-                    count = 0;
-                }
-                if (count <= 0) {
-                    ctx.reply().error(COUNT_NOT_POSITIVE);
-                    return;
-                }
-            } else {
-                ctx.reply().error(Errors.SYNTAX);
-                return;
-            }
-        }
+        boolean where = options.firstEnd() ? HEAD : TAIL;
         // BLMPOP's timeout is read after numkeys, the side and COUNT, as blockingPopGenericCommand reads it.
         long deadline = -1;
         if (timeoutIndex > 0) {
@@ -622,10 +588,10 @@ public final class ListCommands {
                 return;
             }
         }
-        long popCount = count == -1 ? 1 : count;
+        long popCount = options.count();
         int firstKey = numkeysIndex + 1;
-        int[] keys = new int[(int) numkeys];
-        for (int k = 0; k < numkeys; k++) {
+        int[] keys = new int[options.numKeys()];
+        for (int k = 0; k < keys.length; k++) {
             keys[k] = firstKey + k;
             Quicklist list = list(ctx, firstKey + k);
             if (list != null) {

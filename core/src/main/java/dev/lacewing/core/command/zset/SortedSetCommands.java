@@ -20,6 +20,7 @@ import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.AggregateChanges;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.IndexRange;
+import dev.lacewing.core.command.MultiPopOptions;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
 import dev.lacewing.core.command.RandomCount;
@@ -957,55 +958,12 @@ public final class SortedSetCommands {
      * timeout, then the first key holding a set is popped; none gives a null array (ZMPOP) or blocks.
      */
     private static void zmpop(CommandContext ctx, int numKeysIndex, boolean blocking) {
-        Arguments args = ctx.arguments();
-        ReplyWriter reply = ctx.reply();
-        long numKeys;
-        try {
-            numKeys = parseLong(ctx, numKeysIndex);
-        } catch (InvalidNumber e) {
-            numKeys = 0;
-        }
-        if (numKeys < 1) {
-            reply.error(Errors.NUMKEYS_NOT_POSITIVE);
+        MultiPopOptions options = MultiPopOptions.parse(ctx, numKeysIndex, "min", "max");
+        if (options == null) {
             return;
         }
-        long whereIndex = numKeysIndex + numKeys + 1;
-        if (whereIndex >= args.count()) {
-            reply.error(Errors.SYNTAX);
-            return;
-        }
-        int where = (int) whereIndex;
-        boolean max;
-        if (args.is(where, "min")) {
-            max = false;
-        } else if (args.is(where, "max")) {
-            max = true;
-        } else {
-            reply.error(Errors.SYNTAX);
-            return;
-        }
-        long count = -1;
-        for (int j = where + 1; j < args.count(); j++) {
-            boolean more = j < args.count() - 1;
-            if (count == -1 && args.is(j, "count") && more) {
-                j++;
-                try {
-                    count = parseLong(ctx, j);
-                } catch (InvalidNumber e) {
-                    count = 0;
-                }
-                if (count < 1) {
-                    reply.error(Errors.COUNT_NOT_POSITIVE);
-                    return;
-                }
-            } else {
-                reply.error(Errors.SYNTAX);
-                return;
-            }
-        }
-        if (count == -1) {
-            count = 1;
-        }
+        boolean max = !options.firstEnd();
+        long count = options.count();
         long deadline = 0;
         if (blocking) {
             deadline = Timeouts.deadline(ctx, 1);
@@ -1013,9 +971,10 @@ public final class SortedSetCommands {
                 return;
             }
         }
-        int[] keys = new int[(int) numKeys];
-        for (int key = numKeysIndex + 1; key < where; key++) {
-            keys[key - numKeysIndex - 1] = key;
+        int[] keys = new int[options.numKeys()];
+        for (int k = 0; k < keys.length; k++) {
+            int key = numKeysIndex + 1 + k;
+            keys[k] = key;
             SortedSet set = lookup(ctx, key);
             if (set != null) {
                 popFromKey(ctx, set, key, max, count, true);
@@ -1023,7 +982,7 @@ public final class SortedSetCommands {
             }
         }
         if (!blocking) {
-            reply.nullArray();
+            ctx.reply().nullArray();
             return;
         }
         ctx.block(deadline, keys, -1, new SetWaiter(max, count, true));
