@@ -17,6 +17,7 @@ import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.api.StringEncoding;
 import dev.lacewing.api.ValueView;
 import dev.lacewing.core.command.Errors;
+import dev.lacewing.core.command.IndexRange;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
 import dev.lacewing.core.command.Numbers.LongDouble;
@@ -618,19 +619,12 @@ public final class StringCommands {
             ctx.reply().bulk(EMPTY);
             return;
         }
-        if (start < 0) {
-            start += length;
-        }
-        if (end < 0) {
-            end += length;
-        }
-        start = Math.max(start, 0);
-        end = Math.max(end, 0);
-        end = Math.min(end, length - 1);
-        if (start > end || length == 0) {
+        long first = IndexRange.clampStart(start, length);
+        long last = IndexRange.clampEnd(end, length);
+        if (first > last) {
             ctx.reply().bulk(EMPTY);
         } else {
-            ctx.reply().bulk(string, (int) start, (int) (end - start + 1));
+            ctx.reply().bulk(string, (int) first, (int) (last - first + 1));
         }
     }
 
