@@ -2,13 +2,14 @@ package dev.lacewing.core.command;
 
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.CommandContext;
+import dev.lacewing.api.Keyspace;
 import dev.lacewing.core.pubsub.KeyspaceEvents;
 
 /**
- * What follows a change made in place to a stored list, set, hash or sorted set, as Redis's
- * t_list.c, t_set.c, t_hash.c and t_zset.c do it: the key goes when the aggregate is left empty,
- * otherwise the keyspace hears it was modified; then the command's keyspace event, and "del" when
- * the key went.
+ * What follows a change to a list, set, hash or sorted set, as Redis's t_list.c, t_set.c, t_hash.c
+ * and t_zset.c do it: an aggregate created by the command is stored, one left empty is removed with
+ * its key, otherwise the keyspace hears it was modified; then the command's keyspace event, and
+ * "del" when the key went.
  *
  * <p>Stateless; runs on the command's thread and allocates nothing.
  */
@@ -18,7 +19,31 @@ public final class AggregateChanges {
     }
 
     /**
-     * The aggregate at argument {@code keyIndex} changed, {@code emptied} when nothing is left in
+     * Elements were added to or updated in {@code value}, the aggregate at argument
+     * {@code keyIndex}, {@code changes} of them for the dirty counter: a new value is stored, an
+     * existing one modified, then the command's event. Nothing happens when nothing changed, so a
+     * new value left empty is never stored.
+     *
+     * @param isNew whether {@code value} is not in the keyspace yet
+     * @param eventClass the {@link KeyspaceEvents} class of {@code event}
+     */
+    public static void added(CommandContext ctx, int keyIndex, Object value, boolean isNew, long changes,
+                             int eventClass, String event) {
+        if (changes == 0) {
+            return;
+        }
+        Arguments args = ctx.arguments();
+        if (isNew) {
+            ctx.keyspace().put(args.array(), args.offset(keyIndex), args.length(keyIndex), value, Keyspace.NO_EXPIRY,
+                changes);
+        } else {
+            ctx.keyspace().modified(args.array(), args.offset(keyIndex), args.length(keyIndex), changes);
+        }
+        KeyspaceEvents.notify(ctx, eventClass, event, args, keyIndex);
+    }
+
+    /**
+     * The aggregate at argument {@code keyIndex} changed in place, {@code emptied} when nothing is left in
      * it; {@code changes} counts in the dirty counter.
      *
      * @param eventClass the {@link KeyspaceEvents} class of {@code event}

@@ -13,6 +13,7 @@ import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.core.command.AggregateChanges;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
@@ -307,17 +308,7 @@ public final class GeoCommands {
             }
         }
         // zaddGenericCommand's server.dirty += added + updated, whether CH replies them or not.
-        if (created) {
-            if (set.size() > 0) {
-                ctx.keyspace().put(args.array(), args.offset(1), args.length(1), set, Keyspace.NO_EXPIRY,
-                    added + updated);
-            }
-        } else if (added + updated > 0) {
-            ctx.keyspace().modified(args.array(), args.offset(1), args.length(1), added + updated);
-        }
-        if (added + updated > 0) {
-            KeyspaceEvents.notify(ctx, KeyspaceEvents.ZSET, "zadd", args, 1);
-        }
+        AggregateChanges.added(ctx, 1, set, created, added + updated, KeyspaceEvents.ZSET, "zadd");
         reply.integer(changed ? added + updated : added);
     }
 

@@ -12,7 +12,6 @@ import dev.lacewing.api.CommandHandler;
 import dev.lacewing.api.CommandRegistry;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
-import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.AggregateChanges;
 import dev.lacewing.core.command.Errors;
@@ -97,16 +96,10 @@ public final class HashCommands {
 
     /**
      * Stores a hash created by {@link #lookupOrCreate}, or tells the keyspace an existing one
-     * changed, {@code changes} for the dirty counter; then the command's keyspace event.
+     * changed, {@code changes} (at least 1) for the dirty counter; then the command's keyspace event.
      */
     private static void store(CommandContext ctx, HashValue hash, boolean created, String event, long changes) {
-        Arguments args = ctx.arguments();
-        if (created) {
-            ctx.keyspace().put(args.array(), args.offset(1), args.length(1), hash, Keyspace.NO_EXPIRY, changes);
-        } else {
-            ctx.keyspace().modified(args.array(), args.offset(1), args.length(1), changes);
-        }
-        KeyspaceEvents.notify(ctx, KeyspaceEvents.HASH, event, args, 1);
+        AggregateChanges.added(ctx, 1, hash, created, changes, KeyspaceEvents.HASH, event);
     }
 
     private static long maxEntries(CommandContext ctx) {

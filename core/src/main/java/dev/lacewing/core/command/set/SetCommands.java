@@ -140,14 +140,7 @@ public final class SetCommands {
                 added++;
             }
         }
-        if (value == null) {
-            put(ctx, 1, set, added);
-        } else if (added > 0) {
-            modified(ctx, 1, added);
-        }
-        if (added > 0) {
-            notify(ctx, KeyspaceEvents.SET, "sadd", 1);
-        }
+        AggregateChanges.added(ctx, 1, set, value == null, added, KeyspaceEvents.SET, "sadd");
         ctx.reply().integer(added);
     }
 

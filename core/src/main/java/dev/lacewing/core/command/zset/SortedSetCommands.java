@@ -582,17 +582,7 @@ public final class SortedSetCommands {
             }
         }
         // zaddGenericCommand's server.dirty += added + updated, whether CH replies them or not.
-        if (created) {
-            if (set.size() > 0) {
-                ctx.keyspace().put(args.array(), args.offset(1), args.length(1), set, Keyspace.NO_EXPIRY,
-                    added + updated);
-            }
-        } else if (added + updated > 0) {
-            ctx.keyspace().modified(args.array(), args.offset(1), args.length(1), added + updated);
-        }
-        if (added + updated > 0) {
-            KeyspaceEvents.notify(ctx, KeyspaceEvents.ZSET, incr ? "zincr" : "zadd", args, 1);
-        }
+        AggregateChanges.added(ctx, 1, set, created, added + updated, KeyspaceEvents.ZSET, incr ? "zincr" : "zadd");
         if (error != null) {
             reply.error(error);
             return;
