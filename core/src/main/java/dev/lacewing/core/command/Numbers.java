@@ -180,18 +180,7 @@ public final class Numbers {
      * @throws InvalidNumber when the slice is anything else
      */
     public static double parseBound(byte[] array, int offset, int length) {
-        if (length == 0) {
-            return 0;
-        }
-        int end = offset + length;
-        int i = offset;
-        while (i < end && isSpace(array[i])) {
-            i++;
-        }
-        if (i == end) {
-            throw INVALID;
-        }
-        return strtod(array, i, end - i, false);
+        return strtodAfterSpaces(array, offset, length, false);
     }
 
     /**
@@ -202,6 +191,15 @@ public final class Numbers {
      * @throws InvalidNumber when the slice is anything else
      */
     public static double parseSortWeight(byte[] array, int offset, int length) {
+        double value = strtodAfterSpaces(array, offset, length, true);
+        if (value != 0 && Math.abs(value) < Double.MIN_NORMAL) {
+            throw INVALID;
+        }
+        return value;
+    }
+
+    /** A bare strtod of the slice: leading spaces skipped, the empty text 0, only spaces refused. */
+    private static double strtodAfterSpaces(byte[] array, int offset, int length, boolean refuseRange) {
         if (length == 0) {
             return 0;
         }
@@ -213,11 +211,7 @@ public final class Numbers {
         if (i == end) {
             throw INVALID;
         }
-        double value = strtod(array, i, end - i, true);
-        if (value != 0 && Math.abs(value) < Double.MIN_NORMAL) {
-            throw INVALID;
-        }
-        return value;
+        return strtod(array, i, end - i, refuseRange);
     }
 
     private static boolean isSpace(byte b) {
