@@ -16,7 +16,7 @@ public record IndexRange(long start, long end) {
 
     /**
      * The integers at arguments {@code first} and {@code first + 1}; null once the error reply is
-     * written. Both are read before the key, as Redis reads them.
+     * written. Where Redis reads them, before the key or (BITCOUNT) after it, is the caller's.
      */
     public static IndexRange parse(CommandContext ctx, int first) {
         Arguments args = ctx.arguments();

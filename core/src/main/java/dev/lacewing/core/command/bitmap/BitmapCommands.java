@@ -268,15 +268,12 @@ public final class BitmapCommands {
         long first;
         long last;
         if (count == 4 || count == 5) {
-            long start;
-            long end;
-            try {
-                start = Numbers.parseLong(args.array(), args.offset(2), args.length(2));
-                end = Numbers.parseLong(args.array(), args.offset(3), args.length(3));
-            } catch (InvalidNumber e) {
-                ctx.reply().error(Errors.NOT_INTEGER);
+            IndexRange asked = IndexRange.parse(ctx, 2);
+            if (asked == null) {
                 return;
             }
+            long start = asked.start();
+            long end = asked.end();
             if (start < 0 && end < 0 && start > end) {
                 ctx.reply().integer(0);
                 return;

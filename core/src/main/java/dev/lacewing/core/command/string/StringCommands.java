@@ -589,16 +589,11 @@ public final class StringCommands {
      * empty string when the range is empty or the key missing.
      */
     private static void getrange(CommandContext ctx) {
-        Arguments args = ctx.arguments();
-        long start;
-        long end;
-        try {
-            start = Numbers.parseLong(args.array(), args.offset(2), args.length(2));
-            end = Numbers.parseLong(args.array(), args.offset(3), args.length(3));
-        } catch (InvalidNumber e) {
-            ctx.reply().error(Errors.NOT_INTEGER);
+        IndexRange asked = IndexRange.parse(ctx, 2);
+        if (asked == null) {
             return;
         }
+        Arguments args = ctx.arguments();
         ValueView view = ctx.valueView();
         if (!ctx.keyspace().getValue(args.array(), args.offset(1), args.length(1), view)) {
             ctx.reply().bulk(EMPTY);
@@ -609,7 +604,7 @@ public final class StringCommands {
             ctx.reply().error(Errors.WRONG_TYPE);
             return;
         }
-        replyRange(ctx, view, start, end);
+        replyRange(ctx, view, asked.start(), asked.end());
         view.clear();
     }
 
