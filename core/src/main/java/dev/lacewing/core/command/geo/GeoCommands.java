@@ -11,7 +11,6 @@ import dev.lacewing.api.CommandHandler;
 import dev.lacewing.api.CommandRegistry;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
-import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.AggregateChanges;
 import dev.lacewing.core.command.Errors;
@@ -622,9 +621,7 @@ public final class GeoCommands {
         }
         if (set == null) {
             if (storeKey >= 0) {
-                if (ctx.keyspace().remove(args.array(), args.offset(storeKey), args.length(storeKey))) {
-                    KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "del", args, storeKey);
-                }
+                AggregateChanges.storedEmpty(ctx, storeKey);
                 reply.integer(0);
             } else {
                 reply.array(0);
@@ -741,25 +738,19 @@ public final class GeoCommands {
      */
     private static void storePoints(CommandContext ctx, int storeKey, Point[] points, int returned,
                                     double metersPerUnit, boolean storeDistances, String event) {
-        Arguments args = ctx.arguments();
-        if (returned == 0) {
-            if (ctx.keyspace().remove(args.array(), args.offset(storeKey), args.length(storeKey))) {
-                KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "del", args, storeKey);
-            }
-        } else {
+        SortedSet result = null;
+        if (returned > 0) {
             long maxEntries = maxListpackEntries(ctx);
             long maxValue = maxListpackValue(ctx);
-            SortedSet result = new SortedSet();
+            result = new SortedSet();
             for (int i = 0; i < returned; i++) {
                 Point point = points[i];
                 result.add(point.member(), storeDistances ? point.distance() / metersPerUnit : point.score(),
                     maxEntries, maxValue);
             }
-            // server.dirty += returned_items: one change per member stored.
-            ctx.keyspace().put(args.array(), args.offset(storeKey), args.length(storeKey), result,
-                Keyspace.NO_EXPIRY, returned);
-            KeyspaceEvents.notify(ctx, KeyspaceEvents.ZSET, event, args, storeKey);
         }
+        // server.dirty += returned_items: one change per member stored.
+        AggregateChanges.stored(ctx, storeKey, result, returned, KeyspaceEvents.ZSET, event);
         ctx.reply().integer(returned);
     }
 }

@@ -103,28 +103,6 @@ public final class SetCommands {
         return ctx.server().settings().getLong(MAX_INTSET_ENTRIES, DEFAULT_MAX_INTSET_ENTRIES);
     }
 
-    /** The set at an argument changed in place: {@code changes} members for the dirty counter. */
-    private static void modified(CommandContext ctx, int index, long changes) {
-        Arguments args = ctx.arguments();
-        ctx.keyspace().modified(args.array(), args.offset(index), args.length(index), changes);
-    }
-
-    /** Deletes the key at an argument, {@code changes} for the dirty counter; false when there was none. */
-    private static boolean removeKey(CommandContext ctx, int index, long changes) {
-        Arguments args = ctx.arguments();
-        return ctx.keyspace().remove(args.array(), args.offset(index), args.length(index), changes);
-    }
-
-    private static void notify(CommandContext ctx, int type, String event, int index) {
-        KeyspaceEvents.notify(ctx, type, event, ctx.arguments(), index);
-    }
-
-    /** Stores a new set under the key at an argument, {@code changes} for the dirty counter. */
-    private static void put(CommandContext ctx, int index, SetValue set, long changes) {
-        Arguments args = ctx.arguments();
-        ctx.keyspace().put(args.array(), args.offset(index), args.length(index), set, Keyspace.NO_EXPIRY, changes);
-    }
-
     // ---- single-key commands ---------------------------------------------------------------
 
     /** SADD: a new set is an intset when its first member is an integer (setTypeCreate). */
@@ -233,9 +211,7 @@ public final class SetCommands {
         }
         if (count >= set.size()) {
             replySet(reply, union(ctx, List.of(set)));
-            removeKey(ctx, 1, set.size());
-            notify(ctx, KeyspaceEvents.SET, "spop", 1);
-            notify(ctx, KeyspaceEvents.GENERIC, "del", 1);
+            AggregateChanges.changedInPlace(ctx, 1, true, set.size(), KeyspaceEvents.SET, "spop");
             return;
         }
         RandomGenerator random = ThreadLocalRandom.current();
@@ -336,15 +312,12 @@ public final class SetCommands {
             return;
         }
         afterRemoval(ctx, from, "srem", 1);
-        if (to == null) {
+        boolean created = to == null;
+        if (created) {
             to = SetValue.forFirstMember(array, memberOffset, memberLength);
-            to.add(array, memberOffset, memberLength, maxIntsetEntries(ctx));
-            put(ctx, 2, to, 1);
-            notify(ctx, KeyspaceEvents.SET, "sadd", 2);
-        } else if (to.add(array, memberOffset, memberLength, maxIntsetEntries(ctx))) {
-            modified(ctx, 2, 1);
-            notify(ctx, KeyspaceEvents.SET, "sadd", 2);
         }
+        boolean added = to.add(array, memberOffset, memberLength, maxIntsetEntries(ctx));
+        AggregateChanges.added(ctx, 2, to, created, added ? 1 : 0, KeyspaceEvents.SET, "sadd");
         ctx.reply().integer(1);
     }
 
@@ -421,9 +394,7 @@ public final class SetCommands {
         }
         if (empty) {
             if (destination != 0) {
-                if (removeKey(ctx, destination, 1)) {
-                    notify(ctx, KeyspaceEvents.GENERIC, "del", destination);
-                }
+                AggregateChanges.storedEmpty(ctx, destination);
                 reply.integer(0);
             } else if (cardinalityOnly) {
                 reply.integer(0);
@@ -546,12 +517,7 @@ public final class SetCommands {
 
     /** A *STORE result replaces the destination (whatever its type), or deletes it when empty. */
     private static void storeResult(CommandContext ctx, int destination, SetValue result, String event) {
-        if (result.size() > 0) {
-            put(ctx, destination, result, 1);
-            notify(ctx, KeyspaceEvents.SET, event, destination);
-        } else if (removeKey(ctx, destination, 1)) {
-            notify(ctx, KeyspaceEvents.GENERIC, "del", destination);
-        }
+        AggregateChanges.stored(ctx, destination, result.size() > 0 ? result : null, 1, KeyspaceEvents.SET, event);
         ctx.reply().integer(result.size());
     }
 

@@ -15,7 +15,6 @@ import dev.lacewing.api.CommandHandler;
 import dev.lacewing.api.CommandRegistry;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
-import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.AggregateChanges;
 import dev.lacewing.core.command.Errors;
@@ -229,16 +228,7 @@ public final class SortedSetCommands {
      * command's keyspace event; an empty result deletes the key ("del" when there was one).
      */
     private static void store(CommandContext ctx, int keyIndex, SortedSet result, String event) {
-        Arguments args = ctx.arguments();
-        Keyspace keyspace = ctx.keyspace();
-        if (result.size() == 0) {
-            if (keyspace.remove(args.array(), args.offset(keyIndex), args.length(keyIndex))) {
-                KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "del", args, keyIndex);
-            }
-        } else {
-            keyspace.put(args.array(), args.offset(keyIndex), args.length(keyIndex), result, Keyspace.NO_EXPIRY);
-            KeyspaceEvents.notify(ctx, KeyspaceEvents.ZSET, event, args, keyIndex);
-        }
+        AggregateChanges.stored(ctx, keyIndex, result.size() > 0 ? result : null, 1, KeyspaceEvents.ZSET, event);
         ctx.reply().integer(result.size());
     }
 
