@@ -276,6 +276,15 @@ public final class Numbers {
         return value;
     }
 
+    /**
+     * Whether {@code value + increment} leaves the range of a long, as incrDecrCommand and
+     * hincrbyCommand test it before adding.
+     */
+    public static boolean sumOverflows(long value, long increment) {
+        return increment < 0 && value < 0 && increment < Long.MIN_VALUE - value
+            || increment > 0 && value > 0 && increment > Long.MAX_VALUE - value;
+    }
+
     /** {@link #parseLongDouble(byte[], int, int)} over a whole array. */
     public static LongDouble parseLongDouble(byte[] value) {
         return parseLongDouble(value, 0, value.length);

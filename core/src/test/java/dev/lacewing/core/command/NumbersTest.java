@@ -1,7 +1,9 @@
 package dev.lacewing.core.command;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lacewing.core.command.Numbers.InvalidNumber;
 
@@ -77,5 +79,16 @@ class NumbersTest {
         for (String text : List.of("  ", "1e400", "1e-310", "2 ", "nan")) {
             assertThrows(InvalidNumber.class, () -> sortWeight(text), text);
         }
+    }
+
+    @Test
+    void aSumOverflowsOnlyPastEitherEndOfTheLongRange() {
+        assertFalse(Numbers.sumOverflows(Long.MAX_VALUE - 1, 1));
+        assertTrue(Numbers.sumOverflows(Long.MAX_VALUE, 1));
+        assertFalse(Numbers.sumOverflows(Long.MIN_VALUE + 1, -1));
+        assertTrue(Numbers.sumOverflows(Long.MIN_VALUE, -1));
+        assertFalse(Numbers.sumOverflows(Long.MIN_VALUE, Long.MAX_VALUE));
+        assertFalse(Numbers.sumOverflows(-1, Long.MIN_VALUE + 1));
+        assertTrue(Numbers.sumOverflows(-2, Long.MIN_VALUE + 1));
     }
 }

@@ -207,8 +207,7 @@ public final class HashCommands {
                 return;
             }
         }
-        if ((increment < 0 && current < 0 && increment < Long.MIN_VALUE - current)
-            || (increment > 0 && current > 0 && increment > Long.MAX_VALUE - current)) {
+        if (Numbers.sumOverflows(current, increment)) {
             ctx.reply().error(Errors.OVERFLOW);
             return;
         }

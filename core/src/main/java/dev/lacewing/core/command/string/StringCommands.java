@@ -490,8 +490,7 @@ public final class StringCommands {
                 return;
             }
         }
-        if ((increment < 0 && value < 0 && increment < Long.MIN_VALUE - value)
-            || (increment > 0 && value > 0 && increment > Long.MAX_VALUE - value)) {
+        if (Numbers.sumOverflows(value, increment)) {
             ctx.reply().error(Errors.OVERFLOW);
             return;
         }
