@@ -57,8 +57,7 @@ record StreamReadOptions(long count, long deadline, int groupAt, boolean noAck, 
                         reply.error(Timeouts.NEGATIVE);
                         return null;
                     }
-                    long now = System.currentTimeMillis();
-                    deadline = timeout == 0 ? 0 : timeout > Long.MAX_VALUE - now ? Long.MAX_VALUE : now + timeout;
+                    deadline = Timeouts.deadlineAfter(timeout);
                 } else if (args.is(i, "COUNT") && more > 0) {
                     i++;
                     count = Math.max(0, Numbers.parseLong(args.array(), args.offset(i), args.length(i)));
