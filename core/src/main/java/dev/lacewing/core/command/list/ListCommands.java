@@ -15,7 +15,6 @@ import dev.lacewing.api.CommandHandler;
 import dev.lacewing.api.CommandRegistry;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
-import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.AggregateChanges;
 import dev.lacewing.core.command.Errors;
@@ -128,9 +127,7 @@ public final class ListCommands {
      * command that made it.
      */
     private static void store(CommandContext ctx, int index, Quicklist list, String event, long changes) {
-        Arguments args = ctx.arguments();
-        ctx.keyspace().put(args.array(), args.offset(index), args.length(index), list, Keyspace.NO_EXPIRY, changes);
-        KeyspaceEvents.notify(ctx, KeyspaceEvents.LIST, event, args, index);
+        AggregateChanges.stored(ctx, index, list, changes, KeyspaceEvents.LIST, event);
     }
 
     /**
