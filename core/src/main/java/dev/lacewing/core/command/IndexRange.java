@@ -6,7 +6,8 @@ import dev.lacewing.core.command.Numbers.InvalidNumber;
 
 /**
  * Element indexes as LRANGE, LTRIM, LINDEX, LSET, ZRANGE and ZREMRANGEBYRANK read them: integers,
- * a negative one counting from the end (-1 is the last element).
+ * a negative one counting from the end (-1 is the last element); and the byte or bit offsets of
+ * GETRANGE, BITCOUNT and BITPOS, which clamp an end before the start to 0 where a list range is empty.
  *
  * @param start the first index asked for
  * @param end the last index asked for, inclusive
@@ -15,7 +16,7 @@ public record IndexRange(long start, long end) {
 
     /**
      * The integers at arguments {@code first} and {@code first + 1}; null once the error reply is
-     * written. Both are read before the key, as Redis reads them.
+     * written. Where Redis reads them, before the key or (BITCOUNT) after it, is the caller's.
      */
     public static IndexRange parse(CommandContext ctx, int first) {
         Arguments args = ctx.arguments();
@@ -40,6 +41,22 @@ public record IndexRange(long start, long end) {
             return null;
         }
         return new IndexRange(first, Math.min(last, size - 1));
+    }
+
+    /**
+     * A start index over {@code size} bytes (or bits) as GETRANGE, BITCOUNT and BITPOS clamp it:
+     * counted from the end when negative, then raised to 0.
+     */
+    public static long clampStart(long start, long size) {
+        return Math.max(start < 0 ? start + size : start, 0);
+    }
+
+    /**
+     * An end index over {@code size} bytes (or bits) as GETRANGE, BITCOUNT and BITPOS clamp it:
+     * counted from the end when negative, raised to 0, then cut to the last one (-1 when size is 0).
+     */
+    public static long clampEnd(long end, long size) {
+        return Math.min(Math.max(end < 0 ? end + size : end, 0), size - 1);
     }
 
     /** One index over {@code size} elements, counted from the end when negative; -1 when out of range. */

@@ -149,8 +149,8 @@ public final class Numbers {
             return negative ? LongDouble.NEGATIVE_INFINITY : LongDouble.POSITIVE_INFINITY;
         }
         LongDouble value = end - i > 2 && array[i] == '0' && (array[i + 1] | 0x20) == 'x'
-            ? parseHexadecimal(array, i + 2, end, negative)
-            : parseDecimal(array, i, end, negative);
+            ? parseMantissa(array, i + 2, end, negative, true)
+            : parseMantissa(array, i, end, negative, false);
         if (!value.isFinite()) {
             /* strtold's overflow (ERANGE with HUGE_VAL), which string2ld refuses. */
             throw INVALID;
@@ -180,18 +180,7 @@ public final class Numbers {
      * @throws InvalidNumber when the slice is anything else
      */
     public static double parseBound(byte[] array, int offset, int length) {
-        if (length == 0) {
-            return 0;
-        }
-        int end = offset + length;
-        int i = offset;
-        while (i < end && isSpace(array[i])) {
-            i++;
-        }
-        if (i == end) {
-            throw INVALID;
-        }
-        return strtod(array, i, end - i, false);
+        return strtodAfterSpaces(array, offset, length, false);
     }
 
     /**
@@ -202,6 +191,15 @@ public final class Numbers {
      * @throws InvalidNumber when the slice is anything else
      */
     public static double parseSortWeight(byte[] array, int offset, int length) {
+        double value = strtodAfterSpaces(array, offset, length, true);
+        if (value != 0 && Math.abs(value) < Double.MIN_NORMAL) {
+            throw INVALID;
+        }
+        return value;
+    }
+
+    /** A bare strtod of the slice: leading spaces skipped, the empty text 0, only spaces refused. */
+    private static double strtodAfterSpaces(byte[] array, int offset, int length, boolean refuseRange) {
         if (length == 0) {
             return 0;
         }
@@ -213,11 +211,7 @@ public final class Numbers {
         if (i == end) {
             throw INVALID;
         }
-        double value = strtod(array, i, end - i, true);
-        if (value != 0 && Math.abs(value) < Double.MIN_NORMAL) {
-            throw INVALID;
-        }
-        return value;
+        return strtod(array, i, end - i, refuseRange);
     }
 
     private static boolean isSpace(byte b) {
@@ -282,6 +276,15 @@ public final class Numbers {
         return value;
     }
 
+    /**
+     * Whether {@code value + increment} leaves the range of a long, as incrDecrCommand and
+     * hincrbyCommand test it before adding.
+     */
+    public static boolean sumOverflows(long value, long increment) {
+        return increment < 0 && value < 0 && increment < Long.MIN_VALUE - value
+            || increment > 0 && value > 0 && increment > Long.MAX_VALUE - value;
+    }
+
     /** {@link #parseLongDouble(byte[], int, int)} over a whole array. */
     public static LongDouble parseLongDouble(byte[] value) {
         return parseLongDouble(value, 0, value.length);
@@ -299,48 +302,20 @@ public final class Numbers {
         return true;
     }
 
-    /** digits [. digits] [e [sign] digits], at least one mantissa digit. */
-    private static LongDouble parseDecimal(byte[] array, int i, int end, boolean negative) {
-        MantissaBuilder mantissa = new MantissaBuilder(10);
+    /**
+     * digits [. digits] [e|p [sign] digits], at least one mantissa digit: decimal digits with an
+     * "e" exponent of ten, or (after "0x") hexadecimal digits with a "p" exponent of two, each
+     * fraction digit a further four bits.
+     */
+    private static LongDouble parseMantissa(byte[] array, int i, int end, boolean negative, boolean hexadecimal) {
+        int radix = hexadecimal ? 16 : 10;
+        MantissaBuilder mantissa = new MantissaBuilder(radix);
         long fractionDigits = 0;
         boolean seenPoint = false;
         int digits = 0;
         for (; i < end; i++) {
             byte c = array[i];
-            if (c >= '0' && c <= '9') {
-                mantissa.add(c - '0');
-                digits++;
-                if (seenPoint) {
-                    fractionDigits++;
-                }
-            } else if (c == '.' && !seenPoint) {
-                seenPoint = true;
-            } else {
-                break;
-            }
-        }
-        if (digits == 0) {
-            throw INVALID;
-        }
-        long exponent = 0;
-        if (i < end) {
-            if ((array[i] | 0x20) != 'e') {
-                throw INVALID;
-            }
-            exponent = parseExponent(array, i + 1, end);
-        }
-        return LongDouble.fromDecimal(negative, mantissa.value(), exponent - fractionDigits);
-    }
-
-    /** After "0x": hexdigits [. hexdigits] [p [sign] digits], at least one mantissa digit. */
-    private static LongDouble parseHexadecimal(byte[] array, int i, int end, boolean negative) {
-        MantissaBuilder mantissa = new MantissaBuilder(16);
-        long fractionDigits = 0;
-        boolean seenPoint = false;
-        int digits = 0;
-        for (; i < end; i++) {
-            byte c = array[i];
-            int digit = Character.digit(c, 16);
+            int digit = Character.digit(c, radix);
             if (digit >= 0) {
                 mantissa.add(digit);
                 digits++;
@@ -358,12 +333,14 @@ public final class Numbers {
         }
         long exponent = 0;
         if (i < end) {
-            if ((array[i] | 0x20) != 'p') {
+            if ((array[i] | 0x20) != (hexadecimal ? 'p' : 'e')) {
                 throw INVALID;
             }
             exponent = parseExponent(array, i + 1, end);
         }
-        return LongDouble.fromBinary(negative, mantissa.value(), exponent - 4 * fractionDigits);
+        return hexadecimal
+            ? LongDouble.fromBinary(negative, mantissa.value(), exponent - 4 * fractionDigits)
+            : LongDouble.fromDecimal(negative, mantissa.value(), exponent - fractionDigits);
     }
 
     /**

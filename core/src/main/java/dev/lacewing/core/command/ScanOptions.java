@@ -1,9 +1,13 @@
 package dev.lacewing.core.command;
 
+import dev.lacewing.api.AggregateType;
 import dev.lacewing.api.Arguments;
 import dev.lacewing.api.CommandContext;
 import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.api.storage.Aggregate;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
+import java.util.Collection;
+import java.util.function.LongUnaryOperator;
 
 /**
  * The options of SCAN, HSCAN, SSCAN and ZSCAN, read as Redis's one scanGenericCommand reads them:
@@ -32,6 +36,35 @@ public record ScanOptions(long count, int pattern, int type) {
             ctx.reply().error(Errors.INVALID_CURSOR);
             return null;
         }
+    }
+
+    /**
+     * What HSCAN, SSCAN and ZSCAN scan, read in scanGenericCommand's order of checks.
+     *
+     * @param cursor where the scan resumes
+     * @param value the aggregate at the key
+     * @param options the options after the cursor
+     */
+    public record KeyScan<T extends Aggregate>(long cursor, T value, ScanOptions options) {
+    }
+
+    /**
+     * The cursor (argument 2), then the key (argument 1) as {@code type}, then the options from
+     * argument 3; null once a reply is written: an error, or the empty scan of a missing key.
+     */
+    public static <T extends Aggregate> KeyScan<T> ofKey(CommandContext ctx, AggregateType<T> type) {
+        Long cursor = cursor(ctx, 2);
+        if (cursor == null) {
+            return null;
+        }
+        Arguments args = ctx.arguments();
+        T value = ctx.keyspace().aggregate(args.array(), args.offset(1), args.length(1), type);
+        if (value == null) {
+            replyEmpty(ctx.reply());
+            return null;
+        }
+        ScanOptions options = parse(ctx, 3, false);
+        return options == null ? null : new KeyScan<>(cursor, value, options);
     }
 
     /** Redis's shared.emptyscan: cursor 0 and no element, the reply for a missing key. */
@@ -94,9 +127,19 @@ public record ScanOptions(long count, int pattern, int type) {
             || Glob.matches(array, offset, length, element, elementOffset, elementLength, false);
     }
 
-    /** Buckets one HSCAN, SSCAN or ZSCAN call may walk: ten per element asked for, as Redis's maxiterations. */
-    public long maxSteps() {
-        return count > Long.MAX_VALUE / 10 ? Long.MAX_VALUE : count * 10;
+    /**
+     * One HSCAN, SSCAN or ZSCAN call's walk: {@code bucket} visits the bucket at a cursor and
+     * returns the next one, until the walk ends (cursor 0), COUNT elements are {@code gathered}
+     * or ten buckets per element asked for were visited (Redis's maxiterations).
+     *
+     * @return the cursor the next call resumes from
+     */
+    public long walk(long cursor, LongUnaryOperator bucket, Collection<?> gathered) {
+        long steps = count > Long.MAX_VALUE / 10 ? Long.MAX_VALUE : count * 10;
+        do {
+            cursor = bucket.applyAsLong(cursor);
+        } while (cursor != 0 && --steps > 0 && gathered.size() < count);
+        return cursor;
     }
 
     /**

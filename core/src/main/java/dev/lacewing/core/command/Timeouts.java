@@ -46,11 +46,18 @@ public final class Timeouts {
             ctx.reply().error(NEGATIVE);
             return INVALID;
         }
-        long timeout = millis;
-        if (timeout == 0) {
+        return deadlineAfter(millis);
+    }
+
+    /**
+     * The deadline {@code millis} (not negative) from now, in milliseconds since the epoch, the
+     * largest long for a timeout past it; 0, waiting for ever, stays 0.
+     */
+    public static long deadlineAfter(long millis) {
+        if (millis == 0) {
             return 0;
         }
         long now = System.currentTimeMillis();
-        return timeout > Long.MAX_VALUE - now ? Long.MAX_VALUE : now + timeout;
+        return millis > Long.MAX_VALUE - now ? Long.MAX_VALUE : now + millis;
     }
 }

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import org.junit.jupiter.api.Test;
 
-/** The index arithmetic LRANGE, LTRIM, LINDEX, LSET, ZRANGE and ZREMRANGEBYRANK share. */
+/** The index arithmetic of LRANGE, LTRIM, LINDEX, LSET, ZRANGE, ZREMRANGEBYRANK, GETRANGE, BITCOUNT and BITPOS. */
 class IndexRangeTest {
 
     @Test
@@ -33,5 +33,16 @@ class IndexRangeTest {
         assertEquals(-1, IndexRange.element(-4, 3));
         assertEquals(-1, IndexRange.element(3, 3));
         assertEquals(-1, IndexRange.element(Long.MIN_VALUE, 3));
+    }
+
+    @Test
+    void byteOffsetsClampAnEndBeforeTheStartToTheFirstByteAndPastTheEndToTheLast() {
+        assertEquals(0, IndexRange.clampStart(-100, 5));
+        assertEquals(3, IndexRange.clampStart(-2, 5));
+        assertEquals(7, IndexRange.clampStart(7, 5));
+        assertEquals(0, IndexRange.clampEnd(-100, 5));
+        assertEquals(4, IndexRange.clampEnd(-1, 5));
+        assertEquals(4, IndexRange.clampEnd(Long.MAX_VALUE, 5));
+        assertEquals(-1, IndexRange.clampEnd(0, 0));
     }
 }

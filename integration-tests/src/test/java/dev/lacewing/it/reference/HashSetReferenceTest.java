@@ -78,6 +78,10 @@ class HashSetReferenceTest {
         HGET {p}str a
         HGETALL {p}str
         HSCAN {p}str 0
+        HSCAN {p}str x
+        HSCAN {p}str 0 COUNT 0
+        HSCAN {p}none 0 FOO
+        HSCAN {p}h 0 COUNT x MATCH
         HRANDFIELD {p}str
         HDEL {p}h c d e f s big fl inf new newfloat
         EXISTS {p}h
@@ -142,8 +146,12 @@ class HashSetReferenceTest {
         SSCAN {p}a 0 TYPE set
         SSCAN {p}a 0 COUNT 0
         SSCAN {p}none 0
+        SSCAN {p}none x
+        SSCAN {p}none 0 MATCH
         SET {p}str v
         SADD {p}str a
+        SSCAN {p}str 0 FOO
+        SSCAN {p}str 18446744073709551616
         SMEMBERS {p}str
         SINTER {p}str {p}none
         SUNION {p}none {p}str

@@ -96,6 +96,10 @@ class ListReferenceTest {
         LMPOP 1 {p}l LEFT COUNT 1 COUNT 2
         LMPOP 1 {p}l LEFT foo
         LMPOP 1 {p}l LEFT COUNT 2
+        LMPOP 1 {p}l MIDDLE COUNT 0
+        LMPOP 1 {p}l right COUNT x
+        LMPOP 1 {p}l LEFT COUNT 1 foo
+        LMPOP 0 {p}l MIDDLE
         LTRIM {p}l 5 1
         EXISTS {p}l {p}d
         SET {p}s v

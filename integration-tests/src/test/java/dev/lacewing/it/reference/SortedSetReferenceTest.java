@@ -214,6 +214,11 @@ class SortedSetReferenceTest {
             ZMPOP 1 {p}a MIN COUNT 1 COUNT 1
             ZMPOP 1 {p}a MIN COUNT
             ZMPOP 2 {p}s {p}a MIN
+            ZMPOP 1 {p}a UP COUNT 0
+            ZMPOP 1 {p}a max COUNT x
+            ZMPOP 1 {p}a MIN COUNT 1 foo
+            ZSCAN {p}s 0 COUNT 0
+            ZSCAN {p}s x
             """},
         new String[] {"set-operations", """
             ZADD {p}a 1 x 2 y 3 z

@@ -330,6 +330,14 @@ class StreamReferenceTest {
         XREADGROUP GROUP g alice STREAMS {p}g x
         XREAD GROUP g alice STREAMS {p}g >
         XREAD NOACK STREAMS {p}g 0
+        XREAD GROUP g STREAMS {p}g 0
+        XREAD COUNT x GROUP g alice STREAMS {p}g >
+        XREAD BLOCK x NOACK STREAMS {p}g 0
+        XREADGROUP NOACK STREAMS {p}g >
+        XREADGROUP GROUP g alice STREAMS {p}g > 0
+        XREADGROUP GROUP g alice NOACK COUNT x STREAMS {p}g >
+        XREADGROUP GROUP g alice BLOCK -1 STREAMS {p}g >
+        XREADGROUP GROUP g alice FOO
         XREADGROUP GROUP g alice BLOCK 0 STREAMS {p}g 0
         XGROUP SETID {p}g g $ ENTRIESREAD 5
         XGROUP SETID {p}g g 0 FOO 5

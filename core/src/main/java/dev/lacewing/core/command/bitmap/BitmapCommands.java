@@ -17,6 +17,7 @@ import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.api.StringEncoding;
 import dev.lacewing.api.ValueView;
 import dev.lacewing.core.command.Errors;
+import dev.lacewing.core.command.IndexRange;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
 import dev.lacewing.core.pubsub.KeyspaceEvents;
@@ -267,15 +268,12 @@ public final class BitmapCommands {
         long first;
         long last;
         if (count == 4 || count == 5) {
-            long start;
-            long end;
-            try {
-                start = Numbers.parseLong(args.array(), args.offset(2), args.length(2));
-                end = Numbers.parseLong(args.array(), args.offset(3), args.length(3));
-            } catch (InvalidNumber e) {
-                ctx.reply().error(Errors.NOT_INTEGER);
+            IndexRange asked = IndexRange.parse(ctx, 2);
+            if (asked == null) {
                 return;
             }
+            long start = asked.start();
+            long end = asked.end();
             if (start < 0 && end < 0 && start > end) {
                 ctx.reply().integer(0);
                 return;
@@ -289,15 +287,13 @@ public final class BitmapCommands {
                     return;
                 }
             }
-            long total = inBits ? (long) length << 3 : length;
-            long[] range = clamp(start, end, total);
-            if (range[0] > range[1]) {
-                // Before scaling bytes to bits: a start near Long.MAX_VALUE would overflow.
+            long[] bits = bitRange(start, end, inBits, length);
+            if (bits == null) {
                 ctx.reply().integer(0);
                 return;
             }
-            first = inBits ? range[0] : range[0] << 3;
-            last = inBits ? range[1] : (range[1] << 3) + 7;
+            first = bits[0];
+            last = bits[1];
         } else if (count == 2) {
             first = 0;
             last = ((long) length << 3) - 1;
@@ -308,18 +304,20 @@ public final class BitmapCommands {
         ctx.reply().integer(first > last ? 0 : countBits(array, offset, first, last));
     }
 
-    /** Negative indexes counted from {@code total}, then both clamped to [0, total - 1]. */
-    private static long[] clamp(long start, long end, long total) {
-        if (start < 0) {
-            start += total;
+    /**
+     * BITCOUNT and BITPOS's range over a string of {@code length} bytes: {@code start} and
+     * {@code end} in bits or bytes, clamped as GETRANGE clamps them; the first and last bit, or
+     * null when the range is empty.
+     */
+    private static long[] bitRange(long start, long end, boolean inBits, int length) {
+        long total = inBits ? (long) length << 3 : length;
+        long first = IndexRange.clampStart(start, total);
+        long last = IndexRange.clampEnd(end, total);
+        if (first > last) {
+            // Before scaling bytes to bits: a start near Long.MAX_VALUE would overflow.
+            return null;
         }
-        if (end < 0) {
-            end += total;
-        }
-        start = Math.max(start, 0);
-        end = Math.max(end, 0);
-        end = Math.min(end, total - 1);
-        return new long[] {start, end};
+        return inBits ? new long[] {first, last} : new long[] {first << 3, (last << 3) + 7};
     }
 
     /** Set bits in bit range [first, last] of the string at {@code offset}; O(range / 64). */
@@ -397,18 +395,16 @@ public final class BitmapCommands {
                 ctx.reply().error(Errors.NOT_INTEGER);
                 return;
             }
-            long total = inBits ? (long) length << 3 : length;
             if (!endGiven) {
-                end = total - 1;
+                end = inBits ? ((long) length << 3) - 1 : length - 1;
             }
-            long[] range = clamp(start, end, total);
-            if (range[0] > range[1]) {
-                // Before scaling bytes to bits: a start near Long.MAX_VALUE would overflow.
+            long[] bits = bitRange(start, end, inBits, length);
+            if (bits == null) {
                 ctx.reply().integer(-1);
                 return;
             }
-            first = inBits ? range[0] : range[0] << 3;
-            last = inBits ? range[1] : (range[1] << 3) + 7;
+            first = bits[0];
+            last = bits[1];
         } else if (count == 3) {
             first = 0;
             last = ((long) length << 3) - 1;

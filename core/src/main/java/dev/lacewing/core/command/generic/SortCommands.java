@@ -12,6 +12,7 @@ import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.core.command.AggregateChanges;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.PartialQuicksort;
@@ -345,14 +346,9 @@ public final class SortCommands {
             }
         }
         int destination = options.store;
-        if (outputLength > 0) {
-            // server.dirty += outputlen: one change per element stored.
-            keyspace.put(args.array(), args.offset(destination), args.length(destination), stored, Keyspace.NO_EXPIRY,
-                outputLength);
-            KeyspaceEvents.notify(ctx, KeyspaceEvents.LIST, "sortstore", args, destination);
-        } else if (keyspace.remove(args.array(), args.offset(destination), args.length(destination))) {
-            KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "del", args, destination);
-        }
+        // server.dirty += outputlen: one change per element stored.
+        AggregateChanges.stored(ctx, destination, outputLength > 0 ? stored : null, outputLength, KeyspaceEvents.LIST,
+            "sortstore");
         reply.integer(outputLength);
     }
 

@@ -11,8 +11,8 @@ import dev.lacewing.api.CommandHandler;
 import dev.lacewing.api.CommandRegistry;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
-import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.core.command.AggregateChanges;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
@@ -307,17 +307,7 @@ public final class GeoCommands {
             }
         }
         // zaddGenericCommand's server.dirty += added + updated, whether CH replies them or not.
-        if (created) {
-            if (set.size() > 0) {
-                ctx.keyspace().put(args.array(), args.offset(1), args.length(1), set, Keyspace.NO_EXPIRY,
-                    added + updated);
-            }
-        } else if (added + updated > 0) {
-            ctx.keyspace().modified(args.array(), args.offset(1), args.length(1), added + updated);
-        }
-        if (added + updated > 0) {
-            KeyspaceEvents.notify(ctx, KeyspaceEvents.ZSET, "zadd", args, 1);
-        }
+        AggregateChanges.added(ctx, 1, set, created, added + updated, KeyspaceEvents.ZSET, "zadd");
         reply.integer(changed ? added + updated : added);
     }
 
@@ -631,9 +621,7 @@ public final class GeoCommands {
         }
         if (set == null) {
             if (storeKey >= 0) {
-                if (ctx.keyspace().remove(args.array(), args.offset(storeKey), args.length(storeKey))) {
-                    KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "del", args, storeKey);
-                }
+                AggregateChanges.storedEmpty(ctx, storeKey);
                 reply.integer(0);
             } else {
                 reply.array(0);
@@ -750,25 +738,19 @@ public final class GeoCommands {
      */
     private static void storePoints(CommandContext ctx, int storeKey, Point[] points, int returned,
                                     double metersPerUnit, boolean storeDistances, String event) {
-        Arguments args = ctx.arguments();
-        if (returned == 0) {
-            if (ctx.keyspace().remove(args.array(), args.offset(storeKey), args.length(storeKey))) {
-                KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "del", args, storeKey);
-            }
-        } else {
+        SortedSet result = null;
+        if (returned > 0) {
             long maxEntries = maxListpackEntries(ctx);
             long maxValue = maxListpackValue(ctx);
-            SortedSet result = new SortedSet();
+            result = new SortedSet();
             for (int i = 0; i < returned; i++) {
                 Point point = points[i];
                 result.add(point.member(), storeDistances ? point.distance() / metersPerUnit : point.score(),
                     maxEntries, maxValue);
             }
-            // server.dirty += returned_items: one change per member stored.
-            ctx.keyspace().put(args.array(), args.offset(storeKey), args.length(storeKey), result,
-                Keyspace.NO_EXPIRY, returned);
-            KeyspaceEvents.notify(ctx, KeyspaceEvents.ZSET, event, args, storeKey);
         }
+        // server.dirty += returned_items: one change per member stored.
+        AggregateChanges.stored(ctx, storeKey, result, returned, KeyspaceEvents.ZSET, event);
         ctx.reply().integer(returned);
     }
 }

@@ -12,8 +12,8 @@ import dev.lacewing.api.CommandHandler;
 import dev.lacewing.api.CommandRegistry;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
-import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.core.command.AggregateChanges;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
@@ -96,16 +96,10 @@ public final class HashCommands {
 
     /**
      * Stores a hash created by {@link #lookupOrCreate}, or tells the keyspace an existing one
-     * changed, {@code changes} for the dirty counter; then the command's keyspace event.
+     * changed, {@code changes} (at least 1) for the dirty counter; then the command's keyspace event.
      */
     private static void store(CommandContext ctx, HashValue hash, boolean created, String event, long changes) {
-        Arguments args = ctx.arguments();
-        if (created) {
-            ctx.keyspace().put(args.array(), args.offset(1), args.length(1), hash, Keyspace.NO_EXPIRY, changes);
-        } else {
-            ctx.keyspace().modified(args.array(), args.offset(1), args.length(1), changes);
-        }
-        KeyspaceEvents.notify(ctx, KeyspaceEvents.HASH, event, args, 1);
+        AggregateChanges.added(ctx, 1, hash, created, changes, KeyspaceEvents.HASH, event);
     }
 
     private static long maxEntries(CommandContext ctx) {
@@ -183,16 +177,9 @@ public final class HashCommands {
                 deleted++;
             }
         }
-        if (hash.size() == 0) {
-            ctx.keyspace().remove(args.array(), args.offset(1), args.length(1), deleted);
-        } else if (deleted > 0) {
-            ctx.keyspace().modified(args.array(), args.offset(1), args.length(1), deleted);
-        }
+        // A stored hash is never empty: deleting nothing leaves it as it was.
         if (deleted > 0) {
-            KeyspaceEvents.notify(ctx, KeyspaceEvents.HASH, "hdel", args, 1);
-        }
-        if (hash.size() == 0) {
-            KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "del", args, 1);
+            AggregateChanges.changedInPlace(ctx, 1, hash.size() == 0, deleted, KeyspaceEvents.HASH, "hdel");
         }
         ctx.reply().integer(deleted);
     }
@@ -220,8 +207,7 @@ public final class HashCommands {
                 return;
             }
         }
-        if ((increment < 0 && current < 0 && increment < Long.MIN_VALUE - current)
-            || (increment > 0 && current > 0 && increment > Long.MAX_VALUE - current)) {
+        if (Numbers.sumOverflows(current, increment)) {
             ctx.reply().error(Errors.OVERFLOW);
             return;
         }
@@ -428,30 +414,18 @@ public final class HashCommands {
      * were visited.
      */
     private static void hscan(CommandContext ctx) {
+        ScanOptions.KeyScan<HashValue> scan = ScanOptions.ofKey(ctx, HashValue.TYPE);
+        if (scan == null) {
+            return;
+        }
+        HashValue hash = scan.value();
+        ScanOptions options = scan.options();
+        List<byte[]> gathered = new ArrayList<>();
+        // Redis counts a field and its value as two of COUNT.
+        PairCopier visitor = new PairCopier(hash, gathered);
+        long cursor = options.walk(scan.cursor(), bucket -> hash.scan(bucket, 1, visitor), gathered);
         Arguments args = ctx.arguments();
         ReplyWriter reply = ctx.reply();
-        Long start = ScanOptions.cursor(ctx, 2);
-        if (start == null) {
-            return;
-        }
-        long cursor = start;
-        HashValue hash = lookup(ctx);
-        if (hash == null) {
-            ScanOptions.replyEmpty(reply);
-            return;
-        }
-        ScanOptions options = ScanOptions.parse(ctx, 3, false);
-        if (options == null) {
-            return;
-        }
-        long count = options.count();
-        List<byte[]> gathered = new ArrayList<>();
-        // Redis counts a field and its value as two of COUNT, and stops after 10 * COUNT buckets.
-        long steps = options.maxSteps();
-        PairCopier visitor = new PairCopier(hash, gathered);
-        do {
-            cursor = hash.scan(cursor, 1, visitor);
-        } while (cursor != 0 && --steps > 0 && gathered.size() < count);
         List<byte[]> replied = new ArrayList<>(gathered.size());
         for (int i = 0; i < gathered.size(); i += 2) {
             byte[] field = gathered.get(i);

@@ -15,10 +15,11 @@ import dev.lacewing.api.CommandHandler;
 import dev.lacewing.api.CommandRegistry;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
-import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.core.command.AggregateChanges;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.IndexRange;
+import dev.lacewing.core.command.MultiPopOptions;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Timeouts;
 import dev.lacewing.core.datatype.Quicklist;
@@ -41,8 +42,6 @@ public final class ListCommands {
 
     private static final String INDEX_OUT_OF_RANGE = "ERR index out of range";
     private static final String NOT_POSITIVE = "ERR value is out of range, must be positive";
-    private static final String NUMKEYS = "ERR numkeys should be greater than 0";
-    private static final String COUNT_NOT_POSITIVE = "ERR count should be greater than 0";
     private static final String RANK_ZERO = "ERR RANK can't be zero: use 1 to start from the first match, 2 from "
         + "the second ... or use negative to start from the end of the list";
     private static final String COUNT_NEGATIVE = "ERR COUNT can't be negative";
@@ -128,9 +127,7 @@ public final class ListCommands {
      * command that made it.
      */
     private static void store(CommandContext ctx, int index, Quicklist list, String event, long changes) {
-        Arguments args = ctx.arguments();
-        ctx.keyspace().put(args.array(), args.offset(index), args.length(index), list, Keyspace.NO_EXPIRY, changes);
-        KeyspaceEvents.notify(ctx, KeyspaceEvents.LIST, event, args, index);
+        AggregateChanges.stored(ctx, index, list, changes, KeyspaceEvents.LIST, event);
     }
 
     /**
@@ -146,17 +143,7 @@ public final class ListCommands {
      * or popped, as Redis counts them, 0 where Redis counts none.
      */
     private static void changed(CommandContext ctx, int index, Quicklist list, String event, long changes) {
-        Arguments args = ctx.arguments();
-        boolean emptied = list.size() == 0;
-        if (emptied) {
-            ctx.keyspace().remove(args.array(), args.offset(index), args.length(index), changes);
-        } else {
-            ctx.keyspace().modified(args.array(), args.offset(index), args.length(index), changes);
-        }
-        KeyspaceEvents.notify(ctx, KeyspaceEvents.LIST, event, args, index);
-        if (emptied) {
-            KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "del", args, index);
-        }
+        AggregateChanges.changedInPlace(ctx, index, list.size() == 0, changes, KeyspaceEvents.LIST, event);
     }
 
     private static String pushEvent(boolean where) {
@@ -585,44 +572,11 @@ public final class ListCommands {
      * {@code timeoutIndex} (0 seconds: for ever).
      */
     private static void mpop(CommandContext ctx, int numkeysIndex, int timeoutIndex) {
-        Arguments args = ctx.arguments();
-        long numkeys;
-        try {
-            numkeys = parseLong(ctx, numkeysIndex);
-        } catch (Numbers.InvalidNumber e) {
-            numkeys = 0;
-        }
-        if (numkeys <= 0) {
-            ctx.reply().error(NUMKEYS);
+        MultiPopOptions options = MultiPopOptions.parse(ctx, numkeysIndex, "left", "right");
+        if (options == null) {
             return;
         }
-        long whereIndex = numkeysIndex + numkeys + 1;
-        if (whereIndex >= args.count()) {
-            ctx.reply().error(Errors.SYNTAX);
-            return;
-        }
-        Boolean where = side(ctx, (int) whereIndex);
-        if (where == null) {
-            return;
-        }
-        long count = -1;
-        for (int i = (int) whereIndex + 1; i < args.count(); i++) {
-            if (count == -1 && args.is(i, "count") && i + 1 < args.count()) {
-                i++;
-                try {
-                    count = parseLong(ctx, i);
-                } catch (Numbers.InvalidNumber e) {
-                    count = 0;
-                }
-                if (count <= 0) {
-                    ctx.reply().error(COUNT_NOT_POSITIVE);
-                    return;
-                }
-            } else {
-                ctx.reply().error(Errors.SYNTAX);
-                return;
-            }
-        }
+        boolean where = options.firstEnd() ? HEAD : TAIL;
         // BLMPOP's timeout is read after numkeys, the side and COUNT, as blockingPopGenericCommand reads it.
         long deadline = -1;
         if (timeoutIndex > 0) {
@@ -631,10 +585,10 @@ public final class ListCommands {
                 return;
             }
         }
-        long popCount = count == -1 ? 1 : count;
+        long popCount = options.count();
         int firstKey = numkeysIndex + 1;
-        int[] keys = new int[(int) numkeys];
-        for (int k = 0; k < numkeys; k++) {
+        int[] keys = new int[options.numKeys()];
+        for (int k = 0; k < keys.length; k++) {
             keys[k] = firstKey + k;
             Quicklist list = list(ctx, firstKey + k);
             if (list != null) {

@@ -14,6 +14,7 @@ import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.core.command.AggregateChanges;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
@@ -102,28 +103,6 @@ public final class SetCommands {
         return ctx.server().settings().getLong(MAX_INTSET_ENTRIES, DEFAULT_MAX_INTSET_ENTRIES);
     }
 
-    /** The set at an argument changed in place: {@code changes} members for the dirty counter. */
-    private static void modified(CommandContext ctx, int index, long changes) {
-        Arguments args = ctx.arguments();
-        ctx.keyspace().modified(args.array(), args.offset(index), args.length(index), changes);
-    }
-
-    /** Deletes the key at an argument, {@code changes} for the dirty counter; false when there was none. */
-    private static boolean removeKey(CommandContext ctx, int index, long changes) {
-        Arguments args = ctx.arguments();
-        return ctx.keyspace().remove(args.array(), args.offset(index), args.length(index), changes);
-    }
-
-    private static void notify(CommandContext ctx, int type, String event, int index) {
-        KeyspaceEvents.notify(ctx, type, event, ctx.arguments(), index);
-    }
-
-    /** Stores a new set under the key at an argument, {@code changes} for the dirty counter. */
-    private static void put(CommandContext ctx, int index, SetValue set, long changes) {
-        Arguments args = ctx.arguments();
-        ctx.keyspace().put(args.array(), args.offset(index), args.length(index), set, Keyspace.NO_EXPIRY, changes);
-    }
-
     // ---- single-key commands ---------------------------------------------------------------
 
     /** SADD: a new set is an intset when its first member is an integer (setTypeCreate). */
@@ -139,14 +118,7 @@ public final class SetCommands {
                 added++;
             }
         }
-        if (value == null) {
-            put(ctx, 1, set, added);
-        } else if (added > 0) {
-            modified(ctx, 1, added);
-        }
-        if (added > 0) {
-            notify(ctx, KeyspaceEvents.SET, "sadd", 1);
-        }
+        AggregateChanges.added(ctx, 1, set, value == null, added, KeyspaceEvents.SET, "sadd");
         ctx.reply().integer(added);
     }
 
@@ -163,16 +135,9 @@ public final class SetCommands {
                 removed++;
             }
         }
-        if (set.size() == 0) {
-            removeKey(ctx, 1, removed);
-        } else if (removed > 0) {
-            modified(ctx, 1, removed);
-        }
+        // A stored set is never empty: removing nothing leaves it as it was.
         if (removed > 0) {
-            notify(ctx, KeyspaceEvents.SET, "srem", 1);
-        }
-        if (set.size() == 0) {
-            notify(ctx, KeyspaceEvents.GENERIC, "del", 1);
+            afterRemoval(ctx, set, "srem", removed);
         }
         ctx.reply().integer(removed);
     }
@@ -246,9 +211,7 @@ public final class SetCommands {
         }
         if (count >= set.size()) {
             replySet(reply, union(ctx, List.of(set)));
-            removeKey(ctx, 1, set.size());
-            notify(ctx, KeyspaceEvents.SET, "spop", 1);
-            notify(ctx, KeyspaceEvents.GENERIC, "del", 1);
+            AggregateChanges.changedInPlace(ctx, 1, true, set.size(), KeyspaceEvents.SET, "spop");
             return;
         }
         RandomGenerator random = ThreadLocalRandom.current();
@@ -266,16 +229,7 @@ public final class SetCommands {
      * then "del" if it went.
      */
     private static void afterRemoval(CommandContext ctx, SetValue set, String event, long changes) {
-        boolean emptied = set.size() == 0;
-        if (emptied) {
-            removeKey(ctx, 1, changes);
-        } else {
-            modified(ctx, 1, changes);
-        }
-        notify(ctx, KeyspaceEvents.SET, event, 1);
-        if (emptied) {
-            notify(ctx, KeyspaceEvents.GENERIC, "del", 1);
-        }
+        AggregateChanges.changedInPlace(ctx, 1, set.size() == 0, changes, KeyspaceEvents.SET, event);
     }
 
     /**
@@ -358,15 +312,12 @@ public final class SetCommands {
             return;
         }
         afterRemoval(ctx, from, "srem", 1);
-        if (to == null) {
+        boolean created = to == null;
+        if (created) {
             to = SetValue.forFirstMember(array, memberOffset, memberLength);
-            to.add(array, memberOffset, memberLength, maxIntsetEntries(ctx));
-            put(ctx, 2, to, 1);
-            notify(ctx, KeyspaceEvents.SET, "sadd", 2);
-        } else if (to.add(array, memberOffset, memberLength, maxIntsetEntries(ctx))) {
-            modified(ctx, 2, 1);
-            notify(ctx, KeyspaceEvents.SET, "sadd", 2);
         }
+        boolean added = to.add(array, memberOffset, memberLength, maxIntsetEntries(ctx));
+        AggregateChanges.added(ctx, 2, to, created, added ? 1 : 0, KeyspaceEvents.SET, "sadd");
         ctx.reply().integer(1);
     }
 
@@ -443,9 +394,7 @@ public final class SetCommands {
         }
         if (empty) {
             if (destination != 0) {
-                if (removeKey(ctx, destination, 1)) {
-                    notify(ctx, KeyspaceEvents.GENERIC, "del", destination);
-                }
+                AggregateChanges.storedEmpty(ctx, destination);
                 reply.integer(0);
             } else if (cardinalityOnly) {
                 reply.integer(0);
@@ -568,12 +517,7 @@ public final class SetCommands {
 
     /** A *STORE result replaces the destination (whatever its type), or deletes it when empty. */
     private static void storeResult(CommandContext ctx, int destination, SetValue result, String event) {
-        if (result.size() > 0) {
-            put(ctx, destination, result, 1);
-            notify(ctx, KeyspaceEvents.SET, event, destination);
-        } else if (removeKey(ctx, destination, 1)) {
-            notify(ctx, KeyspaceEvents.GENERIC, "del", destination);
-        }
+        AggregateChanges.stored(ctx, destination, result.size() > 0 ? result : null, 1, KeyspaceEvents.SET, event);
         ctx.reply().integer(result.size());
     }
 
@@ -592,34 +536,23 @@ public final class SetCommands {
 
     /** SSCAN key cursor [MATCH pattern] [COUNT count]: as HSCAN, over members. */
     private static void sscan(CommandContext ctx) {
-        Arguments args = ctx.arguments();
-        ReplyWriter reply = ctx.reply();
-        Long start = ScanOptions.cursor(ctx, 2);
-        if (start == null) {
+        ScanOptions.KeyScan<SetValue> scan = ScanOptions.ofKey(ctx, SetValue.TYPE);
+        if (scan == null) {
             return;
         }
-        long cursor = start;
-        SetValue set = lookup(ctx, 1);
-        if (set == null) {
-            ScanOptions.replyEmpty(reply);
-            return;
-        }
-        ScanOptions options = ScanOptions.parse(ctx, 3, false);
-        if (options == null) {
-            return;
-        }
-        long count = options.count();
+        SetValue set = scan.value();
+        ScanOptions options = scan.options();
         List<byte[]> gathered = new ArrayList<>();
-        long steps = options.maxSteps();
-        do {
-            cursor = set.scan(cursor, 1, at -> gathered.add(set.member(at)));
-        } while (cursor != 0 && --steps > 0 && gathered.size() < count);
+        long cursor = options.walk(scan.cursor(), bucket -> set.scan(bucket, 1, at -> gathered.add(set.member(at))),
+            gathered);
+        Arguments args = ctx.arguments();
         List<byte[]> replied = new ArrayList<>(gathered.size());
         for (byte[] member : gathered) {
             if (options.matches(args, member)) {
                 replied.add(member);
             }
         }
+        ReplyWriter reply = ctx.reply();
         ScanOptions.replyHead(reply, cursor, replied.size());
         replied.forEach(reply::bulk);
     }

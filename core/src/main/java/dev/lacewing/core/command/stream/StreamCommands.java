@@ -18,7 +18,6 @@ import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
-import dev.lacewing.core.command.Timeouts;
 import dev.lacewing.core.command.server.ConnectionCommands;
 import dev.lacewing.core.command.server.Subcommands;
 import dev.lacewing.core.datatype.StreamId;
@@ -58,13 +57,6 @@ public final class StreamCommands {
     static final String LIMIT_WITHOUT_APPROX = "ERR syntax error, LIMIT cannot be used without the special ~ option";
     static final String INVALID_START = "ERR invalid start ID for the interval";
     static final String INVALID_END = "ERR invalid end ID for the interval";
-    static final String UNBALANCED_XREAD = "ERR Unbalanced XREAD list of streams: for each stream key an ID or '$' "
-        + "must be specified.";
-    static final String TIMEOUT_NOT_INTEGER = "ERR timeout is not an integer or out of range";
-    static final String GROUP_ONLY_XREADGROUP = "ERR The GROUP option is only supported by XREADGROUP. You called "
-        + "XREAD instead.";
-    static final String NOACK_ONLY_XREADGROUP = "ERR The NOACK option is only supported by XREADGROUP. You called "
-        + "XREAD instead.";
     static final String GT_ONLY_XREADGROUP = "ERR The > ID can be specified only when calling XREADGROUP using the "
         + "GROUP <group> <consumer> option.";
     static final String SETID_BELOW_TOP = "ERR The ID specified in XSETID is smaller than the target stream top item";
@@ -680,61 +672,16 @@ public final class StreamCommands {
 
     /** XREAD [COUNT count] [BLOCK milliseconds] STREAMS key [key ...] id [id ...] */
     private static void xread(CommandContext ctx) {
+        StreamReadOptions options = StreamReadOptions.parse(ctx, false);
+        if (options == null) {
+            return;
+        }
         Arguments args = ctx.arguments();
         ReplyWriter reply = ctx.reply();
-        long count = 0;
-        long deadline = -1;
-        int streamsAt = 0;
-        int streams = 0;
-        try {
-            for (int i = 1; i < args.count(); i++) {
-                boolean more = i + 1 < args.count();
-                if (args.is(i, "BLOCK") && more) {
-                    i++;
-                    long timeout;
-                    try {
-                        timeout = Numbers.parseLong(args.array(), args.offset(i), args.length(i));
-                    } catch (InvalidNumber e) {
-                        reply.error(TIMEOUT_NOT_INTEGER);
-                        return;
-                    }
-                    if (timeout < 0) {
-                        reply.error(Timeouts.NEGATIVE);
-                        return;
-                    }
-                    long now = System.currentTimeMillis();
-                    deadline = timeout == 0 ? 0 : timeout > Long.MAX_VALUE - now ? Long.MAX_VALUE : now + timeout;
-                } else if (args.is(i, "COUNT") && more) {
-                    i++;
-                    count = Math.max(0, Numbers.parseLong(args.array(), args.offset(i), args.length(i)));
-                } else if (args.is(i, "STREAMS") && more) {
-                    streamsAt = i + 1;
-                    int rest = args.count() - streamsAt;
-                    if (rest % 2 != 0) {
-                        reply.error(UNBALANCED_XREAD);
-                        return;
-                    }
-                    streams = rest / 2;
-                    break;
-                } else if (args.is(i, "GROUP") && i + 2 < args.count()) {
-                    reply.error(GROUP_ONLY_XREADGROUP);
-                    return;
-                } else if (args.is(i, "NOACK")) {
-                    reply.error(NOACK_ONLY_XREADGROUP);
-                    return;
-                } else {
-                    reply.error(Errors.SYNTAX);
-                    return;
-                }
-            }
-        } catch (InvalidNumber e) {
-            reply.error(Errors.NOT_INTEGER);
-            return;
-        }
-        if (streamsAt == 0) {
-            reply.error(Errors.SYNTAX);
-            return;
-        }
+        long count = options.count();
+        long deadline = options.deadline();
+        int streamsAt = options.streamsAt();
+        int streams = options.streams();
         StreamId[] after = new StreamId[streams];
         StreamValue[] values = new StreamValue[streams];
         for (int i = 0; i < streams; i++) {

@@ -19,7 +19,6 @@ import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
-import dev.lacewing.core.command.Timeouts;
 import dev.lacewing.core.command.server.ConnectionCommands;
 import dev.lacewing.core.command.server.Subcommands;
 import dev.lacewing.core.command.stream.StreamCommands.InvalidId;
@@ -51,7 +50,6 @@ final class StreamGroupCommands {
         + "you may want to use the MKSTREAM option to create an empty stream automatically.";
     static final String BUSYGROUP = "BUSYGROUP Consumer Group name already exists";
     static final String ENTRIES_READ_NEGATIVE = "ERR value for ENTRIESREAD must be positive or -1";
-    static final String MISSING_GROUP = "ERR Missing GROUP option for XREADGROUP";
     static final String DOLLAR_IN_XREADGROUP = "ERR The $ ID is meaningless in the context of XREADGROUP: you want "
         + "to read the history of this consumer by specifying a proper ID, or use the > ID to get new messages. The $ "
         + "ID would just return an empty result set.";
@@ -334,66 +332,18 @@ final class StreamGroupCommands {
 
     /** XREADGROUP GROUP group consumer [COUNT count] [BLOCK milliseconds] [NOACK] STREAMS key [key ...] id [id ...] */
     private static void xreadgroup(CommandContext ctx) {
+        StreamReadOptions options = StreamReadOptions.parse(ctx, true);
+        if (options == null) {
+            return;
+        }
         Arguments args = ctx.arguments();
         ReplyWriter reply = ctx.reply();
-        long count = 0;
-        long deadline = -1;
-        boolean noAck = false;
-        int groupAt = 0;
-        int streamsAt = 0;
-        int streams = 0;
-        try {
-            for (int i = 1; i < args.count(); i++) {
-                int more = args.count() - i - 1;
-                if (args.is(i, "BLOCK") && more > 0) {
-                    i++;
-                    long timeout;
-                    try {
-                        timeout = Numbers.parseLong(args.array(), args.offset(i), args.length(i));
-                    } catch (InvalidNumber e) {
-                        reply.error(StreamCommands.TIMEOUT_NOT_INTEGER);
-                        return;
-                    }
-                    if (timeout < 0) {
-                        reply.error(Timeouts.NEGATIVE);
-                        return;
-                    }
-                    long now = System.currentTimeMillis();
-                    deadline = timeout == 0 ? 0 : timeout > Long.MAX_VALUE - now ? Long.MAX_VALUE : now + timeout;
-                } else if (args.is(i, "COUNT") && more > 0) {
-                    i++;
-                    count = Math.max(0, Numbers.parseLong(args.array(), args.offset(i), args.length(i)));
-                } else if (args.is(i, "STREAMS") && more > 0) {
-                    streamsAt = i + 1;
-                    int rest = args.count() - streamsAt;
-                    if (rest % 2 != 0) {
-                        reply.error(StreamCommands.UNBALANCED_XREAD);
-                        return;
-                    }
-                    streams = rest / 2;
-                    break;
-                } else if (args.is(i, "GROUP") && more >= 2) {
-                    groupAt = i + 1;
-                    i += 2;
-                } else if (args.is(i, "NOACK")) {
-                    noAck = true;
-                } else {
-                    reply.error(Errors.SYNTAX);
-                    return;
-                }
-            }
-        } catch (InvalidNumber e) {
-            reply.error(Errors.NOT_INTEGER);
-            return;
-        }
-        if (streamsAt == 0) {
-            reply.error(Errors.SYNTAX);
-            return;
-        }
-        if (groupAt == 0) {
-            reply.error(MISSING_GROUP);
-            return;
-        }
+        long count = options.count();
+        long deadline = options.deadline();
+        boolean noAck = options.noAck();
+        int groupAt = options.groupAt();
+        int streamsAt = options.streamsAt();
+        int streams = options.streams();
         byte[] groupName = argument(args, groupAt);
         StreamId[] after = new StreamId[streams];
         StreamValue[] values = new StreamValue[streams];

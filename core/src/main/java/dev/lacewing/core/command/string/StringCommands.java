@@ -17,6 +17,7 @@ import dev.lacewing.api.ReplyWriter;
 import dev.lacewing.api.StringEncoding;
 import dev.lacewing.api.ValueView;
 import dev.lacewing.core.command.Errors;
+import dev.lacewing.core.command.IndexRange;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
 import dev.lacewing.core.command.Numbers.LongDouble;
@@ -489,8 +490,7 @@ public final class StringCommands {
                 return;
             }
         }
-        if ((increment < 0 && value < 0 && increment < Long.MIN_VALUE - value)
-            || (increment > 0 && value > 0 && increment > Long.MAX_VALUE - value)) {
+        if (Numbers.sumOverflows(value, increment)) {
             ctx.reply().error(Errors.OVERFLOW);
             return;
         }
@@ -588,16 +588,11 @@ public final class StringCommands {
      * empty string when the range is empty or the key missing.
      */
     private static void getrange(CommandContext ctx) {
-        Arguments args = ctx.arguments();
-        long start;
-        long end;
-        try {
-            start = Numbers.parseLong(args.array(), args.offset(2), args.length(2));
-            end = Numbers.parseLong(args.array(), args.offset(3), args.length(3));
-        } catch (InvalidNumber e) {
-            ctx.reply().error(Errors.NOT_INTEGER);
+        IndexRange asked = IndexRange.parse(ctx, 2);
+        if (asked == null) {
             return;
         }
+        Arguments args = ctx.arguments();
         ValueView view = ctx.valueView();
         if (!ctx.keyspace().getValue(args.array(), args.offset(1), args.length(1), view)) {
             ctx.reply().bulk(EMPTY);
@@ -608,7 +603,7 @@ public final class StringCommands {
             ctx.reply().error(Errors.WRONG_TYPE);
             return;
         }
-        replyRange(ctx, view, start, end);
+        replyRange(ctx, view, asked.start(), asked.end());
         view.clear();
     }
 
@@ -618,19 +613,12 @@ public final class StringCommands {
             ctx.reply().bulk(EMPTY);
             return;
         }
-        if (start < 0) {
-            start += length;
-        }
-        if (end < 0) {
-            end += length;
-        }
-        start = Math.max(start, 0);
-        end = Math.max(end, 0);
-        end = Math.min(end, length - 1);
-        if (start > end || length == 0) {
+        long first = IndexRange.clampStart(start, length);
+        long last = IndexRange.clampEnd(end, length);
+        if (first > last) {
             ctx.reply().bulk(EMPTY);
         } else {
-            ctx.reply().bulk(string, (int) start, (int) (end - start + 1));
+            ctx.reply().bulk(string, (int) first, (int) (last - first + 1));
         }
     }
 

@@ -15,10 +15,11 @@ import dev.lacewing.api.CommandHandler;
 import dev.lacewing.api.CommandRegistry;
 import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.KeyScope;
-import dev.lacewing.api.Keyspace;
 import dev.lacewing.api.ReplyWriter;
+import dev.lacewing.core.command.AggregateChanges;
 import dev.lacewing.core.command.Errors;
 import dev.lacewing.core.command.IndexRange;
+import dev.lacewing.core.command.MultiPopOptions;
 import dev.lacewing.core.command.Numbers;
 import dev.lacewing.core.command.Numbers.InvalidNumber;
 import dev.lacewing.core.command.RandomCount;
@@ -219,17 +220,7 @@ public final class SortedSetCommands {
      * {@code members}, one per member removed.
      */
     private static void changed(CommandContext ctx, int keyIndex, SortedSet set, String event, long members) {
-        Arguments args = ctx.arguments();
-        boolean emptied = set.size() == 0;
-        if (emptied) {
-            ctx.keyspace().remove(args.array(), args.offset(keyIndex), args.length(keyIndex), members);
-        } else {
-            ctx.keyspace().modified(args.array(), args.offset(keyIndex), args.length(keyIndex), members);
-        }
-        KeyspaceEvents.notify(ctx, KeyspaceEvents.ZSET, event, args, keyIndex);
-        if (emptied) {
-            KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "del", args, keyIndex);
-        }
+        AggregateChanges.changedInPlace(ctx, keyIndex, set.size() == 0, members, KeyspaceEvents.ZSET, event);
     }
 
     /**
@@ -237,16 +228,7 @@ public final class SortedSetCommands {
      * command's keyspace event; an empty result deletes the key ("del" when there was one).
      */
     private static void store(CommandContext ctx, int keyIndex, SortedSet result, String event) {
-        Arguments args = ctx.arguments();
-        Keyspace keyspace = ctx.keyspace();
-        if (result.size() == 0) {
-            if (keyspace.remove(args.array(), args.offset(keyIndex), args.length(keyIndex))) {
-                KeyspaceEvents.notify(ctx, KeyspaceEvents.GENERIC, "del", args, keyIndex);
-            }
-        } else {
-            keyspace.put(args.array(), args.offset(keyIndex), args.length(keyIndex), result, Keyspace.NO_EXPIRY);
-            KeyspaceEvents.notify(ctx, KeyspaceEvents.ZSET, event, args, keyIndex);
-        }
+        AggregateChanges.stored(ctx, keyIndex, result.size() > 0 ? result : null, 1, KeyspaceEvents.ZSET, event);
         ctx.reply().integer(result.size());
     }
 
@@ -590,17 +572,7 @@ public final class SortedSetCommands {
             }
         }
         // zaddGenericCommand's server.dirty += added + updated, whether CH replies them or not.
-        if (created) {
-            if (set.size() > 0) {
-                ctx.keyspace().put(args.array(), args.offset(1), args.length(1), set, Keyspace.NO_EXPIRY,
-                    added + updated);
-            }
-        } else if (added + updated > 0) {
-            ctx.keyspace().modified(args.array(), args.offset(1), args.length(1), added + updated);
-        }
-        if (added + updated > 0) {
-            KeyspaceEvents.notify(ctx, KeyspaceEvents.ZSET, incr ? "zincr" : "zadd", args, 1);
-        }
+        AggregateChanges.added(ctx, 1, set, created, added + updated, KeyspaceEvents.ZSET, incr ? "zincr" : "zadd");
         if (error != null) {
             reply.error(error);
             return;
@@ -966,55 +938,12 @@ public final class SortedSetCommands {
      * timeout, then the first key holding a set is popped; none gives a null array (ZMPOP) or blocks.
      */
     private static void zmpop(CommandContext ctx, int numKeysIndex, boolean blocking) {
-        Arguments args = ctx.arguments();
-        ReplyWriter reply = ctx.reply();
-        long numKeys;
-        try {
-            numKeys = parseLong(ctx, numKeysIndex);
-        } catch (InvalidNumber e) {
-            numKeys = 0;
-        }
-        if (numKeys < 1) {
-            reply.error(Errors.NUMKEYS_NOT_POSITIVE);
+        MultiPopOptions options = MultiPopOptions.parse(ctx, numKeysIndex, "min", "max");
+        if (options == null) {
             return;
         }
-        long whereIndex = numKeysIndex + numKeys + 1;
-        if (whereIndex >= args.count()) {
-            reply.error(Errors.SYNTAX);
-            return;
-        }
-        int where = (int) whereIndex;
-        boolean max;
-        if (args.is(where, "min")) {
-            max = false;
-        } else if (args.is(where, "max")) {
-            max = true;
-        } else {
-            reply.error(Errors.SYNTAX);
-            return;
-        }
-        long count = -1;
-        for (int j = where + 1; j < args.count(); j++) {
-            boolean more = j < args.count() - 1;
-            if (count == -1 && args.is(j, "count") && more) {
-                j++;
-                try {
-                    count = parseLong(ctx, j);
-                } catch (InvalidNumber e) {
-                    count = 0;
-                }
-                if (count < 1) {
-                    reply.error(Errors.COUNT_NOT_POSITIVE);
-                    return;
-                }
-            } else {
-                reply.error(Errors.SYNTAX);
-                return;
-            }
-        }
-        if (count == -1) {
-            count = 1;
-        }
+        boolean max = !options.firstEnd();
+        long count = options.count();
         long deadline = 0;
         if (blocking) {
             deadline = Timeouts.deadline(ctx, 1);
@@ -1022,9 +951,10 @@ public final class SortedSetCommands {
                 return;
             }
         }
-        int[] keys = new int[(int) numKeys];
-        for (int key = numKeysIndex + 1; key < where; key++) {
-            keys[key - numKeysIndex - 1] = key;
+        int[] keys = new int[options.numKeys()];
+        for (int k = 0; k < keys.length; k++) {
+            int key = numKeysIndex + 1 + k;
+            keys[k] = key;
             SortedSet set = lookup(ctx, key);
             if (set != null) {
                 popFromKey(ctx, set, key, max, count, true);
@@ -1032,7 +962,7 @@ public final class SortedSetCommands {
             }
         }
         if (!blocking) {
-            reply.nullArray();
+            ctx.reply().nullArray();
             return;
         }
         ctx.block(deadline, keys, -1, new SetWaiter(max, count, true));
@@ -1400,36 +1330,24 @@ public final class SortedSetCommands {
      * buckets. Scores are bulk strings in both protocols, as scanGenericCommand replies them.
      */
     private static void zscan(CommandContext ctx) {
-        Arguments args = ctx.arguments();
-        ReplyWriter reply = ctx.reply();
-        Long start = ScanOptions.cursor(ctx, 2);
-        if (start == null) {
+        ScanOptions.KeyScan<SortedSet> scan = ScanOptions.ofKey(ctx, SortedSet.TYPE);
+        if (scan == null) {
             return;
         }
-        long cursor = start;
-        SortedSet set = lookup(ctx, 1);
-        if (set == null) {
-            ScanOptions.replyEmpty(reply);
-            return;
-        }
-        ScanOptions options = ScanOptions.parse(ctx, 3, false);
-        if (options == null) {
-            return;
-        }
-        long count = options.count();
+        SortedSet set = scan.value();
+        ScanOptions options = scan.options();
         // Slices of the set's own bytes: nothing changes the set before the reply is written.
         List<Scanned> members = new ArrayList<>();
         SortedSet.Visitor gather =
             (array, offset, length, score) -> members.add(new Scanned(array, offset, length, score));
+        long cursor = 0;
         if (!set.isLarge()) {
             set.visit(0, set.size() - 1, false, gather);
-            cursor = 0;
         } else {
-            long steps = options.maxSteps();
-            do {
-                cursor = set.scan(cursor, 1, gather);
-            } while (cursor != 0 && --steps > 0 && members.size() < count);
+            cursor = options.walk(scan.cursor(), bucket -> set.scan(bucket, 1, gather), members);
         }
+        Arguments args = ctx.arguments();
+        ReplyWriter reply = ctx.reply();
         members.removeIf(member -> !options.matches(args, member.array, member.offset, member.length));
         ScanOptions.replyHead(reply, cursor, members.size() * 2);
         for (Scanned member : members) {
