@@ -20,7 +20,6 @@ import dev.lacewing.core.command.Numbers.InvalidNumber;
 import dev.lacewing.core.command.Numbers.LongDouble;
 import dev.lacewing.core.command.RandomCount;
 import dev.lacewing.core.command.ScanOptions;
-import dev.lacewing.core.command.generic.KeyCommands;
 import dev.lacewing.core.datatype.HashValue;
 import dev.lacewing.core.datatype.Positioned;
 import dev.lacewing.core.pubsub.KeyspaceEvents;

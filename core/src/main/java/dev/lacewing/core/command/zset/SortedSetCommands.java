@@ -25,7 +25,6 @@ import dev.lacewing.core.command.Numbers.InvalidNumber;
 import dev.lacewing.core.command.RandomCount;
 import dev.lacewing.core.command.ScanOptions;
 import dev.lacewing.core.command.Timeouts;
-import dev.lacewing.core.command.generic.KeyCommands;
 import dev.lacewing.core.datatype.SetValue;
 import dev.lacewing.core.datatype.SortedSet;
 import dev.lacewing.core.pubsub.KeyspaceEvents;
