@@ -274,12 +274,18 @@ final class SharedNothingEngine extends KeyspaceEngine {
     /**
      * The door: the transaction takes its place in the arrivals of every shard it involves,
      * atomically with respect to every other transaction, so shards grant in one global order;
-     * then each other shard is woken to take it in, and the calling thread's own shard (the
-     * connection's home, nearly always) takes it in here, a task fewer per transaction. Taking in
-     * drains the arrivals in order, so an earlier transaction still waiting there goes in first
+     * then the calling thread's own shard (the connection's home, nearly always) takes it in here,
+     * a task fewer per transaction, and only then is each other shard woken to take it in. Taking
+     * in drains the arrivals in order, so an earlier transaction still waiting there goes in first
      * and nothing overtakes it. Called from a grant on this shard (a LOCAL or a split that must
      * run whole after all), the take-in's grant joins that pass's loop instead of nesting
      * ({@link TransactionQueue#takeIn}).
+     *
+     * <p>Waking the others after the take-in, not before, makes the part here (granted at once,
+     * nearly always) run before theirs, so the round ends on another shard: where the engine
+     * offered a split's lone part ({@link #scheduleSplit}), whose next round then follows on that
+     * thread. A round that ends here instead hands the lone round over to that shard: one more
+     * wake-up per gathered EXEC.
      */
     private void schedule(Transaction transaction) {
         synchronized (order) {
@@ -288,16 +294,15 @@ final class SharedNothingEngine extends KeyspaceEngine {
             }
         }
         int here = workers.currentIndex();
-        boolean takenHere = false;
         for (int shard : transaction.shards) {
             if (shard == here) {
-                takenHere = true;
-            } else {
-                workers.executor(shard).execute(queues[shard].drain);
+                queues[here].takeIn();
             }
         }
-        if (takenHere) {
-            queues[here].takeIn();
+        for (int shard : transaction.shards) {
+            if (shard != here) {
+                workers.executor(shard).execute(queues[shard].drain);
+            }
         }
     }
 

@@ -81,7 +81,8 @@ class SharedNothingEngineTest {
         workers.runTasks(1);
         workers.runTasks(0);
         assertEquals(List.of("first part [1] on 1", "first part [0] on 0", "first join on 0", "second part [0] on 0",
-            "second part [1] on 1", "second join on 1", "first completed on 1", "second completed on 0"), events);
+            "first completed on 1", "second part [1] on 1", "second join on 1", "second completed on 0"), events,
+            "shard 1 was woken for the second split after its home part ran, behind the first's completion");
     }
 
     /**
@@ -99,6 +100,31 @@ class SharedNothingEngineTest {
         assertEquals(List.of("exec prefers [1] on 0", "exec part [0] on 0", "exec part [1] on 1", "exec part [1] on 1",
             "exec join on 1"), events);
         assertEquals(1, workers.pending(0));
+        assertEquals(0, workers.pending(1));
+        workers.runTasks(0);
+        assertEquals("exec completed on 0", events.get(events.size() - 1));
+    }
+
+    /**
+     * The other shard is woken only after the home part ran: a shard 1 that runs whatever reaches it
+     * while shard 0 still runs its part (as a second core does) finds nothing yet, so it ends the
+     * first round and runs the lone round at once: two hand-overs in all. Woken first, it ran its
+     * part before shard 0's ended, and the lone round was handed over to it again.
+     */
+    @Test
+    void theOtherShardIsWokenAfterTheHomePartSoItEndsTheRound() {
+        Command exec = new Command("exec", 0, new String[] {onZero, onOne}, true);
+        exec.lone = new int[] {0};
+        exec.rounds = 2;
+        exec.whilePartRunsOnZero = () -> workers.runTasks(1);
+        engine.execute(exec);
+        assertEquals(List.of("exec prefers [1] on 0", "exec part [0] on 0"), events);
+        assertEquals(1, workers.pending(1), "one take-in posted to shard 1");
+
+        workers.runTasks(1);
+        assertEquals(List.of("exec prefers [1] on 0", "exec part [0] on 0", "exec part [1] on 1", "exec part [1] on 1",
+            "exec join on 1"), events);
+        assertEquals(1, workers.pending(0), "the release and the completion, as one task");
         assertEquals(0, workers.pending(1));
         workers.runTasks(0);
         assertEquals("exec completed on 0", events.get(events.size() - 1));
@@ -172,6 +198,8 @@ class SharedNothingEngineTest {
         /** Rounds it runs; after the first, only the part over {@link #lone} runs. */
         int rounds = 1;
         int[] lone;
+        /** Runs while a part of it runs on worker 0, as another core's worker would meanwhile. */
+        Runnable whilePartRunsOnZero;
         private int round;
         private final Arguments arguments = new Arguments() {
             @Override
@@ -265,6 +293,9 @@ class SharedNothingEngineTest {
         @Override
         public Object runPart(int[] keys) {
             record("part " + java.util.Arrays.toString(keys));
+            if (workers.current == 0 && whilePartRunsOnZero != null) {
+                whilePartRunsOnZero.run();
+            }
             return "OK";
         }
 
