@@ -154,10 +154,10 @@ class SharedNothingEngineTest {
         expected.addAll(List.of("get ran on 1", "get completed on 1"));
         assertEquals(expected, events, "the parts past the budget wait for the I/O");
 
-        // Shard 0 left the home parts of these past its own budget for after its I/O: no join yet.
+        // Shard 0 ran every home part within its dispatches, past its own budget: each part here joins.
         workers.runAfterIo(1);
         for (int i = TransactionQueue.PARTS_PER_PASS; i < burst; i++) {
-            expected.add("m" + i + " part [1] on 1");
+            expected.addAll(List.of("m" + i + " part [1] on 1", "m" + i + " join on 1"));
         }
         assertEquals(expected, events);
     }
@@ -328,12 +328,14 @@ class SharedNothingEngineTest {
 
         private final List<ArrayDeque<Runnable>> tasks = new ArrayList<>();
         private final List<ArrayDeque<Runnable>> afterIo = new ArrayList<>();
+        private final List<ArrayDeque<Runnable>> atPassEnd = new ArrayList<>();
         int current;
 
         StepWorkers(int count) {
             for (int i = 0; i < count; i++) {
                 tasks.add(new ArrayDeque<>());
                 afterIo.add(new ArrayDeque<>());
+                atPassEnd.add(new ArrayDeque<>());
             }
         }
 
@@ -345,11 +347,17 @@ class SharedNothingEngineTest {
             runTasks(worker);
         }
 
-        /** Runs worker {@code worker}'s tasks, those they post to it included, as that worker. */
+        /**
+         * Runs worker {@code worker}'s tasks, those they post to it included, as that worker: one
+         * pass, ended by the tasks asked for at its end.
+         */
         void runTasks(int worker) {
             int was = current;
             current = worker;
             for (Runnable task = tasks.get(worker).poll(); task != null; task = tasks.get(worker).poll()) {
+                task.run();
+            }
+            for (Runnable task = atPassEnd.get(worker).poll(); task != null; task = atPassEnd.get(worker).poll()) {
                 task.run();
             }
             current = was;
@@ -372,6 +380,11 @@ class SharedNothingEngineTest {
         @Override
         public void executeAfterIo(int index, Runnable task) {
             afterIo.get(index).add(task);
+        }
+
+        @Override
+        public void executeAtPassEnd(int index, Runnable task) {
+            atPassEnd.get(index).add(task);
         }
 
         @Override
