@@ -14,7 +14,9 @@
 #   GET +SUNIONSTORE the same beside SUNIONSTORE u:__rand_int__ over four 10-member sets
 #   EXEC2           MULTI / SET __key__ / SET __key__ / EXEC (two random keys over 100,000, on
 #                   different shards for about half the transactions), the load tool, 2 threads x 25
-#                   connections
+#                   connections, each with its own seed (--distinct-client-seed: with memtier's
+#                   default of one seed, every connection of a thread sends the same keys in step, so
+#                   the transactions of the other connections wait for each other on those keys)
 #   EXEC2 hot       the same on two fixed keys, x:__key__ and y:__key__ (the load tool, as memtier,
 #                   replaces only a whole __key__ argument, so these are names), on different shards
 #                   of two: every transaction waits for the one before on both shards. Until
@@ -153,7 +155,7 @@ done
 
 # load-tool rows: MULTI/SET/GET/EXEC, then GET p99 alone and beside an MSET10 load
 exec2=(--command=MULTI --command="SET __key__ __data__" --command="SET __key__ __data__" --command=EXEC
-  --key-maximum=100000)
+  --key-maximum=100000 --distinct-client-seed)
 exec2hot=(--command=MULTI --command="SET x:__key__ __data__" --command="SET y:__key__ __data__" --command=EXEC)
 multi=(--command=MULTI --command="SET __key__ __data__" --command="GET __key__" --command=EXEC --key-maximum=100000)
 if [ "$warmup" -gt 0 ] && [ "$warmup_seconds" -gt 0 ] && { wanted MULTI || wanted EXEC2 || wanted "EXEC2 hot" || wanted "GET +EXEC"; }; then
