@@ -12,8 +12,15 @@
 #                   first; a source already renamed away answers "no such key", which runs the
 #                   same multi-shard path)
 #   GET +SUNIONSTORE the same beside SUNIONSTORE u:__rand_int__ over four 10-member sets
-#   EXEC2           MULTI / SET x:__key__ / SET y:__key__ / EXEC (two keys, on different shards for
-#                   about half the transactions), the load tool, 2 threads x 25 connections
+#   EXEC2           MULTI / SET __key__ / SET __key__ / EXEC (two random keys over 100,000, on
+#                   different shards for about half the transactions), the load tool, 2 threads x 25
+#                   connections, each with its own seed (--distinct-client-seed: with memtier's
+#                   default of one seed, every connection of a thread sends the same keys in step, so
+#                   the transactions of the other connections wait for each other on those keys)
+#   EXEC2 hot       the same on two fixed keys, x:__key__ and y:__key__ (the load tool, as memtier,
+#                   replaces only a whole __key__ argument, so these are names), on different shards
+#                   of two: every transaction waits for the one before on both shards. Until
+#                   2026-12-06 this was the EXEC2 row.
 #   GET +EXEC       GET p99 beside that transaction load (the load tool, 1 thread x 20 connections)
 # Prints ops/s, p99 ms (load-tool rows), server CPU seconds per million operations (from
 # /proc/PID/stat: for "GET +MSET" it includes the MSET load) and each Lacewing/Redis ratio.
@@ -147,16 +154,17 @@ for workload in EVAL EVALSHA MSET10 MGET10; do
 done
 
 # load-tool rows: MULTI/SET/GET/EXEC, then GET p99 alone and beside an MSET10 load
-exec2=(--command=MULTI --command="SET x:__key__ __data__" --command="SET y:__key__ __data__" --command=EXEC
-  --key-maximum=100000)
+exec2=(--command=MULTI --command="SET __key__ __data__" --command="SET __key__ __data__" --command=EXEC
+  --key-maximum=100000 --distinct-client-seed)
+exec2hot=(--command=MULTI --command="SET x:__key__ __data__" --command="SET y:__key__ __data__" --command=EXEC)
 multi=(--command=MULTI --command="SET __key__ __data__" --command="GET __key__" --command=EXEC --key-maximum=100000)
-if [ "$warmup" -gt 0 ] && [ "$warmup_seconds" -gt 0 ] && { wanted MULTI || wanted EXEC2 || wanted "GET +EXEC"; }; then
+if [ "$warmup" -gt 0 ] && [ "$warmup_seconds" -gt 0 ] && { wanted MULTI || wanted EXEC2 || wanted "EXEC2 hot" || wanted "GET +EXEC"; }; then
   for server in "${servers[@]}"; do
     load "${port[$server]}" "$work/warmup.json" --test-time="$warmup_seconds" -t 2 -c 25 "${multi[@]}"
     load "${port[$server]}" "$work/warmup.json" --test-time="$warmup_seconds" -t 2 -c 25 "${exec2[@]}"
   done
 fi
-for workload in MULTI "GET alone" "GET +MSET" "GET +RENAME" "GET +SUNIONSTORE" EXEC2 "GET +EXEC"; do
+for workload in MULTI "GET alone" "GET +MSET" "GET +RENAME" "GET +SUNIONSTORE" EXEC2 "EXEC2 hot" "GET +EXEC"; do
   wanted "$workload" || continue
   declare -A ops cpu p99
   for server in "${servers[@]}"; do
@@ -165,6 +173,7 @@ for workload in MULTI "GET alone" "GET +MSET" "GET +RENAME" "GET +SUNIONSTORE" E
     case $workload in
       MULTI) options=(-t 2 -c 25 "${multi[@]}") ;;
       EXEC2) options=(-t 2 -c 25 "${exec2[@]}") ;;
+      "EXEC2 hot") options=(-t 2 -c 25 "${exec2hot[@]}") ;;
       GET*) options=(-t 2 -c 10 --ratio=0:1 --key-pattern=R:R --key-maximum=100000) ;;
     esac
     case $workload in

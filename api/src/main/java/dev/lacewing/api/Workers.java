@@ -22,6 +22,16 @@ public interface Workers {
         executor(index).execute(task);
     }
 
+    /**
+     * Runs {@code task} on worker {@code index} when that worker ends its current pass over its
+     * queued tasks, before it next looks at its I/O: a pass boundary that code running on the worker
+     * can see without a timer. Called on worker {@code index}; by default the task runs after the
+     * I/O ({@link #executeAfterIo}), which is the next pass's start.
+     */
+    default void executeAtPassEnd(int index, Runnable task) {
+        executeAfterIo(index, task);
+    }
+
     /** The index of the calling worker thread, or -1 when the caller is not a worker. */
     int currentIndex();
 

@@ -6,9 +6,6 @@ import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.keyspace.Database;
-import java.nio.ByteBuffer;
-import java.util.Arrays;
-import java.util.HashSet;
 import java.util.Set;
 
 /**
@@ -41,12 +38,6 @@ final class GatheredExec extends GatheredSplit {
     private static final Set<String> WHOLE = Set.of("select", "move", "swapdb", "eval", "evalsha", "eval_ro",
         "evalsha_ro", "fcall", "fcall_ro", "object", "memory", "debug");
 
-    /**
-     * Up to this many keys in a queue, {@link #widenWritten} compares each pair (no allocation, as
-     * nearly every transaction names a few keys); past it, it hashes the written ones.
-     */
-    private static final int PAIRWISE_UP_TO = 16;
-
     private final Multi.Exec exec;
     private final Arguments keys;
     private final byte[] roles;
@@ -67,34 +58,28 @@ final class GatheredExec extends GatheredSplit {
 
     /**
      * A key written anywhere in the queue is taken out wherever it is named: every index of it is
-     * {@link GatheredKeyspace#WRITTEN}.
+     * {@link GatheredKeyspace#WRITTEN}. {@code roles} holds key {@code i}'s role at index {@code i}
+     * for each key of {@code keys} ({@code exec k1 k2 ...}), and may be longer; it is changed in
+     * place and returned. Nothing is allocated unless some keys are written and others not.
      */
     static byte[] widenWritten(Arguments keys, byte[] roles) {
-        if (roles.length > PAIRWISE_UP_TO) {
-            return widenWrittenHashed(keys, roles);
+        int count = keys.count() - 1;
+        int written = 0;
+        for (int i = 0; i < count; i++) {
+            written += roles[i] == GatheredKeyspace.WRITTEN ? 1 : 0;
         }
-        for (int i = 0; i < roles.length; i++) {
-            for (int j = 0; j < roles.length && roles[i] != GatheredKeyspace.WRITTEN; j++) {
-                if (roles[j] == GatheredKeyspace.WRITTEN && Arrays.equals(keys.array(), keys.offset(i + 1),
-                    keys.offset(i + 1) + keys.length(i + 1), keys.array(), keys.offset(j + 1),
-                    keys.offset(j + 1) + keys.length(j + 1))) {
-                    roles[i] = GatheredKeyspace.WRITTEN;
-                }
-            }
+        if (written == 0 || written == count) {
+            return roles;
         }
-        return roles;
-    }
-
-    private static byte[] widenWrittenHashed(Arguments keys, byte[] roles) {
-        Set<ByteBuffer> written = new HashSet<>();
-        for (int i = 0; i < roles.length; i++) {
+        KeyMap<Boolean> writtenKeys = new KeyMap<>(written);
+        for (int i = 0; i < count; i++) {
             if (roles[i] == GatheredKeyspace.WRITTEN) {
-                written.add(ByteBuffer.wrap(keys.array(), keys.offset(i + 1), keys.length(i + 1)));
+                writtenKeys.putIfAbsent(keys.array(), keys.offset(i + 1), keys.length(i + 1), Boolean.TRUE);
             }
         }
-        for (int i = 0; i < roles.length && !written.isEmpty(); i++) {
-            if (roles[i] != GatheredKeyspace.WRITTEN && written.contains(ByteBuffer.wrap(keys.array(), keys.offset(i + 1),
-                keys.length(i + 1)))) {
+        for (int i = 0; i < count; i++) {
+            if (roles[i] != GatheredKeyspace.WRITTEN
+                && writtenKeys.get(keys.array(), keys.offset(i + 1), keys.length(i + 1)) != null) {
                 roles[i] = GatheredKeyspace.WRITTEN;
             }
         }
@@ -108,11 +93,12 @@ final class GatheredExec extends GatheredSplit {
             || server.memory().maxmemory() != 0) {
             return null;
         }
+        int count = exec.arguments().count() - 1;
         int destination = -1;
-        for (int i = 0; i < roles.length && destination < 0; i++) {
+        for (int i = 0; i < count && destination < 0; i++) {
             destination = roles[i] == GatheredKeyspace.WRITTEN ? i : -1;
         }
-        for (int i = 0; i < roles.length && destination < 0; i++) {
+        for (int i = 0; i < count && destination < 0; i++) {
             destination = roles[i] == GatheredKeyspace.READ ? i : -1;
         }
         return new GatheredExec(connection, exec, roles, Math.max(destination, 0));

@@ -7,12 +7,9 @@ import dev.lacewing.api.ValueView;
 import dev.lacewing.core.datatype.TypedValue;
 import dev.lacewing.core.keyspace.Database;
 import dev.lacewing.core.keyspace.ThreadChanges;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -74,16 +71,8 @@ final class GatheredKeyspace implements Keyspace {
         }
     }
 
-    /**
-     * Up to this many gathered keys, a lookup compares each (no map, no key wrapper per lookup: a
-     * transaction gathers a key or two); past it, they are hashed as well.
-     */
-    private static final int LISTED_UP_TO = 16;
-
-    /** The gathered entries, each key once, in gathering order. */
-    private final ArrayList<Entry> entries = new ArrayList<>(4);
-    /** The same entries by key, made only past {@link #LISTED_UP_TO}. */
-    private Map<ByteBuffer, Entry> byKey;
+    /** The gathered entries by key, each key once, in gathering order. */
+    private final KeyMap<Entry> entries = new KeyMap<>(4);
     /** Whether a part took keys out of its shard, to put back at the end. */
     private boolean taken;
     private Keyspace local;
@@ -163,18 +152,8 @@ final class GatheredKeyspace implements Keyspace {
 
     /** Adds a part's entry unless an earlier part gathered the same key. */
     private void add(Entry entry) {
-        if (entry(entry.key, 0, entry.key.length) != null) {
-            return;
-        }
-        entries.add(entry);
-        taken |= entry.taken;
-        if (byKey != null) {
-            byKey.put(ByteBuffer.wrap(entry.key), entry);
-        } else if (entries.size() > LISTED_UP_TO) {
-            byKey = new HashMap<>();
-            for (Entry listed : entries) {
-                byKey.put(ByteBuffer.wrap(listed.key), listed);
-            }
+        if (entries.putIfAbsent(entry.key, 0, entry.key.length, entry) == null) {
+            taken |= entry.taken;
         }
     }
 
@@ -194,7 +173,8 @@ final class GatheredKeyspace implements Keyspace {
         }
         Database db = database(server, database);
         boolean any = false;
-        for (Entry entry : entries) {
+        for (int i = 0; i < entries.size(); i++) {
+            Entry entry = entries.value(i);
             if (entry.part == part && entry.taken) {
                 db.putBack(entry.key, 0, entry.key.length, entry.value, entry.expireAt, entry.encoding, entry.changed,
                     entry.changes);
@@ -211,16 +191,7 @@ final class GatheredKeyspace implements Keyspace {
 
     /** The gathered entry of a key, or null when the key lives on the destination's shard. */
     Entry entry(byte[] key, int offset, int length) {
-        if (byKey != null) {
-            return byKey.get(ByteBuffer.wrap(key, offset, length));
-        }
-        for (int i = 0; i < entries.size(); i++) {
-            Entry entry = entries.get(i);
-            if (Arrays.equals(entry.key, 0, entry.key.length, key, offset, offset + length)) {
-                return entry;
-            }
-        }
-        return null;
+        return entries.get(key, offset, length);
     }
 
     /** Points this view at the destination shard's database for the run. */

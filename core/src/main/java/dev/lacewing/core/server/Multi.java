@@ -260,7 +260,10 @@ public final class Multi {
     final class Exec extends OnConnection {
         private final KeyList keys;
         private final KeyScope scope;
-        /** Per key (index below {@link #keyCount()}): {@link GatheredKeyspace#WATCHED}, {@code READ} or {@code WRITTEN}. */
+        /**
+         * Per key (index below {@link #keyCount()}): {@link GatheredKeyspace#WATCHED}, {@code READ} or
+         * {@code WRITTEN}; the key list's own array, which may be longer.
+         */
         private final byte[] roles;
         /** Every queued command may run over a gathered view of its keys ({@link GatheredExec#eligible}). */
         private final boolean gatherable;
@@ -535,9 +538,9 @@ public final class Multi {
             offsets[++count] = end + length;
         }
 
-        /** Key {@code i}'s role at index {@code i}, one per key. */
+        /** Key {@code i}'s role at index {@code i}, for each key; the array itself, which may be longer (no copy per EXEC). */
         byte[] roles() {
-            return java.util.Arrays.copyOf(roles, count - 1);
+            return roles;
         }
 
         @Override

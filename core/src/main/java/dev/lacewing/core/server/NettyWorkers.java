@@ -3,6 +3,7 @@ package dev.lacewing.core.server;
 import dev.lacewing.api.Workers;
 import io.netty.channel.EventLoop;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SingleThreadEventLoop;
 import io.netty.util.concurrent.EventExecutor;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,6 +63,16 @@ final class NettyWorkers implements Workers {
     @Override
     public void executeAfterIo(int index, Runnable task) {
         loops[index].schedule(task, 0, TimeUnit.NANOSECONDS);
+    }
+
+    /** Netty runs a loop's tail tasks after each pass over its queued tasks, before its next I/O. */
+    @Override
+    public void executeAtPassEnd(int index, Runnable task) {
+        if (loops[index] instanceof SingleThreadEventLoop loop) {
+            loop.executeAfterEventLoopIteration(task);
+        } else {
+            executeAfterIo(index, task);
+        }
     }
 
     @Override

@@ -27,6 +27,15 @@ class GatheredExecTest {
         assertArrayEquals(new byte[] {W, W, W, R, W}, roles);
     }
 
+    /** The roles array may be longer than the queue's keys (the key list's own): only the keys' roles change. */
+    @Test
+    void rolesPastTheLastKeyAreLeftAlone() {
+        byte[] roles = {R, W, R, R, R};
+        assertArrayEquals(new byte[] {W, W, R, R, R}, GatheredExec.widenWritten(keys("a", "a", "b"), roles));
+        byte[] allWritten = {W, W, R};
+        assertArrayEquals(new byte[] {W, W, R}, GatheredExec.widenWritten(keys("a", "b"), allWritten));
+    }
+
     @Test
     void aKeyWrittenAnywhereInALongQueueIsWrittenWhereverItIsNamed() {
         String[] names = new String[40];

@@ -85,7 +85,8 @@ final class SharedNothingEngine extends KeyspaceEngine {
         queues = new TransactionQueue[workers.count()];
         for (int shard = 0; shard < workers.count(); shard++) {
             int owned = shard;
-            queues[shard] = new TransactionQueue(shard, this::granted, task -> workers.executeAfterIo(owned, task));
+            queues[shard] = new TransactionQueue(shard, this::granted, task -> workers.executeAfterIo(owned, task),
+                task -> workers.executeAtPassEnd(owned, task));
             workers.scheduleRepeating(shard, () -> expireCycle(owned),
                 () -> Partition.cyclePeriodMillis(context.settings()));
         }
@@ -146,7 +147,7 @@ final class SharedNothingEngine extends KeyspaceEngine {
             } else {
                 claimed.set(0, shards);
             }
-            scheduleWhole(invocation, claimed);
+            scheduleWhole(invocation, claimed, true);
             return false;
         }
         if (invocation.keyCount() == 0) {
@@ -165,7 +166,7 @@ final class SharedNothingEngine extends KeyspaceEngine {
         if (split != null) {
             scheduleSplit(invocation, split);
         } else {
-            scheduleWhole(invocation, shardsOf(invocation));
+            scheduleWhole(invocation, shardsOf(invocation), true);
         }
         return false;
     }
@@ -183,7 +184,7 @@ final class SharedNothingEngine extends KeyspaceEngine {
         }
         BitSet reach = servingReach(invocation, null, shard);
         if (reach != null) {
-            scheduleWhole(invocation, reach);
+            scheduleWhole(invocation, reach, false);
             return false;
         }
         invocation.run();
@@ -264,40 +265,50 @@ final class SharedNothingEngine extends KeyspaceEngine {
         if (lone >= 0) {
             split.preferLonePart(keys[lone]);
         }
-        schedule(new Transaction(Transaction.Kind.SPLIT, invocation, split, shards, keys, intents));
+        schedule(new Transaction(Transaction.Kind.SPLIT, invocation, split, shards, keys, intents), true);
     }
 
-    private void scheduleWhole(Invocation invocation, BitSet shards) {
-        schedule(new Transaction(Transaction.Kind.WHOLE, invocation, null, shards.stream().toArray(), null, null));
+    private void scheduleWhole(Invocation invocation, BitSet shards, boolean dispatched) {
+        schedule(new Transaction(Transaction.Kind.WHOLE, invocation, null, shards.stream().toArray(), null, null),
+            dispatched);
     }
 
     /**
      * The door: the transaction takes its place in the arrivals of every shard it involves,
      * atomically with respect to every other transaction, so shards grant in one global order;
-     * then each other shard is woken to take it in, and the calling thread's own shard (the
-     * connection's home, nearly always) takes it in here, a task fewer per transaction. Taking in
-     * drains the arrivals in order, so an earlier transaction still waiting there goes in first
-     * and nothing overtakes it. Called from a grant on this shard (a LOCAL or a split that must
-     * run whole after all), the take-in's grant joins that pass's loop instead of nesting
-     * ({@link TransactionQueue#takeIn}).
+     * then the calling thread's own shard (the connection's home, nearly always) takes it in here,
+     * a task fewer per transaction, and only then is each other shard woken to take it in. Taking
+     * in drains the arrivals in order, so an earlier transaction still waiting there goes in first
+     * and nothing overtakes it. From the dispatch of a connection of this thread
+     * ({@code dispatched}) what the take-in grants starts at once, outside the pass's budget of
+     * parts ({@link TransactionQueue#takeInDispatched}). Called from a grant on this shard (a LOCAL
+     * or a split that must run whole after all), the take-in's grant joins that pass's loop instead
+     * of nesting ({@link TransactionQueue#takeIn}).
+     *
+     * <p>Waking the others after the take-in, not before, makes the part here (granted at once,
+     * nearly always) run before theirs, so the round ends on another shard: where the engine
+     * offered a split's lone part ({@link #scheduleSplit}), whose next round then follows on that
+     * thread. A round that ends here instead hands the lone round over to that shard: one more
+     * wake-up per gathered EXEC.
      */
-    private void schedule(Transaction transaction) {
+    private void schedule(Transaction transaction, boolean dispatched) {
         synchronized (order) {
             for (int shard : transaction.shards) {
                 queues[shard].arrive(transaction);
             }
         }
         int here = workers.currentIndex();
-        boolean takenHere = false;
         for (int shard : transaction.shards) {
-            if (shard == here) {
-                takenHere = true;
-            } else {
-                workers.executor(shard).execute(queues[shard].drain);
+            if (shard == here && dispatched) {
+                queues[here].takeInDispatched();
+            } else if (shard == here) {
+                queues[here].takeIn();
             }
         }
-        if (takenHere) {
-            queues[here].takeIn();
+        for (int shard : transaction.shards) {
+            if (shard != here) {
+                workers.executor(shard).execute(queues[shard].drain);
+            }
         }
     }
 
@@ -324,7 +335,7 @@ final class SharedNothingEngine extends KeyspaceEngine {
         if (reach == null) {
             invocation.completed();
         } else {
-            scheduleWhole(invocation, reach);
+            scheduleWhole(invocation, reach, false);
         }
     }
 
@@ -350,7 +361,7 @@ final class SharedNothingEngine extends KeyspaceEngine {
         }
         if (transaction.split.whole(transaction.replies)) {
             releaseAll(transaction, shard);
-            scheduleWhole(transaction.invocation, shardsOf(transaction.invocation));
+            scheduleWhole(transaction.invocation, shardsOf(transaction.invocation), false);
             return;
         }
         transaction.split.join(transaction.keys, transaction.replies);
@@ -423,7 +434,7 @@ final class SharedNothingEngine extends KeyspaceEngine {
             releaseAllAndComplete(transaction, shard);
         } else {
             releaseAll(transaction, shard);
-            scheduleWhole(invocation, reach);
+            scheduleWhole(invocation, reach, false);
         }
     }
 

@@ -33,12 +33,17 @@ import java.util.function.Consumer;
  * byte-wise compare per lookup; a key claimed by one part only (nearly always) has no line of its
  * own, just that part.
  *
- * <p>A shard starts at most {@link #PARTS_PER_PASS} granted parts between two of its returns to
- * its I/O: the event loop runs every queued task before it reads its sockets again, so a burst of
- * other shards' parts (an MSET load's) would hold a GET that arrived meanwhile, and the hop of a GET
- * queued behind them, for the whole burst. Later grants wait in {@link #ready}, still holding
- * their claims, and start after the loop's next I/O ({@link #startAfterIo}), in grant order: a
- * delay, never a wait on another transaction, so no cycle appears.
+ * <p>A shard starts at most {@link #PARTS_PER_PASS} granted parts from its queued tasks in one
+ * pass of its event loop: the loop runs every queued task before it reads its sockets again, so a
+ * burst of other shards' parts (an MSET load's) would hold a GET that arrived meanwhile, and the
+ * hop of a GET queued behind them, for the whole burst. Later grants wait in {@link #ready}, still
+ * holding their claims, and start after the loop's next I/O ({@link #startAfterIo}), in grant
+ * order: a delay, never a wait on another transaction, so no cycle appears. The count starts again
+ * at each pass's end ({@link #endPass}). A take-in within the dispatch of the thread's own
+ * connection ({@link #takeInDispatched}) is not held back: it is that connection's command running
+ * where it was read, as an inline command does, and held back it would run after the other shards'
+ * parts of its own transaction, which then end their round here rather than where the next round
+ * runs.
  *
  * <p>Thread rule: the shard's thread only, but {@link #arrive}, which any thread calls.
  */
@@ -76,19 +81,27 @@ final class TransactionQueue {
     private boolean grantAgain;
     /** Granted parts not started yet, in grant order: those of the running pass, and those left for after the I/O. */
     private final ArrayDeque<Transaction> ready = new ArrayDeque<>();
-    /** Parts started since {@link #startAfterIo} last ran; at {@link #PARTS_PER_PASS} the rest wait for it. */
-    private int startedSinceIo;
+    /** Parts started in this pass, {@link #takeInDispatched}'s aside; at {@link #PARTS_PER_PASS} the rest wait for the I/O. */
+    private int startedThisPass;
+    private boolean passEndQueued;
     private boolean startAfterIoQueued;
     /** Runs a task on this shard's thread after the I/O it has ready ({@link dev.lacewing.api.Workers#executeAfterIo}). */
     private final Consumer<Runnable> afterIo;
+    /** Runs a task on this shard's thread at its pass's end ({@link dev.lacewing.api.Workers#executeAtPassEnd}). */
+    private final Consumer<Runnable> atPassEnd;
     private final Runnable startAfterIo = this::startAfterIo;
+    private final Runnable endPass = this::endPass;
+    /** Set while a take-in within a dispatch starts what is ready, past the pass's budget. */
+    private boolean dispatched;
     /** {@link #takeIn}, posted to the shard after an enqueue from another thread. */
     final Runnable drain = this::takeIn;
 
-    TransactionQueue(int shard, BiConsumer<Transaction, Integer> onGranted, Consumer<Runnable> afterIo) {
+    TransactionQueue(int shard, BiConsumer<Transaction, Integer> onGranted, Consumer<Runnable> afterIo,
+                     Consumer<Runnable> atPassEnd) {
         this.shard = shard;
         this.onGranted = onGranted;
         this.afterIo = afterIo;
+        this.atPassEnd = atPassEnd;
     }
 
     /** Enqueues a transaction's part; any thread, in the engine's global order. */
@@ -156,6 +169,24 @@ final class TransactionQueue {
         }
     }
 
+    /**
+     * {@link #takeIn} from the dispatch of a connection of this thread: what it makes ready starts
+     * now, whatever this pass started already, and does not count against the pass's budget. Inside
+     * a grant pass it is left to that pass's loop, budget and all.
+     */
+    void takeInDispatched() {
+        if (granting) {
+            takeIn();
+            return;
+        }
+        dispatched = true;
+        try {
+            takeIn();
+        } finally {
+            dispatched = false;
+        }
+    }
+
     private boolean takeArrivals() {
         boolean any = false;
         for (Transaction transaction = arrivals.poll(); transaction != null; transaction = arrivals.poll()) {
@@ -180,7 +211,7 @@ final class TransactionQueue {
 
     /**
      * Grants, in order, every waiting part that nothing earlier conflicts with, then starts the
-     * granted parts, up to {@link #PARTS_PER_PASS} since the last I/O. A grant's work may release
+     * granted parts, up to {@link #PARTS_PER_PASS} in this pass. A grant's work may release
      * transactions here and so ask again; that happens in this loop, not in a nested one.
      */
     private void grant() {
@@ -202,28 +233,38 @@ final class TransactionQueue {
 
     /**
      * Starts the {@link #ready} parts in order while the pass's budget lasts; past it, leaves the
-     * rest to {@link #startAfterIo}. The budget is counted over passes, not reset at each: an idle
-     * loop pays one deferred start per {@link #PARTS_PER_PASS} parts, not a scheduled task per part.
+     * rest to {@link #startAfterIo}. The first part a pass starts asks for {@link #endPass}, one
+     * task per pass that starts any, which gives the next pass its budget.
      */
     private void startReady() {
         for (Transaction transaction = ready.peekFirst(); transaction != null; transaction = ready.peekFirst()) {
-            if (startedSinceIo == PARTS_PER_PASS) {
-                if (!startAfterIoQueued) {
-                    startAfterIoQueued = true;
-                    afterIo.accept(startAfterIo);
+            if (!dispatched) {
+                if (startedThisPass == PARTS_PER_PASS) {
+                    if (!startAfterIoQueued) {
+                        startAfterIoQueued = true;
+                        afterIo.accept(startAfterIo);
+                    }
+                    return;
                 }
-                return;
+                if (startedThisPass++ == 0 && !passEndQueued) {
+                    passEndQueued = true;
+                    atPassEnd.accept(endPass);
+                }
             }
             ready.pollFirst();
-            startedSinceIo++;
             onGranted.accept(transaction, shard);
         }
     }
 
-    /** After the loop's I/O: a new budget, and the parts left waiting for it start. */
+    /** The loop's pass over its tasks ended: the next pass starts with a whole budget. */
+    private void endPass() {
+        passEndQueued = false;
+        startedThisPass = 0;
+    }
+
+    /** After the loop's I/O: the parts left waiting for it start, within this pass's budget. */
     private void startAfterIo() {
         startAfterIoQueued = false;
-        startedSinceIo = 0;
         grant();
     }
 

@@ -74,7 +74,8 @@ class SharedNothingEngineTest {
         workers.runTasks(1);
         workers.runTasks(0);
         assertEquals(List.of("first part [1] on 1", "first part [0] on 0", "first join on 0", "second part [0] on 0",
-            "second part [1] on 1", "second join on 1", "first completed on 1", "second completed on 0"), events);
+            "first completed on 1", "second part [1] on 1", "second join on 1", "second completed on 0"), events,
+            "shard 1 was woken for the second split after its home part ran, behind the first's completion");
     }
 
     /**
@@ -92,6 +93,31 @@ class SharedNothingEngineTest {
         assertEquals(List.of("exec prefers [1] on 0", "exec part [0] on 0", "exec part [1] on 1", "exec part [1] on 1",
             "exec join on 1"), events);
         assertEquals(1, workers.pending(0));
+        assertEquals(0, workers.pending(1));
+        workers.runTasks(0);
+        assertEquals("exec completed on 0", events.get(events.size() - 1));
+    }
+
+    /**
+     * The other shard is woken only after the home part ran: a shard 1 that runs whatever reaches it
+     * while shard 0 still runs its part (as a second core does) finds nothing yet, so it ends the
+     * first round and runs the lone round at once: two hand-overs in all. Woken first, it ran its
+     * part before shard 0's ended, and the lone round was handed over to it again.
+     */
+    @Test
+    void theOtherShardIsWokenAfterTheHomePartSoItEndsTheRound() {
+        Command exec = new Command("exec", 0, new String[] {onZero, onOne}, true);
+        exec.lone = new int[] {0};
+        exec.rounds = 2;
+        exec.whilePartRunsOnZero = () -> workers.runTasks(1);
+        engine.execute(exec);
+        assertEquals(List.of("exec prefers [1] on 0", "exec part [0] on 0"), events);
+        assertEquals(1, workers.pending(1), "one take-in posted to shard 1");
+
+        workers.runTasks(1);
+        assertEquals(List.of("exec prefers [1] on 0", "exec part [0] on 0", "exec part [1] on 1", "exec part [1] on 1",
+            "exec join on 1"), events);
+        assertEquals(1, workers.pending(0), "the release and the completion, as one task");
         assertEquals(0, workers.pending(1));
         workers.runTasks(0);
         assertEquals("exec completed on 0", events.get(events.size() - 1));
@@ -121,10 +147,10 @@ class SharedNothingEngineTest {
         expected.addAll(List.of("get ran on 1", "get completed on 1"));
         assertEquals(expected, events, "the parts past the budget wait for the I/O");
 
-        // Shard 0 left the home parts of these past its own budget for after its I/O: no join yet.
+        // Shard 0 ran every home part within its dispatches, past its own budget: each part here joins.
         workers.runAfterIo(1);
         for (int i = TransactionQueue.PARTS_PER_PASS; i < burst; i++) {
-            expected.add("m" + i + " part [1] on 1");
+            expected.addAll(List.of("m" + i + " part [1] on 1", "m" + i + " join on 1"));
         }
         assertEquals(expected, events);
     }
@@ -165,6 +191,8 @@ class SharedNothingEngineTest {
         /** Rounds it runs; after the first, only the part over {@link #lone} runs. */
         int rounds = 1;
         int[] lone;
+        /** Runs while a part of it runs on worker 0, as another core's worker would meanwhile. */
+        Runnable whilePartRunsOnZero;
         private int round;
         private final Arguments arguments = new Arguments() {
             @Override
@@ -258,6 +286,9 @@ class SharedNothingEngineTest {
         @Override
         public Object runPart(int[] keys) {
             record("part " + java.util.Arrays.toString(keys));
+            if (workers.current == 0 && whilePartRunsOnZero != null) {
+                whilePartRunsOnZero.run();
+            }
             return "OK";
         }
 
@@ -290,12 +321,14 @@ class SharedNothingEngineTest {
 
         private final List<ArrayDeque<Runnable>> tasks = new ArrayList<>();
         private final List<ArrayDeque<Runnable>> afterIo = new ArrayList<>();
+        private final List<ArrayDeque<Runnable>> atPassEnd = new ArrayList<>();
         int current;
 
         StepWorkers(int count) {
             for (int i = 0; i < count; i++) {
                 tasks.add(new ArrayDeque<>());
                 afterIo.add(new ArrayDeque<>());
+                atPassEnd.add(new ArrayDeque<>());
             }
         }
 
@@ -307,11 +340,17 @@ class SharedNothingEngineTest {
             runTasks(worker);
         }
 
-        /** Runs worker {@code worker}'s tasks, those they post to it included, as that worker. */
+        /**
+         * Runs worker {@code worker}'s tasks, those they post to it included, as that worker: one
+         * pass, ended by the tasks asked for at its end.
+         */
         void runTasks(int worker) {
             int was = current;
             current = worker;
             for (Runnable task = tasks.get(worker).poll(); task != null; task = tasks.get(worker).poll()) {
+                task.run();
+            }
+            for (Runnable task = atPassEnd.get(worker).poll(); task != null; task = atPassEnd.get(worker).poll()) {
                 task.run();
             }
             current = was;
@@ -334,6 +373,11 @@ class SharedNothingEngineTest {
         @Override
         public void executeAfterIo(int index, Runnable task) {
             afterIo.get(index).add(task);
+        }
+
+        @Override
+        public void executeAtPassEnd(int index, Runnable task) {
+            atPassEnd.get(index).add(task);
         }
 
         @Override

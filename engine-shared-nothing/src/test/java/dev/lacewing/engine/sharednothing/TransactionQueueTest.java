@@ -17,8 +17,9 @@ class TransactionQueueTest {
 
     private final List<Transaction> granted = new ArrayList<>();
     private final List<Runnable> afterIo = new ArrayList<>();
+    private final List<Runnable> atPassEnd = new ArrayList<>();
     private final TransactionQueue queue = new TransactionQueue(0, (transaction, shard) -> granted.add(transaction),
-        afterIo::add);
+        afterIo::add, atPassEnd::add);
 
     private static Transaction claiming(String... keys) {
         long[] intents = new long[keys.length];
@@ -191,24 +192,67 @@ class TransactionQueueTest {
         assertEquals(TransactionQueue.PARTS_PER_PASS, granted.size(), "nothing overtakes the parts left for later");
         assertEquals(1, afterIo.size());
 
+        atPassEnd.remove(0).run();
         afterIo.remove(0).run();
         parts.add(later);
         assertEquals(parts, granted);
         assertTrue(afterIo.isEmpty());
     }
 
-    /** The budget is counted across passes, so an idle shard defers one start per budget, not one per part. */
+    /**
+     * The budget is per pass of the loop: take-ins of one pass share it, and the pass's end (one
+     * task, asked for by its first start) gives the next pass a whole budget, so parts spread over
+     * passes start at once, none left for after the I/O.
+     */
     @Test
-    void theBudgetIsCountedAcrossPassesUntilTheShardReturnsToItsIo() {
+    void theBudgetIsCountedPerPassAndRenewedAtThePassesEnd() {
         for (int i = 0; i < TransactionQueue.PARTS_PER_PASS; i++) {
             arrive(claiming("k" + i));
         }
         assertEquals(TransactionQueue.PARTS_PER_PASS, granted.size());
         assertTrue(afterIo.isEmpty());
-        arrive(claiming("one more"));
-        assertEquals(TransactionQueue.PARTS_PER_PASS, granted.size());
+        assertEquals(1, atPassEnd.size(), "one pass-end task for the whole pass");
+        arrive(claiming("over the budget"));
+        assertEquals(TransactionQueue.PARTS_PER_PASS, granted.size(), "the same pass's ninth start waits");
+        assertEquals(1, afterIo.size());
+
+        atPassEnd.remove(0).run();
         afterIo.remove(0).run();
         assertEquals(TransactionQueue.PARTS_PER_PASS + 1, granted.size());
+        atPassEnd.remove(0).run();
+        for (int pass = 0; pass < 3; pass++) {
+            for (int i = 0; i < TransactionQueue.PARTS_PER_PASS; i++) {
+                arrive(claiming("pass " + pass + " " + i));
+            }
+            atPassEnd.remove(0).run();
+        }
+        assertEquals(4 * TransactionQueue.PARTS_PER_PASS + 1, granted.size(), "a whole budget in every pass");
+        assertTrue(afterIo.isEmpty(), "nothing left for after the I/O");
+        assertTrue(atPassEnd.isEmpty());
+    }
+
+    /**
+     * A take-in within the dispatch of the thread's own connection starts what it makes ready at
+     * once, past a spent budget (the parts left for after the I/O first, in grant order), and spends
+     * none of it.
+     */
+    @Test
+    void aTakeInWithinADispatchIsNotHeldByTheBudget() {
+        List<Transaction> parts = new ArrayList<>();
+        for (int i = 0; i < TransactionQueue.PARTS_PER_PASS + 1; i++) {
+            parts.add(claiming("k" + i));
+        }
+        arrive(parts.toArray(new Transaction[0]));
+        assertEquals(TransactionQueue.PARTS_PER_PASS, granted.size());
+
+        Transaction dispatched = claiming("dispatched");
+        queue.arrive(dispatched);
+        queue.takeInDispatched();
+        parts.add(dispatched);
+        assertEquals(parts, granted);
+
+        afterIo.remove(0).run();
+        assertEquals(parts, granted, "the start left for after the I/O found nothing to start");
     }
 
     /** GET key: one key, argument 1. */
