@@ -522,8 +522,9 @@ public final class CompactTable implements Table {
         }
         compactQueued();
         long open = openPage < 0 ? 0 : pages[openPage].length;
-        long floor = MIN_DEAD_PAGES * open / Math.max(1, pool.tables());
-        if (pageBytes - liveBytes > Math.max(pageBytes / DEAD_SHARE, floor) + open) {
+        long dead = pageBytes - liveBytes - open;
+        // The floor, this table's share of the pool's, is read only past the sixteenth.
+        if (dead > pageBytes / DEAD_SHARE && dead > MIN_DEAD_PAGES * open / Math.max(1, pool.tables())) {
             compactSparsest();
         }
     }
