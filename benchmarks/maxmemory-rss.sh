@@ -20,6 +20,9 @@
 # Usage: [MAXMEMORY_LOADS="evict"] [ENGINES=multithread] [SKIP_REDIS=1] benchmarks/maxmemory-rss.sh [--smoke] [maxmemory] [java-home ...]
 #   MAXMEMORY_LOADS  the loads to run, default "evict fill base"; LACEWING_JAVA_OPTS reaches the launcher
 #   ENGINES    Lacewing's engines, default "shared-nothing multithread"; SKIP_REDIS=1 leaves out redis-server
+#   MAXMEMORY_THREADS  Lacewing's --threads (default: the launcher's, three quarters of the cores)
+#   MAXMEMORY_BASELINE another distribution (e.g. main's, packaged in a worktree of its own) run
+#              right after each Lacewing row with the same settings, so the two alternate
 #   --smoke    10mb and a tenth of the requests: a check that the script works
 #   maxmemory  default 100mb (Redis's memory syntax: 100mb, 1gb)
 #   java-home  one Lacewing run per JDK (default: JAVA_HOME, or java on the PATH), e.g.
@@ -40,6 +43,8 @@ jdks=("$@")
 root=$(cd "$(dirname "$0")/.." && pwd)
 dist="$root/assembly/target/lacewing"
 [ -x "$dist/bin/lacewing-server" ] || { echo "build first: mvn -B -o -q package -DskipTests" >&2; exit 1; }
+[ -z "${MAXMEMORY_BASELINE:-}" ] || [ -x "$MAXMEMORY_BASELINE/bin/lacewing-server" ] \
+  || { echo "no distribution at $MAXMEMORY_BASELINE" >&2; exit 1; }
 
 source "$root/benchmarks/servers.sh"
 require_tools redis-server redis-cli redis-benchmark
@@ -56,14 +61,14 @@ rss_kib() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
 info_field() { redis-cli -p "$port" info "$1" | tr -d '\r' | awk -F: -v f="$2" '$1 == f {print $2}'; }
 mib() { awk -v b="${1:-}" 'BEGIN { if (b == "") print "-"; else printf "%.1f", b / 1048576 }'; }
 
-start_server() { # name java-home policy
+start_server() { # name java-home policy [distribution]
   port=$(free_port)
   if [ "$1" = redis ]; then
     redis-server --port "$port" --save '' --appendonly no --maxmemory "$maxmemory" \
       --maxmemory-policy "$3" >"$work/server.log" 2>&1 &
   else
-    JAVA_HOME="$2" "$dist/bin/lacewing-server" --save "" --dir "$work" --port "$port" --engine "$1" --maxmemory "$maxmemory" \
-      --maxmemory-policy "$3" >"$work/server.log" 2>&1 &
+    JAVA_HOME="$2" "${4:-$dist}/bin/lacewing-server" --save "" --dir "$work" --port "$port" --engine "$1" --maxmemory "$maxmemory" \
+      --maxmemory-policy "$3" ${MAXMEMORY_THREADS:+--threads "$MAXMEMORY_THREADS"} >"$work/server.log" 2>&1 &
   fi
   pid=$!; pids+=("$pid")
   wait_ready "$port"
@@ -126,10 +131,14 @@ for load in ${MAXMEMORY_LOADS:-evict fill base}; do
     java="${jdk:+$jdk/bin/}java"
     version=$("$java" -version 2>&1 | awk -F'"' '/version/ {print $2; exit}')
     for engine in ${ENGINES:-shared-nothing multithread}; do
-      start_server "$engine" "$jdk" "$policy"
-      sleep 5; idle=$(rss_kib "$pid")
-      run_load "lacewing $engine jdk $version" "$load"
-      stop_server
+      for build in this ${MAXMEMORY_BASELINE:+baseline}; do
+        distribution=$dist; label="lacewing $engine jdk $version"
+        [ "$build" = baseline ] && distribution=$MAXMEMORY_BASELINE && label="baseline $engine jdk $version"
+        start_server "$engine" "$jdk" "$policy" "$distribution"
+        sleep 5; idle=$(rss_kib "$pid")
+        run_load "$label" "$load"
+        stop_server
+      done
     done
   done
 done

@@ -16,6 +16,16 @@ public interface Storage {
     PartitionStore partition(int index, int count);
 
     /**
+     * This storage for a keyspace whose partitions are lock stripes (the multithread engine): each
+     * is held by one thread at a time, but by any thread in turn, so the stores it gives may share
+     * what their tables keep beside the data (spare pages, say) under a lock of their own. The
+     * default is this storage: nothing shared.
+     */
+    default Storage striped() {
+        return this;
+    }
+
+    /**
      * Whether every value is always in memory, so that every table's {@link Table#resident} answers
      * true: core then asks nothing before a read. False (the default) for a storage that may answer
      * false, which core asks for each key of every read-only command.

@@ -5,6 +5,7 @@ import dev.lacewing.api.EngineContext;
 import dev.lacewing.api.Invocation;
 import dev.lacewing.api.KeyScope;
 import dev.lacewing.api.Workers;
+import dev.lacewing.api.storage.Storage;
 import dev.lacewing.core.keyspace.KeyspaceEngine;
 import dev.lacewing.core.keyspace.MemoryPolicy;
 import dev.lacewing.core.keyspace.Partition;
@@ -26,12 +27,11 @@ final class MultithreadEngine extends KeyspaceEngine {
 
     /**
      * Stripes per worker: enough that two workers rarely want the same lock, and few, since each
-     * stripe is a table of its own with a few pages of slack (its open page's end, its spares, the
-     * dead pages its compaction bound allows: about 1.5 MiB of 256 KiB pages). With 16 (16 stripes
-     * of 6 MiB at maxmemory 100mb and one worker) the pages held 1.20x the live bytes under an
-     * eviction load, and the heap needed a tenth more headroom than the shared-nothing engine's;
-     * with 4, 1.09x (MultithreadEngineTest). The slack grows with the workers: 8 workers have 32
-     * stripes, which at maxmemory 100mb are small tables again.
+     * stripe is a table of its own with its open page's unfilled end and a sixteenth of its pages
+     * dead at most. The spare pages and the compaction floor (three pages) are held once by the
+     * stripes together ({@link Storage#striped}), not once a stripe as when each stripe kept its
+     * own (about 1.5 MiB of 256 KiB pages a stripe: with 16 stripes of 6 MiB at maxmemory 100mb
+     * the pages held 1.20x the live bytes under an eviction load).
      */
     private static final int STRIPES_PER_WORKER = 4;
 
@@ -39,7 +39,7 @@ final class MultithreadEngine extends KeyspaceEngine {
     private volatile boolean closed;
 
     MultithreadEngine(EngineContext context) {
-        super(new PartitionedKeyspace(stripes(context), context.databases(), context.storage(),
+        super(new PartitionedKeyspace(stripes(context), context.databases(), context.storage().striped(),
             MemoryPolicy.of(context.settings()), System::currentTimeMillis, context.clientBufferBytes()));
         int stripes = keyspace.partitionCount();
         locks = new ReentrantLock[stripes];

@@ -7,7 +7,9 @@ import dev.lacewing.api.storage.StorageProvider;
 
 /**
  * The {@code compact} storage: every table a {@link CompactTable}, entries packed in byte pages,
- * everything in memory. Stateless beyond its context; the tables hold the data.
+ * everything in memory. Each table keeps its own spare pages, except under {@link Storage#striped}
+ * (the multithread engine's lock stripes), where the tables share one {@link PagePool}, so that
+ * the slack does not grow with the stripes. Stateless beyond its context; the tables hold the data.
  */
 public final class CompactStorage implements StorageProvider {
 
@@ -25,6 +27,23 @@ public final class CompactStorage implements StorageProvider {
             @Override
             public PartitionStore partition(int index, int count) {
                 return store;
+            }
+
+            @Override
+            public Storage striped() {
+                PagePool pool = new PagePool();
+                PartitionStore pooled = () -> new CompactTable(context.access(), context.aggregates(), context.clock(), pool);
+                return new Storage() {
+                    @Override
+                    public PartitionStore partition(int index, int count) {
+                        return pooled;
+                    }
+
+                    @Override
+                    public boolean alwaysResident() {
+                        return true;
+                    }
+                };
             }
 
             @Override

@@ -92,6 +92,10 @@ import java.util.function.LongSupplier;
  * three pages dead): the pages stay within 16/15 of the live bytes plus four pages (deletes spread evenly leave every page above half live, up to twice the
  * live bytes, without it), at most fifteen bytes copied per byte freed where every page is equally
  * sparse, and a scan of the page table per compaction, which frees at least a sixteenth of a page.
+ * Dropped shared pages are kept as spares for the pages opened next. The spares and the three
+ * pages of floor belong to a {@link PagePool}: a table's own, or one that the multithread engine's
+ * stripes share, whose tables hold them once between them (so the floor is 3/n pages a table
+ * where n tables of the pool hold pages).
  *
  * <p>{@link #usedMemory} is exact: pages and index arrays as allocated, plus the estimate that
  * side-table aggregates give of themselves. Held values are a bounded cache of what the pages
@@ -118,8 +122,6 @@ public final class CompactTable implements Table {
      * takes with 256 KiB pages, for 3 MiB less of pages (110 against 113 MiB).
      */
     private static final int PAGES_PER_TABLE = 16;
-    /** The fewest spare pages a table keeps ({@link #spareLimit}). */
-    private static final int MIN_SPARES = 2;
     static final int LARGE_ENTRY = PAGE_SIZE / 4;
     /**
      * The share of the page bytes that may be dead (beyond the open page's unfilled end) before the
@@ -135,7 +137,9 @@ public final class CompactTable implements Table {
      * one nearly as live as the rest: the multithread engine's 16 stripes of 6 MiB (maxmemory
      * 100mb) spent a fifth of their samples compacting under an eviction load, at 4.2-4.5 µs of
      * CPU a SET against 3.6-4.1 with three pages (as an 8th allowed them before), for 5 MiB more
-     * of pages. A large table (a shard's 100 MB, 400 pages) keeps 1/16.
+     * of pages. A large table (a shard's 100 MB, 400 pages) keeps 1/16. The floor is the
+     * {@link PagePool}'s: the n tables of a pool holding pages may each keep 3/n of a page, so
+     * the lock stripes of the multithread engine hold it once, not once a stripe.
      */
     private static final int MIN_DEAD_PAGES = 3;
 
@@ -195,17 +199,10 @@ public final class CompactTable implements Table {
     private int openPage = -1;
     private long pageBytes;
     private long liveBytes;
-    /**
-     * Dropped shared pages, all of one length, kept for the next pages the table opens: at most
-     * {@link #spareLimit}. Under churn (eviction, compaction) a table drops pages about as fast
-     * as it opens them, but not in turn: with one spare, a fifth of the drops under a 100 MB
-     * eviction load found it taken and became garbage. Those arrays have lived long enough to be
-     * old, and G1 reclaims old garbage only after a marking cycle and, in a heap sized close to
-     * the keyspace, with full collections (9 in that run).
-     */
-    private byte[][] spares = new byte[0][];
-    private int spareCount;
-    private long spareBytes;
+    /** The spare pages and the compaction floor, this table's own or shared with others. */
+    private final PagePool pool;
+    /** Whether {@link #usedMemory} counts the pool's spares: one table of a pool does. */
+    private final boolean countsSpares;
 
     private Object[] objects = new Object[0];
     private int[] freeObjects = new int[0];
@@ -231,7 +228,12 @@ public final class CompactTable implements Table {
     private boolean compacting;
 
     public CompactTable(AccessPolicy access, AggregateCodec aggregates, LongSupplier clock) {
-        this(access, aggregates, clock, SegmentedIndex.SEGMENT_BITS, SegmentedIndex.TAG_BITS);
+        this(access, aggregates, clock, new PagePool());
+    }
+
+    /** A table whose spare pages and compaction floor are {@code pool}'s, shared with the pool's other tables. */
+    CompactTable(AccessPolicy access, AggregateCodec aggregates, LongSupplier clock, PagePool pool) {
+        this(access, aggregates, clock, pool, SegmentedIndex.SEGMENT_BITS, SegmentedIndex.TAG_BITS);
     }
 
     /**
@@ -239,6 +241,13 @@ public final class CompactTable implements Table {
      * hash bits past the low {@code taggedBits} from its entry (the tags hold 24 at most).
      */
     CompactTable(AccessPolicy access, AggregateCodec aggregates, LongSupplier clock, int segmentBits, int taggedBits) {
+        this(access, aggregates, clock, new PagePool(), segmentBits, taggedBits);
+    }
+
+    private CompactTable(AccessPolicy access, AggregateCodec aggregates, LongSupplier clock, PagePool pool,
+                         int segmentBits, int taggedBits) {
+        this.pool = pool;
+        this.countsSpares = pool.countsSpares(this);
         this.accessPolicy = access;
         this.aggregates = aggregates;
         this.clock = clock;
@@ -289,7 +298,7 @@ public final class CompactTable implements Table {
 
     @Override
     public long usedMemory() {
-        return structureBytes() + pageBytes + spareBytes;
+        return structureBytes() + pageBytes + spareBytes();
     }
 
     /** The index, the page table and the side table with its objects' counted size. */
@@ -314,9 +323,9 @@ public final class CompactTable implements Table {
         return liveBytes;
     }
 
-    /** Bytes of the spare pages, counted in {@link #usedMemory}: for tests. */
+    /** Bytes of the pool's spare pages if this table counts them in {@link #usedMemory}, else 0. */
     long spareBytes() {
-        return spareBytes;
+        return countsSpares ? pool.spareBytes() : 0;
     }
 
     /** Pages held, of either kind. */
@@ -513,7 +522,9 @@ public final class CompactTable implements Table {
         }
         compactQueued();
         long open = openPage < 0 ? 0 : pages[openPage].length;
-        if (pageBytes - liveBytes > Math.max(pageBytes / DEAD_SHARE, MIN_DEAD_PAGES * open) + open) {
+        long dead = pageBytes - liveBytes - open;
+        // The floor, this table's share of the pool's, is read only past the sixteenth.
+        if (dead > pageBytes / DEAD_SHARE && dead > MIN_DEAD_PAGES * open / Math.max(1, pool.tables())) {
             compactSparsest();
         }
     }
@@ -527,7 +538,7 @@ public final class CompactTable implements Table {
         }
         if (openPage < 0 || pageUsed[openPage] + size > pages[openPage].length) {
             int full = openPage;
-            openPage = newPage(takeSparePage(size));
+            openPage = newPage(pool.openShared(sharedPageLength(size), pageCount()));
             if (full >= 0 && pageLive[full] < pages[full].length / 2) {
                 queueCompaction(full);
             }
@@ -544,6 +555,7 @@ public final class CompactTable implements Table {
      * location. The whole page is live, room included.
      */
     private long allocateOwn(int size, int length) {
+        pool.openOwn(pageCount());
         int page = newPage(new byte[sharedLength(length) ? length + 1 : length]);
         pageUsed[page] = size;
         pageLive[page] = pages[page].length;
@@ -575,28 +587,6 @@ public final class CompactTable implements Table {
         return page;
     }
 
-    /** A shared page for an entry of {@code size} bytes: a spare if the spares are of the length the table's pages have now. */
-    private byte[] takeSparePage(int size) {
-        int length = sharedPageLength(size);
-        if (spareCount > 0 && spares[0].length != length) {
-            Arrays.fill(spares, 0, spareCount, null);
-            spareCount = 0;
-            spareBytes = 0;
-        }
-        if (spareCount == 0) {
-            return new byte[length];
-        }
-        byte[] page = spares[--spareCount];
-        spares[spareCount] = null;
-        spareBytes -= length;
-        return page;
-    }
-
-    /** The spares a table keeps: a 64th of its pages, at least {@value #MIN_SPARES}. */
-    private int spareLimit() {
-        return Math.max(MIN_SPARES, pageCount() / 64);
-    }
-
     /**
      * The length of a new shared page: the largest of the page sizes that is at most a
      * {@value #PAGES_PER_TABLE}th of the live bytes, and more than the entry.
@@ -615,7 +605,7 @@ public final class CompactTable implements Table {
         return !ownPage(page) && pageLive[page] < pages[page].length / 2;
     }
 
-    /** Drops a page, keeping it as a spare if it is shared and there is room for one. */
+    /** Drops a page, which the pool keeps as a spare if it is shared and there is room for one. */
     private void releasePage(int page) {
         if (entryPage == pages[page]) {
             // The decoded entry's page must not outlive the page: a dropped 300 MB value stayed
@@ -623,18 +613,13 @@ public final class CompactTable implements Table {
             entryPage = null;
         }
         byte[] array = pages[page];
-        if (!ownPage(page) && spareCount < spareLimit() && (spareCount == 0 || spares[0].length == array.length)) {
-            if (spareCount == spares.length) {
-                spares = Arrays.copyOf(spares, Math.max(MIN_SPARES, spareCount * 2));
-            }
-            spares[spareCount++] = array;
-            spareBytes += array.length;
-        }
-        pageBytes -= pages[page].length;
+        boolean shared = !ownPage(page);
+        pageBytes -= array.length;
         pages[page] = null;
         pageLive[page] = 0;
         pageUsed[page] = 0;
         freePages[freePageCount++] = page;
+        pool.drop(array, shared, pageCount());
     }
 
     private void queueCompaction(int page) {
@@ -1296,6 +1281,7 @@ public final class CompactTable implements Table {
                 edited.release();
             }
         }
+        pool.dropAll(pageCount());
         keyIndex = newIndex();
         expiring = 0;
         expiryCursor = 0;
@@ -1308,9 +1294,6 @@ public final class CompactTable implements Table {
         openPage = -1;
         pageBytes = 0;
         liveBytes = 0;
-        spares = new byte[0][];
-        spareCount = 0;
-        spareBytes = 0;
         objects = new Object[0];
         freeObjects = new int[0];
         objectSizes = new long[0];
