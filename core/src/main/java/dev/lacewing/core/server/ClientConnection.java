@@ -59,6 +59,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.LongConsumer;
 
 /**
  * One client connection: decodes its requests, runs them in order, and writes their replies
@@ -118,6 +119,8 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
     private long aofOffset;
     private long aofCommitted;
     private boolean awaitingAof;
+    /** {@link #aofCommitted}, made once: a flush that waits for the AOF allocates nothing. */
+    private final LongConsumer aofCommitDone = this::aofCommitted;
     /** Where the running command's reply starts in {@code out}, for the few whose AOF form is read from it. */
     private int replyStart;
     private long deferredBytes;
@@ -1924,6 +1927,15 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
         flush(true);
     }
 
+    /** The AOF committed up to {@code committed}: the replies that waited for it leave. Home thread. */
+    private void aofCommitted(long committed) {
+        awaitingAof = false;
+        aofCommitted = Math.max(aofCommitted, committed);
+        if (outIsOwn()) {
+            flush(false);
+        }
+    }
+
     /**
      * Sends what {@code out} holds once the AOF holds every write it may show. {@code replies}:
      * whether {@code out} may hold replies produced since the last look at the AOF, whose reads
@@ -1951,13 +1963,7 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
                 // By the time the file is committed the connection may have gone on to a command
                 // that is away on another thread, writing into out: that command's return flushes.
                 // A blocked or postponed connection's out is its own thread's.
-                aof.afterCommit(aofOffset, channel.eventLoop(), committed -> {
-                    awaitingAof = false;
-                    aofCommitted = Math.max(aofCommitted, committed);
-                    if (outIsOwn()) {
-                        flush(false);
-                    }
-                });
+                aof.afterCommit(aofOffset, channel.eventLoop(), aofCommitDone);
             }
             return;
         }

@@ -6,6 +6,7 @@ import dev.lacewing.core.persistence.BackgroundSave;
 import dev.lacewing.core.persistence.Snapshots;
 import dev.lacewing.core.persistence.rdb.RdbFileReader;
 import dev.lacewing.core.persistence.rdb.RdbValueCodec;
+import io.netty.util.concurrent.FastThreadLocal;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -147,7 +148,14 @@ public final class AppendOnlyFile {
     private final Object rewriteLock = new Object();
     private ScheduledExecutorService cron;
 
-    private final ThreadLocal<Group> groups = ThreadLocal.withInitial(this::newGroup);
+    /** Per event-loop thread: Netty's indexed thread-local, an array slot on the loops, as their other state. */
+    private final FastThreadLocal<Group> groups = new FastThreadLocal<>() {
+        @Override
+        protected Group initialValue() {
+            loops.incrementAndGet();
+            return new Group(AppendOnlyFile.this);
+        }
+    };
     // How many event-loop threads have waited for the file: while only one has, it forces the file itself.
     private final AtomicInteger loops = new AtomicInteger();
     // Under itself: the tickets waiting for the fsync thread, which runs while syncer is set.
@@ -569,25 +577,29 @@ public final class AppendOnlyFile {
         group.waiting.add(then);
         if (!group.scheduled) {
             group.scheduled = true;
-            loop.execute(() -> group.drain(this, loop));
+            group.loop = loop;
+            loop.execute(group);
         }
     }
 
-    private Group newGroup() {
-        loops.incrementAndGet();
-        return new Group();
-    }
-
     /**
-     * The flushes of one event-loop thread waiting for the file. {@code waiting} and {@code spare}
-     * swap each commit, so a commit the loop runs itself allocates nothing.
+     * The flushes of one event-loop thread waiting for the file, and the commit task itself, so
+     * scheduling it allocates nothing. {@code waiting} and {@code spare} swap each commit, so a
+     * commit the loop runs itself allocates nothing either.
      */
-    private static final class Group {
+    private static final class Group implements Runnable {
+        private final AppendOnlyFile aof;
         private List<LongConsumer> waiting = new ArrayList<>();
         private List<LongConsumer> spare = new ArrayList<>();
         private boolean scheduled;
+        private Executor loop;
 
-        void drain(AppendOnlyFile aof, Executor loop) {
+        Group(AppendOnlyFile aof) {
+            this.aof = aof;
+        }
+
+        @Override
+        public void run() {
             scheduled = false;
             boolean always = aof.fsync == Fsync.ALWAYS;
             if (always && aof.loops.get() > 1 && aof.syncing()) {
