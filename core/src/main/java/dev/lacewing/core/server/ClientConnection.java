@@ -60,6 +60,7 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongConsumer;
+import java.util.function.Supplier;
 
 /**
  * One client connection: decodes its requests, runs them in order, and writes their replies
@@ -123,6 +124,8 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
     private final LongConsumer aofCommitDone = this::aofCommitted;
     /** Where the running command's reply starts in {@code out}, for the few whose AOF form is read from it. */
     private int replyStart;
+    /** {@link #ownReply}, made once: propagating a write allocates nothing more than its AOF bytes. */
+    private final Supplier<byte[]> ownReply = this::ownReply;
     private long deferredBytes;
     private boolean readPaused;
     /** Whether the transport is delivering a read batch (channelRead until channelReadComplete). Home thread only. */
@@ -1286,7 +1289,7 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
         // Cheapest tests first: the name lookup costs a string hash, and most commands are reads or PUBLISH.
         if (!failed && command.spec().has(CommandFlag.WRITE) && server.aof().enabled()
             && (changed || AofPropagation.always(command.spec().name()))) {
-            propagate(command, args, out == null ? null : out, replyStart);
+            propagate(command, args);
         }
         SlowLog slowLog = server.slowLog();
         if (slowLog.isSlow(micros) && blockedClient == null && !command.spec().has(CommandFlag.SKIP_SLOWLOG)) {
@@ -1310,13 +1313,15 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
     /**
      * Adds what a write command that ran for this connection propagates (a script's commands
      * included) to the batch {@link #appendPropagated} appends once the client's command is done.
-     * {@code reply}: a buffer holding the command's reply from {@code replyFrom}, or null.
      */
-    void propagate(Command<CoreContext> command, Arguments args, ByteBuf reply, int replyFrom) {
-        String name = command.spec().name();
+    private void propagate(Command<CoreContext> command, Arguments args) {
         // The command's own clock, so a relative expiry becomes the absolute time the keyspace stored.
-        AofPropagation.add(aofBatch, database, name, args, commandMillis,
-            () -> reply == null ? new byte[0] : ByteBufUtil.getBytes(reply, replyFrom, reply.writerIndex() - replyFrom));
+        AofPropagation.add(aofBatch, database, command.spec().name(), args, commandMillis, ownReply);
+    }
+
+    /** The reply of the command that just ran, for the few whose AOF form is read from it ({@link #propagate}). */
+    private byte[] ownReply() {
+        return out == null ? new byte[0] : ByteBufUtil.getBytes(out, replyStart, out.writerIndex() - replyStart);
     }
 
     /** What the running command propagates so far, for the keys it deletes on the way ({@link AofDeletions}). */

@@ -118,8 +118,10 @@ public final class AppendOnlyFile {
     private volatile boolean enabled;
     private volatile Fsync fsync;
 
-    // Under this: the buffer of appended bytes not yet written, and the database the file is in.
+    // Under this: the buffer of appended bytes not yet written (pendingView wraps it when it was
+    // handed out before), and the database the file is in.
     private byte[] pending = new byte[64 * 1024];
+    private ByteBuffer pendingView = ByteBuffer.wrap(pending);
     private int pendingSize;
     private long appended;
     private int selected = -1;
@@ -127,6 +129,8 @@ public final class AppendOnlyFile {
     private volatile long appendedSoFar;
 
     private final Object writeLock = new Object();
+    /** Under writeLock: the buffer appends go on into while the writer writes the one it took, swapped each write. */
+    private ByteBuffer spare = ByteBuffer.wrap(new byte[64 * 1024]);
     private final Object syncLock = new Object();
     private FileChannel incr;
     private AofManifest manifest;
@@ -548,13 +552,22 @@ public final class AppendOnlyFile {
         appended += length;
     }
 
-    private synchronized byte[] takePending() {
-        byte[] taken = Arrays.copyOf(pending, pendingSize);
-        if (pending.length > 1024 * 1024) {
-            pending = new byte[64 * 1024];
-        }
+    /**
+     * The appended bytes, handed to the writer (under writeLock) as they are, and appends go on
+     * into the spare buffer: a write copies and allocates nothing. {@link #giveBack} returns it.
+     */
+    private synchronized ByteBuffer takePending() {
+        ByteBuffer taken = pendingView.array() == pending ? pendingView : ByteBuffer.wrap(pending);
+        taken.clear().limit(pendingSize);
+        pendingView = spare;
+        pending = spare.array();
         pendingSize = 0;
         return taken;
+    }
+
+    /** Under writeLock: a buffer {@link #takePending} handed out is the spare one again, or a small new one past 1 MiB. */
+    private void giveBack(ByteBuffer taken) {
+        spare = taken.capacity() > 1024 * 1024 ? ByteBuffer.wrap(new byte[64 * 1024]) : taken;
     }
 
     private synchronized long appended() {
@@ -733,21 +746,22 @@ public final class AppendOnlyFile {
     private void commit(long upTo, boolean force) {
         synchronized (writeLock) {
             if (written < upTo && incr != null) {
-                byte[] chunk = takePending();
-                ByteBuffer bytes = ByteBuffer.wrap(chunk);
+                ByteBuffer bytes = takePending();
                 try {
                     while (bytes.hasRemaining()) {
                         writes.write(incr, bytes);
                     }
-                    written += chunk.length;
-                    incrSize += chunk.length;
+                    written += bytes.limit();
+                    incrSize += bytes.limit();
                     if (!lastWriteOk) {
                         LOG.log(System.Logger.Level.WARNING, "AOF write error looks solved, Redis can write again.");
                     }
                     lastWriteOk = true;
                 } catch (IOException e) {
-                    writeFailed(chunk, bytes.position(), e);
+                    writeFailed(bytes, bytes.position(), e);
                     return;
+                } finally {
+                    giveBack(bytes);
                 }
             }
         }
@@ -773,8 +787,8 @@ public final class AppendOnlyFile {
         }
     }
 
-    /** A write of {@code chunk} failed after {@code done} bytes of it were written. */
-    private void writeFailed(byte[] chunk, int done, IOException e) {
+    /** A write of {@code chunk} (its bytes up to its limit) failed after {@code done} of them were written. */
+    private void writeFailed(ByteBuffer chunk, int done, IOException e) {
         lastWriteError = e.getMessage();
         lastWriteOk = false;
         LOG.log(System.Logger.Level.WARNING, "Error writing to the AOF file: " + e.getMessage());
@@ -795,9 +809,9 @@ public final class AppendOnlyFile {
         written += kept;
         incrSize += kept;
         synchronized (this) {
-            int rest = chunk.length - kept;
+            int rest = chunk.limit() - kept;
             byte[] joined = new byte[Math.max(pending.length, rest + pendingSize)];
-            System.arraycopy(chunk, kept, joined, 0, rest);
+            System.arraycopy(chunk.array(), kept, joined, 0, rest);
             System.arraycopy(pending, 0, joined, rest, pendingSize);
             pending = joined;
             pendingSize += rest;
