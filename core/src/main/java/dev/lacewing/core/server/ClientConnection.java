@@ -59,6 +59,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.LongConsumer;
+import java.util.function.Supplier;
 
 /**
  * One client connection: decodes its requests, runs them in order, and writes their replies
@@ -118,8 +120,12 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
     private long aofOffset;
     private long aofCommitted;
     private boolean awaitingAof;
+    /** {@link #aofCommitted}, made once: a flush that waits for the AOF allocates nothing. */
+    private final LongConsumer aofCommitDone = this::aofCommitted;
     /** Where the running command's reply starts in {@code out}, for the few whose AOF form is read from it. */
     private int replyStart;
+    /** {@link #ownReply}, made once: propagating a write allocates nothing more than its AOF bytes. */
+    private final Supplier<byte[]> ownReply = this::ownReply;
     private long deferredBytes;
     private boolean readPaused;
     /** Whether the transport is delivering a read batch (channelRead until channelReadComplete). Home thread only. */
@@ -1283,7 +1289,7 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
         // Cheapest tests first: the name lookup costs a string hash, and most commands are reads or PUBLISH.
         if (!failed && command.spec().has(CommandFlag.WRITE) && server.aof().enabled()
             && (changed || AofPropagation.always(command.spec().name()))) {
-            propagate(command, args, out == null ? null : out, replyStart);
+            propagate(command, args);
         }
         SlowLog slowLog = server.slowLog();
         if (slowLog.isSlow(micros) && blockedClient == null && !command.spec().has(CommandFlag.SKIP_SLOWLOG)) {
@@ -1307,13 +1313,15 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
     /**
      * Adds what a write command that ran for this connection propagates (a script's commands
      * included) to the batch {@link #appendPropagated} appends once the client's command is done.
-     * {@code reply}: a buffer holding the command's reply from {@code replyFrom}, or null.
      */
-    void propagate(Command<CoreContext> command, Arguments args, ByteBuf reply, int replyFrom) {
-        String name = command.spec().name();
+    private void propagate(Command<CoreContext> command, Arguments args) {
         // The command's own clock, so a relative expiry becomes the absolute time the keyspace stored.
-        AofPropagation.add(aofBatch, database, name, args, commandMillis,
-            () -> reply == null ? new byte[0] : ByteBufUtil.getBytes(reply, replyFrom, reply.writerIndex() - replyFrom));
+        AofPropagation.add(aofBatch, database, command.spec().name(), args, commandMillis, ownReply);
+    }
+
+    /** The reply of the command that just ran, for the few whose AOF form is read from it ({@link #propagate}). */
+    private byte[] ownReply() {
+        return out == null ? new byte[0] : ByteBufUtil.getBytes(out, replyStart, out.writerIndex() - replyStart);
     }
 
     /** What the running command propagates so far, for the keys it deletes on the way ({@link AofDeletions}). */
@@ -1924,6 +1932,15 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
         flush(true);
     }
 
+    /** The AOF committed up to {@code committed}: the replies that waited for it leave. Home thread. */
+    private void aofCommitted(long committed) {
+        awaitingAof = false;
+        aofCommitted = Math.max(aofCommitted, committed);
+        if (outIsOwn()) {
+            flush(false);
+        }
+    }
+
     /**
      * Sends what {@code out} holds once the AOF holds every write it may show. {@code replies}:
      * whether {@code out} may hold replies produced since the last look at the AOF, whose reads
@@ -1951,13 +1968,7 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
                 // By the time the file is committed the connection may have gone on to a command
                 // that is away on another thread, writing into out: that command's return flushes.
                 // A blocked or postponed connection's out is its own thread's.
-                aof.afterCommit(aofOffset, channel.eventLoop(), committed -> {
-                    awaitingAof = false;
-                    aofCommitted = Math.max(aofCommitted, committed);
-                    if (outIsOwn()) {
-                        flush(false);
-                    }
-                });
+                aof.afterCommit(aofOffset, channel.eventLoop(), aofCommitDone);
             }
             return;
         }

@@ -6,6 +6,7 @@ import dev.lacewing.core.persistence.BackgroundSave;
 import dev.lacewing.core.persistence.Snapshots;
 import dev.lacewing.core.persistence.rdb.RdbFileReader;
 import dev.lacewing.core.persistence.rdb.RdbValueCodec;
+import io.netty.util.concurrent.FastThreadLocal;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -117,8 +118,10 @@ public final class AppendOnlyFile {
     private volatile boolean enabled;
     private volatile Fsync fsync;
 
-    // Under this: the buffer of appended bytes not yet written, and the database the file is in.
+    // Under this: the buffer of appended bytes not yet written (pendingView wraps it when it was
+    // handed out before), and the database the file is in.
     private byte[] pending = new byte[64 * 1024];
+    private ByteBuffer pendingView = ByteBuffer.wrap(pending);
     private int pendingSize;
     private long appended;
     private int selected = -1;
@@ -126,6 +129,8 @@ public final class AppendOnlyFile {
     private volatile long appendedSoFar;
 
     private final Object writeLock = new Object();
+    /** Under writeLock: the buffer appends go on into while the writer writes the one it took, swapped each write. */
+    private ByteBuffer spare = ByteBuffer.wrap(new byte[64 * 1024]);
     private final Object syncLock = new Object();
     private FileChannel incr;
     private AofManifest manifest;
@@ -147,7 +152,14 @@ public final class AppendOnlyFile {
     private final Object rewriteLock = new Object();
     private ScheduledExecutorService cron;
 
-    private final ThreadLocal<Group> groups = ThreadLocal.withInitial(this::newGroup);
+    /** Per event-loop thread: Netty's indexed thread-local, an array slot on the loops, as their other state. */
+    private final FastThreadLocal<Group> groups = new FastThreadLocal<>() {
+        @Override
+        protected Group initialValue() {
+            loops.incrementAndGet();
+            return new Group(AppendOnlyFile.this);
+        }
+    };
     // How many event-loop threads have waited for the file: while only one has, it forces the file itself.
     private final AtomicInteger loops = new AtomicInteger();
     // Under itself: the tickets waiting for the fsync thread, which runs while syncer is set.
@@ -540,13 +552,22 @@ public final class AppendOnlyFile {
         appended += length;
     }
 
-    private synchronized byte[] takePending() {
-        byte[] taken = Arrays.copyOf(pending, pendingSize);
-        if (pending.length > 1024 * 1024) {
-            pending = new byte[64 * 1024];
-        }
+    /**
+     * The appended bytes, handed to the writer (under writeLock) as they are, and appends go on
+     * into the spare buffer: a write copies and allocates nothing. {@link #giveBack} returns it.
+     */
+    private synchronized ByteBuffer takePending() {
+        ByteBuffer taken = pendingView.array() == pending ? pendingView : ByteBuffer.wrap(pending);
+        taken.clear().limit(pendingSize);
+        pendingView = spare;
+        pending = spare.array();
         pendingSize = 0;
         return taken;
+    }
+
+    /** Under writeLock: a buffer {@link #takePending} handed out is the spare one again, or a small new one past 1 MiB. */
+    private void giveBack(ByteBuffer taken) {
+        spare = taken.capacity() > 1024 * 1024 ? ByteBuffer.wrap(new byte[64 * 1024]) : taken;
     }
 
     private synchronized long appended() {
@@ -569,25 +590,29 @@ public final class AppendOnlyFile {
         group.waiting.add(then);
         if (!group.scheduled) {
             group.scheduled = true;
-            loop.execute(() -> group.drain(this, loop));
+            group.loop = loop;
+            loop.execute(group);
         }
     }
 
-    private Group newGroup() {
-        loops.incrementAndGet();
-        return new Group();
-    }
-
     /**
-     * The flushes of one event-loop thread waiting for the file. {@code waiting} and {@code spare}
-     * swap each commit, so a commit the loop runs itself allocates nothing.
+     * The flushes of one event-loop thread waiting for the file, and the commit task itself, so
+     * scheduling it allocates nothing. {@code waiting} and {@code spare} swap each commit, so a
+     * commit the loop runs itself allocates nothing either.
      */
-    private static final class Group {
+    private static final class Group implements Runnable {
+        private final AppendOnlyFile aof;
         private List<LongConsumer> waiting = new ArrayList<>();
         private List<LongConsumer> spare = new ArrayList<>();
         private boolean scheduled;
+        private Executor loop;
 
-        void drain(AppendOnlyFile aof, Executor loop) {
+        Group(AppendOnlyFile aof) {
+            this.aof = aof;
+        }
+
+        @Override
+        public void run() {
             scheduled = false;
             boolean always = aof.fsync == Fsync.ALWAYS;
             if (always && aof.loops.get() > 1 && aof.syncing()) {
@@ -721,21 +746,22 @@ public final class AppendOnlyFile {
     private void commit(long upTo, boolean force) {
         synchronized (writeLock) {
             if (written < upTo && incr != null) {
-                byte[] chunk = takePending();
-                ByteBuffer bytes = ByteBuffer.wrap(chunk);
+                ByteBuffer bytes = takePending();
                 try {
                     while (bytes.hasRemaining()) {
                         writes.write(incr, bytes);
                     }
-                    written += chunk.length;
-                    incrSize += chunk.length;
+                    written += bytes.limit();
+                    incrSize += bytes.limit();
                     if (!lastWriteOk) {
                         LOG.log(System.Logger.Level.WARNING, "AOF write error looks solved, Redis can write again.");
                     }
                     lastWriteOk = true;
                 } catch (IOException e) {
-                    writeFailed(chunk, bytes.position(), e);
+                    writeFailed(bytes, bytes.position(), e);
                     return;
+                } finally {
+                    giveBack(bytes);
                 }
             }
         }
@@ -761,8 +787,8 @@ public final class AppendOnlyFile {
         }
     }
 
-    /** A write of {@code chunk} failed after {@code done} bytes of it were written. */
-    private void writeFailed(byte[] chunk, int done, IOException e) {
+    /** A write of {@code chunk} (its bytes up to its limit) failed after {@code done} of them were written. */
+    private void writeFailed(ByteBuffer chunk, int done, IOException e) {
         lastWriteError = e.getMessage();
         lastWriteOk = false;
         LOG.log(System.Logger.Level.WARNING, "Error writing to the AOF file: " + e.getMessage());
@@ -783,9 +809,9 @@ public final class AppendOnlyFile {
         written += kept;
         incrSize += kept;
         synchronized (this) {
-            int rest = chunk.length - kept;
+            int rest = chunk.limit() - kept;
             byte[] joined = new byte[Math.max(pending.length, rest + pendingSize)];
-            System.arraycopy(chunk, kept, joined, 0, rest);
+            System.arraycopy(chunk.array(), kept, joined, 0, rest);
             System.arraycopy(pending, 0, joined, rest, pendingSize);
             pending = joined;
             pendingSize += rest;

@@ -32,6 +32,8 @@ class AofWriteErrorTest {
     Path dir;
 
     private volatile boolean diskFull;
+    /** The next write writes this many bytes, then fails; 0: none does. */
+    private volatile int shortWrite;
     private final List<String> exits = new CopyOnWriteArrayList<>();
     private AppendOnlyFile aof;
 
@@ -48,6 +50,14 @@ class AofWriteErrorTest {
             @Override
             public void write(FileChannel file, ByteBuffer bytes) throws IOException {
                 if (diskFull) {
+                    throw new IOException("No space left on device");
+                }
+                if (shortWrite > 0) {
+                    ByteBuffer part = bytes.duplicate();
+                    part.limit(part.position() + shortWrite);
+                    shortWrite = 0;
+                    file.write(part);
+                    bytes.position(part.position());
                     throw new IOException("No space left on device");
                 }
                 file.write(bytes);
@@ -102,6 +112,25 @@ class AofWriteErrorTest {
         flush();
         assertNull(aof.refusal());
         assertEquals("*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n" + SET_A + SET_A, incrFile());
+        assertTrue(exits.isEmpty());
+    }
+
+    @Test
+    void aShortWriteIsTruncatedAwayAndItsBytesAreWrittenWholeWithTheNextOnes() throws IOException {
+        start("everysec");
+        appendSet();
+        flush();
+        shortWrite = 5;
+        appendSet();
+        flush();
+        assertEquals("MISCONF Errors writing to the AOF file: No space left on device", aof.refusal());
+        assertEquals("*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n" + SET_A, incrFile());
+
+        appendSet();
+        flush();
+        assertNull(aof.refusal());
+        assertEquals("*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n" + SET_A + SET_A + SET_A, incrFile());
+        assertEquals(0, aof.bufferLength());
         assertTrue(exits.isEmpty());
     }
 
