@@ -21,7 +21,8 @@ public interface ScriptHost {
      * Runs {@code argv} (the command name first) and returns its reply: RESP2 or RESP3 bytes as
      * {@code protocol} says. An error is returned as an error reply ({@code -ERR ...\r\n}), never
      * thrown; {@code raiseErrors} says whether the script will raise it (redis.call) or get it back
-     * (redis.pcall), for the error statistics.
+     * (redis.pcall), for the error statistics. The host only reads {@code argv}'s arrays, during the
+     * call (they may be the runtime's own strings); the array returned is the runtime's to keep.
      */
     byte[] call(byte[][] argv, int protocol, boolean raiseErrors);
 

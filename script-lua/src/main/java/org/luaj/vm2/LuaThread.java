@@ -41,7 +41,53 @@ public class LuaThread extends LuaValue {
 
     private static final AtomicInteger COROUTINES = new AtomicInteger();
     /** The Lua thread running on each Java thread: its main thread, or the coroutine the Java thread was started for. */
-    private static final ThreadLocal<LuaThread> RUNNING = ThreadLocal.withInitial(LuaThread::new);
+    private static final ThreadLocal<LuaThread> RUNNING = ThreadLocal.withInitial(LuaThread::newMain);
+
+    /**
+     * {@link #getRunning()}'s fast path, which luaj's debug support takes for every instruction a
+     * script runs (DebugLib.debugBytecode): Java threads' main Lua threads, each in the slot its
+     * thread id picks, so a lookup is one array read and a compare rather than a ThreadLocal probe.
+     * A slot is written when a thread makes its main Lua thread and emptied when its thread's running
+     * Lua thread changes (a coroutine's Java thread); threads whose ids share a slot and coroutine
+     * threads go through {@link #RUNNING}. A slot holds its Lua thread weakly, so the Lua state of a
+     * thread that ended is not kept.
+     */
+    private static final MainThread[] MAIN_THREADS = new MainThread[64];
+
+    private static final class MainThread extends WeakReference<LuaThread> {
+        final Thread thread;
+
+        MainThread(Thread thread, LuaThread main) {
+            super(main);
+            this.thread = thread;
+        }
+    }
+
+    private static int slot(Thread thread) {
+        return (int) thread.getId() & (MAIN_THREADS.length - 1);
+    }
+
+    private static LuaThread newMain() {
+        LuaThread main = new LuaThread();
+        Thread current = Thread.currentThread();
+        MAIN_THREADS[slot(current)] = new MainThread(current, main);
+        return main;
+    }
+
+    /** The calling Java thread's running Lua thread becomes {@code thread} (null: none). */
+    private static void setRunning(LuaThread thread) {
+        Thread current = Thread.currentThread();
+        int slot = slot(current);
+        MainThread main = MAIN_THREADS[slot];
+        if (main != null && main.thread == current) {
+            MAIN_THREADS[slot] = null;
+        }
+        if (thread == null) {
+            RUNNING.remove();
+        } else {
+            RUNNING.set(thread);
+        }
+    }
 
     private LuaValue env;
     private final State state;
@@ -108,6 +154,14 @@ public class LuaThread extends LuaValue {
 
     /** The Lua thread running on the calling Java thread. */
     public static LuaThread getRunning() {
+        Thread current = Thread.currentThread();
+        MainThread main = MAIN_THREADS[slot(current)];
+        if (main != null && main.thread == current) {
+            LuaThread running = main.get();
+            if (running != null) {
+                return running;
+            }
+        }
         return RUNNING.get();
     }
 
@@ -117,24 +171,24 @@ public class LuaThread extends LuaValue {
 
     /** Sets the globals of the calling Java thread's running Lua thread. */
     public static void setGlobals(LuaValue globals) {
-        RUNNING.get().env = globals;
+        getRunning().env = globals;
     }
 
     public static LuaValue getGlobals() {
-        LuaValue globals = RUNNING.get().env;
+        LuaValue globals = getRunning().env;
         return globals != null ? globals : LuaValue.error("LuaThread.setGlobals() not initialized");
     }
 
     /** Pushes {@code function} on the running thread's call stack; the caller pops it with {@link CallStack#onReturn()}. */
     public static final CallStack onCall(LuaFunction function) {
-        CallStack stack = RUNNING.get().callstack;
+        CallStack stack = getRunning().callstack;
         stack.onCall(function);
         return stack;
     }
 
     /** The function {@code level} calls up the running thread's stack (1 is the innermost), or null. */
     public static final LuaFunction getCallstackFunction(int level) {
-        return RUNNING.get().callstack.getFunction(level);
+        return getRunning().callstack.getFunction(level);
     }
 
     /** Sets the running thread's error handler and returns the one it replaces. */
@@ -186,7 +240,7 @@ public class LuaThread extends LuaValue {
                 if (thread == null) {
                     return;
                 }
-                RUNNING.set(thread);
+                setRunning(thread);
                 thread = null;
                 Varargs a = args;
                 args = LuaValue.NONE;
@@ -234,7 +288,7 @@ public class LuaThread extends LuaValue {
                 notify();
                 // While suspended, this Java thread must not hold its Lua thread strongly, or an
                 // abandoned coroutine would never be collected and its Java thread would wait forever.
-                RUNNING.remove();
+                setRunning(null);
                 do {
                     wait(thread_orphan_check_interval);
                     if (lua_thread.get() == null) {
@@ -242,7 +296,7 @@ public class LuaThread extends LuaValue {
                         throw new OrphanedThread();
                     }
                 } while (status == STATUS_SUSPENDED);
-                RUNNING.set(lua_thread.get());
+                setRunning(lua_thread.get());
                 return args;
             } catch (InterruptedException e) {
                 status = STATUS_DEAD;
@@ -262,14 +316,14 @@ public class LuaThread extends LuaValue {
         final void onCall(LuaFunction function) {
             functions[calls++] = function;
             if (DebugLib.DEBUG_ENABLED) {
-                DebugLib.debugOnCall(RUNNING.get(), calls, function);
+                DebugLib.debugOnCall(getRunning(), calls, function);
             }
         }
 
         public final void onReturn() {
             functions[--calls] = null;
             if (DebugLib.DEBUG_ENABLED) {
-                DebugLib.debugOnReturn(RUNNING.get(), calls);
+                DebugLib.debugOnReturn(getRunning(), calls);
             }
         }
 

@@ -22,7 +22,10 @@ final class LuaReply {
 
     static void write(ReplyWriter reply, LuaValue value, int resp) {
         switch (value.type()) {
-            case LuaValue.TSTRING -> reply.bulk(bytes((LuaString) value));
+            case LuaValue.TSTRING -> {
+                LuaString string = (LuaString) value;
+                reply.bulk(string.m_bytes, string.m_offset, string.m_length);
+            }
             case LuaValue.TBOOLEAN -> {
                 if (resp == 3) {
                     reply.bool(value.toboolean());

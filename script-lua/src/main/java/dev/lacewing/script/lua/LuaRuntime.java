@@ -124,6 +124,14 @@ final class LuaRuntime implements ScriptRuntime {
     }
     /** debug.sethook, kept out of the sandbox, and the count hook that asks the host whether to stop. */
     private LuaValue sethook;
+    /**
+     * The hook debug.sethook last installed on this thread's Lua state, or null for none. The
+     * checkpoint hook stays installed from run to run (it does nothing without a host, and only runs
+     * run Lua here), so a run makes no debug.sethook calls; the debugger's and a library load's
+     * hooks are taken off when they end. luaj keeps the instruction count across sethook calls, so
+     * leaving the hook on changes nothing a script sees.
+     */
+    private LuaValue installedHook;
     private final LuaValue checkpoint = new ZeroArgFunction() {
         @Override
         public LuaValue call() {
@@ -462,8 +470,10 @@ final class LuaRuntime implements ScriptRuntime {
             LuaValue result;
             if (debugger != null) {
                 sethook.call(debugHook, LINE_HOOK_EVENTS, LuaValue.valueOf(LuaDebugger.COUNT_INSTRUCTIONS));
-            } else {
+                installedHook = debugHook;
+            } else if (installedHook != checkpoint) {
                 sethook.call(checkpoint, NO_HOOK_EVENTS, CHECKPOINT_COUNT);
+                installedHook = checkpoint;
             }
             try {
                 result = function.invoke(arguments).arg1();
@@ -487,7 +497,9 @@ final class LuaRuntime implements ScriptRuntime {
             LuaReply.write(reply, result, resp);
         } finally {
             this.host = null;
-            sethook.call();
+            if (installedHook != checkpoint) {
+                removeHook();
+            }
         }
     }
 
@@ -525,6 +537,7 @@ final class LuaRuntime implements ScriptRuntime {
         }
         loading = true;
         sethook.call(loadCheckpoint, LuaValue.valueOf(""), LuaValue.valueOf(CHECKPOINT_INSTRUCTIONS));
+        installedHook = loadCheckpoint;
         try {
             chunk.invoke(LuaValue.NONE);
         } catch (LoadTimeout e) {
@@ -538,8 +551,13 @@ final class LuaRuntime implements ScriptRuntime {
         } finally {
             loading = false;
             this.register = null;
-            sethook.call();
+            removeHook();
         }
+    }
+
+    private void removeHook() {
+        sethook.call();
+        installedHook = null;
     }
 
     /** redis.register_function (luaRegisterFunction): the positional or the named form. */
@@ -867,7 +885,7 @@ final class LuaRuntime implements ScriptRuntime {
         for (int i = 0; i < count; i++) {
             LuaValue arg = args.arg(i + 1);
             if (arg.type() == LuaValue.TSTRING) {
-                argv[i] = bytesOf(arg.checkstring());
+                argv[i] = argumentBytes((LuaString) arg);
             } else if (arg.type() == LuaValue.TNUMBER) {
                 argv[i] = LuaReply.numberText(arg.todouble()).getBytes(StandardCharsets.US_ASCII);
             } else {
@@ -906,6 +924,15 @@ final class LuaRuntime implements ScriptRuntime {
         int space = text.indexOf(' ');
         String error = space < 0 ? "ERR " + text.substring(1) : text.substring(1, space) + " " + text.substring(space + 1);
         return ErrorValue.of(error).value();
+    }
+
+    /**
+     * A command argument's bytes: the string's own array when the string is all of it (a KEYS or
+     * ARGV entry, a constant of the script), which the host only reads; a copy otherwise.
+     */
+    private static byte[] argumentBytes(LuaString string) {
+        byte[] bytes = string.m_bytes;
+        return string.m_offset == 0 && string.m_length == bytes.length ? bytes : bytesOf(string);
     }
 
     private static byte[] bytesOf(LuaString string) {

@@ -24,6 +24,10 @@ final class RespToLua {
         this.bytes = bytes;
     }
 
+    /**
+     * The strings it makes share {@code reply}'s bytes, not copies of them: the caller gives up the
+     * array (a reply is made for this one parse), and Lua strings never change their bytes.
+     */
     static LuaValue parse(byte[] reply) {
         return new RespToLua(reply).read();
     }
@@ -42,7 +46,7 @@ final class RespToLua {
                 if (length < 0) {
                     return LuaValue.FALSE;
                 }
-                LuaString value = LuaString.valueOf(java.util.Arrays.copyOfRange(bytes, position, position + length));
+                LuaString value = LuaString.valueOf(bytes, position, length);
                 position += length + 2;
                 return value;
             }
@@ -145,7 +149,7 @@ final class RespToLua {
     /** The rest of the line as a Lua string of its bytes. */
     private LuaString line() {
         int end = lineEnd();
-        LuaString value = LuaString.valueOf(java.util.Arrays.copyOfRange(bytes, position, end));
+        LuaString value = LuaString.valueOf(bytes, position, end - position);
         position = end + 2;
         return value;
     }

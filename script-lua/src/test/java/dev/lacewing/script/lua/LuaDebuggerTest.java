@@ -205,7 +205,10 @@ class LuaDebuggerTest {
                 }
                 out.append(method.getName()).append('(');
                 if (args != null && args.length > 0) {
-                    out.append(args[0] instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : String.valueOf(args[0]));
+                    out.append(args[0] instanceof byte[] b
+                        ? new String(b, args.length == 3 ? (Integer) args[1] : 0, args.length == 3 ? (Integer) args[2] : b.length,
+                            StandardCharsets.UTF_8)
+                        : String.valueOf(args[0]));
                 }
                 out.append(')');
                 return null;
