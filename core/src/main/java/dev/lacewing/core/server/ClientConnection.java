@@ -2264,9 +2264,18 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
         });
     }
 
+    /**
+     * QUIT, and the other commands after whose reply the connection closes, run on its home thread:
+     * it leaves its channels here, before the reply can reach the client, so that a PUBLISH any
+     * client sends after reading that reply no longer counts it, as Redis frees such a client before
+     * it reads the next command (freeClientsInAsyncFreeQueue in beforeSleep).
+     */
     @Override
     public void closeAfterReply() {
         closing = true;
+        if (subscribed()) {
+            server.pubSub().unsubscribeAll(this);
+        }
     }
 
     /** Milliseconds since the client's last read (Redis's lastinteraction). */

@@ -243,6 +243,48 @@ class PubSubCommandsTest {
     }
 
     /**
+     * A subscriber that QUITs has left its channels, patterns and shard channels by the time its +OK
+     * arrives (Redis frees it before it reads another command), so a PUBLISH or SPUBLISH sent after
+     * that reply no longer counts it. Subscribers on several connections land on different workers.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.lacewing.it.server.Servers#all")
+    void aSubscriberThatQuitNoLongerCountsForAPublishAfterItsReply(Target target) {
+        try (RespClient publisher = RespClient.connect(port(target))) {
+            for (int round = 0; round < 20; round++) {
+                List<RespClient> subscribers = new ArrayList<>();
+                try {
+                    for (int i = 0; i < 4; i++) {
+                        RespClient subscriber = RespClient.connect(port(target));
+                        subscribers.add(subscriber);
+                        assertEquals(confirmation("subscribe", "quit-sub", 1), subscriber.call("SUBSCRIBE", "quit-sub"));
+                        assertEquals(confirmation("psubscribe", "quit-*", 2), subscriber.call("PSUBSCRIBE", "quit-*"));
+                        assertEquals(confirmation("ssubscribe", "quit-shard", 1),
+                            subscriber.call("SSUBSCRIBE", "quit-shard"));
+                    }
+                    for (int i = 0; i < subscribers.size(); i++) {
+                        int left = subscribers.size() - i - 1;
+                        RespClient quitting = subscribers.get(i);
+                        quitting.send("*1\r\n$4\r\nQUIT\r\n");
+                        String reply = quitting.readReplyText();
+                        for (int pushes = 0; pushes < 3 * i && !reply.equals("+OK\r\n"); pushes++) {
+                            reply = quitting.readReplyText(); // the messages of the publishes before it
+                        }
+                        assertEquals("+OK\r\n", reply);
+                        assertEquals(":" + 2 * left + "\r\n", publisher.call("PUBLISH", "quit-sub", "m"),
+                            "PUBLISH after subscriber " + i + " quit, round " + round);
+                        assertEquals(":" + left + "\r\n", publisher.call("SPUBLISH", "quit-shard", "m"),
+                            "SPUBLISH after subscriber " + i + " quit, round " + round);
+                    }
+                } finally {
+                    subscribers.forEach(RespClient::close);
+                }
+            }
+            assertEquals(":0\r\n", publisher.call("PUBSUB", "NUMPAT"));
+        }
+    }
+
+    /**
      * Redis's CLIENT KILL frees the client before it replies, so a PUBLISH right behind it, even in
      * the same pipeline, no longer counts the killed subscriber. Subscribers on several connections
      * land on different workers, the killer's own included.
