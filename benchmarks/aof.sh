@@ -75,11 +75,12 @@ set_rate() { # port pipeline
   local sent before after jit_before jit_after rate
   sent=$(warm_up "$1" "$2")
   before=$(cpu_ticks "$pid"); jit_before=$(jit_ticks "$pid")
-  rate=$(set_load "$1" "$2" "$requests" | tr '\r' '\n' \
+  rate=$({ TIMEFORMAT='%U %S'; time set_load "$1" "$2" "$requests"; } 2>"$work/client.time" | tr '\r' '\n' \
     | awk '/^SET: [0-9.]+ requests per second/ && !done {print $2; done = 1}')
   after=$(cpu_ticks "$pid"); jit_after=$(jit_ticks "$pid")
   awk -v r="$rate" -v t=$((after - before)) -v j=$((jit_after - jit_before)) -v hz="$hz" -v n="$requests" -v w="$sent" \
-    'BEGIN {printf "%s %.3f %.3f %d\n", r, t / hz / n * 1e6, j / hz / n * 1e6, w}'
+    -v c="$(awk '{print $1 + $2}' "$work/client.time")" \
+    'BEGIN {printf "%s %.3f %.3f %d %.3f\n", r, t / hz / n * 1e6, j / hz / n * 1e6, w, c / n * 1e6}'
 }
 
 start_redis() { # fsync
@@ -107,17 +108,18 @@ stop() {
 echo "== SET, appendonly yes, $requests requests per measured run after a warm-up (at most ${warmup_seconds}s)," \
   "50 connections ($(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg))"
 echo "   us/SET: server CPU (user+system) per SET over the measured run; jit: the part the JVM's compiler threads took"
-printf "%-9s %-3s %-9s %10s %8s %8s %8s %8s %9s\n" fsync P server ops/s us/SET jit "x ops" "x cpu" warm-up
+echo "   client: redis-benchmark's own CPU (user+system) per SET: at P1 on 2 cores it takes most of a core, and its rate bounds ops/s"
+printf "%-9s %-3s %-9s %10s %8s %8s %8s %8s %9s %8s\n" fsync P server ops/s us/SET jit "x ops" "x cpu" warm-up client
 for row in $rows; do
   fsync=${row%/*} pipeline=${row#*/}
-  start_redis "$fsync"; read -r redis_rate redis_cpu _ sent < <(set_rate "$port" "$pipeline"); stop
-  printf "%-9s %-3s %-9s %10.0f %8.3f %8s %8s %8s %9d\n" "$fsync" "$pipeline" redis "$redis_rate" "$redis_cpu" - - - "$sent"
+  start_redis "$fsync"; read -r redis_rate redis_cpu _ sent client < <(set_rate "$port" "$pipeline"); stop
+  printf "%-9s %-3s %-9s %10.0f %8.3f %8s %8s %8s %9d %8.3f\n" "$fsync" "$pipeline" redis "$redis_rate" "$redis_cpu" - - - "$sent" "$client"
   named=(lacewing="$dist")
   [ -z "$baseline" ] || named=(baseline="$baseline" "${named[@]}")
   for entry in "${named[@]}"; do
-    start_lacewing "${entry#*=}" "$fsync"; read -r rate cpu jit sent < <(set_rate "$port" "$pipeline"); stop
+    start_lacewing "${entry#*=}" "$fsync"; read -r rate cpu jit sent client < <(set_rate "$port" "$pipeline"); stop
     awk -v f="$fsync" -v p="$pipeline" -v s="${entry%%=*}" -v r="$rate" -v c="$cpu" -v j="$jit" -v rr="$redis_rate" \
-      -v rc="$redis_cpu" -v w="$sent" 'BEGIN { printf "%-9s %-3s %-9s %10.0f %8.3f %8.3f %7.2fx %7.2fx %9d\n", f, p, s, r,
-        c, j, (rr > 0 ? r / rr : 0), (rc > 0 ? c / rc : 0), w }'
+      -v rc="$redis_cpu" -v w="$sent" -v cl="$client" 'BEGIN { printf "%-9s %-3s %-9s %10.0f %8.3f %8.3f %7.2fx %7.2fx %9d %8.3f\n",
+        f, p, s, r, c, j, (rr > 0 ? r / rr : 0), (rc > 0 ? c / rc : 0), w, cl }'
   done
 done
