@@ -22,6 +22,7 @@
 #   AOF_BASELINE        another distribution (e.g. main's, packaged in a worktree of its own) run in
 #                       each row beside this one, under the same load: to measure a change
 #   AOF_ROWS            which rows, as fsync/pipeline words (default "always/1 always/30 everysec/1 everysec/30")
+#   SERVER_CPU          hold each server to this many cores (servers.sh says why and how)
 # Needs: redis-server, redis-benchmark, redis-cli, and the distribution built by
 #        `mvn -B -o -q package -DskipTests`.
 set -euo pipefail
@@ -86,7 +87,7 @@ set_rate() { # port pipeline
 start_redis() { # fsync
   rm -rf "$work/redis-$1"; mkdir -p "$work/redis-$1"
   port=$(free_port)
-  redis-server --port "$port" --save '' --appendonly yes --appendfsync "$1" --dir "$work/redis-$1" \
+  budgeted redis-server --port "$port" --save '' --appendonly yes --appendfsync "$1" --dir "$work/redis-$1" \
     --daemonize no >"$work/redis-$1.log" 2>&1 &
   pid=$!; pids+=("$pid")
   wait_ready "$port"
@@ -95,7 +96,7 @@ start_redis() { # fsync
 start_lacewing() { # distribution fsync
   rm -rf "$work/lacewing-$2"; mkdir -p "$work/lacewing-$2"
   port=$(free_port)
-  "$1/bin/lacewing-server" --port "$port" --save '' --appendonly yes --appendfsync "$2" \
+  budgeted "$1/bin/lacewing-server" --port "$port" --save '' --appendonly yes --appendfsync "$2" \
     --dir "$work/lacewing-$2" >"$work/lacewing-$2.log" 2>&1 &
   pid=$!; pids+=("$pid")
   wait_ready "$port"
@@ -106,7 +107,7 @@ stop() {
 }
 
 echo "== SET, appendonly yes, $requests requests per measured run after a warm-up (at most ${warmup_seconds}s)," \
-  "50 connections ($(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg))"
+  "50 connections ($(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)${SERVER_CPU:+, each server held to $SERVER_CPU cores})"
 echo "   us/SET: server CPU (user+system) per SET over the measured run; jit: the part the JVM's compiler threads took"
 echo "   client: redis-benchmark's own CPU (user+system) per SET: at P1 on 2 cores it takes most of a core, and its rate bounds ops/s"
 printf "%-9s %-3s %-9s %10s %8s %8s %8s %8s %9s %8s\n" fsync P server ops/s us/SET jit "x ops" "x cpu" warm-up client

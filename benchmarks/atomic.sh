@@ -49,7 +49,8 @@
 #        ATOMIC_ONLY a comma-separated list of the workloads to run, default all; LACEWING_DIST another
 #        distribution to measure, e.g. a build of an earlier commit; LACEWING_BASELINE a second
 #        distribution measured beside it in the same run, its rows named baseline-ENGINE, for a
-#        before/after; ATOMIC_ENGINES the engines to run, default "shared-nothing multithread")
+#        before/after; ATOMIC_ENGINES the engines to run, default "shared-nothing multithread";
+#        SERVER_CPU to hold each server to that many cores, see servers.sh)
 # Needs: redis-server, redis-benchmark, redis-cli, and the distribution built by `mvn -B package`.
 set -euo pipefail
 
@@ -111,6 +112,7 @@ load() {
 }
 
 hz=$(getconf CLK_TCK)
+echo "$(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)${SERVER_CPU:+, each server held to $SERVER_CPU cores}"
 printf '%-10s %-24s %12s %10s %14s %8s %8s %14s\n' workload server "ops/s" "p99 ms" "cpu s/M ops" "x redis" "cpu x" \
   "client s/M"
 

@@ -17,6 +17,7 @@ cleanup() {
   for started in "${pids[@]}"; do kill "$started" 2>/dev/null || true; done
   wait 2>/dev/null || true
   rm -rf "$work"
+  rmdir /sys/fs/cgroup/lacewing-bench-$$-* /sys/fs/cgroup/cpu/lacewing-bench-$$-* 2>/dev/null || true
 }
 trap cleanup EXIT
 
@@ -51,7 +52,8 @@ start_servers() {
   local threads=$1 engines=$2 engine named name
   shift 2
   port[redis]=$(free_port)
-  redis-server --port "${port[redis]}" --dir "$work" --save '' --appendonly no --daemonize no >"$work/redis.log" 2>&1 &
+  budgeted redis-server --port "${port[redis]}" --dir "$work" --save '' --appendonly no --daemonize no \
+    >"$work/redis.log" 2>&1 &
   pid[redis]=$!; pids+=("${pid[redis]}")
   wait_ready "${port[redis]}"
   servers=(redis)
@@ -59,13 +61,41 @@ start_servers() {
     for named in "$@"; do
       name="${named%%=*}-$engine"
       port[$name]=$(free_port)
-      "${named#*=}/bin/lacewing-server" --port "${port[$name]}" --engine "$engine" --threads "$threads" \
+      budgeted "${named#*=}/bin/lacewing-server" --port "${port[$name]}" --engine "$engine" --threads "$threads" \
         --dir "$work" --save '' >"$work/$name.log" 2>&1 &
       pid[$name]=$!; pids+=("${pid[$name]}")
       wait_ready "${port[$name]}"
       servers+=("$name")
     done
   done
+}
+
+# SERVER_CPU=CORES (e.g. 0.5): each server a script starts through `budgeted` runs in a CPU cgroup
+# of its own, limited to CORES (a CFS quota over a 10 ms period). At pipeline 1 on a small machine
+# the load generator saturates a core before either server does (redis-benchmark costs 10-13 us a
+# request, the servers 8-11), so without a budget ops/s is the load generator's rate and the ratio
+# between servers is 1.0 within its run-to-run noise; with every server held to the same budget the
+# server is the bottleneck and ops/s is what it serves from that much CPU. Needs root and the cpu
+# controller (cgroup v2, or v1 at /sys/fs/cgroup/cpu). Unset, servers run as they are.
+# Run it in the background (`budgeted server ... &`): it execs the command, so that $! is its pid.
+budgeted() { # command... : execs it in a fresh cgroup held to SERVER_CPU cores, or as it is
+  if [ -z "${SERVER_CPU:-}" ]; then
+    exec "$@"
+  fi
+  local group quota
+  quota=$(awk -v c="$SERVER_CPU" 'BEGIN {printf "%d", c * 10000}')
+  if grep -qw cpu /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+    group=/sys/fs/cgroup/lacewing-bench-$$-$BASHPID
+    mkdir "$group" && echo "$quota 10000" >"$group/cpu.max"
+  elif [ -d /sys/fs/cgroup/cpu ]; then
+    group=/sys/fs/cgroup/cpu/lacewing-bench-$$-$BASHPID
+    mkdir "$group" && echo 10000 >"$group/cpu.cfs_period_us" && echo "$quota" >"$group/cpu.cfs_quota_us"
+  else
+    echo "SERVER_CPU needs the cgroup cpu controller" >&2
+    return 1
+  fi
+  # shellcheck disable=SC2016
+  exec sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$group" "$@"
 }
 
 cpu_ticks() { # pid -> utime+stime in clock ticks
