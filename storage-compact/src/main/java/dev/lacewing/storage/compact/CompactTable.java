@@ -759,8 +759,7 @@ public final class CompactTable implements Table {
             }
             if (slot >>> TAG_SHIFT == tag) {
                 decode(slot);
-                if (entryKeyLength == length && Arrays.equals(entryPage, entryKeyOffset, entryKeyOffset + length,
-                    key, offset, offset + length)) {
+                if (entryKeyLength == length && KeyHash.equal(entryPage, entryKeyOffset, key, offset, length)) {
                     entryHash = hash;
                     return keyIndex.reference(segment, i);
                 }
