@@ -759,7 +759,8 @@ public final class CompactTable implements Table {
             }
             if (slot >>> TAG_SHIFT == tag) {
                 decode(slot);
-                if (entryKeyLength == length && KeyHash.equal(entryPage, entryKeyOffset, key, offset, length)) {
+                if (entryKeyLength == length && Arrays.equals(entryPage, entryKeyOffset, entryKeyOffset + length,
+                    key, offset, offset + length)) {
                     entryHash = hash;
                     return keyIndex.reference(segment, i);
                 }

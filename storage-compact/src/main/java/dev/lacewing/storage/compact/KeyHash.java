@@ -3,7 +3,6 @@ package dev.lacewing.storage.compact;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
-import java.util.Arrays;
 
 /**
  * The hash of a key in {@link CompactTable}: eight bytes at a time, each word multiplied into the
@@ -46,36 +45,5 @@ final class KeyHash {
         h *= 0xc4ceb9fe1a85ec53L;
         h ^= h >>> 33;
         return (int) h;
-    }
-
-    /**
-     * Whether {@code length} bytes at {@code offset} of {@code a} equal those at {@code bOffset} of
-     * {@code b}: a key up to 32 bytes as at most four word compares, the last word overlapping the
-     * one before, where {@code Arrays.equals} range-checks both arrays and calls its vectorized stub
-     * past seven bytes; a longer key through that stub.
-     */
-    static boolean equal(byte[] a, int offset, byte[] b, int bOffset, int length) {
-        if (length > 32) {
-            return Arrays.equals(a, offset, offset + length, b, bOffset, bOffset + length);
-        }
-        if (length >= 8) {
-            int last = length - 8;
-            for (int i = 0; i < last; i += 8) {
-                if ((long) LONG.get(a, offset + i) != (long) LONG.get(b, bOffset + i)) {
-                    return false;
-                }
-            }
-            return (long) LONG.get(a, offset + last) == (long) LONG.get(b, bOffset + last);
-        }
-        if (length >= 4) {
-            return (int) INT.get(a, offset) == (int) INT.get(b, bOffset)
-                && (int) INT.get(a, offset + length - 4) == (int) INT.get(b, bOffset + length - 4);
-        }
-        for (int i = 0; i < length; i++) {
-            if (a[offset + i] != b[bOffset + i]) {
-                return false;
-            }
-        }
-        return true;
     }
 }
