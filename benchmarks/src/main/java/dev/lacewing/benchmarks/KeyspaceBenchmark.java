@@ -19,9 +19,10 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * GET (of a key there and of one not), SET of an existing key, and a new key's insert and delete
- * against the keyspace (one partition, as a shard sees it) holding {@code keys} keys of 256-byte
- * values (at most 8,000,000 keys, so that every key has seven digits). Keys are looked up as
- * slices of a request-like buffer, as the server does.
+ * against the keyspace (one partition, as a shard sees it) holding {@code keys} keys of
+ * {@code valueLength}-byte values (at most 8,000,000 keys, so that every key has seven digits):
+ * 256 bytes, or 3 as redis-benchmark's default {@code -d 3}. Keys are looked up as slices of a
+ * request-like buffer, as the server does.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -34,14 +35,18 @@ public class KeyspaceBenchmark {
     @Param({"1000000"})
     public int keys;
 
+    @Param({"256"})
+    public int valueLength;
+
     private Keyspace database;
     private byte[] requestBuffer;
-    private final byte[] value = new byte[256];
+    private byte[] value;
     private final ValueView view = new ValueView();
     private int next;
 
     @Setup
     public void setUp() {
+        value = new byte[valueLength];
         database = new PartitionedKeyspace(1, 16).database(0);
         for (int i = 0; i < keys; i++) {
             byte[] key = key(i);

@@ -772,7 +772,12 @@ public final class CompactTable implements Table {
 
     /** Index of the live key, deleting it first if its time has passed; -1 when absent. */
     private int findLive(byte[] key, int offset, int length, long now) {
-        int index = find(key, offset, length, KeyHash.of(key, offset, length));
+        return findLive(key, offset, length, KeyHash.of(key, offset, length), now);
+    }
+
+    /** {@link #findLive(byte[], int, int, long)} of a key whose hash the caller has. */
+    private int findLive(byte[] key, int offset, int length, int hash, long now) {
+        int index = find(key, offset, length, hash);
         if (index >= 0 && expired(entryExpireAt(keyIndex.get(index)), now)) {
             removeExpired(index);
             return -1;
@@ -994,7 +999,7 @@ public final class CompactTable implements Table {
         if (!keepExpiry) {
             now = clock.getAsLong();
         }
-        int index = keepExpiry ? findLive(key, offset, length, now) : find(key, offset, length, hash);
+        int index = keepExpiry ? findLive(key, offset, length, hash, now) : find(key, offset, length, hash);
         if (index >= 0 && !keepExpiry && expired(entryExpireAt(keyIndex.get(index)), now)) {
             removeExpired(index);
             index = -1;
@@ -1032,9 +1037,9 @@ public final class CompactTable implements Table {
 
     @Override
     public boolean editString(byte[] key, int offset, int length, int minLength, long now, ValueView view) {
-        int index = findLive(key, offset, length, now);
+        int hash = KeyHash.of(key, offset, length);
+        int index = findLive(key, offset, length, hash, now);
         if (index < 0) {
-            int hash = KeyHash.of(key, offset, length);
             insert(hash, writeEntry(hash, key, offset, length, null, null, 0, minLength, Keyspace.NO_EXPIRY,
                 accessPolicy.created(now), RAW));
             events.created(key, offset, length);
