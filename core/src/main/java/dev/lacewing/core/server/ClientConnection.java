@@ -2123,6 +2123,15 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
         return countsReads ? readLookups.of(keyspace) : keyspace;
     }
 
+    /**
+     * This connection's read view, for what runs its current command on another thread (a script's
+     * calls, a gathered EXEC's reads): that runs one command at a time while the connection waits,
+     * so one view serves it, retargeted by each lookup's {@link ReadLookups#of}.
+     */
+    ReadLookups readLookups() {
+        return readLookups;
+    }
+
     /** What a command queued in MULTI sees when EXEC runs it: as {@link #keyspace()} for that command. */
     Keyspace keyspaceFor(Command<CoreContext> command) {
         Keyspace keyspace = server.engine().keyspace(database);

@@ -136,7 +136,7 @@ final class GatheredExec extends GatheredSplit {
 
     /** The keyspace a queued command sees in the run: the gathered view, through the read lookups for a read. */
     Keyspace view(Command<CoreContext> command) {
-        return command.readOnly() ? connection.server().readLookups().of(gathered) : gathered;
+        return command.readOnly() ? connection.readLookups().of(gathered) : gathered;
     }
 
     /** The watch check and the queue, writing EXEC's reply into the connection's buffer. */
