@@ -40,6 +40,20 @@ public interface Invocation {
     void completed();
 
     /**
+     * An object the engine keeps with this invocation's connection from one request to the next
+     * (its task for a hop to another thread, so that a hop allocates nothing); null until the engine
+     * sets one. Read and set on the connection's thread, while no request of it is away. An
+     * invocation made for one request keeps nothing: the defaults.
+     */
+    default Object engineState() {
+        return null;
+    }
+
+    /** Keeps {@code state} for {@link #engineState()}; the default drops it. */
+    default void engineState(Object state) {
+    }
+
+    /**
      * Lets an engine that ran this invocation on another thread go on there with the connection's
      * next pipelined request, instead of hopping back and out again. Called after {@link #run()},
      * on that thread. True when the next request is fully buffered, is a command of

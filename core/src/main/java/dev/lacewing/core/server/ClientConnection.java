@@ -195,6 +195,10 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
     /** Whether a flush of pushed messages is queued on the event loop. */
     private boolean pushFlushQueued;
     private final Runnable flushPushesTask = this::flushPushes;
+    /** {@link #resume}, made once: a hop's return allocates nothing. */
+    private final Runnable resumeTask = this::resume;
+    /** The engine's object for this connection ({@link #engineState}), e.g. its task for a hop. Home thread only. */
+    private Object engineState;
     /** Whether a message was pushed straight to the channel (while a command was away), not yet flushed. */
     private boolean pushedAside;
     /**
@@ -1381,7 +1385,7 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
     @Override
     public void completed() {
         if (socketWrite == null || !replyFromHere()) {
-            channel.eventLoop().execute(this::resume);
+            channel.eventLoop().execute(resumeTask);
         }
     }
 
@@ -2082,6 +2086,16 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
     }
 
     @Override
+    public Object engineState() {
+        return engineState;
+    }
+
+    @Override
+    public void engineState(Object state) {
+        engineState = state;
+    }
+
+    @Override
     public int keyCount() {
         return keyCount(current.spec());
     }
@@ -2107,6 +2121,15 @@ public final class ClientConnection extends ChannelDuplexHandler implements Clie
     public Keyspace keyspace() {
         Keyspace keyspace = server.engine().keyspace(database);
         return countsReads ? readLookups.of(keyspace) : keyspace;
+    }
+
+    /**
+     * This connection's read view, for what runs its current command on another thread (a script's
+     * calls, a gathered EXEC's reads): that runs one command at a time while the connection waits,
+     * so one view serves it, retargeted by each lookup's {@link ReadLookups#of}.
+     */
+    ReadLookups readLookups() {
+        return readLookups;
     }
 
     /** What a command queued in MULTI sees when EXEC runs it: as {@link #keyspace()} for that command. */

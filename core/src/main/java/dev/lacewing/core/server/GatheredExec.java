@@ -6,6 +6,7 @@ import dev.lacewing.api.CommandSpec;
 import dev.lacewing.api.Keyspace;
 import dev.lacewing.core.command.Command;
 import dev.lacewing.core.keyspace.Database;
+import java.util.Arrays;
 import java.util.Set;
 
 /**
@@ -60,7 +61,9 @@ final class GatheredExec extends GatheredSplit {
      * A key written anywhere in the queue is taken out wherever it is named: every index of it is
      * {@link GatheredKeyspace#WRITTEN}. {@code roles} holds key {@code i}'s role at index {@code i}
      * for each key of {@code keys} ({@code exec k1 k2 ...}), and may be longer; it is changed in
-     * place and returned. Nothing is allocated unless some keys are written and others not.
+     * place and returned. Up to {@link KeyMap#LISTED_UP_TO} keys each key not written is compared
+     * with the written ones, allocating nothing (the size of nearly every transaction); past it the
+     * written keys go into a {@link KeyMap}, whose lookups are hashed.
      */
     static byte[] widenWritten(Arguments keys, byte[] roles) {
         int count = keys.count() - 1;
@@ -69,6 +72,10 @@ final class GatheredExec extends GatheredSplit {
             written += roles[i] == GatheredKeyspace.WRITTEN ? 1 : 0;
         }
         if (written == 0 || written == count) {
+            return roles;
+        }
+        if (count <= KeyMap.LISTED_UP_TO) {
+            widenListed(keys, roles, count);
             return roles;
         }
         KeyMap<Boolean> writtenKeys = new KeyMap<>(written);
@@ -84,6 +91,25 @@ final class GatheredExec extends GatheredSplit {
             }
         }
         return roles;
+    }
+
+    /**
+     * {@link #widenWritten} by pairs, O(count^2) compares. A key widened here equals a key written
+     * in the queue as given, so comparing later keys with it as well changes no outcome.
+     */
+    private static void widenListed(Arguments keys, byte[] roles, int count) {
+        byte[] array = keys.array();
+        for (int i = 0; i < count; i++) {
+            int from = keys.offset(i + 1);
+            int to = from + keys.length(i + 1);
+            for (int j = 0; j < count && roles[i] != GatheredKeyspace.WRITTEN; j++) {
+                int other = keys.offset(j + 1);
+                if (roles[j] == GatheredKeyspace.WRITTEN
+                    && Arrays.equals(array, from, to, array, other, other + keys.length(j + 1))) {
+                    roles[i] = GatheredKeyspace.WRITTEN;
+                }
+            }
+        }
     }
 
     /** The gather of an EXEC whose queued commands are all {@link #eligible}, or null when it runs whole. */
@@ -110,7 +136,7 @@ final class GatheredExec extends GatheredSplit {
 
     /** The keyspace a queued command sees in the run: the gathered view, through the read lookups for a read. */
     Keyspace view(Command<CoreContext> command) {
-        return command.readOnly() ? connection.server().readLookups().of(gathered) : gathered;
+        return command.readOnly() ? connection.readLookups().of(gathered) : gathered;
     }
 
     /** The watch check and the queue, writing EXEC's reply into the connection's buffer. */

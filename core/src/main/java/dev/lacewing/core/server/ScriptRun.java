@@ -67,7 +67,7 @@ public final class ScriptRun implements ScriptHost {
 
     private final CoreContext ctx;
     private final ServerState server;
-    /** The view a read-only call sees, made on the first such call. */
+    /** The view a read-only call sees: the connection's, or one made on the first such call without a connection. */
     private ReadLookups readLookups;
     private final Scripts.Program script;
     private final int firstKey;
@@ -584,7 +584,8 @@ public final class ScriptRun implements ScriptHost {
 
     private ReadLookups readLookups() {
         if (readLookups == null) {
-            readLookups = server.readLookups();
+            ClientConnection connection = ctx.connection();
+            readLookups = connection != null ? connection.readLookups() : server.readLookups();
         }
         return readLookups;
     }

@@ -159,7 +159,7 @@ final class SharedNothingEngine extends KeyspaceEngine {
             return runHere(invocation, target);
         }
         if (target >= 0) {
-            workers.executor(target).execute(() -> runOnShard(invocation, target));
+            workers.executor(target).execute(hop(invocation, target));
             return false;
         }
         Invocation.Split split = splittable(invocation) ? invocation.split() : null;
@@ -169,6 +169,38 @@ final class SharedNothingEngine extends KeyspaceEngine {
             scheduleWhole(invocation, shardsOf(invocation), true);
         }
         return false;
+    }
+
+    /**
+     * The task that runs {@code invocation} on {@code shard}'s thread: the one this engine keeps with
+     * the connection ({@link Invocation#engineState}), so a hop allocates nothing, else a new one.
+     * A connection has one request away at a time, so its task is free again when it is handed over.
+     */
+    private Hop hop(Invocation invocation, int shard) {
+        Hop hop = invocation.engineState() instanceof Hop kept && kept.engine == this ? kept : null;
+        if (hop == null) {
+            hop = new Hop(this, invocation);
+            invocation.engineState(hop);
+        }
+        hop.shard = shard;
+        return hop;
+    }
+
+    /** {@link #runOnShard} of one invocation; written on the connection's thread, run on the shard's after the hand-over. */
+    private static final class Hop implements Runnable {
+        final SharedNothingEngine engine;
+        final Invocation invocation;
+        int shard;
+
+        Hop(SharedNothingEngine engine, Invocation invocation) {
+            this.engine = engine;
+            this.invocation = invocation;
+        }
+
+        @Override
+        public void run() {
+            engine.runOnShard(invocation, shard);
+        }
     }
 
     /**

@@ -247,7 +247,7 @@ public final class CompactTable implements Table {
     private CompactTable(AccessPolicy access, AggregateCodec aggregates, LongSupplier clock, PagePool pool,
                          int segmentBits, int taggedBits) {
         this.pool = pool;
-        this.countsSpares = pool.countsSpares(this);
+        this.countsSpares = pool.takeSpareCount();
         this.accessPolicy = access;
         this.aggregates = aggregates;
         this.clock = clock;

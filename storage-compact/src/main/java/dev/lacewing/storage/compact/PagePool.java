@@ -33,15 +33,18 @@ final class PagePool {
     private long pages;
     /** Tables holding at least one page: they share the floor. Read racily. */
     private volatile int tables;
-    /** The table whose {@code usedMemory} counts the spares: the first one made. */
-    private Object counter;
+    /** Whether a table took the count of the spares ({@link #takeSpareCount}). */
+    private boolean spareCountTaken;
 
-    /** Whether {@code table} is the one that counts the spares in its {@code usedMemory}: the first to ask. */
-    synchronized boolean countsSpares(Object table) {
-        if (counter == null) {
-            counter = table;
-        }
-        return counter == table;
+    /**
+     * Whether the caller, a table being made, is the one whose {@code usedMemory} counts the spares:
+     * true for the first caller only. The pool keeps no reference to the table, so no table escapes
+     * before it is built.
+     */
+    synchronized boolean takeSpareCount() {
+        boolean first = !spareCountTaken;
+        spareCountTaken = true;
+        return first;
     }
 
     /**

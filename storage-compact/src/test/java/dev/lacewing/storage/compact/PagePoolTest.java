@@ -2,6 +2,7 @@ package dev.lacewing.storage.compact;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -78,6 +79,33 @@ class PagePoolTest {
         assertEquals(0, pool.pages());
         assertEquals(0, pool.tables());
         assertEquals(0, pool.spareBytes(), "a cleared keyspace keeps no spare");
+    }
+
+    /**
+     * The spares are counted by the first table made of a pool, whichever table dropped them, and
+     * by no other: the pool hands the count out once instead of keeping a table it was given before
+     * that table was built.
+     */
+    @Test
+    void theFirstTableMadeCountsTheSparesWhicheverTableDroppedThem() {
+        PagePool pool = new PagePool();
+        CompactTable first = new CompactTable(new TestAccessPolicy(), TestAggregate.CODEC, System::currentTimeMillis, pool);
+        CompactTable second = new CompactTable(new TestAccessPolicy(), TestAggregate.CODEC, System::currentTimeMillis, pool);
+        byte[] value = new byte[200];
+        byte[] held = "held".getBytes(StandardCharsets.US_ASCII);
+        first.put(held, 0, held.length, value, Keyspace.NO_EXPIRY); // a pool whose tables hold nothing keeps no spare
+        for (int i = 0; i < 10_000; i++) {
+            byte[] k = ("key:" + i).getBytes(StandardCharsets.US_ASCII);
+            second.put(k, 0, k.length, value, Keyspace.NO_EXPIRY);
+        }
+        for (int i = 0; i < 10_000; i++) {
+            byte[] k = ("key:" + i).getBytes(StandardCharsets.US_ASCII);
+            second.remove(k, 0, k.length, 0);
+        }
+        assertTrue(pool.spareBytes() > 0, "the second table's dropped pages are spares");
+        assertEquals(pool.spareBytes(), first.spareBytes());
+        assertEquals(0, second.spareBytes());
+        assertFalse(pool.takeSpareCount(), "the count is handed out once");
     }
 
     /** Puts (a twentieth large) and deletes on the tables, each checked against a model at the end. */

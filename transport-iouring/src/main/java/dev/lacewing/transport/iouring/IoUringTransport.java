@@ -5,6 +5,7 @@ import dev.lacewing.api.SettingSpec;
 import dev.lacewing.api.Settings;
 import dev.lacewing.transport.spi.NettyTransport;
 import dev.lacewing.transport.spi.SocketWrite;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.unix.UnixChannel;
 import io.netty.bootstrap.ServerBootstrap;
@@ -36,6 +37,11 @@ import java.util.Optional;
  * completion more (docs/benchmarks.md, "CPU per request at pipeline 1"). The connection gives a
  * buffer back as soon as it has copied the bytes out (see {@code ClientConnection}), so the ring
  * does not grow with the number of clients, as a read buffer per connection would.
+ *
+ * <p>The ring's buffers come from Netty's pooled allocator, not its default (the adaptive one):
+ * Netty hands each completion over as a retained slice of a ring buffer, and a pooled buffer's
+ * slice is a recycled object where an adaptive buffer's is a new one per receive: about 50 bytes
+ * a request at pipeline 1 (benchmarks/alloc-per-request.sh).
  *
  * <p>{@code iouring-ring-size} sets each worker's submission queue ({@link #RING_SIZE}).
  */
@@ -109,7 +115,7 @@ public final class IoUringTransport implements NettyTransport {
                 .bufferGroupId(RECEIVE_BUFFER_GROUP)
                 .bufferRingSize(RECEIVE_BUFFERS)
                 .batchSize(RECEIVE_BUFFER_BATCH)
-                .allocator(new IoUringFixedBufferRingAllocator(RECEIVE_BUFFER_BYTES))
+                .allocator(new IoUringFixedBufferRingAllocator(PooledByteBufAllocator.DEFAULT, RECEIVE_BUFFER_BYTES))
                 .build());
         }
         return IoUringIoHandler.newFactory(config);
