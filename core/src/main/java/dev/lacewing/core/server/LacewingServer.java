@@ -424,6 +424,7 @@ public final class LacewingServer implements AutoCloseable {
                 }
             });
             workers.scheduleRepeating(0, () -> closeIdleClients(state), () -> 1000);
+            workers.scheduleRepeating(0, state.backgroundSave()::checkSchedule, () -> 1000);
             workers.scheduleRepeating(0, state::sampleRates, () -> 100);
             LOG.log(System.Logger.Level.INFO, "Lacewing " + ServerState.VERSION + " ready: port " + port
                 + (tlsPort == 0 ? "" : ", tls-port " + tlsPort + " (" + TlsContext.provider() + ")") + ", engine "
