@@ -8,7 +8,8 @@
 # voluntary_ctxt_switches from /proc (each is one sleep that a wake-up ended; no tracer slows the
 # process) and the process's utime+stime over the window. Prints, per server and round, the wake-ups
 # per second of its busiest worker (Lacewing's lacewing-worker threads, redis-server's main thread),
-# of all its workers, of Lacewing's acceptor, and its CPU in ms per second.
+# of all its workers, of Lacewing's acceptor, of all its threads (the JVM's own included), and its CPU
+# in ms per second.
 #
 # Usage: benchmarks/idle.sh
 #   IDLE_BASELINE  another distribution to compare, e.g. /work/wt-base/assembly/target/lacewing
@@ -58,11 +59,11 @@ for round in $(seq 1 "$rounds"); do
     cpu=$(( $(cpu_ticks "${pid[$name]}") - ticks[$name] ))
     join <(echo "${before[$name]}") <(echo "$after") | awk -v name="$name" -v round="$round" \
       -v seconds="$seconds" -v cpu="$cpu" -v hz="$(getconf CLK_TCK)" '
-      { rate = ($5 - $3) / seconds }
+      { rate = ($5 - $3) / seconds; all += rate }
       $2 ~ /^lacewing-worker/ || $2 == "redis-server" { workers += rate; if (rate > busiest) busiest = rate }
       $2 ~ /^lacewing-accept/ { accept = rate }
-      END { printf "round %d %-22s busiest worker %5.1f/s  all workers %5.1f/s  acceptor %4.1f/s  cpu %5.2f ms/s\n",
-              round, name, busiest, workers, accept, cpu * 1000 / hz / seconds }'
+      END { printf "round %d %-22s busiest worker %5.1f/s  all workers %5.1f/s  acceptor %4.1f/s  all threads %5.1f/s  cpu %5.2f ms/s\n",
+              round, name, busiest, workers, accept, all, cpu * 1000 / hz / seconds }'
   done
   echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
   for name in "${servers[@]}"; do kill "${pid[$name]}" 2>/dev/null || true; done

@@ -82,6 +82,9 @@ import java.util.function.Function;
  *     at no measured cost to a SET. Under write
  *     load G1 still grows the heap for its young generation as its pause and time goals need;
  *     these settings decide what is kept afterwards.</li>
+ * <li>Idle cost: where the JVM samples its jvmstat counters on a timer (JDK 17-24), once every
+ *     {@value #PERF_DATA_SAMPLING_MILLIS} ms instead of every 50 ms, which woke an idle server 20
+ *     times a second; jstat and jps keep working.</li>
  * <li>Netty's buffer leak detection off ({@value #LEAK_DETECTION_OFF}). Its default level samples
  *     one buffer in 128 and records a stack trace for it when it is allocated and released; with
  *     two buffers per request at pipeline 1 (the read and the replies), that was about 1.5% of the
@@ -133,6 +136,14 @@ public final class JvmOptions {
      */
     static final long ZGC_SOFT_MAX_MIB = 384;
     static final int TRIM_SECONDS = 10;
+    /*
+     * HotSpot's periodic task thread samples the jvmstat counters every 50 ms (JDK 17-24; 25 dropped
+     * the sampler): 20 wake-ups a second, about 0.6 ms of CPU a second on an idle server, more than
+     * half of an idle redis-server's whole cost. Once a second keeps jstat and jps working; a
+     * sampled counter (the timestamp jstat prints) is then up to a second old (docs/benchmarks.md,
+     * "Idle cost"). -XX:-UsePerfData would also stop the wake-ups but disables jstat and jps.
+     */
+    static final int PERF_DATA_SAMPLING_MILLIS = 1000;
     /*
      * ZGC's heap at start, in MiB (the JVM's default is a 64th of the memory, 378 MiB here). ZGC
      * commits its initial heap before main (fallocate on its memfd, which allocates and zeroes the
@@ -270,6 +281,9 @@ public final class JvmOptions {
         }
         if (jvm.has("TrimNativeHeapInterval")) {
             footprint.add("-XX:TrimNativeHeapInterval=" + TRIM_SECONDS * 1000);
+        }
+        if (jvm.has("PerfDataSamplingInterval")) {
+            footprint.add("-XX:PerfDataSamplingInterval=" + PERF_DATA_SAMPLING_MILLIS);
         }
         if (maxmemory > 0 && maxmemory <= C2_LIMITS_UP_TO && jvm.has("MaxInlineLevel") && jvm.has("InlineSmallCode")) {
             footprint.add("-XX:MaxInlineLevel=" + C2_MAX_INLINE_LEVEL);

@@ -21,7 +21,7 @@ class JvmOptionsTest {
     /** Product flags as OpenJDK 17.0.15 has them: ZGC, but not the generational one; native heap trimming. */
     private static final JvmOptions.Jvm JDK_17 = JvmOptions.Jvm.of(Map.of("UseZGC", "false", "UseG1GC", "true",
         "G1PeriodicGCInterval", "0", "TrimNativeHeapInterval", "0", "ZUncommitDelay", "300", "MaxInlineLevel", "15",
-        "InlineSmallCode", "2500"), 24 * GIB);
+        "InlineSmallCode", "2500", "PerfDataSamplingInterval", "50"), 24 * GIB);
     /** An older 17 update, before native heap trimming was backported. */
     private static final JvmOptions.Jvm JDK_17_EARLY = JvmOptions.Jvm.of(Map.of("UseZGC", "false", "UseG1GC", "true",
         "G1PeriodicGCInterval", "0"), 24 * GIB);
@@ -44,6 +44,7 @@ class JvmOptionsTest {
         List<String> expected = new ArrayList<>(List.of("-XX:+UseG1GC", "-XX:MaxGCPauseMillis=10"));
         expected.addAll(G1_FOOTPRINT);
         expected.add("-XX:TrimNativeHeapInterval=10000");
+        expected.add("-XX:PerfDataSamplingInterval=1000");
         expected.add("-XX:MaxRAMPercentage=50");
         assertEquals(expected, JvmOptions.choose(JDK_17, 0, List.of()));
     }
@@ -87,9 +88,11 @@ class JvmOptionsTest {
         List<String> chosen = JvmOptions.choose(JDK_17, 0, List.of("-XX:+UseG1GC", "-XX:MaxHeapFreeRatio=30"));
         assertEquals(List.of("-XX:MinHeapFreeRatio=5", "-XX:G1HeapRegionSize=1m", "-XX:MarkStackSize=256k",
             "-XX:G1PeriodicGCInterval=20000",
-            "-XX:TrimNativeHeapInterval=10000", "-XX:MaxRAMPercentage=50"), chosen);
-        assertEquals(List.of("-XX:TrimNativeHeapInterval=10000", "-XX:MaxRAMPercentage=50"),
-            JvmOptions.choose(JDK_17, 0, List.of("-XX:+UseParallelGC")));
+            "-XX:TrimNativeHeapInterval=10000", "-XX:PerfDataSamplingInterval=1000", "-XX:MaxRAMPercentage=50"), chosen);
+        assertEquals(List.of("-XX:TrimNativeHeapInterval=10000", "-XX:PerfDataSamplingInterval=1000",
+            "-XX:MaxRAMPercentage=50"), JvmOptions.choose(JDK_17, 0, List.of("-XX:+UseParallelGC")));
+        assertTrue(JvmOptions.choose(JDK_17, 0, List.of("-XX:PerfDataSamplingInterval=50")).stream()
+            .noneMatch(o -> o.equals("-XX:PerfDataSamplingInterval=1000")), "the user's sampling interval wins");
     }
 
     @Test

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -47,6 +48,11 @@ import java.util.function.Supplier;
  * <p>Another writer that wants a point-in-time image (an AOF rewrite's RDB preamble) takes one with
  * {@link #image}, holding the whole keyspace, and writes it into its own channel with
  * {@link Image#writeTo} from its own thread.
+ *
+ * <p>The schedule is checked once a second by {@link #checkSchedule}, which the server runs on a
+ * worker's periodic timer, as serverCron checks the save points: the check reads counters only, and
+ * hands a due save to the {@code lacewing-save-cron} thread, which waits for the keyspace and starts
+ * it. That thread sleeps until a save is due, so an idle server has no thread of its own for this.
  *
  * <p>Thread rule: {@link #start} runs on the thread holding the whole keyspace; the saving thread
  * touches partitions only inside {@link Door#partition}; the figures INFO reads are volatile, and
@@ -100,6 +106,8 @@ public final class BackgroundSave implements AutoCloseable {
     private volatile BooleanSupplier rewriting = () -> false;
 
     private boolean running;
+    /** A due save handed to {@code cron} and not yet started or dropped: the next checks leave it be. */
+    private boolean handedOff;
     private boolean cancelled;
     private Image current;
     private volatile boolean scheduled;
@@ -121,15 +129,11 @@ public final class BackgroundSave implements AutoCloseable {
         this.scripts = scripts;
     }
 
-    /**
-     * Connects the engine's door, once the keyspace is loaded, and starts the schedule's check
-     * (once a second, as serverCron's save points are checked).
-     */
+    /** Connects the engine's door, once the keyspace is loaded: {@link #checkSchedule} may then start saves. */
     public void open(Door door, Database keyspace) {
         this.door = door;
         this.keyspace = keyspace;
         dirtyAtLastSave = keyspace.dirty();
-        cron.scheduleWithFixedDelay(this::checkSchedule, 1, 1, TimeUnit.SECONDS);
     }
 
     /**
@@ -521,34 +525,53 @@ public final class BackgroundSave implements AutoCloseable {
     }
 
     /**
-     * serverCron's save points: a BGSAVE when {@code changes} keys changed and {@code seconds}
-     * passed since the last save, for any pair; after a failure only once the retry delay passed.
+     * serverCron's save points, once a second from a worker's timer: a BGSAVE when {@code changes}
+     * keys changed and {@code seconds} passed since the last save, for any pair; after a failure
+     * only once the retry delay passed; and a scheduled BGSAVE once no rewrite runs. A due save goes
+     * to the {@code cron} thread, as taking the whole keyspace must not wait on a worker.
      */
-    private void checkSchedule() {
+    public void checkSchedule() {
+        synchronized (this) {
+            if (running || handedOff || door == null || !(scheduled || savePointReached(true))) {
+                return;
+            }
+            handedOff = true;
+        }
         try {
-            boolean due;
+            cron.execute(this::startWhenDue);
+        } catch (RejectedExecutionException closed) {
             synchronized (this) {
-                if (running || door == null) {
-                    return;
-                }
-                due = scheduled || savePointReached();
+                handedOff = false;
             }
-            if (due) {
-                door.keyspace(databases -> {
-                    synchronized (this) {
-                        if (!running && !rewriting.getAsBoolean() && (scheduled || savePointReached())) {
-                            start(databases);
-                        }
-                    }
-                });
-            }
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "save schedule: " + e);
         }
     }
 
-    private boolean savePointReached() {
-        String[] points = config.value("save").trim().split("\\s+");
+    /** The {@code cron} thread: the save {@link #checkSchedule} found due, if it still is once the keyspace is held. */
+    private void startWhenDue() {
+        try {
+            door.keyspace(databases -> {
+                synchronized (this) {
+                    if (!running && !rewriting.getAsBoolean() && (scheduled || savePointReached(false))) {
+                        start(databases);
+                    }
+                }
+            });
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "save schedule: " + e);
+        } finally {
+            synchronized (this) {
+                handedOff = false;
+            }
+        }
+    }
+
+    /** {@code announce}: logs the point reached, as Redis does once per save. */
+    private boolean savePointReached(boolean announce) {
+        String save = config.value("save");
+        if (save.isBlank()) {
+            return false;
+        }
+        String[] points = save.trim().split("\\s+");
         long now = System.currentTimeMillis();
         long changes = changesSinceLastSave();
         long sinceSave = now / 1000 - snapshots.lastSaveSeconds();
@@ -557,7 +580,9 @@ public final class BackgroundSave implements AutoCloseable {
             long seconds = Long.parseLong(points[i]);
             long wanted = Long.parseLong(points[i + 1]);
             if (changes >= wanted && sinceSave > seconds && mayTry) {
-                LOG.log(System.Logger.Level.INFO, wanted + " changes in " + seconds + " seconds. Saving...");
+                if (announce) {
+                    LOG.log(System.Logger.Level.INFO, wanted + " changes in " + seconds + " seconds. Saving...");
+                }
                 return true;
             }
         }

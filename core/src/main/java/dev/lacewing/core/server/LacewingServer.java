@@ -271,8 +271,8 @@ public final class LacewingServer implements AutoCloseable {
             MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(plan.workers(),
                 new ThreadPerTaskExecutor(new DefaultThreadFactory("lacewing-worker")), placement,
                 transport.transport().ioHandlerFactory(config));
-            MultiThreadIoEventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1,
-                new DefaultThreadFactory("lacewing-accept"), transport.transport().acceptorIoHandlerFactory(config));
+            MultiThreadIoEventLoopGroup acceptor = new ListenerLoopGroup(new DefaultThreadFactory("lacewing-accept"),
+                transport.transport().acceptorIoHandlerFactory(config));
             try {
                 return start(config, users, found, plan, engineName, engineProvider, storageProvider, transport, tls,
                     group, acceptor, placement);
@@ -424,6 +424,7 @@ public final class LacewingServer implements AutoCloseable {
                 }
             });
             workers.scheduleRepeating(0, () -> closeIdleClients(state), () -> 1000);
+            workers.scheduleRepeating(0, state.backgroundSave()::checkSchedule, () -> 1000);
             workers.scheduleRepeating(0, state::sampleRates, () -> 100);
             LOG.log(System.Logger.Level.INFO, "Lacewing " + ServerState.VERSION + " ready: port " + port
                 + (tlsPort == 0 ? "" : ", tls-port " + tlsPort + " (" + TlsContext.provider() + ")") + ", engine "

@@ -640,6 +640,49 @@ class AofTest {
         }
     }
 
+    /**
+     * The once-a-second duties (everysec's fsync, the auto-rewrite check) are scheduled only while
+     * the AOF is on: on a server started without it they start with CONFIG SET appendonly yes, stop
+     * with no, and start again with yes; the auto-rewrite check's rewrite shows each time.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("targets")
+    void theAutoRewriteCheckFollowsConfigSetAppendonly(Target target) throws Exception {
+        Path dir = Servers.freshDirectory();
+        try (LacewingServer server = start(target, dir, "appendonly", "no", "appendfsync", "everysec",
+                "auto-aof-rewrite-min-size", "1024", "auto-aof-rewrite-percentage", "100");
+             RespClient client = RespClient.connect(server.port())) {
+            assertEquals("+OK\r\n", client.call("CONFIG", "SET", "appendonly", "yes"));
+            awaitPersistence(client, "aof_rewrites:1");
+            growUntilRewritten(client, "aof_rewrites:2");
+            assertEquals("+OK\r\n", client.call("CONFIG", "SET", "appendonly", "no"));
+            awaitPersistence(client, "aof_enabled:0");
+            assertEquals("+OK\r\n", client.call("CONFIG", "SET", "appendonly", "yes"));
+            awaitPersistence(client, "aof_rewrites:3");
+            growUntilRewritten(client, "aof_rewrites:4");
+        }
+    }
+
+    private static void awaitPersistence(RespClient client, String line) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!client.call("INFO", "persistence").contains(line + "\r\n") && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        String info = client.call("INFO", "persistence");
+        assertTrue(info.contains(line + "\r\n"), info);
+    }
+
+    /** Appends past twice the base and the minimum size until the background check starts a rewrite, then waits for its end. */
+    private static void growUntilRewritten(RespClient client, String line) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        for (int i = 0; i < 200 && !client.call("INFO", "persistence").contains(line + "\r\n")
+                && System.nanoTime() < deadline; i++) {
+            assertEquals("+OK\r\n", client.call("SET", "grow:" + i, "v".repeat(512)));
+            Thread.sleep(50);
+        }
+        awaitPersistence(client, line);
+    }
+
     /** When both exist and appendonly is yes, the AOF is loaded and the RDB file is not, as in Redis. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("targets")

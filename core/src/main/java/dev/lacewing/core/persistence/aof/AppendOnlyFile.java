@@ -29,6 +29,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -151,6 +152,12 @@ public final class AppendOnlyFile {
     private volatile BackgroundSave.Image rewriting;
     private final Object rewriteLock = new Object();
     private ScheduledExecutorService cron;
+    /**
+     * Under dutiesLock: {@link #everySecond} on {@code cron}, scheduled only while the AOF is on, so
+     * that with it off the thread sleeps until CONFIG SET appendonly yes hands it work.
+     */
+    private ScheduledFuture<?> duties;
+    private final Object dutiesLock = new Object();
 
     /** Per event-loop thread: Netty's indexed thread-local, an array slot on the loops, as their other state. */
     private final FastThreadLocal<Group> groups = new FastThreadLocal<>() {
@@ -416,7 +423,6 @@ public final class AppendOnlyFile {
             thread.setDaemon(true);
             return thread;
         });
-        cron.scheduleWithFixedDelay(this::everySecond, 1, 1, TimeUnit.SECONDS);
         startSyncer();
         if (!config.flag("appendonly")) {
             return;
@@ -437,6 +443,7 @@ public final class AppendOnlyFile {
                 }
                 sizeAfterRewrite = currentSize();
                 enabled = true;
+                followEnabled();
                 return;
             }
         } catch (IOException e) {
@@ -470,8 +477,10 @@ public final class AppendOnlyFile {
 
     /** Writes and forces what is appended, then closes the file: SHUTDOWN and close. */
     public void close() {
-        if (cron != null) {
-            cron.shutdownNow();
+        synchronized (dutiesLock) {
+            if (cron != null) {
+                cron.shutdownNow();
+            }
         }
         stopSyncer();
         stopRewrite();
@@ -818,7 +827,25 @@ public final class AppendOnlyFile {
         }
     }
 
-    /** The background thread: everysec's fsync and the auto-rewrite check (serverCron). */
+    /**
+     * Schedules the once-a-second duties while the AOF is on and cancels them once it is off
+     * (CONFIG SET appendonly no): an idle server with the AOF off has no thread that wakes for it.
+     */
+    private void followEnabled() {
+        synchronized (dutiesLock) {
+            if (cron == null) {
+                return;
+            }
+            if (enabled && duties == null && !cron.isShutdown()) {
+                duties = cron.scheduleWithFixedDelay(this::everySecond, 1, 1, TimeUnit.SECONDS);
+            } else if (!enabled && duties != null) {
+                duties.cancel(false);
+                duties = null;
+            }
+        }
+    }
+
+    /** The background thread while the AOF is on: everysec's fsync and the auto-rewrite check (serverCron). */
     private void everySecond() {
         try {
             if (!enabled) {
@@ -1038,6 +1065,7 @@ public final class AppendOnlyFile {
                         incr = null;
                     }
                 }
+                followEnabled();
                 LOG.log(System.Logger.Level.INFO, "Background append only file rewriting stopped");
             });
         }
@@ -1097,6 +1125,9 @@ public final class AppendOnlyFile {
                         enabled = true;
                     }
                 }
+            }
+            if (enable) {
+                followEnabled();
             }
             deleteHistory(directory, old, base, next);
             baseSize = Files.size(directory.resolve(base.name()));
